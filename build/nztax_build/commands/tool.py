@@ -1,0 +1,68 @@
+"""`nztax tool`: run one calculator, a batch of them, or list their definitions.
+
+In: a tool name and JSON arguments (or JSON lines `{"id", "tool", "args"}` on stdin with --batch).
+Out: the result as JSON on stdout; bad arguments exit 2 with `{"error": {...}}`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("name", nargs="?", help="tool name, e.g. calculate_paye (see --list)")
+    parser.add_argument("arguments", nargs="?", default="{}", help="JSON object of arguments, e.g. '{\"gross_pay\": 1000, \"pay_frequency\": \"weekly\"}'")
+    parser.add_argument("--list", action="store_true", help="print every tool definition (OpenAI function format)")
+    parser.add_argument("--batch", action="store_true", help='read JSON lines {"id", "tool", "args"} on stdin; write {"id", "result"} or {"id", "error"} per line')
+    parser.epilog = "example: nztax tool calculate_paye '{\"gross_pay\": 3500, \"pay_frequency\": \"four_weekly\", \"tax_code\": \"M SL\", \"kiwisaver_rate\": 3.5}'"
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
+
+
+def _dump(obj) -> str:
+    return json.dumps(obj, ensure_ascii=False)
+
+
+def run(args: argparse.Namespace) -> int:
+    from nztax.tools import TOOLS, call_tool, tool_definitions
+
+    if args.list:
+        print(json.dumps(tool_definitions(), indent=2))
+        return 0
+    if args.batch:
+        return _run_batch(call_tool)
+    if not args.name:
+        print(_dump({"error": {"code": "invalid_request", "message": f"give a tool name ({', '.join(TOOLS)}) or --list / --batch"}}))
+        return 2
+    try:
+        arguments = json.loads(args.arguments)
+    except json.JSONDecodeError as exc:
+        print(_dump({"error": {"code": "invalid_json", "message": f"arguments are not valid JSON: {exc.msg}"}}))
+        return 2
+    result = call_tool(args.name, arguments)
+    print(json.dumps(result, indent=2, ensure_ascii=False))
+    return 2 if "error" in result else 0
+
+
+def _run_batch(call_tool) -> int:
+    out = sys.stdout
+    for number, line in enumerate(sys.stdin, start=1):
+        if not line.strip():
+            continue
+        try:
+            request = json.loads(line)
+            if not isinstance(request, dict):
+                raise ValueError("each line must be a JSON object")
+        except ValueError as exc:
+            out.write(_dump({"id": None, "error": {"code": "invalid_json", "message": f"line {number}: {exc}"}}) + "\n")
+            continue
+        ident = request.get("id")
+        if not isinstance(request.get("tool"), str):
+            out.write(_dump({"id": ident, "error": {"code": "invalid_request", "message": "missing \"tool\""}}) + "\n")
+            continue
+        result = call_tool(request["tool"], request.get("args", {}))
+        key = "error" if "error" in result else "result"
+        out.write(_dump({"id": ident, key: result[key] if key == "error" else result}) + "\n")
+    out.flush()
+    return 0

@@ -1,0 +1,49 @@
+"""Annual income tax on taxable income, with the band breakdown.
+
+In: taxable income and a tax year. Out: total tax (nearest cent), effective and marginal rates, and
+the tax in each band. 2024-25 uses IRD's composite annual rates from the rules data.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from pydantic import Field
+
+from nztax.calculators.common import marginal_rate, tax_on_bands, year_rules
+from nztax.calculators.money import as_number, exact_amount, rate_number, round_cents
+
+TaxYear = Annotated[str | None, Field(description='Tax year "YYYY-YY", e.g. "2026-27" (1 April 2026 - 31 March 2027). Default: the current tax year.')]
+
+
+def calculate_income_tax(
+    taxable_income: Annotated[float, Field(ge=0, allow_inf_nan=False, description="Annual taxable income in NZD.")],
+    tax_year: TaxYear = None,
+) -> dict:
+    """Annual New Zealand income tax for an individual's taxable income, with the tax in each band,
+    the effective (average) rate and the marginal rate. 2024-25 uses IRD's composite rates."""
+    rules = year_rules(tax_year, "income_tax")
+    section = rules.section("income_tax")
+    income = exact_amount(taxable_income)
+    total, slices = tax_on_bands(income, section.bands)
+    total_tax = round_cents(total)
+    effective = (total / income) if income else 0  # from the exact tax, not the rounded one
+    return {
+        "tax_year": rules.year,
+        "taxable_income": as_number(round_cents(income)),
+        "total_tax": as_number(total_tax),
+        "effective_rate": round(float(effective), 4),
+        "marginal_rate": rate_number(marginal_rate(income, section.bands)),
+        "breakdown": [
+            {
+                "band_from": s.lower,
+                "band_to": s.upper,
+                "rate": rate_number(s.rate),
+                "income_in_band": as_number(round_cents(s.amount)),
+                "tax": as_number(round_cents(s.tax)),
+            }
+            for s in slices
+        ],
+        "composite_rates": rules.year == "2024-25",
+        "source": section.source,
+    }

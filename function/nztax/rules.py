@@ -1,0 +1,492 @@
+"""Per-year tax rules: load, validate, look up.
+
+In: one YAML file per tax year in `nztax/rules/` (e.g. `2026-27.yaml`). Out: `TaxYearRules`
+records, with every rate as an exact `Fraction` and every amount as a `Decimal`, so the
+calculators can follow IRD's truncation rules to the cent.
+
+A bad file is refused with `RulesError`, whose message names the file, the field and the
+problem ("2026-27.yaml: income_tax.bands[2].from: must equal the previous band's `to` (53500)").
+The current tax year comes from a date (1 April boundary), never from a constant.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
+from functools import lru_cache
+from pathlib import Path
+from typing import Annotated, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+TAX_YEAR_PATTERN = re.compile(r"^(\d{4})-(\d{2})$")
+PAY_FREQUENCIES = ("weekly", "fortnightly", "four_weekly", "monthly")
+SECONDARY_CODES = ("SB", "S", "SH", "ST", "SA")
+FLAT_CODES = ("ND", "NSW", "CAE", "EDW")
+
+
+class RulesError(ValueError):
+    """A rules file is missing, unreadable or invalid."""
+
+
+# --------------------------------------------------------------------------------------------
+# Schema. Field names are the YAML keys; `source` is required on every section.
+
+Rate = Annotated[float, Field(ge=0, le=1)]
+Money = Annotated[float, Field(ge=0)]
+Url = Annotated[str, Field(pattern=r"^https://")]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=False, populate_by_name=True, frozen=True)
+
+
+class Band(_Strict):
+    lower: Money = Field(alias="from")
+    upper: Money | None = Field(alias="to")
+    rate: Rate
+
+
+def _check_bands(bands: list[Band]) -> list[Band]:
+    if not bands:
+        raise ValueError("at least one band is required")
+    if bands[0].lower != 0:
+        raise ValueError("the first band must start at 0")
+    for i, band in enumerate(bands):
+        last = i == len(bands) - 1
+        if last and band.upper is not None:
+            raise ValueError("the last band must be open-ended (`to: null`)")
+        if not last:
+            if band.upper is None:
+                raise ValueError(f"band {i} is open-ended but is not the last band")
+            if band.upper <= band.lower:
+                raise ValueError(f"band {i}: `to` ({band.upper:g}) must be above `from` ({band.lower:g})")
+            following = bands[i + 1]
+            if following.lower != band.upper:
+                raise ValueError(
+                    f"band {i + 1}: `from` ({following.lower:g}) must equal the previous band's `to` "
+                    f"({band.upper:g}): bands must not overlap or leave gaps"
+                )
+    return bands
+
+
+class BandedSection(_Strict):
+    source: Url
+    bands: list[Band]
+
+    _bands_ok = field_validator("bands")(_check_bands)
+
+
+class Dated(_Strict):
+    start: dt.date = Field(alias="from")
+    end: dt.date = Field(alias="to")
+
+    @model_validator(mode="after")
+    def _ordered(self):
+        if self.end < self.start:
+            raise ValueError(f"`to` ({self.end}) is before `from` ({self.start})")
+        return self
+
+
+class PayePeriod(Dated):
+    bands: list[Band]
+
+    _bands_ok = field_validator("bands")(_check_bands)
+
+
+class IetcPeriod(Dated):
+    amount: Money
+    income_from: Money
+    abatement_from: Money
+    abatement_rate: Rate
+    income_to: Money
+
+    @model_validator(mode="after")
+    def _thresholds(self):
+        if not self.income_from <= self.abatement_from <= self.income_to:
+            raise ValueError("thresholds must satisfy income_from <= abatement_from <= income_to")
+        return self
+
+
+class SecondaryCode(_Strict):
+    rate: Rate
+    income_to: Money | None
+
+
+class SecondaryPeriod(Dated):
+    codes: dict[Literal["SB", "S", "SH", "ST", "SA"], SecondaryCode]
+
+    @field_validator("codes")
+    @classmethod
+    def _all_codes(cls, codes):
+        missing = [c for c in SECONDARY_CODES if c not in codes]
+        if missing:
+            raise ValueError(f"missing secondary codes: {', '.join(missing)}")
+        limits = [codes[c].income_to for c in SECONDARY_CODES]
+        if limits[-1] is not None or any(v is None for v in limits[:-1]):
+            raise ValueError("only SA may be open-ended (`income_to: null`)")
+        if limits[:-1] != sorted(limits[:-1]):
+            raise ValueError("secondary code income limits must rise from SB to ST")
+        return codes
+
+
+class PeriodSection(_Strict):
+    source: Url
+
+
+class PayeSection(PeriodSection):
+    periods: list[PayePeriod]
+
+
+class IetcSection(PeriodSection):
+    periods: list[IetcPeriod]
+
+
+class SecondarySection(PeriodSection):
+    periods: list[SecondaryPeriod]
+
+
+class FlatCode(_Strict):
+    rate: Rate
+    meaning: str
+
+
+class FlatCodes(_Strict):
+    source: Url
+    codes: dict[Literal["ND", "NSW", "CAE", "EDW"], FlatCode]
+
+    @field_validator("codes")
+    @classmethod
+    def _all_codes(cls, codes):
+        missing = [c for c in FLAT_CODES if c not in codes]
+        if missing:
+            raise ValueError(f"missing flat-rate codes: {', '.join(missing)}")
+        return codes
+
+
+class AccLevy(_Strict):
+    source: Url
+    rate: Rate
+    max_liable_earnings: Money
+    max_levy: Money
+
+    @model_validator(mode="after")
+    def _cap_consistent(self):
+        # IRD prints the maximum levy rounded its own way; allow a cent either side.
+        expected = Decimal(str(self.max_liable_earnings)) * Decimal(str(self.rate))
+        if abs(expected - Decimal(str(self.max_levy))) > Decimal("0.01"):
+            raise ValueError(
+                f"max_levy ({self.max_levy}) does not match rate x max_liable_earnings ({expected:.4f})"
+            )
+        return self
+
+
+class PeriodThresholds(_Strict):
+    weekly: Money
+    fortnightly: Money
+    four_weekly: Money
+    monthly: Money
+
+
+class StudentLoan(_Strict):
+    source: Url
+    rate: Rate
+    annual_threshold: Money
+    period_thresholds: PeriodThresholds
+
+
+class KiwiSaver(_Strict):
+    source: Url
+    employee_rates: list[Rate]
+    default_employee_rate: Rate
+    employer_minimum_rate: Rate
+    temporary_reduction_rate: Rate | None = None
+
+    @model_validator(mode="after")
+    def _default_listed(self):
+        if self.default_employee_rate not in self.employee_rates:
+            raise ValueError("default_employee_rate must be one of employee_rates")
+        return self
+
+
+class GovernmentContribution(_Strict):
+    source: Url
+    kiwisaver_year_start: dt.date
+    match_rate: Rate
+    maximum: Money
+    contributions_for_maximum: Money
+    income_cap: Money | None
+    min_age: int = Field(ge=0, le=120)
+    max_age: int = Field(ge=0, le=120)
+
+
+class DonationCredit(_Strict):
+    source: Url
+    rate: Rate
+    minimum_donation: Money
+    claim_years: int = Field(ge=1)
+
+
+class PirTier(_Strict):
+    rate: Rate
+    taxable_income_max: Money
+    total_income_max: Money
+
+
+class Pir(_Strict):
+    source: Url
+    rates: list[PirTier]
+    default_rate: Rate
+
+
+class Rwt(_Strict):
+    source: Url
+    interest_rates: list[Rate]
+    default_rate: Rate
+    non_declaration_rate: Rate
+
+
+class TaxYearFile(_Strict):
+    """The whole YAML document for one tax year."""
+
+    tax_year: str = Field(pattern=TAX_YEAR_PATTERN.pattern)
+    start: dt.date
+    end: dt.date
+    partial: bool = False
+    income_tax: BandedSection | None = None
+    paye: PayeSection | None = None
+    ietc: IetcSection | None = None
+    secondary_codes: SecondarySection | None = None
+    flat_codes: FlatCodes | None = None
+    acc_levy: AccLevy
+    student_loan: StudentLoan | None = None
+    kiwisaver: KiwiSaver | None = None
+    esct: BandedSection | None = None
+    government_contribution: GovernmentContribution | None = None
+    donation_credit: DonationCredit | None = None
+    pir: Pir | None = None
+    rwt: Rwt | None = None
+
+    @model_validator(mode="after")
+    def _year_shape(self):
+        m = TAX_YEAR_PATTERN.match(self.tax_year)
+        first = int(m.group(1))
+        if int(m.group(2)) != (first + 1) % 100:
+            raise ValueError(f"tax_year {self.tax_year!r}: the second part must be the following year")
+        if self.start != dt.date(first, 4, 1) or self.end != dt.date(first + 1, 3, 31):
+            raise ValueError(f"start/end must be {first}-04-01 and {first + 1}-03-31")
+        if not self.partial:
+            missing = [name for name in COMPLETE_YEAR_SECTIONS if getattr(self, name) is None]
+            if missing:
+                raise ValueError(f"missing required sections: {', '.join(missing)}")
+        for name in ("paye", "ietc", "secondary_codes"):
+            section = getattr(self, name)
+            if section is not None:
+                _check_periods_cover(name, section.periods, self.start, self.end)
+        return self
+
+
+COMPLETE_YEAR_SECTIONS = (
+    "income_tax", "paye", "ietc", "secondary_codes", "flat_codes", "student_loan",
+    "kiwisaver", "esct", "government_contribution", "donation_credit", "pir", "rwt",
+)
+
+
+def _check_periods_cover(name: str, periods: list[Dated], start: dt.date, end: dt.date) -> None:
+    if not periods:
+        raise ValueError(f"{name}.periods: at least one period is required")
+    if periods[0].start != start:
+        raise ValueError(f"{name}.periods[0].from must be the first day of the year ({start})")
+    if periods[-1].end != end:
+        raise ValueError(f"{name}.periods[-1].to must be the last day of the year ({end})")
+    for i in range(1, len(periods)):
+        if periods[i].start != periods[i - 1].end + dt.timedelta(days=1):
+            raise ValueError(f"{name}.periods[{i}].from must be the day after periods[{i - 1}].to")
+
+
+# --------------------------------------------------------------------------------------------
+# Loaded form used by the calculators.
+
+
+def exact(value: float | int) -> Fraction:
+    """A YAML number as an exact fraction (0.1282 -> 641/5000; 0.3333333333 -> 1/3)."""
+    return Fraction(str(value)).limit_denominator(10**6)
+
+
+def money(value: float | int | str) -> Decimal:
+    return Decimal(str(value))
+
+
+@dataclass(frozen=True)
+class TaxYearRules:
+    """One tax year's validated rules plus the file it came from."""
+
+    year: str
+    path: Path
+    data: TaxYearFile
+
+    @property
+    def start(self) -> dt.date:
+        return self.data.start
+
+    @property
+    def end(self) -> dt.date:
+        return self.data.end
+
+    @property
+    def days(self) -> int:
+        return (self.end - self.start).days + 1
+
+    def covers(self, day: dt.date) -> bool:
+        return self.start <= day <= self.end
+
+    def section(self, name: str):
+        """A section, or `RulesError` when this (partial) year has not published it."""
+        value = getattr(self.data, name)
+        if value is None:
+            raise RulesError(f"{self.year}: {name.replace('_', ' ')} figures have not been published for this year")
+        return value
+
+    @staticmethod
+    def _period_on(periods, day: dt.date):
+        for period in periods:
+            if period.start <= day <= period.end:
+                return period
+        raise RulesError(f"no period covers {day}")
+
+    def paye_period(self, day: dt.date) -> PayePeriod:
+        return self._period_on(self.section("paye").periods, day)
+
+    def ietc_period(self, day: dt.date) -> IetcPeriod:
+        return self._period_on(self.section("ietc").periods, day)
+
+    def secondary_period(self, day: dt.date) -> SecondaryPeriod:
+        return self._period_on(self.section("secondary_codes").periods, day)
+
+    def figures(self) -> set[Decimal]:
+        """Every number in this year's file (rates also as percentages): what the guard may accept."""
+        found: set[Decimal] = set()
+
+        def walk(node):
+            if isinstance(node, bool):
+                return
+            if isinstance(node, (int, float)):
+                d = Decimal(str(node))
+                found.add(d.normalize())
+                if 0 < node < 1:
+                    found.add((d * 100).normalize())
+            elif isinstance(node, dict):
+                for v in node.values():
+                    walk(v)
+            elif isinstance(node, list):
+                for v in node:
+                    walk(v)
+
+        walk(self.data.model_dump(mode="python"))
+        return found
+
+
+def _format_error(path: Path, err: ValidationError) -> str:
+    lines = []
+    for e in err.errors():
+        loc = ".".join(f"[{p}]" if isinstance(p, int) else str(p) for p in e["loc"]).replace(".[", "[")
+        lines.append(f"{path.name}: {loc or '(top level)'}: {e['msg']}")
+    return "\n".join(lines)
+
+
+def load_year_file(path: Path) -> TaxYearRules:
+    """Load and validate one file; raise `RulesError` naming the file, field and problem."""
+    path = Path(path)
+    try:
+        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise RulesError(f"{path.name}: file not found ({path})") from None
+    except yaml.YAMLError as exc:
+        raise RulesError(f"{path.name}: not valid YAML: {exc}") from None
+    if not isinstance(raw, dict):
+        raise RulesError(f"{path.name}: (top level): expected a mapping of sections")
+    try:
+        data = TaxYearFile.model_validate(raw)
+    except ValidationError as exc:
+        raise RulesError(_format_error(path, exc)) from None
+    if path.stem != data.tax_year:
+        raise RulesError(f"{path.name}: tax_year: {data.tax_year!r} does not match the file name")
+    return TaxYearRules(year=data.tax_year, path=path, data=data)
+
+
+@dataclass(frozen=True)
+class RuleBook:
+    """All loaded years, keyed by "YYYY-YY"."""
+
+    years: dict[str, TaxYearRules]
+
+    def get(self, tax_year: str) -> TaxYearRules:
+        if tax_year not in self.years:
+            known = ", ".join(sorted(self.years))
+            raise RulesError(f"unknown tax year {tax_year!r} (known: {known})")
+        return self.years[tax_year]
+
+    def for_date(self, day: dt.date) -> TaxYearRules:
+        return self.get(tax_year_for(day))
+
+    def complete_years(self) -> list[str]:
+        return sorted(y for y, r in self.years.items() if not r.data.partial)
+
+    def version(self) -> str:
+        """A content hash of every rules file: changes whenever any figure changes."""
+        import hashlib
+
+        h = hashlib.sha256()
+        for year in sorted(self.years):
+            h.update(self.years[year].path.read_bytes())
+        return h.hexdigest()[:16]
+
+
+def load_rules(rules_dir: Path | None = None) -> RuleBook:
+    """Load every `*.yaml` in the rules directory (default: settings)."""
+    if rules_dir is None:
+        from nztax.settings import get_settings
+
+        rules_dir = get_settings().rules_dir
+    files = sorted(Path(rules_dir).glob("*.yaml"))
+    if not files:
+        raise RulesError(f"no rules files found in {rules_dir}")
+    years = {}
+    for f in files:
+        rules = load_year_file(f)
+        years[rules.year] = rules
+    return RuleBook(years=years)
+
+
+@lru_cache(maxsize=4)
+def _cached(rules_dir: str) -> RuleBook:
+    return load_rules(Path(rules_dir))
+
+
+def default_rules() -> RuleBook:
+    """The rule book for the configured rules directory, loaded once per process."""
+    from nztax.settings import get_settings
+
+    return _cached(str(get_settings().rules_dir))
+
+
+def tax_year_for(day: dt.date) -> str:
+    """The tax year containing `day`: 1 April 2026 – 31 March 2027 is "2026-27"."""
+    first = day.year if day >= dt.date(day.year, 4, 1) else day.year - 1
+    return f"{first}-{(first + 1) % 100:02d}"
+
+
+def today() -> dt.date:
+    """Today's date; tests replace it through `nztax.rules.CLOCK`."""
+    return CLOCK()
+
+
+CLOCK = dt.date.today
+
+
+def current_tax_year() -> str:
+    return tax_year_for(today())

@@ -1,0 +1,169 @@
+"""Annual calculators against IRD's published rates and the worked figures in nz_tax_facts.md."""
+
+from __future__ import annotations
+
+import pytest
+
+from nztax.tools import call_tool
+
+
+def tool(name: str, **args) -> dict:
+    result = call_tool(name, args)
+    assert "error" not in result, result
+    return result
+
+
+# §1: the 2024-25 composite-rate worked figures.
+@pytest.mark.parametrize(
+    "income, tax",
+    [(30000, 4195.12), (50000, 7777.92), (65000, 11985.32), (78100, 15995.51), (100000, 23222.51), (200000, 57422.51)],
+)
+def test_2024_25_composite_rates(income, tax):
+    assert tool("calculate_income_tax", taxable_income=income, tax_year="2024-25")["total_tax"] == tax
+
+
+# §9: correct 2025-26 figures for the amounts a peer system mis-summed.
+@pytest.mark.parametrize("income, tax", [(35000, 5033.00), (60000, 10220.50), (150000, 39377.50), (200000, 57077.50)])
+def test_2025_26_bands(income, tax):
+    assert tool("calculate_income_tax", taxable_income=income, tax_year="2025-26")["total_tax"] == tax
+
+
+def test_2023_24_top_of_bands_cumulative_tax():
+    # §1 table: cumulative tax at the top of each band.
+    for income, tax in [(14000, 1470), (48000, 7420), (70000, 14020), (180000, 50320)]:
+        assert tool("calculate_income_tax", taxable_income=income, tax_year="2023-24")["total_tax"] == tax
+
+
+def test_income_tax_breakdown_and_rates():
+    r = tool("calculate_income_tax", taxable_income=85000, tax_year="2026-27")
+    assert r["total_tax"] == 17927.50
+    assert [b["tax"] for b in r["breakdown"]] == [1638.00, 6632.50, 7380.00, 2277.00]
+    assert r["marginal_rate"] == 0.33
+    assert r["effective_rate"] == round(17927.50 / 85000, 4)
+
+
+@pytest.mark.parametrize(
+    "year, max_levy", [("2023-24", 2132.57), ("2024-25", 2276.52), ("2025-26", 2551.59), ("2026-27", 2741.22)]
+)
+def test_acc_levy_caps_at_the_printed_maximum(year, max_levy):
+    assert tool("calculate_acc_levy", income=500000, tax_year=year)["annual_levy"] == max_levy
+
+
+def test_acc_levy_below_cap():
+    r = tool("calculate_acc_levy", income=85000, tax_year="2026-27")
+    assert (r["rate"], r["annual_levy"], r["liable_income"]) == (0.0175, 1487.50, 85000.00)
+
+
+def test_student_loan_annual():
+    r = tool("calculate_student_loan_repayment", income=50000, tax_year="2025-26")
+    assert (r["threshold"], r["annual_repayment"]) == (24128, 3104.64)
+    assert tool("calculate_student_loan_repayment", income=20000, tax_year="2026-27")["annual_repayment"] == 0
+
+
+# §4: the 2024-25 transitional IETC (LC 14 x 121/365 + LC 15 x 244/365).
+@pytest.mark.parametrize("income, credit", [(30000, 520.00), (46000, 433.81), (60000, 347.62), (68000, 173.81)])
+def test_ietc_2024_25_part_year(income, credit):
+    assert tool("calculate_ietc", annual_income=income, tax_year="2024-25")["annual_credit"] == credit
+
+
+@pytest.mark.parametrize(
+    "year, income, credit",
+    [
+        ("2026-27", 23999, 0), ("2026-27", 24000, 520), ("2026-27", 66000, 520), ("2026-27", 67000, 390),
+        ("2026-27", 70000, 0), ("2023-24", 44000, 520), ("2023-24", 46000, 260), ("2023-24", 48000, 0),
+    ],
+)
+def test_ietc_full_and_abated(year, income, credit):
+    assert tool("calculate_ietc", annual_income=income, tax_year=year)["annual_credit"] == credit
+
+
+@pytest.mark.parametrize("flag", ["receives_working_for_families", "receives_benefit", "receives_nz_super"])
+def test_ietc_exclusions(flag):
+    r = tool("calculate_ietc", annual_income=40000, tax_year="2026-27", **{flag: True})
+    assert r["eligible"] is False and r["annual_credit"] == 0
+
+
+def test_esct_on_whole_dollars_truncated():
+    # §5: 122.50 at 17.5% -> 122 x 0.175 = 21.35; net 101.15.
+    r = tool("calculate_kiwisaver", gross_pay=3500, employee_rate=3.5, employer_rate=3.5, esct_threshold_income=45500, tax_year="2026-27")
+    assert (r["employee_contribution"], r["employer_contribution"], r["esct_rate"], r["esct"], r["employer_contribution_net"]) == (122.50, 122.50, 0.175, 21.35, 101.15)
+
+
+def test_ir340_employer_contribution_after_10_5_percent_esct():
+    r = tool("calculate_kiwisaver", gross_pay=1000, employer_rate=3.5, esct_threshold_income=18000, tax_year="2026-27")
+    assert (r["esct_rate"], r["employer_contribution_net"]) == (0.105, 31.33)
+
+
+@pytest.mark.parametrize(
+    "year, threshold, rate",
+    [("2024-25", 57600, 0.175), ("2024-25", 57601, 0.30), ("2025-26", 64200, 0.175), ("2025-26", 64201, 0.30), ("2026-27", 216001, 0.39)],
+)
+def test_esct_bands_by_year(year, threshold, rate):
+    assert tool("calculate_kiwisaver", gross_pay=1000, esct_threshold_income=threshold, tax_year=year)["esct_rate"] == rate
+
+
+def test_kiwisaver_default_rates_change_1_april_2026():
+    assert tool("calculate_kiwisaver", gross_pay=1000, tax_year="2025-26")["employee_rate"] == 0.03
+    assert tool("calculate_kiwisaver", gross_pay=1000, tax_year="2026-27")["employer_rate"] == 0.035
+
+
+@pytest.mark.parametrize(
+    "ks_year, contributions, income, expected",
+    [
+        ("2024-25", 1042.86, 60000, 521.43),
+        ("2025-26", 1042.86, 60000, 260.72),
+        ("2025-26", 400, 60000, 100.00),
+        ("2025-26", 1042.86, 190000, 0),
+        ("2024-25", 1042.86, 190000, 521.43),
+    ],
+)
+def test_government_contribution_by_kiwisaver_year(ks_year, contributions, income, expected):
+    r = tool("calculate_kiwisaver", gross_pay=0, member_contributions=contributions, annual_income=income, kiwisaver_year=ks_year)
+    assert r["government_contribution"] == expected
+
+
+def test_take_home_annual_2026_27():
+    # Worked by hand: tax 17,927.50 + ACC 1,487.50 on 85,000 -> 65,585.00.
+    r = tool("calculate_take_home_pay", annual_salary=85000, tax_year="2026-27")
+    assert (r["income_tax"], r["acc_levy"], r["ietc"], r["student_loan"], r["kiwisaver_employee"], r["net_pay"]) == (17927.50, 1487.50, 0, 0, 0, 65585.00)
+    assert "IRD payroll" in r["per_pay"]["method"]
+
+
+def test_take_home_with_ietc_student_loan_and_kiwisaver():
+    # 65,000 ME SL, KS 10%: tax 1,638 + 6,632.50 + 3,450 = 11,720.50, ACC 1,137.50, IETC 520, SL (65,000-24,128) x 12% = 4,904.64, KS 6,500.
+    r = tool("calculate_take_home_pay", annual_salary=65000, tax_code="ME", student_loan=True, kiwisaver_rate=10, tax_year="2026-27")
+    assert (r["income_tax"], r["acc_levy"], r["ietc"], r["student_loan"], r["kiwisaver_employee"]) == (11720.50, 1137.50, 520.00, 4904.64, 6500.00)
+    assert r["net_pay"] == 41257.36  # 65,000 - 11,720.50 - 1,137.50 + 520 - 4,904.64 - 6,500
+    assert r["tax_code"] == "ME SL"
+
+
+def test_donation_credit_is_a_third_capped_by_income():
+    assert tool("calculate_donation_tax_credit", donations=300, taxable_income=50000)["credit"] == 100.00
+    assert tool("calculate_donation_tax_credit", donations=3000, taxable_income=900)["credit"] == 300.00
+    assert tool("calculate_donation_tax_credit", donations=[4, 10, 20], taxable_income=50000)["credit"] == 10.00
+
+
+@pytest.mark.parametrize(
+    "taxable, pie, expected",
+    [(14000, 34000, 0.105), (14001, 30000, 0.175), (48000, 22000, 0.175), (48000, 22001, 0.28), (90000, 0, 0.28)],
+)
+def test_prescribed_investor_rate(taxable, pie, expected):
+    assert tool("find_prescribed_investor_rate", taxable_income=taxable, pie_income=pie)["rate"] == expected
+
+
+def test_pir_uses_the_better_of_two_years():
+    r = tool("find_prescribed_investor_rate", taxable_income=90000, pie_income=0, prior_taxable_income=12000, prior_pie_income=1000)
+    assert r["rate"] == 0.105
+
+
+@pytest.mark.parametrize(
+    "income, pay_date, code",
+    [(15600, "2026-06-01", "SB"), (15601, "2026-06-01", "S"), (53500, "2026-06-01", "S"), (78101, "2026-06-01", "ST"),
+     (180001, "2026-06-01", "SA"), (15000, "2024-07-30", "S"), (15000, "2024-07-31", "SB")],
+)
+def test_secondary_code_chooser(income, pay_date, code):
+    assert tool("choose_secondary_tax_code", total_annual_income=income, pay_date=pay_date)["tax_code"] == code
+
+
+def test_secondary_code_chooser_adds_sl():
+    assert tool("choose_secondary_tax_code", total_annual_income=60000, student_loan=True, tax_year="2026-27")["tax_code"] == "SH SL"
