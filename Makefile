@@ -27,7 +27,7 @@ setup: $(STAMP)  ## create .venv with the pinned dependencies
 
 site: $(STAMP)  ## build the whole site offline from the bundled corpus into site/
 	$(PY) -m mkdocs build --strict --clean --site-dir site.new --quiet
-	@rm -rf site.old; if [ -d site ]; then mv site site.old; fi; mv site.new site; rm -rf site.old
+	@$(PY) -m nztax_build.publish publish site.new site --kind site  # keeps the replaced build as site.prev
 	@echo "site built: site/index.html"
 
 test: $(STAMP)  ## run the test suite

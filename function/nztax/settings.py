@@ -19,15 +19,48 @@ Tax figures never live here: they are in `nztax/rules/*.yaml`.
 | NZTAX_LLM_TIMEOUT | 20 | seconds per LLM call |
 | NZTAX_LLM_MAX_RETRIES | 1 | litellm retries per call |
 | NZTAX_LLM_MAX_HOPS | 3 | tool-calling hops before a forced final answer |
+| NZTAX_LLM_MAX_TOKENS | 1200 | most output tokens per LLM call (caps cost and latency) |
+| NZTAX_ANSWER_PASSAGES | 5 | retrieved passages given to the composer / the model as context |
+| NZTAX_FAQ_MATCH_THRESHOLD | 0.8 | FAQ fast path: least word-set similarity (0-1) between a question and a FAQ question |
 | NZTAX_RRF_K | 60 | reciprocal rank fusion constant |
 | NZTAX_RRF_WEIGHT_BM25 | 1.0 | weight of the BM25 ranking in fusion |
 | NZTAX_RRF_WEIGHT_DENSE | 1.0 | weight of the dense ranking in fusion |
+| NZTAX_RRF_WEIGHT_IDENTIFIER | 1.0 | weight of the exact-identifier ranking (LC 15, IR3, M SL) in fusion |
+| NZTAX_RETRIEVAL_CANDIDATES | 50 | candidates taken from each ranking before fusion |
+| NZTAX_RELEVANCE_FLOOR | unset | min. query-passage cosine for a hit; unset = the embedder's calibrated floor |
+| NZTAX_BM25_K1 / NZTAX_BM25_B | 1.5 / 0.75 | BM25 parameters used when the index is built |
+| NZTAX_EMBED_BATCH_SIZE | 16 | texts per local-model batch at build time |
+| NZTAX_GEMINI_TIMEOUT | 30 | seconds per Gemini embedding request |
+| NZTAX_GEMINI_MAX_RETRIES | 5 | retries on 429 / 5xx with exponential backoff |
+| NZTAX_GEMINI_BACKOFF | 2.0 | first backoff delay in seconds (doubles each retry) |
 | NZTAX_ALLOWED_ORIGINS | http://127.0.0.1:8000,http://localhost:8000 | CORS allow-list for /ask |
 | NZTAX_RATE_LIMIT_PER_MINUTE | 30 | per-instance, per-client requests per minute for /ask |
 | NZTAX_ASK_URL | http://127.0.0.1:8080/ | where the site's Ask box posts |
 | NZTAX_CRAWL_DELAY | 1.0 | minimum seconds between requests to one host |
 | NZTAX_CRAWL_TIMEOUT | 20 | seconds per HTTP request |
 | NZTAX_USER_AGENT | nztax-crawler/0.1 (+https://github.com/nztax/nztax) | crawler User-Agent |
+| NZTAX_CRAWL_MAX_BYTES | 20000000 | crawler: largest body accepted (bytes); bigger is a failure |
+| NZTAX_CRAWL_RETRIES | 3 | crawler: retries after the first attempt (timeouts, 429, 5xx) |
+| NZTAX_CRAWL_BACKOFF / NZTAX_CRAWL_BACKOFF_CAP | 1.0 / 30 | crawler: full-jitter exponential backoff base and cap (s) |
+| NZTAX_CRAWL_RETRY_AFTER_CAP | 120 | crawler: longest Retry-After honoured (s); longer gives up on the URL |
+| NZTAX_CRAWL_GONE_THRESHOLD | 3 | crawler: consecutive 404/410 crawls before a page is marked inactive |
+| NZTAX_CRAWL_MAX_REDIRECTS | 5 | crawler: redirects followed per URL (only within allowed hosts) |
+| NZTAX_CHUNK_SIZE / NZTAX_CHUNK_OVERLAP | 1000 / 150 | chunker: child chunk size and overlap (characters) |
+| NZTAX_CHUNK_PARENT_MAX | 6000 | chunker: longest parent section (characters) before it is split in parts |
+| NZTAX_GATE_MAX_SHRINK | 0.10 | publish gate: largest allowed fall in active corpus pages vs the last published build (fraction) |
+| NZTAX_GATE_MAX_PARSE_FAILURES | 0 | publish gate: pages allowed to fail parsing |
+| NZTAX_GATE_SCORE_TOLERANCE | 0.01 | publish gate: largest allowed drop in any eval score vs the last published build |
+| NZTAX_GCP_PROJECT | unset | deploy: Google Cloud / Firebase project id (required unless dry run) |
+| NZTAX_GCP_REGION | australia-southeast1 | deploy: Cloud Functions region (Sydney, nearest to NZ) |
+| NZTAX_FUNCTION_NAME | nztax-ask | deploy: function name |
+| NZTAX_FUNCTION_MAX_INSTANCES | 3 | deploy: cost ceiling on concurrent instances |
+| NZTAX_FUNCTION_CONCURRENCY | 8 | deploy: requests served at once by one instance |
+| NZTAX_FUNCTION_CPU / NZTAX_FUNCTION_MEMORY | 1 / 1Gi | deploy: instance size (concurrency above 1 needs a whole CPU) |
+| NZTAX_FUNCTION_TIMEOUT | 60 | deploy: request timeout in seconds |
+| NZTAX_FUNCTION_LLM_MODEL | gemini/gemini-2.5-flash | deploy: NZTAX_LLM_MODEL of the deployed function; `offline` = none |
+| NZTAX_GEMINI_SECRET | gemini-api-key | deploy: Secret Manager secret mounted as GEMINI_API_KEY |
+| NZTAX_SITE_URL | unset | deploy: public site URL; its origin is the function's CORS allow-list (required unless dry run) |
+| NZTAX_FIREBASE_SITE | unset | deploy: Firebase Hosting site id; unset = the project's default site |
 """
 
 from __future__ import annotations
@@ -77,6 +110,47 @@ class Settings:
     crawl_delay: float
     crawl_timeout: float
     user_agent: str
+    # crawler and chunker knobs (issue 3); defaulted like the knobs below
+    crawl_max_bytes: int = 20_000_000
+    crawl_retries: int = 3
+    crawl_backoff: float = 1.0
+    crawl_backoff_cap: float = 30.0
+    crawl_retry_after_cap: float = 120.0
+    crawl_gone_threshold: int = 3
+    crawl_max_redirects: int = 5
+    chunk_size: int = 1000
+    chunk_overlap: int = 150
+    chunk_parent_max: int = 6000
+    # retrieval knobs (issue 5); defaulted so older callers constructing Settings keep working
+    rrf_weight_identifier: float = 1.0
+    retrieval_candidates: int = 50
+    relevance_floor: float | None = None
+    bm25_k1: float = 1.5
+    bm25_b: float = 0.75
+    embed_batch_size: int = 16
+    gemini_timeout: float = 30.0
+    gemini_max_retries: int = 5
+    gemini_backoff: float = 2.0
+    # publish gates and deploy (issue 8); defaulted like the retrieval knobs above
+    gate_max_shrink: float = 0.10
+    gate_max_parse_failures: int = 0
+    gate_score_tolerance: float = 0.01
+    gcp_project: str | None = None
+    gcp_region: str = "australia-southeast1"
+    function_name: str = "nztax-ask"
+    function_max_instances: int = 3
+    function_concurrency: int = 8
+    function_cpu: str = "1"
+    function_memory: str = "1Gi"
+    function_timeout: int = 60
+    function_llm_model: str = "gemini/gemini-2.5-flash"
+    gemini_secret: str = "gemini-api-key"
+    site_url: str | None = None
+    firebase_site: str | None = None
+    # answer engine (issue 6)
+    llm_max_tokens: int = 1200
+    answer_passages: int = 5
+    faq_match_threshold: float = 0.8
     extra: dict = field(default_factory=dict)
 
 
@@ -113,4 +187,41 @@ def get_settings() -> Settings:
         crawl_delay=float(_env("NZTAX_CRAWL_DELAY", "1.0")),
         crawl_timeout=float(_env("NZTAX_CRAWL_TIMEOUT", "20")),
         user_agent=_env("NZTAX_USER_AGENT", "nztax-crawler/0.1 (+https://github.com/nztax/nztax)"),
+        crawl_max_bytes=int(_env("NZTAX_CRAWL_MAX_BYTES", "20000000")),
+        crawl_retries=int(_env("NZTAX_CRAWL_RETRIES", "3")),
+        crawl_backoff=float(_env("NZTAX_CRAWL_BACKOFF", "1.0")),
+        crawl_backoff_cap=float(_env("NZTAX_CRAWL_BACKOFF_CAP", "30")),
+        crawl_retry_after_cap=float(_env("NZTAX_CRAWL_RETRY_AFTER_CAP", "120")),
+        crawl_gone_threshold=int(_env("NZTAX_CRAWL_GONE_THRESHOLD", "3")),
+        crawl_max_redirects=int(_env("NZTAX_CRAWL_MAX_REDIRECTS", "5")),
+        chunk_size=int(_env("NZTAX_CHUNK_SIZE", "1000")),
+        chunk_overlap=int(_env("NZTAX_CHUNK_OVERLAP", "150")),
+        chunk_parent_max=int(_env("NZTAX_CHUNK_PARENT_MAX", "6000")),
+        rrf_weight_identifier=float(_env("NZTAX_RRF_WEIGHT_IDENTIFIER", "1.0")),
+        retrieval_candidates=int(_env("NZTAX_RETRIEVAL_CANDIDATES", "50")),
+        relevance_floor=float(os.environ["NZTAX_RELEVANCE_FLOOR"]) if os.environ.get("NZTAX_RELEVANCE_FLOOR") else None,
+        bm25_k1=float(_env("NZTAX_BM25_K1", "1.5")),
+        bm25_b=float(_env("NZTAX_BM25_B", "0.75")),
+        embed_batch_size=int(_env("NZTAX_EMBED_BATCH_SIZE", "16")),
+        gemini_timeout=float(_env("NZTAX_GEMINI_TIMEOUT", "30")),
+        gemini_max_retries=int(_env("NZTAX_GEMINI_MAX_RETRIES", "5")),
+        gemini_backoff=float(_env("NZTAX_GEMINI_BACKOFF", "2.0")),
+        gate_max_shrink=float(_env("NZTAX_GATE_MAX_SHRINK", "0.10")),
+        gate_max_parse_failures=int(_env("NZTAX_GATE_MAX_PARSE_FAILURES", "0")),
+        gate_score_tolerance=float(_env("NZTAX_GATE_SCORE_TOLERANCE", "0.01")),
+        gcp_project=os.environ.get("NZTAX_GCP_PROJECT") or None,
+        gcp_region=_env("NZTAX_GCP_REGION", "australia-southeast1"),
+        function_name=_env("NZTAX_FUNCTION_NAME", "nztax-ask"),
+        function_max_instances=int(_env("NZTAX_FUNCTION_MAX_INSTANCES", "3")),
+        function_concurrency=int(_env("NZTAX_FUNCTION_CONCURRENCY", "8")),
+        function_cpu=_env("NZTAX_FUNCTION_CPU", "1"),
+        function_memory=_env("NZTAX_FUNCTION_MEMORY", "1Gi"),
+        function_timeout=int(_env("NZTAX_FUNCTION_TIMEOUT", "60")),
+        function_llm_model=_env("NZTAX_FUNCTION_LLM_MODEL", "gemini/gemini-2.5-flash"),
+        gemini_secret=_env("NZTAX_GEMINI_SECRET", "gemini-api-key"),
+        site_url=os.environ.get("NZTAX_SITE_URL") or None,
+        firebase_site=os.environ.get("NZTAX_FIREBASE_SITE") or None,
+        llm_max_tokens=int(_env("NZTAX_LLM_MAX_TOKENS", "1200")),
+        answer_passages=int(_env("NZTAX_ANSWER_PASSAGES", "5")),
+        faq_match_threshold=float(_env("NZTAX_FAQ_MATCH_THRESHOLD", "0.8")),
     )

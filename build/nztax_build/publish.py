@@ -1,0 +1,196 @@
+"""Atomic publish and rollback of built directories (site/, index/).
+
+In: a freshly built directory (e.g. `site.new/`) and the live path it should replace (`site/`).
+Out: the new build at the live path, the build it replaced kept beside it as `<live>.prev/`,
+and a small `.nztax-release.json` stamp in each published build.
+
+A build is validated before anything moves, so a failed or invalid build leaves the live one
+untouched. The switch is two `os.replace` renames on one filesystem (live -> .prev, new -> live);
+`recover()` repairs the only window in which a crash could leave no live directory. `rollback()`
+swaps live and .prev, so a second rollback rolls forward again.
+
+Command line (used by the Makefile and the operating guide):
+    python -m nztax_build.publish publish site.new site --kind site
+    python -m nztax_build.publish rollback site
+    python -m nztax_build.publish status site
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime, UTC
+from pathlib import Path
+
+STAMP_FILE = ".nztax-release.json"
+
+
+class PublishError(RuntimeError):
+    """The build cannot be published (missing, invalid) or there is nothing to roll back to."""
+
+
+@dataclass(frozen=True)
+class PublishResult:
+    live: Path
+    previous: Path | None
+    stamp: dict
+
+
+def prev_path(live: Path) -> Path:
+    return live.with_name(live.name + ".prev")
+
+
+def _swap_path(live: Path) -> Path:
+    return live.with_name(live.name + ".swap")
+
+
+def read_stamp(build: Path) -> dict | None:
+    try:
+        return json.loads((build / STAMP_FILE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+
+
+# ---------------------------------------------------------------- validators
+
+
+def validate_site(build: Path) -> None:
+    """A site build has a non-empty index.html (mkdocs writes it last-ish; --strict already ran)."""
+    index = build / "index.html"
+    if not index.is_file() or index.stat().st_size == 0:
+        raise PublishError(f"{build}: no index.html, not a built site")
+
+
+def validate_index(build: Path) -> None:
+    """An index build has a manifest naming its embedder and non-zero counts."""
+    manifest = build / "manifest.json"
+    try:
+        data = json.loads(manifest.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise PublishError(f"{build}: manifest.json unreadable ({exc})") from None
+    if not isinstance(data, dict) or not data.get("embedder_id"):
+        raise PublishError(f"{build}: manifest.json has no embedder_id")
+    counts = data.get("counts")
+    if isinstance(counts, dict) and counts and not any(isinstance(v, int) and v > 0 for v in counts.values()):
+        raise PublishError(f"{build}: manifest.json counts are all zero")
+
+
+VALIDATORS: dict[str, Callable[[Path], None]] = {"site": validate_site, "index": validate_index}
+
+
+# ---------------------------------------------------------------- operations
+
+
+def recover(live: Path) -> str | None:
+    """Finish or undo a switch interrupted by a crash. Returns what was repaired, if anything."""
+    prev, swap = prev_path(live), _swap_path(live)
+    if swap.exists():
+        if not live.exists():  # rollback stopped after moving live aside
+            swap.replace(live)
+            return f"restored {live} from {swap.name}"
+        if not prev.exists():  # rollback stopped before parking the old live build
+            swap.replace(prev)
+            return f"moved {swap.name} to {prev.name}"
+    if not live.exists() and prev.exists():  # publish stopped between its two renames
+        prev.replace(live)
+        return f"restored {live} from {prev.name}"
+    return None
+
+
+def publish(
+    staged: Path,
+    live: Path,
+    validate: Callable[[Path], None] | None = None,
+    note: str = "",
+) -> PublishResult:
+    """Validate `staged`, then make it the live build, keeping the replaced one as `<live>.prev`."""
+    staged, live = Path(staged), Path(live)
+    if not staged.is_dir():
+        raise PublishError(f"{staged}: no such build directory")
+    if staged.resolve() == live.resolve():
+        raise PublishError("the staged and live paths are the same")
+    recover(live)
+    if validate is not None:
+        validate(staged)  # raises PublishError; nothing has moved yet
+    stamp = {
+        "published_at": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ"),
+        "note": note,
+    }
+    (staged / STAMP_FILE).write_text(json.dumps(stamp, indent=2) + "\n", encoding="utf-8")
+
+    prev = prev_path(live)
+    previous = None
+    if live.exists():
+        if prev.exists():
+            shutil.rmtree(prev)
+        live.replace(prev)
+        previous = prev
+    staged.replace(live)
+    return PublishResult(live=live, previous=previous, stamp=stamp)
+
+
+def rollback(live: Path) -> PublishResult:
+    """Swap the live build with the previous one (a second call rolls forward)."""
+    live = Path(live)
+    recover(live)
+    prev = prev_path(live)
+    if not prev.is_dir():
+        raise PublishError(f"no previous build to roll back to ({prev} does not exist)")
+    swap = _swap_path(live)
+    if live.exists():
+        live.replace(swap)
+    prev.replace(live)
+    if swap.exists():
+        swap.replace(prev)
+    return PublishResult(live=live, previous=prev if prev.exists() else None, stamp=read_stamp(live) or {})
+
+
+def status(live: Path) -> dict:
+    live = Path(live)
+    prev = prev_path(live)
+    return {
+        "live": str(live) if live.exists() else None,
+        "live_stamp": read_stamp(live) if live.exists() else None,
+        "previous": str(prev) if prev.exists() else None,
+        "previous_stamp": read_stamp(prev) if prev.exists() else None,
+    }
+
+
+# ---------------------------------------------------------------- command line
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m nztax_build.publish", description=__doc__.split("\n")[0])
+    sub = parser.add_subparsers(dest="action", required=True)
+    p = sub.add_parser("publish", help="validate STAGED and switch it in at LIVE")
+    p.add_argument("staged", type=Path)
+    p.add_argument("live", type=Path)
+    p.add_argument("--kind", choices=sorted(VALIDATORS), help="validate as a site or an index build")
+    p.add_argument("--note", default="")
+    r = sub.add_parser("rollback", help="swap LIVE with LIVE.prev")
+    r.add_argument("live", type=Path)
+    s = sub.add_parser("status", help="show the live and previous builds")
+    s.add_argument("live", type=Path)
+    args = parser.parse_args(argv)
+    try:
+        if args.action == "publish":
+            result = publish(args.staged, args.live, VALIDATORS.get(args.kind), note=args.note)
+            kept = f"; previous kept as {result.previous}" if result.previous else ""
+            print(f"published {result.live}{kept}", file=sys.stderr)
+        elif args.action == "rollback":
+            result = rollback(args.live)
+            print(f"rolled back {result.live} (the replaced build is now {prev_path(result.live)})", file=sys.stderr)
+        else:
+            print(json.dumps(status(args.live), indent=2))
+    except (PublishError, OSError) as exc:
+        print(f"publish: {exc}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

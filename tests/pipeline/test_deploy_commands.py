@@ -1,0 +1,308 @@
+"""`nztax deploy`: the exact gcloud / firebase argument lists, staging, and the dry run."""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from nztax.settings import get_settings
+from nztax_build import deploy, publish
+from nztax_build.cli import main as nztax
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def prod_settings(clean_env):
+    return replace(
+        get_settings(),
+        gcp_project="nztax-prod",
+        gcp_region="australia-southeast1",
+        site_url="https://nztax.web.app/",
+        function_name="nztax-ask",
+        function_max_instances=3,
+        function_concurrency=8,
+        function_cpu="1",
+        function_memory="1Gi",
+        function_timeout=60,
+        function_llm_model="gemini/gemini-2.5-flash",
+        gemini_secret="gemini-api-key",
+        rate_limit_per_minute=30,
+        firebase_site=None,
+    )
+
+
+def test_function_deploy_argv(prod_settings):
+    cfg = deploy.DeployConfig.from_settings(prod_settings)
+    command = deploy.function_deploy_command(cfg, Path("/stage/function"))
+    assert command.cwd is None
+    assert command.argv == [
+        "gcloud", "functions", "deploy", "nztax-ask",
+        "--gen2",
+        "--project=nztax-prod",
+        "--region=australia-southeast1",
+        "--runtime=python312",
+        "--source=/stage/function",
+        "--entry-point=ask",
+        "--trigger-http",
+        "--allow-unauthenticated",
+        "--max-instances=3",
+        "--concurrency=8",
+        "--cpu=1",
+        "--memory=1Gi",
+        "--timeout=60s",
+        "--set-env-vars=^@^NZTAX_LLM_MODEL=gemini/gemini-2.5-flash"
+        "@NZTAX_ALLOWED_ORIGINS=https://nztax.web.app,https://nztax.firebaseapp.com"
+        "@LITELLM_LOCAL_MODEL_COST_MAP=True"
+        "@NZTAX_RATE_LIMIT_PER_MINUTE=30"
+        "@NZTAX_HOME=/workspace"
+        "@HF_HUB_OFFLINE=1",
+        "--set-secrets=GEMINI_API_KEY=gemini-api-key:latest",
+        "--quiet",
+    ]  # fmt: skip
+
+
+def test_custom_domain_single_origin_uses_plain_comma_syntax(prod_settings):
+    cfg = deploy.DeployConfig.from_settings(
+        replace(
+            prod_settings, site_url="https://tax.example.nz", function_llm_model="offline", function_max_instances=1
+        )
+    )
+    argv = deploy.function_deploy_command(cfg, Path("/s")).argv
+    assert "--max-instances=1" in argv
+    env_flag = next(a for a in argv if a.startswith("--set-env-vars="))
+    # No LLM configured: the function answers offline, and no value has a comma.
+    assert env_flag == (
+        "--set-env-vars=NZTAX_ALLOWED_ORIGINS=https://tax.example.nz,LITELLM_LOCAL_MODEL_COST_MAP=True,"
+        "NZTAX_RATE_LIMIT_PER_MINUTE=30,NZTAX_HOME=/workspace,HF_HUB_OFFLINE=1"
+    )
+
+
+def test_env_vars_flag_escaping():
+    assert deploy.env_vars_flag({"A": "1", "B": "x/y"}) == "--set-env-vars=A=1,B=x/y"
+    assert deploy.env_vars_flag({"A": "1,2", "B": "3"}) == "--set-env-vars=^@^A=1,2@B=3"
+    with pytest.raises(deploy.DeployError):
+        deploy.env_vars_flag({"A": "1,2", "B": "me@example"})
+
+
+@pytest.mark.parametrize(
+    ("url", "origins"),
+    [
+        ("https://nztax.web.app/", ("https://nztax.web.app", "https://nztax.firebaseapp.com")),
+        ("https://nztax.firebaseapp.com", ("https://nztax.firebaseapp.com", "https://nztax.web.app")),
+        ("https://Tax.Example.NZ/ask/", ("https://tax.example.nz",)),
+        ("http://localhost:8000", ("http://localhost:8000",)),
+    ],
+)
+def test_site_origins(url, origins):
+    assert deploy.site_origins(url) == origins
+
+
+@pytest.mark.parametrize("url", ["tax.example.nz", "http://tax.example.nz", "ftp://x"])
+def test_bad_site_url(url):
+    with pytest.raises(deploy.DeployError):
+        deploy.site_origins(url)
+
+
+def test_missing_required_configuration_names_the_variables(clean_env):
+    settings = get_settings()
+    with pytest.raises(deploy.DeployError, match="NZTAX_GCP_PROJECT, NZTAX_SITE_URL"):
+        deploy.DeployConfig.from_settings(settings)
+    cfg = deploy.DeployConfig.from_settings(settings, dry_run=True)
+    assert cfg.project == "<NZTAX_GCP_PROJECT>"
+
+
+def test_concurrency_needs_a_whole_cpu(prod_settings):
+    with pytest.raises(deploy.DeployError, match="CPU"):
+        deploy.DeployConfig.from_settings(replace(prod_settings, function_cpu="0.5"))
+    deploy.DeployConfig.from_settings(replace(prod_settings, function_cpu="0.5", function_concurrency=1))
+
+
+def test_hosting_command_and_firebase_json(prod_settings):
+    cfg = deploy.DeployConfig.from_settings(replace(prod_settings, firebase_site="nztax-site"))
+    command = deploy.hosting_deploy_command(cfg, Path("/stage/hosting"), "nightly 2026-11-22")
+    assert command.cwd == Path("/stage/hosting")
+    assert command.argv == [
+        "firebase", "deploy", "--only", "hosting", "--project", "nztax-prod",
+        "--message", "nightly 2026-11-22", "--non-interactive",
+    ]  # fmt: skip
+    config = deploy.firebase_config(cfg)["hosting"]
+    assert config["public"] == "site" and config["site"] == "nztax-site"
+    sources = {h["source"]: h["headers"][0]["value"] for h in config["headers"]}
+    assert sources["/_nztax/metrics.json"] == "no-cache"
+
+
+def test_requirements_from_pyproject():
+    pyproject = REPO / "pyproject.toml"
+    base = deploy.function_requirements(pyproject, [])
+    assert any(line.startswith("functions-framework==") for line in base)
+    assert all("==" in line for line in base), "the function's requirements are exact pins"
+    assert not any(line.startswith("litellm") for line in base)
+    assert not any(line.startswith("mkdocs") for line in base), "build-only packages stay out"
+    with_llm = deploy.function_requirements(pyproject, ["llm"])
+    assert any(line.startswith("litellm==") for line in with_llm)
+    with pytest.raises(deploy.DeployError, match="no optional dependency set"):
+        deploy.function_requirements(pyproject, ["nope"])
+
+
+def fake_tree(root: Path, embedder: str = "local:minilm-int8") -> deploy.DeployPaths:
+    (root / "function" / "nztax" / "__pycache__").mkdir(parents=True)
+    (root / "function" / "main.py").write_text("def ask(request): ...\n")
+    (root / "function" / "nztax" / "__init__.py").write_text("")
+    (root / "function" / "nztax" / "__pycache__" / "x.pyc").write_bytes(b"\0")
+    (root / "index").mkdir()
+    (root / "index" / "manifest.json").write_text(json.dumps({"embedder_id": embedder, "counts": {"children": 3}}))
+    (root / "site" / "_nztax").mkdir(parents=True)
+    (root / "site" / "index.html").write_text("<html>tonight</html>")
+    (root / "site" / "_nztax" / "metrics.json").write_text('{"format": 1}')
+    (root / "pyproject.toml").write_text((REPO / "pyproject.toml").read_text())
+    return deploy.DeployPaths(
+        home=root,
+        function_src=root / "function",
+        index_dir=root / "index",
+        site_dir=root / "site",
+        staging=root / ".work" / "deploy",
+    )
+
+
+def test_staging(tmp_path, prod_settings):
+    paths = fake_tree(tmp_path, embedder="gemini-embedding-001:768")
+    cfg = deploy.DeployConfig.from_settings(prod_settings)
+    assert deploy.function_extras(cfg, paths.index_dir) == ["llm", "gemini"]
+    requirements = deploy.function_requirements(paths.home / "pyproject.toml", ["llm", "gemini"])
+    stage = deploy.stage_function(paths, requirements)
+    assert (stage / "main.py").is_file() and (stage / "nztax" / "__init__.py").is_file()
+    assert not (stage / "nztax" / "__pycache__").exists()
+    assert json.loads((stage / "index" / "manifest.json").read_text())["embedder_id"].startswith("gemini")
+    reqs = (stage / "requirements.txt").read_text().splitlines()
+    assert any(r.startswith("google-genai==") for r in reqs) and any(r.startswith("litellm==") for r in reqs)
+
+    hosting = deploy.stage_hosting(paths, cfg)
+    assert (hosting / "site" / "index.html").read_text() == "<html>tonight</html>"
+    assert (hosting / "site" / "_nztax" / "metrics.json").is_file()
+    assert json.loads((hosting / "firebase.json").read_text())["hosting"]["public"] == "site"
+
+
+def test_check_build_requires_gate_metrics_in_the_site(tmp_path):
+    paths = fake_tree(tmp_path)
+    deploy.check_build(paths, "all")
+    (paths.site_dir / "_nztax" / "metrics.json").unlink()
+    with pytest.raises(deploy.DeployError, match="nztax gates --write-baseline"):
+        deploy.check_build(paths, "site")
+    deploy.check_build(paths, "function")
+
+
+# ---------------------------------------------------------------- the CLI
+
+
+def deploy_env(env, root: Path):
+    env.setenv("NZTAX_HOME", str(root))
+    env.setenv("NZTAX_GCP_PROJECT", "nztax-prod")
+    env.setenv("NZTAX_SITE_URL", "https://nztax.web.app")
+    get_settings.cache_clear()
+
+
+def test_cli_dry_run_prints_exact_commands_and_touches_nothing(tmp_path, clean_env, capsys):
+    deploy_env(clean_env, tmp_path)
+    assert nztax(["deploy", "--dry-run", "--message", "nightly test"]) == 0
+    lines = [line for line in capsys.readouterr().out.splitlines() if not line.startswith("#")]
+    stage = tmp_path / ".work" / "deploy"
+    assert lines[0].startswith("gcloud functions deploy nztax-ask --gen2 --project=nztax-prod ")
+    assert f"--source={stage / 'function'} " in lines[0]
+    assert "--set-secrets=GEMINI_API_KEY=gemini-api-key:latest" in lines[0]
+    assert lines[1] == (
+        f"(cd {stage / 'hosting'} && firebase deploy --only hosting --project nztax-prod "
+        "--message 'nightly test' --non-interactive)"
+    )
+    assert not (tmp_path / ".work").exists()
+
+
+def test_cli_dry_run_without_configuration_prints_placeholders(tmp_path, clean_env, capsys):
+    clean_env.setenv("NZTAX_HOME", str(tmp_path))
+    assert nztax(["deploy", "--dry-run"]) == 0
+    assert "--project=<NZTAX_GCP_PROJECT>" in capsys.readouterr().out
+
+
+def test_cli_without_configuration_is_a_clear_error(tmp_path, clean_env, capsys):
+    clean_env.setenv("NZTAX_HOME", str(tmp_path))
+    assert nztax(["deploy"]) == 2
+    assert "missing deploy configuration: set NZTAX_GCP_PROJECT" in capsys.readouterr().err
+
+
+def fake_binaries(bin_dir: Path, log: Path, fail: str | None = None) -> None:
+    """gcloud and firebase stand-ins that log their argv and working directory."""
+    bin_dir.mkdir()
+    for name in ("gcloud", "firebase"):
+        script = bin_dir / name
+        code = 1 if name == fail else 0
+        script.write_text(
+            f"#!{sys.executable}\nimport json, os, sys\n"
+            f"record = {{'argv': sys.argv[1:], 'cwd': os.getcwd(), 'name': {name!r}}}\n"
+            f"open({str(log)!r}, 'a').write(json.dumps(record) + '\\n')\n"
+            f"sys.exit({code})\n"
+        )
+        script.chmod(script.stat().st_mode | stat.S_IEXEC)
+
+
+def logged(log: Path) -> list[dict]:
+    return [json.loads(line) for line in log.read_text().splitlines()] if log.exists() else []
+
+
+def test_cli_deploys_function_then_site(tmp_path, clean_env):
+    fake_tree(tmp_path)
+    deploy_env(clean_env, tmp_path)
+    log = tmp_path / "calls.jsonl"
+    fake_binaries(tmp_path / "bin", log)
+    clean_env.setenv("PATH", f"{tmp_path / 'bin'}{os.pathsep}{os.environ['PATH']}")
+    assert nztax(["deploy"]) == 0
+    calls = logged(log)
+    assert [c["name"] for c in calls] == ["gcloud", "firebase"]
+    assert calls[0]["argv"][:3] == ["functions", "deploy", "nztax-ask"]
+    assert calls[1]["cwd"] == str(tmp_path / ".work" / "deploy" / "hosting")
+    assert (tmp_path / ".work" / "deploy" / "function" / "requirements.txt").is_file()
+
+
+def test_cli_failed_function_deploy_leaves_the_site_alone(tmp_path, clean_env, capsys):
+    fake_tree(tmp_path)
+    deploy_env(clean_env, tmp_path)
+    log = tmp_path / "calls.jsonl"
+    fake_binaries(tmp_path / "bin", log, fail="gcloud")
+    clean_env.setenv("PATH", f"{tmp_path / 'bin'}{os.pathsep}{os.environ['PATH']}")
+    assert nztax(["deploy"]) == 1
+    assert [c["name"] for c in logged(log)] == ["gcloud"]
+    assert "The previous function stays live" in capsys.readouterr().err
+
+
+def test_cli_rollback_swaps_both_builds_then_deploys(tmp_path, clean_env):
+    paths = fake_tree(tmp_path)
+    # Yesterday's builds kept by the publish step.
+    (tmp_path / "site.prev" / "_nztax").mkdir(parents=True)
+    (tmp_path / "site.prev" / "index.html").write_text("<html>yesterday</html>")
+    (tmp_path / "site.prev" / "_nztax" / "metrics.json").write_text('{"format": 1}')
+    (tmp_path / "index.prev").mkdir()
+    (tmp_path / "index.prev" / "manifest.json").write_text(json.dumps({"embedder_id": "local:y", "counts": {"c": 1}}))
+    deploy_env(clean_env, tmp_path)
+    log = tmp_path / "calls.jsonl"
+    fake_binaries(tmp_path / "bin", log)
+    clean_env.setenv("PATH", f"{tmp_path / 'bin'}{os.pathsep}{os.environ['PATH']}")
+    assert nztax(["deploy", "--rollback"]) == 0
+    assert (paths.site_dir / "index.html").read_text() == "<html>yesterday</html>"
+    assert (tmp_path / ".work" / "deploy" / "hosting" / "site" / "index.html").read_text() == "<html>yesterday</html>"
+    assert publish.prev_path(paths.site_dir).joinpath("index.html").read_text() == "<html>tonight</html>"
+    assert len(logged(log)) == 2
+
+
+def test_cli_rollback_is_all_or_nothing(tmp_path, clean_env, capsys):
+    paths = fake_tree(tmp_path)
+    (tmp_path / "site.prev").mkdir()
+    (tmp_path / "site.prev" / "index.html").write_text("<html>yesterday</html>")
+    deploy_env(clean_env, tmp_path)
+    assert nztax(["deploy", "--rollback"]) == 2
+    assert "index.prev" in capsys.readouterr().err
+    assert (paths.site_dir / "index.html").read_text() == "<html>tonight</html>"
