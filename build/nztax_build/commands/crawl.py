@@ -1,0 +1,55 @@
+"""`nztax crawl`: fetch the sources in sources.yaml into the crawl store.
+
+In: sources.yaml (default <corpus>/sources.yaml), optional --base-url mirror, the corpus directory.
+Out: corpus/raw/ and corpus/manifest.json updated; a line per URL and the totals on stderr.
+Exit 0 when the crawl ran (individual failures keep their last good copy and are reported), 1 when
+every page that was attempted failed, 2 on bad arguments or an unreadable sources/manifest file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from urllib.parse import urlsplit
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--sources", type=Path, help="sources file (default: <corpus>/sources.yaml)")
+    parser.add_argument("--base-url", help="map every source URL's scheme and host onto this mirror, e.g. http://127.0.0.1:8000")
+    parser.add_argument("--corpus", type=Path, help="crawl store directory (default: NZTAX_CORPUS_DIR, corpus/)")
+    parser.add_argument("--all", action="store_true", help="fetch every source now, ignoring its recrawl cadence")
+
+
+def run(args: argparse.Namespace) -> int:
+    from nztax.settings import get_settings
+
+    from ..crawler import CrawlOptions, Crawler
+    from ..sources import SourcesError, load_sources
+    from ..store import CrawlStore, StoreError
+
+    settings = get_settings()
+    corpus = args.corpus or settings.corpus_dir
+    sources_path = args.sources or corpus / "sources.yaml"
+    if args.base_url:
+        parts = urlsplit(args.base_url)
+        if parts.scheme not in ("http", "https") or not parts.netloc:
+            print(f"nztax crawl: --base-url must be an absolute http(s) URL, got {args.base_url!r}", file=sys.stderr)
+            return 2
+    try:
+        sources = load_sources(sources_path)
+        store = CrawlStore(corpus, gone_threshold=settings.crawl_gone_threshold).load()
+    except (SourcesError, StoreError) as exc:
+        print(f"nztax crawl: {exc}", file=sys.stderr)
+        return 2
+
+    options = CrawlOptions.from_settings(settings, base_url=args.base_url, respect_cadence=not args.all)
+    print(f"crawling {len(sources)} sources into {corpus}" + (f" via {args.base_url}" if args.base_url else ""), file=sys.stderr)
+    crawler = Crawler(store, options)
+    try:
+        totals = crawler.crawl(sources)
+    finally:
+        crawler.close()
+    attempted = totals.sources - totals.skipped
+    succeeded = totals.fetched + totals.not_modified
+    return 1 if attempted and not succeeded and totals.failed else 0
