@@ -29,6 +29,10 @@ Tax figures never live here: they are in `nztax/rules/*.yaml`.
 | NZTAX_RETRIEVAL_CANDIDATES | 50 | candidates taken from each ranking before fusion |
 | NZTAX_RELEVANCE_FLOOR | unset | min. query-passage cosine for a hit; unset = the embedder's calibrated floor |
 | NZTAX_BM25_K1 / NZTAX_BM25_B | 1.5 / 0.75 | BM25 parameters used when the index is built |
+| NZTAX_BM25_HEADING_REPEAT | 3 | extra copies of "page title section heading" in each chunk's BM25 text (field boost) |
+| NZTAX_PAGE_VECTOR_WEIGHT | 0.5 | dense score = chunk cosine + this x cosine to the chunk's page (mean of its chunks) |
+| NZTAX_BM25_COVERAGE_POWER | 2 | BM25's fusion weight x (share of the query's words its best hit contains) ^ this; 0 = fixed weight |
+| NZTAX_QUERY_EXPANSION | 1 | add canonical terms for abbreviations / everyday wordings (nztax/data/query_synonyms.yaml); 0 = off |
 | NZTAX_EMBED_BATCH_SIZE | 16 | texts per local-model batch at build time |
 | NZTAX_GEMINI_TIMEOUT | 30 | seconds per Gemini embedding request |
 | NZTAX_GEMINI_MAX_RETRIES | 5 | retries on 429 / 5xx with exponential backoff |
@@ -127,6 +131,10 @@ class Settings:
     relevance_floor: float | None = None
     bm25_k1: float = 1.5
     bm25_b: float = 0.75
+    bm25_heading_repeat: int = 3
+    page_vector_weight: float = 0.5
+    query_expansion: bool = True
+    bm25_coverage_power: float = 2.0
     embed_batch_size: int = 16
     gemini_timeout: float = 30.0
     gemini_max_retries: int = 5
@@ -202,6 +210,10 @@ def get_settings() -> Settings:
         relevance_floor=float(os.environ["NZTAX_RELEVANCE_FLOOR"]) if os.environ.get("NZTAX_RELEVANCE_FLOOR") else None,
         bm25_k1=float(_env("NZTAX_BM25_K1", "1.5")),
         bm25_b=float(_env("NZTAX_BM25_B", "0.75")),
+        bm25_heading_repeat=int(_env("NZTAX_BM25_HEADING_REPEAT", "3")),
+        page_vector_weight=float(_env("NZTAX_PAGE_VECTOR_WEIGHT", "0.5")),
+        bm25_coverage_power=float(_env("NZTAX_BM25_COVERAGE_POWER", "2")),
+        query_expansion=_env("NZTAX_QUERY_EXPANSION", "1").strip().lower() not in ("0", "false", "no", "off"),
         embed_batch_size=int(_env("NZTAX_EMBED_BATCH_SIZE", "16")),
         gemini_timeout=float(_env("NZTAX_GEMINI_TIMEOUT", "30")),
         gemini_max_retries=int(_env("NZTAX_GEMINI_MAX_RETRIES", "5")),

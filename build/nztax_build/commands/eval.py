@@ -1,0 +1,59 @@
+"""`nztax eval retrieval|answers|all [--golden FILE] [--out FILE]`.
+
+Each target is a module `nztax_build.<module>` with `run(args) -> int`, imported only when it runs;
+a target whose module is not in this build is skipped with a note. `all` runs every target with its
+default golden file and output, and returns the worst exit code.
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import importlib
+import sys
+
+# target -> module implementing it (another target is one line here).
+TARGETS = {
+    "retrieval": "nztax_build.evaluate_retrieval",
+    "answers": "nztax_build.evaluate_answers",
+}
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("target", nargs="?", default="all", choices=[*TARGETS, "all"],
+                        help="what to evaluate (default all)")
+    parser.add_argument("--golden", help="golden file (default: tests/golden/<target>.yaml)")
+    parser.add_argument("--out", help="report file (default: .work/eval/<target>.md)")
+    parser.add_argument("--index", help="index directory (default: settings.index_dir)")
+    parser.add_argument("--sweep", action="store_true", help="retrieval: also sweep RRF k and fusion weights")
+
+
+def _run_target(name: str, args: argparse.Namespace) -> int | None:
+    try:
+        module = importlib.import_module(TARGETS[name])
+    except ModuleNotFoundError as exc:
+        if exc.name == TARGETS[name]:
+            return None
+        raise
+    return int(module.run(args) or 0)
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.target != "all":
+        code = _run_target(args.target, args)
+        if code is None:
+            print(f"nztax eval {args.target}: not available in this build", file=sys.stderr)
+            return 2
+        return code
+    if args.golden or args.out:
+        print("nztax eval all: --golden/--out apply to one target; using each target's defaults", file=sys.stderr)
+    worst = 0
+    for name in TARGETS:
+        target_args = copy.copy(args)
+        target_args.target, target_args.golden, target_args.out = name, None, None
+        code = _run_target(name, target_args)
+        if code is None:
+            print(f"[eval] {name}: skipped (not in this build)", file=sys.stderr)
+            continue
+        worst = max(worst, code)
+    return worst

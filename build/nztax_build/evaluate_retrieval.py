@@ -1,0 +1,268 @@
+"""Retrieval evaluation over a golden set: Hit@1, Hit@5 and MRR for bm25, dense and hybrid.
+
+In: a golden YAML file (default `tests/golden/retrieval.yaml`) and a built index.
+Out: a markdown report (table per mode, per split, per query kind, floor check, misses), printed
+and written to `--out` (default `.work/eval/retrieval.md`), and the overall scores as JSON beside
+it (`retrieval.json`: `{mode: {"hit@1", "hit@5", "mrr"}}`, read by the publish gates).
+
+Golden file format:
+
+```yaml
+queries:
+  - id: rates-current
+    query: "what are the income tax brackets this year"
+    kind: paraphrase          # free label, reported per kind (paraphrase, identifier, prior_year, ...)
+    expect_url: [tax-rates-for-individuals]   # a hit's URL must contain one of these
+    expect_text: ["15,600"]   # ... and its (parent) text must contain all of these (case-insensitive)
+    tax_year: 2024-25         # optional filter passed to the search
+    split: holdout            # optional: dev (default) or holdout, reported separately
+negatives:                    # questions the corpus cannot answer: hybrid should return nothing
+  - "best sourdough starter recipe"
+```
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import re
+import statistics
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from nztax.retrieval import MODES, Hit, Retriever
+from nztax.settings import get_settings
+
+RANK_DEPTH = 10  # MRR is computed over the first RANK_DEPTH hits
+SPLITS = ("dev", "holdout")
+
+
+class GoldenError(ValueError):
+    """The golden file is malformed (clear message, exit 2)."""
+
+
+@dataclass(frozen=True)
+class GoldenQuery:
+    id: str
+    query: str
+    kind: str
+    expect_url: tuple[str, ...]
+    expect_text: tuple[str, ...]
+    tax_year: str | None = None
+    split: str = "dev"
+
+
+@dataclass
+class GoldenSet:
+    queries: list[GoldenQuery]
+    negatives: list[str] = field(default_factory=list)
+
+
+def _norm(text: str) -> str:
+    return re.sub(r"\s+", " ", text).lower()
+
+
+def load_golden(path: Path) -> GoldenSet:
+    try:
+        data = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError) as exc:
+        raise GoldenError(f"cannot read golden file {path}: {exc}") from exc
+    if not isinstance(data, dict) or not isinstance(data.get("queries"), list):
+        raise GoldenError(f"{path}: expected a mapping with a 'queries' list")
+    queries, seen = [], set()
+    for number, item in enumerate(data["queries"], start=1):
+        if not isinstance(item, dict) or not item.get("query") or not item.get("expect_url"):
+            raise GoldenError(f"{path}: query #{number} needs 'query' and 'expect_url'")
+        qid = str(item.get("id", number))
+        if qid in seen:
+            raise GoldenError(f"{path}: duplicate id {qid!r}")
+        seen.add(qid)
+        split = str(item.get("split", "dev"))
+        if split not in SPLITS:
+            raise GoldenError(f"{path}: query {qid!r} has split {split!r}; use one of {', '.join(SPLITS)}")
+        as_tuple = lambda v: tuple(v) if isinstance(v, list) else (v,) if v else ()
+        queries.append(GoldenQuery(qid, str(item["query"]), str(item.get("kind", "other")),
+                                   as_tuple(item["expect_url"]), as_tuple(item.get("expect_text")),
+                                   item.get("tax_year"), split))
+    negatives = [str(q) for q in data.get("negatives") or []]
+    return GoldenSet(queries, negatives)
+
+
+def is_relevant(hit: Hit, gold: GoldenQuery) -> bool:
+    if not any(fragment in hit.url for fragment in gold.expect_url):
+        return False
+    text = _norm(f"{hit.title} {hit.section} {hit.text}")
+    return all(_norm(fragment) in text for fragment in gold.expect_text)
+
+
+def first_relevant_rank(hits: list[Hit], gold: GoldenQuery) -> int | None:
+    return next((rank for rank, hit in enumerate(hits, start=1) if is_relevant(hit, gold)), None)
+
+
+@dataclass
+class ModeResult:
+    mode: str
+    ranks: dict[str, int | None]  # query id -> first relevant rank (None = not in the top RANK_DEPTH)
+    latencies_ms: list[float]
+
+    def hit_at(self, n: int, ids: list[str] | None = None) -> float:
+        ids = ids if ids is not None else list(self.ranks)
+        return sum(1 for i in ids if self.ranks[i] is not None and self.ranks[i] <= n) / max(len(ids), 1)
+
+    def mrr(self, ids: list[str] | None = None) -> float:
+        ids = ids if ids is not None else list(self.ranks)
+        return sum(1.0 / self.ranks[i] for i in ids if self.ranks[i]) / max(len(ids), 1)
+
+
+def evaluate(retriever: Retriever, golden: GoldenSet, modes=MODES) -> dict[str, Any]:
+    """Run every golden query in every mode; the query is embedded once and shared by dense/hybrid."""
+    vectors, embed_ms = {}, []
+    if any(m != "bm25" for m in modes):
+        for gold in golden.queries:
+            started = time.perf_counter()
+            vectors[gold.id] = retriever.embed_query(gold.query)
+            embed_ms.append((time.perf_counter() - started) * 1000)
+    results: dict[str, ModeResult] = {}
+    for mode in modes:
+        result = ModeResult(mode, {}, [])
+        for gold in golden.queries:
+            started = time.perf_counter()
+            hits = retriever.search(gold.query, k=RANK_DEPTH, mode=mode, tax_year=gold.tax_year,
+                                    query_vector=vectors.get(gold.id))
+            result.latencies_ms.append((time.perf_counter() - started) * 1000)
+            result.ranks[gold.id] = first_relevant_rank(hits, gold)
+        results[mode] = result
+    negatives_empty = [q for q in golden.negatives if not retriever.search(q, k=RANK_DEPTH, mode="hybrid")]
+    return {"modes": results, "embed_ms": embed_ms, "negatives_empty": negatives_empty}
+
+
+def _table(results: dict[str, ModeResult], ids: list[str] | None = None) -> list[str]:
+    lines = ["| mode | Hit@1 | Hit@5 | MRR |", "|---|---|---|---|"]
+    for mode, result in results.items():
+        lines.append(f"| {mode} | {result.hit_at(1, ids):.3f} | {result.hit_at(5, ids):.3f} | {result.mrr(ids):.3f} |")
+    return lines
+
+
+def render_report(outcome: dict[str, Any], golden: GoldenSet, retriever: Retriever, golden_path: Path) -> str:
+    results: dict[str, ModeResult] = outcome["modes"]
+    manifest = retriever.index.manifest
+    lines = [
+        "# Retrieval evaluation",
+        "",
+        f"Golden set: `{golden_path}` ({len(golden.queries)} queries). Index: {manifest.counts.get('children')} "
+        f"chunks, {manifest.counts.get('parents')} parents, embedder `{manifest.embedder_id}`; "
+        f"RRF k={retriever.settings.rrf_k}, weights bm25 {retriever.settings.rrf_weight_bm25} / dense "
+        f"{retriever.settings.rrf_weight_dense} / identifier {retriever.settings.rrf_weight_identifier}; "
+        f"relevance floor {retriever.relevance_floor if 'dense' in results or 'hybrid' in results else 'n/a'}.",
+        "",
+        *_table(results),
+        "",
+    ]
+    splits = [s for s in SPLITS if any(g.split == s for g in golden.queries)]
+    if len(splits) > 1:
+        for split in splits:
+            ids = [g.id for g in golden.queries if g.split == split]
+            lines += [f"Split `{split}` ({len(ids)} queries):", "", *_table(results, ids), ""]
+    kinds = sorted({g.kind for g in golden.queries})
+    if len(kinds) > 1:
+        lines += ["By query kind (Hit@5 / MRR):", "", "| kind | n | " + " | ".join(results) + " |",
+                  "|---|---|" + "---|" * len(results)]
+        for kind in kinds:
+            ids = [g.id for g in golden.queries if g.kind == kind]
+            cells = [f"{r.hit_at(5, ids):.2f} / {r.mrr(ids):.2f}" for r in results.values()]
+            lines.append(f"| {kind} | {len(ids)} | " + " | ".join(cells) + " |")
+        lines.append("")
+    lines += ["Search latency per query (ms, query embedding excluded):", "", "| mode | p50 | p95 |", "|---|---|---|"]
+    for mode, result in results.items():
+        lat = sorted(result.latencies_ms)
+        p95 = lat[min(len(lat) - 1, int(round(0.95 * (len(lat) - 1))))] if lat else 0.0
+        lines.append(f"| {mode} | {statistics.median(lat) if lat else 0:.2f} | {p95:.2f} |")
+    if outcome["embed_ms"]:
+        lines += ["", f"Query embedding: median {statistics.median(outcome['embed_ms']):.2f} ms."]
+    if golden.negatives:
+        lines += ["", f"Relevance floor: {len(outcome['negatives_empty'])}/{len(golden.negatives)} unrelated "
+                  "questions returned no hits (hybrid)."]
+        missed = [q for q in golden.negatives if q not in outcome["negatives_empty"]]
+        lines += [f"- still returned hits: {q}" for q in missed]
+    by_id = {g.id: g for g in golden.queries}
+    for mode, result in results.items():
+        misses = [qid for qid, rank in result.ranks.items() if rank is None or rank > 5]
+        if misses:
+            lines += ["", f"Misses at 5 ({mode}):"]
+            lines += [f"- `{qid}` {by_id[qid].query!r} (rank {result.ranks[qid] or '>10'})" for qid in misses]
+    return "\n".join(lines) + "\n"
+
+
+def scores_json(results: dict[str, ModeResult]) -> dict[str, dict[str, float]]:
+    """The overall scores the publish gates compare: {mode: {"hit@1", "hit@5", "mrr"}}."""
+    return {mode: {"hit@1": round(r.hit_at(1), 4), "hit@5": round(r.hit_at(5), 4), "mrr": round(r.mrr(), 4)}
+            for mode, r in results.items()}
+
+
+def sweep(retriever: Retriever, golden: GoldenSet) -> str:
+    """Hybrid metrics for one knob at a time around the defaults (RRF k and weights, BM25 coverage
+    power, page-vector weight, query expansion), on the dev split only so the holdout stays unseen.
+    The BM25 heading boost changes the index, so it is measured by rebuilding (docs/retrieval.md)."""
+    dev = GoldenSet([g for g in golden.queries if g.split == "dev"], [])
+    base = retriever.settings
+    variants: list[tuple[str, dict[str, Any]]] = [("defaults", {})]
+    variants += [(f"rrf_k {k}", {"rrf_k": k}) for k in (10, 30, 120)]
+    variants += [(f"weights bm25 {b} / dense {d}", {"rrf_weight_bm25": b, "rrf_weight_dense": d})
+                 for b, d in ((0.5, 1.0), (1.5, 1.0), (1.0, 1.5))]
+    variants += [("identifier weight 0", {"rrf_weight_identifier": 0.0})]
+    variants += [(f"bm25 coverage power {p}", {"bm25_coverage_power": p}) for p in (0.0, 1.0, 3.0)]
+    variants += [(f"page vector weight {w}", {"page_vector_weight": w}) for w in (0.0, 0.25, 1.0)]
+    variants += [("no query expansion", {"query_expansion": False})]
+    lines = ["", f"## Fusion settings sweep (hybrid, dev split: {len(dev.queries)} queries)", "",
+             "| variant | Hit@1 | Hit@5 | MRR |", "|---|---|---|---|"]
+    try:
+        for name, change in variants:
+            retriever.settings = dataclasses.replace(base, **change)
+            result = evaluate(retriever, dev, modes=("hybrid",))["modes"]["hybrid"]
+            lines.append(f"| {name} | {result.hit_at(1):.3f} | {result.hit_at(5):.3f} | {result.mrr():.3f} |")
+    finally:
+        retriever.settings = base
+    return "\n".join(lines) + "\n"
+
+
+def default_golden_path() -> Path:
+    return get_settings().home / "tests" / "golden" / "retrieval.yaml"
+
+
+def run(args: argparse.Namespace) -> int:
+    """`nztax eval retrieval`; exit 0, 2 (bad golden file) or 3 (index unavailable)."""
+    from nztax.embedders import EmbedderError
+    from nztax.index import IndexUnavailableError
+
+    settings = get_settings()
+    golden_path = Path(getattr(args, "golden", None) or default_golden_path())
+    out_path = Path(getattr(args, "out", None) or settings.work_dir / "eval" / "retrieval.md")
+    try:
+        golden = load_golden(golden_path)
+    except GoldenError as exc:
+        print(f"nztax eval retrieval: {exc}", file=sys.stderr)
+        return 2
+    try:
+        retriever = Retriever.load(getattr(args, "index", None))
+        print(f"[eval] {len(golden.queries)} queries x {len(MODES)} modes", file=sys.stderr)
+        outcome = evaluate(retriever, golden)
+        report = render_report(outcome, golden, retriever, golden_path)
+        scores = scores_json(outcome["modes"])
+        if getattr(args, "sweep", False):
+            report += sweep(retriever, golden)
+    except (IndexUnavailableError, EmbedderError) as exc:
+        print(f"nztax eval retrieval: {exc}", file=sys.stderr)
+        return 3
+    out_path.parent.mkdir(parents=True, exist_ok=True)
+    out_path.write_text(report, encoding="utf-8")
+    json_path = out_path.with_suffix(".json")
+    json_path.write_text(json.dumps(scores, indent=2) + "\n", encoding="utf-8")
+    print(report)
+    print(f"[eval] written to {out_path} and {json_path}", file=sys.stderr)
+    return 0

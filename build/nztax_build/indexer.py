@@ -1,0 +1,314 @@
+"""Pipeline stage "index": embed the chunks (with a vector cache) and publish the index atomically.
+
+In: `.work/chunks/parents.jsonl` and `.work/chunks/children.jsonl` (see docs/architecture.md).
+Out: `index/` (layout in `nztax.index`), written to `index.new/`, validated (counts, dimensions,
+a dense and a BM25 self-query), then switched in by `nztax_build.publish.publish`: the index it
+replaces is kept as `index.prev/` for rollback (`python -m nztax_build.publish rollback index`),
+and a failed build leaves the last good index in place.
+
+Vectors are cached per (embedder id, sha256 of the chunk text) under `.work/embeddings/`, so a
+rebuild embeds only new or changed chunks. An index whose corpus hash, embedder and BM25 settings
+already match is left alone unless `force=True`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import shutil
+import sys
+import time
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from nztax.embedders import Embedder, get_embedder
+from nztax.index import (
+    BM25_DIR,
+    CHUNKS_FILE,
+    DENSE_FILE,
+    MANIFEST_FILE,
+    BM25Settings,
+    IndexUnavailableError,
+    Manifest,
+    bm25_document_text,
+    bm25_tokenize,
+    load_index,
+    read_manifest,
+)
+from nztax.settings import Settings
+from nztax_build import publish as release
+
+STAGE_NAME = "index"
+REQUIRED_CHILD_FIELDS = ("id", "parent_id", "url", "title", "text")
+REQUIRED_PARENT_FIELDS = ("id", "url", "title", "text")
+
+
+class IndexBuildError(RuntimeError):
+    """The index could not be built; the last good index is untouched."""
+
+
+@dataclass
+class IndexBuildReport:
+    index_dir: Path
+    skipped: bool
+    parents: int
+    children: int
+    embedded: int  # chunks sent to the embedder in this run
+    cached: int  # chunks whose vectors came from the cache
+    embedder_id: str
+    seconds: float
+    embed_seconds: float
+
+    def summary(self) -> str:
+        if self.skipped:
+            return f"index up to date ({self.children} chunks, {self.embedder_id})"
+        return (
+            f"index built: {self.parents} parents, {self.children} chunks "
+            f"({self.embedded} embedded, {self.cached} from cache) with {self.embedder_id} "
+            f"in {self.seconds:.1f} s"
+        )
+
+
+def _progress(message: str) -> None:
+    print(f"[index] {message}", file=sys.stderr, flush=True)
+
+
+def read_jsonl(path: Path, required: tuple[str, ...]) -> list[dict[str, Any]]:
+    if not path.exists():
+        raise IndexBuildError(f"{path} not found: run the chunk stage first (`nztax build`)")
+    records = []
+    with path.open(encoding="utf-8") as handle:
+        for number, line in enumerate(handle, start=1):
+            if not line.strip():
+                continue
+            try:
+                record = json.loads(line)
+            except ValueError as exc:
+                raise IndexBuildError(f"{path}:{number}: not JSON ({exc})") from exc
+            missing = [f for f in required if not isinstance(record, dict) or f not in record]
+            if missing:
+                raise IndexBuildError(f"{path}:{number}: missing field(s) {', '.join(missing)}")
+            records.append(record)
+    return records
+
+
+def text_hash(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def corpus_hash(parents: list[dict], children: list[dict]) -> str:
+    digest = hashlib.sha256()
+    for record in parents + children:
+        digest.update(json.dumps(record, sort_keys=True, ensure_ascii=False).encode("utf-8"))
+        digest.update(b"\n")
+    return digest.hexdigest()
+
+
+class VectorCache:
+    """Vectors by chunk-text hash for one embedder: `<work>/embeddings/<embedder id>/{keys.json,vectors.npy}`."""
+
+    def __init__(self, work_dir: Path, embedder_id: str, dimensions: int):
+        safe = re.sub(r"[^A-Za-z0-9._@-]+", "_", embedder_id)
+        self.dir = Path(work_dir) / "embeddings" / safe
+        self.dimensions = dimensions
+        self._rows: dict[str, np.ndarray] = {}
+        keys_path, vectors_path = self.dir / "keys.json", self.dir / "vectors.npy"
+        if keys_path.exists() and vectors_path.exists():
+            try:
+                keys = json.loads(keys_path.read_text(encoding="utf-8"))
+                vectors = np.load(vectors_path)
+                if vectors.shape == (len(keys), dimensions):
+                    self._rows = dict(zip(keys, vectors))
+            except (ValueError, OSError):
+                self._rows = {}  # a damaged cache only costs re-embedding
+
+    def get(self, key: str) -> np.ndarray | None:
+        return self._rows.get(key)
+
+    def put(self, key: str, vector: np.ndarray) -> None:
+        self._rows[key] = np.asarray(vector, dtype=np.float32)
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+    def save(self) -> None:
+        self.dir.mkdir(parents=True, exist_ok=True)
+        keys = list(self._rows)
+        matrix = np.stack([self._rows[k] for k in keys]) if keys else np.zeros((0, self.dimensions), np.float32)
+        tmp_vectors, tmp_keys = self.dir / "vectors.tmp.npy", self.dir / "keys.tmp.json"
+        np.save(tmp_vectors, matrix.astype(np.float32))
+        tmp_keys.write_text(json.dumps(keys), encoding="utf-8")
+        tmp_vectors.replace(self.dir / "vectors.npy")
+        tmp_keys.replace(self.dir / "keys.json")
+
+
+def embed_with_cache(embedder: Embedder, texts: list[str], cache: VectorCache) -> tuple[np.ndarray, int]:
+    """Vectors for `texts` (cached ones reused); returns (matrix, number embedded now)."""
+    keys = [text_hash(t) for t in texts]
+    todo = sorted({k: i for i, k in enumerate(keys) if cache.get(k) is None}.values())
+    if todo:
+        _progress(f"embedding {len(todo)} chunks with {embedder.id} ({len(texts) - len(todo)} cached)")
+        batch = max(64, len(todo) // 20)  # progress roughly every 5%
+        for start in range(0, len(todo), batch):
+            rows = todo[start : start + batch]
+            vectors = embedder.embed_documents([texts[i] for i in rows])
+            for i, vector in zip(rows, vectors):
+                cache.put(keys[i], vector)
+            cache.save()  # an interrupted build keeps what it paid for
+            if len(todo) > batch:
+                _progress(f"  {min(start + batch, len(todo))}/{len(todo)}")
+    matrix = np.stack([cache.get(k) for k in keys]).astype(np.float32) if keys else np.zeros((0, embedder.dimensions), np.float32)
+    return matrix, len(todo)
+
+
+def write_index(target: Path, manifest: Manifest, parents: list[dict], children: list[dict], vectors: np.ndarray) -> None:
+    import bm25s
+    import faiss
+
+    target.mkdir(parents=True)
+    (target / CHUNKS_FILE).write_text(
+        json.dumps({"children": children, "parents": parents}, ensure_ascii=False), encoding="utf-8"
+    )
+    dense = faiss.IndexFlatIP(manifest.dimensions)
+    if len(vectors):
+        dense.add(np.ascontiguousarray(vectors, dtype=np.float32))
+    faiss.write_index(dense, str(target / DENSE_FILE))
+    bm25 = bm25s.BM25(k1=manifest.bm25.k1, b=manifest.bm25.b, method=manifest.bm25.method)
+    documents = [bm25_document_text(c, manifest.bm25) for c in children]
+    bm25.index(bm25_tokenize(documents, manifest.bm25, return_ids=True), show_progress=False)
+    bm25.save(str(target / BM25_DIR), show_progress=False)
+    # The manifest goes last: a directory without one is never mistaken for a finished index.
+    (target / MANIFEST_FILE).write_text(json.dumps(manifest.to_json(), indent=2), encoding="utf-8")
+
+
+def validate_index(target: Path, manifest: Manifest) -> None:
+    """Load the new index the way the reader will and run self-queries; raise IndexBuildError if wrong."""
+    try:
+        loaded = load_index(target)
+    except IndexUnavailableError as exc:
+        raise IndexBuildError(f"new index failed validation: {exc}") from exc
+    if loaded.manifest.embedder_id != manifest.embedder_id or loaded.dense.d != manifest.dimensions:
+        raise IndexBuildError("new index failed validation: embedder or dimensions differ from the manifest")
+    n = len(loaded.children)
+    if n == 0:
+        raise IndexBuildError("new index failed validation: no chunks")
+    probe = n // 2
+    # Dense self-query: a chunk's own vector must be its own nearest neighbour (cosine ~1).
+    scores, ids = loaded.dense.search(loaded.vectors[probe : probe + 1].copy(), 1)
+    if abs(float(scores[0][0]) - 1.0) > 1e-3 or loaded.children[int(ids[0][0])]["text"] != loaded.children[probe]["text"]:
+        raise IndexBuildError(f"new index failed validation: dense self-query returned {ids[0][0]} (score {scores[0][0]:.3f})")
+    # BM25 self-query: a chunk's own text must score it highest (ties allowed for duplicate texts).
+    tokens = bm25_tokenize([bm25_document_text(loaded.children[probe], loaded.manifest.bm25)],
+                           loaded.manifest.bm25, return_ids=False)[0]
+    tokens = [t for t in tokens if t in loaded.bm25.vocab_dict]
+    if tokens:
+        bm25_scores = np.asarray(loaded.bm25.get_scores(tokens))
+        if bm25_scores[probe] < bm25_scores.max() - 1e-6:
+            raise IndexBuildError("new index failed validation: BM25 self-query did not return the chunk")
+
+
+def recover_interrupted_swap(index_dir: Path) -> None:
+    """Repair a switch interrupted by a crash (only `<index>.prev`, or the older `<index>.old`, left)."""
+    release.recover(index_dir)
+    legacy = index_dir.with_name(index_dir.name + ".old")  # written by earlier versions of this stage
+    if not index_dir.exists() and (legacy / MANIFEST_FILE).exists():
+        legacy.rename(index_dir)
+
+
+def embed_and_index(
+    settings: Settings,
+    force: bool = False,
+    *,
+    chunks_dir: Path | None = None,
+    index_dir: Path | None = None,
+    embedder: Embedder | None = None,
+) -> IndexBuildReport:
+    """The pipeline stage: chunks -> embedded, validated, atomically published index."""
+    started = time.perf_counter()
+    chunks_dir = Path(chunks_dir or settings.work_dir / "chunks")
+    index_dir = Path(index_dir or settings.index_dir)
+    recover_interrupted_swap(index_dir)
+
+    parents = read_jsonl(chunks_dir / "parents.jsonl", REQUIRED_PARENT_FIELDS)
+    children = read_jsonl(chunks_dir / "children.jsonl", REQUIRED_CHILD_FIELDS)
+    if not children:
+        raise IndexBuildError(f"{chunks_dir / 'children.jsonl'} has no chunks")
+    parent_ids = {p["id"] for p in parents}
+    orphans = sorted({c["parent_id"] for c in children} - parent_ids)
+    if orphans:
+        raise IndexBuildError(f"{len(orphans)} children point to parents not in parents.jsonl (e.g. {orphans[0]})")
+
+    embedder = embedder or get_embedder(settings)
+    bm25_settings = BM25Settings(k1=settings.bm25_k1, b=settings.bm25_b, heading_repeat=settings.bm25_heading_repeat)
+    digest = corpus_hash(parents, children)
+    if not force:
+        try:
+            current = read_manifest(index_dir)
+        except IndexUnavailableError:
+            current = None
+        if (current is not None and current.corpus_hash == digest and current.embedder_id == embedder.id
+                and current.bm25 == bm25_settings):
+            return IndexBuildReport(index_dir, True, len(parents), len(children), 0, len(children),
+                                    embedder.id, time.perf_counter() - started, 0.0)
+
+    cache = VectorCache(settings.work_dir, embedder.id, embedder.dimensions)
+    embed_started = time.perf_counter()
+    vectors, embedded = embed_with_cache(embedder, [c["text"] for c in children], cache)
+    embed_seconds = time.perf_counter() - embed_started
+    if vectors.shape != (len(children), embedder.dimensions):
+        raise IndexBuildError(f"embedder returned {vectors.shape}, expected {(len(children), embedder.dimensions)}")
+
+    manifest = Manifest(
+        embedder_id=embedder.id,
+        dimensions=embedder.dimensions,
+        corpus_hash=digest,
+        counts={"parents": len(parents), "children": len(children)},
+        built_at=datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        bm25=bm25_settings,
+    )
+    new_dir = index_dir.with_name(index_dir.name + ".new")
+    if new_dir.exists():
+        shutil.rmtree(new_dir)
+    index_dir.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        write_index(new_dir, manifest, parents, children, vectors)
+        validate_index(new_dir, manifest)
+        release.publish(new_dir, index_dir, validate=release.validate_index,
+                        note=f"{len(children)} chunks, {embedder.id}")
+    except release.PublishError as exc:
+        shutil.rmtree(new_dir, ignore_errors=True)
+        raise IndexBuildError(f"could not publish the new index: {exc}") from exc
+    except BaseException:
+        shutil.rmtree(new_dir, ignore_errors=True)
+        raise
+    report = IndexBuildReport(index_dir, False, len(parents), len(children), embedded, len(children) - embedded,
+                              embedder.id, time.perf_counter() - started, embed_seconds)
+    _progress(report.summary())
+    return report
+
+
+def run_stage(ctx) -> str:
+    """Adapter for `nztax_build.pipeline` (a BuildContext in, a summary out; errors as StageError)."""
+    from nztax.embedders import EmbedderError
+    from nztax_build.pipeline import StageError
+
+    try:
+        return embed_and_index(ctx.settings, force=ctx.force).summary()
+    except (IndexBuildError, EmbedderError) as exc:
+        raise StageError(str(exc)) from exc
+
+
+def _index_stage():
+    from nztax_build.pipeline import Stage
+
+    return Stage(name=STAGE_NAME, run=run_stage)
+
+
+# Register in nztax_build.pipeline.STAGES as "nztax_build.indexer:INDEX_STAGE" (after chunk).
+# The stage skips itself (corpus hash + embedder + BM25 settings unchanged), so no fingerprint here.
+INDEX_STAGE = _index_stage()

@@ -1,0 +1,377 @@
+"""Hybrid retrieval: BM25 + dense + exact identifiers, fused with reciprocal rank fusion.
+
+In: a query, filters (source types, tax year) and an index loaded by `nztax.index`.
+Out: ranked `Hit`s, one per parent section (children are searched, parents are returned).
+
+How a hybrid search works:
+0. The query gets the canonical terms of any abbreviations or everyday wordings it uses
+   ("KS" -> KiwiSaver, "money back" -> refund; `nztax.query_expansion`); both searches read that text.
+1. Children allowed by the filters are ranked three ways: BM25 (bm25s over the chunk text with its
+   heading boosted, zero-score hits dropped), dense (cosine to the chunk plus `page_vector_weight` x
+   cosine to the chunk's page, so sections of the page that is about the query rise) and exact
+   identifiers found in the query ("LC 15", "IR3", "M SL": children naming them, headings first).
+2. Reciprocal rank fusion: score(c) = sum over rankings of weight / (rrf_k + rank(c)), ranks from 1.
+   BM25's weight is scaled by coverage ** `bm25_coverage_power`, coverage being the share of the
+   query's words that its best hit contains: for a paraphrase BM25 only matches stray words
+   ("money", "cash"), and a full-weight vote for those would bury the dense ranking's good hits.
+3. Relevance floor, per query: the search finds something only if some child names an identifier
+   from the query, or reaches the cosine floor and shares a (stemmed) word with the query, or
+   reaches the higher dense-only floor (a paraphrase sharing no word). An unrelated question gets
+   no hits at all. When it passes, children naming a query identifier or reaching the floor are
+   kept (so a paraphrase's best passage is not dropped for sharing no word).
+4. Children are replaced by their parents, keeping each parent's best-ranked child only.
+
+`Hit.tax_year` is the chunk's tax years joined with ", " ("2025-26, 2026-27"), or None when the
+chunk is not tied to a year; the list itself is `Hit.tax_years`.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable, Sequence
+
+import numpy as np
+
+from nztax.embedders import Embedder, expected_embedder_id, get_embedder
+from nztax.index import (
+    IndexMismatchError,
+    IndexUnavailableError,
+    LoadedIndex,
+    bm25_tokenize,
+    extract_identifiers,
+    load_index,
+)
+from nztax.query_expansion import default_expander
+from nztax.settings import Settings, get_settings
+
+MODES = ("hybrid", "bm25", "dense")
+SOURCE_TYPES = ("ird_guidance", "guide_pdf", "legislation", "qwba", "interpretation_statement", "tib")
+# The search tool hands passages to a model; more than this only costs tokens.
+MAX_TOOL_RESULTS = 10
+NOTHING_RELEVANT = "Nothing relevant was found in the indexed IRD sources for this query."
+
+
+@dataclass
+class Hit:
+    url: str
+    title: str
+    section: str
+    source_type: str
+    tax_year: str | None
+    score: float
+    text: str  # the parent section's full text
+    parent_id: str
+    tax_years: list[str] = field(default_factory=list)
+    child_id: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "url": self.url,
+            "title": self.title,
+            "section": self.section,
+            "source_type": self.source_type,
+            "tax_year": self.tax_year,
+            "score": round(float(self.score), 6),
+            "text": self.text,
+        }
+
+
+def rrf_fuse(rankings: Sequence[tuple[Sequence[int], float]], rrf_k: int) -> dict[int, float]:
+    """Reciprocal rank fusion of ranked id lists: {id: sum of weight / (rrf_k + rank)}, ranks from 1."""
+    fused: dict[int, float] = {}
+    for ranked_ids, weight in rankings:
+        if weight == 0:
+            continue
+        for rank, doc in enumerate(ranked_ids, start=1):
+            fused[doc] = fused.get(doc, 0.0) + weight / (rrf_k + rank)
+    return fused
+
+
+def _top(scores: np.ndarray, allowed: np.ndarray, limit: int) -> list[int]:
+    """Indices of the `limit` highest positive scores among allowed rows, best first."""
+    candidates = np.flatnonzero(allowed & (scores > 0))
+    if len(candidates) > limit:
+        candidates = candidates[np.argpartition(-scores[candidates], limit - 1)[:limit]]
+    return [int(i) for i in candidates[np.argsort(-scores[candidates], kind="stable")]]
+
+
+class Retriever:
+    """Load once per process (`Retriever.load()`), then `search` many times."""
+
+    def __init__(self, index: LoadedIndex, settings: Settings, embedder: Embedder | None = None,
+                 load_seconds: float = 0.0):
+        self.index = index
+        self.settings = settings
+        self._embedder = embedder
+        self._embedder_lock = threading.Lock()
+        self.load_seconds = load_seconds
+        n = len(index.children)
+        self._years = [frozenset(c.get("tax_years") or ()) for c in index.children]
+        self._all_rows = np.ones(n, dtype=bool)
+
+    @classmethod
+    def load(cls, index_dir: Path | str | None = None, settings: Settings | None = None,
+             embedder: Embedder | None = None) -> "Retriever":
+        """Open the index and check it fits the query embedder (before loading any model)."""
+        settings = settings or get_settings()
+        started = time.perf_counter()
+        index = load_index(Path(index_dir) if index_dir else settings.index_dir)
+        wanted = embedder.id if embedder is not None else expected_embedder_id(settings)
+        built = index.manifest.embedder_id
+        if wanted != built:
+            raise IndexMismatchError(
+                f"the index was built with embedder {built!r} ({index.manifest.dimensions} dims) but this "
+                f"process embeds queries with {wanted!r}; rebuild the index (`nztax build`) or set "
+                f"NZTAX_EMBEDDER / GEMINI_API_KEY to match it"
+            )
+        return cls(index, settings, embedder, load_seconds=time.perf_counter() - started)
+
+    # -- parts -----------------------------------------------------------------------------
+
+    @property
+    def embedder(self) -> Embedder:
+        """The query embedder, created on first dense/hybrid search (bm25-only never loads a model)."""
+        if self._embedder is None:
+            with self._embedder_lock:
+                if self._embedder is None:
+                    embedder = get_embedder(self.settings)
+                    if embedder.id != self.index.manifest.embedder_id or embedder.dimensions != self.index.manifest.dimensions:
+                        raise IndexMismatchError(
+                            f"query embedder {embedder.id!r} ({embedder.dimensions} dims) does not match the "
+                            f"index ({self.index.manifest.embedder_id!r}, {self.index.manifest.dimensions} dims)"
+                        )
+                    self._embedder = embedder
+        return self._embedder
+
+    @property
+    def relevance_floor(self) -> float:
+        """Minimum cosine for a hit that also matches a query word."""
+        if self.settings.relevance_floor is not None:
+            return self.settings.relevance_floor
+        return float(self.embedder.relevance_floor)
+
+    @property
+    def dense_only_floor(self) -> float:
+        """Minimum cosine for a hit that shares no word with the query (the embedder's margin above the floor)."""
+        margin = float(self.embedder.dense_only_floor) - float(self.embedder.relevance_floor)
+        return self.relevance_floor + margin
+
+    def allowed_rows(self, source_types: Iterable[str] | None, tax_year: str | None) -> np.ndarray:
+        """Children passing the filters; a child with no tax-year tag passes any year filter."""
+        allowed = self._all_rows
+        if source_types:
+            allowed = allowed & np.isin(self.index.child_source_types, list(source_types))
+        if tax_year:
+            allowed = allowed & np.array([not years or tax_year in years for years in self._years], dtype=bool)
+        return allowed
+
+    def query_text(self, query: str) -> str:
+        """The text both searches read: the query plus canonical terms for its abbreviations."""
+        return default_expander().expand(query) if self.settings.query_expansion else query
+
+    def embed_query(self, query: str) -> np.ndarray:
+        """The query vector `search` would compute (callers may pass it back as `query_vector`)."""
+        return self.embedder.embed_query(self.query_text(query))
+
+    def bm25_scores(self, query: str) -> np.ndarray:
+        """BM25 score of every child for the (already expanded) query text."""
+        return self._bm25(query, with_coverage=False)[0]
+
+    def bm25_scores_and_coverage(self, query: str) -> tuple[np.ndarray, np.ndarray]:
+        """(BM25 scores, share of the query's distinct words each child contains; unknown words count)."""
+        return self._bm25(query, with_coverage=True)
+
+    def _bm25(self, query: str, with_coverage: bool) -> tuple[np.ndarray, np.ndarray | None]:
+        n = len(self.index.children)
+        tokens = bm25_tokenize([query], self.index.manifest.bm25, return_ids=False)[0]
+        known = [t for t in tokens if t in self.index.bm25.vocab_dict]
+        scores = (np.asarray(self.index.bm25.get_scores(known), dtype=np.float32) if known
+                  else np.zeros(n, dtype=np.float32))
+        if not with_coverage:
+            return scores, None
+        distinct = set(tokens)
+        contains = np.zeros(n, dtype=np.float32)
+        for token in set(known):
+            contains += np.asarray(self.index.bm25.get_scores([token])) > 0
+        return scores, contains / max(len(distinct), 1)
+
+    def dense_scores(self, query_vector: np.ndarray) -> np.ndarray:
+        """Cosine of the query to every child (IndexFlatIP over normalised vectors)."""
+        n = self.index.dense.ntotal
+        if n == 0:
+            return np.zeros(0, dtype=np.float32)
+        scores, ids = self.index.dense.search(query_vector.reshape(1, -1).astype(np.float32), n)
+        out = np.full(n, -1.0, dtype=np.float32)
+        valid = ids[0] >= 0
+        out[ids[0][valid]] = scores[0][valid]
+        return out
+
+    def dense_ranking_scores(self, query_vector: np.ndarray, cosine: np.ndarray) -> np.ndarray:
+        """Chunk cosine plus `page_vector_weight` x the cosine to the chunk's page vector."""
+        weight = self.settings.page_vector_weight
+        if not weight or not len(cosine):
+            return cosine
+        page_cosine = self.index.page_vectors @ query_vector.astype(np.float32)
+        return cosine + weight * page_cosine[self.index.child_page]
+
+    def _rankable(self, dense: np.ndarray) -> np.ndarray:
+        """Dense scores shifted above zero (`_top` keeps positive scores only); order unchanged."""
+        return dense + (1.0 + abs(self.settings.page_vector_weight) + 1.0)
+
+    def identifier_ranking(self, identifiers: set[str], allowed: np.ndarray, bm25: np.ndarray) -> list[int]:
+        """Children naming the query's identifiers: more identifiers, then in the heading, then BM25."""
+        matched: dict[int, list[int]] = {}
+        for ident in identifiers:
+            heading = self.index.identifier_in_heading.get(ident, set())
+            for row in self.index.identifier_postings.get(ident, []):
+                if allowed[row]:
+                    key = matched.setdefault(row, [0, 0])
+                    key[0] += 1
+                    key[1] += row in heading
+        return sorted(matched, key=lambda r: (-matched[r][0], -matched[r][1], -float(bm25[r])))
+
+    # -- search ----------------------------------------------------------------------------
+
+    def search(self, query: str, k: int = 5, mode: str = "hybrid", source_types: Sequence[str] | None = None,
+               tax_year: str | None = None, query_vector: np.ndarray | None = None) -> list[Hit]:
+        """Top `k` parent sections for `query`; [] when nothing passes the relevance floor."""
+        if mode not in MODES:
+            raise ValueError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
+        if k < 1:
+            raise ValueError("k must be at least 1")
+        query = (query or "").strip()
+        if not query or not self.index.children:
+            return []
+        allowed = self.allowed_rows(source_types, tax_year)
+        depth = min(self.settings.retrieval_candidates, len(self.index.children))
+
+        text = self.query_text(query)
+        bm25 = coverage = None
+        if mode == "bm25":
+            bm25 = self.bm25_scores(text)
+        elif mode == "hybrid":
+            bm25, coverage = self.bm25_scores_and_coverage(text)
+        cosine = dense = None
+        if mode in ("dense", "hybrid"):
+            if query_vector is None:
+                query_vector = self.embedder.embed_query(text)
+            cosine = self.dense_scores(query_vector)
+            dense = self.dense_ranking_scores(query_vector, cosine)
+
+        identifiers: set[str] = set()
+        if mode == "bm25":
+            ranked = _top(bm25, allowed, depth)
+            scores = {row: float(bm25[row]) for row in ranked}
+            passes = set(ranked)  # zero scores are already gone
+        elif mode == "dense":
+            floor = self.relevance_floor
+            ranked = _top(self._rankable(dense), allowed, depth)
+            scores = {row: float(dense[row]) for row in ranked}
+            passes = {row for row in ranked if cosine[row] >= floor}
+        else:
+            floor = self.relevance_floor
+            identifiers = extract_identifiers(query)
+            bm25_ranked = _top(bm25, allowed, depth)
+            dense_ranked = _top(self._rankable(dense), allowed, depth)
+            ident_ranked = self.identifier_ranking(identifiers, allowed, bm25)[:depth] if identifiers else []
+            best_coverage = float(coverage[bm25_ranked].max()) if bm25_ranked else 0.0
+            bm25_weight = self.settings.rrf_weight_bm25 * best_coverage ** self.settings.bm25_coverage_power
+            scores = rrf_fuse(
+                [
+                    (bm25_ranked, bm25_weight),
+                    (dense_ranked, self.settings.rrf_weight_dense),
+                    (ident_ranked, self.settings.rrf_weight_identifier),
+                ],
+                self.settings.rrf_k,
+            )
+            # Equal fused scores (e.g. ranks 1+2 vs 2+1) are broken by the dense cosine.
+            ranked = sorted(scores, key=lambda row: (-round(scores[row], 12), -float(cosine[row])))
+            named = set(ident_ranked)
+            alone = self.dense_only_floor
+            relevant = any(row in named or cosine[row] >= alone or (cosine[row] >= floor and bm25[row] > 0)
+                           for row in ranked)
+            passes = {row for row in ranked if row in named or cosine[row] >= floor} if relevant else set()
+        return self._parents([row for row in ranked if row in passes], scores, k)
+
+    def _parents(self, ranked_rows: list[int], scores: dict[int, float], k: int) -> list[Hit]:
+        hits: list[Hit] = []
+        seen: set[str] = set()
+        for row in ranked_rows:
+            child = self.index.children[row]
+            parent_id = child["parent_id"]
+            if parent_id in seen:
+                continue
+            seen.add(parent_id)
+            parent = self.index.parents[parent_id]
+            years = list(parent.get("tax_years") or child.get("tax_years") or [])
+            hits.append(
+                Hit(
+                    url=parent.get("url", child.get("url", "")),
+                    title=parent.get("title", child.get("title", "")),
+                    section=parent.get("section", child.get("section", "")),
+                    source_type=parent.get("source_type", child.get("source_type", "")),
+                    tax_year=", ".join(years) if years else None,
+                    score=scores[row],
+                    text=parent.get("text", ""),
+                    parent_id=parent_id,
+                    tax_years=years,
+                    child_id=child.get("id", ""),
+                )
+            )
+            if len(hits) == k:
+                break
+        return hits
+
+
+# -- the search_tax_documents tool ---------------------------------------------------------------
+
+_shared: Retriever | None = None
+_shared_lock = threading.Lock()
+
+
+def shared_retriever() -> Retriever:
+    """One Retriever per process (the function, the CLI and the tools share it)."""
+    global _shared
+    if _shared is None:
+        with _shared_lock:
+            if _shared is None:
+                _shared = Retriever.load()
+    return _shared
+
+
+def _invalid(argument: str, message: str) -> dict:
+    return {"error": {"code": "invalid_argument", "argument": argument, "message": message}}
+
+
+def search_tax_documents(query: str, k: int = 5, source_type: str | None = None, tax_year: str | None = None) -> dict:
+    """Search IRD guidance, guides and legislation for passages relevant to a tax question.
+
+    Args:
+        query: what to look for, in plain words or with identifiers (e.g. "IR3 due date", "tax code M SL").
+        k: how many passages to return (1 to 10).
+        source_type: only this kind of source: ird_guidance, guide_pdf, legislation, qwba,
+            interpretation_statement or tib.
+        tax_year: only passages for this tax year, e.g. "2026-27" (passages with no year are kept).
+    """
+    if not isinstance(query, str) or not query.strip():
+        return _invalid("query", "query must be a non-empty string")
+    if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= MAX_TOOL_RESULTS:
+        return _invalid("k", f"k must be an integer from 1 to {MAX_TOOL_RESULTS}")
+    if source_type is not None and source_type not in SOURCE_TYPES:
+        return _invalid("source_type", f"source_type must be one of {', '.join(SOURCE_TYPES)}")
+    if tax_year is not None and not (isinstance(tax_year, str) and len(tax_year) == 7 and tax_year[4] == "-"
+                                     and tax_year[:4].isdigit() and tax_year[5:].isdigit()):
+        return _invalid("tax_year", "tax_year must look like 2026-27")
+    try:
+        hits = shared_retriever().search(
+            query, k=k, mode="hybrid", source_types=[source_type] if source_type else None, tax_year=tax_year
+        )
+    except IndexUnavailableError as exc:
+        return {"error": {"code": "index_unavailable", "message": str(exc)}}
+    result: dict[str, Any] = {"query": query, "results": [h.to_json() for h in hits]}
+    if not hits:
+        result["message"] = NOTHING_RELEVANT
+    return result

@@ -1,0 +1,159 @@
+"""Ranking behaviour on the fixture corpus: BM25, dense, fusion, identifiers, filters, floor."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from nztax.index import bm25_tokenize, extract_identifiers
+from nztax.retrieval import Hit, Retriever, rrf_fuse
+
+
+def top(retriever, query, mode="hybrid", **kw):
+    hits = retriever.search(query, k=5, mode=mode, **kw)
+    return hits[0] if hits else None
+
+
+def test_bm25_finds_legislation_section_by_identifier(retriever):
+    hit = top(retriever, "LC 15", mode="bm25")
+    assert hit.source_type == "legislation" and hit.section.startswith("LC 15")
+
+
+def test_dense_finds_paraphrase_that_shares_no_word(retriever):
+    query = "rewarding generosity toward good causes"
+    page_words = set(bm25_tokenize([retriever.index.parents[top(retriever, query, "dense").parent_id]["text"]],
+                                   retriever.index.manifest.bm25, return_ids=False)[0])
+    query_words = set(bm25_tokenize([query], retriever.index.manifest.bm25, return_ids=False)[0])
+    assert not page_words & query_words  # really a paraphrase
+    assert retriever.search(query, mode="bm25") == []  # so keywords alone find nothing
+    assert top(retriever, query, "dense").title == "Donation tax credits"
+    assert top(retriever, query, "hybrid").title == "Donation tax credits"
+
+
+def test_rrf_matches_hand_worked_example():
+    # list A ranks docs 1,2,3; list B ranks 3,1 (weight 2). With k = 60:
+    # doc1 = 1/61 + 2/62, doc2 = 1/62, doc3 = 1/63 + 2/61
+    fused = rrf_fuse([([1, 2, 3], 1.0), ([3, 1], 2.0)], rrf_k=60)
+    assert fused[1] == pytest.approx(0.016393443 + 0.032258065)
+    assert fused[2] == pytest.approx(0.016129032)
+    assert fused[3] == pytest.approx(0.015873016 + 0.032786885)
+    assert sorted(fused, key=fused.get, reverse=True) == [3, 1, 2]
+    assert rrf_fuse([([1], 0.0)], rrf_k=60) == {}
+
+
+@pytest.mark.parametrize("query, title", [
+    ("tax code ME", "Tax codes for individuals"),  # "me" is a stopword for BM25; the identifier list finds it
+    ("what is M SL", "Tax codes for individuals"),
+    ("IR330", "Tax code declaration (IR330)"),
+    ("ir3 return due", "Individual income tax return (IR3)"),
+    ("YA 1", "Income Tax Act 2007"),
+])
+def test_hybrid_ranks_exact_identifiers_first(retriever, query, title):
+    assert top(retriever, query).title == title
+
+
+def test_identifier_extraction():
+    assert extract_identifiers("tax code M SL or ME, see IR340 and s LC 15, YA 1") >= {"M SL", "ME", "IR340", "LC 15", "YA 1"}
+    assert extract_identifiers("tell me something") == set()
+    assert "IR3" in extract_identifiers("file an ir3") and "IR3" not in extract_identifiers("IR330")
+    assert extract_identifiers("schedule 1 part d rates") == {"Schedule 1", "Schedule 1 Part D"}
+    assert extract_identifiers("Income Tax Act 2007, Schedule 1: Basic tax rates") == {"Schedule 1"}
+
+
+def test_bm25_coverage_counts_unknown_words(retriever):
+    scores, coverage = retriever.bm25_scores_and_coverage("independent earner tax credit zzqx")
+    best = int(scores.argmax())
+    # the best chunk has all four real words; "zzqx" is in no chunk, so at most 4/5
+    assert coverage[best] == pytest.approx(4 / 5)
+    assert (coverage <= 4 / 5 + 1e-6).all()
+    assert retriever.bm25_scores("independent earner tax credit zzqx") == pytest.approx(scores)
+
+
+def test_query_expansion_reaches_both_searches(retriever):
+    assert retriever.query_text("KS rates") == "KS rates KiwiSaver"
+    plain = dataclasses.replace(retriever.settings, query_expansion=False)
+    assert Retriever(retriever.index, plain, retriever.embedder).query_text("KS rates") == "KS rates"
+    # "KS" is in no chunk: only its canonical name lets keyword search find the KiwiSaver page
+    assert Retriever(retriever.index, plain, retriever.embedder).search("KS", mode="bm25") == []
+    assert top(retriever, "KS", mode="bm25").title == "KiwiSaver employee contributions"
+
+
+def test_children_become_unique_parents(retriever):
+    hits = retriever.search("ACC earners levy rate and maximum liable earnings", k=10)
+    assert len({h.parent_id for h in hits}) == len(hits)
+    acc = [h for h in hits if h.title.startswith("ACC")]
+    assert {h.section for h in acc} == {"2026-27", "2025-26"}
+    assert all(h.text == retriever.index.parents[h.parent_id]["text"] for h in hits)
+
+
+def test_source_type_filter(retriever):
+    hits = retriever.search("independent earner tax credit", k=10, source_types=["legislation"])
+    assert hits and {h.source_type for h in hits} == {"legislation"}
+
+
+def test_tax_year_filter_keeps_untagged_and_drops_other_years(retriever):
+    hits = retriever.search("income tax rates for individuals", k=10, tax_year="2024-25")
+    sections = {h.section for h in hits if h.title == "Tax rates for individuals"}
+    assert sections == {"1 April 2024 to 31 March 2025"}
+    assert all(h.tax_years in ([], ["2024-25"]) for h in hits)
+    assert top(retriever, "income tax rates", tax_year="2023-24").section == "1 April 2021 to 31 March 2024"
+
+
+@pytest.mark.parametrize("query", ["best sourdough starter recipe", "who won the rugby world cup", "zzqx vvbn"])
+def test_relevance_floor_reports_nothing(retriever, query):
+    assert retriever.search(query, mode="hybrid") == []
+
+
+def test_bm25_drops_zero_scores_and_caps_k(retriever):
+    assert retriever.search("zzqx vvbn", mode="bm25") == []
+    hits = retriever.search("tax", k=500, mode="bm25")
+    assert 0 < len(hits) <= len(retriever.index.parents)
+    assert all(h.score > 0 for h in hits)
+
+
+def test_hit_json_shape_and_tax_year(retriever):
+    hit = top(retriever, "secondary tax code for a second job")
+    assert isinstance(hit, Hit)
+    assert list(hit.to_json()) == ["url", "title", "section", "source_type", "tax_year", "score", "text"]
+    assert hit.tax_year == "2025-26, 2026-27" and hit.tax_years == ["2025-26", "2026-27"]
+    untagged = top(retriever, "YA 1 definitions")
+    assert untagged.tax_year is None
+
+
+def test_bad_mode_and_k(retriever):
+    with pytest.raises(ValueError):
+        retriever.search("tax", mode="fuzzy")
+    with pytest.raises(ValueError):
+        retriever.search("tax", k=0)
+    assert retriever.search("   ") == []
+
+
+def test_search_tax_documents_tool(built_index, monkeypatch):
+    import nztax.retrieval as retrieval
+
+    settings, index_dir = built_index
+    monkeypatch.setattr(retrieval, "_shared", Retriever.load(index_dir, settings=settings))
+    result = retrieval.search_tax_documents("IR3 due date", k=2)
+    assert result["query"] == "IR3 due date" and len(result["results"]) <= 2
+    assert "individual-income-tax-return-ir3" in result["results"][0]["url"]
+    nothing = retrieval.search_tax_documents("best sourdough starter recipe")
+    assert nothing["results"] == [] and "Nothing relevant" in nothing["message"]
+    assert retrieval.search_tax_documents("")["error"]["argument"] == "query"
+    assert retrieval.search_tax_documents("tax", k=99)["error"]["argument"] == "k"
+    assert retrieval.search_tax_documents("tax", tax_year="2026")["error"]["argument"] == "tax_year"
+    assert retrieval.search_tax_documents("tax", source_type="blog")["error"]["argument"] == "source_type"
+
+
+def test_fixture_golden_metrics(retriever):
+    from pathlib import Path
+
+    from nztax_build.evaluate_retrieval import evaluate, load_golden
+
+    golden = load_golden(Path(__file__).with_name("golden_fixture.yaml"))
+    results = evaluate(retriever, golden)["modes"]
+    hybrid = results["hybrid"]
+    assert hybrid.hit_at(5) == 1.0
+    for mode in ("bm25", "dense"):
+        assert hybrid.hit_at(1) >= results[mode].hit_at(1)
+        assert hybrid.mrr() >= results[mode].mrr()
