@@ -1,0 +1,144 @@
+"""Bench section "Ask latency and cold start" (registered into `nztax_build.bench`).
+
+In: the bench's freshly built index. Out: markdown lines with
+- the engine's offline answer time in process (warm p50/p95 over a mixed question set), and
+- a real `functions-framework` process on a loopback port: cold start (process start to the first
+  answer, no LLM configured) and warm HTTP p50/p95.
+Targets: warm offline /ask p50 < 50 ms; cold start < 2 s.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+from nztax_build.bench import BenchContext, percentile, register
+
+QUESTIONS = [
+    "How much tax do I pay on $85,000?",
+    "What is the ACC earners' levy rate?",
+    "PAYE on $1,000 a week, tax code M SL",
+    "What's my take-home pay on $75k with a student loan?",
+    "Am I eligible for the independent earner tax credit?",
+    "How do I register for GST?",
+    "What tax code should I use?",
+    "When is my IR3 due?",
+]
+# The first question needs retrieval, so the cold start includes loading the query embedder.
+COLD_QUESTION = "What is the ACC earners' levy rate?"
+COLD_STARTS = 3
+READY_TIMEOUT_S = 60
+TARGET_P50_MS = 50
+TARGET_COLD_S = 2
+
+
+def _progress(message: str) -> None:
+    print(f"[bench] ask: {message}", file=sys.stderr, flush=True)
+
+
+def _post(url: str, question: str, timeout: float = 30) -> int:
+    data = json.dumps({"question": question}).encode()
+    request = urllib.request.Request(url, data=data, headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=timeout) as r:
+            r.read()
+            return r.status
+    except urllib.error.HTTPError as exc:
+        return exc.code
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _serve_and_measure(ctx: BenchContext, warm_requests: int) -> tuple[float, list[float]]:
+    """(seconds from process start to the first 200, warm request times in ms)."""
+    main = ctx.settings.home / "function" / "main.py"
+    port = _free_port()
+    env = {k: v for k, v in os.environ.items() if k not in ("NZTAX_LLM_MODEL", "NZTAX_LLM_API_BASE")}
+    env.update(NZTAX_INDEX_DIR=str(ctx.index_dir), NZTAX_EMBEDDER=ctx.settings.embedder, NZTAX_RATE_LIMIT_PER_MINUTE="0",
+               LITELLM_LOCAL_MODEL_COST_MAP="True")
+    exe = Path(sys.executable).parent / "functions-framework"
+    url = f"http://127.0.0.1:{port}/"
+    started = time.perf_counter()
+    proc = subprocess.Popen([str(exe), "--target", "ask", "--source", str(main), "--port", str(port), "--host", "127.0.0.1"],
+                            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        cold = None
+        while time.perf_counter() - started < READY_TIMEOUT_S:
+            if proc.poll() is not None:
+                raise RuntimeError(proc.stderr.read().decode()[-500:])
+            try:
+                if _post(url, COLD_QUESTION) == 200:
+                    cold = time.perf_counter() - started
+                    break
+            except (urllib.error.URLError, OSError):
+                time.sleep(0.01)
+        if cold is None:
+            raise RuntimeError("the function did not answer in time")
+        timings = []
+        for i in range(warm_requests):
+            t = time.perf_counter()
+            _post(url, QUESTIONS[i % len(QUESTIONS)])
+            timings.append((time.perf_counter() - t) * 1000)
+        return cold, timings
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+def ask_latency(ctx: BenchContext) -> list[str]:
+    import dataclasses
+
+    from nztax.engine import Engine
+
+    settings = dataclasses.replace(ctx.settings, llm_model=None)
+    if not (ctx.index_dir / "manifest.json").exists():  # run alone (--only): build the index first
+        from nztax_build.indexer import embed_and_index
+
+        _progress("building the index")
+        embed_and_index(settings, force=True, chunks_dir=ctx.chunks_dir, index_dir=ctx.index_dir)
+    engine = Engine(Engine.create(settings, index_dir=ctx.index_dir).rules, ctx.retriever(), settings=settings)
+    for q in QUESTIONS:  # warm up (model, tool imports)
+        engine.answer(q, use_faq=False)
+    in_process = []
+    for _ in range(ctx.repeats):
+        for q in QUESTIONS:
+            t = time.perf_counter()
+            engine.answer(q, use_faq=False)
+            in_process.append((time.perf_counter() - t) * 1000)
+    _progress("starting functions-framework for cold-start and HTTP timings")
+    colds, http = [], []
+    for _ in range(COLD_STARTS):
+        cold, timings = _serve_and_measure(ctx, warm_requests=max(len(QUESTIONS), ctx.repeats * len(QUESTIONS) // COLD_STARTS))
+        colds.append(cold)
+        http += timings
+    p50 = statistics.median(http)
+    ctx.facts.update(ask_p50_ms=p50, ask_cold_s=statistics.median(colds))
+    return [
+        f"Offline answers (no LLM), {len(QUESTIONS)} mixed questions (calculations, topics, declines, clarifications).",
+        "",
+        "| measure | p50 | p95 | target |",
+        "|---|---|---|---|",
+        f"| engine in process, warm (ms) | {statistics.median(in_process):.1f} | {percentile(in_process, 0.95):.1f} | |",
+        f"| POST /ask over loopback HTTP, warm (ms) | {p50:.1f} | {percentile(http, 0.95):.1f} | < {TARGET_P50_MS} |",
+        f"| cold start: process start to first answer (s), {COLD_STARTS} runs | {statistics.median(colds):.2f} | "
+        f"{max(colds):.2f} (max) | < {TARGET_COLD_S} |",
+    ]
+
+
+register("Ask latency and cold start", ask_latency, order=40)

@@ -1,0 +1,207 @@
+"""`nztax eval answers`: run the answer scenarios offline and score them.
+
+In: `tests/golden/scenarios.yaml` (or --golden), the index (settings.index_dir, or --index; when
+there is none, the built chunks or the small test fixture are indexed into .work/eval/index).
+Out: three scores printed and written to `.work/eval/answers.json` —
+  behaviour  share of scenarios with the expected status and the expected calculators called;
+  facts      share of expected figures present (and forbidden figures absent) in the answers;
+  citations  share of expected URL fragments found among the answers' citations —
+plus a markdown table per category and per failing scenario (`.work/eval/answers.md` or --out).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+import json
+import re
+import sys
+import time
+from collections import defaultdict
+from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
+from pathlib import Path
+
+import yaml
+
+from nztax.settings import get_settings
+
+FIGURE = re.compile(r"\$?\d{1,3}(?:,\d{3})+(?:\.\d+)?%?|\$?\d+(?:\.\d+)?%?")
+
+
+@dataclass
+class Scenario:
+    id: str
+    category: str
+    question: str
+    status: str
+    tax_year: str | None = None
+    history: list[dict] = field(default_factory=list)
+    figures: list[str] = field(default_factory=list)
+    forbidden: list[str] = field(default_factory=list)
+    citations: list[str] = field(default_factory=list)
+    tools: list[str] = field(default_factory=list)
+
+
+def load_scenarios(path: Path) -> tuple[dt.date | None, list[Scenario]]:
+    data = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
+    as_of = data.get("as_of")
+    if isinstance(as_of, str):
+        as_of = dt.date.fromisoformat(as_of)
+    out = []
+    for raw in data["scenarios"]:
+        expect = raw.get("expect", {})
+        out.append(Scenario(
+            id=raw["id"], category=raw.get("category", "other"), question=raw["question"], status=expect["status"],
+            tax_year=raw.get("tax_year"), history=raw.get("history") or [],
+            figures=[str(f) for f in expect.get("figures", [])], forbidden=[str(f) for f in expect.get("forbidden", [])],
+            citations=list(expect.get("citations", [])), tools=list(expect.get("tools", [])),
+        ))
+    return as_of, out
+
+
+def _figure_key(text: str) -> tuple[str, Decimal] | None:
+    kind = "%" if text.endswith("%") else ("$" if text.startswith("$") else "")
+    try:
+        return kind, Decimal(text.strip("$%").replace(",", "")).normalize()
+    except InvalidOperation:
+        return None
+
+
+def figures_in(answer: str) -> set[tuple[str, Decimal]]:
+    found = set()
+    for m in FIGURE.finditer(answer):
+        key = _figure_key(m.group(0))
+        if key:
+            found.add(key)
+            found.add(("", key[1]))  # a figure written without its sign still counts for "any"
+    return found
+
+
+def has_figure(found: set, expected: str) -> bool:
+    key = _figure_key(expected)
+    return key is not None and key in found
+
+
+@dataclass
+class Outcome:
+    scenario: Scenario
+    status: str
+    behaviour: bool
+    facts_hit: int
+    facts_total: int
+    cites_hit: int
+    cites_total: int
+    notes: list[str]
+    latency_ms: int
+
+
+def score(s: Scenario, result: dict) -> Outcome:
+    notes = []
+    tools_called = {t["name"] for t in result["tools"]}
+    behaviour = result["status"] == s.status and all(t in tools_called for t in s.tools)
+    if result["status"] != s.status:
+        notes.append(f"status {result['status']} (expected {s.status})")
+    missing_tools = [t for t in s.tools if t not in tools_called]
+    if missing_tools:
+        notes.append("tools not called: " + ", ".join(missing_tools))
+    found = figures_in(result["answer"])
+    hit = 0
+    for f in s.figures:
+        if has_figure(found, f):
+            hit += 1
+        else:
+            notes.append(f"missing {f}")
+    for f in s.forbidden:
+        bad = ("%" in result["answer"]) if f == "%" else has_figure(found, f)
+        if bad:
+            notes.append(f"forbidden {f} present")
+        else:
+            hit += 1
+    urls = [c["url"] for c in result["citations"]]
+    cites = 0
+    for fragment in s.citations:
+        if any(fragment in u for u in urls):
+            cites += 1
+        else:
+            notes.append(f"no citation matching {fragment!r}")
+    return Outcome(s, result["status"], behaviour, hit, len(s.figures) + len(s.forbidden), cites, len(s.citations),
+                   notes, result["latency_ms"])
+
+
+def _index_dir(args, settings) -> Path:
+    from nztax.index import MANIFEST_FILE
+
+    if getattr(args, "index", None):
+        return Path(args.index)
+    if (settings.index_dir / MANIFEST_FILE).exists():
+        return settings.index_dir
+    from nztax_build.indexer import embed_and_index
+
+    chunks = settings.work_dir / "chunks"
+    if not (chunks / "children.jsonl").exists():
+        chunks = settings.home / "tests" / "fixtures" / "chunks_small"
+    target = settings.work_dir / "eval" / "index"
+    print(f"[eval answers] no index at {settings.index_dir}; indexing {chunks} into {target}", file=sys.stderr)
+    embed_and_index(dataclasses.replace(settings, index_dir=target), force=True, chunks_dir=chunks, index_dir=target)
+    return target
+
+
+def _pct(hit: int, total: int) -> str:
+    return f"{hit / total:.3f}" if total else "–"
+
+
+def run(args) -> int:
+    import nztax.rules
+    from nztax.engine import Engine
+
+    settings = dataclasses.replace(get_settings(), llm_model=None)  # offline: deterministic and free
+    golden = Path(getattr(args, "golden", None) or settings.home / "tests" / "golden" / "scenarios.yaml")
+    as_of, scenarios = load_scenarios(golden)
+    if as_of:
+        nztax.rules.CLOCK = lambda: as_of
+    index_dir = _index_dir(args, settings)
+    engine = Engine.create(settings, index_dir=index_dir)
+    outcomes = []
+    started = time.perf_counter()
+    for number, s in enumerate(scenarios, start=1):
+        result = engine.answer(s.question, tax_year=s.tax_year, history=s.history, use_faq=False, mode="offline").to_json()
+        outcomes.append(score(s, result))
+        print(f"[eval answers] {number}/{len(scenarios)} {s.id}: {'ok' if not outcomes[-1].notes else '; '.join(outcomes[-1].notes)}",
+              file=sys.stderr)
+    seconds = time.perf_counter() - started
+
+    def totals(items):
+        b = sum(o.behaviour for o in items)
+        fh, ft = sum(o.facts_hit for o in items), sum(o.facts_total for o in items)
+        ch, ct = sum(o.cites_hit for o in items), sum(o.cites_total for o in items)
+        return b, len(items), fh, ft, ch, ct
+
+    b, n, fh, ft, ch, ct = totals(outcomes)
+    scores = {"behaviour": round(b / n, 4) if n else 0.0, "facts": round(fh / ft, 4) if ft else 0.0,
+              "citations": round(ch / ct, 4) if ct else 0.0}
+    by_cat = defaultdict(list)
+    for o in outcomes:
+        by_cat[o.scenario.category].append(o)
+    lines = ["# Answer evaluation (offline)", "",
+             f"{n} scenarios from `{golden.name}`, index `{index_dir}`, as of {as_of}; {seconds:.1f} s in total.", "",
+             "| category | scenarios | behaviour | facts | citations |", "|---|---|---|---|---|"]
+    for cat, items in sorted(by_cat.items()):
+        cb, cn, cfh, cft, cch, cct = totals(items)
+        lines.append(f"| {cat} | {cn} | {_pct(cb, cn)} | {_pct(cfh, cft)} | {_pct(cch, cct)} |")
+    lines.append(f"| **all** | {n} | **{scores['behaviour']:.3f}** | **{scores['facts']:.3f}** | **{scores['citations']:.3f}** |")
+    failing = [o for o in outcomes if o.notes]
+    if failing:
+        lines += ["", "## Scenarios with problems", "", "| id | status | notes |", "|---|---|---|"]
+        lines += [f"| {o.scenario.id} | {o.status} | {'; '.join(o.notes)} |" for o in failing]
+    report = "\n".join(lines) + "\n"
+    print(report)
+    out = Path(getattr(args, "out", None) or settings.work_dir / "eval" / "answers.md")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(report, encoding="utf-8")
+    (out.parent / "answers.json").write_text(json.dumps(
+        {**scores, "scenarios": n, "by_category": {c: dict(zip(("behaviour", "n", "facts_hit", "facts_total", "cites_hit", "cites_total"), totals(i)))
+                                                  for c, i in by_cat.items()},
+         "failures": {o.scenario.id: o.notes for o in failing}}, indent=2), encoding="utf-8")
+    print(f"[eval answers] written {out} and {out.parent / 'answers.json'}", file=sys.stderr)
+    return 0

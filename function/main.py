@@ -1,0 +1,52 @@
+"""Cloud Functions / Cloud Run entry point: `functions-framework --target ask --source function/main.py`.
+
+In: an HTTP request (POST / or /ask with a JSON body). Out: the /ask JSON answer or a JSON error.
+All the rules live in `nztax.api.AskService`; this file only adapts Flask to it. Imports stay
+light (no index, no model, no litellm) so an instance starts fast; the engine loads on first use.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import threading
+from pathlib import Path
+
+# Deployed, this directory holds `nztax/`; in the repository it is function/, next to main.py.
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+
+import functions_framework  # noqa: E402
+from flask import Request, Response  # noqa: E402
+
+from nztax.api import MAX_BODY_BYTES, AskService  # noqa: E402
+
+_service: AskService | None = None
+_service_lock = threading.Lock()
+
+
+def service() -> AskService:
+    global _service
+    if _service is None:
+        with _service_lock:
+            if _service is None:
+                _service = AskService()
+    return _service
+
+
+@functions_framework.http
+def ask(request: Request) -> Response:
+    body: bytes | None = None
+    too_large = False
+    if request.method == "POST":
+        declared = request.content_length
+        if declared is not None and declared > MAX_BODY_BYTES:
+            too_large = True
+        else:
+            # Read at most one byte past the limit: a chunked body without a length is capped too.
+            body = request.stream.read(MAX_BODY_BYTES + 1)
+            too_large = len(body) > MAX_BODY_BYTES
+    result = service().handle(request.method, request.path, request.headers, body, too_large, request.remote_addr)
+    payload = "" if result.body is None else json.dumps(result.body, ensure_ascii=False)
+    return Response(payload, status=result.status, headers=result.headers)

@@ -1,0 +1,236 @@
+"""POST /ask as plain Python: validation, CORS, rate limit, errors and the log line.
+
+In: the HTTP method, path, headers, raw body (at most MAX_BODY_BYTES + 1 bytes read) and the
+client address. Out: `HttpResponse(status, body, headers)`; `function/main.py` turns it into a
+Flask response. Nothing here depends on Flask, so every rule is testable without a server.
+
+Errors are `{"error": {"code", "message"}}`: 400 bad JSON / content type / question / tax year /
+history, 404 unknown path, 405 method, 413 body too large, 429 rate limited (Retry-After),
+503 index or rules unavailable. A stack trace never reaches the client.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+import sys
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping
+
+from nztax.ratelimit import RateLimiter
+from nztax.settings import Settings, get_settings
+
+# The request contract (DESIGN.md): these are limits of the API, not tuning knobs.
+MAX_BODY_BYTES = 16 * 1024
+MAX_QUESTION_CHARS = 1000
+MAX_HISTORY_TURNS = 5
+MAX_HISTORY_ANSWER_CHARS = 4000
+TAX_YEAR = re.compile(r"^\d{4}-\d{2}$")
+ASK_PATHS = ("/", "/ask", "/ask/")
+PREFLIGHT_MAX_AGE = "3600"
+
+log = logging.getLogger("nztax.api")
+
+
+@dataclass
+class HttpResponse:
+    status: int
+    body: dict | None
+    headers: dict[str, str] = field(default_factory=dict)
+
+
+class RequestError(Exception):
+    def __init__(self, status: int, code: str, message: str, headers: dict[str, str] | None = None):
+        super().__init__(message)
+        self.status, self.code, self.message, self.headers = status, code, message, headers or {}
+
+
+def error_body(code: str, message: str) -> dict:
+    return {"error": {"code": code, "message": message}}
+
+
+@dataclass
+class AskRequest:
+    question: str
+    tax_year: str | None
+    history: list[dict]
+
+
+def parse_request(body: bytes, content_type: str | None, known_years: Callable[[], set[str]]) -> AskRequest:
+    """Validate the body of POST /ask; raise `RequestError` (400) naming what is wrong."""
+    mime = (content_type or "").split(";")[0].strip().lower()
+    if mime != "application/json" and not mime.endswith("+json"):
+        raise RequestError(400, "unsupported_content_type", "send the question as JSON with Content-Type: application/json")
+    try:
+        data = json.loads(body.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        raise RequestError(400, "invalid_json", "the request body is not valid JSON") from None
+    if not isinstance(data, dict):
+        raise RequestError(400, "invalid_json", 'the request body must be a JSON object like {"question": "..."}')
+    question = data.get("question")
+    if not isinstance(question, str) or not question.strip():
+        raise RequestError(400, "missing_question", '"question" is required and must be a non-empty string')
+    if len(question) > MAX_QUESTION_CHARS:
+        raise RequestError(400, "question_too_long", f"the question is longer than {MAX_QUESTION_CHARS} characters")
+    tax_year = data.get("tax_year")
+    if tax_year is not None:
+        if not isinstance(tax_year, str) or not TAX_YEAR.match(tax_year):
+            raise RequestError(400, "bad_tax_year", '"tax_year" must look like "2026-27"')
+        first, second = int(tax_year[:4]), int(tax_year[5:])
+        if second != (first + 1) % 100:
+            raise RequestError(400, "bad_tax_year", f'"{tax_year}" is not a tax year (it should be {first}-{(first + 1) % 100:02d})')
+        years = known_years()
+        if tax_year not in years:
+            raise RequestError(400, "bad_tax_year", f'no rules for the {tax_year} tax year (known: {", ".join(sorted(years))})')
+    history = data.get("history")
+    if history is None:
+        history = []
+    if not isinstance(history, list):
+        raise RequestError(400, "bad_history", '"history" must be a list of {"question", "answer"} turns')
+    if len(history) > MAX_HISTORY_TURNS:
+        raise RequestError(400, "bad_history", f'"history" may hold at most {MAX_HISTORY_TURNS} turns')
+    turns = []
+    for i, turn in enumerate(history):
+        if not isinstance(turn, dict) or not isinstance(turn.get("question"), str) or not isinstance(turn.get("answer", ""), str):
+            raise RequestError(400, "bad_history", f'history[{i}] must be an object with string "question" and "answer"')
+        if len(turn["question"]) > MAX_QUESTION_CHARS or len(turn.get("answer", "")) > MAX_HISTORY_ANSWER_CHARS:
+            raise RequestError(400, "bad_history", f"history[{i}] is too long (question ≤ {MAX_QUESTION_CHARS}, "
+                                                   f"answer ≤ {MAX_HISTORY_ANSWER_CHARS} characters)")
+        turns.append({"question": turn["question"], "answer": turn.get("answer", "")})
+    return AskRequest(question=question.strip(), tax_year=tax_year, history=turns)
+
+
+def client_key(headers: Mapping[str, str], remote_addr: str | None) -> str:
+    """The client's address for rate limiting.
+
+    Google's front end appends the address it saw to X-Forwarded-For, so the last entry is the one
+    a client cannot forge; locally there is no such header and the socket address is used.
+    """
+    forwarded = headers.get("X-Forwarded-For") or ""
+    parts = [p.strip() for p in forwarded.split(",") if p.strip()]
+    return parts[-1] if parts else (remote_addr or "unknown")
+
+
+def _write_log_line(record: dict) -> None:
+    sys.stdout.write(json.dumps(record, ensure_ascii=False, default=str) + "\n")
+    sys.stdout.flush()
+
+
+class AskService:
+    """Everything POST /ask does, given an engine loader (lazy: the first request loads it)."""
+
+    def __init__(self, settings: Settings | None = None, engine_loader: Callable[[], Any] | None = None,
+                 limiter: RateLimiter | None = None, log_line: Callable[[dict], None] = _write_log_line):
+        self.settings = settings or get_settings()
+        self._engine_loader = engine_loader or self._default_loader
+        self.limiter = limiter or RateLimiter(self.settings.rate_limit_per_minute)
+        self.log_line = log_line
+
+    @staticmethod
+    def _default_loader():
+        from nztax.engine import Engine
+
+        return Engine.load()
+
+    def _known_years(self) -> set[str]:
+        from nztax.rules import RulesError, default_rules
+
+        try:
+            return set(default_rules().years)
+        except RulesError as exc:
+            log.error("rules unavailable: %s", exc)
+            raise RequestError(503, "rules_unavailable", "the tax rules could not be loaded. Please try again later.") from None
+
+    # -- CORS ----------------------------------------------------------------------------------
+
+    def cors_headers(self, origin: str | None) -> dict[str, str]:
+        allowed = self.settings.allowed_origins
+        if not origin:
+            return {}
+        if "*" in allowed:
+            return {"Access-Control-Allow-Origin": "*"}
+        if origin in allowed:
+            return {"Access-Control-Allow-Origin": origin, "Vary": "Origin"}
+        return {"Vary": "Origin"}
+
+    # -- the request ---------------------------------------------------------------------------
+
+    def handle(self, method: str, path: str, headers: Mapping[str, str], body: bytes | None,
+               body_too_large: bool = False, remote_addr: str | None = None) -> HttpResponse:
+        started = time.perf_counter()
+        cors = self.cors_headers(headers.get("Origin"))
+        record: dict[str, Any] = {"severity": "INFO", "message": "ask", "method": method, "path": path}
+        result = None
+        try:
+            response, result = self._handle(method, path, headers, body, body_too_large, remote_addr, record)
+        except RequestError as exc:
+            response = HttpResponse(exc.status, error_body(exc.code, exc.message), exc.headers)
+            record["error_code"] = exc.code
+        except Exception as exc:  # a bug must not leak a traceback to the client
+            log.exception("unexpected error answering /ask")
+            response = HttpResponse(500, error_body("internal_error", "something went wrong answering this question; please try again"))
+            record.update(severity="ERROR", error_code="internal_error", error=f"{type(exc).__name__}: {exc}"[:300])
+        response.headers = {**cors, **response.headers}
+        if response.body is not None:
+            response.headers.setdefault("Content-Type", "application/json")
+        record["http_status"] = response.status
+        record["latency_ms"] = round((time.perf_counter() - started) * 1000, 1)
+        if result is not None:
+            record.update(status=result.status, mode=result.mode, source=result.source, tax_year=result.tax_year,
+                          tools=[t.name for t in result.tools], answer_ms=result.latency_ms)
+            if result.guard_removed:
+                record["guard_removed"] = result.guard_removed
+            if result.fallback_reason:
+                record["llm_fallback"] = result.fallback_reason
+            if result.usage:
+                record.update(tokens_prompt=result.usage.get("prompt_tokens", 0),
+                              tokens_completion=result.usage.get("completion_tokens", 0),
+                              cost_usd=result.usage.get("cost_usd", 0.0))
+        if response.status == 429:
+            record["severity"] = "WARNING"
+        self.log_line(record)
+        return response
+
+    def _handle(self, method, path, headers, body, body_too_large, remote_addr, record):
+        if path not in ASK_PATHS:
+            raise RequestError(404, "not_found", "POST your question to / or /ask")
+        if method == "OPTIONS":
+            headers_out = {"Access-Control-Allow-Methods": "POST, OPTIONS",
+                           "Access-Control-Allow-Headers": "Content-Type",
+                           "Access-Control-Max-Age": PREFLIGHT_MAX_AGE}
+            return HttpResponse(204, None, headers_out), None
+        if method != "POST":
+            raise RequestError(405, "method_not_allowed", "use POST with a JSON body", {"Allow": "POST, OPTIONS"})
+        decision = self.limiter.check(client_key(headers, remote_addr))
+        if not decision.allowed:
+            raise RequestError(429, "rate_limited", f"too many questions; try again in {decision.retry_after} s",
+                               {"Retry-After": str(decision.retry_after)})
+        if body_too_large or (body is not None and len(body) > MAX_BODY_BYTES):
+            raise RequestError(413, "body_too_large", f"the request body is larger than {MAX_BODY_BYTES // 1024} KB")
+        request = parse_request(body or b"", headers.get("Content-Type"), self._known_years)
+        record["question_chars"] = len(request.question)
+        record["history_turns"] = len(request.history)
+        engine = self._load_engine()
+        result = engine.answer(request.question, tax_year=request.tax_year, history=request.history)
+        return HttpResponse(200, result.to_json()), result
+
+    def _load_engine(self):
+        from nztax.faq_index import FaqError
+        from nztax.index import IndexMismatchError, IndexUnavailableError
+        from nztax.rules import RulesError
+
+        try:
+            return self._engine_loader()
+        except IndexMismatchError as exc:
+            log.error("index mismatch: %s", exc)
+            raise RequestError(503, "index_unavailable", "the answer index does not match this version of the "
+                               "service; it needs to be rebuilt. Please try again later.") from None
+        except (IndexUnavailableError, FaqError) as exc:
+            log.error("index unavailable: %s", exc)
+            raise RequestError(503, "index_unavailable", "the answer index is missing or incomplete. "
+                               "Please try again later.") from None
+        except RulesError as exc:
+            log.error("rules unavailable: %s", exc)
+            raise RequestError(503, "rules_unavailable", "the tax rules could not be loaded. Please try again later.") from None

@@ -1,0 +1,628 @@
+"""The composer: typed answers with the four statuses, fixed copy, disclaimers and citations.
+
+In: an `Intent` (from the router), tool results, retrieved passages and the rules data (offline
+mode), or a model's validated reply (LLM mode). Out: `AskResult`, whose `to_json()` is exactly
+the POST /ask contract.
+
+Decline and refusal copy is fixed text here, never model text. Disclaimers are added by rule:
+always "general information"; plus prior tax years, complex situations and approximations.
+Citations are the sources actually used: the calculators' rule sources and the passages quoted.
+"""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from nztax.router import Intent
+from nztax.rules import RuleBook, RulesError, TaxYearRules
+
+Status = Literal["answered", "needs_clarification", "out_of_scope", "refused"]
+MAX_NEXT_ACTIONS = 3
+# How much of a passage the offline composer quotes.
+EXCERPT_SENTENCES = 3
+EXCERPT_PASSAGES = 2
+
+
+class Citation(BaseModel):
+    title: str
+    url: str
+    section: str | None = None
+
+    def to_json(self) -> dict:
+        out = {"title": self.title, "url": self.url}
+        if self.section:
+            out["section"] = self.section
+        return out
+
+
+class ToolCall(BaseModel):
+    name: str
+    arguments: dict
+    result: dict
+
+
+class AskResult(BaseModel):
+    status: Status
+    answer: str
+    citations: list[Citation] = Field(default_factory=list)
+    tools: list[ToolCall] = Field(default_factory=list)
+    tax_year: str
+    disclaimer: str
+    next_actions: list[str] = Field(default_factory=list, max_length=MAX_NEXT_ACTIONS)
+    source: Literal["faq", "engine"] = "engine"
+    mode: Literal["llm", "offline"] = "offline"
+    latency_ms: int = 0
+    # Internal: figures the guard removed, LLM usage; logged, not part of the contract.
+    guard_removed: list[str] = Field(default_factory=list, exclude=True)
+    usage: dict = Field(default_factory=dict, exclude=True)
+    fallback_reason: str | None = Field(default=None, exclude=True)
+
+    def to_json(self) -> dict:
+        return {
+            "status": self.status,
+            "answer": self.answer,
+            "citations": [c.to_json() for c in self.citations],
+            "tools": [t.model_dump() for t in self.tools],
+            "tax_year": self.tax_year,
+            "disclaimer": self.disclaimer,
+            "next_actions": list(self.next_actions[:MAX_NEXT_ACTIONS]),
+            "source": self.source,
+            "mode": self.mode,
+            "latency_ms": int(self.latency_ms),
+        }
+
+    @classmethod
+    def from_json(cls, data: dict) -> "AskResult":
+        return cls.model_validate(data)
+
+
+# ---------------------------------------------------------------------------------------------
+# Fixed copy
+
+WHAT_I_COVER = (
+    "I answer questions about New Zealand personal income tax for individuals: tax rates, PAYE and tax "
+    "codes, the ACC earners' levy, student loan repayments, KiwiSaver, the independent earner tax credit, "
+    "donation tax credits, PIE and RWT rates, and individual tax returns."
+)
+IRD_HOME = "https://www.ird.govt.nz/"
+DECLINE_TOPICS: dict[str, tuple[str, str]] = {
+    "gst": ("GST", "https://www.ird.govt.nz/gst"),
+    "company": ("company and business tax", "https://www.ird.govt.nz/income-tax/income-tax-for-businesses-and-organisations"),
+    "trust": ("trusts and estates", "https://www.ird.govt.nz/roles/trusts-and-estates"),
+    "fbt": ("fringe benefit tax", "https://www.ird.govt.nz/employing-staff/paying-fringe-benefit-tax"),
+    "provisional": ("provisional tax", "https://www.ird.govt.nz/income-tax/provisional-tax"),
+    "overseas": ("another country's tax", "https://www.ird.govt.nz/international-tax"),
+    "other_tax": ("duties and other taxes", IRD_HOME),
+}
+DECLINE_NOT_TAX = f"That isn't something I can help with. {WHAT_I_COVER}"
+REFUSALS = {
+    "evasion": (
+        "I can't help with that. Not declaring income or hiding it from Inland Revenue is tax evasion. "
+        "If you have income you haven't declared, you can put it right with Inland Revenue by making a "
+        "voluntary disclosure; a tax adviser can help you do that."
+    ),
+    "injection": f"I can't do that. {WHAT_I_COVER}",
+}
+NOTHING_FOUND = (
+    "I couldn't find anything about this in the IRD guidance, guides and legislation I have, so I won't "
+    "guess. It may be outside what I cover, or not in my sources yet. Check ird.govt.nz or contact Inland Revenue."
+)
+BASE_DISCLAIMER = "General information, not tax advice. Check your own situation with Inland Revenue or a tax adviser."
+PRIOR_YEAR_DISCLAIMER = "This answer is for the {year} tax year, which has ended; figures for other years differ."
+COMPLEX_DISCLAIMER = "Your situation has several parts, so the figures may not be the whole picture; consider talking to a tax adviser or Inland Revenue."
+APPROXIMATION_DISCLAIMER = "Annual figures are an approximation: employers deduct PAYE and student loan per pay, so your payslips may differ by a few cents."
+NEXT_YEAR_DISCLAIMER = "Figures for {year} are only partly published; they may change."
+
+# Titles for the rules data's sources (the calculators cite these).
+RULE_SECTION_TITLES = {
+    "income_tax": "Tax rates for individuals",
+    "paye": "Payroll calculations and business rules specification",
+    "ietc": "Independent earner tax credit (IETC)",
+    "secondary_codes": "Secondary tax codes",
+    "flat_codes": "Tax codes for individuals",
+    "acc_levy": "ACC earners' levy rates",
+    "student_loan": "Repaying my student loan when I earn salary or wages",
+    "kiwisaver": "KiwiSaver employee contributions",
+    "esct": "KiwiSaver contributions and deductions (ESCT)",
+    "government_contribution": "Getting the KiwiSaver government contribution",
+    "donation_credit": "Donation tax credits",
+    "pir": "Using prescribed investor rates",
+    "rwt": "Using the right RWT rate",
+}
+TOPIC_SECTIONS = {
+    "tax_rates": ["income_tax"], "acc": ["acc_levy"], "student_loan": ["student_loan"], "ietc": ["ietc"],
+    "kiwisaver": ["kiwisaver", "government_contribution"], "esct": ["esct"], "government_contribution": ["government_contribution"],
+    "secondary": ["secondary_codes"], "tax_codes": ["flat_codes", "ietc"], "donations": ["donation_credit"], "pir": ["pir"],
+    "rwt": ["rwt"], "paye": ["paye", "acc_levy"],
+}
+
+
+# ---------------------------------------------------------------------------------------------
+# Formatting
+
+
+def money(value: Any) -> str:
+    d = Decimal(str(value))
+    return f"${d:,.2f}" if d != d.to_integral_value() else f"${d:,.0f}"
+
+
+def pct(rate: Any) -> str:
+    d = (Decimal(str(rate)) * 100).quantize(Decimal("0.01")).normalize()
+    return f"{d:f}%"
+
+
+def band_label(lower: float, upper: float | None) -> str:
+    return f"over {money(lower)}" if upper is None else f"{money(lower)} – {money(upper)}"
+
+
+def rule_citations(rules: TaxYearRules, sections: list[str]) -> list[Citation]:
+    out = []
+    for name in sections:
+        section = getattr(rules.data, name, None)
+        if section is not None:
+            out.append(Citation(title=f"IRD: {RULE_SECTION_TITLES[name]}", url=section.source))
+    return out
+
+
+def source_titles(rules: RuleBook) -> dict[str, str]:
+    """URL -> title for every rules source, so a calculator's `source` can be cited by name."""
+    titles: dict[str, str] = {}
+    for year in rules.years.values():
+        for name, title in RULE_SECTION_TITLES.items():
+            section = getattr(year.data, name, None)
+            if section is not None:
+                titles.setdefault(section.source, f"IRD: {title}")
+    return titles
+
+
+def dedupe(citations: list[Citation]) -> list[Citation]:
+    seen, out = set(), []
+    for c in citations:
+        key = (c.url, c.section or "")
+        if key not in seen and c.url:
+            seen.add(key)
+            out.append(c)
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Disclaimers and next actions
+
+
+def disclaimer_for(intent: Intent | None, current_year: str, *, approximation: bool = False, rules: RuleBook | None = None) -> str:
+    parts = [BASE_DISCLAIMER]
+    if intent is not None:
+        if intent.tax_year < current_year:
+            parts.append(PRIOR_YEAR_DISCLAIMER.format(year=intent.tax_year))
+        if rules is not None and intent.tax_year in rules.years and rules.years[intent.tax_year].data.partial:
+            parts.append(NEXT_YEAR_DISCLAIMER.format(year=intent.tax_year))
+        if intent.complex_situation:
+            parts.append(COMPLEX_DISCLAIMER)
+    if approximation:
+        parts.append(APPROXIMATION_DISCLAIMER)
+    return " ".join(parts)
+
+
+# ---------------------------------------------------------------------------------------------
+# Scope answers
+
+
+def decline(intent: Intent, current_year: str) -> AskResult:
+    if intent.scope_topic == "not_tax" or intent.scope_topic not in DECLINE_TOPICS:
+        answer, actions = DECLINE_NOT_TAX, ["Ask about your income tax, PAYE or tax code", "Work out take-home pay for a salary"]
+    else:
+        name, link = DECLINE_TOPICS[intent.scope_topic]
+        answer = (f"That's outside what I cover. {WHAT_I_COVER} For {name}, see [{link}]({link}) "
+                  "or talk to a tax adviser.")
+        actions = [f"Read IRD's guidance on {name}", "Ask about your personal income tax instead"]
+    return AskResult(status="out_of_scope", answer=answer, tax_year=intent.tax_year,
+                     disclaimer=BASE_DISCLAIMER, next_actions=actions)
+
+
+def refuse(intent: Intent) -> AskResult:
+    answer = REFUSALS.get(intent.scope_topic or "", REFUSALS["injection"])
+    return AskResult(status="refused", answer=answer, tax_year=intent.tax_year, disclaimer=BASE_DISCLAIMER,
+                     next_actions=["Ask how income is taxed in New Zealand"])
+
+
+def clarify(intent: Intent, rules: RuleBook, current_year: str) -> AskResult:
+    year_rules = rules.years.get(intent.tax_year)
+    citations: list[Citation] = []
+    missing = intent.missing[0] if intent.missing else "question"
+    if missing == "income":
+        answer = ("To work that out I need your income before tax. How much do you earn, and is that a year, "
+                  "or per week, fortnight or month? If you're paid salary or wages, your tax code (for example "
+                  "M, ME or M SL) and whether you have a student loan or KiwiSaver help too.")
+        actions = ["How much tax do I pay on $60,000 a year?", "What is my take-home pay on $1,200 a week?"]
+    elif missing == "hours":
+        answer = "How many hours a week do you work at that rate? With that I can work out your pay and tax."
+        actions = []
+    elif missing == "taxable_income_for_donations":
+        answer = ("The donation tax credit is limited by your taxable income. What was your taxable income "
+                  "for the year in which you made the donations?")
+        actions = []
+    elif missing == "pie_income":
+        answer = ("Your prescribed investor rate depends on two figures for each of the last two tax years: "
+                  "your taxable income (not counting PIE income) and your PIE income. What were they?")
+        actions = []
+    elif missing == "situation":
+        lines = ["Which tax code is right depends on your situation. The main ones:", ""]
+        lines.append("- **M**: your main or only source of salary or wages.")
+        ietc = None
+        if year_rules is not None and year_rules.data.ietc is not None:
+            ietc = year_rules.data.ietc.periods[-1]
+            lines.append(f"- **ME**: as M, if you qualify for the independent earner tax credit (income "
+                         f"between {money(ietc.income_from)} and {money(ietc.income_to)}, and no Working for "
+                         "Families, benefit or NZ Super).")
+        else:
+            lines.append("- **ME**: as M, if you qualify for the independent earner tax credit.")
+        lines.append("- **SL** added to a code (M SL, ME SL, S SL…): you have a student loan.")
+        lines.append("- **SB, S, SH, ST, SA**: a second job; the code follows your total yearly income.")
+        if year_rules is not None and year_rules.data.flat_codes is not None:
+            nd = year_rules.data.flat_codes.codes["ND"]
+            lines.append(f"- **ND**: no IRD number or no declaration; tax is taken at {pct(nd.rate)} plus the ACC levy.")
+        lines += ["", "Is this your main job? Roughly how much do you expect to earn this year, and do you have a student "
+                  "loan or get Working for Families, a benefit or NZ Super?"]
+        answer = "\n".join(lines)
+        if year_rules is not None:
+            citations = rule_citations(year_rules, ["flat_codes", "ietc"])
+        actions = ["Which secondary tax code for $60,000 total income?", "Am I eligible for the IETC?"]
+    else:
+        answer = f"Kia ora. {WHAT_I_COVER} What would you like to know?"
+        actions = ["What are the income tax rates?", "How much tax do I pay on $70,000?", "What tax code should I use?"]
+    return AskResult(status="needs_clarification", answer=answer, citations=citations, tax_year=intent.tax_year,
+                     disclaimer=BASE_DISCLAIMER, next_actions=actions[:MAX_NEXT_ACTIONS])
+
+
+def unknown_year(intent: Intent, rules: RuleBook) -> AskResult:
+    years = sorted(rules.years)
+    complete = rules.complete_years()
+    answer = (f"I don't have the rules for the {intent.tax_year} tax year, so I can't give you figures for it. "
+              f"My rules data covers {complete[0]} to {complete[-1]}"
+              + (f" (and the parts of {years[-1]} already published)" if years[-1] not in complete else "")
+              + ". For older years, see IRD's tax rates page or contact Inland Revenue.")
+    return AskResult(status="answered", answer=answer, tax_year=intent.tax_year, disclaimer=BASE_DISCLAIMER,
+                     next_actions=[f"Ask the same question for {complete[-1]}"])
+
+
+# ---------------------------------------------------------------------------------------------
+# Calculation answers (offline): the tool result written out
+
+
+def _year_phrase(result: dict) -> str:
+    return f"the {result.get('tax_year')} tax year"
+
+
+def describe_tool_result(name: str, args: dict, result: dict) -> tuple[list[str], bool]:
+    """Markdown lines for one calculator result, and whether it is an annual approximation."""
+    if "error" in result:
+        err = result["error"]
+        if err.get("code") == "rules_unavailable":
+            return [f"I can't calculate that yet: {err.get('message')}."], False
+        return [f"I couldn't run that calculation ({err.get('message')})."], False
+    y = _year_phrase(result)
+    if name == "calculate_income_tax":
+        lines = [f"On a taxable income of {money(result['taxable_income'])} in {y}, income tax is "
+                 f"**{money(result['total_tax'])}**. That is an effective (average) rate of {pct(result['effective_rate'])}; "
+                 f"your marginal rate is {pct(result['marginal_rate'])}.", "",
+                 "| Income band | Rate | Income in band | Tax |", "|---|---|---|---|"]
+        for b in result["breakdown"]:
+            lines.append(f"| {band_label(b['band_from'], b['band_to'])} | {pct(b['rate'])} | {money(b['income_in_band'])} | {money(b['tax'])} |")
+        if result.get("composite_rates"):
+            lines += ["", "The thresholds changed on 31 July 2024, so this year's tax uses IRD's composite (blended) rates."]
+        lines += ["", "This is income tax only: the ACC earners' levy is charged on top, and tax credits (such as the "
+                  "independent earner tax credit) reduce it."]
+        return lines, False
+    if name == "calculate_paye":
+        freq = str(result["pay_frequency"]).replace("_", "-")
+        lines = [f"For a {freq} pay of {money(result['gross_pay'])} on tax code {result['tax_code']} ({y}):", "",
+                 "| | Amount |", "|---|---|",
+                 f"| PAYE (includes the ACC earners' levy of {money(result['acc_levy'])}) | {money(result['paye'])} |"]
+        if result.get("student_loan"):
+            lines.append(f"| Student loan | {money(result['student_loan'])} |")
+        if result.get("kiwisaver_employee"):
+            lines.append(f"| KiwiSaver (your contribution) | {money(result['kiwisaver_employee'])} |")
+        lines.append(f"| **Take-home pay** | **{money(result['net_pay'])}** |")
+        lines += ["", "PAYE is worked out the way IRD's payroll specification does it, to the cent."]
+        return lines, False
+    if name == "calculate_take_home_pay":
+        lines = [f"On a salary of {money(result['annual_salary'])} a year on tax code {result['tax_code']} ({y}):", "",
+                 "| Per year | Amount |", "|---|---|",
+                 f"| Income tax | {money(result['income_tax'])} |",
+                 f"| ACC earners' levy | {money(result['acc_levy'])} |"]
+        if result.get("ietc"):
+            lines.append(f"| Independent earner tax credit | −{money(result['ietc'])} |")
+        if result.get("student_loan"):
+            lines.append(f"| Student loan repayment | {money(result['student_loan'])} |")
+        if result.get("kiwisaver_employee"):
+            lines.append(f"| KiwiSaver (your contribution) | {money(result['kiwisaver_employee'])} |")
+        lines.append(f"| **Take-home pay** | **{money(result['net_pay'])}** |")
+        per = result.get("per_pay") or {}
+        if per:
+            freq = str(per.get("pay_frequency", "")).replace("_", "-")
+            extra = f", student loan {money(per['student_loan'])}" if per.get("student_loan") else ""
+            extra += f", KiwiSaver {money(per['kiwisaver_employee'])}" if per.get("kiwisaver_employee") else ""
+            lines += ["", f"Each {freq} pay of {money(per['gross_pay'])}: PAYE {money(per['paye'])}{extra}, "
+                      f"take-home **{money(per['net_pay'])}**."]
+        return lines, True
+    if name == "calculate_student_loan_repayment":
+        lines = [f"With an income of {money(args.get('income', 0))} in {y}, the student loan repayment is about "
+                 f"**{money(result['annual_repayment'])}** a year: {pct(result['rate'])} of income over the "
+                 f"repayment threshold of {money(result['threshold'])}."]
+        pt = result.get("period_thresholds") or {}
+        if pt:
+            lines.append(f"Employers deduct it each pay on earnings over {money(pt['weekly'])} a week, "
+                         f"{money(pt['fortnightly'])} a fortnight or {money(pt['monthly'])} a month.")
+        return lines, True
+    if name == "calculate_acc_levy":
+        capped = " (the maximum: earnings above the cap are not levied)" if result.get("capped") else ""
+        return [f"The ACC earners' levy on {money(result['liable_income'])} in {y} is **{money(result['annual_levy'])}**{capped}. "
+                f"The rate is {pct(result['rate'])} of liable earnings up to {money(result['max_liable_earnings'])}."], False
+    if name == "calculate_ietc":
+        if result.get("eligible"):
+            return [f"On an income of {money(args.get('annual_income', 0))} in {y}, the independent earner tax credit is "
+                    f"**{money(result['annual_credit'])}** for the year. {result.get('reason', '')}".strip()], False
+        return [f"On an income of {money(args.get('annual_income', 0))} in {y} you would not get the independent earner "
+                f"tax credit. {result.get('reason', '')}".strip()], False
+    if name == "calculate_kiwisaver":
+        lines = [f"KiwiSaver on a gross pay of {money(args.get('gross_pay', 0))} ({y}):", "",
+                 "| | Amount |", "|---|---|",
+                 f"| Your contribution ({pct(result['employee_rate'])}) | {money(result['employee_contribution'])} |",
+                 f"| Employer contribution ({pct(result['employer_rate'])}) | {money(result['employer_contribution'])} |",
+                 f"| ESCT on it ({pct(result['esct_rate'])}) | {money(result['esct'])} |",
+                 f"| Employer contribution after ESCT | {money(result['employer_contribution_net'])} |"]
+        if result.get("government_contribution") is not None:
+            gc = result["government_contribution"]
+            value = gc.get("amount") if isinstance(gc, dict) else gc
+            if value is not None:
+                lines.append(f"| Government contribution | {money(value)} |")
+        return lines, False
+    if name == "calculate_donation_tax_credit":
+        capped = " (limited by your taxable income)" if result.get("capped_by_income") else ""
+        return [f"On {money(result['eligible_donations'])} of eligible donations in {y}, the donation tax credit is "
+                f"**{money(result['credit'])}**{capped}. Donations under {money(result['minimum_donation'])} don't count, "
+                f"and you can claim for up to {result['claim_years']} years back."], False
+    if name == "find_prescribed_investor_rate":
+        return [f"Your prescribed investor rate is **{pct(result['rate'])}**. {result.get('reason', '')}".strip()], False
+    if name == "choose_secondary_tax_code":
+        sl = " SL" if args.get("student_loan") else ""
+        return [f"With a total income of {money(args.get('total_annual_income', 0))} a year ({y}), the secondary tax code is "
+                f"**{result['tax_code']}{sl}**: tax at {pct(result['rate'])} ({pct(result['rate_with_acc_levy'])} with the "
+                "ACC earners' levy) on the second job's pay."], False
+    return [f"Result: {result}"], False
+
+
+def calculation(intent: Intent, name: str, args: dict, result: dict, rules: RuleBook, titles: dict[str, str],
+                current_year: str) -> AskResult:
+    lines, approximate = describe_tool_result(name, args, result)
+    if intent.assumptions:
+        lines += ["", "I assumed " + "; ".join(intent.assumptions) + ". Tell me if that's not right."]
+    citations = []
+    if "source" in result:
+        citations.append(Citation(title=titles.get(result["source"], "Inland Revenue"), url=result["source"]))
+    actions = []
+    if name == "calculate_income_tax" and "error" not in result:
+        actions = ["What about with a student loan?", "What is my take-home pay?", "Am I eligible for the IETC?"]
+    elif name in ("calculate_take_home_pay", "calculate_paye"):
+        actions = ["What about with KiwiSaver at 4%?", "What tax code should I use?"]
+    return AskResult(
+        status="answered", answer="\n".join(lines).strip(), citations=citations,
+        tools=[ToolCall(name=name, arguments=args, result=result)], tax_year=intent.tax_year,
+        disclaimer=disclaimer_for(intent, current_year, approximation=approximate, rules=rules),
+        next_actions=actions[:MAX_NEXT_ACTIONS],
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# Topic answers (offline): the rules data summarised, plus quoted passages
+
+
+def _section(rules: TaxYearRules, name: str):
+    try:
+        return rules.section(name)
+    except RulesError:
+        return None
+
+
+def topic_lines(topic: str, rules: TaxYearRules) -> list[str]:
+    """What the rules data says about a topic for one year (empty when it says nothing)."""
+    y = rules.year
+    if topic == "tax_rates":
+        it = _section(rules, "income_tax")
+        if it is None:
+            return [f"Income tax rates for {y} have not been published yet."]
+        lines = [f"Income tax rates for individuals in the {y} tax year ({rules.start:%-d %B %Y} to {rules.end:%-d %B %Y}):", "",
+                 "| Taxable income | Rate |", "|---|---|"]
+        lines += [f"| {band_label(b.lower, b.upper)} | {pct(b.rate)} |" for b in it.bands]
+        if len(it.bands) > 5:
+            lines += ["", "The thresholds changed on 31 July 2024, so this year's rates include IRD's composite (blended) rates."]
+        return lines
+    if topic == "acc":
+        acc = rules.data.acc_levy
+        return [f"The ACC earners' levy for {y} is {pct(acc.rate)} of liable earnings, up to maximum liable earnings "
+                f"of {money(acc.max_liable_earnings)} (a maximum levy of {money(acc.max_levy)}). For employees it is "
+                "deducted as part of PAYE."]
+    if topic == "student_loan":
+        sl = _section(rules, "student_loan")
+        if sl is None:
+            return []
+        pt = sl.period_thresholds
+        return [f"In {y}, student loan repayments are {pct(sl.rate)} of income over the repayment threshold of "
+                f"{money(sl.annual_threshold)} a year. Employers deduct it each pay on earnings over {money(pt.weekly)} a week, "
+                f"{money(pt.fortnightly)} a fortnight, {money(pt.four_weekly)} every four weeks or {money(pt.monthly)} a month "
+                "(tax codes with SL)."]
+    if topic == "ietc":
+        ietc = _section(rules, "ietc")
+        if ietc is None:
+            return []
+        p = ietc.periods[-1]
+        lines = [f"The independent earner tax credit (IETC) in {y} is up to {money(p.amount)} a year. The full credit is for "
+                 f"income between {money(p.income_from)} and {money(p.abatement_from)}; above that it reduces by "
+                 f"{pct(p.abatement_rate)} of the extra income and stops at {money(p.income_to)}. It isn't available if you "
+                 "or your partner get Working for Families tax credits, or you get an income-tested benefit or NZ Super. "
+                 "Salary and wage earners get it through the ME tax code."]
+        if len(ietc.periods) > 1:
+            first = ietc.periods[0]
+            lines.append(f"Before {p.start:%-d %B %Y} the credit reduced from {money(first.abatement_from)} and stopped at "
+                         f"{money(first.income_to)}.")
+        return lines
+    if topic == "kiwisaver":
+        ks = _section(rules, "kiwisaver")
+        if ks is None:
+            return []
+        rates = ", ".join(pct(r) for r in ks.employee_rates)
+        lines = [f"In {y}, KiwiSaver employee contribution rates are {rates} of gross pay; the default is "
+                 f"{pct(ks.default_employee_rate)}. Employers must contribute at least {pct(ks.employer_minimum_rate)}."]
+        if ks.temporary_reduction_rate is not None:
+            lines.append(f"You can apply for a temporary rate reduction to {pct(ks.temporary_reduction_rate)}.")
+        return lines + topic_lines("government_contribution", rules)
+    if topic == "government_contribution":
+        gc = _section(rules, "government_contribution")
+        if gc is None:
+            return []
+        cap = f" It isn't paid if your income is over {money(gc.income_cap)}." if gc.income_cap else ""
+        return [f"The government contribution for the KiwiSaver year from {gc.kiwisaver_year_start:%-d %B %Y} is "
+                f"{pct(gc.match_rate)} of your own contributions, up to {money(gc.maximum)} (reached with "
+                f"{money(gc.contributions_for_maximum)} of contributions), for members aged {gc.min_age} to {gc.max_age}.{cap}"]
+    if topic == "esct":
+        esct = _section(rules, "esct")
+        if esct is None:
+            return []
+        lines = [f"Employer contributions to KiwiSaver are taxed with ESCT. In {y} the rate depends on your salary "
+                 "or wages plus employer contributions for the previous year:", "", "| Threshold income | ESCT rate |", "|---|---|"]
+        return lines + [f"| {band_label(b.lower, b.upper)} | {pct(b.rate)} |" for b in esct.bands]
+    if topic == "secondary":
+        sec = _section(rules, "secondary_codes")
+        if sec is None:
+            return []
+        period = sec.periods[-1]
+        lines = [f"For a second job, the secondary tax code follows your expected total income for the year ({y}):", "",
+                 "| Code | Total yearly income up to | Rate |", "|---|---|---|"]
+        for code, c in period.codes.items():
+            lines.append(f"| {code} | {money(c.income_to) if c.income_to is not None else 'no limit'} | {pct(c.rate)} |")
+        lines += ["", "The ACC earners' levy is added on top; add SL if you have a student loan."]
+        return lines
+    if topic == "tax_codes":
+        fc = _section(rules, "flat_codes")
+        lines = ["Your tax code tells your employer how much tax to deduct: M for your main job, ME if you also "
+                 "qualify for the independent earner tax credit, SL added if you have a student loan, and SB, S, SH, "
+                 "ST or SA for a second job."]
+        if fc is not None:
+            lines.append(f"Without a declaration or IRD number you are taxed at the non-declaration rate of {pct(fc.codes['ND'].rate)} "
+                         "plus the ACC levy (code ND).")
+        return lines
+    if topic == "donations":
+        dc = _section(rules, "donation_credit")
+        if dc is None:
+            return []
+        return [f"You can claim a donation tax credit of {pct(dc.rate)} (one third) of donations of {money(dc.minimum_donation)} or "
+                f"more to approved donee organisations, limited to one third of your taxable income. Claims can be made "
+                f"for up to {dc.claim_years} years."]
+    if topic == "pir":
+        pir = _section(rules, "pir")
+        if pir is None:
+            return []
+        lines = ["Your prescribed investor rate (PIR) for a PIE such as a KiwiSaver fund depends on your income in either of the last two tax years:"]
+        for tier in pir.rates:
+            lines.append(f"- {pct(tier.rate)} if taxable income was {money(tier.taxable_income_max)} or less and taxable "
+                         f"plus PIE income was {money(tier.total_income_max)} or less;")
+        lines.append(f"- {pct(pir.default_rate)} otherwise (also the rate when none is given).")
+        return lines
+    if topic == "rwt":
+        rwt = _section(rules, "rwt")
+        if rwt is None:
+            return []
+        rates = ", ".join(pct(r) for r in rwt.interest_rates)
+        return [f"Resident withholding tax (RWT) on interest can be deducted at {rates}. If you give your IRD number but "
+                f"choose no rate, {pct(rwt.default_rate)} is used; without an IRD number it is {pct(rwt.non_declaration_rate)}."]
+    if topic == "paye":
+        acc = rules.data.acc_levy
+        return [f"PAYE is the tax your employer deducts from each pay, based on your tax code. It includes the ACC "
+                f"earners' levy ({pct(acc.rate)} in {y}). Give me your pay and how often you're paid, and I'll work it out."]
+    return []
+
+
+_STOP = frozenset("the a an and or of to in on for is are was be i my me do does what how much can you your it with "
+                  "at by from this that which who when where why there get got have has as if about tax nz new zealand "
+                  "apply applies work works".split())
+
+
+def _tokens(text: str) -> set[str]:
+    return {w.rstrip("s") for w in re.findall(r"[a-z0-9]+", text.lower()) if len(w) > 2 and w not in _STOP}
+
+
+def _plain(line: str) -> str:
+    """A markdown line as plain text: no list marker, emphasis, inline code or link syntax."""
+    line = re.sub(r"\[([^\]]+)\]\([^)]*\)", r"\1", line)
+    line = re.sub(r"(\*\*|__|`)", "", line)
+    return re.sub(r"^\s*(?:[-*+]|\d+\.)\s+", "", line).strip()
+
+
+def excerpt(passage_text: str, question: str, sentences: int = EXCERPT_SENTENCES) -> str:
+    """The passage sentences sharing most words with the question, in their original order."""
+    body = [ln for ln in passage_text.split("\n") if ln.strip() and not ln.lstrip().startswith(("|", "#"))]
+    if body and " > " in body[0] and len(body[0]) < 200:
+        body = body[1:]  # "Page title > Section" header of a chunk
+    body = [_plain(ln) for ln in body]
+    candidates = [s.strip() for ln in body for s in re.split(r"(?<=[.!?])\s+", ln) if len(s.strip()) > 20]
+    if not candidates:
+        return ""
+    wanted = _tokens(question)
+    scored = sorted(range(len(candidates)), key=lambda i: (-len(_tokens(candidates[i]) & wanted), i))
+    chosen = sorted(scored[:sentences])
+    return " ".join(candidates[i] for i in chosen)
+
+
+def topic(intent: Intent, rules: RuleBook, hits: list, current_year: str) -> AskResult:
+    year_rules = rules.years.get(intent.tax_year)
+    lines: list[str] = []
+    citations: list[Citation] = []
+    for t in intent.topics:
+        if year_rules is None:
+            break
+        body = topic_lines(t, year_rules)
+        if year_rules.data.partial and current_year in rules.years and current_year != year_rules.year:
+            # A year not fully published yet: say so, then give the current year's figures.
+            missing = [name for name in TOPIC_SECTIONS.get(t, []) if getattr(year_rules.data, name, None) is None]
+            if missing:
+                body = [f"The {year_rules.year} figures for this have not been published yet. Until they are, "
+                        f"these are the {current_year} figures:", "", *topic_lines(t, rules.years[current_year])]
+                citations += rule_citations(rules.years[current_year], TOPIC_SECTIONS.get(t, []))
+        if body:
+            if lines:
+                lines.append("")
+            lines += body
+            citations += rule_citations(year_rules, TOPIC_SECTIONS.get(t, []))
+    quoted = 0
+    wanted = _tokens(intent.question)
+    for hit in hits:
+        if quoted >= EXCERPT_PASSAGES:
+            break
+        text = excerpt(hit.text, intent.question)
+        if not text:
+            continue
+        # Quote a passage only when it shares enough words with the question to be about it.
+        if len(_tokens(text) & wanted) < min(2, len(wanted)):
+            continue
+        if not lines:
+            lines = ["Here is what IRD's guidance says:"]
+        lines += ["", f"> {text}", f"> — [{hit.title}]({hit.url})" + (f", {hit.section}" if hit.section else "")]
+        citations.append(Citation(title=hit.title, url=hit.url, section=hit.section or None))
+        quoted += 1
+    if not lines:
+        return AskResult(status="answered", answer=NOTHING_FOUND, tax_year=intent.tax_year,
+                         disclaimer=BASE_DISCLAIMER, next_actions=["Rephrase the question with the tax term you're asking about"])
+    actions = {
+        "tax_rates": "How much tax do I pay on $70,000?", "student_loan": "How much student loan do I repay on $60,000?",
+        "ietc": "What is my IETC on $67,000?", "kiwisaver": "What is my take-home pay with KiwiSaver at 4%?",
+        "acc": "What ACC levy do I pay on $90,000?", "secondary": "Which secondary code for $60,000 total income?",
+    }
+    return AskResult(
+        status="answered", answer="\n".join(lines).strip(), citations=dedupe(citations), tax_year=intent.tax_year,
+        disclaimer=disclaimer_for(intent, current_year, rules=rules),
+        next_actions=[actions[t] for t in intent.topics if t in actions][:MAX_NEXT_ACTIONS],
+    )

@@ -1,0 +1,304 @@
+"""The answer engine shared by the FAQ build, `nztax ask` and POST /ask.
+
+In: a question, an optional tax year and the latest turns of history. Out: `AskResult`.
+
+    engine = Engine.load()                      # rules + retriever + FAQ answers, once per process
+    engine.answer("How much tax on $85k?").to_json()
+
+Steps: (1) FAQ fast path; (2) the router declines or refuses what is out of scope; (3) LLM mode
+(a model is configured): retrieve passages, run the tool loop, compose from the model's JSON;
+any provider error, timeout or unusable reply falls back to (4) offline mode: the router's
+calculation or topic, composed from tool results, the rules data and retrieved passages;
+(5) the figure guard checks every dollar amount and percentage in the answer.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from nztax import composer, guard
+from nztax.composer import AskResult, Citation, ToolCall
+from nztax.faq_index import FaqIndex
+from nztax.router import Intent, find_topics, route
+from nztax.rules import RuleBook, current_tax_year, default_rules, today
+from nztax.settings import Settings, get_settings
+
+log = logging.getLogger("nztax.engine")
+
+TAX_YEAR_FORMAT = r"^\d{4}-\d{2}$"
+# Tools whose figures are annual approximations of per-pay deductions.
+APPROXIMATE_TOOLS = frozenset({"calculate_take_home_pay", "calculate_student_loan_repayment"})
+# History turns given to the model (the API accepts at most 5).
+LLM_HISTORY_TURNS = 3
+
+
+class UnknownTaxYear(ValueError):
+    """A tax year the rules data does not have."""
+
+
+@dataclass
+class _Sources:
+    """Passages shown to the model, numbered so it can say which it used."""
+
+    hits: dict[int, Any] = field(default_factory=dict)
+
+    def add(self, hit) -> int:
+        for sid, known in self.hits.items():
+            if known.parent_id == hit.parent_id:
+                return sid
+        sid = len(self.hits) + 1
+        self.hits[sid] = hit
+        return sid
+
+
+class Engine:
+    def __init__(self, rules: RuleBook, retriever, faq: FaqIndex | None = None, settings: Settings | None = None):
+        self.rules = rules
+        self.retriever = retriever
+        self.settings = settings or get_settings()
+        self.faq = faq if faq is not None else FaqIndex([], self.settings.faq_match_threshold)
+        self.titles = composer.source_titles(rules)
+
+    # -- loading -------------------------------------------------------------------------------
+
+    _shared: "Engine | None" = None
+    _lock = threading.Lock()
+
+    @classmethod
+    def load(cls, settings: Settings | None = None) -> "Engine":
+        """The process-wide engine; raises IndexMissingError / IndexMismatchError / RulesError.
+
+        A failure is not cached, so an instance recovers once the index is in place.
+        """
+        if cls._shared is None:
+            with cls._lock:
+                if cls._shared is None:
+                    cls._shared = cls.create(settings)
+        return cls._shared
+
+    @classmethod
+    def create(cls, settings: Settings | None = None, index_dir=None) -> "Engine":
+        from nztax.retrieval import Retriever
+
+        settings = settings or get_settings()
+        index_dir = index_dir or settings.index_dir
+        rules = default_rules()
+        retriever = Retriever.load(index_dir, settings=settings)
+        faq = FaqIndex.load(index_dir, settings.faq_match_threshold)
+        return cls(rules, retriever, faq, settings)
+
+    @classmethod
+    def reset(cls) -> None:
+        cls._shared = None
+
+    # -- answering -----------------------------------------------------------------------------
+
+    def answer(self, question: str, tax_year: str | None = None, history: list[dict] | None = None, *,
+               use_faq: bool = True, mode: str | None = None) -> AskResult:
+        started = time.perf_counter()
+        question = " ".join(str(question).split())
+        if tax_year is not None and tax_year not in self.rules.years:
+            known = ", ".join(sorted(self.rules.years))
+            raise UnknownTaxYear(f"unknown tax year {tax_year!r} (known: {known})")
+        history = [h for h in (history or []) if isinstance(h, dict)]
+        mode = mode or ("llm" if self.settings.llm_model else "offline")
+        if mode not in ("llm", "offline"):
+            raise ValueError("mode must be 'llm' or 'offline'")
+        current = current_tax_year()
+        intent = route(question, history, tax_year, self.rules)
+        if intent.kind == "out_of_scope" and intent.scope_topic == "not_tax" and self._corpus_covers(intent):
+            # No tax words the router knows ("What is FamilyBoost?"), but the sources answer it:
+            # the corpus, not a keyword list, has the last word on what is in scope.
+            intent.kind, intent.scope_topic, intent.topics = "topic", None, find_topics(intent.question)
+
+        result = None
+        if use_faq and not history:
+            entry = self.faq.match(question, intent.tax_year)
+            if entry is not None:
+                try:
+                    result = AskResult.from_json({**entry.result, "source": "faq"})
+                except ValueError as exc:  # a malformed stored answer: answer afresh instead
+                    log.warning(json.dumps({"event": "faq_entry_invalid", "slug": entry.slug, "detail": str(exc)[:200]}))
+        if result is None:
+            if intent.kind == "out_of_scope":
+                result = composer.decline(intent, current)
+            elif intent.kind == "refused":
+                result = composer.refuse(intent)
+            elif mode == "llm" and self.settings.llm_model:
+                result = self._answer_llm(intent, history, current)
+            if result is None:
+                result = self._answer_offline(intent, current)
+        result.latency_ms = int(round((time.perf_counter() - started) * 1000))
+        return result
+
+    # -- offline -------------------------------------------------------------------------------
+
+    def _answer_offline(self, intent: Intent, current: str) -> AskResult:
+        if intent.kind == "clarify":
+            result = composer.clarify(intent, self.rules, current)
+            return self._guarded(result, intent, passages=[])
+        if not intent.known_year:
+            return composer.unknown_year(intent, self.rules)
+        if intent.kind == "calculation" and intent.calculation:
+            from nztax.tools import call_tool
+
+            tool_result = call_tool(intent.calculation, intent.arguments)
+            result = composer.calculation(intent, intent.calculation, intent.arguments, tool_result, self.rules,
+                                          self.titles, current)
+            return self._guarded(result, intent, passages=[])
+        hits = self.search(intent.question, intent.tax_year)
+        result = composer.topic(intent, self.rules, hits, current)
+        cited = {(c.url, c.section or "") for c in result.citations}
+        used = [h for h in hits if (h.url, h.section or "") in cited]
+        return self._guarded(result, intent, passages=used)
+
+    def _corpus_covers(self, intent: Intent) -> bool:
+        """True when retrieval finds a passage above its relevance floor for the question."""
+        return bool(self.search(intent.question, intent.tax_year, k=1))
+
+    def search(self, query: str, tax_year: str | None, k: int | None = None, source_type: str | None = None) -> list:
+        year = tax_year if tax_year in self.rules.years else None
+        return self.retriever.search(query, k=k or self.settings.answer_passages, mode="hybrid",
+                                     source_types=[source_type] if source_type else None, tax_year=year)
+
+    # -- LLM -----------------------------------------------------------------------------------
+
+    def _answer_llm(self, intent: Intent, history: list[dict], current: str) -> AskResult | None:
+        """The model's answer, or None (logged) when the offline answer must be served instead."""
+        from nztax import llm, prompts
+        from nztax.tools import tool_definitions
+
+        sources = _Sources()
+        query = intent.question
+        if intent.used_history and history:
+            query = f"{history[-1].get('question', '')} {intent.question}"
+        for hit in self.search(query, intent.tax_year):
+            sources.add(hit)
+        blocks = [prompts.passage_block(sid, h.title, h.url, h.source_type, h.section, h.tax_year, h.text)
+                  for sid, h in sources.hits.items()]
+        year_rules = self.rules.years.get(current)
+        start = year_rules.start if year_rules else today()
+        end = year_rules.end if year_rules else today()
+        messages = [{"role": "system", "content": prompts.system_prompt(today(), current, start, end, self.rules.years)}]
+        for turn in history[-LLM_HISTORY_TURNS:]:
+            messages.append({"role": "user", "content": str(turn.get("question", ""))})
+            messages.append({"role": "assistant", "content": str(turn.get("answer", ""))})
+        messages.append({"role": "user", "content": prompts.context_message(blocks)})
+        question = intent.question
+        if intent.tax_year_source == "request":
+            question = f"{question}\n\n(Tax year selected by the user: {intent.tax_year})"
+        messages.append({"role": "user", "content": question})
+
+        def execute(name: str, arguments: dict) -> dict:
+            if name == "search_tax_documents":
+                return self._search_tool(arguments, sources)
+            from nztax.tools import call_tool
+
+            return call_tool(name, arguments)
+
+        try:
+            reply = llm.run_tool_loop(self.settings, messages, tool_definitions(), execute)
+        except llm.LlmError as exc:
+            log.warning(json.dumps({"event": "llm_fallback", "reason": exc.kind, "detail": str(exc)[:300]}))
+            fallback = self._answer_offline(intent, current)
+            fallback.fallback_reason = exc.kind
+            fallback.usage = exc.usage
+            return fallback
+
+        final = reply.final
+        tools = [ToolCall(name=c.name, arguments=c.arguments, result=c.result) for c in reply.calls]
+        if final.status == "out_of_scope":
+            result = composer.decline(intent, current)
+        elif final.status == "refused":
+            result = composer.refuse(intent)
+        else:
+            citations: list[Citation] = []
+            for call in reply.calls:
+                src = call.result.get("source") if isinstance(call.result, dict) else None
+                if isinstance(src, str) and src.startswith("https://"):
+                    citations.append(Citation(title=self.titles.get(src, "Inland Revenue"), url=src))
+            used = [sources.hits[i] for i in final.sources if i in sources.hits]
+            citations += [Citation(title=h.title, url=h.url, section=h.section or None) for h in used]
+            approximate = any(c.name in APPROXIMATE_TOOLS for c in reply.calls)
+            result = AskResult(
+                status=final.status, answer=final.answer.strip(), citations=composer.dedupe(citations), tools=tools,
+                tax_year=intent.tax_year,
+                disclaimer=composer.disclaimer_for(intent, current, approximation=approximate, rules=self.rules),
+                next_actions=final.next_actions[: composer.MAX_NEXT_ACTIONS], mode="llm",
+            )
+            result = self._guarded(result, intent, passages=used)
+            if not guard.substantive(result.answer.replace(guard.REMOVED_NOTE, "")) or self._mostly_removed(result):
+                log.warning(json.dumps({"event": "guard_downgrade", "removed": result.guard_removed}))
+                fallback = self._answer_offline(intent, current)
+                fallback.fallback_reason = "guard"
+                fallback.guard_removed = result.guard_removed
+                fallback.usage = reply.usage
+                return fallback
+        result.mode = "llm"
+        result.usage = reply.usage
+        if not result.tools:
+            result.tools = tools
+        return result
+
+    @staticmethod
+    def _mostly_removed(result: AskResult) -> bool:
+        # An answer that lost its every figure would be hollow: the offline answer is better.
+        kept = guard.find_figures(result.answer)
+        return bool(result.guard_removed) and not kept
+
+    def _search_tool(self, arguments: dict, sources: _Sources) -> dict:
+        from pydantic import ValidationError
+
+        from nztax.tools import TOOLS
+
+        tool = TOOLS["search_tax_documents"]
+        try:
+            args = tool.arguments_model.model_validate(arguments)
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            argument = str(first["loc"][0]) if first["loc"] else None
+            return {"error": {"code": "invalid_argument", "argument": argument, "message": f"{argument}: {first['msg']}"}}
+        hits = self.search(args.query, args.tax_year, k=args.k, source_type=args.source_type)
+        results = []
+        for hit in hits:
+            sid = sources.add(hit)
+            results.append({"source_id": sid, **hit.to_json()})
+        out: dict[str, Any] = {"query": args.query, "results": results}
+        if not hits:
+            from nztax.retrieval import NOTHING_RELEVANT
+
+            out["message"] = NOTHING_RELEVANT
+        return out
+
+    # -- guard ---------------------------------------------------------------------------------
+
+    def evidence(self, result: AskResult, intent: Intent, passages: list) -> guard.Evidence:
+        ev = guard.Evidence()
+        years = {result.tax_year}
+        for call in result.tools:
+            ev.add_json(call.result)
+            ev.add_json(call.arguments)
+            if isinstance(call.result, dict) and isinstance(call.result.get("tax_year"), str):
+                years.add(call.result["tax_year"])
+        if result.tax_year in self.rules.years and self.rules.years[result.tax_year].data.partial:
+            years.add(current_tax_year())  # a partly published year is answered with the current figures
+        for year in years:
+            if year in self.rules.years:
+                ev.add_values(self.rules.years[year].figures())
+        for hit in passages:
+            ev.add_text(hit.text)
+        ev.add_text(intent.question)
+        return ev
+
+    def _guarded(self, result: AskResult, intent: Intent, passages: list) -> AskResult:
+        checked = guard.check(result.answer, self.evidence(result, intent, passages))
+        if checked.flagged:
+            log.warning(json.dumps({"event": "guard_removed", "figures": checked.removed, "mode": result.mode}))
+            result.answer = checked.answer
+            result.guard_removed = checked.removed
+        return result

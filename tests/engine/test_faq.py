@@ -1,0 +1,44 @@
+"""The FAQ fast path serves precomputed answers for close matches only."""
+
+import json
+
+import pytest
+
+from nztax.engine import Engine
+from nztax.faq_index import FaqError, FaqIndex
+
+
+@pytest.fixture
+def faq_engine(engine, engine_settings):
+    questions = ["What are the income tax rates for individuals?", "How much tax do I pay on $85,000?"]
+    entries = [{"question": q, "slug": f"q{i}", "topic": "tax-rates", "url": f"/faq/q{i}/",
+                "result": engine.answer(q, use_faq=False, mode="offline").to_json()} for i, q in enumerate(questions)]
+    return Engine(engine.rules, engine.retriever, FaqIndex(entries, engine_settings.faq_match_threshold), engine_settings)
+
+
+def test_close_match_is_served_from_the_faq(faq_engine):
+    out = faq_engine.answer("what are the income tax rates for individuals").to_json()
+    assert out["source"] == "faq" and "39%" in out["answer"]
+
+
+def test_a_different_amount_never_matches(faq_engine):
+    out = faq_engine.answer("How much tax do I pay on $80,000?").to_json()
+    assert out["source"] == "engine"
+    # 80,000 x 33% - 10,122.50 = 16,277.50
+    assert "$16,277.50" in out["answer"]
+
+
+def test_another_year_or_history_skips_the_faq(faq_engine):
+    assert faq_engine.answer("What are the income tax rates for individuals?", tax_year="2024-25").source == "engine"
+    history = [{"question": "hi", "answer": "hello"}]
+    assert faq_engine.answer("What are the income tax rates for individuals?", history=history).source == "engine"
+    assert faq_engine.answer("What are the income tax rates for individuals?", use_faq=False).source == "engine"
+
+
+def test_faq_file_loading(tmp_path):
+    assert FaqIndex.load(tmp_path, 0.8).entries == []
+    (tmp_path / "faq.json").write_text("{not json")
+    with pytest.raises(FaqError):
+        FaqIndex.load(tmp_path, 0.8)
+    (tmp_path / "faq.json").write_text(json.dumps([{"question": "q", "result": {"tax_year": "2026-27"}}, "junk"]))
+    assert len(FaqIndex.load(tmp_path, 0.8).entries) == 1

@@ -1,0 +1,150 @@
+"""The LLM tool loop against a fake OpenAI-compatible server on 127.0.0.1 (no network, no key)."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import time
+
+import pytest
+
+from fake_openai import FakeOpenAI, final, tool_call
+from nztax.engine import Engine
+
+TAX_RATES_URL_PART = "tax-rates-for-individuals"
+
+
+@pytest.fixture(scope="module")
+def fake():
+    server = FakeOpenAI()
+    yield server
+    server.close()
+
+
+@pytest.fixture
+def llm_engine(engine, engine_settings, fake, monkeypatch):
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-not-a-real-key")
+    fake.script.clear()
+    fake.requests.clear()
+    settings = dataclasses.replace(engine_settings, llm_model="openai/fake", llm_api_base=fake.base_url,
+                                   llm_timeout=1.0, llm_max_retries=0, llm_max_hops=3)
+    return Engine(engine.rules, engine.retriever, settings=settings)
+
+
+def ask(e, question, **kw):
+    return e.answer(question, use_faq=False, **kw)
+
+
+def test_two_hops_tool_then_answer(llm_engine, fake):
+    fake.script[:] = [
+        lambda b: {"tool_calls": [tool_call("call_1", "calculate_income_tax", {"taxable_income": 85000})]},
+        lambda b: final("answered", "Income tax on $85,000 is **$17,927.50** (effective rate 21.09%).",
+                        ["What about with a student loan?"]),
+    ]
+    result = ask(llm_engine, "How much tax do I pay on $85,000?")
+    out = result.to_json()
+    assert out["mode"] == "llm" and out["status"] == "answered"
+    assert "$17,927.50" in out["answer"] and not result.guard_removed
+    assert [t["name"] for t in out["tools"]] == ["calculate_income_tax"]
+    assert out["tools"][0]["result"]["total_tax"] == 17927.5
+    assert any(TAX_RATES_URL_PART in c["url"] for c in out["citations"])
+    assert result.usage["prompt_tokens"] == 200 and result.usage["calls"] == 2
+    first, second = fake.requests
+    assert first["model"] == "fake" and {t["function"]["name"] for t in first["tools"]} >= {"calculate_income_tax", "search_tax_documents"}
+    roles = [m["role"] for m in second["messages"]]
+    assert roles == ["system", "user", "user", "assistant", "tool"]
+    assert second["messages"][1]["content"].startswith("<context>")  # passages are a separate message
+    assert "2026-27" in second["messages"][0]["content"]  # the current tax year comes from the date
+    assert second["messages"][-1]["tool_call_id"] == "call_1"
+
+
+def test_parallel_tool_calls_in_one_hop(llm_engine, fake):
+    fake.script[:] = [
+        lambda b: {"tool_calls": [
+            tool_call("call_a", "calculate_paye", {"gross_pay": 1000, "pay_frequency": "weekly", "tax_code": "M"}),
+            tool_call("call_b", "calculate_kiwisaver", {"gross_pay": 1000}),
+        ]},
+        lambda b: final("answered", "PAYE is $171.50 and your KiwiSaver contribution is $35."),
+    ]
+    out = ask(llm_engine, "PAYE and KiwiSaver on $1,000 a week?").to_json()
+    assert [t["name"] for t in out["tools"]] == ["calculate_paye", "calculate_kiwisaver"]
+    tool_messages = [m for m in fake.requests[1]["messages"] if m["role"] == "tool"]
+    assert [m["tool_call_id"] for m in tool_messages] == ["call_a", "call_b"]
+    assert json.loads(tool_messages[0]["content"])["paye"] == 171.5  # IR340 April 2026, weekly $1,000 M
+    assert "$171.50" in out["answer"] and "$35" in out["answer"]
+
+
+def test_bad_tool_argument_goes_back_as_an_error(llm_engine, fake):
+    fake.script[:] = [
+        lambda b: {"tool_calls": [tool_call("call_x", "calculate_income_tax", {"taxable_income": "lots"})]},
+        lambda b: {"tool_calls": [tool_call("call_y", "calculate_income_tax", "{not json")]},
+        lambda b: final("needs_clarification", "How much do you earn in a year?"),
+    ]
+    out = ask(llm_engine, "How much tax do I pay on lots of money?").to_json()
+    errors = [json.loads(m["content"]) for m in fake.requests[2]["messages"] if m["role"] == "tool"]
+    assert errors[0]["error"]["code"] == "invalid_argument" and errors[0]["error"]["argument"] == "taxable_income"
+    assert errors[1]["error"]["code"] == "invalid_json"
+    assert out["status"] == "needs_clarification" and out["mode"] == "llm"
+
+
+def test_hop_cap_forces_a_final_call_without_tools(llm_engine, fake):
+    search = lambda b: {"tool_calls": [tool_call(f"s{len(fake.requests)}", "search_tax_documents", {"query": "ACC levy"})]}  # noqa: E731
+    fake.script[:] = [search, search, search,
+                      lambda b: final("answered", "The ACC earners' levy is 1.75% of liable earnings.", sources=[1])]
+    out = ask(llm_engine, "Tell me about the ACC levy").to_json()
+    assert len(fake.requests) == 4
+    assert all("tools" in r for r in fake.requests[:3]) and "tools" not in fake.requests[3]
+    assert [t["name"] for t in out["tools"]] == ["search_tax_documents"] * 3
+    assert "1.75%" in out["answer"] and out["mode"] == "llm"
+    assert any("acc-earners-levy-rates" in c["url"] for c in out["citations"])
+
+
+def test_timeout_falls_back_to_the_offline_answer(llm_engine, fake):
+    fake.script[:] = [lambda b: "hang"]
+    started = time.perf_counter()
+    result = ask(llm_engine, "How much tax do I pay on $85,000?")
+    elapsed = time.perf_counter() - started
+    out = result.to_json()
+    assert out["mode"] == "offline" and result.fallback_reason == "timeout"
+    assert "$17,927.50" in out["answer"] and out["tools"][0]["name"] == "calculate_income_tax"
+    assert elapsed < 4
+
+
+def test_invented_figure_never_reaches_the_user(llm_engine, fake):
+    fake.script[:] = [
+        lambda b: {"tool_calls": [tool_call("c1", "calculate_income_tax", {"taxable_income": 85000})]},
+        lambda b: final("answered", "Income tax on $85,000 is $17,927.50. You can also claim a $2,500 "
+                        "working-from-home allowance tax free. Your marginal rate is 33%."),
+    ]
+    result = ask(llm_engine, "How much tax do I pay on $85,000?")
+    out = result.to_json()
+    assert "$2,500" not in out["answer"] and "working-from-home" not in out["answer"]
+    assert "$17,927.50" in out["answer"] and result.guard_removed == ["$2,500"]
+    assert "could not be traced" in out["answer"]
+
+
+def test_answer_with_only_invented_figures_is_downgraded(llm_engine, fake):
+    fake.script[:] = [lambda b: final("answered", "The top tax rate is 45% on income over $250,000.")]
+    result = ask(llm_engine, "What is the top tax rate?")
+    out = result.to_json()
+    assert "45%" not in out["answer"] and "$250,000" not in out["answer"]
+    assert out["mode"] == "offline" and result.fallback_reason == "guard"
+    assert "39%" in out["answer"]
+
+
+def test_model_out_of_scope_uses_fixed_copy(llm_engine, fake):
+    fake.script[:] = [lambda b: final("out_of_scope", "Sure! Here is everything about customs duties...")]
+    out = ask(llm_engine, "Tell me about importing a car and the duties on it").to_json()
+    assert out["status"] == "out_of_scope" and "Sure!" not in out["answer"]
+
+
+def test_router_declines_before_any_model_call(llm_engine, fake):
+    out = ask(llm_engine, "How do I register for GST?").to_json()
+    assert out["status"] == "out_of_scope" and fake.requests == []
+
+
+def test_reply_that_is_not_json_falls_back(llm_engine, fake):
+    fake.script[:] = [lambda b: {"content": "Tax on $85,000 is about $18,000."}]
+    result = ask(llm_engine, "How much tax do I pay on $85,000?")
+    assert result.mode == "offline" and result.fallback_reason == "invalid_output"
+    assert "$18,000" not in result.answer

@@ -1,0 +1,100 @@
+"""/ask under a real functions-framework process on a free loopback port.
+
+Also measures the targets: cold start (process start to first answer) and warm p50 latency.
+The asserted bounds are loose (CI machines vary); `make bench` reports the measured figures.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from ask_helpers import MAIN, ROOT, function_env
+
+READY_TIMEOUT_S = 30
+COLD_START_BOUND_S = 6.0  # target < 2 s; loose here so a busy machine does not fail the suite
+WARM_P50_BOUND_MS = 150.0  # target < 50 ms
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def post(url: str, body: dict, timeout: float = 10) -> tuple[int, dict]:
+    request = urllib.request.Request(url, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=timeout) as r:
+            return r.status, json.loads(r.read())
+    except urllib.error.HTTPError as exc:
+        return exc.code, json.loads(exc.read() or b"{}")
+
+
+@pytest.fixture(scope="module")
+def server(ask_index):
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if k not in ("GEMINI_API_KEY", "NZTAX_LLM_MODEL", "NZTAX_LLM_API_BASE")}
+    env.update(function_env(ask_index))
+    exe = Path(sys.executable).parent / "functions-framework"
+    started = time.perf_counter()
+    proc = subprocess.Popen([str(exe), "--target", "ask", "--source", str(MAIN), "--port", str(port), "--host", "127.0.0.1"],
+                            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    url = f"http://127.0.0.1:{port}/"
+    cold = None
+    try:
+        while time.perf_counter() - started < READY_TIMEOUT_S:
+            if proc.poll() is not None:
+                raise RuntimeError(f"functions-framework exited: {proc.stderr.read().decode()[-2000:]}")
+            try:
+                # a topic question: the first answer includes loading the index and the query embedder
+                status, _ = post(url, {"question": "What is the ACC earners' levy rate?"}, timeout=10)
+                if status == 200:
+                    cold = time.perf_counter() - started
+                    break
+            except (urllib.error.URLError, ConnectionError, OSError):
+                time.sleep(0.02)
+        assert cold is not None, "the function did not answer in time"
+        yield url, cold
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+def test_answers_over_http(server):
+    url, _ = server
+    status, body = post(url + "ask", {"question": "What is the student loan repayment threshold?"})
+    assert status == 200 and body["status"] == "answered" and "$24,128" in body["answer"]
+    status, body = post(url, {"question": ""})
+    assert status == 400 and body["error"]["code"] == "missing_question"
+
+
+def test_cold_start_and_warm_latency(server):
+    url, cold = server
+    questions = ["How much tax do I pay on $85,000?", "What is the ACC levy rate?", "PAYE on $1,000 a week, tax code M",
+                 "How do I register for GST?", "What are the KiwiSaver contribution rates?"]
+    timings = []
+    for _ in range(4):
+        for q in questions:
+            t = time.perf_counter()
+            status, _ = post(url, {"question": q})
+            timings.append((time.perf_counter() - t) * 1000)
+            assert status == 200
+    p50 = statistics.median(timings)
+    print(f"\ncold start {cold:.2f} s; warm p50 {p50:.1f} ms over {len(timings)} requests")
+    assert cold < COLD_START_BOUND_S
+    assert p50 < WARM_P50_BOUND_MS
