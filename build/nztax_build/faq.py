@@ -1,0 +1,274 @@
+"""Pipeline stage "faq": answer the site's FAQ questions with the engine behind POST /ask.
+
+In: `site_src/faq_questions.yaml` (topics -> questions), the index (its manifest's corpus hash and
+embedder id are the "sources" part of the cache key), the rules and the answer mode (offline or the
+configured LLM). Out: `<index_dir>/faq.json`, a list of
+`{"question", "slug", "topic", "url", "result"}` (result = the POST /ask JSON) that the function's
+fast path and the page renderer read. Only `answered` results are published; clarifications and
+declines are dropped (and listed in the stage summary).
+
+Answers are cached under `<work_dir>/faq/` by question + sources hash + tax year + mode. An answer
+that shows figures (tool calls, dollar amounts, percentages) also keys on the rules version, so a
+rules edit re-answers exactly those questions and reuses every other answer (`nztax rebuild`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import unicodedata
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Protocol
+
+import yaml
+
+from .pipeline import BuildContext, Stage, StageError, fingerprint_of
+from .store import atomic_write_text
+
+FAQ_VERSION = 1  # bump when the cached answer format or the question handling changes
+QUESTIONS_FILE = "faq_questions.yaml"
+FAQ_JSON = "faq.json"
+PUBLISHED_STATUS = "answered"
+SLUG_MAX_WORDS = 12
+
+# A figure a rules edit could change: a dollar amount, a percentage or a grouped number.
+FIGURE = re.compile(r"\$\s?\d|\d\s?%|\d{1,3}(?:,\d{3})+")
+
+
+class FaqError(StageError):
+    """The question list is missing or invalid."""
+
+
+@dataclass(frozen=True)
+class FaqQuestion:
+    question: str
+    slug: str
+    topic: str
+    topic_title: str
+
+    @property
+    def url(self) -> str:
+        """Site-relative URL of the question's page."""
+        return f"/faq/{self.topic}/{self.slug}/"
+
+
+@dataclass(frozen=True)
+class FaqTopic:
+    slug: str
+    title: str
+    intro: str
+
+
+class Answerer(Protocol):
+    def answer(self, question: str, tax_year: str | None = None, history: list | None = None, use_faq: bool = False): ...
+
+
+def slugify(text: str) -> str:
+    """'How much tax do I pay on $65,000 a year?' -> 'how-much-tax-do-i-pay-on-65000-a-year'."""
+    ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii").lower()
+    ascii_text = re.sub(r"(?<=\d),(?=\d)", "", ascii_text)  # 65,000 -> 65000 (3.5 -> 3-5 below)
+    words = re.findall(r"[a-z0-9]+", ascii_text)
+    return "-".join(words[:SLUG_MAX_WORDS]) or "question"
+
+
+def load_questions(path: Path) -> tuple[list[FaqTopic], list[FaqQuestion]]:
+    """Read and check the question list; a problem is a `FaqError` naming the file and entry."""
+    try:
+        raw = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise FaqError(f"{path}: the FAQ question list is missing") from None
+    except yaml.YAMLError as exc:
+        raise FaqError(f"{path}: not valid YAML: {exc}") from None
+    topics_raw = (raw or {}).get("topics") if isinstance(raw, dict) else None
+    if not isinstance(topics_raw, dict) or not topics_raw:
+        raise FaqError(f"{path}: expected a `topics:` mapping of topic slug -> {{title, questions}}")
+    topics, questions, seen = [], [], {}
+    for topic_slug, body in topics_raw.items():
+        where = f"{path.name}: topics.{topic_slug}"
+        if not re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*", str(topic_slug)):
+            raise FaqError(f"{where}: a topic slug is lowercase words joined by hyphens")
+        if not isinstance(body, dict) or not body.get("title") or not isinstance(body.get("questions"), list):
+            raise FaqError(f"{where}: needs `title` and a `questions` list")
+        topics.append(FaqTopic(topic_slug, str(body["title"]), str(body.get("intro", ""))))
+        for i, item in enumerate(body["questions"]):
+            text, slug = (item.get("q"), item.get("slug")) if isinstance(item, dict) else (item, None)
+            if not isinstance(text, str) or not text.strip():
+                raise FaqError(f"{where}.questions[{i}]: a question must be non-empty text")
+            slug = slug or slugify(text)
+            key = (topic_slug, slug)
+            if key in seen:
+                raise FaqError(f"{where}.questions[{i}]: slug {slug!r} repeats question {seen[key]!r}; give one a `slug:`")
+            seen[key] = text
+            questions.append(FaqQuestion(" ".join(text.split()), slug, topic_slug, str(body["title"])))
+    return topics, questions
+
+
+def shows_figures(result: dict) -> bool:
+    """Whether a rules edit could change this answer: it used a tool or shows a figure."""
+    return bool(result.get("tools")) or bool(FIGURE.search(result.get("answer") or ""))
+
+
+class AnswerCache:
+    """One JSON file per (question, sources, tax year, mode), recording the rules version it used."""
+
+    def __init__(self, directory: Path):
+        self.directory = Path(directory)
+
+    def _path(self, question: str, sources_hash: str, tax_year: str, mode: str) -> Path:
+        key = fingerprint_of(FAQ_VERSION, question, sources_hash, tax_year, mode)
+        return self.directory / key[:2] / f"{key}.json"
+
+    def get(self, question: str, sources_hash: str, tax_year: str, mode: str, rules_version: str) -> dict | None:
+        path = self._path(question, sources_hash, tax_year, mode)
+        try:
+            entry = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+        if entry.get("depends_on_rules") and entry.get("rules_version") != rules_version:
+            return None
+        return entry.get("result")
+
+    def put(self, question: str, sources_hash: str, tax_year: str, mode: str, rules_version: str, result: dict) -> None:
+        entry = {"question": question, "rules_version": rules_version, "depends_on_rules": shows_figures(result), "result": result}
+        atomic_write_text(self._path(question, sources_hash, tax_year, mode), json.dumps(entry, ensure_ascii=False, indent=1, sort_keys=True) + "\n")
+
+
+def stable_result(result: dict) -> dict:
+    """The POST /ask JSON with its timing removed, so the same answer is the same bytes."""
+    result = dict(result)
+    if "latency_ms" in result:
+        result["latency_ms"] = 0
+    return result
+
+
+@dataclass
+class FaqRun:
+    entries: list[dict]
+    answered: int
+    cached: int
+    dropped: list[tuple[str, str]]  # (question, status)
+
+
+def answer_questions(
+    questions: list[FaqQuestion],
+    engine_factory: Callable[[], Answerer],
+    cache: AnswerCache,
+    sources_hash: str,
+    tax_year: str,
+    mode: str,
+    rules_version: str,
+    log: Callable[[str], None] = print,
+) -> FaqRun:
+    """Answer every question (from the cache when still valid); keep the `answered` ones."""
+    engine = None
+    entries, dropped = [], []
+    answered = cached = 0
+    for number, q in enumerate(questions, start=1):
+        result = cache.get(q.question, sources_hash, tax_year, mode, rules_version)
+        if result is None:
+            if engine is None:
+                engine = engine_factory()
+            result = stable_result(engine.answer(q.question, tax_year=None, history=None, use_faq=False).to_json())
+            cache.put(q.question, sources_hash, tax_year, mode, rules_version, result)
+            answered += 1
+            log(f"[faq] {number}/{len(questions)} answered ({result.get('status')}): {q.question}")
+        else:
+            cached += 1
+        if result.get("status") != PUBLISHED_STATUS:
+            dropped.append((q.question, str(result.get("status"))))
+            continue
+        entries.append({"question": q.question, "slug": q.slug, "topic": q.topic, "url": q.url, "result": result})
+    return FaqRun(entries, answered, cached, dropped)
+
+
+def faq_json_text(entries: list[dict]) -> str:
+    return json.dumps(entries, ensure_ascii=False, indent=1, sort_keys=True) + "\n"
+
+
+# -- the pipeline stage -------------------------------------------------------------------------
+
+def sources_hash(index_dir: Path) -> str:
+    """What an answer depends on besides the question and the rules: the index (its manifest: corpus
+    hash, embedder, format, BM25 settings; not its build time) and the engine's own code."""
+    try:
+        manifest = json.loads((Path(index_dir) / "manifest.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        raise StageError(f"no index at {index_dir} (manifest.json missing): run `nztax build` so the index stage runs first") from None
+    manifest.pop("built_at", None)
+    return fingerprint_of(manifest, engine_code_hash())
+
+
+def engine_code_hash() -> str:
+    """The engine's Python source (nztax/*.py): a changed composer or router means new answers."""
+    import nztax
+
+    package = Path(nztax.__file__).parent
+    digest = hashlib.sha256()
+    for path in sorted(package.rglob("*.py")):
+        digest.update(path.relative_to(package).as_posix().encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()
+
+
+def answer_mode(settings) -> str:
+    return f"llm:{settings.llm_model}" if getattr(settings, "llm_model", None) else "offline"
+
+
+def _questions_path(ctx: BuildContext) -> Path:
+    return Path(ctx.settings.site_src) / QUESTIONS_FILE
+
+
+def _fingerprint(ctx: BuildContext) -> str:
+    from nztax.rules import current_tax_year, load_rules
+
+    path = _questions_path(ctx)
+    questions = path.read_bytes() if path.exists() else b""
+    return fingerprint_of(
+        FAQ_VERSION, hashlib.sha256(questions).hexdigest(), sources_hash(ctx.settings.index_dir),
+        load_rules(ctx.settings.rules_dir).version(), current_tax_year(), answer_mode(ctx.settings),
+    )
+
+
+def default_engine_factory(settings) -> Callable[[], Answerer]:
+    """A fresh engine on `settings` (not the process-wide one: the index may have just been rebuilt)."""
+    def make() -> Answerer:
+        try:
+            from nztax.engine import Engine
+        except ModuleNotFoundError as exc:
+            raise StageError(f"the answer engine is not available ({exc}); the FAQ cannot be answered") from None
+        try:
+            return Engine.create(settings)
+        except Exception as exc:  # index missing or mismatched, rules invalid: say so, no traceback
+            raise StageError(f"the answer engine could not load: {exc}") from None
+    return make
+
+
+def run_faq(ctx: BuildContext, engine_factory: Callable[[], Answerer] | None = None) -> str:
+    from nztax.rules import current_tax_year, load_rules
+
+    settings = ctx.settings
+    _, questions = load_questions(_questions_path(ctx))
+    run = answer_questions(
+        questions,
+        engine_factory or default_engine_factory(settings),
+        AnswerCache(Path(settings.work_dir) / "faq"),
+        sources_hash(settings.index_dir),
+        current_tax_year(),
+        answer_mode(settings),
+        load_rules(settings.rules_dir).version(),
+        log=ctx.log,
+    )
+    for question, status in run.dropped:
+        ctx.log(f"[faq] not published ({status}): {question}")
+    atomic_write_text(Path(settings.index_dir) / FAQ_JSON, faq_json_text(run.entries))
+    return (f"{len(questions)} questions: {len(run.entries)} published, {len(run.dropped)} dropped; "
+            f"answered {run.answered}, from cache {run.cached}")
+
+
+FAQ_STAGE = Stage(
+    name="faq",
+    run=run_faq,
+    fingerprint=_fingerprint,
+    outputs=lambda ctx: [Path(ctx.settings.index_dir) / FAQ_JSON],
+)

@@ -1,0 +1,276 @@
+/* The Ask box: posts a question to the /ask function and shows the answer with its sources.
+ *
+ * In: <section data-nz-ask data-ask-url data-timeout-seconds> (overrides/partials/ask.html), bound
+ * again on every instant navigation through Material's document$ observable. Out: the answer, its
+ * citations, next-action chips (clicking one asks it), styled by status, or a kind message when the
+ * function fails, is unreachable or times out (AbortController).
+ *
+ * The answer's markdown is untrusted. renderMarkdown escapes ALL HTML first and then emits only a
+ * fixed whitelist of tags (p, br, strong, em, code, pre, ul, ol, li, h3-h6, table parts, a with an
+ * http(s) href); the result is parsed into an inert <template> and walked once more, dropping any
+ * element or attribute outside the whitelist, before it is attached. Citations and chips are built
+ * with textContent. Nothing from the answer can add script or markup.
+ */
+(function (root) {
+  "use strict";
+
+  const DEFAULT_ASK_URL = "http://127.0.0.1:8080/";
+  const HISTORY_TURNS = 3;
+  const ALLOWED_TAGS = new Set(["P", "BR", "STRONG", "EM", "CODE", "PRE", "UL", "OL", "LI", "H3", "H4", "H5", "H6",
+    "TABLE", "THEAD", "TBODY", "TR", "TH", "TD", "A", "BLOCKQUOTE"]);
+  const STATUS_LABELS = {
+    answered: "Answer",
+    needs_clarification: "A little more detail, please",
+    out_of_scope: "Outside what this site covers",
+    refused: "Can't help with that",
+  };
+
+  function escapeHtml(text) {
+    return String(text).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;")
+      .replace(/"/g, "&quot;").replace(/'/g, "&#39;");
+  }
+
+  function safeHref(url) {
+    const raw = String(url).replace(/&amp;/g, "&");
+    return /^https?:\/\/[^\s"'<>]+$/i.test(raw) ? raw : null;
+  }
+
+  /** Inline markdown on text that is ALREADY HTML-escaped. */
+  function inline(escaped) {
+    const codes = [];
+    let text = escaped.replace(/`([^`]+)`/g, (_, code) => { codes.push(code); return `\u0000${codes.length - 1}\u0000`; });
+    text = text.replace(/!\[([^\]]*)\]\(([^)\s]*)\)/g, "$1");
+    text = text.replace(/\[([^\]]+)\]\(([^)\s]+)\)/g, (whole, label, url) => {
+      const href = safeHref(url);
+      return href ? `<a href="${escapeHtml(href)}" rel="noopener noreferrer nofollow" target="_blank">${label}</a>` : label;
+    });
+    text = text.replace(/\*\*([^*]+)\*\*/g, "<strong>$1</strong>").replace(/__([^_]+)__/g, "<strong>$1</strong>");
+    text = text.replace(/(^|[^*\w])\*([^*\s][^*]*)\*(?!\w)/g, "$1<em>$2</em>").replace(/(^|[^_\w])_([^_\s][^_]*)_(?!\w)/g, "$1<em>$2</em>");
+    return text.replace(/\u0000(\d+)\u0000/g, (_, i) => `<code>${codes[+i]}</code>`);
+  }
+
+  function tableRow(line, cell) {
+    const cells = line.trim().replace(/^\|/, "").replace(/\|$/, "").split("|");
+    return "<tr>" + cells.map((c) => `<${cell}>${inline(c.trim())}</${cell}>`).join("") + "</tr>";
+  }
+
+  /** A small, safe markdown renderer: escape everything, then add whitelisted structure. */
+  function renderMarkdown(markdown) {
+    const lines = escapeHtml(String(markdown || "").replace(/\r\n?/g, "\n")).split("\n");
+    const out = [];
+    let i = 0;
+    while (i < lines.length) {
+      const line = lines[i];
+      if (/^\s*```/.test(line)) {
+        const code = [];
+        i += 1;
+        while (i < lines.length && !/^\s*```/.test(lines[i])) { code.push(lines[i]); i += 1; }
+        i += 1;
+        out.push(`<pre><code>${code.join("\n")}</code></pre>`);
+        continue;
+      }
+      const heading = /^(#{1,6})\s+(.*)$/.exec(line);
+      if (heading) {
+        const level = Math.min(6, Math.max(3, heading[1].length + 2));
+        out.push(`<h${level}>${inline(heading[2])}</h${level}>`);
+        i += 1;
+        continue;
+      }
+      if (/^\s*\|.*\|\s*$/.test(line) && i + 1 < lines.length && /^\s*\|?\s*:?-{3,}/.test(lines[i + 1])) {
+        const rows = [`<thead>${tableRow(line, "th")}</thead>`];
+        i += 2;
+        const body = [];
+        while (i < lines.length && /^\s*\|.*\|\s*$/.test(lines[i])) { body.push(tableRow(lines[i], "td")); i += 1; }
+        out.push(`<table>${rows.join("")}<tbody>${body.join("")}</tbody></table>`);
+        continue;
+      }
+      const bullet = /^\s*[-*+]\s+(.*)$/.exec(line), numbered = /^\s*\d+[.)]\s+(.*)$/.exec(line);
+      if (bullet || numbered) {
+        const tag = bullet ? "ul" : "ol";
+        const pattern = bullet ? /^\s*[-*+]\s+(.*)$/ : /^\s*\d+[.)]\s+(.*)$/;
+        const items = [];
+        while (i < lines.length && pattern.test(lines[i])) { items.push(`<li>${inline(pattern.exec(lines[i])[1])}</li>`); i += 1; }
+        out.push(`<${tag}>${items.join("")}</${tag}>`);
+        continue;
+      }
+      if (/^&gt;\s?/.test(line)) {
+        const quote = [];
+        while (i < lines.length && /^&gt;\s?/.test(lines[i])) { quote.push(inline(lines[i].replace(/^&gt;\s?/, ""))); i += 1; }
+        out.push(`<blockquote><p>${quote.join("<br>")}</p></blockquote>`);
+        continue;
+      }
+      if (!line.trim()) { i += 1; continue; }
+      const para = [];
+      while (i < lines.length && lines[i].trim() && !/^(#{1,6})\s|^\s*[-*+]\s|^\s*\d+[.)]\s|^\s*```|^&gt;/.test(lines[i])) {
+        para.push(inline(lines[i])); i += 1;
+      }
+      out.push(`<p>${para.join("<br>")}</p>`);
+    }
+    return out.join("");
+  }
+
+  /** Parse whitelisted HTML inertly and attach it, dropping anything outside the whitelist. */
+  function attachSafe(container, html, doc) {
+    const template = doc.createElement("template");
+    template.innerHTML = html;
+    const walk = (node) => {
+      for (const child of Array.from(node.childNodes)) {
+        if (child.nodeType === 3) continue;
+        if (child.nodeType !== 1 || !ALLOWED_TAGS.has(child.tagName)) { child.remove(); continue; }
+        for (const a of Array.from(child.attributes)) {
+          const keep = child.tagName === "A" && ((a.name === "href" && safeHref(a.value)) || a.name === "rel" || a.name === "target");
+          if (!keep) child.removeAttribute(a.name);
+        }
+        walk(child);
+      }
+    };
+    walk(template.content);
+    container.appendChild(template.content);
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // The box.
+
+  const history = [];
+
+  function el(doc, tag, className, text) {
+    const e = doc.createElement(tag);
+    if (className) e.className = className;
+    if (text !== undefined) e.textContent = text;
+    return e;
+  }
+
+  function kindError(status, body) {
+    const message = body && body.error && typeof body.error.message === "string" ? body.error.message : "";
+    if (status === 400 || status === 413) return "That question couldn't be sent as it is" + (message ? `: ${message}` : ".") + " Please rephrase it and try again.";
+    if (status === 429) return "Lots of questions right now. Please wait a minute and ask again.";
+    if (status === 503) return "The answer service isn't ready at the moment. The questions and calculators on this site still work; please try again shortly.";
+    return "Something went wrong while answering. Please try again in a moment; the questions and calculators on this site still work.";
+  }
+
+  function showMessage(box, doc, text, kind) {
+    const out = box.querySelector(".nz-ask__answer");
+    out.replaceChildren();
+    out.className = `nz-ask__answer nz-ask__answer--${kind}`;
+    out.appendChild(el(doc, "p", "nz-ask__message", text));
+    out.hidden = false;
+  }
+
+  function renderAnswer(box, doc, question, data) {
+    const out = box.querySelector(".nz-ask__answer");
+    const status = Object.prototype.hasOwnProperty.call(STATUS_LABELS, data.status) ? data.status : "answered";
+    out.replaceChildren();
+    out.className = `nz-ask__answer nz-ask__answer--${status}`;
+    const head = el(doc, "div", "nz-ask__head");
+    head.appendChild(el(doc, "span", "nz-ask__status", STATUS_LABELS[status]));
+    if (typeof data.tax_year === "string" && data.tax_year) head.appendChild(el(doc, "span", "nz-badge", `Tax year ${data.tax_year}`));
+    out.appendChild(head);
+    out.appendChild(el(doc, "p", "nz-ask__question", question));
+    const body = el(doc, "div", "nz-ask__body");
+    attachSafe(body, renderMarkdown(data.answer), doc);
+    out.appendChild(body);
+
+    const citations = Array.isArray(data.citations) ? data.citations : [];
+    const links = citations.map((c) => c && safeHref(c.url) ? c : null).filter(Boolean);
+    if (links.length) {
+      out.appendChild(el(doc, "h3", "nz-ask__sources-title", "Sources"));
+      const list = el(doc, "ol", "nz-ask__sources");
+      for (const c of links) {
+        const item = el(doc, "li");
+        const a = el(doc, "a", "", String(c.title || c.url));
+        a.href = safeHref(c.url);
+        a.rel = "noopener noreferrer";
+        a.target = "_blank";
+        item.appendChild(a);
+        if (c.section) item.appendChild(doc.createTextNode(` — ${String(c.section)}`));
+        list.appendChild(item);
+      }
+      out.appendChild(list);
+    }
+    if (typeof data.disclaimer === "string" && data.disclaimer) out.appendChild(el(doc, "p", "nz-ask__disclaimer", data.disclaimer));
+
+    const actions = (Array.isArray(data.next_actions) ? data.next_actions : []).slice(0, 3).map((a) => {
+      if (typeof a === "string") return { label: a, question: a };
+      if (a && typeof a === "object") {
+        const q = a.question || a.label || a.text;
+        return q ? { label: String(a.label || a.text || q), question: String(q) } : null;
+      }
+      return null;
+    }).filter(Boolean);
+    if (actions.length) {
+      const chips = el(doc, "div", "nz-ask__chips");
+      for (const action of actions) {
+        const chip = el(doc, "button", "nz-chip", action.label);
+        chip.type = "button";
+        chip.addEventListener("click", () => {
+          box.querySelector(".nz-ask__input").value = action.question;
+          ask(box, doc, action.question);
+        });
+        chips.appendChild(chip);
+      }
+      out.appendChild(chips);
+    }
+    out.hidden = false;
+  }
+
+  async function ask(box, doc, question) {
+    const url = box.getAttribute("data-ask-url") || DEFAULT_ASK_URL;
+    const seconds = parseFloat(box.getAttribute("data-timeout-seconds")) || 30;
+    const button = box.querySelector(".nz-ask__submit");
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), seconds * 1000);
+    button.disabled = true;
+    box.setAttribute("aria-busy", "true");
+    showMessage(box, doc, "Working on it…", "pending");
+    try {
+      const response = await fetch(url, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ question, history: history.slice(-HISTORY_TURNS) }),
+        signal: controller.signal,
+      });
+      let data = null;
+      try { data = await response.json(); } catch (e) { data = null; }
+      if (!response.ok || !data || typeof data !== "object" || data.error) {
+        showMessage(box, doc, kindError(response.status, data), "error");
+        return;
+      }
+      renderAnswer(box, doc, question, data);
+      if (typeof data.answer === "string") history.push({ question, answer: data.answer });
+    } catch (err) {
+      const timedOut = err && err.name === "AbortError";
+      showMessage(box, doc, timedOut
+        ? "That is taking longer than it should. Please try again, or browse the questions and calculators on this site."
+        : "Couldn't reach the answer service. Check your connection and try again; the questions and calculators on this site work without it.", "error");
+    } finally {
+      clearTimeout(timer);
+      button.disabled = false;
+      box.removeAttribute("aria-busy");
+    }
+  }
+
+  function bind(doc) {
+    for (const box of doc.querySelectorAll("[data-nz-ask]")) {
+      if (box.dataset.bound) continue;
+      box.dataset.bound = "1";
+      box.querySelector(".nz-ask__form").addEventListener("submit", (event) => {
+        event.preventDefault();
+        const question = box.querySelector(".nz-ask__input").value.trim();
+        if (question) ask(box, doc, question);
+      });
+    }
+  }
+
+  const api = { renderMarkdown, escapeHtml, safeHref };
+  if (typeof module !== "undefined" && module.exports) {
+    module.exports = api;
+    return;
+  }
+  root.NZTaxAsk = api;
+  // Instant navigation swaps the page content without reloading scripts: bind on every new page.
+  if (typeof root.document$ !== "undefined" && root.document$.subscribe) {
+    root.document$.subscribe(() => bind(root.document));
+  } else if (root.document) {
+    root.document.addEventListener("DOMContentLoaded", () => bind(root.document));
+  }
+})(typeof window !== "undefined" ? window : globalThis);

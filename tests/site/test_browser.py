@@ -1,0 +1,287 @@
+"""Browser tests: Playwright driving Debian's Chromium against the fixture site and the real function.
+
+Chromium comes from apt (installed here when /usr/bin/chromium is missing); Playwright launches it
+by `executable_path`, so no browser is ever downloaded. The site is served from 127.0.0.1 by the
+same static server `nztax serve` uses, and /ask by functions-framework running function/main.py on
+the fixture index. Screenshots go to test-output/screenshots/.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import socket
+import subprocess
+import threading
+import time
+import urllib.request
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+
+from site_fixtures import ROOT, fixture_env
+
+pytestmark = pytest.mark.browser
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+SCREENSHOTS = ROOT / "test-output" / "screenshots"
+TIMEOUT_MS = 20_000
+
+
+def ensure_chromium() -> None:
+    """Install Debian's chromium when it is missing; skip (with the reason) only without apt."""
+    if CHROMIUM.exists():
+        return
+    apt = shutil.which("apt-get")
+    if apt is None:
+        pytest.skip("Chromium is not installed and apt-get is not available to install it")
+    for cmd in ([apt, "update", "-q"], [apt, "install", "-y", "-q", "chromium"]):
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=900)
+        if proc.returncode != 0:
+            pytest.fail(f"{' '.join(cmd)} failed: {proc.stderr[-1500:]}")
+    assert CHROMIUM.exists(), "apt installed chromium but /usr/bin/chromium is missing"
+
+
+@pytest.fixture(scope="session")
+def browser():
+    ensure_chromium()
+    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is in the `browser` extra")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
+        yield b
+        b.close()
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="session")
+def live(built_site):
+    """The fixture site on a static server and the real function, with the Ask box pointed at it."""
+    from nztax_build.commands.serve import SiteServer, start_function, stop_process
+    from nztax_build.rebuild import run_mkdocs
+
+    function_port = free_port()
+    ask_url = f"http://127.0.0.1:{function_port}/"
+    env = fixture_env(built_site.settings, ask_url)
+    site_dir = built_site.home / "site-live"
+    run_mkdocs(built_site.settings, site_dir, ask_url=ask_url, env=env)
+    site = SiteServer(site_dir).start()
+    proc = start_function(ROOT, "127.0.0.1", function_port, site.url.rstrip("/"), env=env)
+    try:
+        deadline = time.monotonic() + 60
+        while True:  # up when it answers anything (405 for GET is fine)
+            try:
+                urllib.request.urlopen(ask_url, timeout=2)
+                break
+            except urllib.error.HTTPError:
+                break
+            except OSError:
+                if proc.poll() is not None or time.monotonic() > deadline:
+                    pytest.fail(f"the function did not start (exit code {proc.poll()})")
+                time.sleep(0.2)
+        yield {"site": site.url, "ask_url": ask_url}
+    finally:
+        site.stop()
+        stop_process(proc)
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context(viewport={"width": 1200, "height": 900})
+    pg = context.new_page()
+    pg.set_default_timeout(TIMEOUT_MS)
+    errors: list[str] = []
+    pg.on("pageerror", lambda exc: errors.append(str(exc)))
+    pg.js_errors = errors
+    yield pg
+    context.close()
+
+
+def shot(pg, name: str) -> None:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    pg.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
+
+
+def test_faq_page(page, live):
+    page.goto(live["site"] + "faq/paye/how-much-is-taken-out-of-a-four-weekly-pay-of-3500/")
+    assert "four-weekly pay of $3,500" in page.title()
+    assert page.locator(".nz-badge", has_text="Tax year").first.is_visible()
+    article = page.locator("article")
+    assert "$589.72" in article.inner_text()
+    assert page.locator("article h2", has_text="Sources").count() == 1
+    assert page.locator("article a[href^='https://www.ird.govt.nz/']").count() >= 1
+    assert page.locator("article h2", has_text="Related questions").count() == 1
+    shot(page, "faq_page")
+    assert not page.js_errors
+
+
+def test_paye_calculator(page, live):
+    page.goto(live["site"] + "calculators/paye/")
+    form = page.locator("form.nz-calc")
+    form.locator("[name=gross_pay]").fill("3500")
+    form.locator("[name=pay_frequency]").select_option("four_weekly")
+    form.locator("[name=tax_code]").select_option("M SL")
+    form.locator("[name=kiwisaver_rate]").select_option("3.5")
+    form.locator("[name=tax_year]").select_option("2026-27")
+    form.locator("button[type=submit]").click()
+    result = form.locator(".nz-calc__result")
+    page.wait_for_function("document.querySelector('.nz-calc__result table') !== null")
+    text = result.inner_text()
+    # IRD's 2026-27 payroll specification, example 4.
+    assert "$589.72" in text and "$197.28" in text and "$122.50" in text and "$2,590.50" in text, text
+    shot(page, "paye_calculator")
+    assert not page.js_errors
+
+
+def test_calculator_binds_after_instant_navigation(page, live):
+    """Material's instant navigation swaps pages without reloading scripts; the forms still bind."""
+    page.goto(live["site"] + "calculators/")
+    page.locator("article a[href*='income-tax']").first.click()
+    page.wait_for_url("**/calculators/income-tax/")
+    page.wait_for_function("document.querySelector('.nz-calc__result table') !== null")
+    form = page.locator("form.nz-calc")
+    form.locator("[name=taxable_income]").fill("65000")
+    form.locator("[name=tax_year]").select_option("2026-27")
+    form.locator("button[type=submit]").click()
+    # 15,600 x 10.5% + 37,900 x 17.5% + 11,500 x 30% (IRD 2026-27 bands)
+    page.wait_for_function("document.querySelector('.nz-calc__result').innerText.includes('$11,720.50')")
+    assert not page.js_errors
+
+
+def test_ask_box_against_the_real_function(page, live):
+    page.goto(live["site"] + "faq/")
+    box = page.locator("[data-nz-ask]")
+    assert box.get_attribute("data-ask-url") == live["ask_url"]
+    box.locator("input[name=question]").fill("What is the ACC earners' levy rate for 2026-27?")
+    box.locator("button[type=submit]").click()
+    answer = page.locator(".nz-ask__answer--answered")
+    answer.wait_for(state="visible")
+    assert "1.75%" in answer.inner_text()
+    links = answer.locator(".nz-ask__sources a")
+    assert links.count() >= 1
+    assert links.first.get_attribute("href").startswith("https://")
+    shot(page, "ask_box_answer")
+    chips = answer.locator(".nz-chip")
+    if chips.count():
+        chips.first.click()
+        page.wait_for_function("!document.querySelector('.nz-ask').hasAttribute('aria-busy')")
+    assert not page.js_errors
+
+
+class HostileAsk(BaseHTTPRequestHandler):
+    """A fake /ask whose answer, citations and chips try to inject markup and script."""
+
+    delay = 0.0
+    body = {
+        "status": "answered",
+        "answer": ("Hello <img src=x onerror=\"window.__pwned=1\"> and <script>window.__pwned=2</script>\n\n"
+                   "[click](javascript:window.__pwned=3) ![x](https://example.invalid/x.png) "
+                   "<a href=\"javascript:window.__pwned=4\">a</a> **bold** `<b>code</b>`\n\n"
+                   "| a | b |\n|---|---|\n| <iframe src=x></iframe> | <svg onload=window.__pwned=5> |"),
+        "citations": [{"title": "<img src=x onerror=window.__pwned=6>", "url": "javascript:window.__pwned=7"},
+                      {"title": "Real source", "url": "https://www.ird.govt.nz/x\" onmouseover=\"window.__pwned=8"}],
+        "tools": [], "tax_year": "<script>window.__pwned=9</script>", "disclaimer": "<b>not bold</b>",
+        "next_actions": ["<img src=x onerror=window.__pwned=10>"], "source": "engine", "mode": "offline", "latency_ms": 1,
+    }
+
+    def _cors(self):
+        self.send_header("Access-Control-Allow-Origin", "*")
+        self.send_header("Access-Control-Allow-Headers", "Content-Type")
+        self.send_header("Access-Control-Allow-Methods", "POST, OPTIONS")
+
+    def do_OPTIONS(self):  # noqa: N802
+        self.send_response(204)
+        self._cors()
+        self.end_headers()
+
+    def do_POST(self):  # noqa: N802
+        self.rfile.read(int(self.headers.get("Content-Length", 0)))
+        time.sleep(self.delay)
+        data = json.dumps(self.body).encode()
+        try:
+            self.send_response(200)
+            self._cors()
+            self.send_header("Content-Type", "application/json")
+            self.end_headers()
+            self.wfile.write(data)
+        except OSError:
+            pass
+
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture
+def hostile_server():
+    server = ThreadingHTTPServer(("127.0.0.1", 0), HostileAsk)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/"
+    server.shutdown()
+    server.server_close()
+
+
+def ask_via(page, url: str, question: str, timeout_seconds: float | None = None) -> None:
+    box = page.locator("[data-nz-ask]")
+    box.evaluate("(el, url) => el.setAttribute('data-ask-url', url)", url)
+    if timeout_seconds is not None:
+        box.evaluate("(el, s) => el.setAttribute('data-timeout-seconds', String(s))", timeout_seconds)
+    box.locator("input[name=question]").fill(question)
+    box.locator("button[type=submit]").click()
+
+
+def test_hostile_answer_cannot_inject(page, live, hostile_server):
+    page.goto(live["site"])
+    ask_via(page, hostile_server, "anything")
+    answer = page.locator(".nz-ask__answer--answered")
+    answer.wait_for(state="visible")
+    page.wait_for_timeout(300)  # give any injected handler the chance to run
+    answer.locator(".nz-chip").first.hover()
+    assert page.evaluate("window.__pwned") is None
+    for tag in ("img", "script", "iframe", "svg"):
+        assert answer.locator(tag).count() == 0, f"<{tag}> reached the page"
+    hrefs = answer.locator("a").evaluate_all("els => els.map(a => a.getAttribute('href'))")
+    assert all(h.startswith("https://") for h in hrefs), hrefs
+    assert not answer.locator("[onerror], [onload], [onmouseover]").count()
+    text = answer.inner_text()
+    assert "<img src=x" in text and "<script>" in text  # shown as text, not markup
+    assert answer.locator("strong", has_text="bold").count() == 1
+    shot(page, "ask_box_hostile")
+    assert not page.js_errors
+
+
+def test_ask_box_timeout_and_unreachable(page, live, hostile_server):
+    page.goto(live["site"])
+    HostileAsk.delay = 3.0
+    try:
+        ask_via(page, hostile_server, "slow question", timeout_seconds=0.5)
+        message = page.locator(".nz-ask__answer--error")
+        message.wait_for(state="visible")
+        assert "longer than it should" in message.inner_text()
+    finally:
+        HostileAsk.delay = 0.0
+    ask_via(page, f"http://127.0.0.1:{free_port()}/", "nobody listening")
+    page.wait_for_function("(document.querySelector('.nz-ask__answer--error') || {innerText: ''}).innerText.includes(\"Couldn't reach\")")
+    shot(page, "ask_box_error")
+
+
+CALCULATOR_SLUGS = ["income-tax", "paye", "take-home", "acc-levy", "student-loan", "ietc", "kiwisaver", "donations", "pir",
+                    "secondary-code", "compare-years"]
+
+
+def test_every_calculator_computes_its_defaults(page, live):
+    for slug in CALCULATOR_SLUGS:
+        page.goto(live["site"] + f"calculators/{slug}/")
+        page.wait_for_function("document.querySelector('.nz-calc__result table') !== null")
+        result = page.locator(".nz-calc__result").inner_text()
+        assert "$" in result or "%" in result, (slug, result)
+        assert page.locator(".nz-calc__error").count() == 0, (slug, result)
+    shot(page, "compare_years_calculator")
+    assert not page.js_errors

@@ -1,0 +1,239 @@
+"""The generated site: FAQ pages, calculators, tax-year and what-changed pages, sources, determinism,
+page weight, and `rebuild` touching only what a rules edit changes.
+
+Uses the session's fixture site (site_fixtures.py): the real engine answers 16 fixture questions on
+the fixture index; mkdocs builds it with --strict.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import gzip
+import json
+import os
+import shutil
+import statistics
+from pathlib import Path
+
+import pytest
+from site_fixtures import ROOT, fixture_env
+
+from nztax_build.faq import FIGURE, AnswerCache, answer_questions, load_questions, shows_figures, slugify
+from nztax_build.rebuild import diff_trees, run_mkdocs
+from nztax_build.render import load_inputs, render_site, safe_answer_markdown
+
+FAQ_PAGE_BUDGET_BYTES = 60_000  # anchors C5: keep pages small; a pruned page is ~40 KB raw, ~6 KB gz
+
+
+def faq_pages(site_dir: Path) -> list[Path]:
+    return sorted(p for p in (site_dir / "faq").glob("*/*/index.html"))
+
+
+def test_only_answered_questions_are_published(built_site):
+    faq = json.loads((built_site.settings.index_dir / "faq.json").read_text())
+    assert faq and all(e["result"]["status"] == "answered" for e in faq)
+    assert all(set(e) == {"question", "slug", "topic", "url", "result"} for e in faq)
+    assert all(e["url"] == f"/faq/{e['topic']}/{e['slug']}/" for e in faq)
+    questions = {e["question"] for e in faq}
+    assert "How do I register for GST?" not in questions  # declined: not published
+    assert not (built_site.site_src / "faq" / "kiwisaver" / "how-do-i-register-for-gst").exists()
+    assert len(faq_pages(built_site.site_dir)) == len(faq)
+
+
+def test_faq_page_has_answer_badge_figures_citations_date_and_related(built_site):
+    md = (built_site.site_src / "faq" / "paye" / "how-much-is-taken-out-of-a-four-weekly-pay-of-3500" / "index.md").read_text()
+    assert 'class="nz-badge">Tax year 2026-27' in md
+    assert "## Worked figures" in md and "$589.72" in md and "$197.28" in md  # IRD spec 2026-27 example 4
+    assert "## Sources" in md and "](https://www.ird.govt.nz/" in md
+    assert "Sources last checked 21 November 2026" in md  # the manifest's crawl date, not the build date
+    assert "## Related questions" in md
+
+
+def test_calculator_pages_and_rules_json(built_site):
+    calculators = built_site.site_dir / "calculators"
+    expected = ["income-tax", "paye", "take-home", "acc-levy", "student-loan", "ietc", "kiwisaver", "donations", "pir", "secondary-code", "compare-years"]
+    for slug in expected:
+        html = (calculators / slug / "index.html").read_text()
+        assert 'class="nz-calc"' in html and 'data-rules="../data/rules.json"' in html, slug
+        assert "<table>" in html, f"{slug}: no precomputed table"
+    rules = json.loads((calculators / "data" / "rules.json").read_text())
+    assert {"2023-24", "2024-25", "2025-26", "2026-27"} <= set(rules["years"])
+    # Precomputed table (no JavaScript): weekly $1,000 on M in 2026-27 is IR340 April 2026's 171.50.
+    paye = (built_site.site_src / "calculators" / "paye.md").read_text()
+    assert "| $1,000 | $171.50 | $161.50 |" in paye
+
+
+def test_tax_year_and_what_changed_pages(built_site):
+    src = built_site.site_src / "tax-years"
+    year = (src / "2026-27.md").read_text()
+    assert "1.75%" in year and "$156,641" in year and "$2,741.22" in year
+    changes = (src / "changes-2025-26.md").read_text()
+    # 2024-25 composite bands -> the new bands; the default KiwiSaver rate is unchanged until 2026-27.
+    assert "## Income tax rates" in changes and "## ACC earners' levy" in changes
+    ks = (src / "changes-2026-27.md").read_text()
+    assert "## KiwiSaver" in ks and "3%" in ks and "3.5%" in ks
+    partial = (src / "changes-2027-28.md").read_text()
+    assert "not yet published" in partial
+    assert (built_site.site_dir / "tax-years" / "2027-28" / "index.html").exists()
+
+
+def test_sources_page_lists_every_source_with_snapshot_notice(built_site):
+    html = (built_site.site_dir / "sources" / "index.html").read_text()
+    manifest = json.loads((built_site.settings.corpus_dir / "manifest.json").read_text())
+    assert "Built from the bundled snapshot" in html
+    for page in manifest["pages"]:
+        assert f'href="{page["url"]}"' in html
+    assert "21 November 2026" in html and "1 June 2026" in html
+
+
+def test_ask_box_on_every_page_points_at_the_configured_url(built_site):
+    for page in [built_site.site_dir / "index.html", *faq_pages(built_site.site_dir)[:3]]:
+        html = page.read_text()
+        assert 'data-nz-ask data-ask-url="http://127.0.0.1:8080/"' in html
+    assert "fonts.googleapis" not in (built_site.site_dir / "index.html").read_text()
+
+
+def test_page_weight(built_site):
+    sizes = [p.stat().st_size for p in faq_pages(built_site.site_dir)]
+    gz = [len(gzip.compress(p.read_bytes())) for p in faq_pages(built_site.site_dir)]
+    median = statistics.median(sizes)
+    print(f"median FAQ page: {median / 1000:.1f} KB raw, {statistics.median(gz) / 1000:.1f} KB gzip ({len(sizes)} pages)")
+    assert median < FAQ_PAGE_BUDGET_BYTES
+
+
+def test_render_is_deterministic(built_site, tmp_path):
+    # Rendering again changes nothing; rendering elsewhere gives the same bytes.
+    assert render_site(load_inputs(built_site.settings)) == []
+    other = tmp_path / "site_src"
+    shutil.copytree(built_site.site_src, other, ignore=shutil.ignore_patterns("faq", "calculators", "tax-years", "sources", "generated"))
+    render_site(load_inputs(dataclasses.replace(built_site.settings, site_src=other)))
+    for path in built_site.site_src.rglob("*.md"):
+        twin = other / path.relative_to(built_site.site_src)
+        assert twin.read_bytes() == path.read_bytes(), path
+
+
+def test_mkdocs_build_is_byte_identical(built_site, tmp_path):
+    env = fixture_env(built_site.settings, "http://127.0.0.1:8080/")
+    run_mkdocs(built_site.settings, tmp_path / "again", env=env)
+    assert diff_trees(built_site.site_dir, tmp_path / "again") == []
+
+
+def test_rules_edit_changes_only_pages_that_show_it(built_site, tmp_path, monkeypatch):
+    """Change the 2026-27 ACC rate: pages showing ACC or PAYE figures change, nothing else does."""
+    import nztax.rules
+    from nztax.settings import get_settings
+
+    rules_dir = tmp_path / "rules"
+    shutil.copytree(built_site.settings.rules_dir, rules_dir)
+    year = rules_dir / "2026-27.yaml"
+    text = year.read_text()
+    assert "rate: 0.0175\n  max_liable_earnings: 156641\n  max_levy: 2741.22" in text
+    year.write_text(text.replace("rate: 0.0175\n  max_liable_earnings: 156641\n  max_levy: 2741.22",
+                                 "rate: 0.0180\n  max_liable_earnings: 156641\n  max_levy: 2819.54"))
+    home = tmp_path / "home"
+    shutil.copytree(built_site.home, home, ignore=shutil.ignore_patterns("site", "site-live"))
+    settings = dataclasses.replace(built_site.settings, home=home, rules_dir=rules_dir, index_dir=home / "index", work_dir=home / "work",
+                                   site_src=home / "site_src", corpus_dir=home / "corpus")
+    import nztax_build.faq
+
+    monkeypatch.setattr(nztax_build.faq, "engine_code_hash", lambda: built_site.engine_hash)
+    monkeypatch.setenv("NZTAX_RULES_DIR", str(rules_dir))
+    get_settings.cache_clear()
+    nztax.rules._cached.cache_clear()
+    try:
+        from nztax_build.faq import run_faq
+        from nztax_build.pipeline import BuildContext
+
+        with open(os.devnull, "w") as quiet:
+            summary = run_faq(BuildContext(settings=settings, log_stream=quiet))
+        changed = render_site(load_inputs(settings))
+    finally:
+        monkeypatch.delenv("NZTAX_RULES_DIR")
+        get_settings.cache_clear()
+        nztax.rules._cached.cache_clear()
+
+    faq = json.loads((settings.index_dir / "faq.json").read_text())
+    with_figures = sum(shows_figures(e["result"]) for e in faq)
+    assert f"answered {with_figures}, from cache {16 - with_figures}" in summary  # only answers with figures re-answered
+    changed = set(changed)
+    assert "calculators/data/rules.json" in changed
+    assert {"tax-years/2026-27.md", "tax-years/changes-2026-27.md", "tax-years/changes-2027-28.md"} <= changed
+    assert {"calculators/paye.md", "calculators/acc-levy.md", "calculators/take-home.md"} <= changed
+    assert "faq/acc-levy/how-much-acc-levy-do-i-pay-on-60000-in-2026-27/index.md" in changed
+    assert "faq/paye/how-much-paye-is-deducted-from-1000-a-week-in-2026-27/index.md" in changed
+    unchanged = {"tax-years/2025-26.md", "tax-years/changes-2025-26.md", "sources/index.md", "calculators/income-tax.md",
+                 "calculators/pir.md", "faq/tax-rates/how-much-tax-do-i-pay-on-65000-a-year/index.md",
+                 "faq/kiwisaver/what-is-esct/index.md"}
+    assert not unchanged & changed
+    acc_page = (settings.site_src / "faq" / "acc-levy" / "how-much-acc-levy-do-i-pay-on-60000-in-2026-27" / "index.md").read_text()
+    assert "$1,080" in acc_page  # 60,000 x 1.80%
+
+
+def test_question_list_covers_every_topic():
+    topics, questions = load_questions(ROOT / "site_src" / "faq_questions.yaml")
+    wanted = {"tax-rates", "tax-codes", "secondary-jobs", "paye", "acc-levy", "student-loans", "kiwisaver", "ietc",
+              "working-for-families", "pie-pir", "rwt", "donations", "ir3-refunds", "rental", "residency"}
+    assert {t.slug for t in topics} == wanted
+    assert len(questions) >= 170  # at least 150 must survive the clarification/decline filter
+    assert len({(q.topic, q.slug) for q in questions}) == len(questions)
+    assert any("Budget 2025" in q.question for q in questions if q.topic == "kiwisaver")
+
+
+def test_slugify():
+    assert slugify("How much tax do I pay on $65,000 a year?") == "how-much-tax-do-i-pay-on-65000-a-year"
+    assert slugify("KiwiSaver at 3.5%?") == "kiwisaver-at-3-5"
+    assert slugify("Māori authorities — RWT") == "maori-authorities-rwt"
+
+
+def test_answer_cache_keys_on_rules_only_for_figures(tmp_path):
+    class Result:
+        def __init__(self, data):
+            self.data = data
+
+        def to_json(self):
+            return self.data
+
+    class Engine:
+        calls: list[str] = []
+
+        def answer(self, question, tax_year=None, history=None, use_faq=True):
+            Engine.calls.append(question)
+            if "GST" in question:
+                return Result({"status": "out_of_scope", "answer": "No.", "tools": []})
+            figure = "$1,638" if "tax" in question else "a tax code"
+            return Result({"status": "answered", "answer": f"It is {figure}.", "tools": [], "latency_ms": 12})
+
+    from nztax_build.faq import FaqQuestion
+
+    qs = [FaqQuestion(q, slugify(q), "t", "T") for q in ("How much tax on $15,600?", "What is M?", "GST?")]
+    cache = AnswerCache(tmp_path)
+    first = answer_questions(qs, Engine, cache, "src", "2026-27", "offline", "rules-1", log=lambda m: None)
+    assert [e["question"] for e in first.entries] == ["How much tax on $15,600?", "What is M?"]
+    assert first.dropped == [("GST?", "out_of_scope")] and first.answered == 3
+    assert all(e["result"]["latency_ms"] == 0 for e in first.entries)
+    Engine.calls.clear()
+    second = answer_questions(qs, Engine, cache, "src", "2026-27", "offline", "rules-2", log=lambda m: None)
+    assert Engine.calls == ["How much tax on $15,600?"]  # only the answer with a figure depends on the rules
+    assert second.cached == 2
+    Engine.calls.clear()
+    answer_questions(qs, Engine, cache, "src-changed", "2026-27", "offline", "rules-2", log=lambda m: None)
+    assert len(Engine.calls) == 3  # new sources: every answer again
+
+
+def test_figure_pattern():
+    assert FIGURE.search("PAYE is $589.72") and FIGURE.search("a rate of 1.75%") and FIGURE.search("up to 156,641")
+    assert not FIGURE.search("in the 2026-27 tax year, section LC 15")
+
+
+def test_answer_markdown_cannot_carry_html_or_relative_links():
+    md = safe_answer_markdown('Hi <script>alert(1)</script> [ok](https://ird.govt.nz/x) [bad](../x.md) ![i](https://e/x.png) <img src=x onerror=y>')
+    assert "<script" not in md and "<img" not in md and "&lt;script>" in md
+    assert "[ok](https://ird.govt.nz/x)" in md and "](../x.md)" not in md and "bad" in md and "![" not in md
+
+
+@pytest.mark.parametrize("year", ["2023-24", "2024-25", "2025-26", "2026-27"])
+def test_year_page_lists_each_section_with_its_source(built_site, year):
+    md = (built_site.site_src / "tax-years" / f"{year}.md").read_text()
+    for heading in ("Income tax rates", "ACC earners' levy", "Secondary tax codes", "Student loan repayments", "KiwiSaver", "ESCT"):
+        assert f"## {heading}" in md
+    assert md.count("Source: [") >= 10
