@@ -21,6 +21,7 @@ import urllib.request
 from pathlib import Path
 
 from nztax_build.bench import BenchContext, percentile, register
+from nztax_build.commands.serve import stop_process
 
 QUESTIONS = [
     "How much tax do I pay on $85,000?",
@@ -93,12 +94,7 @@ def _serve_and_measure(ctx: BenchContext, warm_requests: int) -> tuple[float, li
             timings.append((time.perf_counter() - t) * 1000)
         return cold, timings
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        stop_process(proc)
 
 
 def ask_latency(ctx: BenchContext) -> list[str]:

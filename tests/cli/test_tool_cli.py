@@ -57,7 +57,7 @@ def test_batch_answers_in_order_with_results_and_errors():
     ]
     p = nztax("tool", "--batch", stdin="\n".join(json.dumps(x) for x in lines) + "\nnot json\n")
     out = [json.loads(x) for x in p.stdout.splitlines()]
-    assert [o["id"] for o in out] == ["a", "b", "c", None]
+    assert [o["id"] for o in out] == ["a", "b", "c", 4]  # a line with no id is named by its number
     assert out[0]["result"]["annual_levy"] == 2741.22
     assert out[1]["error"]["argument"] == "gross_pay"
     assert out[2]["result"]["total_tax"] == 11985.32

@@ -97,28 +97,18 @@ def readable(result: dict) -> str:
 
 def _run_batch(engine, mode: str | None, use_faq: bool) -> int:
     from nztax.api import RequestError, parse_request
+    from nztax_build.commands.jsonlines import BatchError, run_batch
 
     known = lambda: set(engine.rules.years)  # noqa: E731
-    out = sys.stdout
-    for number, line in enumerate(sys.stdin, start=1):
-        if not line.strip():
-            continue
-        try:
-            request = json.loads(line)
-            if not isinstance(request, dict):
-                raise ValueError("each line must be a JSON object")
-        except ValueError as exc:
-            out.write(_dump({"id": None, **_error("invalid_json", f"line {number}: {exc}")}) + "\n")
-            continue
-        ident = request.get("id")
+
+    def handle(request: dict) -> dict:
         body = {k: request[k] for k in ("question", "tax_year", "history") if k in request}
         try:
             parsed = parse_request(json.dumps(body).encode(), "application/json", known)
-            result = engine.answer(parsed.question, tax_year=parsed.tax_year, history=parsed.history,
-                                   use_faq=use_faq, mode=mode)
         except RequestError as exc:
-            out.write(_dump({"id": ident, **_error(exc.code, exc.message)}) + "\n")
-            continue
-        out.write(_dump({"id": ident, "result": result.to_json()}) + "\n")
-        out.flush()
-    return 0
+            raise BatchError(exc.code, exc.message) from None
+        result = engine.answer(parsed.question, tax_year=parsed.tax_year, history=parsed.history,
+                               use_faq=use_faq, mode=mode)
+        return {"result": result.to_json()}
+
+    return run_batch(handle)

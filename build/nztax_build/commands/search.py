@@ -49,22 +49,17 @@ def _print_readable(hits) -> None:
 
 
 def _batch(retriever, args) -> int:
-    for number, line in enumerate(sys.stdin, start=1):
-        if not line.strip():
-            continue
-        request_id = None
+    from nztax_build.commands.jsonlines import BatchError, run_batch
+
+    def handle(request: dict) -> dict:
+        query = request.get("query")
+        if not isinstance(query, str) or not query.strip():
+            raise BatchError("invalid_request", "'query' must be a non-empty string")
+        k = request.get("k", args.k)
+        if isinstance(k, bool) or not isinstance(k, int) or k < 1:
+            raise BatchError("invalid_request", "'k' must be a positive integer")
+        source_type = request.get("source_type")
         try:
-            request = json.loads(line)
-            if not isinstance(request, dict):
-                raise ValueError("each line must be a JSON object")
-            request_id = request.get("id", number)
-            query = request.get("query")
-            if not isinstance(query, str) or not query.strip():
-                raise ValueError("'query' must be a non-empty string")
-            k = request.get("k", args.k)
-            if isinstance(k, bool) or not isinstance(k, int) or k < 1:
-                raise ValueError("'k' must be a positive integer")
-            source_type = request.get("source_type")
             hits = retriever.search(
                 query,
                 k=k,
@@ -72,12 +67,11 @@ def _batch(retriever, args) -> int:
                 source_types=[source_type] if isinstance(source_type, str) else (source_type or args.source_types),
                 tax_year=request.get("tax_year", args.tax_year),
             )
-            out = {"id": request_id, "hits": [h.to_json() for h in hits]}
-        except ValueError as exc:  # json.JSONDecodeError is a ValueError
-            out = {"id": request_id if request_id is not None else number,
-                   "error": {"code": "invalid_request", "message": str(exc)}}
-        print(json.dumps(out, ensure_ascii=False), flush=True)
-    return 0
+        except ValueError as exc:
+            raise BatchError("invalid_request", str(exc)) from None
+        return {"hits": [h.to_json() for h in hits]}
+
+    return run_batch(handle)
 
 
 def run(args: argparse.Namespace) -> int:

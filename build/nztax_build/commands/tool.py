@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -46,23 +45,12 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run_batch(call_tool) -> int:
-    out = sys.stdout
-    for number, line in enumerate(sys.stdin, start=1):
-        if not line.strip():
-            continue
-        try:
-            request = json.loads(line)
-            if not isinstance(request, dict):
-                raise ValueError("each line must be a JSON object")
-        except ValueError as exc:
-            out.write(_dump({"id": None, "error": {"code": "invalid_json", "message": f"line {number}: {exc}"}}) + "\n")
-            continue
-        ident = request.get("id")
+    from nztax_build.commands.jsonlines import BatchError, run_batch
+
+    def handle(request: dict) -> dict:
         if not isinstance(request.get("tool"), str):
-            out.write(_dump({"id": ident, "error": {"code": "invalid_request", "message": "missing \"tool\""}}) + "\n")
-            continue
+            raise BatchError("invalid_request", 'missing "tool"')
         result = call_tool(request["tool"], request.get("args", {}))
-        key = "error" if "error" in result else "result"
-        out.write(_dump({"id": ident, key: result[key] if key == "error" else result}) + "\n")
-    out.flush()
-    return 0
+        return {"error": result["error"]} if "error" in result else {"result": result}
+
+    return run_batch(handle)
