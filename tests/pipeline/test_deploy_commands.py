@@ -182,11 +182,20 @@ def test_staging(tmp_path, prod_settings):
     assert json.loads((stage / "index" / "manifest.json").read_text())["embedder_id"].startswith("gemini")
     reqs = (stage / "requirements.txt").read_text().splitlines()
     assert any(r.startswith("google-genai==") for r in reqs) and any(r.startswith("litellm==") for r in reqs)
+    assert not (stage / "nztax" / "data" / "minilm-tokenizer.json").exists()  # Gemini index: no local model
 
     hosting = deploy.stage_hosting(paths, cfg)
     assert (hosting / "site" / "index.html").read_text() == "<html>tonight</html>"
     assert (hosting / "site" / "_nztax" / "metrics.json").is_file()
     assert json.loads((hosting / "firebase.json").read_text())["hosting"]["public"] == "site"
+
+
+def test_staging_a_local_embedder_index_carries_the_tokenizer(tmp_path):
+    """The cloud build installs requirements.txt, which cannot hold the --no-deps tokenizer package."""
+    paths = fake_tree(tmp_path, embedder="all-MiniLM-L6-v2-onnx-int8")
+    stage = deploy.stage_function(paths, [])
+    staged = stage / "nztax" / "data" / "minilm-tokenizer.json"
+    assert json.loads(staged.read_text())["model"]["type"] == "WordPiece"
 
 
 def test_check_build_requires_gate_metrics_in_the_site(tmp_path):
