@@ -11,9 +11,9 @@ provision, a guide question; a section longer than `parent_max` becomes numbered
 - Ids are content hashes ("p_<hash>", "c_<hash>"): the same text always gets the same id, so an
   unchanged section keeps its ids (and its cached embeddings) from build to build.
 - `tax_years` lists every tax year the text mentions: "2024-25", "2025 income year" (= 2024-25),
-  dates such as "31 July 2024" or "from 1 April 2026" (the tax year they fall in, 1 April to
-  31 March), and ranges ("1 April 2024 to 31 March 2026", "2024-25 to 2026-27") expanded year by
-  year. An open-ended "from 1 April 2025" runs to `open_until` (the build passes the current tax
+  dates such as "31 July 2024", "31/07/2024" or "from 1 April 2026" (the tax year they fall in,
+  1 April to 31 March), and ranges ("1 April 2024 to 31 March 2026", "2024-25 to 2026-27",
+  "income years 2024 to 2026") expanded year by year. An open-ended "from 1 April 2025" runs to `open_until` (the build passes the current tax
   year: the rule still applies now). A child carries its parent's years: it is a piece of that
   section, and a table row under "Tax rates from 1 April 2025" applies to the years the section does.
 """
@@ -40,6 +40,10 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("dmy", re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)?\s+" + _MONTH + r",?\s+" + _YEAR + r"\b", re.I)),
     ("my", re.compile(r"\b" + _MONTH + r",?\s+" + _YEAR + r"\b", re.I)),
     ("range", re.compile(r"\b" + _YEAR + r"\s*[-–/]\s*(\d{4}|\d{2})\b(?!\s*[-–/]\s*\d)")),
+    # New Zealand writes numeric dates day first: 31/07/2024.
+    ("dmy_numeric", re.compile(r"\b(\d{1,2})[/.](\d{1,2})[/.]" + _YEAR + r"\b")),
+    # "income years 2024 to 2026", "tax year 2026" (named, like "2026 tax year", by the year it ends in).
+    ("years_after", re.compile(r"\b(?:income|tax)\s+years?\s+((?:" + _YEAR[1:-1] + r"\s*(?:,|and|or|to|through|[-–])\s*)*" + _YEAR[1:-1] + r")\b(?!\s*[-–/]\s*\d)", re.I)),
     ("income_year", re.compile(r"\b((?:" + _YEAR[1:-1] + r"(?:\s*,\s*|\s+and\s+|\s+or\s+))*" + _YEAR[1:-1] + r")\s+(?:income|tax)\s+years?\b", re.I)),
 ]
 # Text allowed between two year mentions for them to be read as a range.
@@ -83,6 +87,19 @@ def _mentions(text: str) -> list[_YearMention]:
             elif kind == "my":
                 month, year = _MONTHS[m.group(1).lower()], int(m.group(2))
                 found.append(_YearMention(m.start(), m.end(), _tax_year_of(year, month), _tax_year_of(year, month)))
+            elif kind == "dmy_numeric":
+                day, month, year = int(m.group(1)), int(m.group(2)), int(m.group(3))
+                if not (1 <= day <= 31 and 1 <= month <= 12):
+                    continue
+                found.append(_YearMention(m.start(), m.end(), _tax_year_of(year, month), _tax_year_of(year, month)))
+            elif kind == "years_after":
+                ends = [int(y) for y in re.findall(r"(?:19|20)\d{2}", m.group(1))]
+                joins = re.split(r"(?:19|20)\d{2}", m.group(1))[1:-1]
+                for index, year in enumerate(ends):
+                    first = year - 1
+                    if index and re.search(r"to|through|[-–]", joins[index - 1]) and 0 < year - ends[index - 1] <= MAX_RANGE_YEARS:
+                        first = ends[index - 1] - 1  # "2024 to 2026": every year in between
+                    found.append(_YearMention(m.start(), m.end(), first, year - 1))
             elif kind == "range":
                 first, second = int(m.group(1)), m.group(2)
                 following = int(second) if len(second) == 4 else (first // 100) * 100 + int(second)

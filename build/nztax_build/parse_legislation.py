@@ -18,8 +18,9 @@ from bs4 import BeautifulSoup, Tag
 from .parse_html import breadcrumb, load_soup, main_element, page_title, split_sections, strip_chrome, to_markdown
 from .records import Document, ParseError
 
-# Section ids of the Income Tax Act: "LC 15", "YA 1", "MK 1B", "RD 3"; schedules as "Schedule 1".
-_LABEL = re.compile(r"^(?:[A-Z]{2}\s?\d+[A-Z]*|Schedule\s+\d+[A-Z]*)$")
+# Provision ids: the Income Tax Act's "LC 15", "YA 1", "MK 1B", "RD 3"; plain section numbers of
+# other Acts ("41", "41B"); schedules and their parts ("Schedule 1", "Schedule 1 Part A").
+_LABEL = re.compile(r"^(?:[A-Z]{2}\s?\d+[A-Z]*|\d+[A-Z]*|Schedule\s+\d+[A-Z]*(?:\s+Part\s+[A-Z0-9]+)?)$")
 
 
 def parse_legislation(body: bytes | str, url: str, source_type: str = "legislation", fallback_title: str = "") -> Document:

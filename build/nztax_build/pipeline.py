@@ -35,8 +35,8 @@ STAGES: list[str] = [
     "nztax_build.render:RENDER_STAGE",  # site (issue 7): generated pages + rules.json into site_src/
 ]
 
-PARSER_VERSION = 1  # bump when a parser's output changes, so every document is parsed again
-CHUNKER_VERSION = 1  # bump when chunking changes
+PARSER_VERSION = 2  # bump when a parser's output changes, so every document is parsed again
+CHUNKER_VERSION = 2  # bump when chunking changes
 
 
 class StageError(RuntimeError):
@@ -162,12 +162,13 @@ def _parse_fingerprint(ctx: BuildContext) -> str:
 
 
 def _run_parse(ctx: BuildContext) -> str:
-    from .parse import parse_body
+    from .parse import parse_with_warnings
 
     store, entries = _active_entries(ctx)
     ctx.documents_dir.mkdir(parents=True, exist_ok=True)
     parsed = reused = 0
     failures: list[str] = []
+    warnings: list[str] = []  # "url: problem", also for pages reused from an earlier parse
     keys: set[str] = set()
     for number, entry in enumerate(entries, start=1):
         key = Path(entry.file).stem
@@ -179,25 +180,30 @@ def _run_parse(ctx: BuildContext) -> str:
             if previous.get("crawl_date") != crawl_date:  # a 304 refreshed the crawl date: no need to parse again
                 previous["crawl_date"] = crawl_date
                 atomic_write_text(path, json.dumps(previous, ensure_ascii=False, indent=1) + "\n")
+            warnings.extend(f"{entry.url}: {w}" for w in previous.get("parse_warnings", []))
             reused += 1
             continue
         try:
-            doc = parse_body(store.read_raw(entry), entry.content_type, entry.url, entry.source_type, entry.title)
+            doc, page_warnings = parse_with_warnings(store.read_raw(entry), entry.content_type, entry.url, entry.source_type, entry.title)
         except (ParseError, OSError) as exc:
             failures.append(entry.url)
             ctx.log(f"[parse] {number}/{len(entries)} FAILED {entry.url}: {exc}")
             path.unlink(missing_ok=True)
             continue
         doc.key, doc.file, doc.crawl_date, doc.content_hash = key, entry.file, crawl_date, entry.content_hash
-        atomic_write_text(path, json.dumps({"parser_version": PARSER_VERSION, **doc.to_dict()}, ensure_ascii=False, indent=1) + "\n")
+        record = {"parser_version": PARSER_VERSION, "parse_warnings": page_warnings, **doc.to_dict()}
+        atomic_write_text(path, json.dumps(record, ensure_ascii=False, indent=1) + "\n")
         parsed += 1
         ctx.log(f"[parse] {number}/{len(entries)} {entry.url} ({len(doc.sections)} sections)")
+        for warning in page_warnings:
+            ctx.log(f"[parse] WARNING {entry.url}: {warning}")
+        warnings.extend(f"{entry.url}: {w}" for w in page_warnings)
     stale = [p for p in ctx.documents_dir.glob("*.json") if p.stem not in keys]
     for path in stale:
         path.unlink()
     # The publish gates read this summary from .work/state/parse.json (pages, parsed, failed, warnings).
     return {"pages": len(entries), "parsed": parsed + reused, "reparsed": parsed, "unchanged": reused,
-            "failed": failures, "warnings": 0, "removed": len(stale)}
+            "failed": failures, "warnings": warnings, "removed": len(stale)}
 
 
 def _read_document_file(path: Path) -> dict | None:

@@ -24,7 +24,8 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 TAX_YEAR_PATTERN = re.compile(r"^(\d{4})-(\d{2})$")
-PAY_FREQUENCIES = ("weekly", "fortnightly", "four_weekly", "monthly")
+PERIODS_PER_YEAR = {"weekly": 52, "fortnightly": 26, "four_weekly": 13, "monthly": 12}
+PAY_FREQUENCIES = tuple(PERIODS_PER_YEAR)
 SECONDARY_CODES = ("SB", "S", "SH", "ST", "SA")
 FLAT_CODES = ("ND", "NSW", "CAE", "EDW")
 
@@ -36,8 +37,9 @@ class RulesError(ValueError):
 # --------------------------------------------------------------------------------------------
 # Schema. Field names are the YAML keys; `source` is required on every section.
 
-Rate = Annotated[float, Field(ge=0, le=1)]
-Money = Annotated[float, Field(ge=0)]
+# strict: a YAML `true` is not a number (pydantic would otherwise read it as 1).
+Rate = Annotated[float, Field(ge=0, le=1, strict=True)]
+Money = Annotated[float, Field(ge=0, strict=True)]
 Url = Annotated[str, Field(pattern=r"^https://")]
 
 
@@ -197,6 +199,20 @@ class StudentLoan(_Strict):
     rate: Rate
     annual_threshold: Money
     period_thresholds: PeriodThresholds
+
+    @model_validator(mode="after")
+    def _periods_match_annual(self):
+        # IRD sets each pay-period threshold as the annual threshold / pays, truncated to the cent
+        # (monthly 24,128 / 12 = 2,010.66), so a typo in either shows up here.
+        annual = Decimal(str(self.annual_threshold))
+        for frequency, pays in PERIODS_PER_YEAR.items():
+            given = Decimal(str(getattr(self.period_thresholds, frequency)))
+            expected = (annual / pays).quantize(Decimal("0.01"), rounding="ROUND_DOWN")
+            if given != expected:
+                raise ValueError(
+                    f"period_thresholds.{frequency} ({given}) must be annual_threshold / {pays} truncated to the cent ({expected})"
+                )
+        return self
 
 
 class KiwiSaver(_Strict):

@@ -9,6 +9,7 @@ signature and never raises: a bad argument comes back as
 from __future__ import annotations
 
 import inspect
+import json
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Annotated, Any, Callable
@@ -65,24 +66,39 @@ class Tool:
         if not isinstance(arguments, dict):
             return _error("invalid_argument", None, "arguments must be a JSON object")
         for key, value in arguments.items():
-            # JSON true/false is not a number, although pydantic would read it as 1/0.
-            if isinstance(value, bool) and key in self._numeric_arguments:
-                return _error("invalid_argument", key, f"{key}: expected a number, got {str(value).lower()}")
+            # JSON true/false is not a number, although pydantic would read it as 1/0
+            # (also inside a list of amounts).
+            values = value if isinstance(value, list) else [value]
+            if key in self._numeric_arguments and any(isinstance(v, bool) for v in values):
+                return _error("invalid_argument", key, f"{key}: expected a number, got {json.dumps(value)}")
         try:
             parsed = self.arguments_model.model_validate(arguments)
         except ValidationError as exc:
-            first = exc.errors()[0]
-            argument = str(first["loc"][0]) if first["loc"] else None
-            problem = "unknown argument" if first["type"] == "extra_forbidden" else first["msg"]
-            if first["type"] == "missing":
-                problem = "required argument is missing"
-            return _error("invalid_argument", argument, f"{argument}: {problem}")
+            return _validation_error(exc)
         try:
             return self.fn(**parsed.model_dump())
         except ToolArgumentError as exc:
             return _error("invalid_argument", exc.argument, f"{exc.argument}: {exc.message}")
         except RulesError as exc:
             return _error("rules_unavailable", None, str(exc))
+
+
+def _validation_error(exc: ValidationError) -> dict:
+    """The first bad argument, named. For an argument with several accepted shapes (a number or a
+    list of numbers) pydantic reports each shape's failure; the deepest one says what is wrong."""
+    errors = exc.errors()
+    first_argument = errors[0]["loc"][0] if errors[0]["loc"] else None
+    same = [e for e in errors if e["loc"] and e["loc"][0] == first_argument] or errors
+    chosen = max(same, key=lambda e: sum(isinstance(p, int) for p in e["loc"]))
+    argument = str(first_argument) if first_argument is not None else None
+    where = argument or ""
+    for part in chosen["loc"][1:]:
+        if isinstance(part, int):
+            where += f"[{part}]"
+    problem = "unknown argument" if chosen["type"] == "extra_forbidden" else chosen["msg"]
+    if chosen["type"] == "missing":
+        problem = "required argument is missing"
+    return _error("invalid_argument", argument, f"{where}: {problem}")
 
 
 def _error(code: str, argument: str | None, message: str) -> dict:

@@ -167,3 +167,10 @@ def test_secondary_code_chooser(income, pay_date, code):
 
 def test_secondary_code_chooser_adds_sl():
     assert tool("choose_secondary_tax_code", total_annual_income=60000, student_loan=True, tax_year="2026-27")["tax_code"] == "SH SL"
+
+
+@pytest.mark.parametrize("ks_year, age, expected", [("2024-25", 17, 0), ("2025-26", 17, 260.72), ("2025-26", 65, 0), ("2025-26", 64, 260.72)])
+def test_government_contribution_age_rules(ks_year, age, expected):
+    # §5: 16-17 year olds eligible from 1 July 2025; not paid from NZ Super age (65).
+    r = tool("calculate_kiwisaver", gross_pay=0, member_contributions=1042.86, annual_income=60000, age=age, kiwisaver_year=ks_year)
+    assert r["government_contribution"] == expected

@@ -69,3 +69,9 @@ def test_help_lists_the_verbs():
     assert p.returncode == 0
     for verb in ("tool", "crawl", "build", "search", "ask", "eval", "serve", "rebuild", "bench", "deploy"):
         assert verb in p.stdout
+
+
+def test_batch_accepts_inline_arguments_as_in_design():
+    line = {"id": 7, "tool": "calculate_acc_levy", "income": 500000, "tax_year": "2025-26"}
+    out = json.loads(nztax("tool", "--batch", stdin=json.dumps(line) + "\n").stdout)
+    assert out["id"] == 7 and out["result"]["annual_levy"] == 2551.59

@@ -36,6 +36,13 @@ GOLDEN = Path(__file__).resolve().parent / "golden"
         ("Updated 2026-03-31; the 2025 income year; from 31 July 2024", None, ["2024-25", "2025-26"]),
         ("No years here: $15,600 at 10.5% and 12 months.", 2026, []),
         ("In 2025 the rules changed.", None, []),  # a bare calendar year names no tax year
+        ("Pays dated 31/07/2024 or later.", None, ["2024-25"]),  # NZ numeric dates are day first
+        ("Dated 1/4/2026.", None, ["2026-27"]),
+        ("Not a date: 12/13/2024.", None, []),
+        ("For the income years 2024 to 2026.", None, ["2023-24", "2024-25", "2025-26"]),
+        ("tax year 2026", None, ["2025-26"]),
+        ("tax year 2024-25", None, ["2024-25"]),
+        ("1 April 2024 – 31 March 2025", None, ["2024-25"]),
     ],
 )
 def test_tax_years_in(text, open_until, expected):

@@ -76,3 +76,42 @@ def test_variant_markup_without_main_element():
 def test_unusable_bodies_raise_parse_error(body, content_type):
     with pytest.raises(ParseError):
         parse_body(body, content_type, "u", "guide_pdf" if "pdf" in content_type else "ird_guidance")
+
+
+# Parser warnings: structure a page of its kind should have but whose parse lacks.
+def _warnings(html: str, source_type: str) -> list[str]:
+    from nztax_build.parse import parse_with_warnings
+
+    return parse_with_warnings(html.encode(), "text/html", "https://www.ird.govt.nz/x", source_type, "X")[1]
+
+
+PAGE = ('<html><body><nav class="breadcrumb"><ol><li>Home</li><li>Tax</li></ol></nav><main id="main-content">'
+        "<h1>X</h1>{meta}<h2>Rates</h2><p>Some text.</p>{extra}</main></body></html>")
+
+
+def test_a_well_formed_page_has_no_warnings():
+    assert _warnings(PAGE.format(meta="", extra=""), "ird_guidance") == []
+
+
+@pytest.mark.parametrize(
+    "html, source_type, words",
+    [
+        (PAGE.replace('<nav class="breadcrumb"><ol><li>Home</li><li>Tax</li></ol></nav>', "").format(meta="", extra=""), "ird_guidance", "breadcrumb"),
+        (PAGE.format(meta="", extra=""), "qwba", "reference id"),
+        (PAGE.format(meta='<div class="tt-meta"><span class="ref">QB 25/01</span></div>', extra=""), "qwba", "issue date"),
+        (PAGE.format(meta="", extra=""), "legislation", "provision ids"),
+        (PAGE.format(meta="", extra="<p><strong>Question 4 Income</strong></p>"), "ird_guidance", "Question N"),
+    ],
+)
+def test_missing_structure_is_a_warning(html, source_type, words):
+    assert any(words in w for w in _warnings(html, source_type))
+
+
+def test_other_acts_and_schedule_parts_keep_their_provision_ids():
+    from nztax_build.parse_legislation import parse_legislation
+
+    html = ('<html><body><main><h1>Act</h1><div class="prov" id="41"><h2 class="prov"><span class="label">41</span> '
+            '<span class="heading">Deductions</span></h2><p>(1) Text.</p></div><div class="prov" id="S1A"><h2 class="prov">'
+            '<span class="label">Schedule 1 Part A</span> <span class="heading">Rates</span></h2><p>(1) Text.</p></div></main></body></html>')
+    doc = parse_legislation(html.encode(), "https://www.legislation.govt.nz/x", "legislation", "Act")
+    assert [(s.title, s.anchor) for s in doc.sections] == [("41 Deductions", "41"), ("Schedule 1 Part A Rates", "Schedule 1 Part A")]

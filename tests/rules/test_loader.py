@@ -67,6 +67,11 @@ BAD_FILES = [
     ("max levy inconsistent", lambda s: s.replace("max_levy: 2741.22", "max_levy: 2000.00"), ["acc_levy", "does not match"]),
     ("wrong year dates", lambda s: s.replace("start: 2026-04-01", "start: 2026-01-01"), ["2026-04-01"]),
     ("missing secondary code", lambda s: s.replace("        SA: {rate: 0.39, income_to: null}\n", ""), ["secondary_codes", "SA"]),
+    ("boolean for a number", lambda s: s.replace("rate: 0.0175", "rate: true"), ["acc_levy.rate", "valid number"]),
+    ("overlapping bands", lambda s: s.replace("{from: 53500, to: 78100, rate: 0.30}", "{from: 50000, to: 78100, rate: 0.30}", 1), ["income_tax.bands", "overlap"]),
+    ("period threshold disagrees with annual", lambda s: s.replace("monthly: 2010.66", "monthly: 2010.67"), ["student_loan", "period_thresholds.monthly", "2010.66"]),
+    ("bad tax_year", lambda s: s.replace('tax_year: "2026-27"', 'tax_year: "2026/27"'), ["tax_year", "pattern"]),
+    ("rate negative in a band", lambda s: s.replace("{from: 0, to: 18720, rate: 0.105}", "{from: 0, to: 18720, rate: -0.105}"), ["esct.bands[0].rate", "greater than or equal to 0"]),
 ]
 
 
@@ -95,3 +100,8 @@ def test_file_name_must_match_year(tmp_path):
 def test_empty_directory_is_refused(tmp_path):
     with pytest.raises(RulesError, match="no rules files"):
         load_rules(tmp_path)
+
+
+def test_top_level_not_a_mapping_is_refused(tmp_path):
+    with pytest.raises(RulesError, match=r"2026-27.yaml: \(top level\): expected a mapping"):
+        load_year_file(_write(tmp_path, "- just\n- a list\n"))

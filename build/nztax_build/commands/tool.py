@@ -1,6 +1,7 @@
 """`nztax tool`: run one calculator, a batch of them, or list their definitions.
 
-In: a tool name and JSON arguments (or JSON lines `{"id", "tool", "args"}` on stdin with --batch).
+In: a tool name and JSON arguments (or JSON lines `{"id", "tool", "args"}` on stdin with --batch;
+the arguments may also sit inline: `{"id", "tool", ...arguments}`).
 Out: the result as JSON on stdout; bad arguments exit 2 with `{"error": {...}}`.
 """
 
@@ -50,7 +51,12 @@ def _run_batch(call_tool) -> int:
     def handle(request: dict) -> dict:
         if not isinstance(request.get("tool"), str):
             raise BatchError("invalid_request", 'missing "tool"')
-        result = call_tool(request["tool"], request.get("args", {}))
+        # Arguments under "args" (issue form) or inline beside "id" and "tool" (DESIGN.md form).
+        if "args" in request:
+            arguments = request["args"]
+        else:
+            arguments = {k: v for k, v in request.items() if k not in ("id", "tool")}
+        result = call_tool(request["tool"], arguments)
         return {"error": result["error"]} if "error" in result else {"result": result}
 
     return run_batch(handle)

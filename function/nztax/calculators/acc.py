@@ -10,14 +10,14 @@ from typing import Annotated
 
 from pydantic import Field
 
-from nztax.calculators.common import year_rules
+from nztax.calculators.common import MAX_AMOUNT, year_rules
 from nztax.calculators.income_tax import TaxYear
 from nztax.calculators.money import as_number, exact_amount, rate_number, round_cents
 from nztax.rules import exact, money
 
 
 def calculate_acc_levy(
-    income: Annotated[float, Field(ge=0, allow_inf_nan=False, description="Annual liable earnings in NZD (salary, wages, self-employed income).")],
+    income: Annotated[float, Field(ge=0, le=MAX_AMOUNT, allow_inf_nan=False, description="Annual liable earnings in NZD (salary, wages, self-employed income).")],
     tax_year: TaxYear = None,
 ) -> dict:
     """ACC earners' levy on a year's liable earnings: the year's rate up to the maximum liable

@@ -7,9 +7,13 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from nztax.calculators.errors import ToolArgumentError
-from nztax.rules import Band, RulesError, TaxYearRules, current_tax_year, default_rules, exact, tax_year_for
+from nztax.rules import PERIODS_PER_YEAR, Band, RulesError, TaxYearRules, current_tax_year, default_rules, exact, tax_year_for
 
-PERIODS_PER_YEAR = {"weekly": 52, "fortnightly": 26, "four_weekly": 13, "monthly": 12}
+# The largest amount of money a calculator accepts, in NZD. Not a tax figure: a bound on input
+# so that absurd numbers (1e300) come back as a named bad argument instead of an arithmetic
+# overflow, far above any personal income the calculators are meant for.
+MAX_AMOUNT = 10**12
+
 FREQUENCY_ALIASES = {
     "week": "weekly", "weekly": "weekly",
     "fortnight": "fortnightly", "fortnightly": "fortnightly", "two_weekly": "fortnightly",
@@ -35,7 +39,11 @@ def rules_for_date(pay_date: dt.date, tax_year: str | None, *sections: str) -> T
     year = tax_year_for(pay_date)
     if tax_year and tax_year != year:
         raise ToolArgumentError("pay_date", f"pay date {pay_date} is in tax year {year}, not {tax_year}")
-    return year_rules(year, *sections)
+    try:
+        return year_rules(year, *sections)
+    except ToolArgumentError as exc:
+        # The year came from the pay date, so the pay date is the argument to fix.
+        raise ToolArgumentError("pay_date", f"pay date {pay_date}: {exc.message}") from None
 
 
 def parse_frequency(value: str) -> str:

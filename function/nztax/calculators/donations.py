@@ -10,15 +10,15 @@ from typing import Annotated
 
 from pydantic import Field
 
-from nztax.calculators.common import year_rules
+from nztax.calculators.common import MAX_AMOUNT, year_rules
 from nztax.calculators.income_tax import TaxYear
 from nztax.calculators.money import as_number, exact_amount, rate_number, round_cents
 from nztax.rules import exact
 
 
 def calculate_donation_tax_credit(
-    donations: Annotated[float | list[Annotated[float, Field(ge=0, allow_inf_nan=False)]], Field(description="Total eligible donations in NZD, or a list of single donations (those under the minimum do not count).")],
-    taxable_income: Annotated[float, Field(ge=0, allow_inf_nan=False, description="Taxable income for the year in NZD (caps the claim).")],
+    donations: Annotated[Annotated[float, Field(ge=0, le=MAX_AMOUNT, allow_inf_nan=False)] | list[Annotated[float, Field(ge=0, le=MAX_AMOUNT, allow_inf_nan=False)]], Field(description="Total eligible donations in NZD, or a list of single donations (those under the minimum do not count).")],
+    taxable_income: Annotated[float, Field(ge=0, le=MAX_AMOUNT, allow_inf_nan=False, description="Taxable income for the year in NZD (caps the claim).")],
     tax_year: TaxYear = None,
 ) -> dict:
     """Donation tax credit for donations to approved donee organisations: a third of eligible

@@ -13,7 +13,7 @@ from typing import Annotated
 
 from pydantic import Field, StrictBool
 
-from nztax.calculators.common import year_rules
+from nztax.calculators.common import MAX_AMOUNT, year_rules
 from nztax.calculators.income_tax import TaxYear
 from nztax.calculators.money import as_number, exact_amount, round_cents, whole_dollars
 from nztax.rules import IetcPeriod, exact
@@ -29,7 +29,7 @@ def credit_for_period(annual_income: Fraction, period: IetcPeriod) -> Fraction:
 
 
 def calculate_ietc(
-    annual_income: Annotated[float, Field(ge=0, allow_inf_nan=False, description="Annual income before tax in NZD (not reduced by losses brought forward).")],
+    annual_income: Annotated[float, Field(ge=0, le=MAX_AMOUNT, allow_inf_nan=False, description="Annual income before tax in NZD (not reduced by losses brought forward).")],
     tax_year: TaxYear = None,
     receives_working_for_families: Annotated[StrictBool, Field(description="You or your partner are entitled to Working for Families tax credits.")] = False,
     receives_benefit: Annotated[StrictBool, Field(description="You receive an income-tested benefit.")] = False,

@@ -10,14 +10,14 @@ from typing import Annotated
 
 from pydantic import Field
 
-from nztax.calculators.common import marginal_rate, tax_on_bands, year_rules
+from nztax.calculators.common import MAX_AMOUNT, marginal_rate, tax_on_bands, year_rules
 from nztax.calculators.money import as_number, exact_amount, rate_number, round_cents
 
 TaxYear = Annotated[str | None, Field(description='Tax year "YYYY-YY", e.g. "2026-27" (1 April 2026 - 31 March 2027). Default: the current tax year.')]
 
 
 def calculate_income_tax(
-    taxable_income: Annotated[float, Field(ge=0, allow_inf_nan=False, description="Annual taxable income in NZD.")],
+    taxable_income: Annotated[float, Field(ge=0, le=MAX_AMOUNT, allow_inf_nan=False, description="Annual taxable income in NZD.")],
     tax_year: TaxYear = None,
 ) -> dict:
     """Annual New Zealand income tax for an individual's taxable income, with the tax in each band,

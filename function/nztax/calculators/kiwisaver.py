@@ -15,11 +15,11 @@ from typing import Annotated
 
 from pydantic import Field
 
-from nztax.calculators.common import PERIODS_PER_YEAR, as_rate, parse_frequency, year_rules
+from nztax.calculators.common import MAX_AMOUNT, PERIODS_PER_YEAR, as_rate, parse_frequency, year_rules
 from nztax.calculators.errors import ToolArgumentError
 from nztax.calculators.income_tax import TaxYear
 from nztax.calculators.money import as_number, exact_amount, rate_number, round_cents, truncate_cents, whole_dollars
-from nztax.rules import GovernmentContribution, RulesError, default_rules, exact, tax_year_for, today
+from nztax.rules import TAX_YEAR_PATTERN, GovernmentContribution, RulesError, default_rules, exact, tax_year_for, today
 
 KIWISAVER_YEAR_START_MONTH = 7  # a KiwiSaver year runs 1 July - 30 June
 
@@ -31,8 +31,11 @@ def kiwisaver_year_for(day: dt.date) -> str:
 
 def government_contribution_rules(kiwisaver_year: str) -> GovernmentContribution:
     """The rules for the KiwiSaver year starting 1 July of its first calendar year."""
+    match = TAX_YEAR_PATTERN.match(kiwisaver_year)
+    if not match or int(match.group(2)) != (int(match.group(1)) + 1) % 100:
+        raise ToolArgumentError("kiwisaver_year", f'KiwiSaver year must look like "2025-26" (1 July 2025 - 30 June 2026), not {kiwisaver_year!r}')
     try:
-        start = dt.date(int(kiwisaver_year[:4]), KIWISAVER_YEAR_START_MONTH, 1)
+        start = dt.date(int(match.group(1)), KIWISAVER_YEAR_START_MONTH, 1)
         rules = default_rules().get(tax_year_for(start))
         return rules.section("government_contribution")
     except (ValueError, RulesError) as exc:
@@ -50,14 +53,14 @@ def government_contribution(member_contributions: Fraction, annual_income: Fract
 
 
 def calculate_kiwisaver(
-    gross_pay: Annotated[float, Field(ge=0, allow_inf_nan=False, description="Gross salary or wages the contributions are on (one pay, or a year when pay_frequency is 'annual').")],
-    employee_rate: Annotated[float | None, Field(ge=0, allow_inf_nan=False, description="Employee rate, e.g. 3.5 (percent). Default: the year's default rate.")] = None,
-    employer_rate: Annotated[float | None, Field(ge=0, allow_inf_nan=False, description="Employer rate, e.g. 3.5 (percent). Default: the year's compulsory minimum.")] = None,
-    esct_threshold_income: Annotated[float | None, Field(ge=0, allow_inf_nan=False, description="Last year's salary/wages plus employer contributions (sets the ESCT rate). Default: estimated from this pay.")] = None,
+    gross_pay: Annotated[float, Field(ge=0, le=MAX_AMOUNT, allow_inf_nan=False, description="Gross salary or wages the contributions are on (one pay, or a year when pay_frequency is 'annual').")],
+    employee_rate: Annotated[float | None, Field(ge=0, le=MAX_AMOUNT, allow_inf_nan=False, description="Employee rate, e.g. 3.5 (percent). Default: the year's default rate.")] = None,
+    employer_rate: Annotated[float | None, Field(ge=0, le=MAX_AMOUNT, allow_inf_nan=False, description="Employer rate, e.g. 3.5 (percent). Default: the year's compulsory minimum.")] = None,
+    esct_threshold_income: Annotated[float | None, Field(ge=0, le=MAX_AMOUNT, allow_inf_nan=False, description="Last year's salary/wages plus employer contributions (sets the ESCT rate). Default: estimated from this pay.")] = None,
     tax_year: TaxYear = None,
     pay_frequency: Annotated[str, Field(description="annual (gross_pay is a year's pay), weekly, fortnightly, four_weekly or monthly.")] = "annual",
-    member_contributions: Annotated[float | None, Field(ge=0, allow_inf_nan=False, description="Member's own contributions in the KiwiSaver year (1 July - 30 June), for the government contribution.")] = None,
-    annual_income: Annotated[float | None, Field(ge=0, allow_inf_nan=False, description="Member's annual income (the government contribution is not paid above the cap).")] = None,
+    member_contributions: Annotated[float | None, Field(ge=0, le=MAX_AMOUNT, allow_inf_nan=False, description="Member's own contributions in the KiwiSaver year (1 July - 30 June), for the government contribution.")] = None,
+    annual_income: Annotated[float | None, Field(ge=0, le=MAX_AMOUNT, allow_inf_nan=False, description="Member's annual income (the government contribution is not paid above the cap).")] = None,
     age: Annotated[int | None, Field(ge=0, le=120, description="Member's age.")] = None,
     kiwisaver_year: Annotated[str | None, Field(description='KiwiSaver year "YYYY-YY" starting 1 July YYYY. Default: the current KiwiSaver year.')] = None,
 ) -> dict:
@@ -71,11 +74,11 @@ def calculate_kiwisaver(
     employee = truncate_cents(gross * emp_rate)
     employer = truncate_cents(gross * er_rate)
 
+    key = pay_frequency.strip().lower()
+    pays = 1 if key in ("annual", "annually", "yearly") else PERIODS_PER_YEAR[parse_frequency(pay_frequency)]
     if esct_threshold_income is not None:
         threshold = exact_amount(esct_threshold_income)
     else:
-        key = pay_frequency.strip().lower()
-        pays = 1 if key in ("annual", "annually", "yearly") else PERIODS_PER_YEAR[parse_frequency(pay_frequency)]
         threshold = (gross + Fraction(employer)) * pays
     esct_rate = next(exact(b.rate) for b in rules.section("esct").bands if b.upper is None or threshold <= b.upper)
     esct = truncate_cents(whole_dollars(Fraction(employer)) * esct_rate)

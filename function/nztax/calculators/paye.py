@@ -23,7 +23,7 @@ from typing import Annotated
 
 from pydantic import Field
 
-from nztax.calculators.common import PERIODS_PER_YEAR, as_rate, parse_date, parse_frequency, rules_for_date, tax_on_bands, year_rules
+from nztax.calculators.common import MAX_AMOUNT, PERIODS_PER_YEAR, as_rate, parse_date, parse_frequency, rules_for_date, tax_on_bands, year_rules
 from nztax.calculators.errors import ToolArgumentError
 from nztax.calculators.ietc import credit_for_period
 from nztax.calculators.income_tax import TaxYear
@@ -87,12 +87,12 @@ def _primary_weekly(annual: int, rules: TaxYearRules, day: dt.date, with_ietc: b
 
 
 def calculate_paye(
-    gross_pay: Annotated[float, Field(ge=0, allow_inf_nan=False, description="Gross salary or wages for one pay period, in NZD.")],
+    gross_pay: Annotated[float, Field(ge=0, le=MAX_AMOUNT, allow_inf_nan=False, description="Gross salary or wages for one pay period, in NZD.")],
     pay_frequency: Annotated[str, Field(description="weekly, fortnightly, four_weekly or monthly.")],
     tax_code: Annotated[str, Field(description="Tax code: M, ME, M SL, ME SL, SB, S, SH, ST, SA (each also with SL), ND, NSW, CAE or EDW.")] = "M",
     tax_year: TaxYear = None,
     pay_date: Annotated[str | None, Field(description="Pay date YYYY-MM-DD; selects the rates (2024-25 changed on 31 July 2024). Default: today, or the end of tax_year.")] = None,
-    kiwisaver_rate: Annotated[float | None, Field(ge=0, allow_inf_nan=False, description="Employee KiwiSaver rate, e.g. 3.5 (percent) or 0.035. Omit for no KiwiSaver deduction.")] = None,
+    kiwisaver_rate: Annotated[float | None, Field(ge=0, le=MAX_AMOUNT, allow_inf_nan=False, description="Employee KiwiSaver rate, e.g. 3.5 (percent) or 0.035. Omit for no KiwiSaver deduction.")] = None,
 ) -> dict:
     """PAYE, student loan, KiwiSaver and net pay for one pay, using IRD's payroll calculation
     method to the cent. PAYE includes the ACC earners' levy."""

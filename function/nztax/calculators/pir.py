@@ -10,19 +10,20 @@ from typing import Annotated
 
 from pydantic import Field, StrictBool
 
-from nztax.calculators.common import year_rules
+from nztax.calculators.common import MAX_AMOUNT, year_rules
+from nztax.calculators.errors import ToolArgumentError
 from nztax.calculators.income_tax import TaxYear
 from nztax.calculators.money import exact_amount, rate_number
 from nztax.rules import exact
 
-Amount = Annotated[float, Field(ge=0, allow_inf_nan=False)]
+Amount = Annotated[float, Field(ge=0, le=MAX_AMOUNT, allow_inf_nan=False)]
 
 
 def find_prescribed_investor_rate(
-    taxable_income: Annotated[float, Field(ge=0, allow_inf_nan=False, description="Taxable income (excluding PIE income) in the latest full tax year, NZD.")],
-    pie_income: Annotated[float, Field(ge=0, allow_inf_nan=False, description="PIE income (after any losses) in the latest full tax year, NZD.")],
-    prior_taxable_income: Annotated[float | None, Field(ge=0, allow_inf_nan=False, description="Taxable income in the year before (optional).")] = None,
-    prior_pie_income: Annotated[float | None, Field(ge=0, allow_inf_nan=False, description="PIE income in the year before (optional).")] = None,
+    taxable_income: Annotated[float, Field(ge=0, le=MAX_AMOUNT, allow_inf_nan=False, description="Taxable income (excluding PIE income) in the latest full tax year, NZD.")],
+    pie_income: Annotated[float, Field(ge=0, le=MAX_AMOUNT, allow_inf_nan=False, description="PIE income (after any losses) in the latest full tax year, NZD.")],
+    prior_taxable_income: Annotated[float | None, Field(ge=0, le=MAX_AMOUNT, allow_inf_nan=False, description="Taxable income in the year before (optional).")] = None,
+    prior_pie_income: Annotated[float | None, Field(ge=0, le=MAX_AMOUNT, allow_inf_nan=False, description="PIE income in the year before (optional).")] = None,
     nz_resident: Annotated[StrictBool, Field(description="New Zealand tax resident.")] = True,
     tax_year: TaxYear = None,
 ) -> dict:
@@ -32,6 +33,8 @@ def find_prescribed_investor_rate(
     default = exact(pir.default_rate)
     if not nz_resident:
         return {"tax_year": rules.year, "rate": rate_number(default), "reason": "Non-residents use the default rate.", "source": pir.source}
+    if prior_pie_income is not None and prior_taxable_income is None:
+        raise ToolArgumentError("prior_taxable_income", "give the prior year's taxable income with its PIE income")
     years = [(taxable_income, pie_income)]
     if prior_taxable_income is not None:
         years.append((prior_taxable_income, prior_pie_income or 0))

@@ -11,6 +11,7 @@ from typing import Annotated
 
 from pydantic import Field, StrictBool
 
+from nztax.calculators.common import MAX_AMOUNT
 from nztax.calculators.income_tax import TaxYear
 from nztax.calculators.money import exact_amount, rate_number
 from nztax.calculators.paye import resolve_pay_date
@@ -18,7 +19,7 @@ from nztax.rules import SECONDARY_CODES, exact
 
 
 def choose_secondary_tax_code(
-    total_annual_income: Annotated[float, Field(ge=0, allow_inf_nan=False, description="Expected total annual income from all jobs and sources, NZD.")],
+    total_annual_income: Annotated[float, Field(ge=0, le=MAX_AMOUNT, allow_inf_nan=False, description="Expected total annual income from all jobs and sources, NZD.")],
     student_loan: Annotated[StrictBool, Field(description="You have a New Zealand student loan.")] = False,
     tax_year: TaxYear = None,
     pay_date: Annotated[str | None, Field(description="Date the code will apply from, YYYY-MM-DD (thresholds changed on 31 July 2024).")] = None,

@@ -11,14 +11,14 @@ from typing import Annotated
 
 from pydantic import Field
 
-from nztax.calculators.common import year_rules
+from nztax.calculators.common import MAX_AMOUNT, year_rules
 from nztax.calculators.income_tax import TaxYear
 from nztax.calculators.money import as_number, exact_amount, rate_number, truncate_cents
 from nztax.rules import exact, money
 
 
 def calculate_student_loan_repayment(
-    income: Annotated[float, Field(ge=0, allow_inf_nan=False, description="Annual salary or wage income in NZD.")],
+    income: Annotated[float, Field(ge=0, le=MAX_AMOUNT, allow_inf_nan=False, description="Annual salary or wage income in NZD.")],
     tax_year: TaxYear = None,
 ) -> dict:
     """Annual student loan repayment for a New Zealand-based borrower on salary or wages:

@@ -14,7 +14,7 @@ from typing import Annotated
 from pydantic import Field, StrictBool
 
 from nztax.calculators.acc import calculate_acc_levy
-from nztax.calculators.common import PERIODS_PER_YEAR, as_rate, parse_frequency, year_rules
+from nztax.calculators.common import MAX_AMOUNT, PERIODS_PER_YEAR, as_rate, parse_frequency, year_rules
 from nztax.calculators.errors import ToolArgumentError
 from nztax.calculators.ietc import calculate_ietc
 from nztax.calculators.income_tax import TaxYear, calculate_income_tax
@@ -24,9 +24,9 @@ from nztax.calculators.student_loan import calculate_student_loan_repayment
 
 
 def calculate_take_home_pay(
-    annual_salary: Annotated[float, Field(ge=0, allow_inf_nan=False, description="Annual gross salary or wages in NZD.")],
+    annual_salary: Annotated[float, Field(ge=0, le=MAX_AMOUNT, allow_inf_nan=False, description="Annual gross salary or wages in NZD.")],
     tax_code: Annotated[str, Field(description="Main-job tax code: M, ME, M SL or ME SL.")] = "M",
-    kiwisaver_rate: Annotated[float | None, Field(ge=0, allow_inf_nan=False, description="Employee KiwiSaver rate, e.g. 3.5 (percent). Omit for none.")] = None,
+    kiwisaver_rate: Annotated[float | None, Field(ge=0, le=MAX_AMOUNT, allow_inf_nan=False, description="Employee KiwiSaver rate, e.g. 3.5 (percent). Omit for none.")] = None,
     student_loan: Annotated[StrictBool, Field(description="Has a student loan (adds SL to the code).")] = False,
     pay_frequency: Annotated[str, Field(description="weekly, fortnightly, four_weekly or monthly, for the per-pay figures.")] = "fortnightly",
     tax_year: TaxYear = None,
