@@ -105,6 +105,12 @@ REFUSALS = {
         "If you have income you haven't declared, you can put it right with Inland Revenue by making a "
         "voluntary disclosure; a tax adviser can help you do that."
     ),
+    "avoidance": (
+        "I can't help with ways to get out of paying tax you owe. I can help you pay the right amount and no more: "
+        "check you're on the right tax code, see whether you qualify for the independent earner tax credit, claim "
+        "donation tax credits, and understand KiwiSaver and student loan deductions. For planning your own "
+        "situation, talk to a tax adviser."
+    ),
     "injection": f"I can't do that. {WHAT_I_COVER}",
 }
 NOTHING_FOUND = (
@@ -542,7 +548,8 @@ def topic_lines(topic: str, rules: TaxYearRules) -> list[str]:
     if topic == "paye":
         acc = rules.data.acc_levy
         return [f"PAYE is the tax your employer deducts from each pay, based on your tax code. It includes the ACC "
-                f"earners' levy ({pct(acc.rate)} in {y}). Give me your pay and how often you're paid, and I'll work it out."]
+                f"earners' levy ({pct(acc.rate)} in {y}). To see the figures for a pay, ask with your pay and how "
+                "often you're paid, or use the PAYE calculator."]
     return []
 
 
@@ -562,13 +569,57 @@ def _plain(line: str) -> str:
     return re.sub(r"^\s*(?:[-*+]|\d+\.)\s+", "", line).strip()
 
 
+LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+\.)\s+")
+
+
+def _units(passage_text: str) -> list[str]:
+    """A passage as quotable units: prose sentences, and each list with the sentence introducing it.
+
+    Lines of one paragraph are joined first (PDF text is hard-wrapped mid-sentence). A list is
+    never quoted item by item: "These count:" + one item of a list would say something the page
+    does not ("employer contributions" count when the page lists them under "do not count").
+    """
+    lines = passage_text.split("\n")
+    if lines and " > " in lines[0] and len(lines[0]) < 200:
+        lines = lines[1:]  # "Page title > Section" header of a chunk
+    blocks: list[tuple[str, list[str]]] = []  # ("prose" | "list", lines)
+    for line in lines:
+        if not line.strip() or line.lstrip().startswith(("|", "#")):
+            blocks.append(("break", []))
+            continue
+        kind = "list" if LIST_ITEM.match(line) else "prose"
+        if blocks and blocks[-1][0] == kind:
+            blocks[-1][1].append(line)
+        else:
+            blocks.append((kind, [line]))
+    units: list[str] = []
+    pending_intro: str | None = None  # a prose sentence ending in ":" waits for its list
+    for kind, block in blocks:
+        if kind == "break":
+            continue
+        if kind == "list":
+            items = [_plain(ln).rstrip(".;,") for ln in block if _plain(ln)]
+            if items:
+                joined = "; ".join(items) + "."
+                units.append(f"{pending_intro} {joined}" if pending_intro else joined)
+            pending_intro = None
+            continue
+        if pending_intro:
+            units.append(pending_intro)  # an intro whose list never came: keep it as a sentence
+            pending_intro = None
+        paragraph = " ".join(_plain(ln) for ln in block)
+        sentences = [s.strip() for s in re.split(r"(?<=[.!?])\s+", paragraph) if s.strip()]
+        if sentences and sentences[-1].endswith(":"):
+            pending_intro = sentences.pop()
+        units += sentences
+    if pending_intro:
+        units.append(pending_intro)
+    return [u for u in units if len(u) > 20 and not u.endswith(":")]
+
+
 def excerpt(passage_text: str, question: str, sentences: int = EXCERPT_SENTENCES) -> str:
-    """The passage sentences sharing most words with the question, in their original order."""
-    body = [ln for ln in passage_text.split("\n") if ln.strip() and not ln.lstrip().startswith(("|", "#"))]
-    if body and " > " in body[0] and len(body[0]) < 200:
-        body = body[1:]  # "Page title > Section" header of a chunk
-    body = [_plain(ln) for ln in body]
-    candidates = [s.strip() for ln in body for s in re.split(r"(?<=[.!?])\s+", ln) if len(s.strip()) > 20]
+    """The passage units (sentences, or a list with its lead-in) sharing most words with the question, in order."""
+    candidates = _units(passage_text)
     if not candidates:
         return ""
     wanted = _tokens(question)
@@ -584,6 +635,8 @@ def topic(intent: Intent, rules: RuleBook, hits: list, current_year: str) -> Ask
     for t in intent.topics:
         if year_rules is None:
             break
+        if t == "government_contribution" and "kiwisaver" in intent.topics:
+            continue  # the KiwiSaver summary already includes the government contribution
         body = topic_lines(t, year_rules)
         if year_rules.data.partial and current_year in rules.years and current_year != year_rules.year:
             # A year not fully published yet: say so, then give the current year's figures.
@@ -606,7 +659,7 @@ def topic(intent: Intent, rules: RuleBook, hits: list, current_year: str) -> Ask
         if not text:
             continue
         # Quote a passage only when it shares enough words with the question to be about it.
-        if len(_tokens(text) & wanted) < min(2, len(wanted)):
+        if len((_tokens(text) | _tokens(hit.section or "")) & wanted) < min(2, len(wanted)):
             continue
         if not lines:
             lines = ["Here is what IRD's guidance says:"]

@@ -111,10 +111,12 @@ class Engine:
             raise ValueError("mode must be 'llm' or 'offline'")
         current = current_tax_year()
         intent = route(question, history, tax_year, self.rules)
+        rescued_from_not_tax = False
         if intent.kind == "out_of_scope" and intent.scope_topic == "not_tax" and self._corpus_covers(intent):
             # No tax words the router knows ("What is FamilyBoost?"), but the sources answer it:
             # the corpus, not a keyword list, has the last word on what is in scope.
             intent.kind, intent.scope_topic, intent.topics = "topic", None, find_topics(intent.question)
+            rescued_from_not_tax = True
 
         result = None
         if use_faq and not history:
@@ -133,6 +135,11 @@ class Engine:
                 result = self._answer_llm(intent, history, current)
             if result is None:
                 result = self._answer_offline(intent, current)
+            if rescued_from_not_tax and result.answer == composer.NOTHING_FOUND:
+                # A weak passage let the question past the scope check, but nothing in it answers:
+                # it was not a tax question after all ("What's the weather in Auckland?").
+                intent.kind, intent.scope_topic = "out_of_scope", "not_tax"
+                result = composer.decline(intent, current)
         result.latency_ms = int(round((time.perf_counter() - started) * 1000))
         return result
 

@@ -21,6 +21,13 @@ DOLLAR = re.compile(
     r"(?:NZ)?\$\s?(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?:\s?(?P<suf>k|m|million|thousand)\b)?",
     re.I,
 )
+# "NZD 2,500", "2,500 dollars", "2,500 NZD": money written without a "$" sign is still money.
+WORDED_DOLLAR = re.compile(
+    r"\bNZD\s?(?P<num1>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?:\s?(?P<suf1>k|m|million|thousand)\b)?"
+    r"|(?<![\d.,$])(?P<num2>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?:\s?(?P<suf2>k|m|million|thousand))?"
+    r"\s?(?:NZ\s)?(?:dollars?|NZD)\b",
+    re.I,
+)
 PERCENT = re.compile(r"(?P<num>\d+(?:\.\d+)?)\s?(?:%|per ?cent\b)", re.I)
 THOUSANDS = re.compile(r"(\d+(?:\.\d+)?)\s?k\b", re.I)
 NUMBER = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?")
@@ -64,6 +71,17 @@ def find_figures(text: str) -> list[Figure]:
         if value is None:
             continue
         suffix = (m.group("suf") or "").lower()
+        if suffix in ("k", "thousand"):
+            value *= 1000
+        elif suffix in ("m", "million"):
+            value *= 1_000_000
+        figures.append(Figure(m.group(0), value, "dollar"))
+    for m in WORDED_DOLLAR.finditer(text):
+        num, suffix = (m.group("num1"), m.group("suf1")) if m.group("num1") else (m.group("num2"), m.group("suf2"))
+        value = _decimal(num)
+        if value is None:
+            continue
+        suffix = (suffix or "").lower()
         if suffix in ("k", "thousand"):
             value *= 1000
         elif suffix in ("m", "million"):

@@ -49,6 +49,13 @@ REFUSE_PATTERNS: dict[str, re.Pattern] = {
         r"\bavoid (declar|report|disclos)\w*|\bdodg(e|ing)\b.*\btax|\bwithout (ird|inland revenue) (knowing|finding out)",
         re.I,
     ),
+    # "How do I avoid tax?": not hiding income, but asking to get out of paying tax that is owed.
+    # ("avoid paying too much tax" and "avoid a tax bill" are fine: the pattern needs tax right after.)
+    "avoidance": re.compile(
+        r"\b(avoid\w*|dodg\w*|escap\w*|get(ting)? out of|not (to )?pay(ing)?|never pay(ing)?)\s+(paying\s+)?(any\s+|my\s+|all\s+|the\s+)?"
+        r"(income\s+)?tax(es)?\b(?!\s+(bills?|debts?|penalt\w*|codes?|twice))|\bpay (no|zero) tax\b|\btax (avoidance|loopholes?)\b",
+        re.I,
+    ),
     "injection": re.compile(
         r"\bignore (all |any |the |your )?(previous |prior |above )?(instructions|rules|prompt)|\bsystem prompt\b|"
         r"\breveal (your|the) (instructions|prompt|rules)\b|\bjailbreak\b|\bdeveloper mode\b|\bpretend (you are|to be)\b",
@@ -97,6 +104,11 @@ CALC_WORDS = re.compile(
     r"\bdo i (pay|owe|get)\b|\bwill i (pay|get|owe)\b|\bwould i (pay|get)\b|\bowe\b|\brepay(ment)?s?\b",
     re.I,
 )
+BARE_FREQUENCY = re.compile(r"\b(four[- ]weekly|4[- ]weekly|weekly|fortnightly|monthly)\b", re.I)
+BARE_FREQUENCY_NAMES = {"four weekly": "four_weekly", "fourweekly": "four_weekly", "weekly": "weekly",
+                        "fortnightly": "fortnightly", "monthly": "monthly"}
+# A question this short after earlier turns is read as a follow-up to them.
+FOLLOW_UP_MAX_WORDS = 8
 FOLLOW_UP = re.compile(r"^\s*(and|but|also|what about|how about|what if|and if|with|without|same|now|ok|okay)\b", re.I)
 TAKE_HOME = re.compile(r"take[- ]home|net pay|\bnet\b|after tax|in (my )?hand|left over|what i (get|keep)|pocket", re.I)
 NO_STUDENT_LOAN = re.compile(r"\b(no|without|don'?t have an?|paid off( my)?)\s+(a\s+)?student loans?", re.I)
@@ -119,9 +131,23 @@ _FREQ_WORDS = [
     ("annual", r"a year|per year|per annum|p\.?a\.?\b|annually|annual|/\s?yr|/\s?year|yearly|each year"),
 ]
 FREQ_AFTER = re.compile(r"^\s*(?:gross\s+|before tax\s+|pre-tax\s+)?(?P<f>" + "|".join(f"(?P<{n}>{p})" for n, p in _FREQ_WORDS) + ")", re.I)
+# "weekly 880", "four-weekly pay of $3,500", "monthly salary 9000": the frequency written first.
+FREQ_BEFORE_WORDS = {
+    "four_weekly": r"four[- ]?weekly|4[- ]?weekly",
+    "weekly": r"weekly",
+    "fortnightly": r"fortnightly",
+    "monthly": r"monthly",
+    "annual": r"annual|yearly",
+}
+FREQ_BEFORE = re.compile(
+    r"\b(?:" + "|".join(f"(?P<{n}>{p})" for n, p in FREQ_BEFORE_WORDS.items()) + r")"
+    r"\s*(?:(?:gross|before[- ]tax)\s+)?(?:(?:pay|wages?|salary|income|earnings|pay ?check)\s+)?(?:(?:of|is|=|:)\s*)?$",
+    re.I,
+)
 FREQ_ANYWHERE = re.compile(r"\b(paid|pay|wages?|salary)\b[^.?!]{0,20}?\b(?P<f>weekly|fortnightly|monthly|every (two|2|four|4) weeks|four[- ]weekly)\b|"
                            r"\b(?P<f2>weekly|fortnightly|monthly|four[- ]weekly) (pay|wage|salary|income|gross)", re.I)
 HOURS = re.compile(r"(?P<h>\d+(?:\.\d+)?)\s?(hours|hrs|h)\b(\s?(a|per|each)\s?week|\s?pw|/\s?wk|/\s?week)?", re.I)
+EMPLOYER_RATE = re.compile(r"\bemployer(?:'?s)?\s+(?:kiwi ?saver\s+)?(?:contributions?\s+|contributes\s+)?(?:of\s+|at\s+|is\s+)?(?P<p>\d+(?:\.\d+)?)\s?%", re.I)
 PERCENT = re.compile(r"(?P<p>\d+(?:\.\d+)?)\s?(%|percent\b|per cent\b)", re.I)
 
 _CODES = r"ME SL|M SL|SB SL|S SL|SH SL|ST SL|SA SL|ME|M|SB|SH|ST|SA|S|ND|NSW|CAE|EDW"
@@ -130,6 +156,8 @@ TAX_CODE = re.compile(
     r"|\b(?P<c2>" + _CODES + r")\s+(?:tax\s+)?code\b",
     re.I,
 )
+
+BARE_SL_CODE = re.compile(r"(?<![\w'])(?P<c>(?:ME|M|SB|SH|ST|SA|S) SL)(?![\w'])")
 
 TAX_YEAR_EXPLICIT = re.compile(r"\b(?P<a>20\d{2})\s?(?:-|–|—|/|to)\s?(?P<b>20\d{2}|\d{2})\b")
 INCOME_YEAR = re.compile(r"\b(?P<y>20\d{2})\s+(?:income|tax|financial)\s+year\b", re.I)
@@ -199,12 +227,16 @@ def find_amounts(text: str) -> list[Amount]:
         before = text[: m.start()]
         if re.match(r"\s?(%|percent|per cent)", after, re.I):
             continue
-        if re.match(r"\s?(hours?|hrs?|h\b|weeks?|months?|years?|days?|kids?|children|child|jobs?|of (them|us))", after, re.I) and not cur:
+        if re.match(r"\s?-?\s?(hours?|hrs?|h\b|weeks?|months?|years?|days?|kids?|children|child|jobs?|of (them|us))", after, re.I) and not cur:
             continue
         if re.match(r"\s?[-–/]\s?\d{2}", after) or re.search(r"\d\s?[-–/]\s?$", before):
             continue  # part of a tax year "2024-25"
         if re.search(r"(?:\bcode|\bir|\bsection|\bs|\bLC|\bMK|\bRD|\bYA)\s?$", before, re.I) and not cur:
             continue  # IR3, s LC 15 …
+        if suf and suf.lower() == "m" and not cur and (
+                (suf == "M" and text[m.start("suf") - 1].isspace()) or re.match(r"\s?sl\b", text[m.end():], re.I)):
+            # "3500 M SL", "880 M": a tax code after the amount, not "million".
+            suf, after = None, text[m.end("num"):]
         value = _to_decimal(num, suf)
         plain = not (cur or suf or dollars or "," in num)
         if plain:
@@ -215,12 +247,14 @@ def find_amounts(text: str) -> list[Amount]:
                 continue
             if re.search(r"(march|april|july|june|may|january|february|august|september|october|november|december)\s+\d{0,2}\s?$", before, re.I):
                 continue
-        if suf and suf.lower() == "m" and not cur and re.match(r"\s?(sl|e\b)", text[m.end() - 1:], re.I):
-            continue
         freq = None
         fm = FREQ_AFTER.match(after)
         if fm:
             freq = next(name for name, _ in _FREQ_WORDS if fm.group(name))
+        else:
+            bm = FREQ_BEFORE.search(before)
+            if bm:
+                freq = next(name for name in FREQ_BEFORE_WORDS if bm.group(name))
         amounts.append(Amount(value=value, frequency=freq, text=m.group(0).strip(), start=m.start()))
     return amounts
 
@@ -236,7 +270,9 @@ def find_tax_code(text: str) -> str | None:
         if not named_as_code and raw != raw.upper():
             continue
         return " ".join(raw.upper().split())
-    return None
+    # "$3,500 four-weekly M SL": a code with the SL suffix, in capitals, is unmistakable anywhere.
+    m = BARE_SL_CODE.search(text)
+    return " ".join(m.group("c").split()) if m else None
 
 
 def resolve_tax_year(text: str, rules: RuleBook, current: str) -> tuple[str | None, str | None]:
@@ -352,9 +388,14 @@ def route(question: str, history: list[dict] | None, tax_year: str | None, rules
         year_source = "question" if year else "default"
 
     scope = detect_scope(text)
+    if scope == ("out_of_scope", "not_tax") and history and _continues_conversation(text, year_text):
+        # "What about last year?", "what if I'm on ME?": no tax words of its own, but it continues
+        # the conversation, which was about tax (an earlier turn that was not, was declined).
+        scope = None
     if scope:
         kind, topic = scope
-        return Intent(kind=kind, question=text, tax_year=year or current, tax_year_source=year_source, scope_topic=topic)
+        return Intent(kind=kind, question=text, tax_year=year or current, tax_year_source=year_source, scope_topic=topic,
+                      known_year=(year or current) in rules.years, year_text=year_text)
 
     feats = _features(text)
     history = history or []
@@ -365,10 +406,20 @@ def route(question: str, history: list[dict] | None, tax_year: str | None, rules
         not feats.amounts and not _is_rate_question(text) and len(text.split()) <= 12
         and (feats.student_loan is not None or feats.kiwisaver_rate is not None or feats.tax_code or feats.frequency)))
     inherited_kind = None
+    bare_frequency = None
+    if is_follow_up and feats.frequency is None and not feats.amounts:
+        bare = BARE_FREQUENCY.search(text)
+        if bare:
+            bare_frequency = BARE_FREQUENCY_NAMES[bare.group(0).lower().replace("-", " ").replace("4", "four")]
     if is_follow_up:
         for p in past:
             if p.amounts and not feats.amounts:
                 feats.amounts, used_history = p.amounts, True
+                per_pay = bool(p.tax_code or "paye" in p.topics or p.frequency in PAY_FREQUENCIES
+                               or any(a.frequency in PAY_FREQUENCIES for a in p.amounts))
+                if bare_frequency and per_pay:
+                    # "And fortnightly?" after "PAYE on $2,500 on M": the same pay, at this frequency.
+                    feats.amounts = [Amount(a.value, bare_frequency, a.text, a.start) for a in p.amounts]
                 feats.frequency = feats.frequency or p.frequency
                 feats.hours = feats.hours or p.hours
                 feats.calc_words = True
@@ -422,6 +473,15 @@ def route(question: str, history: list[dict] | None, tax_year: str | None, rules
         return intent
     intent.kind = "topic"
     return intent
+
+
+def _continues_conversation(text: str, year_text: str | None) -> bool:
+    """A short follow-up that names something the router reads (a year, code, frequency, loan, KiwiSaver)."""
+    if len(text.split()) > FOLLOW_UP_MAX_WORDS:
+        return False
+    named = bool(year_text or find_tax_code(text) or NO_STUDENT_LOAN.search(text)
+                 or BARE_FREQUENCY.search(text))
+    return named or (bool(FOLLOW_UP.search(text)) and bool(find_amounts(text)))
 
 
 def _asks_for_own_figure(text: str) -> bool:
@@ -493,13 +553,16 @@ def _plan_calculation(intent: Intent, feats: _Features, text: str) -> None:
         intent.calculation = "calculate_acc_levy"
         intent.arguments = {"income": money(annual), "tax_year": year}
         return
-    if "kiwisaver" in topics and not feats.take_home and not code and re.search(r"kiwi ?saver (contribution|deduction)|contribut|employer|esct|government", lower):
+    if ("kiwisaver" in topics or "esct" in topics) and not feats.take_home and not code and re.search(r"kiwi ?saver (contribution|deduction)|contribut|employer|esct|government", lower):
         args = {"gross_pay": money(amount.value), "tax_year": year}
         if per_period:
             args["pay_frequency"] = freq
         else:
             args["pay_frequency"] = "annual"
-        if feats.kiwisaver_rate is not None:
+        employer = EMPLOYER_RATE.search(text)
+        if employer:
+            args["employer_rate"] = float(employer.group("p"))
+        if feats.kiwisaver_rate is not None and not (employer and employer.group("p") == f"{feats.kiwisaver_rate:g}"):
             args["employee_rate"] = feats.kiwisaver_rate
         intent.calculation = "calculate_kiwisaver"
         intent.arguments = args
@@ -519,9 +582,12 @@ def _plan_calculation(intent: Intent, feats: _Features, text: str) -> None:
                 if base in ("M", "ME"):
                     args["tax_code"] = base
                 else:
+                    # A secondary or flat code works per pay on a flat rate: show one month's pay
+                    # (a twelfth of the yearly amount, to the cent).
+                    monthly = (annual / PERIODS_PER_YEAR["monthly"]).quantize(Decimal("0.01"))
                     intent.calculation = "calculate_paye"
-                    intent.arguments = {"gross_pay": money(amount.value), "pay_frequency": "monthly", "tax_code": code, "tax_year": year}
-                    intent.assumptions.append("a monthly pay")
+                    intent.arguments = {"gross_pay": money(monthly), "pay_frequency": "monthly", "tax_code": code, "tax_year": year}
+                    intent.assumptions.append("paid monthly, a twelfth of the yearly amount each month")
                     return
             if feats.student_loan:
                 args["student_loan"] = True

@@ -40,3 +40,15 @@ def test_table_rows_with_invented_figures_are_dropped():
 def test_figures_in_passages_and_k_suffix():
     ev = evidence(text="The threshold is $24,128 a year. You asked about 85k.")
     assert not guard.check("The threshold is $24,128 and your income is $85k.", ev).flagged
+
+
+def test_money_written_without_a_dollar_sign_is_checked_too():
+    # A model can write money as "NZD 2,500" or "2,500 dollars"; neither form may slip past.
+    answer = ("Income tax is $17,927.50. You could also get NZD 2,500 back. Or even 3,000 dollars. "
+              "Some say 4k NZD. Your marginal rate is 33%.")
+    result = guard.check(answer, evidence(17927.5, 0.33))
+    assert result.removed == ["NZD 2,500", "3,000 dollars", "4k NZD"]
+    assert "2,500" not in result.answer and "3,000" not in result.answer and "4k" not in result.answer
+    assert "$17,927.50" in result.answer and "33%" in result.answer
+    # and a traceable amount written that way passes
+    assert not guard.check("Income tax is 17,927.50 dollars.", evidence(17927.5)).flagged

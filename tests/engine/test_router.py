@@ -88,3 +88,12 @@ def test_follow_up_uses_history():
 def test_rate_question_with_amounts_is_a_topic():
     intent = route("What is the tax rate for income between $50,000 and $70,000?", [], None, RULES)
     assert intent.kind == "topic" and "tax_rates" in intent.topics
+
+
+def test_day_counts_are_not_money():
+    """'183-day rule' and '325 days' are residency tests, not incomes (found by a site audit)."""
+    from nztax.router import find_amounts
+
+    assert find_amounts("What is the 183-day rule?") == []
+    assert find_amounts("Am I resident after 325 days away?") == []
+    assert [a.value for a in find_amounts("tax on $183 a day")] == [183]

@@ -51,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         engine = _engine(args)
     except (IndexUnavailableError, FaqError) as exc:
-        print(_dump(_error("index_unavailable", f"{exc} (build it with `nztax build`)")), file=sys.stderr)
+        print(_dump(_error("index_unavailable", str(exc))), file=sys.stderr)  # the message says how to build it
         return 3
     except RulesError as exc:
         print(_dump(_error("rules_unavailable", str(exc))), file=sys.stderr)

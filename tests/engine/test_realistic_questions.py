@@ -1,0 +1,127 @@
+"""Questions as people type them: terse, frequency first, codes without "code", follow-ups.
+
+Every expected figure is IRD's own (nz_tax_facts.md §8 worked examples) or worked by hand from the
+2026-27 bands (tax = income x rate - IRD's subtract constant), never produced by running our code.
+"""
+
+import pytest
+
+from nztax.composer import excerpt
+
+
+def ask(engine, question, history=None):
+    return engine.answer(question, history=history or [], use_faq=False, mode="offline").to_json()
+
+
+@pytest.mark.parametrize("question,figures,frequency,code", [
+    # Payroll specification 2026-27 example 4 (four-weekly $3,500, M SL, KiwiSaver 3.5%). "3500 M SL"
+    # was once read as 3,500 million dollars.
+    ("four weekly 3500 M SL kiwisaver 3.5%", ["$589.72", "$197.28", "$122.50", "$2,590.50"], "four_weekly", "M SL"),
+    # IR335 Sept 2026: Lani, weekly $880 on M -> $148.40 (the frequency written before the amount).
+    ("weekly 880 tax code M", ["$148.40"], "weekly", "M"),
+    # IR335 Sept 2026: Brad, weekly $860 on ND -> $402.05.
+    ("weekly 860 tax code ND", ["$402.05"], "weekly", "ND"),
+    # Monthly $9,000 on M -> weekly 527.06 -> x 52/12 = 2,283.9266 -> $2,283.92 (truncated).
+    ("monthly 9000 on M", ["$2,283.92"], "monthly", "M"),
+])
+def test_frequency_before_amount_and_bare_codes(engine, question, figures, frequency, code):
+    out = ask(engine, question)
+    assert out["status"] == "answered"
+    (call,) = out["tools"]
+    assert call["name"] == "calculate_paye"
+    assert call["arguments"]["pay_frequency"] == frequency and call["arguments"]["tax_code"] == code
+    for figure in figures:
+        assert figure in out["answer"], figure
+
+
+def test_secondary_code_with_a_yearly_salary_is_a_twelfth_a_month(engine):
+    # $60,000 a year on S: a monthly pay of $5,000 at S's 17.5% + 1.75% ACC = 19.25% -> $962.50.
+    # (It was once taxed as a single monthly pay of $60,000.)
+    out = ask(engine, "salary 60000 tax code S")
+    (call,) = out["tools"]
+    assert call["arguments"]["gross_pay"] == 5000 and call["arguments"]["pay_frequency"] == "monthly"
+    assert "$962.50" in out["answer"]
+
+
+def test_esct_question_runs_the_kiwisaver_calculator(engine):
+    # 3% of $80,000 = $2,400; ESCT threshold 80,000 + 2,400 = 82,400 is in the 30% band
+    # (64,201 - 93,720 from 1 April 2025), so ESCT = 2,400 x 30% = $720.
+    out = ask(engine, "how much is ESCT on employer contributions of 3% on 80000")
+    (call,) = out["tools"]
+    assert call["name"] == "calculate_kiwisaver" and call["arguments"]["employer_rate"] == 3.0
+    assert "$2,400" in out["answer"] and "$720" in out["answer"]
+
+
+@pytest.mark.parametrize("previous,question,figure", [
+    # 2025-26 bands: 65,000 x 30% - 7,779.50 = 11,720.50 ("last year" from 21 Nov 2026 is 2025-26).
+    ("tax on 65000", "what about last year?", "$11,720.50"),
+    # IR340 April 2026, weekly $1,000 on ME -> $161.50.
+    ("I earn $1,000 a week", "what if I'm on ME?", "$161.50"),
+    # Fortnightly $1,000 on M: A = 26,000; 26,000 x 17.5% - 1,092 = 3,458; ACC 455;
+    # (3,458 + 455) / 52 = 75.25 a week -> x 2 = $150.50.
+    ("PAYE on $1,000 a week on M", "and fortnightly?", "$150.50"),
+])
+def test_short_follow_ups_continue_the_calculation(engine, previous, question, figure):
+    out = ask(engine, question, [{"question": previous, "answer": "..."}])
+    assert out["status"] == "answered" and out["tools"], out["answer"]
+    assert figure in out["answer"]
+
+
+def test_unrelated_question_after_tax_turns_is_still_declined(engine):
+    out = ask(engine, "write me a poem", [{"question": "tax on 65000", "answer": "..."}])
+    assert out["status"] == "out_of_scope"
+
+
+def test_avoiding_tax_is_refused_but_not_overpaying(engine):
+    out = ask(engine, "how do I avoid tax")
+    assert out["status"] == "refused" and out["tools"] == [] and out["citations"] == []
+    assert ask(engine, "how do I avoid paying too much tax on my second job")["status"] != "refused"
+
+
+def test_weather_is_declined_not_answered_with_nothing_found(engine):
+    out = ask(engine, "what's the weather in Auckland")
+    assert out["status"] == "out_of_scope" and "couldn't find" not in out["answer"]
+
+
+def test_year_without_rules_gives_no_figures_even_without_tax_words(engine):
+    # "top rate" has no word the scope check knows; the 2019-20 year has no rules data.
+    out = ask(engine, "what was the top rate in 2019")
+    assert "don't have the rules for the 2019-20" in out["answer"]
+    assert "%" not in out["answer"] and "$" not in out["answer"]
+
+
+def test_kiwisaver_answer_states_the_government_contribution_once(engine):
+    out = ask(engine, "what is the government contribution to kiwisaver")
+    assert out["answer"].count("$260.72") == 1
+
+
+GOV_CONTRIBUTION_PASSAGE = """Getting the KiwiSaver government contribution > What counts as your contribution
+
+These count towards the $1,042.86:
+
+- deductions from your salary or wages
+- voluntary payments you make to your provider or through IRD.
+
+These do **not** count:
+
+- employer contributions
+- the government contribution itself
+- investment returns."""
+
+
+def test_excerpt_keeps_a_list_with_its_lead_in():
+    # Quoting "These count towards the $1,042.86:" next to items of the "do not count" list said
+    # the opposite of the page (employer contributions do not count: nz_tax_facts.md §5).
+    text = excerpt(GOV_CONTRIBUTION_PASSAGE, "do employer contributions count towards the government contribution")
+    counts, _, rest = text.partition("These do not count:")
+    assert "employer contributions" not in counts
+    assert "employer contributions" in rest
+
+
+def test_excerpt_joins_hard_wrapped_pdf_lines():
+    passage = ("You must file an IR3 if you received income that had no tax taken off or not enough tax\n"
+               "taken off, such as rents. You may also need to file if we ask you to. If all your income had tax\n"
+               "deducted at source, you usually do not need to file.")
+    text = excerpt(passage, "Do I need to file an IR3?")
+    assert "not enough tax taken off" in text
+    assert "tax deducted at source" in text
