@@ -37,6 +37,8 @@ GCLOUD_BIN = "gcloud"
 HASHED_ASSETS_GLOB = "/assets/@(javascripts|stylesheets)/**"
 IMMUTABLE_CACHE = "public, max-age=31536000, immutable"
 _DRY_RUN_PLACEHOLDER = "<{name}>"
+# An Ask box pointed at one of these only works on the machine that built the site.
+LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1", "0.0.0.0")
 
 
 class DeployError(RuntimeError):
@@ -297,13 +299,35 @@ def check_build(paths: DeployPaths, only: str) -> None:
     if only in ("all", "site"):
         if not (paths.site_dir / "index.html").is_file():
             problems.append(f"{paths.site_dir}/index.html is missing (run `make site`)")
-        elif not (paths.site_dir / METRICS_IN_SITE).is_file():
-            problems.append(
-                f"{paths.site_dir}/{METRICS_IN_SITE} is missing: run "
-                f"`nztax gates --write-baseline site/{METRICS_IN_SITE}` so the next night has a baseline"
-            )
+        else:
+            if not (paths.site_dir / METRICS_IN_SITE).is_file():
+                problems.append(
+                    f"{paths.site_dir}/{METRICS_IN_SITE} is missing: run "
+                    f"`nztax gates --write-baseline site/{METRICS_IN_SITE}` so the next night has a baseline"
+                )
+            ask_problem = site_ask_url_problem(paths.site_dir)
+            if ask_problem:
+                problems.append(ask_problem)
     if problems:
         raise DeployError("cannot deploy: " + "; ".join(problems))
+
+
+def site_ask_url_problem(site_dir: Path) -> str | None:
+    """Why the built site's Ask box cannot work once published, or None.
+
+    `make site` bakes NZTAX_ASK_URL into every page, and its default is the local function on
+    loopback: a site built without it would post every question to the reader's own machine.
+    """
+    from .commands.serve import built_ask_url
+
+    url = built_ask_url(site_dir)
+    if not url:
+        return f"{site_dir}/index.html has no Ask box URL (data-ask-url): rebuild it with `make site`"
+    host = urlsplit(url).hostname or ""
+    if host in LOOPBACK_HOSTS or host.endswith(".localhost"):
+        return (f"{site_dir} was built with the Ask box posting to {url} (the local function): set NZTAX_ASK_URL to "
+                "the deployed function's URL (https://REGION-PROJECT.cloudfunctions.net/NAME) and run `make site` again")
+    return None
 
 
 def stage_function(paths: DeployPaths, requirements: list[str]) -> Path:

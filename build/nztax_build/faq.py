@@ -4,8 +4,8 @@ In: `site_src/faq_questions.yaml` (topics -> questions), the index (its manifest
 embedder id are the "sources" part of the cache key), the rules and the answer mode (offline or the
 configured LLM). Out: `<index_dir>/faq.json`, a list of
 `{"question", "slug", "topic", "url", "result"}` (result = the POST /ask JSON) that the function's
-fast path and the page renderer read. Only `answered` results are published; clarifications and
-declines are dropped (and listed in the stage summary).
+fast path and the page renderer read. Only `answered` results with citations are published;
+clarifications, declines and "nothing found" answers are dropped (and listed in the stage summary).
 
 Answers are cached under `<work_dir>/faq/` by question + sources hash + tax year + mode. An answer
 that shows figures (tool calls, dollar amounts, percentages) also keys on the rules version, so a
@@ -105,6 +105,21 @@ def load_questions(path: Path) -> tuple[list[FaqTopic], list[FaqQuestion]]:
     return topics, questions
 
 
+def unpublished_reason(result: dict) -> str | None:
+    """Why an answer is not published as a FAQ page, or None to publish it.
+
+    Clarifications and declines are not published. Neither is an `answered` result with no
+    citation: the engine's "nothing found in my sources" reply, a decline in substance, and a page
+    with nothing to check it against.
+    """
+    status = str(result.get("status"))
+    if status != PUBLISHED_STATUS:
+        return status
+    if not result.get("citations"):
+        return "no sources found"
+    return None
+
+
 def shows_figures(result: dict) -> bool:
     """Whether a rules edit could change this answer: it used a tool or shows a figure."""
     return bool(result.get("tools")) or bool(FIGURE.search(result.get("answer") or ""))
@@ -176,8 +191,9 @@ def answer_questions(
             log(f"[faq] {number}/{len(questions)} answered ({result.get('status')}): {q.question}")
         else:
             cached += 1
-        if result.get("status") != PUBLISHED_STATUS:
-            dropped.append((q.question, str(result.get("status"))))
+        reason = unpublished_reason(result)
+        if reason:
+            dropped.append((q.question, reason))
             continue
         entries.append({"question": q.question, "slug": q.slug, "topic": q.topic, "url": q.url, "result": result})
     return FaqRun(entries, answered, cached, dropped)

@@ -104,6 +104,11 @@ def long_date(iso: str | None) -> str:
     return f"{day.day} {day:%B %Y}"
 
 
+def no_wrap(text: str) -> str:
+    """Keep a short value such as a date on one line in a narrow table column (non-breaking spaces)."""
+    return text.replace(" ", "\u00a0")
+
+
 def rel(from_page: str, to_page: str) -> str:
     """A markdown link target from one docs page to another (both docs-relative .md paths)."""
     return posixpath.relpath(to_page, posixpath.dirname(from_page) or ".")
@@ -608,7 +613,7 @@ def render_sources(inputs: SiteInputs) -> None:
     for p in pages:
         status = "" if p.get("status", "active") == "active" else f" ({md_escape(p.get('status'))})"
         rows.append([f"[{md_escape(p.get('title') or p['url'])}]({p['url']}){status}", SOURCE_TYPE_LABELS.get(p.get("source_type"), md_escape(p.get("source_type", ""))),
-                     md_escape(topic_of.get(p["url"], "")), long_date(p.get("fetched_at")), long_date(p.get("last_changed"))])
+                     md_escape(topic_of.get(p["url"], "")), no_wrap(long_date(p.get("fetched_at"))), no_wrap(long_date(p.get("last_changed")))])
     lines.append(table(["Source", "Type", "Topic", "Last crawled", "Last changed"], rows))
     inputs.pages["sources/index.md"] = "\n".join(lines)
 

@@ -142,7 +142,7 @@
 
   function kindError(status, body) {
     const message = body && body.error && typeof body.error.message === "string" ? body.error.message : "";
-    if (status === 400 || status === 413) return "That question couldn't be sent as it is" + (message ? `: ${message}` : ".") + " Please rephrase it and try again.";
+    if (status === 400 || status === 413) return "That question couldn't be sent as it is" + (message ? `: ${message.replace(/[.\s]+$/, "")}.` : ".") + " Please rephrase it and try again.";
     if (status === 429) return "Lots of questions right now. Please wait a minute and ask again.";
     if (status === 503) return "The answer service isn't ready at the moment. The questions and calculators on this site still work; please try again shortly.";
     return "Something went wrong while answering. Please try again in a moment; the questions and calculators on this site still work.";

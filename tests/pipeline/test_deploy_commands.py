@@ -151,6 +151,14 @@ def test_requirements_from_pyproject():
         deploy.function_requirements(pyproject, ["nope"])
 
 
+DEPLOYED_ASK_URL = "https://australia-southeast1-nztax-prod.cloudfunctions.net/nztax-ask"
+
+
+def page(marker: str, ask_url: str = DEPLOYED_ASK_URL) -> str:
+    """A built page as mkdocs writes it: the Ask box carries the URL it posts to."""
+    return f'<html><div class="nz-ask" data-nz-ask data-ask-url="{ask_url}"></div>{marker}</html>'
+
+
 def fake_tree(root: Path, embedder: str = "local:minilm-int8") -> deploy.DeployPaths:
     (root / "function" / "nztax" / "__pycache__").mkdir(parents=True)
     (root / "function" / "main.py").write_text("def ask(request): ...\n")
@@ -159,7 +167,7 @@ def fake_tree(root: Path, embedder: str = "local:minilm-int8") -> deploy.DeployP
     (root / "index").mkdir()
     (root / "index" / "manifest.json").write_text(json.dumps({"embedder_id": embedder, "counts": {"children": 3}}))
     (root / "site" / "_nztax").mkdir(parents=True)
-    (root / "site" / "index.html").write_text("<html>tonight</html>")
+    (root / "site" / "index.html").write_text(page("tonight"))
     (root / "site" / "_nztax" / "metrics.json").write_text('{"format": 1}')
     (root / "pyproject.toml").write_text((REPO / "pyproject.toml").read_text())
     return deploy.DeployPaths(
@@ -185,7 +193,7 @@ def test_staging(tmp_path, prod_settings):
     assert not (stage / "nztax" / "data" / "minilm-tokenizer.json").exists()  # Gemini index: no local model
 
     hosting = deploy.stage_hosting(paths, cfg)
-    assert (hosting / "site" / "index.html").read_text() == "<html>tonight</html>"
+    assert (hosting / "site" / "index.html").read_text() == page("tonight")
     assert (hosting / "site" / "_nztax" / "metrics.json").is_file()
     assert json.loads((hosting / "firebase.json").read_text())["hosting"]["public"] == "site"
 
@@ -205,6 +213,26 @@ def test_check_build_requires_gate_metrics_in_the_site(tmp_path):
     with pytest.raises(deploy.DeployError, match="nztax gates --write-baseline"):
         deploy.check_build(paths, "site")
     deploy.check_build(paths, "function")
+
+
+@pytest.mark.parametrize("ask_url", ["http://127.0.0.1:8080/", "http://localhost:8080/", ""])
+def test_check_build_refuses_a_site_whose_ask_box_posts_to_loopback(tmp_path, ask_url):
+    # `make site` without NZTAX_ASK_URL bakes in the local function; published, no reader could ask.
+    paths = fake_tree(tmp_path)
+    (paths.site_dir / "index.html").write_text(page("tonight", ask_url))
+    with pytest.raises(deploy.DeployError, match="NZTAX_ASK_URL|data-ask-url"):
+        deploy.check_build(paths, "site")
+    deploy.check_build(paths, "function")  # the function alone does not depend on the site
+
+
+def test_cli_dry_run_warns_about_a_site_built_for_the_local_function(tmp_path, clean_env, capsys):
+    paths = fake_tree(tmp_path)
+    (paths.site_dir / "index.html").write_text(page("tonight", "http://127.0.0.1:8080/"))
+    deploy_env(clean_env, tmp_path)
+    assert nztax(["deploy", "--dry-run"]) == 0
+    assert "# warning: a real deploy would stop here" in capsys.readouterr().out
+    assert nztax(["deploy"]) == 2
+    assert "NZTAX_ASK_URL" in capsys.readouterr().err
 
 
 # ---------------------------------------------------------------- the CLI
@@ -292,7 +320,7 @@ def test_cli_rollback_swaps_both_builds_then_deploys(tmp_path, clean_env):
     paths = fake_tree(tmp_path)
     # Yesterday's builds kept by the publish step.
     (tmp_path / "site.prev" / "_nztax").mkdir(parents=True)
-    (tmp_path / "site.prev" / "index.html").write_text("<html>yesterday</html>")
+    (tmp_path / "site.prev" / "index.html").write_text(page("yesterday"))
     (tmp_path / "site.prev" / "_nztax" / "metrics.json").write_text('{"format": 1}')
     (tmp_path / "index.prev").mkdir()
     (tmp_path / "index.prev" / "manifest.json").write_text(json.dumps({"embedder_id": "local:y", "counts": {"c": 1}}))
@@ -301,17 +329,17 @@ def test_cli_rollback_swaps_both_builds_then_deploys(tmp_path, clean_env):
     fake_binaries(tmp_path / "bin", log)
     clean_env.setenv("PATH", f"{tmp_path / 'bin'}{os.pathsep}{os.environ['PATH']}")
     assert nztax(["deploy", "--rollback"]) == 0
-    assert (paths.site_dir / "index.html").read_text() == "<html>yesterday</html>"
-    assert (tmp_path / ".work" / "deploy" / "hosting" / "site" / "index.html").read_text() == "<html>yesterday</html>"
-    assert publish.prev_path(paths.site_dir).joinpath("index.html").read_text() == "<html>tonight</html>"
+    assert (paths.site_dir / "index.html").read_text() == page("yesterday")
+    assert (tmp_path / ".work" / "deploy" / "hosting" / "site" / "index.html").read_text() == page("yesterday")
+    assert publish.prev_path(paths.site_dir).joinpath("index.html").read_text() == page("tonight")
     assert len(logged(log)) == 2
 
 
 def test_cli_rollback_is_all_or_nothing(tmp_path, clean_env, capsys):
     paths = fake_tree(tmp_path)
     (tmp_path / "site.prev").mkdir()
-    (tmp_path / "site.prev" / "index.html").write_text("<html>yesterday</html>")
+    (tmp_path / "site.prev" / "index.html").write_text(page("yesterday"))
     deploy_env(clean_env, tmp_path)
     assert nztax(["deploy", "--rollback"]) == 2
     assert "index.prev" in capsys.readouterr().err
-    assert (paths.site_dir / "index.html").read_text() == "<html>tonight</html>"
+    assert (paths.site_dir / "index.html").read_text() == page("tonight")

@@ -83,7 +83,9 @@ def test_sources_page_lists_every_source_with_snapshot_notice(built_site):
     assert "Built from the bundled snapshot" in html
     for page in manifest["pages"]:
         assert f'href="{page["url"]}"' in html
-    assert "21 November 2026" in html and "1 June 2026" in html
+    dates = html.replace("\u00a0", " ")  # dates are kept on one line with non-breaking spaces
+    assert "21 November 2026" in dates and "1 June 2026" in dates
+    assert "21\u00a0November\u00a02026" in html
 
 
 def test_ask_box_on_every_page_points_at_the_configured_url(built_site):
@@ -199,25 +201,29 @@ def test_answer_cache_keys_on_rules_only_for_figures(tmp_path):
         def answer(self, question, tax_year=None, history=None, use_faq=True):
             Engine.calls.append(question)
             if "GST" in question:
-                return Result({"status": "out_of_scope", "answer": "No.", "tools": []})
+                return Result({"status": "out_of_scope", "answer": "No.", "tools": [], "citations": []})
+            if "bright-line" in question:  # the engine's "nothing found in my sources" reply
+                return Result({"status": "answered", "answer": "I couldn't find anything about this.", "tools": [], "citations": []})
             figure = "$1,638" if "tax" in question else "a tax code"
-            return Result({"status": "answered", "answer": f"It is {figure}.", "tools": [], "latency_ms": 12})
+            return Result({"status": "answered", "answer": f"It is {figure}.", "tools": [], "latency_ms": 12,
+                           "citations": [{"title": "IRD", "url": "https://www.ird.govt.nz/"}]})
 
     from nztax_build.faq import FaqQuestion
 
-    qs = [FaqQuestion(q, slugify(q), "t", "T") for q in ("How much tax on $15,600?", "What is M?", "GST?")]
+    qs = [FaqQuestion(q, slugify(q), "t", "T") for q in ("How much tax on $15,600?", "What is M?", "GST?", "What is the bright-line test?")]
     cache = AnswerCache(tmp_path)
     first = answer_questions(qs, Engine, cache, "src", "2026-27", "offline", "rules-1", log=lambda m: None)
     assert [e["question"] for e in first.entries] == ["How much tax on $15,600?", "What is M?"]
-    assert first.dropped == [("GST?", "out_of_scope")] and first.answered == 3
+    assert first.dropped == [("GST?", "out_of_scope"), ("What is the bright-line test?", "no sources found")]
+    assert first.answered == 4
     assert all(e["result"]["latency_ms"] == 0 for e in first.entries)
     Engine.calls.clear()
     second = answer_questions(qs, Engine, cache, "src", "2026-27", "offline", "rules-2", log=lambda m: None)
     assert Engine.calls == ["How much tax on $15,600?"]  # only the answer with a figure depends on the rules
-    assert second.cached == 2
+    assert second.cached == 3
     Engine.calls.clear()
     answer_questions(qs, Engine, cache, "src-changed", "2026-27", "offline", "rules-2", log=lambda m: None)
-    assert len(Engine.calls) == 3  # new sources: every answer again
+    assert len(Engine.calls) == 4  # new sources: every answer again
 
 
 def test_figure_pattern():

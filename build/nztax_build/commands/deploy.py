@@ -51,6 +51,9 @@ def run(args: argparse.Namespace) -> int:
                 print(f"# would swap {live} with {publish.prev_path(live)}")
         print(f"# stage {paths.function_stage}: {paths.function_src}/ + {paths.index_dir}/ + requirements.txt")
         print(f"# stage {paths.hosting_stage}: firebase.json + {paths.site_dir}/")
+        ask_problem = deploy.site_ask_url_problem(paths.site_dir) if args.only in ("all", "site") else None
+        if ask_problem and (paths.site_dir / "index.html").is_file():
+            print(f"# warning: a real deploy would stop here: {ask_problem}")
         for command in commands:
             print(command.shell())
         return 0
