@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from typing import Any, Iterable
 
+from nztax.router import money_value
+
 # "$85,000", "$1.5k", "NZ$ 500", "$17,927.50"; and "17.5%", "10.5 per cent".
 DOLLAR = re.compile(
     r"(?:NZ)?\$\s?(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?:\s?(?P<suf>k|m|million|thousand)\b)?",
@@ -56,9 +58,9 @@ class GuardResult:
         return bool(self.removed)
 
 
-def _decimal(text: str) -> Decimal | None:
+def _decimal(text: str, suffix: str | None = None) -> Decimal | None:
     try:
-        return Decimal(text.replace(",", ""))
+        return money_value(text, suffix)
     except InvalidOperation:
         return None
 
@@ -67,26 +69,14 @@ def find_figures(text: str) -> list[Figure]:
     """Every dollar amount and percentage written in `text`."""
     figures = []
     for m in DOLLAR.finditer(text):
-        value = _decimal(m.group("num"))
-        if value is None:
-            continue
-        suffix = (m.group("suf") or "").lower()
-        if suffix in ("k", "thousand"):
-            value *= 1000
-        elif suffix in ("m", "million"):
-            value *= 1_000_000
-        figures.append(Figure(m.group(0), value, "dollar"))
+        value = _decimal(m.group("num"), m.group("suf"))
+        if value is not None:
+            figures.append(Figure(m.group(0), value, "dollar"))
     for m in WORDED_DOLLAR.finditer(text):
         num, suffix = (m.group("num1"), m.group("suf1")) if m.group("num1") else (m.group("num2"), m.group("suf2"))
-        value = _decimal(num)
-        if value is None:
-            continue
-        suffix = (suffix or "").lower()
-        if suffix in ("k", "thousand"):
-            value *= 1000
-        elif suffix in ("m", "million"):
-            value *= 1_000_000
-        figures.append(Figure(m.group(0), value, "dollar"))
+        value = _decimal(num, suffix)
+        if value is not None:
+            figures.append(Figure(m.group(0), value, "dollar"))
     for m in PERCENT.finditer(text):
         value = _decimal(m.group("num"))
         if value is not None:

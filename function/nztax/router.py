@@ -208,7 +208,8 @@ class Intent:
 # Parsing helpers
 
 
-def _to_decimal(num: str, suffix: str | None) -> Decimal:
+def money_value(num: str, suffix: str | None) -> Decimal:
+    """'85,000' -> 85000; '85' + 'k' -> 85000; '1.5' + 'million' -> 1500000."""
     value = Decimal(num.replace(",", ""))
     suffix = (suffix or "").lower()
     if suffix in ("k", "thousand", "grand"):
@@ -237,7 +238,7 @@ def find_amounts(text: str) -> list[Amount]:
                 (suf == "M" and text[m.start("suf") - 1].isspace()) or re.match(r"\s?sl\b", text[m.end():], re.I)):
             # "3500 M SL", "880 M": a tax code after the amount, not "million".
             suf, after = None, text[m.end("num"):]
-        value = _to_decimal(num, suf)
+        value = money_value(num, suf)
         plain = not (cur or suf or dollars or "," in num)
         if plain:
             # A bare number is money only when large enough not to be a count, and not a year.
