@@ -72,6 +72,7 @@ class DeployConfig:
     allowed_origins: tuple[str, ...]
     rate_limit_per_minute: int
     firebase_site: str | None = None
+    embedder: str = "auto"
     extra_env: dict[str, str] = field(default_factory=dict)
 
     @classmethod
@@ -111,6 +112,7 @@ class DeployConfig:
             allowed_origins=origins or (_DRY_RUN_PLACEHOLDER.format(name="NZTAX_SITE_URL origin"),),
             rate_limit_per_minute=settings.rate_limit_per_minute,
             firebase_site=settings.firebase_site,
+            embedder=settings.function_embedder,
         )
 
 
@@ -161,6 +163,7 @@ def function_env(cfg: DeployConfig) -> dict[str, str]:
     env["NZTAX_RATE_LIMIT_PER_MINUTE"] = str(cfg.rate_limit_per_minute)
     env["NZTAX_HOME"] = DEPLOYED_HOME
     env["HF_HUB_OFFLINE"] = "1"  # the local embedder ships in a package: never reach for a hub
+    env["NZTAX_EMBEDDER"] = cfg.embedder
     env.update(cfg.extra_env)
     return env
 
@@ -346,6 +349,31 @@ def stage_function(paths: DeployPaths, requirements: list[str]) -> Path:
     # Stop gcloud from writing its own default ignore file into the stage.
     (target / ".gcloudignore").write_text("__pycache__/\n*.pyc\n.gcloudignore\n", encoding="utf-8")
     return target
+
+
+def deployed_settings(cfg: DeployConfig, index_dir: Path):
+    """The Settings the deployed function will read: its env vars plus the mounted Gemini key
+    (any value: only its presence matters here)."""
+    import dataclasses
+
+    from nztax.settings import get_settings
+
+    return dataclasses.replace(get_settings(), embedder=cfg.embedder, gemini_api_key="mounted-secret",
+                               index_dir=index_dir)
+
+
+def check_embedder(cfg: DeployConfig, index_dir: Path) -> None:
+    """Refuse a function whose query embedder cannot read the published index (every /ask
+    would answer 503): the check the function itself makes at load, under the deployed env."""
+    from nztax.embedders import embedder_problem
+
+    built = _index_embedder(index_dir)
+    if not built:
+        return  # no index yet: check_build names the missing step before a real deploy
+    problem = embedder_problem(deployed_settings(cfg, index_dir), built)
+    if problem:
+        raise DeployError(f"the deployed function could not read the index: {problem} "
+                          "(set NZTAX_FUNCTION_EMBEDDER=auto, or rebuild the index with the embedder you deploy)")
 
 
 def _index_embedder(index_dir: Path) -> str:

@@ -282,17 +282,44 @@ class GeminiEmbedder:
 EMBEDDER_CHOICES = ("auto", "local", "static", "gemini")
 
 
-def get_embedder(settings: Settings | None = None) -> Embedder:
-    """The embedder selected by NZTAX_EMBEDDER (`auto`: gemini with GEMINI_API_KEY, else local)."""
-    settings = settings or get_settings()
+# The choice that reproduces each embedder id a manifest can name (`auto` follows the index).
+_CHOICE_FOR_ID = {
+    GeminiEmbedder.id: "gemini",
+    StaticMiniLMEmbedder.id: "static",
+    OnnxMiniLMEmbedder.id: "local",
+}
+_ID_FOR_CHOICE = {choice: embedder_id for embedder_id, choice in _CHOICE_FOR_ID.items()}
+
+
+def resolve_choice(settings: Settings, index_embedder_id: str | None = None) -> str:
+    """`local`, `static` or `gemini`: what NZTAX_EMBEDDER means for this process.
+
+    `auto` means "whatever built the index" when the index's embedder id is known (the manifest
+    names it), so a deployed function with GEMINI_API_KEY mounted still reads a MiniLM index;
+    without an index to follow, `auto` is gemini with a key, else local.
+    """
     choice = settings.embedder.lower()
     if choice not in EMBEDDER_CHOICES:
         raise EmbedderError(f"NZTAX_EMBEDDER={settings.embedder!r} is not one of {', '.join(EMBEDDER_CHOICES)}")
-    if choice == "auto":
-        choice = "gemini" if settings.gemini_api_key else "local"
+    if choice != "auto":
+        return choice
+    if index_embedder_id:
+        if index_embedder_id not in _CHOICE_FOR_ID:
+            raise EmbedderError(
+                f"the index was built with embedder {index_embedder_id!r}, which this program cannot load "
+                f"(known: {', '.join(sorted(_CHOICE_FOR_ID))}); rebuild it with `nztax build`"
+            )
+        return _CHOICE_FOR_ID[index_embedder_id]
+    return "gemini" if settings.gemini_api_key else "local"
+
+
+def get_embedder(settings: Settings | None = None, index_embedder_id: str | None = None) -> Embedder:
+    """The embedder NZTAX_EMBEDDER selects (see `resolve_choice`)."""
+    settings = settings or get_settings()
+    choice = resolve_choice(settings, index_embedder_id)
     if choice == "gemini":
         if not settings.gemini_api_key:
-            raise EmbedderError("NZTAX_EMBEDDER=gemini needs GEMINI_API_KEY")
+            raise EmbedderError("the gemini embedder needs GEMINI_API_KEY")
         return GeminiEmbedder(
             settings.gemini_api_key,
             base_url=settings.gemini_base_url,
@@ -305,14 +332,21 @@ def get_embedder(settings: Settings | None = None) -> Embedder:
     return OnnxMiniLMEmbedder(batch_size=settings.embed_batch_size)
 
 
-def expected_embedder_id(settings: Settings | None = None) -> str:
+def expected_embedder_id(settings: Settings | None = None, index_embedder_id: str | None = None) -> str:
     """The id `get_embedder` would return, without loading any model (cheap mismatch checks)."""
-    settings = settings or get_settings()
-    choice = settings.embedder.lower()
-    if choice == "auto":
-        choice = "gemini" if settings.gemini_api_key else "local"
-    return {
-        "gemini": GeminiEmbedder.id,
-        "static": StaticMiniLMEmbedder.id,
-        "local": OnnxMiniLMEmbedder.id,
-    }.get(choice, choice)
+    return _ID_FOR_CHOICE[resolve_choice(settings or get_settings(), index_embedder_id)]
+
+
+def embedder_problem(settings: Settings, index_embedder_id: str) -> str | None:
+    """Why queries cannot be embedded for an index built with `index_embedder_id` under these
+    settings, or None when they can (checked before any model loads)."""
+    try:
+        wanted = expected_embedder_id(settings, index_embedder_id)
+    except EmbedderError as exc:
+        return str(exc)
+    if wanted != index_embedder_id:
+        return (f"the index was built with embedder {index_embedder_id!r} but NZTAX_EMBEDDER={settings.embedder} "
+                f"embeds queries with {wanted!r}; rebuild the index or set NZTAX_EMBEDDER=auto")
+    if wanted == GeminiEmbedder.id and not settings.gemini_api_key:
+        return f"the index was built with {wanted!r}: queries need GEMINI_API_KEY"
+    return None

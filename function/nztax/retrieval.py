@@ -35,7 +35,7 @@ from typing import Any, Iterable, Sequence
 
 import numpy as np
 
-from nztax.embedders import Embedder, expected_embedder_id, get_embedder
+from nztax.embedders import Embedder, embedder_problem, get_embedder
 from nztax.index import (
     IndexMismatchError,
     IndexUnavailableError,
@@ -119,14 +119,14 @@ class Retriever:
         settings = settings or get_settings()
         started = time.perf_counter()
         index = load_index(Path(index_dir) if index_dir else settings.index_dir)
-        wanted = embedder.id if embedder is not None else expected_embedder_id(settings)
         built = index.manifest.embedder_id
-        if wanted != built:
-            raise IndexMismatchError(
-                f"the index was built with embedder {built!r} ({index.manifest.dimensions} dims) but this "
-                f"process embeds queries with {wanted!r}; rebuild the index (`nztax build`) or set "
-                f"NZTAX_EMBEDDER / GEMINI_API_KEY to match it"
-            )
+        if embedder is not None:
+            problem = None if embedder.id == built else (
+                f"the index was built with embedder {built!r} but queries are embedded with {embedder.id!r}")
+        else:
+            problem = embedder_problem(settings, built)
+        if problem:
+            raise IndexMismatchError(f"{problem}; rebuild the index (`nztax build`) or set NZTAX_EMBEDDER to match it")
         return cls(index, settings, embedder, load_seconds=time.perf_counter() - started)
 
     # -- parts -----------------------------------------------------------------------------
@@ -137,7 +137,7 @@ class Retriever:
         if self._embedder is None:
             with self._embedder_lock:
                 if self._embedder is None:
-                    embedder = get_embedder(self.settings)
+                    embedder = get_embedder(self.settings, self.index.manifest.embedder_id)
                     if embedder.id != self.index.manifest.embedder_id or embedder.dimensions != self.index.manifest.dimensions:
                         raise IndexMismatchError(
                             f"query embedder {embedder.id!r} ({embedder.dimensions} dims) does not match the "

@@ -62,7 +62,8 @@ def test_function_deploy_argv(prod_settings):
         "@LITELLM_LOCAL_MODEL_COST_MAP=True"
         "@NZTAX_RATE_LIMIT_PER_MINUTE=30"
         "@NZTAX_HOME=/workspace"
-        "@HF_HUB_OFFLINE=1",
+        "@HF_HUB_OFFLINE=1"
+        "@NZTAX_EMBEDDER=auto",
         "--set-secrets=GEMINI_API_KEY=gemini-api-key:latest",
         "--quiet",
     ]  # fmt: skip
@@ -80,7 +81,7 @@ def test_custom_domain_single_origin_uses_plain_comma_syntax(prod_settings):
     # No LLM configured: the function answers offline, and no value has a comma.
     assert env_flag == (
         "--set-env-vars=NZTAX_ALLOWED_ORIGINS=https://tax.example.nz,LITELLM_LOCAL_MODEL_COST_MAP=True,"
-        "NZTAX_RATE_LIMIT_PER_MINUTE=30,NZTAX_HOME=/workspace,HF_HUB_OFFLINE=1"
+        "NZTAX_RATE_LIMIT_PER_MINUTE=30,NZTAX_HOME=/workspace,HF_HUB_OFFLINE=1,NZTAX_EMBEDDER=auto"
     )
 
 
@@ -159,7 +160,7 @@ def page(marker: str, ask_url: str = DEPLOYED_ASK_URL) -> str:
     return f'<html><div class="nz-ask" data-nz-ask data-ask-url="{ask_url}"></div>{marker}</html>'
 
 
-def fake_tree(root: Path, embedder: str = "local:minilm-int8") -> deploy.DeployPaths:
+def fake_tree(root: Path, embedder: str = "all-MiniLM-L6-v2-onnx-int8") -> deploy.DeployPaths:
     (root / "function" / "nztax" / "__pycache__").mkdir(parents=True)
     (root / "function" / "main.py").write_text("def ask(request): ...\n")
     (root / "function" / "nztax" / "__init__.py").write_text("")
@@ -343,3 +344,78 @@ def test_cli_rollback_is_all_or_nothing(tmp_path, clean_env, capsys):
     assert nztax(["deploy", "--rollback"]) == 2
     assert "index.prev" in capsys.readouterr().err
     assert (paths.site_dir / "index.html").read_text() == page("tonight")
+
+
+# ---------------------------------------------------------------- embedder vs published index (issue 15)
+
+
+def test_dry_run_refuses_an_embedder_that_cannot_read_the_index(tmp_path, clean_env, capsys):
+    fake_tree(tmp_path, embedder="all-MiniLM-L6-v2-onnx-int8")
+    deploy_env(clean_env, tmp_path)
+    clean_env.setenv("NZTAX_FUNCTION_EMBEDDER", "gemini")
+    get_settings.cache_clear()
+    assert nztax(["deploy", "--dry-run"]) == 2
+    captured = capsys.readouterr()
+    assert "could not read the index" in captured.err and "all-MiniLM-L6-v2-onnx-int8" in captured.err
+    assert "gcloud" not in captured.out
+
+
+def test_dry_run_refuses_an_index_built_by_an_unknown_embedder(tmp_path, clean_env, capsys):
+    fake_tree(tmp_path, embedder="word2vec-300")
+    deploy_env(clean_env, tmp_path)
+    assert nztax(["deploy", "--dry-run"]) == 2
+    assert "word2vec-300" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("embedder", ["all-MiniLM-L6-v2-onnx-int8", "gemini-embedding-001@768"])
+def test_auto_follows_whichever_embedder_built_the_index(tmp_path, clean_env, embedder):
+    """The deployed function always has GEMINI_API_KEY mounted; `auto` must still follow the index."""
+    paths = fake_tree(tmp_path, embedder=embedder)
+    deploy_env(clean_env, tmp_path)
+    cfg = deploy.DeployConfig.from_settings(get_settings(), dry_run=True)
+    assert cfg.embedder == "auto"
+    deploy.check_embedder(cfg, paths.index_dir)  # no DeployError
+
+
+def test_published_index_answers_under_the_deployed_environment(tmp_path, clean_env, monkeypatch):
+    """Build an index offline, stage the function exactly as a deploy does, apply the environment
+    the deploy command sets (plus the mounted key), and ask one question through the function."""
+    import dataclasses
+
+    from functions_framework import create_app
+
+    from nztax.engine import Engine
+    from nztax_build.indexer import embed_and_index
+
+    offline = dataclasses.replace(get_settings(), work_dir=tmp_path / "work", index_dir=tmp_path / "index",
+                                  embedder="local", gemini_api_key=None, relevance_floor=None)
+    embed_and_index(offline, force=True, chunks_dir=REPO / "tests" / "fixtures" / "chunks_small")
+    paths = deploy.DeployPaths(home=REPO, function_src=REPO / "function", index_dir=tmp_path / "index",
+                               site_dir=tmp_path / "site", staging=tmp_path / "stage")
+    stage = deploy.stage_function(paths, [])
+
+    deploy_env(clean_env, tmp_path)
+    cfg = deploy.DeployConfig.from_settings(get_settings(), dry_run=False)
+    deploy.check_embedder(cfg, stage / "index")
+    env = deploy.function_env(cfg)
+    assert env["NZTAX_HOME"] == deploy.DEPLOYED_HOME
+    env["NZTAX_HOME"] = str(stage)  # the one machine-specific value: where the stage sits here
+    for key, value in env.items():
+        monkeypatch.setenv(key, value)
+    monkeypatch.setenv("GEMINI_API_KEY", "mounted-by-secret-manager")  # --set-secrets, never used offline
+    monkeypatch.delenv("NZTAX_LLM_MODEL", raising=False)  # the model provider is the internet edge
+    get_settings.cache_clear()
+    Engine.reset()
+    sys.modules.pop("main", None)
+    try:
+        client = create_app(target="ask", source=str(stage / "main.py")).test_client()
+        origin = cfg.allowed_origins[0]
+        response = client.post("/ask", json={"question": "What is the ACC earners' levy rate?"},
+                               headers={"Origin": origin})
+        assert response.status_code == 200, response.get_data(as_text=True)
+        body = response.get_json()
+        assert body["status"] == "answered" and body["citations"]
+    finally:
+        get_settings.cache_clear()
+        Engine.reset()
+        sys.modules.pop("main", None)

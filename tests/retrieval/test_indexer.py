@@ -150,6 +150,14 @@ def test_index_from_another_embedder_is_refused(built_index, tmp_path):
         Retriever.load(index_dir, settings=settings, embedder=HashEmbedder())
 
 
+def test_auto_embedder_follows_the_index_manifest(built_index, tmp_path):
+    """With GEMINI_API_KEY set (as in the deployed function), `auto` still reads a MiniLM index."""
+    _, index_dir = built_index
+    retriever = Retriever.load(index_dir, settings=make_settings(tmp_path, embedder="auto", gemini_api_key="k"))
+    assert retriever.embedder.id == "all-MiniLM-L6-v2-onnx-int8"
+    assert retriever.search("ACC levy rate", k=3)
+
+
 def test_damaged_index_is_refused(built_index, tmp_path):
     _, index_dir = built_index
     copy = tmp_path / "index"

@@ -45,6 +45,13 @@ def run(args: argparse.Namespace) -> int:
     message = args.message or f"nztax {'rollback' if args.rollback else 'build'} {stamp}"
     commands = deploy.plan(cfg, paths, args.only, message)
 
+    if args.only in ("all", "function") and not args.rollback:
+        try:
+            deploy.check_embedder(cfg, paths.index_dir)
+        except deploy.DeployError as exc:
+            print(f"nztax deploy: {exc}", file=sys.stderr)
+            return 2
+
     if args.dry_run:
         if args.rollback:
             for live in _rollback_targets(paths, args.only):
