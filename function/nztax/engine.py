@@ -24,7 +24,7 @@ from typing import Any
 from nztax import composer, guard
 from nztax.composer import AskResult, Citation, ToolCall
 from nztax.faq_index import FaqIndex
-from nztax.router import Intent, find_topics, route
+from nztax.router import Intent, find_topics, reading_of, route
 from nztax.rules import RuleBook, current_tax_year, default_rules, today
 from nztax.settings import Settings, get_settings
 
@@ -89,7 +89,7 @@ class Engine:
         index_dir = index_dir or settings.index_dir
         rules = default_rules()
         retriever = Retriever.load(index_dir, settings=settings)
-        faq = FaqIndex.load(index_dir, settings.faq_match_threshold)
+        faq = FaqIndex.load(index_dir, settings.faq_match_threshold, rules)
         return cls(rules, retriever, faq, settings)
 
     @classmethod
@@ -120,7 +120,7 @@ class Engine:
 
         result = None
         if use_faq and not history:
-            entry = self.faq.match(question, intent.tax_year)
+            entry = self.faq.match(question, intent.tax_year, reading_of(intent))
             if entry is not None:
                 try:
                     result = AskResult.from_json({**entry.result, "source": "faq"})

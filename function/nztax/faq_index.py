@@ -5,8 +5,11 @@ In: `<index_dir>/faq.json`, written by the site build: a list of
 Out: `FaqIndex.match(question, tax_year)` -> the stored entry, or None.
 
 Matching: the questions' word sets (lower-cased, stop words dropped, stemmed) must have a Jaccard
-similarity of at least `settings.faq_match_threshold`, and both must name the same amounts and
-the same tax year — "tax on $85k" never matches a FAQ about $80k, however similar the words.
+similarity of at least `settings.faq_match_threshold`, and the engine's own reading of both
+(`router.reading_of`: negation, amounts with their periods, tax code, student loan, KiwiSaver
+rate) and their tax year must agree — "tax on $85k" never gets the FAQ about $80k, "$60,000 a
+month" never the one about $60,000 a year, "don't give" never the one about "give", however
+similar the words. Anything else is answered afresh by the engine (offline or LLM).
 """
 
 from __future__ import annotations
@@ -14,10 +17,10 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
-from decimal import Decimal
 from pathlib import Path
 
-from nztax.router import find_amounts, resolve_tax_year
+from nztax.router import Reading, reading_of, resolve_tax_year, route
+from nztax.rules import RuleBook, default_rules
 
 FAQ_FILE = "faq.json"
 _STOP = frozenset(
@@ -48,14 +51,15 @@ class FaqEntry:
     url: str
     result: dict
     words: frozenset[str]
-    amounts: frozenset[Decimal]
+    reading: Reading
     year: str | None
 
 
 class FaqIndex:
-    def __init__(self, entries: list[dict], threshold: float):
+    def __init__(self, entries: list[dict], threshold: float, rules: RuleBook | None = None):
         self.threshold = threshold
         self._stemmer = _stemmer()
+        self._rules = rules or (default_rules() if entries else None)
         self.entries: list[FaqEntry] = []
         for e in entries:
             if not isinstance(e, dict) or not isinstance(e.get("question"), str) or not isinstance(e.get("result"), dict):
@@ -63,22 +67,22 @@ class FaqIndex:
             q = e["question"]
             self.entries.append(FaqEntry(
                 question=q, slug=str(e.get("slug", "")), topic=str(e.get("topic", "")), url=str(e.get("url", "")),
-                result=e["result"], words=self.words(q), amounts=self.amounts(q), year=self.year(q),
+                result=e["result"], words=self.words(q), reading=self.reading(q), year=self.year(q),
             ))
 
     @classmethod
-    def load(cls, index_dir: Path, threshold: float) -> "FaqIndex":
+    def load(cls, index_dir: Path, threshold: float, rules: RuleBook | None = None) -> "FaqIndex":
         """The FAQ answers next to the index; an empty index when there is no faq.json yet."""
         path = Path(index_dir) / FAQ_FILE
         if not path.exists():
-            return cls([], threshold)
+            return cls([], threshold, rules)
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
         except (OSError, json.JSONDecodeError) as exc:
             raise FaqError(f"{path}: cannot read the FAQ answers ({exc})") from None
         if not isinstance(data, list):
             raise FaqError(f"{path}: expected a JSON list of FAQ entries")
-        return cls(data, threshold)
+        return cls(data, threshold, rules)
 
     def words(self, text: str) -> frozenset[str]:
         tokens = [t for t in re.findall(r"[a-z]+", text.lower().replace("'", "")) if t not in _STOP]
@@ -86,9 +90,9 @@ class FaqIndex:
             tokens = self._stemmer.stemWords(tokens)
         return frozenset(tokens)
 
-    @staticmethod
-    def amounts(text: str) -> frozenset[Decimal]:
-        return frozenset(a.value.normalize() for a in find_amounts(text))
+    def reading(self, text: str) -> Reading:
+        """The engine's reading of a stored question, routed as a fresh question would be."""
+        return reading_of(route(text, None, None, self._rules))
 
     @staticmethod
     def year(text: str) -> str | None:
@@ -96,16 +100,18 @@ class FaqIndex:
         found, _ = resolve_tax_year(text, None, "2000-01")
         return found
 
-    def match(self, question: str, tax_year: str) -> FaqEntry | None:
-        """The closest FAQ entry over the threshold whose answer is for `tax_year`, or None."""
+    def match(self, question: str, tax_year: str, reading: Reading | None = None) -> FaqEntry | None:
+        """The closest FAQ entry over the threshold whose answer is for `tax_year` and whose
+        question reads the same (`reading`: the engine's reading of `question`), or None."""
         if not self.entries:
             return None
-        words, amounts, year = self.words(question), self.amounts(question), self.year(question)
+        words, year = self.words(question), self.year(question)
         if not words:
             return None
+        reading = reading or self.reading(question)
         best, best_score = None, 0.0
         for entry in self.entries:
-            if entry.amounts != amounts or entry.year != year or entry.result.get("tax_year") != tax_year:
+            if entry.reading != reading or entry.year != year or entry.result.get("tax_year") != tax_year:
                 continue
             union = words | entry.words
             score = len(words & entry.words) / len(union) if union else 0.0

@@ -260,6 +260,36 @@ def find_amounts(text: str) -> list[Amount]:
     return amounts
 
 
+NEGATION = re.compile(r"\b(not|no|never|without|don'?t|doesn'?t|didn'?t|isn'?t|aren'?t|can'?t|cannot|won'?t|"
+                      r"shouldn'?t|haven'?t|hasn'?t|wasn'?t|weren'?t)\b", re.I)
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What a question says, beyond its words: two questions with the same words but a different
+    reading ("do I have to give …" / "don't give …"; $60,000 a month / a year) want different answers."""
+
+    negated: bool
+    amounts: frozenset[tuple[Decimal, str | None]]
+    frequency: str | None
+    tax_code: str | None
+    student_loan: bool | None
+    kiwisaver_rate: float | None
+
+
+def reading_of(intent: Intent) -> Reading:
+    """The slots of a routed question that a stored answer must share to be served for it."""
+    text = intent.question.replace("\u2019", "'")
+    return Reading(
+        negated=bool(NEGATION.search(text)),
+        amounts=frozenset((a.value.normalize(), a.frequency) for a in intent.amounts),
+        frequency=intent.frequency,
+        tax_code=intent.tax_code,
+        student_loan=intent.student_loan,
+        kiwisaver_rate=intent.kiwisaver_rate,
+    )
+
+
 def find_tax_code(text: str) -> str | None:
     """A tax code named in the text. After "on"/"use" only upper-case counts ("on M SL", not "on me")."""
     for m in TAX_CODE.finditer(text):

@@ -10,7 +10,9 @@ from nztax.faq_index import FaqError, FaqIndex
 
 @pytest.fixture
 def faq_engine(engine, engine_settings):
-    questions = ["What are the income tax rates for individuals?", "How much tax do I pay on $85,000?"]
+    questions = ["What are the income tax rates for individuals?", "How much tax do I pay on $85,000?",
+                 "What happens if I don't give my employer a tax code?",
+                 "How much tax do I pay on $60,000 a year?"]
     entries = [{"question": q, "slug": f"q{i}", "topic": "tax-rates", "url": f"/faq/q{i}/",
                 "result": engine.answer(q, use_faq=False, mode="offline").to_json()} for i, q in enumerate(questions)]
     return Engine(engine.rules, engine.retriever, FaqIndex(entries, engine_settings.faq_match_threshold), engine_settings)
@@ -26,6 +28,27 @@ def test_a_different_amount_never_matches(faq_engine):
     assert out["source"] == "engine"
     # 80,000 x 33% - 10,122.50 = 16,277.50
     assert "$16,277.50" in out["answer"]
+
+
+def test_same_words_with_the_opposite_negation_fall_through(faq_engine):
+    """Issue 15: "Do I have to give …" must not get the stored answer for "don't give …"."""
+    assert faq_engine.answer("What happens if I don't give my employer a tax code?").source == "faq"
+    assert faq_engine.answer("What happens if I do give my employer a tax code?").source == "engine"
+    assert faq_engine.answer("Do I have to give my employer a tax code?").source == "engine"
+
+
+def test_same_amount_for_another_period_falls_through(faq_engine):
+    """Issue 15: "$60,000 a month" must not get the stored answer for $60,000 a year."""
+    yearly = faq_engine.answer("How much tax do I pay on $60,000 a year?").to_json()
+    # 2026-27: 15,600 x 10.5% + 37,900 x 17.5% + 6,500 x 30% = $10,220.50
+    assert yearly["source"] == "faq" and "$10,220.50" in yearly["answer"]
+    monthly = faq_engine.answer("How much tax do I pay on $60,000 a month?").to_json()
+    assert monthly["source"] == "engine"
+    assert "$10,220.50" not in monthly["answer"]
+
+
+def test_a_different_tax_code_or_student_loan_falls_through(faq_engine):
+    assert faq_engine.answer("How much tax do I pay on $85,000 with a student loan?").source == "engine"
 
 
 def test_another_year_or_history_skips_the_faq(faq_engine):
