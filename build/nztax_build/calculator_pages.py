@@ -65,20 +65,25 @@ def field_html(f: Field, inputs: SiteInputs) -> str:
     hint = f'<small class="nz-hint">{attr(f.hint)}</small>' if f.hint else ""
     if f.kind == "checkbox":
         checked = " checked" if f.default else ""
-        return f'<label class="nz-field nz-field--check" for="{ident}"><input id="{ident}" type="checkbox" name="{f.name}" data-type="bool"{checked}> {label}{hint}</label>'
+        return f'<label class="nz-field nz-field--check" for="{ident}"><input id="{ident}" type="checkbox" name="{f.name}" data-label="{attr(f.label)}" data-type="bool"{checked}> {label}{hint}</label>'
     if f.kind in ("select", "number_select", "year", "year_any"):
         options = f.options or _year_options(inputs, f.kind == "year_any")
         default = inputs.site_year if f.kind in ("year", "year_any") and f.default is None else f.default
         dtype = "number" if f.kind == "number_select" else "text"
         opts = "".join(f'<option value="{attr(v)}"{" selected" if str(v) == str(default) else ""}>{attr(t)}</option>' for v, t in options)
-        return f'<label class="nz-field" for="{ident}"><span>{label}</span><select id="{ident}" name="{f.name}" data-type="{dtype}">{opts}</select>{hint}</label>'
+        return f'<label class="nz-field" for="{ident}"><span>{label}</span><select id="{ident}" name="{f.name}" data-label="{attr(f.label)}" data-type="{dtype}">{opts}</select>{hint}</label>'
     if f.kind == "date":
-        return f'<label class="nz-field" for="{ident}"><span>{label}</span><input id="{ident}" type="date" name="{f.name}" data-type="text">{hint}</label>'
-    step = "1" if f.kind == "int" else "0.01"
+        return f'<label class="nz-field" for="{ident}"><span>{label}</span><input id="{ident}" type="date" name="{f.name}" data-label="{attr(f.label)}" data-type="text">{hint}</label>'
     value = "" if f.default is None else f' value="{attr(f.default)}"'
     required = "" if f.optional else " required"
-    return (f'<label class="nz-field" for="{ident}"><span>{label}</span><input id="{ident}" type="number" inputmode="decimal" min="0" step="{step}" '
-            f'name="{f.name}" data-type="number"{value}{required}>{hint}</label>')
+    common = f'id="{ident}" name="{f.name}" data-label="{attr(f.label)}" autocomplete="off"{value}{required}'
+    problem = '<small class="nz-field__error" aria-live="polite"></small>'
+    if f.kind == "money":
+        # Text, not type=number: a number input silently drops "$85k" to "85" and "abc" to "".
+        return (f'<label class="nz-field" for="{ident}"><span>{label}</span><input type="text" inputmode="decimal" '
+                f'data-type="money" {common}><output class="nz-field__reading" for="{ident}"></output>{hint}{problem}</label>')
+    return (f'<label class="nz-field" for="{ident}"><span>{label}</span><input type="text" inputmode="numeric" '
+            f'data-type="number" {common}>{hint}{problem}</label>')
 
 
 def form_html(calc: Calculator, inputs: SiteInputs) -> str:

@@ -24,7 +24,7 @@ from typing import Any
 from nztax import composer, guard
 from nztax.composer import AskResult, Citation, ToolCall
 from nztax.faq_index import FaqIndex
-from nztax.router import Intent, find_topics, reading_of, route
+from nztax.router import Intent, clean_text, find_topics, reading_of, route
 from nztax.rules import RuleBook, current_tax_year, default_rules, today
 from nztax.settings import Settings, get_settings
 
@@ -101,7 +101,7 @@ class Engine:
     def answer(self, question: str, tax_year: str | None = None, history: list[dict] | None = None, *,
                use_faq: bool = True, mode: str | None = None) -> AskResult:
         started = time.perf_counter()
-        question = " ".join(str(question).split())
+        question = clean_text(question)
         if tax_year is not None and tax_year not in self.rules.years:
             known = ", ".join(sorted(self.rules.years))
             raise UnknownTaxYear(f"unknown tax year {tax_year!r} (known: {known})")

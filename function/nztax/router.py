@@ -116,7 +116,15 @@ NO_STUDENT_LOAN = re.compile(r"\b(no|without|don'?t have an?|paid off( my)?)\s+(
 # ---------------------------------------------------------------------------------------------
 # Amounts, frequencies, codes, percentages, years.
 
-_NUMBER = r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
+# "85,000", "85 000" (a space groups thousands, as IRD's own forms print them), "85000.50".
+_NUMBER = r"(?<![\d.,])(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d{1,3}(?: \d{3})+(?![\d,])(?:\.\d+)?|\d+(?:\.\d+)?)"
+# Characters people paste without seeing them; inside "8\u200b5,000" they would split the number.
+INVISIBLE = re.compile("[\u200b-\u200d\u2060\ufeff]")
+
+
+def clean_text(text: str) -> str:
+    """A question as one line: invisible characters dropped, every run of whitespace one space."""
+    return " ".join(INVISIBLE.sub("", str(text)).split())
 AMOUNT = re.compile(
     r"(?P<cur>\$|nzd\s?|nz\$)?\s?" + _NUMBER +
     r"\s?(?P<suf>k\b|m\b|mil\b|million\b|thousand\b|grand\b)?(?P<dollars>\s?(dollars|nzd|bucks)\b)?",
@@ -208,9 +216,13 @@ class Intent:
 # Parsing helpers
 
 
-def money_value(num: str, suffix: str | None) -> Decimal:
-    """'85,000' -> 85000; '85' + 'k' -> 85000; '1.5' + 'million' -> 1500000."""
-    value = Decimal(num.replace(",", ""))
+def money_value(num: str, suffix: str | None, dot_groups_thousands: bool = False) -> Decimal:
+    """'85,000' -> 85000; '85 000' -> 85000; '85' + 'k' -> 85000; '1.5' + 'million' -> 1500000;
+    '85.000' -> 85000 when `dot_groups_thousands` (a currency sign says it is money, and no
+    amount of money is written to a tenth of a cent)."""
+    if dot_groups_thousands and not suffix and re.fullmatch(r"[1-9]\d{0,2}(?:\.\d{3})+", num):
+        num = num.replace(".", "")
+    value = Decimal(num.replace(",", "").replace(" ", ""))
     suffix = (suffix or "").lower()
     if suffix in ("k", "thousand", "grand"):
         value *= 1000
@@ -222,6 +234,7 @@ def money_value(num: str, suffix: str | None) -> Decimal:
 def find_amounts(text: str) -> list[Amount]:
     """Money amounts with their pay frequency; years, percentages, hours and counts are skipped."""
     amounts: list[Amount] = []
+    text = clean_text(text)
     for m in AMOUNT.finditer(text):
         num, cur, suf, dollars = m.group("num"), m.group("cur"), m.group("suf"), m.group("dollars")
         after = text[m.end():]
@@ -238,7 +251,7 @@ def find_amounts(text: str) -> list[Amount]:
                 (suf == "M" and text[m.start("suf") - 1].isspace()) or re.match(r"\s?sl\b", text[m.end():], re.I)):
             # "3500 M SL", "880 M": a tax code after the amount, not "million".
             suf, after = None, text[m.end("num"):]
-        value = money_value(num, suf)
+        value = money_value(num, suf, dot_groups_thousands=bool(cur or dollars))
         plain = not (cur or suf or dollars or "," in num)
         if plain:
             # A bare number is money only when large enough not to be a count, and not a year.
@@ -411,7 +424,7 @@ def _is_rate_question(text: str) -> bool:
 
 def route(question: str, history: list[dict] | None, tax_year: str | None, rules: RuleBook) -> Intent:
     """Read a question (and, for follow-ups, the latest turns of history) into an `Intent`."""
-    text = " ".join(question.split())
+    text = clean_text(question)
     current = current_tax_year()
     year, year_text, year_source = tax_year, None, "request" if tax_year else "default"
     if not year:

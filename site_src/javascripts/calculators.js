@@ -662,12 +662,41 @@
     return { callTool, tools: TOOLS, years: Object.keys(years).sort(), yearRules: (y) => getYear(y), today: todayIso, taxYearFor };
   }
 
+
+  // ---------------------------------------------------------------------------------------------
+  // Reading what people type into an amount field: "85,000", "$85k", "85 000", "1.2m", "85.000".
+  // The same rules as the engine's money reading (nztax.router.find_amounts); tests/site/
+  // test_amount_reading.py runs one table of inputs through both.
+
+  const INVISIBLE = /[\u200b-\u200d\u2060\ufeff]/g;
+  const SCALE = { k: 1000n, thousand: 1000n, grand: 1000n, m: 1000000n, mil: 1000000n, million: 1000000n };
+  const AMOUNT_TEXT = /^(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d{1,3}(?: \d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)\s*(k|m|mil|million|thousand|grand)?$/;
+
+  /** {value: Q} for an amount read in full, {empty: true}, or {error: "unreadable" | "negative"}. */
+  function readAmount(text) {
+    let t = String(text).replace(INVISIBLE, "").replace(/[\u00a0\u202f]/g, " ").trim().toLowerCase();
+    if (t === "") return { empty: true };
+    let negative = false;
+    if (/^[-\u2212]/.test(t)) { negative = true; t = t.slice(1).trim(); }
+    t = t.replace(/^(nzd|nz\$|\$)\s*/, "");
+    if (/^[-\u2212]/.test(t)) { negative = true; t = t.slice(1).trim(); }
+    t = t.replace(/\s*(dollars|nzd|bucks)$/, "");
+    const m = AMOUNT_TEXT.exec(t);
+    if (!m) return { error: "unreadable" };
+    // "85.000": a dot before exactly three digits (and no suffix) groups thousands, as "85,000".
+    const digits = !m[2] && /^\d{1,3}(\.\d{3})+$/.test(m[1]) ? m[1].replace(/\./g, "") : m[1].replace(/[, ]/g, "");
+    let q = parseDecimal(digits);
+    if (m[2]) q = q.mul(SCALE[m[2]]);
+    if (negative && q.n !== 0n) return { error: "negative" };
+    return { value: q };
+  }
+
   function localIsoDate(date) {
     const pad = (n) => String(n).padStart(2, "0");
     return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
   }
 
-  const core = { makeCalculators, taxYearFor, Q, parseDecimal, exact, limitDenominator, toDouble, roundFloat };
+  const core = { makeCalculators, taxYearFor, Q, parseDecimal, exact, limitDenominator, toDouble, roundFloat, readAmount };
 
   if (typeof module !== "undefined" && module.exports) {
     module.exports = core;
@@ -714,6 +743,9 @@
       ["rate_with_acc_levy", "Rate including the ACC levy", "percent"], ["student_loan_rate", "Student loan deduction", "percent"]],
   };
   const rulesCache = new Map();
+  // How long typing must pause before a calculator recomputes (long enough not to flash a result
+  // for "8" on the way to "85k", short enough to feel live).
+  const TYPING_PAUSE_MS = 350;
 
   function loadRules(url) {
     if (!rulesCache.has(url)) {
@@ -746,31 +778,72 @@
     return t;
   }
 
+  function fieldLabel(input) { return input.getAttribute("data-label") || input.name; }
+
+  /** The form's arguments, and one plain message per field it could not read (by its label). */
   function collect(form) {
     const args = {};
-    const missing = [];
+    const problems = [];
     for (const input of form.querySelectorAll("[name]")) {
       const type = input.getAttribute("data-type");
+      const label = fieldLabel(input);
       if (type === "bool") { args[input.name] = input.checked; continue; }
       const value = input.value.trim();
-      if (value === "") {
-        if (input.required) missing.push(input.closest("label") ? input.closest("label").textContent.trim() : input.name);
-        continue;
-      }
-      if (type === "number") {
-        const n = Number(value);
-        if (!Number.isFinite(n) || n < 0) { missing.push(`${input.name} (a number of 0 or more)`); continue; }
-        args[input.name] = n;
+      let problem = null;
+      if (type === "money") {
+        const read = readAmount(value);
+        if (read.empty) {
+          if (input.required) problem = `Enter ${label.toLowerCase()}.`;
+        } else if (read.error === "negative") {
+          problem = `${label} can't be negative.`;
+        } else if (read.error) {
+          problem = `${label}: "${value}" isn't an amount this page can read. Type it like 85000, 85,000 or $85k.`;
+        } else {
+          args[input.name] = toDouble(read.value);
+        }
+        showReading(input, read);
+      } else if (value === "") {
+        if (input.required) problem = `Enter ${label.toLowerCase()}.`;
+      } else if (type === "number") {
+        if (!/^\d+(\.\d+)?$/.test(value)) problem = `${label}: "${value}" isn't a number this page can read.`;
+        else args[input.name] = Number(value);
       } else args[input.name] = value;
+      setFieldProblem(input, problem);
+      if (problem) problems.push(problem);
     }
-    return { args, missing };
+    return { args, problems };
+  }
+
+  /** Next to an amount field: the amount understood, so "$85k" visibly becomes $85,000.00. */
+  function showReading(input, read) {
+    const out = input.parentElement.querySelector(".nz-field__reading");
+    if (!out) return;
+    out.textContent = read.value !== undefined ? `= ${NZD.format(toDouble(read.value))}` : "";
+  }
+
+  function setFieldProblem(input, problem) {
+    const box = input.parentElement.querySelector(".nz-field__error");
+    if (box) box.textContent = problem || "";
+    if (problem) input.setAttribute("aria-invalid", "true"); else input.removeAttribute("aria-invalid");
+  }
+
+  /** A calculator's own message with its argument names replaced by the labels on the page. */
+  function plainMessage(form, error) {
+    let message = String(error.message || "");
+    if (error.argument && message.startsWith(`${error.argument}: `)) message = message.slice(error.argument.length + 2);
+    for (const input of form.querySelectorAll("[name]")) {
+      // "pay_date" or "pay date" in a calculator's message becomes the label the reader sees.
+      const spelled = input.name.split("_").join("[_ ]");
+      message = message.replace(new RegExp(`\\b${spelled}\\b`, "gi"), fieldLabel(input));
+    }
+    return message.replace(/_/g, " ");
   }
 
   function showResult(form, doc, tool, result) {
     const out = form.querySelector(".nz-calc__result");
     out.replaceChildren();
     if (result.error) {
-      out.appendChild(el(doc, "p", "nz-calc__error", result.error.message));
+      out.appendChild(el(doc, "p", "nz-calc__error", plainMessage(form, result.error)));
       return;
     }
     if (result.tax_year) out.appendChild(el(doc, "span", "nz-badge", `Tax year ${result.tax_year}`));
@@ -794,7 +867,7 @@
     }
     if (result.source) {
       const p = el(doc, "p", "nz-calc__source", "Source: ");
-      const a = el(doc, "a", "", result.source.replace(/^https?:\/\/(www\.)?/, "").slice(0, 80));
+      const a = el(doc, "a", "nz-calc__source-link", result.source.replace(/^https?:\/\/(www\.)?/, ""));
       a.href = result.source;
       p.appendChild(a);
       out.appendChild(p);
@@ -813,7 +886,7 @@
     const out = form.querySelector(".nz-calc__result");
     out.replaceChildren();
     const failed = a.error || b.error;
-    if (failed) { out.appendChild(el(doc, "p", "nz-calc__error", failed.message)); return; }
+    if (failed) { out.appendChild(el(doc, "p", "nz-calc__error", plainMessage(form, failed))); return; }
     const keys = [["income_tax", "Income tax"], ["acc_levy", "ACC earners' levy"], ["ietc", "IETC"], ["student_loan", "Student loan"],
       ["kiwisaver_employee", "KiwiSaver"], ["net_pay", "Take-home pay"]];
     const rows = keys.map(([k, label]) => {
@@ -826,11 +899,13 @@
   function compute(form, doc) {
     const tool = form.getAttribute("data-calc");
     const out = form.querySelector(".nz-calc__result");
-    const { args, missing } = collect(form);
-    if (missing.length) {
-      out.replaceChildren(el(doc, "p", "nz-calc__error", `Please fill in: ${missing.join(", ")}.`));
+    const { args, problems } = collect(form);
+    if (problems.length) {
+      // Never leave a result beside inputs it was not computed from.
+      out.replaceChildren(el(doc, "p", "nz-calc__error", problems.join(" ")));
       return;
     }
+    writeQuery(form);
     loadRules(new URL(form.getAttribute("data-rules"), root.location.href).href).then((rules) => {
       const calcs = makeCalculators(rules);
       if (tool === "compare_years") {
@@ -839,17 +914,50 @@
       } else {
         showResult(form, doc, tool, calcs.callTool(tool, args));
       }
+      out.classList.remove("nz-calc__result--stale");
     }).catch(() => {
       out.replaceChildren(el(doc, "p", "nz-calc__error", "The rules data could not be loaded; the tables below still apply."));
     });
+  }
+
+  /** Inputs from the page address (?taxable_income=85000&tax_year=2026-27): shareable links. */
+  function readQuery(form) {
+    const params = new URLSearchParams(root.location.search);
+    for (const input of form.querySelectorAll("[name]")) {
+      if (!params.has(input.name)) continue;
+      const value = params.get(input.name);
+      if (input.getAttribute("data-type") === "bool") input.checked = value === "true" || value === "1";
+      else input.value = value;
+    }
+  }
+
+  /** The current inputs back into the address, without adding history entries per keystroke. */
+  function writeQuery(form) {
+    if (!root.history || !root.history.replaceState) return;
+    const params = new URLSearchParams();
+    for (const input of form.querySelectorAll("[name]")) {
+      if (input.getAttribute("data-type") === "bool") { if (input.checked) params.set(input.name, "true"); continue; }
+      if (input.value.trim() !== "") params.set(input.name, input.value.trim());
+    }
+    const url = `${root.location.pathname}?${params.toString()}${root.location.hash}`;
+    root.history.replaceState(root.history.state, "", url);
   }
 
   function bindCalculators(doc) {
     for (const form of doc.querySelectorAll("form.nz-calc")) {
       if (form.dataset.bound) continue;
       form.dataset.bound = "1";
-      form.addEventListener("submit", (event) => { event.preventDefault(); compute(form, doc); });
-      form.addEventListener("change", () => compute(form, doc));
+      const delay = TYPING_PAUSE_MS;
+      let timer = null;
+      form.addEventListener("submit", (event) => { event.preventDefault(); clearTimeout(timer); compute(form, doc); });
+      form.addEventListener("change", () => { clearTimeout(timer); compute(form, doc); });
+      form.addEventListener("input", () => {
+        // The shown result no longer matches the inputs: grey it at once, recompute when typing pauses.
+        form.querySelector(".nz-calc__result").classList.add("nz-calc__result--stale");
+        clearTimeout(timer);
+        timer = setTimeout(() => compute(form, doc), delay);
+      });
+      readQuery(form);
       compute(form, doc);
     }
   }
