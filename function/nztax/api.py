@@ -149,10 +149,11 @@ class AskService:
         allowed = self.settings.allowed_origins
         if not origin:
             return {}
+        # The Ask box reads Retry-After on a 429 to say how long to wait; browsers hide it unless exposed.
         if "*" in allowed:
-            return {"Access-Control-Allow-Origin": "*"}
+            return {"Access-Control-Allow-Origin": "*", "Access-Control-Expose-Headers": "Retry-After"}
         if origin in allowed:
-            return {"Access-Control-Allow-Origin": origin, "Vary": "Origin"}
+            return {"Access-Control-Allow-Origin": origin, "Vary": "Origin", "Access-Control-Expose-Headers": "Retry-After"}
         return {"Vary": "Origin"}
 
     # -- the request ---------------------------------------------------------------------------

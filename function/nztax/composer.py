@@ -224,7 +224,7 @@ def decline(intent: Intent, current_year: str) -> AskResult:
         name, link = DECLINE_TOPICS[intent.scope_topic]
         answer = (f"That's outside what I cover. {WHAT_I_COVER} For {name}, see [{link}]({link}) "
                   "or talk to a tax adviser.")
-        actions = [f"Read IRD's guidance on {name}", "Ask about your personal income tax instead"]
+        actions = [f"[Read IRD's guidance on {name}]({link})", "Ask about your personal income tax instead"]
     return AskResult(status="out_of_scope", answer=answer, tax_year=intent.tax_year,
                      disclaimer=BASE_DISCLAIMER, next_actions=actions)
 
@@ -406,7 +406,8 @@ def calculation(intent: Intent, name: str, args: dict, result: dict, rules: Rule
                 current_year: str) -> AskResult:
     lines, approximate = describe_tool_result(name, args, result)
     if intent.assumptions:
-        lines += ["", "I assumed " + "; ".join(intent.assumptions) + ". Tell me if that's not right."]
+        # Worded for a page as much as a chat: the same text becomes a FAQ page's working.
+        lines += ["", "Assumptions: " + "; ".join(intent.assumptions) + "."]
     citations = []
     if "source" in result:
         citations.append(Citation(title=titles.get(result["source"], "Inland Revenue"), url=result["source"]))

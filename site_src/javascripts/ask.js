@@ -16,6 +16,7 @@
 
   const DEFAULT_ASK_URL = "http://127.0.0.1:8080/";
   const HISTORY_TURNS = 3;
+  const PROGRESS_AFTER_MS = 300;
   const ALLOWED_TAGS = new Set(["P", "BR", "STRONG", "EM", "CODE", "PRE", "UL", "OL", "LI", "H3", "H4", "H5", "H6",
     "TABLE", "THEAD", "TBODY", "TR", "TH", "TD", "A", "BLOCKQUOTE"]);
   const STATUS_LABELS = {
@@ -140,10 +141,15 @@
     return e;
   }
 
-  function kindError(status, body) {
+  function kindError(status, body, retryAfter) {
     const message = body && body.error && typeof body.error.message === "string" ? body.error.message : "";
     if (status === 400 || status === 413) return "That question couldn't be sent as it is" + (message ? `: ${message.replace(/[.\s]+$/, "")}.` : ".") + " Please rephrase it and try again.";
-    if (status === 429) return "Lots of questions right now. Please wait a minute and ask again.";
+    if (status === 429) {
+      const wait = parseInt(retryAfter, 10);
+      return Number.isFinite(wait) && wait > 0
+        ? `Lots of questions right now. Please wait ${wait} second${wait === 1 ? "" : "s"} and ask again; your question is still in the box.`
+        : "Lots of questions right now. Please wait a minute and ask again; your question is still in the box.";
+    }
     if (status === 503) return "The answer service isn't ready at the moment. The questions and calculators on this site still work; please try again shortly.";
     return "Something went wrong while answering. Please try again in a moment; the questions and calculators on this site still work.";
   }
@@ -154,6 +160,19 @@
     out.className = `nz-ask__answer nz-ask__answer--${kind}`;
     out.appendChild(el(doc, "p", "nz-ask__message", text));
     out.hidden = false;
+  }
+
+  /** A next action: a follow-up question, or a markdown link "[label](url)" that opens a page. */
+  function readAction(a) {
+    const text = typeof a === "string" ? a : a && typeof a === "object" ? String(a.question || a.label || a.text || "") : "";
+    if (!text) return null;
+    const link = /^\[([^\]]+)\]\(([^)\s]+)\)$/.exec(text.trim());
+    if (link) {
+      const external = safeHref(link[2]);
+      const internal = /^\/[^/]/.test(link[2]) ? link[2] : null;  // a page of this site
+      return external || internal ? { label: link[1], href: external || internal, internal: !external } : { label: link[1], question: link[1] };
+    }
+    return { label: typeof a === "object" && a.label ? String(a.label) : text, question: text };
   }
 
   function renderAnswer(box, doc, question, data) {
@@ -189,22 +208,23 @@
     }
     if (typeof data.disclaimer === "string" && data.disclaimer) out.appendChild(el(doc, "p", "nz-ask__disclaimer", data.disclaimer));
 
-    const actions = (Array.isArray(data.next_actions) ? data.next_actions : []).slice(0, 3).map((a) => {
-      if (typeof a === "string") return { label: a, question: a };
-      if (a && typeof a === "object") {
-        const q = a.question || a.label || a.text;
-        return q ? { label: String(a.label || a.text || q), question: String(q) } : null;
-      }
-      return null;
-    }).filter(Boolean);
+    const actions = (Array.isArray(data.next_actions) ? data.next_actions : []).slice(0, 3).map(readAction).filter(Boolean);
     if (actions.length) {
       const chips = el(doc, "div", "nz-ask__chips");
       for (const action of actions) {
+        if (action.href) {
+          // A link chip ("Read IRD's guidance on GST") opens its page; it is not a question.
+          const link = el(doc, "a", "nz-chip nz-chip--link", action.label);
+          link.href = action.href;
+          if (!action.internal) { link.rel = "noopener noreferrer"; link.target = "_blank"; }
+          chips.appendChild(link);
+          continue;
+        }
         const chip = el(doc, "button", "nz-chip", action.label);
         chip.type = "button";
         chip.addEventListener("click", () => {
           box.querySelector(".nz-ask__input").value = action.question;
-          ask(box, doc, action.question);
+          ask(box, doc, action.question, { focusAnswer: true });
         });
         chips.appendChild(chip);
       }
@@ -213,15 +233,16 @@
     out.hidden = false;
   }
 
-  async function ask(box, doc, question) {
+  async function ask(box, doc, question, options = {}) {
     const url = box.getAttribute("data-ask-url") || DEFAULT_ASK_URL;
     const seconds = parseFloat(box.getAttribute("data-timeout-seconds")) || 30;
     const button = box.querySelector(".nz-ask__submit");
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), seconds * 1000);
+    // Most answers arrive in milliseconds: show progress only when one takes noticeably long.
+    const progress = setTimeout(() => showMessage(box, doc, "Working on it…", "pending"), PROGRESS_AFTER_MS);
     button.disabled = true;
     box.setAttribute("aria-busy", "true");
-    showMessage(box, doc, "Working on it…", "pending");
     try {
       const response = await fetch(url, {
         method: "POST",
@@ -231,11 +252,13 @@
       });
       let data = null;
       try { data = await response.json(); } catch (e) { data = null; }
+      clearTimeout(progress);
       if (!response.ok || !data || typeof data !== "object" || data.error) {
-        showMessage(box, doc, kindError(response.status, data), "error");
+        showMessage(box, doc, kindError(response.status, data, response.headers.get("Retry-After")), "error");
         return;
       }
       renderAnswer(box, doc, question, data);
+      if (options.focusAnswer) box.querySelector(".nz-ask__answer").focus();
       if (typeof data.answer === "string") history.push({ question, answer: data.answer });
     } catch (err) {
       const timedOut = err && err.name === "AbortError";
@@ -243,6 +266,7 @@
         ? "That is taking longer than it should. Please try again, or browse the questions and calculators on this site."
         : "Couldn't reach the answer service. Check your connection and try again; the questions and calculators on this site work without it.", "error");
     } finally {
+      clearTimeout(progress);
       clearTimeout(timer);
       button.disabled = false;
       box.removeAttribute("aria-busy");

@@ -19,6 +19,7 @@ def test_answer_contract(make_client, capsys):
     client = make_client()
     r = client.post("/", json={"question": "How much tax do I pay on $85,000?"}, headers={"Origin": ORIGIN})
     assert r.status_code == 200 and r.headers["Access-Control-Allow-Origin"] == ORIGIN
+    assert "Retry-After" in r.headers["Access-Control-Expose-Headers"]  # the Ask box reads it on a 429
     body = r.get_json()
     assert set(body) == CONTRACT_KEYS
     assert body["status"] == "answered" and body["mode"] == "offline" and body["source"] == "engine"

@@ -179,6 +179,8 @@ class HostileAsk(BaseHTTPRequestHandler):
     """A fake /ask whose answer, citations and chips try to inject markup and script."""
 
     delay = 0.0
+    status = 200
+    headers: dict = {}
     body = {
         "status": "answered",
         "answer": ("Hello <img src=x onerror=\"window.__pwned=1\"> and <script>window.__pwned=2</script>\n\n"
@@ -195,6 +197,7 @@ class HostileAsk(BaseHTTPRequestHandler):
         self.send_header("Access-Control-Allow-Origin", "*")
         self.send_header("Access-Control-Allow-Headers", "Content-Type")
         self.send_header("Access-Control-Allow-Methods", "POST, OPTIONS")
+        self.send_header("Access-Control-Expose-Headers", "Retry-After")
 
     def do_OPTIONS(self):  # noqa: N802
         self.send_response(204)
@@ -206,13 +209,18 @@ class HostileAsk(BaseHTTPRequestHandler):
         time.sleep(self.delay)
         data = json.dumps(self.body).encode()
         try:
-            self.send_response(200)
+            self.send_response(self.status)
             self._cors()
+            for name, value in self.headers_out().items():
+                self.send_header(name, value)
             self.send_header("Content-Type", "application/json")
             self.end_headers()
             self.wfile.write(data)
         except OSError:
             pass
+
+    def headers_out(self) -> dict:
+        return dict(type(self).headers)
 
     def log_message(self, *args):
         pass
@@ -285,3 +293,128 @@ def test_every_calculator_computes_its_defaults(page, live):
         assert page.locator(".nz-calc__error").count() == 0, (slug, result)
     shot(page, "compare_years_calculator")
     assert not page.js_errors
+
+
+# ---------------------------------------------------------------- amount fields (issue 16)
+
+def _result_text(page) -> str:
+    return page.locator("form.nz-calc .nz-calc__result").inner_text()
+
+
+def test_amount_field_reads_85k_as_85000_and_updates_as_you_type(page, live):
+    page.goto(live["site"] + "calculators/income-tax/")
+    form = page.locator("form.nz-calc")
+    form.locator("[name=tax_year]").select_option("2026-27")
+    field = form.locator("[name=taxable_income]")
+    field.fill("")
+    field.type("$85k")  # no Calculate press: the result follows the typing
+    # 2026-27: 15,600 x 10.5% + 37,900 x 17.5% + 24,600 x 30% + 6,900 x 33% = $17,927.50
+    page.wait_for_function("document.querySelector('.nz-calc__result').innerText.includes('$17,927.50')")
+    assert "$85,000.00" in form.locator(".nz-field__reading").first.inner_text()
+    assert "$85,000.00" in _result_text(page)
+    assert not page.js_errors
+
+
+@pytest.mark.parametrize("typed", ["85,000", "85 000", "$85.000", "NZ$85000"])
+def test_amount_field_reads_what_people_type(page, live, typed):
+    page.goto(live["site"] + "calculators/income-tax/?tax_year=2026-27")
+    form = page.locator("form.nz-calc")
+    form.locator("[name=taxable_income]").fill(typed)
+    page.wait_for_function("document.querySelector('.nz-calc__result').innerText.includes('$17,927.50')")
+    assert not page.js_errors
+
+
+def test_unreadable_and_negative_amounts_get_a_plain_message_and_no_result(page, live):
+    page.goto(live["site"] + "calculators/income-tax/")
+    form = page.locator("form.nz-calc")
+    page.wait_for_function("document.querySelector('.nz-calc__result table') !== null")
+    form.locator("[name=taxable_income]").fill("abc")
+    page.wait_for_function("document.querySelector('.nz-field__error').innerText.length > 0")
+    message = form.locator(".nz-field__error").first.inner_text()
+    assert "Taxable income for the year" in message and "abc" in message, message
+    assert "taxable_income" not in message
+    assert form.locator(".nz-calc__result table").count() == 0  # no result beside an unread input
+    assert form.locator("[name=taxable_income]").input_value() == "abc"  # what was typed is kept
+    form.locator("[name=taxable_income]").fill("-5000")
+    page.wait_for_function("document.querySelector('.nz-field__error').innerText.includes('negative')")
+    assert form.locator(".nz-calc__result table").count() == 0
+    assert not page.js_errors
+
+
+def test_calculator_messages_use_the_page_labels(page, live):
+    page.goto(live["site"] + "calculators/paye/")
+    form = page.locator("form.nz-calc")
+    form.locator("[name=tax_year]").select_option("2026-27")
+    form.locator("[name=pay_date]").fill("2025-05-01")  # a date outside the chosen year
+    form.locator("[name=gross_pay]").fill("1500")
+    page.wait_for_function("document.querySelector('.nz-calc__error') !== null")
+    text = form.locator(".nz-calc__error").inner_text()
+    assert "Pay date" in text and "pay_date" not in text and "_" not in text, text
+    assert not page.js_errors
+
+
+def test_calculator_inputs_live_in_the_address(page, live):
+    page.goto(live["site"] + "calculators/income-tax/?taxable_income=85000&tax_year=2026-27")
+    page.wait_for_function("document.querySelector('.nz-calc__result').innerText.includes('$17,927.50')")
+    page.locator("form.nz-calc [name=taxable_income]").fill("65000")
+    page.wait_for_function("document.querySelector('.nz-calc__result').innerText.includes('$11,720.50')")
+    assert "taxable_income=65000" in page.url
+    assert not page.js_errors
+
+
+# ---------------------------------------------------------------- Ask box behaviour (issues 13 and 16)
+
+def test_link_chip_opens_its_page_and_a_question_chip_keeps_focus_on_the_answer(page, live):
+    page.goto(live["site"] + "faq/")
+    box = page.locator("[data-nz-ask]")
+    box.locator("input[name=question]").fill("How do I register for GST?")
+    box.locator("button[type=submit]").click()
+    answer = page.locator(".nz-ask__answer--out_of_scope")
+    answer.wait_for(state="visible")
+    link = answer.locator("a.nz-chip", has_text="Read IRD's guidance on GST")
+    assert link.count() == 1
+    assert link.get_attribute("href").startswith("https://www.ird.govt.nz/")
+    question_chip = answer.locator("button.nz-chip").first
+    question = question_chip.inner_text()
+    question_chip.click()
+    page.wait_for_function("!document.querySelector('.nz-ask').hasAttribute('aria-busy')")
+    assert box.locator("input[name=question]").input_value() == question
+    assert page.evaluate("document.activeElement.classList.contains('nz-ask__answer')")
+    assert not page.js_errors
+
+
+def test_ask_input_shows_a_visible_focus_ring(page, live):
+    page.goto(live["site"] + "faq/")
+    page.keyboard.press("Tab")
+    field = page.locator("[data-nz-ask] input[name=question]")
+    field.focus()
+    style = field.evaluate("el => { const s = getComputedStyle(el); return [s.outlineStyle, s.outlineWidth]; }")
+    assert style[0] != "none" and style[1] != "0px", style
+
+
+def test_progress_shows_only_after_a_pause(page, live, hostile_server):
+    page.goto(live["site"])
+    HostileAsk.delay = 1.5
+    try:
+        ask_via(page, hostile_server, "slow question")
+        page.wait_for_timeout(100)
+        assert page.locator(".nz-ask__answer--pending").count() == 0  # no flash for quick answers
+        page.locator(".nz-ask__answer--pending").wait_for(state="visible", timeout=1000)
+        page.locator(".nz-ask__answer--answered").wait_for(state="visible")
+    finally:
+        HostileAsk.delay = 0.0
+
+
+def test_rate_limited_question_says_how_long_to_wait_and_keeps_the_question(page, live, hostile_server):
+    page.goto(live["site"])
+    HostileAsk.status, HostileAsk.headers = 429, {"Retry-After": "12"}
+    saved = HostileAsk.body
+    HostileAsk.body = {"error": {"code": "rate_limited", "message": "too many requests"}}
+    try:
+        ask_via(page, hostile_server, "what is the acc levy rate")
+        message = page.locator(".nz-ask__answer--error")
+        message.wait_for(state="visible")
+        assert "12 seconds" in message.inner_text()
+        assert page.locator("[data-nz-ask] input[name=question]").input_value() == "what is the acc levy rate"
+    finally:
+        HostileAsk.status, HostileAsk.headers, HostileAsk.body = 200, {}, saved
