@@ -126,23 +126,12 @@ def table(headers: list[str], rows: list[list[str]], align: list[str] | None = N
     return "\n".join(out) + "\n"
 
 
-_LINK = re.compile(r"(!?)\[([^\]]*)\]\(([^)\s]*)(\s+\"[^\"]*\")?\)")
+def answer_block(markdown: str) -> str:
+    """An answer on a FAQ page: the same HTML the Ask box shows (nztax.answer_html: markdown-it-py
+    rendering, nh3 sanitising), as one raw HTML block that mkdocs passes through untouched."""
+    from nztax.answer_html import render_answer_html
 
-
-def safe_answer_markdown(text: str) -> str:
-    """An answer's markdown made safe for the page: raw HTML is shown as text (every `<` escaped), images are dropped,
-    and links keep only absolute http(s) targets (anything else keeps its text, loses its link)."""
-    text = (text or "").replace("<", "&lt;")  # no tag can start; `>` stays for blockquotes
-
-    def link(m: re.Match) -> str:
-        bang, label, target = m.group(1), m.group(2), m.group(3)
-        if bang:
-            return label
-        if re.match(r"^https?://", target, re.I):
-            return f"[{label}]({target})"
-        return label
-
-    return _LINK.sub(link, text).strip() + "\n"
+    return f'<div class="nz-answer">\n{render_answer_html(markdown)}\n</div>\n'
 
 
 # -- inputs -------------------------------------------------------------------------------------
@@ -322,7 +311,7 @@ def render_faq_page(entry: dict, inputs: SiteInputs, topic_titles: dict[str, str
         badges.append(f"[{badge}]({rel(path, target)})" if year in inputs.rules.years else badge)
     badges.append(f'<span class="nz-badge nz-badge--topic">{attr(topic_titles.get(entry["topic"], entry["topic"]))}</span>')
     parts.append(" ".join(badges) + "\n")
-    parts.append(safe_answer_markdown(result.get("answer", "")))
+    parts.append(answer_block(result.get("answer", "")))
     figures = worked_figures(result.get("tools") or [])
     if figures:
         parts.append("## Worked figures\n\n" + figures)

@@ -19,6 +19,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
+from nztax.answer_html import render_answer_html
 from nztax.ratelimit import RateLimiter
 from nztax.settings import Settings, get_settings
 
@@ -215,7 +216,11 @@ class AskService:
         record["history_turns"] = len(request.history)
         engine = self._load_engine()
         result = engine.answer(request.question, tax_year=request.tax_year, history=request.history)
-        return HttpResponse(200, result.to_json()), result
+        body = result.to_json()
+        # The Ask box shows this HTML (rendered and sanitised here, by the same code as the FAQ
+        # pages), so no page ever turns markdown into markup itself.
+        body["answer_html"] = render_answer_html(body["answer"])
+        return HttpResponse(200, body), result
 
     def _load_engine(self):
         from nztax.faq_index import FaqError

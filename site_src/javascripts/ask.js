@@ -5,11 +5,10 @@
  * citations, next-action chips (clicking one asks it), styled by status, or a kind message when the
  * function fails, is unreachable or times out (AbortController).
  *
- * The answer's markdown is untrusted. renderMarkdown escapes ALL HTML first and then emits only a
- * fixed whitelist of tags (p, br, strong, em, code, pre, ul, ol, li, h3-h6, table parts, a with an
- * http(s) href); the result is parsed into an inert <template> and walked once more, dropping any
- * element or attribute outside the whitelist, before it is attached. Citations and chips are built
- * with textContent. Nothing from the answer can add script or markup.
+ * The answer arrives as markdown and as answer_html, rendered and sanitised by the function with
+ * maintained libraries (markdown-it-py + nh3); it is sanitised once more here by the vendored
+ * DOMPurify before it is attached. Citations and chips are built with textContent. Nothing from
+ * the answer can add script or markup.
  */
 (function (root) {
   "use strict";
@@ -17,8 +16,9 @@
   const DEFAULT_ASK_URL = "http://127.0.0.1:8080/";
   const HISTORY_TURNS = 3;
   const PROGRESS_AFTER_MS = 300;
-  const ALLOWED_TAGS = new Set(["P", "BR", "STRONG", "EM", "CODE", "PRE", "UL", "OL", "LI", "H3", "H4", "H5", "H6",
-    "TABLE", "THEAD", "TBODY", "TR", "TH", "TD", "A", "BLOCKQUOTE"]);
+  // The tags an answer may contain: the same list as nztax.answer_html.ALLOWED_TAGS.
+  const ALLOWED_TAGS = ["p", "br", "strong", "em", "code", "pre", "ul", "ol", "li", "h3", "h4", "h5", "h6",
+    "table", "thead", "tbody", "tr", "th", "td", "a", "blockquote", "hr"];
   const STATUS_LABELS = {
     answered: "Answer",
     needs_clarification: "A little more detail, please",
@@ -26,107 +26,33 @@
     refused: "Can't help with that",
   };
 
-  function escapeHtml(text) {
-    return String(text).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;")
-      .replace(/"/g, "&quot;").replace(/'/g, "&#39;");
-  }
-
   function safeHref(url) {
-    const raw = String(url).replace(/&amp;/g, "&");
+    const raw = String(url);
     return /^https?:\/\/[^\s"'<>]+$/i.test(raw) ? raw : null;
   }
 
-  /** Inline markdown on text that is ALREADY HTML-escaped. */
-  function inline(escaped) {
-    const codes = [];
-    let text = escaped.replace(/`([^`]+)`/g, (_, code) => { codes.push(code); return `\u0000${codes.length - 1}\u0000`; });
-    text = text.replace(/!\[([^\]]*)\]\(([^)\s]*)\)/g, "$1");
-    text = text.replace(/\[([^\]]+)\]\(([^)\s]+)\)/g, (whole, label, url) => {
-      const href = safeHref(url);
-      return href ? `<a href="${escapeHtml(href)}" rel="noopener noreferrer nofollow" target="_blank">${label}</a>` : label;
-    });
-    text = text.replace(/\*\*([^*]+)\*\*/g, "<strong>$1</strong>").replace(/__([^_]+)__/g, "<strong>$1</strong>");
-    text = text.replace(/(^|[^*\w])\*([^*\s][^*]*)\*(?!\w)/g, "$1<em>$2</em>").replace(/(^|[^_\w])_([^_\s][^_]*)_(?!\w)/g, "$1<em>$2</em>");
-    return text.replace(/\u0000(\d+)\u0000/g, (_, i) => `<code>${codes[+i]}</code>`);
-  }
-
-  function tableRow(line, cell) {
-    const cells = line.trim().replace(/^\|/, "").replace(/\|$/, "").split("|");
-    return "<tr>" + cells.map((c) => `<${cell}>${inline(c.trim())}</${cell}>`).join("") + "</tr>";
-  }
-
-  /** A small, safe markdown renderer: escape everything, then add whitelisted structure. */
-  function renderMarkdown(markdown) {
-    const lines = escapeHtml(String(markdown || "").replace(/\r\n?/g, "\n")).split("\n");
-    const out = [];
-    let i = 0;
-    while (i < lines.length) {
-      const line = lines[i];
-      if (/^\s*```/.test(line)) {
-        const code = [];
-        i += 1;
-        while (i < lines.length && !/^\s*```/.test(lines[i])) { code.push(lines[i]); i += 1; }
-        i += 1;
-        out.push(`<pre><code>${code.join("\n")}</code></pre>`);
-        continue;
+  /**
+   * The answer as HTML: the function renders and sanitises it (markdown-it-py + nh3, the same code
+   * as the FAQ pages); DOMPurify (vendored) sanitises it again here with the same allow-list, so a
+   * compromised or older function still cannot add script or markup. Without answer_html the
+   * answer is shown as plain text.
+   */
+  function attachAnswer(container, data, doc) {
+    const purify = root.DOMPurify;
+    if (typeof data.answer_html === "string" && purify && purify.isSupported) {
+      container.appendChild(purify.sanitize(data.answer_html, {
+        ALLOWED_TAGS, ALLOWED_ATTR: ["href", "title", "style", "start", "target", "rel"],
+        ALLOWED_URI_REGEXP: /^https?:\/\//i, RETURN_DOM_FRAGMENT: true,
+      }));
+      for (const a of container.querySelectorAll("a")) { a.rel = "noopener noreferrer nofollow"; a.target = "_blank"; }
+      for (const cell of container.querySelectorAll("[style]")) {
+        const align = /text-align:\s*(left|right|center)/i.exec(cell.getAttribute("style") || "");
+        cell.removeAttribute("style");
+        if (align) cell.style.textAlign = align[1].toLowerCase();
       }
-      const heading = /^(#{1,6})\s+(.*)$/.exec(line);
-      if (heading) {
-        const level = Math.min(6, Math.max(3, heading[1].length + 2));
-        out.push(`<h${level}>${inline(heading[2])}</h${level}>`);
-        i += 1;
-        continue;
-      }
-      if (/^\s*\|.*\|\s*$/.test(line) && i + 1 < lines.length && /^\s*\|?\s*:?-{3,}/.test(lines[i + 1])) {
-        const rows = [`<thead>${tableRow(line, "th")}</thead>`];
-        i += 2;
-        const body = [];
-        while (i < lines.length && /^\s*\|.*\|\s*$/.test(lines[i])) { body.push(tableRow(lines[i], "td")); i += 1; }
-        out.push(`<table>${rows.join("")}<tbody>${body.join("")}</tbody></table>`);
-        continue;
-      }
-      const bullet = /^\s*[-*+]\s+(.*)$/.exec(line), numbered = /^\s*\d+[.)]\s+(.*)$/.exec(line);
-      if (bullet || numbered) {
-        const tag = bullet ? "ul" : "ol";
-        const pattern = bullet ? /^\s*[-*+]\s+(.*)$/ : /^\s*\d+[.)]\s+(.*)$/;
-        const items = [];
-        while (i < lines.length && pattern.test(lines[i])) { items.push(`<li>${inline(pattern.exec(lines[i])[1])}</li>`); i += 1; }
-        out.push(`<${tag}>${items.join("")}</${tag}>`);
-        continue;
-      }
-      if (/^&gt;\s?/.test(line)) {
-        const quote = [];
-        while (i < lines.length && /^&gt;\s?/.test(lines[i])) { quote.push(inline(lines[i].replace(/^&gt;\s?/, ""))); i += 1; }
-        out.push(`<blockquote><p>${quote.join("<br>")}</p></blockquote>`);
-        continue;
-      }
-      if (!line.trim()) { i += 1; continue; }
-      const para = [];
-      while (i < lines.length && lines[i].trim() && !/^(#{1,6})\s|^\s*[-*+]\s|^\s*\d+[.)]\s|^\s*```|^&gt;/.test(lines[i])) {
-        para.push(inline(lines[i])); i += 1;
-      }
-      out.push(`<p>${para.join("<br>")}</p>`);
+      return;
     }
-    return out.join("");
-  }
-
-  /** Parse whitelisted HTML inertly and attach it, dropping anything outside the whitelist. */
-  function attachSafe(container, html, doc) {
-    const template = doc.createElement("template");
-    template.innerHTML = html;
-    const walk = (node) => {
-      for (const child of Array.from(node.childNodes)) {
-        if (child.nodeType === 3) continue;
-        if (child.nodeType !== 1 || !ALLOWED_TAGS.has(child.tagName)) { child.remove(); continue; }
-        for (const a of Array.from(child.attributes)) {
-          const keep = child.tagName === "A" && ((a.name === "href" && safeHref(a.value)) || a.name === "rel" || a.name === "target");
-          if (!keep) child.removeAttribute(a.name);
-        }
-        walk(child);
-      }
-    };
-    walk(template.content);
-    container.appendChild(template.content);
+    for (const para of String(data.answer || "").split(/\n{2,}/)) container.appendChild(el(doc, "p", "", para));
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -186,7 +112,7 @@
     out.appendChild(head);
     out.appendChild(el(doc, "p", "nz-ask__question", question));
     const body = el(doc, "div", "nz-ask__body");
-    attachSafe(body, renderMarkdown(data.answer), doc);
+    attachAnswer(body, data, doc);
     out.appendChild(body);
 
     const citations = Array.isArray(data.citations) ? data.citations : [];
@@ -285,7 +211,7 @@
     }
   }
 
-  const api = { renderMarkdown, escapeHtml, safeHref };
+  const api = { safeHref, ALLOWED_TAGS };
   if (typeof module !== "undefined" && module.exports) {
     module.exports = api;
     return;

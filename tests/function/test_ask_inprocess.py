@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 ORIGIN = "https://nztax.example"
-CONTRACT_KEYS = {"status", "answer", "citations", "tools", "tax_year", "disclaimer", "next_actions", "source", "mode", "latency_ms"}
+CONTRACT_KEYS = {"status", "answer", "answer_html", "citations", "tools", "tax_year", "disclaimer", "next_actions", "source", "mode", "latency_ms"}
 
 
 def error_of(response):

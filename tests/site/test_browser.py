@@ -190,7 +190,17 @@ class HostileAsk(BaseHTTPRequestHandler):
         "citations": [{"title": "<img src=x onerror=window.__pwned=6>", "url": "javascript:window.__pwned=7"},
                       {"title": "Real source", "url": "https://www.ird.govt.nz/x\" onmouseover=\"window.__pwned=8"}],
         "tools": [], "tax_year": "<script>window.__pwned=9</script>", "disclaimer": "<b>not bold</b>",
-        "next_actions": ["<img src=x onerror=window.__pwned=10>"], "source": "engine", "mode": "offline", "latency_ms": 1,
+        "next_actions": ["<img src=x onerror=window.__pwned=10>", "[chip](javascript:window.__pwned=11)"],
+        "source": "engine", "mode": "offline", "latency_ms": 1,
+        # What a compromised function could send: raw markup the server-side sanitiser never saw.
+        # The vendored DOMPurify in the page must neutralise it (and keep the harmless structure).
+        "answer_html": ("<p>Hello <img src=x onerror=\"window.__pwned=12\"> <strong>bold</strong></p>"
+                        "<script>window.__pwned=13</script><a href=\"javascript:window.__pwned=14\">a</a>"
+                        "<svg onload=\"window.__pwned=15\"></svg><iframe src=\"javascript:window.__pwned=16\"></iframe>"
+                        "<style>body{display:none}</style><form action=\"https://evil.example\"><input name=q></form>"
+                        "<table><tr><td style=\"background:url(https://evil.example/x)\">c</td></tr></table>"
+                        "<p><a href=\"https://www.ird.govt.nz/\" onclick=\"window.__pwned=17\">IRD</a></p>"
+                        "<math><mtext><table><mglyph><style><img src=x onerror=\"window.__pwned=18\">"),
     }
 
     def _cors(self):
@@ -253,14 +263,16 @@ def test_hostile_answer_cannot_inject(page, live, hostile_server):
     page.wait_for_timeout(300)  # give any injected handler the chance to run
     answer.locator(".nz-chip").first.hover()
     assert page.evaluate("window.__pwned") is None
-    for tag in ("img", "script", "iframe", "svg"):
+    for tag in ("img", "script", "iframe", "svg", "style", "form", "input", "math"):
         assert answer.locator(tag).count() == 0, f"<{tag}> reached the page"
     hrefs = answer.locator("a").evaluate_all("els => els.map(a => a.getAttribute('href'))")
-    assert all(h.startswith("https://") for h in hrefs), hrefs
-    assert not answer.locator("[onerror], [onload], [onmouseover]").count()
-    text = answer.inner_text()
-    assert "<img src=x" in text and "<script>" in text  # shown as text, not markup
+    assert all(h.startswith("https://") for h in hrefs if h is not None), hrefs  # a bad href is removed
+    assert not answer.locator("[onerror], [onload], [onmouseover], [onclick]").count()
+    styles = answer.locator("[style]").evaluate_all("els => els.map(e => e.getAttribute('style'))")
+    assert all("url(" not in s for s in styles), styles
     assert answer.locator("strong", has_text="bold").count() == 1
+    assert answer.locator("a[href='https://www.ird.govt.nz/']", has_text="IRD").count() == 1
+    assert page.evaluate("getComputedStyle(document.body).display") != "none"
     shot(page, "ask_box_hostile")
     assert not page.js_errors
 

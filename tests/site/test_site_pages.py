@@ -20,7 +20,7 @@ from site_fixtures import ROOT, fixture_env
 
 from nztax_build.faq import FIGURE, AnswerCache, answer_questions, load_questions, shows_figures, slugify
 from nztax_build.rebuild import diff_trees, run_mkdocs
-from nztax_build.render import load_inputs, render_site, safe_answer_markdown
+from nztax_build.render import answer_block, load_inputs, render_site
 
 FAQ_PAGE_BUDGET_BYTES = 60_000  # anchors C5: keep pages small; a pruned page is ~40 KB raw, ~6 KB gz
 
@@ -47,6 +47,16 @@ def test_faq_page_has_answer_badge_figures_citations_date_and_related(built_site
     assert "## Sources" in md and "](https://www.ird.govt.nz/" in md
     assert "Sources last checked 21 November 2026" in md  # the manifest's crawl date, not the build date
     assert "## Related questions" in md
+
+
+def test_faq_pages_show_the_same_answer_html_as_the_ask_box(built_site):
+    """One renderer for both: the built page carries exactly the HTML /ask returns as answer_html."""
+    from nztax.answer_html import render_answer_html
+
+    faq = json.loads((built_site.settings.index_dir / "faq.json").read_text())
+    for entry in faq[:5]:
+        html = (built_site.site_dir / entry["url"].strip("/") / "index.html").read_text()
+        assert render_answer_html(entry["result"]["answer"]) in html, entry["url"]
 
 
 def test_calculator_pages_and_rules_json(built_site):
@@ -231,10 +241,10 @@ def test_figure_pattern():
     assert not FIGURE.search("in the 2026-27 tax year, section LC 15")
 
 
-def test_answer_markdown_cannot_carry_html_or_relative_links():
-    md = safe_answer_markdown('Hi <script>alert(1)</script> [ok](https://ird.govt.nz/x) [bad](../x.md) ![i](https://e/x.png) <img src=x onerror=y>')
-    assert "<script" not in md and "<img" not in md and "&lt;script>" in md
-    assert "[ok](https://ird.govt.nz/x)" in md and "](../x.md)" not in md and "bad" in md and "![" not in md
+def test_answer_on_a_page_cannot_carry_html_or_relative_links():
+    block = answer_block('Hi <script>alert(1)</script> [ok](https://ird.govt.nz/x) [bad](../x.md) ![i](https://e/x.png) <img src=x onerror=y>')
+    assert "<script" not in block and "<img" not in block and "&lt;script&gt;" in block
+    assert 'href="https://ird.govt.nz/x"' in block and "../x.md" not in block and "bad" in block
 
 
 @pytest.mark.parametrize("year", ["2023-24", "2024-25", "2025-26", "2026-27"])
