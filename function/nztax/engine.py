@@ -23,6 +23,7 @@ from typing import Any
 
 from nztax import composer, guard
 from nztax.composer import AskResult, Citation, ToolCall
+from nztax import calculator_links
 from nztax.faq_index import FaqIndex
 from nztax.router import Intent, clean_text, find_topics, reading_of, route
 from nztax.rules import RuleBook, current_tax_year, default_rules, today
@@ -140,6 +141,7 @@ class Engine:
                 # it was not a tax question after all ("What's the weather in Auckland?").
                 intent.kind, intent.scope_topic = "out_of_scope", "not_tax"
                 result = composer.decline(intent, current)
+            result = calculator_links.attach(result)
         result.latency_ms = int(round((time.perf_counter() - started) * 1000))
         return result
 

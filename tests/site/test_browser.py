@@ -430,3 +430,23 @@ def test_rate_limited_question_says_how_long_to_wait_and_keeps_the_question(page
         assert page.locator("[data-nz-ask] input[name=question]").input_value() == "what is the acc levy rate"
     finally:
         HostileAsk.status, HostileAsk.headers, HostileAsk.body = 200, {}, saved
+
+
+# ---------------------------------------------------------------- answer -> calculator (issue 13)
+
+def test_following_an_answers_calculator_link_reproduces_its_figure(page, live):
+    page.goto(live["site"] + "faq/")
+    box = page.locator("[data-nz-ask]")
+    box.locator("input[name=question]").fill("How much income tax do I pay on $85,000 a year in 2026-27?")
+    box.locator("button[type=submit]").click()
+    answer = page.locator(".nz-ask__answer--answered")
+    answer.wait_for(state="visible")
+    # 2026-27: 15,600 x 10.5% + 37,900 x 17.5% + 24,600 x 30% + 6,900 x 33% = $17,927.50
+    assert "$17,927.50" in answer.inner_text()
+    chip = answer.locator("a.nz-chip", has_text="calculator")
+    assert chip.count() == 1
+    chip.click()
+    page.wait_for_url("**/calculators/income-tax/**")
+    page.wait_for_function("document.querySelector('.nz-calc__result').innerText.includes('$17,927.50')")
+    assert page.locator("form.nz-calc [name=taxable_income]").input_value() == "85000"
+    assert not page.js_errors

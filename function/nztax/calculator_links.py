@@ -1,0 +1,91 @@
+"""From an answer to the calculator that reproduces it.
+
+In: an `AskResult` whose `tools` list the calculator calls behind its figures. Out: the same
+result with a link that opens the site's matching calculator page with the same inputs filled in
+(calculator pages read their inputs from the query string), added to `next_actions` and to the
+answer's working. FAQ calculation pages are rendered from the same results, so they carry it too.
+
+`CALCULATOR_PAGES` names each page's fields; tests/site/test_calculator_links.py checks them
+against the built calculator forms, so a renamed field cannot silently break the links.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from urllib.parse import urlencode
+
+MAX_NEXT_ACTIONS = 3
+
+
+@dataclass(frozen=True)
+class CalculatorPage:
+    slug: str
+    name: str
+    fields: tuple[str, ...]
+    # tool argument -> page field, where the two names differ
+    renamed: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def path(self) -> str:
+        return f"/calculators/{self.slug}/"
+
+
+CALCULATOR_PAGES: dict[str, CalculatorPage] = {
+    "calculate_income_tax": CalculatorPage("income-tax", "income tax", ("taxable_income", "tax_year")),
+    "calculate_paye": CalculatorPage("paye", "PAYE", ("gross_pay", "pay_frequency", "tax_code", "kiwisaver_rate",
+                                                       "tax_year", "pay_date")),
+    "calculate_take_home_pay": CalculatorPage("take-home", "take-home pay", (
+        "annual_salary", "tax_code", "student_loan", "kiwisaver_rate", "pay_frequency", "tax_year")),
+    "calculate_acc_levy": CalculatorPage("acc-levy", "ACC earners' levy", ("income", "tax_year"),
+                                         renamed=(("annual_income", "income"),)),
+    "calculate_student_loan_repayment": CalculatorPage("student-loan", "student loan", ("income", "tax_year"),
+                                                       renamed=(("annual_income", "income"),)),
+    "calculate_ietc": CalculatorPage("ietc", "IETC", ("annual_income", "tax_year", "receives_working_for_families",
+                                                      "receives_benefit", "receives_nz_super")),
+    "calculate_donation_tax_credit": CalculatorPage("donations", "donation tax credit",
+                                                    ("donations", "taxable_income", "tax_year")),
+    "find_prescribed_investor_rate": CalculatorPage("pir", "PIR", ("taxable_income", "pie_income", "prior_taxable_income",
+                                                                   "prior_pie_income", "tax_year")),
+    "choose_secondary_tax_code": CalculatorPage("secondary-code", "secondary tax code",
+                                                ("total_annual_income", "student_loan", "tax_year")),
+}
+_RATE_FIELDS = frozenset({"kiwisaver_rate"})  # the pages' selects hold percents ("3.5")
+
+
+def _query_value(field: str, value) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if field in _RATE_FIELDS and isinstance(value, (int, float)) and 0 < value < 1:
+        value = round(value * 100, 4)
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    return str(value)
+
+
+def calculator_link(tool: str, arguments: dict, result: dict) -> str | None:
+    """The site path that opens `tool`'s calculator with `arguments` filled in, or None."""
+    page = CALCULATOR_PAGES.get(tool)
+    if page is None or not isinstance(result, dict) or "error" in result:
+        return None
+    renamed = dict(page.renamed)
+    values = {renamed.get(name, name): value for name, value in (arguments or {}).items() if value is not None}
+    if "tax_year" not in values and result.get("tax_year"):
+        values["tax_year"] = result["tax_year"]
+    params = [(f, _query_value(f, values[f])) for f in page.fields if f in values and values[f] != ""]
+    return f"{page.path}?{urlencode(params)}" if params else page.path
+
+
+def attach(result):
+    """Add the calculator link of the first calculation behind an answer (no-op for others)."""
+    if getattr(result, "status", None) != "answered":
+        return result
+    for call in getattr(result, "tools", None) or []:
+        link = calculator_link(call.name, call.arguments, call.result)
+        if link is None:
+            continue
+        name = CALCULATOR_PAGES[call.name].name
+        action = f"[Open the {name} calculator with these figures]({link})"
+        result.next_actions = [action] + [a for a in result.next_actions if a != action][: MAX_NEXT_ACTIONS - 1]
+        result.answer = f"{result.answer.rstrip()}\n\n[Change the figures in the {name} calculator]({link})"
+        break
+    return result

@@ -1,0 +1,33 @@
+"""Answers that used a calculator link to the calculator page with the same inputs (issue 13)."""
+
+from __future__ import annotations
+
+import re
+
+from nztax.calculator_links import CALCULATOR_PAGES, calculator_link
+
+
+def test_link_carries_the_inputs_and_the_year():
+    link = calculator_link("calculate_income_tax", {"taxable_income": 85000.0}, {"tax_year": "2026-27", "total_tax": 1})
+    assert link == "/calculators/income-tax/?taxable_income=85000&tax_year=2026-27"
+    link = calculator_link("calculate_paye", {"gross_pay": 3500, "pay_frequency": "four_weekly", "tax_code": "M SL",
+                                              "kiwisaver_rate": 0.035, "tax_year": "2026-27"}, {"paye": 1})
+    assert link == ("/calculators/paye/?gross_pay=3500&pay_frequency=four_weekly&tax_code=M+SL"
+                    "&kiwisaver_rate=3.5&tax_year=2026-27")
+    assert calculator_link("calculate_acc_levy", {"annual_income": 60000}, {"tax_year": "2026-27"}) == \
+        "/calculators/acc-levy/?income=60000&tax_year=2026-27"
+    assert calculator_link("calculate_income_tax", {"taxable_income": -1}, {"error": {"code": "x"}}) is None
+    assert calculator_link("search_tax_documents", {"query": "x"}, {}) is None
+
+
+def test_every_linked_field_exists_on_its_built_calculator(built_site):
+    for tool, page in CALCULATOR_PAGES.items():
+        html = (built_site.site_dir / "calculators" / page.slug / "index.html").read_text()
+        assert f'data-calc="{tool}"' in html, page.slug
+        names = set(re.findall(r'\bname="([a-z_]+)"', html))
+        assert set(page.fields) <= names, (page.slug, set(page.fields) - names)
+
+
+def test_faq_calculation_page_links_to_its_calculator(built_site):
+    md = (built_site.site_src / "faq" / "paye" / "how-much-is-taken-out-of-a-four-weekly-pay-of-3500" / "index.md").read_text()
+    assert "/calculators/paye/?gross_pay=3500" in md and "pay_frequency=four_weekly" in md
