@@ -20,7 +20,10 @@ os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 import functions_framework  # noqa: E402
 from flask import Request, Response  # noqa: E402
 
-from nztax.api import MAX_BODY_BYTES, AskService  # noqa: E402
+from nztax import server  # noqa: E402
+from nztax.api import MAX_BODY_BYTES, AskService, error_body  # noqa: E402
+
+server.install()  # JSON error pages, read timeouts and threads for functions-framework's gunicorn
 
 _service: AskService | None = None
 _service_lock = threading.Lock()
@@ -45,8 +48,32 @@ def ask(request: Request) -> Response:
             too_large = True
         else:
             # Read at most one byte past the limit: a chunked body without a length is capped too.
-            body = request.stream.read(MAX_BODY_BYTES + 1)
+            try:
+                body = request.stream.read(MAX_BODY_BYTES + 1)
+            except TimeoutError:
+                return _json_error(408, "request_timeout", "the request body stopped arriving; send it again")
+            except Exception:  # a malformed chunked body, a reset connection: the client's fault
+                return _json_error(400, "unreadable_body", "the request body could not be read")
             too_large = len(body) > MAX_BODY_BYTES
     result = service().handle(request.method, request.path, request.headers, body, too_large, request.remote_addr)
     payload = "" if result.body is None else json.dumps(result.body, ensure_ascii=False)
+    if too_large:
+        return _unread_body_response(payload, result.status, result.headers)
     return Response(payload, status=result.status, headers=result.headers)
+
+
+def _json_error(status: int, code: str, message: str) -> Response:
+    return _unread_body_response(json.dumps(error_body(code, message)), status, {"Content-Type": "application/json"})
+
+
+def _unread_body_response(payload: str, status: int, headers: dict) -> Response:
+    """A response sent without reading the rest of the request body.
+
+    functions-framework reads the whole body after every non-streamed response (its
+    `read_request` hook), which would buffer a 200 MiB upload, or wait on a stalled one, before
+    the answer leaves; a streamed response skips that hook, and closing the connection means the
+    unread bytes are never parsed as a next request.
+    """
+    response = Response(iter([payload]), status=status, headers=headers, mimetype="application/json")
+    response.headers["Connection"] = "close"
+    return response

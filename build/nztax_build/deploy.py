@@ -164,6 +164,7 @@ def function_env(cfg: DeployConfig) -> dict[str, str]:
     env["NZTAX_HOME"] = DEPLOYED_HOME
     env["HF_HUB_OFFLINE"] = "1"  # the local embedder ships in a package: never reach for a hub
     env["NZTAX_EMBEDDER"] = cfg.embedder
+    env["NZTAX_TRUSTED_PROXY_DEPTH"] = "1"  # Google's front end appends the client address to X-Forwarded-For
     env.update(cfg.extra_env)
     return env
 

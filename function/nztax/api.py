@@ -66,8 +66,12 @@ def parse_request(body: bytes, content_type: str | None, known_years: Callable[[
         raise RequestError(400, "unsupported_content_type", "send the question as JSON with Content-Type: application/json")
     try:
         data = json.loads(body.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError):
-        raise RequestError(400, "invalid_json", "the request body is not valid JSON") from None
+        # A lone surrogate ("\\ud800") is valid JSON but no text: refuse it before it reaches anything.
+        json.dumps(data, ensure_ascii=False).encode("utf-8")
+    except (UnicodeDecodeError, UnicodeEncodeError, json.JSONDecodeError):
+        raise RequestError(400, "invalid_json", "the request body is not valid JSON text") from None
+    except (RecursionError, ValueError):  # nesting too deep; an integer too long to convert
+        raise RequestError(400, "invalid_json", "the request body is nested too deeply or holds a number too long") from None
     if not isinstance(data, dict):
         raise RequestError(400, "invalid_json", 'the request body must be a JSON object like {"question": "..."}')
     question = data.get("question")
@@ -103,15 +107,21 @@ def parse_request(body: bytes, content_type: str | None, known_years: Callable[[
     return AskRequest(question=question.strip(), tax_year=tax_year, history=turns)
 
 
-def client_key(headers: Mapping[str, str], remote_addr: str | None) -> str:
+def client_key(headers: Mapping[str, str], remote_addr: str | None, trusted_proxy_depth: int = 0) -> str:
     """The client's address for rate limiting.
 
-    Google's front end appends the address it saw to X-Forwarded-For, so the last entry is the one
-    a client cannot forge; locally there is no such header and the socket address is used.
+    X-Forwarded-For is only as trustworthy as the proxies that append to it: a client can send any
+    entries it likes, and each proxy in front of the function appends the address it saw. With
+    `trusted_proxy_depth` proxies (NZTAX_TRUSTED_PROXY_DEPTH; 1 behind Google's front end, which the
+    deploy sets) the client is that many entries from the end; with 0 the header is ignored and
+    the socket peer is the client.
     """
-    forwarded = headers.get("X-Forwarded-For") or ""
-    parts = [p.strip() for p in forwarded.split(",") if p.strip()]
-    return parts[-1] if parts else (remote_addr or "unknown")
+    if trusted_proxy_depth > 0:
+        forwarded = headers.get("X-Forwarded-For") or ""
+        parts = [p.strip() for p in forwarded.split(",") if p.strip()]
+        if len(parts) >= trusted_proxy_depth:
+            return parts[-trusted_proxy_depth]
+    return remote_addr or "unknown"
 
 
 def _write_log_line(record: dict) -> None:
@@ -205,7 +215,7 @@ class AskService:
             return HttpResponse(204, None, headers_out), None
         if method != "POST":
             raise RequestError(405, "method_not_allowed", "use POST with a JSON body", {"Allow": "POST, OPTIONS"})
-        decision = self.limiter.check(client_key(headers, remote_addr))
+        decision = self.limiter.check(client_key(headers, remote_addr, self.settings.trusted_proxy_depth))
         if not decision.allowed:
             raise RequestError(429, "rate_limited", f"too many questions; try again in {decision.retry_after} s",
                                {"Retry-After": str(decision.retry_after)})
@@ -215,7 +225,8 @@ class AskService:
         record["question_chars"] = len(request.question)
         record["history_turns"] = len(request.history)
         engine = self._load_engine()
-        result = engine.answer(request.question, tax_year=request.tax_year, history=request.history)
+        result = self._unavailable_as_503(
+            lambda: engine.answer(request.question, tax_year=request.tax_year, history=request.history))
         body = result.to_json()
         # The Ask box shows this HTML (rendered and sanitised here, by the same code as the FAQ
         # pages), so no page ever turns markdown into markup itself.
@@ -223,12 +234,17 @@ class AskService:
         return HttpResponse(200, body), result
 
     def _load_engine(self):
+        return self._unavailable_as_503(self._engine_loader)
+
+    @staticmethod
+    def _unavailable_as_503(call):
+        """Run `call`; a missing or mismatched index or rules become a 503 naming no paths."""
         from nztax.faq_index import FaqError
         from nztax.index import IndexMismatchError, IndexUnavailableError
         from nztax.rules import RulesError
 
         try:
-            return self._engine_loader()
+            return call()
         except IndexMismatchError as exc:
             log.error("index mismatch: %s", exc)
             raise RequestError(503, "index_unavailable", "the answer index does not match this version of the "

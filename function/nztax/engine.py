@@ -25,6 +25,7 @@ from nztax import composer, guard
 from nztax.composer import AskResult, Citation, ToolCall
 from nztax import calculator_links
 from nztax.faq_index import FaqIndex
+from nztax.index import IndexMissingError
 from nztax.router import Intent, clean_text, find_topics, reading_of, route
 from nztax.rules import RuleBook, current_tax_year, default_rules, today
 from nztax.settings import Settings, get_settings
@@ -57,6 +58,16 @@ class _Sources:
         return sid
 
 
+class MissingIndex:
+    """Stands in for the retriever while no index is published: every search raises its error."""
+
+    def __init__(self, error: Exception):
+        self.error = error
+
+    def search(self, *args, **kwargs):
+        raise self.error
+
+
 class Engine:
     def __init__(self, rules: RuleBook, retriever, faq: FaqIndex | None = None, settings: Settings | None = None):
         self.rules = rules
@@ -79,7 +90,10 @@ class Engine:
         if cls._shared is None:
             with cls._lock:
                 if cls._shared is None:
-                    cls._shared = cls.create(settings)
+                    engine = cls.create(settings)
+                    if isinstance(engine.retriever, MissingIndex):
+                        return engine  # calculations only, and not kept: the index may arrive
+                    cls._shared = engine
         return cls._shared
 
     @classmethod
@@ -89,7 +103,12 @@ class Engine:
         settings = settings or get_settings()
         index_dir = index_dir or settings.index_dir
         rules = default_rules()
-        retriever = Retriever.load(index_dir, settings=settings)
+        try:
+            retriever = Retriever.load(index_dir, settings=settings)
+        except IndexMissingError as exc:
+            # Calculations need only the rules: answer them while the index is missing, and let
+            # any question that needs a passage fail with the index's own error (503).
+            return cls(rules, MissingIndex(exc), None, settings)
         faq = FaqIndex.load(index_dir, settings.faq_match_threshold, rules)
         return cls(rules, retriever, faq, settings)
 

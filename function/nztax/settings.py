@@ -39,6 +39,9 @@ Tax figures never live here: they are in `nztax/rules/*.yaml`.
 | NZTAX_GEMINI_BACKOFF | 2.0 | first backoff delay in seconds (doubles each retry) |
 | NZTAX_ALLOWED_ORIGINS | http://127.0.0.1:8000,http://localhost:8000 | CORS allow-list for /ask |
 | NZTAX_RATE_LIMIT_PER_MINUTE | 30 | per-instance, per-client requests per minute for /ask |
+| NZTAX_TRUSTED_PROXY_DEPTH | 0 | how many proxies in front of the function append to X-Forwarded-For; the client is that many entries from the end (0 = the socket peer, never the header) |
+| NZTAX_SERVER_THREADS | 32 | threads serving /ask per instance (a stalled client holds one until its read times out) |
+| NZTAX_REQUEST_READ_TIMEOUT | 10 | seconds a request may go without sending a byte before it is answered 408 / dropped |
 | NZTAX_ASK_URL | http://127.0.0.1:8080/ | where the site's Ask box posts |
 | NZTAX_CRAWL_DELAY | 1.0 | minimum seconds between requests to one host |
 | NZTAX_CRAWL_TIMEOUT | 20 | seconds per HTTP request |
@@ -156,6 +159,9 @@ class Settings:
     function_llm_model: str = "gemini/gemini-2.5-flash"
     function_embedder: str = "auto"
     bench_baseline: str = "602cbce"
+    trusted_proxy_depth: int = 0
+    server_threads: int = 32
+    request_read_timeout: float = 10.0
     gemini_secret: str = "gemini-api-key"
     site_url: str | None = None
     firebase_site: str | None = None
@@ -195,6 +201,9 @@ def get_settings() -> Settings:
             if o.strip()
         ),
         rate_limit_per_minute=int(_env("NZTAX_RATE_LIMIT_PER_MINUTE", "30")),
+        trusted_proxy_depth=int(_env("NZTAX_TRUSTED_PROXY_DEPTH", "0")),
+        server_threads=int(_env("NZTAX_SERVER_THREADS", "32")),
+        request_read_timeout=float(_env("NZTAX_REQUEST_READ_TIMEOUT", "10")),
         ask_url=_env("NZTAX_ASK_URL", "http://127.0.0.1:8080/"),
         crawl_delay=float(_env("NZTAX_CRAWL_DELAY", "1.0")),
         crawl_timeout=float(_env("NZTAX_CRAWL_TIMEOUT", "20")),

@@ -83,7 +83,7 @@ def test_cors_preflight_and_allow_list(make_client):
 
 
 def test_rate_limit_answers_429_with_retry_after(make_client):
-    client = make_client(NZTAX_RATE_LIMIT_PER_MINUTE="2")
+    client = make_client(NZTAX_RATE_LIMIT_PER_MINUTE="2", NZTAX_TRUSTED_PROXY_DEPTH="1")  # as deployed
     headers = {"X-Forwarded-For": "203.0.113.7"}
     codes = [client.post("/", json={"question": "What is PAYE?"}, headers=headers).status_code for _ in range(3)]
     assert codes == [200, 200, 429]
@@ -93,9 +93,30 @@ def test_rate_limit_answers_429_with_retry_after(make_client):
     assert client.post("/", json={"question": "What is PAYE?"}, headers={"X-Forwarded-For": "198.51.100.1"}).status_code == 200
 
 
-def test_missing_index_is_503_and_recovers(make_client, tmp_path, ask_index):
+def test_a_forged_forwarded_for_does_not_escape_the_rate_limit(make_client):
+    """Issue 14: the limit used to trust the last X-Forwarded-For entry, whoever wrote it."""
+    client = make_client(NZTAX_RATE_LIMIT_PER_MINUTE="2")  # no trusted proxy: the socket peer is the client
+    codes = [client.post("/", json={"question": "What is PAYE?"}, headers={"X-Forwarded-For": f"10.0.0.{i}"}).status_code
+             for i in range(4)]
+    assert codes.count(429) == 2
+    behind_front_end = make_client(NZTAX_RATE_LIMIT_PER_MINUTE="2", NZTAX_TRUSTED_PROXY_DEPTH="1")
+    # the client writes entries of its own; the front end appends the address it really saw
+    codes = [behind_front_end.post("/", json={"question": "What is PAYE?"},
+                                   headers={"X-Forwarded-For": f"10.0.0.{i}, 203.0.113.9"}).status_code for i in range(4)]
+    assert codes.count(429) == 2
+
+
+def test_calculations_answer_while_the_index_is_missing(make_client, tmp_path):
+    """Issue 14: a calculator-only question needs no index."""
     client = make_client(index_dir=tmp_path / "no-index")
     r = client.post("/", json={"question": "How much tax on $50,000?"})
+    # 2026-27: 15,600 x 10.5% + 34,400 x 17.5% = $7,658.00
+    assert r.status_code == 200 and "$7,658" in r.get_json()["answer"]
+
+
+def test_missing_index_is_503_and_recovers(make_client, tmp_path, ask_index):
+    client = make_client(index_dir=tmp_path / "no-index")
+    r = client.post("/", json={"question": "What is the ACC earners' levy for?"})
     assert r.status_code == 503 and error_of(r) == "index_unavailable"
     assert str(tmp_path) not in r.get_data(as_text=True)  # no server paths in the message
 

@@ -63,7 +63,8 @@ def test_function_deploy_argv(prod_settings):
         "@NZTAX_RATE_LIMIT_PER_MINUTE=30"
         "@NZTAX_HOME=/workspace"
         "@HF_HUB_OFFLINE=1"
-        "@NZTAX_EMBEDDER=auto",
+        "@NZTAX_EMBEDDER=auto"
+        "@NZTAX_TRUSTED_PROXY_DEPTH=1",
         "--set-secrets=GEMINI_API_KEY=gemini-api-key:latest",
         "--quiet",
     ]  # fmt: skip
@@ -81,7 +82,7 @@ def test_custom_domain_single_origin_uses_plain_comma_syntax(prod_settings):
     # No LLM configured: the function answers offline, and no value has a comma.
     assert env_flag == (
         "--set-env-vars=NZTAX_ALLOWED_ORIGINS=https://tax.example.nz,LITELLM_LOCAL_MODEL_COST_MAP=True,"
-        "NZTAX_RATE_LIMIT_PER_MINUTE=30,NZTAX_HOME=/workspace,HF_HUB_OFFLINE=1,NZTAX_EMBEDDER=auto"
+        "NZTAX_RATE_LIMIT_PER_MINUTE=30,NZTAX_HOME=/workspace,HF_HUB_OFFLINE=1,NZTAX_EMBEDDER=auto,NZTAX_TRUSTED_PROXY_DEPTH=1"
     )
 
 
