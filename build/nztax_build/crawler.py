@@ -15,6 +15,9 @@ Politeness and safety, in the order a URL meets them:
   exponential backoff; a Retry-After header is honoured (and a Retry-After above the cap gives up).
 - a size cap (Content-Length and bytes actually read) and a content-type check before the body is
   read; redirects are followed by hand and only to hosts of the sources being crawled.
+- a damaged 200 is a failed fetch too (`damage_reason`): a page that looks like an error page ("Page
+  not found" served with 200), or whose main content shrank below `min_content_ratio` of the good
+  copy's, keeps the good copy and is reported as "damaged" (`--allow-shrink` accepts a real shrink).
 - a failure of any kind leaves the last good copy and its entry untouched; 404/410 counts towards
   `inactive` (after `gone_threshold` crawls in a row), the body is never deleted.
 - the manifest is rewritten atomically after every page, so killing the crawl loses nothing saved.
@@ -24,6 +27,7 @@ from __future__ import annotations
 
 import email.utils
 import random
+import re
 import sys
 import time
 from dataclasses import dataclass, field, replace
@@ -35,8 +39,8 @@ import httpx
 import tenacity
 from protego import Protego
 
-from .parse import is_pdf
-from .records import RECRAWL_CADENCES, STATUS_ACTIVE, ParseError, Source
+from .parse import is_pdf, parse_body
+from .records import RECRAWL_CADENCES, STATUS_ACTIVE, Document, ParseError, Source
 from .store import CrawlStore
 
 HTML_TYPES = frozenset({"text/html", "application/xhtml+xml"})
@@ -48,6 +52,13 @@ ROBOTS_PARSE_LIMIT = 500 * 1024  # RFC 9309 §2.5: parse at least the first 500 
 ROBOTS_CRAWL_DELAY_CAP = 60.0  # a robots Crawl-delay above a minute is not honoured as such (would stall the night)
 # A whole request may take this many read timeouts: stops a server that trickles bytes forever.
 REQUEST_DEADLINE_TIMEOUTS = 4
+# A page titled like this is a server's error page, whatever its HTTP status said.
+ERROR_PAGE_TITLE = re.compile(
+    r"^\s*(?:page not found|not found|404\b|error\b|an error (?:has )?occurred|something went wrong|"
+    r"access denied|forbidden|service (?:temporarily )?unavailable|(?:site|scheduled) maintenance|"
+    r"we(?:'|’)re sorry)",
+    re.I,
+)
 # A page fetched slightly less than a cadence ago (the nightly job drifts) is still due.
 CADENCE_SLACK = timedelta(hours=2)
 
@@ -65,6 +76,8 @@ class CrawlOptions:
     max_redirects: int
     base_url: str | None = None
     respect_cadence: bool = True
+    min_content_ratio: float = 0.5  # NZTAX_CRAWL_MIN_CONTENT_RATIO
+    allow_shrink: bool = False  # --allow-shrink: a page that really got shorter replaces its copy
 
     @classmethod
     def from_settings(cls, settings, **overrides) -> "CrawlOptions":
@@ -78,6 +91,7 @@ class CrawlOptions:
             backoff_cap=settings.crawl_backoff_cap,
             retry_after_cap=settings.crawl_retry_after_cap,
             max_redirects=settings.crawl_max_redirects,
+            min_content_ratio=settings.crawl_min_content_ratio,
         )
         return replace(options, **overrides)
 
@@ -89,7 +103,8 @@ class CrawlTotals:
     changed: int = 0  # 200, main content changed
     unchanged: int = 0  # 200, same main content (server sent no validators or ignored them)
     not_modified: int = 0  # 304
-    failed: int = 0
+    failed: int = 0  # damaged pages included
+    damaged: int = 0  # 200 but an error page or a sharp shrink: good copy kept
     blocked: int = 0  # robots.txt
     gone: int = 0  # 404 / 410
     skipped: int = 0  # not due under its recrawl cadence
@@ -108,7 +123,7 @@ class CrawlTotals:
     def summary(self) -> str:
         return (
             f"crawl: {self.sources} sources: fetched {self.fetched} (new {self.new}, changed {self.changed}, "
-            f"unchanged {self.unchanged}), not modified {self.not_modified}, failed {self.failed}, "
+            f"unchanged {self.unchanged}), not modified {self.not_modified}, failed {self.failed} (damaged {self.damaged}), "
             f"blocked by robots {self.blocked}, gone {self.gone}, not due {self.skipped}; "
             f"bytes transferred {self.bytes_transferred:,} (pages {self.page_bytes:,}, robots.txt {self.robots_bytes:,})"
         )
@@ -264,20 +279,22 @@ class Crawler:
         if fetched.status != 200:
             self.totals.failed += 1
             return "failed", f"HTTP {fetched.status}"
+        content_type = _mime(fetched.headers.get("Content-Type")) or "text/html"
         try:
-            saved = self.store.save_page(
-                source.url,
-                fetched.body,
-                _mime(fetched.headers.get("Content-Type")) or "text/html",
-                source.source_type,
-                source.title,
-                when,
-                etag=fetched.headers.get("ETag"),
-                last_modified=fetched.headers.get("Last-Modified"),
-            )
+            document = parse_body(fetched.body, content_type, source.url, source.source_type, source.title)
         except ParseError as exc:
             self.totals.failed += 1
             return "failed", f"unusable body: {exc}"
+        damage = damage_reason(document, self._good_copy(entry, source) if has_copy else None, self.options)
+        if damage:
+            self.totals.failed += 1
+            self.totals.damaged += 1
+            return "damaged", f"{damage}" + (" (kept last good copy)" if has_copy else "")
+        saved = self.store.save_page(
+            source.url, fetched.body, content_type, source.source_type, source.title, when,
+            etag=fetched.headers.get("ETag"), last_modified=fetched.headers.get("Last-Modified"),
+            document=document,
+        )
         self.store.write_manifest()
         if entry is None:
             self.totals.new += 1
@@ -289,6 +306,13 @@ class Crawler:
             self.totals.unchanged += 1
             outcome = "unchanged"
         return outcome, f"{len(fetched.body):,} B"
+
+    def _good_copy(self, entry, source: Source) -> Document | None:
+        """The stored copy, parsed (None when it no longer parses: then nothing is protected)."""
+        try:
+            return parse_body(self.store.read_raw(entry), entry.content_type, source.url, source.source_type, source.title)
+        except (ParseError, OSError):
+            return None
 
     def _due(self, fetched_at: str, cadence: str) -> bool:
         try:
@@ -422,8 +446,28 @@ class Crawler:
         return robots
 
 
+def damage_reason(new: Document, good: Document | None, options: CrawlOptions) -> str | None:
+    """Why a 200 response must not replace the good copy, or None when it may.
+
+    An error page keeps its title ("Page not found", "Something went wrong") even when the server
+    says 200; a page cut short loses most of its main content. Both are judged on the extracted
+    main content, so menus and banners count for nothing.
+    """
+    if ERROR_PAGE_TITLE.search(new.title or "") and (good is None or good.title != new.title):
+        return f"looks like an error page (title {new.title!r})"
+    if good is None or options.allow_shrink:
+        return None
+    old_size, new_size = len(good.main_text()), len(new.main_text())
+    if old_size and new_size < options.min_content_ratio * old_size:
+        return (f"main content shrank to {new_size:,} of {old_size:,} characters "
+                f"({new_size / old_size:.0%}, below NZTAX_CRAWL_MIN_CONTENT_RATIO {options.min_content_ratio:.0%}); "
+                "rerun with --allow-shrink if the page really got shorter")
+    return None
+
+
 class _Blocked(FetchFailed):
     """robots.txt disallows the URL."""
 
 
-__all__ = ["CrawlOptions", "CrawlTotals", "Crawler", "FetchFailed", "TransientError", "map_url", "parse_retry_after"]
+__all__ = ["CrawlOptions", "CrawlTotals", "Crawler", "FetchFailed", "TransientError", "damage_reason", "map_url",
+           "parse_retry_after"]

@@ -12,6 +12,7 @@ manifest second, so a crawl killed at any point leaves a valid manifest and comp
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import tempfile
@@ -67,6 +68,32 @@ def extension_for(content_type: str, body: bytes = b"") -> str:
     from .parse import is_pdf
 
     return "pdf" if is_pdf(body, content_type) else "html"
+
+
+class StoreBusy(RuntimeError):
+    """Another process holds the crawl store's lock."""
+
+
+@contextlib.contextmanager
+def locked(corpus_dir: Path | str):
+    """Hold `<corpus>/.lock` (an advisory flock) for the duration: one writer per crawl store.
+
+    The lock is released by the kernel when the process dies, so a killed crawl never leaves a
+    stale lock behind, only stale temporaries (see `CrawlStore.remove_stale_temporaries`).
+    """
+    import fcntl
+
+    path = Path(corpus_dir) / ".lock"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("a") as handle:
+        try:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise StoreBusy(f"{path}: another crawl is writing to {corpus_dir}") from None
+        try:
+            yield
+        finally:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
 
 
 class CrawlStore:
@@ -130,15 +157,19 @@ class CrawlStore:
         fetched_at: datetime | str,
         etag: str | None = None,
         last_modified: str | None = None,
+        document=None,
     ) -> ManifestEntry:
         """Store a good body and update the page's entry (not yet the manifest file).
 
         Raises `ParseError` (and stores nothing) when the body has no extractable main content,
-        so a broken response can never replace the last good copy.
+        so a broken response can never replace the last good copy. `document` is the body already
+        parsed by the caller (the crawler parses it to judge damage), saving a second parse.
         """
         from .parse import parse_body
 
-        content_hash = parse_body(body, content_type, url, source_type, title).compute_hash()
+        if document is None:
+            document = parse_body(body, content_type, url, source_type, title)
+        content_hash = document.compute_hash()
         fetched = iso_utc(fetched_at)
         relative = f"{RAW_DIR}/{url_key(url)}.{extension_for(content_type, body)}"
         atomic_write_bytes(self.corpus_dir / relative, body)
@@ -193,6 +224,14 @@ class CrawlStore:
         """A page no longer listed in sources.yaml: kept, but no longer parsed."""
         self._require(url).status = STATUS_INACTIVE
 
+    def remove_stale_temporaries(self) -> list[Path]:
+        """Delete the `.name.XXXX.tmp` files a killed writer left (call with the store `locked`)."""
+        stale = [p for folder in (self.corpus_dir, self.raw_dir) if folder.is_dir()
+                 for p in folder.glob(".*.tmp") if p.is_file()]
+        for path in stale:
+            path.unlink(missing_ok=True)
+        return stale
+
     def write_manifest(self, snapshot: bool | None = None) -> None:
         if snapshot is not None:
             self.snapshot = snapshot
@@ -212,4 +251,5 @@ class CrawlStore:
         return entry
 
 
-__all__ = ["CrawlStore", "ManifestEntry", "ParseError", "StoreError", "atomic_write_bytes", "atomic_write_text"]
+__all__ = ["CrawlStore", "ManifestEntry", "ParseError", "StoreBusy", "StoreError", "atomic_write_bytes",
+           "atomic_write_text", "locked"]

@@ -52,6 +52,7 @@ Tax figures never live here: they are in `nztax/rules/*.yaml`.
 | NZTAX_CRAWL_RETRY_AFTER_CAP | 120 | crawler: longest Retry-After honoured (s); longer gives up on the URL |
 | NZTAX_CRAWL_GONE_THRESHOLD | 3 | crawler: consecutive 404/410 crawls before a page is marked inactive |
 | NZTAX_CRAWL_MAX_REDIRECTS | 5 | crawler: redirects followed per URL (only within allowed hosts) |
+| NZTAX_CRAWL_MIN_CONTENT_RATIO | 0.5 | crawler: a 200 whose main content is below this share of the stored copy's is damaged and not saved (`nztax crawl --allow-shrink` accepts it) |
 | NZTAX_CHUNK_SIZE / NZTAX_CHUNK_OVERLAP | 1000 / 150 | chunker: child chunk size and overlap (characters) |
 | NZTAX_CHUNK_PARENT_MAX | 6000 | chunker: longest parent section (characters) before it is split in parts |
 | NZTAX_GATE_MAX_SHRINK | 0.10 | publish gate: largest allowed fall in active corpus pages vs the last published build (fraction) |
@@ -127,6 +128,8 @@ class Settings:
     crawl_retry_after_cap: float = 120.0
     crawl_gone_threshold: int = 3
     crawl_max_redirects: int = 5
+    # A 200 whose main content is below this share of the good copy's is a damaged fetch (issue 14).
+    crawl_min_content_ratio: float = 0.5
     chunk_size: int = 1000
     chunk_overlap: int = 150
     chunk_parent_max: int = 6000
@@ -215,6 +218,7 @@ def get_settings() -> Settings:
         crawl_retry_after_cap=float(_env("NZTAX_CRAWL_RETRY_AFTER_CAP", "120")),
         crawl_gone_threshold=int(_env("NZTAX_CRAWL_GONE_THRESHOLD", "3")),
         crawl_max_redirects=int(_env("NZTAX_CRAWL_MAX_REDIRECTS", "5")),
+        crawl_min_content_ratio=float(_env("NZTAX_CRAWL_MIN_CONTENT_RATIO", "0.5")),
         chunk_size=int(_env("NZTAX_CHUNK_SIZE", "1000")),
         chunk_overlap=int(_env("NZTAX_CHUNK_OVERLAP", "150")),
         chunk_parent_max=int(_env("NZTAX_CHUNK_PARENT_MAX", "6000")),

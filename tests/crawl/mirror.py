@@ -26,6 +26,10 @@ PLAIN_PAGE = (
 )
 
 
+# A page long enough that losing part of it is measurable (the damaged-page guard's tests).
+LONG_TEXT = " ".join(f"Paragraph {n}: how income tax applies to salary and wages, with an example." for n in range(40))
+
+
 def plain_page(title: str, text: str) -> bytes:
     return PLAIN_PAGE % (title.encode(), title.encode(), text.encode())
 
@@ -151,6 +155,14 @@ class Mirror:
         good = plain_page("Fault test page", f"Good content for {path}.")
         if mode == "ok":
             return self.send(h, request, 200, good, headers={"ETag": f'"{hashlib.sha256(good).hexdigest()[:16]}"'})
+        if mode == "long":
+            return self.send(h, request, 200, plain_page("Fault test page", LONG_TEXT))
+        if mode.startswith("long-cut-"):  # the long page with only the first N% of its text
+            share = int(mode.rsplit("-", 1)[1]) / 100
+            return self.send(h, request, 200, plain_page("Fault test page", LONG_TEXT[: int(len(LONG_TEXT) * share)]))
+        if mode == "soft-404":  # an error page served with 200
+            return self.send(h, request, 200, plain_page("Page not found", "Sorry, we cannot find the page you are "
+                                                         "looking for. It may have moved. Try the search box."))
         if mode == "500":
             return self.send(h, request, 500, b"server error", "text/plain")
         if mode == "503-then-ok":  # one 503 with Retry-After, then the page

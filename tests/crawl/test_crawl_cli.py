@@ -39,3 +39,44 @@ def test_crawl_via_cli_against_the_mirror(tmp_path, capsys, mirror, monkeypatch)
         get_settings.cache_clear()
     err = capsys.readouterr().err
     assert "[5/5] new" in err and "fetched 5 (new 5" in err and "bytes transferred" in err
+
+
+def _cli_crawl(tmp_path, mirror, monkeypatch, *extra):
+    from nztax.settings import get_settings
+
+    from .conftest import SOURCES_SMALL
+
+    monkeypatch.setenv("NZTAX_CRAWL_DELAY", "0")
+    monkeypatch.setenv("NZTAX_CRAWL_RETRIES", "0")
+    get_settings.cache_clear()
+    try:
+        return main(["crawl", "--sources", str(SOURCES_SMALL), "--base-url", mirror.base_url, "--corpus", str(tmp_path), *extra])
+    finally:
+        get_settings.cache_clear()
+
+
+def test_robots_answering_500_and_nothing_fetched_exits_non_zero(tmp_path, capsys, mirror, monkeypatch):
+    mirror.robots_status = 500
+    assert _cli_crawl(tmp_path, mirror, monkeypatch) == 1
+    err = capsys.readouterr().err
+    assert "nothing fetched" in err and "5 blocked by robots.txt" in err
+
+
+def test_temporaries_left_by_a_killed_crawl_are_removed(tmp_path, capsys, mirror, monkeypatch):
+    (tmp_path / "raw").mkdir(parents=True)
+    leftovers = [tmp_path / ".manifest.json.k2j3.tmp", tmp_path / "raw" / ".abc.html.x9q1.tmp"]
+    for path in leftovers:
+        path.write_bytes(b"half a page")
+    assert _cli_crawl(tmp_path, mirror, monkeypatch) == 0
+    assert not any(path.exists() for path in leftovers)
+    assert "removed 2 temporary file(s)" in capsys.readouterr().err
+    assert list(tmp_path.rglob("*.tmp")) == []
+
+
+def test_a_second_crawl_of_the_same_store_is_refused_while_one_runs(tmp_path, capsys, mirror, monkeypatch):
+    from nztax_build.store import locked
+
+    with locked(tmp_path):
+        assert _cli_crawl(tmp_path, mirror, monkeypatch) == 2
+    assert "another crawl" in capsys.readouterr().err
+    assert _cli_crawl(tmp_path, mirror, monkeypatch) == 0  # the lock went with its holder

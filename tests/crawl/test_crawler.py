@@ -22,7 +22,9 @@ def _raw_and_entry(run, url):
     return run.store.read_raw(entry), entry.to_dict()
 
 
-def _assert_good_copy_kept(crawl, mirror, source: Source, mode: str, outcome: str = "failed", **overrides):
+def _assert_good_copy_kept(crawl, mirror, source: Source, mode: str, outcome: str = "failed", first_mode: str = "ok",
+                           **overrides):
+    mirror.modes[f"/faults/{source.url.rsplit('/', 1)[1]}"] = first_mode
     first = crawl([source])
     assert first.totals.outcomes[source.url] == "new"
     before = _raw_and_entry(first, source.url)
@@ -168,6 +170,40 @@ def test_html_served_for_a_pdf_source_is_refused(crawl, mirror):
 
 def test_page_without_main_content_does_not_replace_good_copy(crawl, mirror):
     _assert_good_copy_kept(crawl, mirror, fault_source("emptied"), "empty-page")
+
+
+def test_a_page_cut_to_45_percent_is_damaged_and_keeps_its_good_copy(crawl, mirror):
+    run = _assert_good_copy_kept(crawl, mirror, fault_source("cut-45"), "long-cut-45", outcome="damaged", first_mode="long")
+    assert run.totals.damaged == 1 and run.totals.failed == 1
+    assert "shrank" in run.log.getvalue() and "--allow-shrink" in run.log.getvalue()
+
+
+def test_a_page_that_lost_a_little_is_an_ordinary_change(crawl, mirror):
+    source = fault_source("cut-80")
+    mirror.modes["/faults/cut-80"] = "long"
+    crawl([source])
+    mirror.modes["/faults/cut-80"] = "long-cut-80"
+    assert crawl([source]).totals.outcomes[source.url] == "changed"
+
+
+def test_allow_shrink_accepts_a_page_that_really_got_shorter(crawl, mirror):
+    source = fault_source("cut-allowed")
+    mirror.modes["/faults/cut-allowed"] = "long"
+    crawl([source])
+    mirror.modes["/faults/cut-allowed"] = "long-cut-45"
+    assert crawl([source], allow_shrink=True).totals.outcomes[source.url] == "changed"
+
+
+def test_a_not_found_page_served_with_200_is_damaged(crawl, mirror):
+    run = _assert_good_copy_kept(crawl, mirror, fault_source("soft-404"), "soft-404", outcome="damaged")
+    assert "error page" in run.log.getvalue()
+
+
+def test_a_new_source_that_answers_with_an_error_page_is_not_stored(crawl, mirror):
+    source = fault_source("soft-404-new")
+    mirror.modes["/faults/soft-404-new"] = "soft-404"
+    run = crawl([source])
+    assert run.totals.outcomes[source.url] == "damaged" and run.store.entry(source.url) is None
 
 
 def test_redirect_inside_allowed_hosts_is_followed(crawl, mirror):
