@@ -14,6 +14,7 @@ rules edit re-answers exactly those questions and reuses every other answer (`nz
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import re
@@ -241,7 +242,7 @@ def _fingerprint(ctx: BuildContext) -> str:
     path = _questions_path(ctx)
     questions = path.read_bytes() if path.exists() else b""
     return fingerprint_of(
-        FAQ_VERSION, hashlib.sha256(questions).hexdigest(), sources_hash(ctx.settings.index_dir),
+        FAQ_VERSION, hashlib.sha256(questions).hexdigest(), sources_hash(_target_index(ctx)),
         load_rules(ctx.settings.rules_dir).version(), current_tax_year(), answer_mode(ctx.settings),
     )
 
@@ -260,10 +261,18 @@ def default_engine_factory(settings) -> Callable[[], Answerer]:
     return make
 
 
+def _target_index(ctx: BuildContext) -> Path:
+    """The index this build is making: a staged `index.new/` (answered before it is published,
+    so the live index never lacks its FAQ answers), else the live one."""
+    from nztax_build.indexer import index_in_progress
+
+    return index_in_progress(Path(ctx.settings.index_dir))
+
+
 def run_faq(ctx: BuildContext, engine_factory: Callable[[], Answerer] | None = None) -> str:
     from nztax.rules import current_tax_year, load_rules
 
-    settings = ctx.settings
+    settings = dataclasses.replace(ctx.settings, index_dir=_target_index(ctx))
     _, questions = load_questions(_questions_path(ctx))
     run = answer_questions(
         questions,
@@ -286,5 +295,5 @@ FAQ_STAGE = Stage(
     name="faq",
     run=run_faq,
     fingerprint=_fingerprint,
-    outputs=lambda ctx: [Path(ctx.settings.index_dir) / FAQ_JSON],
+    outputs=lambda ctx: [_target_index(ctx) / FAQ_JSON],
 )

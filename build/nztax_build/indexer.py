@@ -1,10 +1,13 @@
-"""Pipeline stage "index": embed the chunks (with a vector cache) and publish the index atomically.
+"""Pipeline stages "index" and "publish": embed the chunks (with a vector cache) into a staged
+index, and later switch the finished index in atomically.
 
-In: `.work/chunks/parents.jsonl` and `.work/chunks/children.jsonl` (see docs/architecture.md).
-Out: `index/` (layout in `nztax.index`), written to `index.new/`, validated (counts, dimensions,
-a dense and a BM25 self-query), then switched in by `nztax_build.publish.publish`: the index it
-replaces is kept as `index.prev/` for rollback (`python -m nztax_build.publish rollback index`),
-and a failed build leaves the last good index in place.
+In: `.work/chunks/parents.jsonl`, `children.jsonl` and `chunks.json` (their counts and sha256, so a
+truncated chunk file is refused; see docs/architecture.md).
+Out: `index.new/` (layout in `nztax.index`), validated (counts, dimensions, a dense and a BM25
+self-query). The FAQ stage then writes its answers into it, and the publish stage switches it in
+with `nztax_build.publish.publish`, which compares it with the live index (chunk counts, FAQ
+answers) and keeps the replaced one as `index.prev/` for rollback. A build killed or failed at any
+point before the switch leaves the live index, with its FAQ answers, as it was.
 
 Vectors are cached per (embedder id, sha256 of the chunk text) under `.work/embeddings/`, so a
 rebuild embeds only new or changed chunks. An index whose corpus hash, embedder and BM25 settings
@@ -44,6 +47,7 @@ from nztax.settings import Settings
 from nztax_build import publish as release
 
 STAGE_NAME = "index"
+CHUNKS_SUMMARY = "chunks.json"  # written by the chunk stage: {"parents": n, "children": n, "sha256": {...}}
 REQUIRED_CHILD_FIELDS = ("id", "parent_id", "url", "title", "text")
 REQUIRED_PARENT_FIELDS = ("id", "url", "title", "text")
 
@@ -95,6 +99,39 @@ def read_jsonl(path: Path, required: tuple[str, ...]) -> list[dict[str, Any]]:
                 raise IndexBuildError(f"{path}:{number}: missing field(s) {', '.join(missing)}")
             records.append(record)
     return records
+
+
+def check_chunk_files(chunks_dir: Path, parents: list[dict], children: list[dict]) -> None:
+    """The chunk files are the ones the chunk stage wrote: same record counts, same bytes.
+
+    A chunk file cut at a line boundary is still valid JSON Lines; only this summary shows it.
+    """
+    summary_path = chunks_dir / CHUNKS_SUMMARY
+    if not summary_path.exists():
+        return  # hand-made chunk sets (test fixtures) have no summary
+    try:
+        summary = json.loads(summary_path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise IndexBuildError(f"{summary_path}: unreadable ({exc}); rerun `nztax build --only chunk --force`") from None
+    for name, records in (("parents", parents), ("children", children)):
+        path = chunks_dir / f"{name}.jsonl"
+        digest = hashlib.sha256(path.read_bytes()).hexdigest()
+        if summary.get(name) != len(records) or summary.get("sha256", {}).get(name) != digest:
+            raise IndexBuildError(
+                f"{path} holds {len(records)} records but the chunk stage wrote {summary.get(name)} "
+                "(or its bytes changed since): a damaged chunk file; rerun `nztax build --only chunk --force`"
+            )
+
+
+def staged_dir(index_dir: Path) -> Path:
+    """Where the index stage writes a new index before the publish stage switches it in."""
+    return Path(index_dir).with_name(Path(index_dir).name + ".new")
+
+
+def index_in_progress(index_dir: Path) -> Path:
+    """The index a build is working on: the staged one if the index stage staged one, else the live one."""
+    staged = staged_dir(index_dir)
+    return staged if (staged / MANIFEST_FILE).exists() else Path(index_dir)
 
 
 def text_hash(text: str) -> str:
@@ -227,8 +264,10 @@ def embed_and_index(
     chunks_dir: Path | None = None,
     index_dir: Path | None = None,
     embedder: Embedder | None = None,
+    publish: bool = True,
 ) -> IndexBuildReport:
-    """The pipeline stage: chunks -> embedded, validated, atomically published index."""
+    """Chunks -> embedded, validated index; published at once, or (`publish=False`, the pipeline)
+    left staged in `index.new/` for the FAQ stage and `publish_staged`."""
     started = time.perf_counter()
     chunks_dir = Path(chunks_dir or settings.work_dir / "chunks")
     index_dir = Path(index_dir or settings.index_dir)
@@ -238,6 +277,7 @@ def embed_and_index(
     children = read_jsonl(chunks_dir / "children.jsonl", REQUIRED_CHILD_FIELDS)
     if not children:
         raise IndexBuildError(f"{chunks_dir / 'children.jsonl'} has no chunks")
+    check_chunk_files(chunks_dir, parents, children)
     parent_ids = {p["id"] for p in parents}
     orphans = sorted({c["parent_id"] for c in children} - parent_ids)
     if orphans:
@@ -271,25 +311,38 @@ def embed_and_index(
         built_at=datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
         bm25=bm25_settings,
     )
-    new_dir = index_dir.with_name(index_dir.name + ".new")
+    new_dir = staged_dir(index_dir)
     if new_dir.exists():
         shutil.rmtree(new_dir)
     index_dir.parent.mkdir(parents=True, exist_ok=True)
     try:
         write_index(new_dir, manifest, parents, children, vectors)
         validate_index(new_dir, manifest)
-        release.publish(new_dir, index_dir, validate=release.validate_index,
-                        note=f"{len(children)} chunks, {embedder.id}")
+        if publish:
+            release.publish(new_dir, index_dir, validate=release.validate_index,
+                            note=f"{len(children)} chunks, {embedder.id}")
     except release.PublishError as exc:
         shutil.rmtree(new_dir, ignore_errors=True)
         raise IndexBuildError(f"could not publish the new index: {exc}") from exc
     except BaseException:
         shutil.rmtree(new_dir, ignore_errors=True)
         raise
-    report = IndexBuildReport(index_dir, False, len(parents), len(children), embedded, len(children) - embedded,
+    report = IndexBuildReport(index_dir if publish else new_dir, False, len(parents), len(children), embedded, len(children) - embedded,
                               embedder.id, time.perf_counter() - started, embed_seconds)
     _progress(report.summary())
     return report
+
+
+def publish_staged(index_dir: Path, allow_shrink: bool = False) -> str:
+    """Switch a staged `index.new/` in (validated against the live index); a no-op without one."""
+    index_dir = Path(index_dir)
+    staged = staged_dir(index_dir)
+    if not (staged / MANIFEST_FILE).exists():
+        return "no new index staged; the live index stays"
+    manifest = read_manifest(staged)
+    release.publish(staged, index_dir, validate=release.validate_index, allow_shrink=allow_shrink,
+                    note=f"{manifest.counts.get('children', '?')} chunks, {manifest.embedder_id}")
+    return f"published {index_dir} ({manifest.counts.get('children', '?')} chunks); previous kept as {release.prev_path(index_dir)}"
 
 
 def run_stage(ctx) -> str:
@@ -298,17 +351,33 @@ def run_stage(ctx) -> str:
     from nztax_build.pipeline import StageError
 
     try:
-        return embed_and_index(ctx.settings, force=ctx.force).summary()
+        report = embed_and_index(ctx.settings, force=ctx.force, publish=False)
     except (IndexBuildError, EmbedderError) as exc:
         raise StageError(str(exc)) from exc
+    if not report.skipped:
+        return report.summary() + f"; staged in {report.index_dir} until the publish stage"
+    stale = staged_dir(ctx.settings.index_dir)
+    if stale.exists():  # an interrupted build's staged index: the live one already matches the chunks
+        shutil.rmtree(stale)
+    return report.summary()
 
 
-def _index_stage():
+def run_publish_stage(ctx) -> str:
+    from nztax_build.pipeline import StageError
+
+    try:
+        return publish_staged(ctx.settings.index_dir, allow_shrink=ctx.allow_shrink)
+    except (release.PublishError, IndexUnavailableError) as exc:
+        raise StageError(f"{exc} (the live index is unchanged; the new one stays in "
+                         f"{staged_dir(ctx.settings.index_dir)})") from exc
+
+
+def _stages():
     from nztax_build.pipeline import Stage
 
-    return Stage(name=STAGE_NAME, run=run_stage)
+    return Stage(name=STAGE_NAME, run=run_stage), Stage(name="publish", run=run_publish_stage)
 
 
-# Register in nztax_build.pipeline.STAGES as "nztax_build.indexer:INDEX_STAGE" (after chunk).
-# The stage skips itself (corpus hash + embedder + BM25 settings unchanged), so no fingerprint here.
-INDEX_STAGE = _index_stage()
+# Registered in nztax_build.pipeline.STAGES: "index" after chunk, "publish" after faq.
+# The index stage skips itself (corpus hash + embedder + BM25 settings unchanged), so no fingerprint.
+INDEX_STAGE, PUBLISH_STAGE = _stages()

@@ -24,14 +24,15 @@ from pathlib import Path
 from typing import Callable, TextIO
 
 from .records import STATUS_ACTIVE, Document, ParseError
-from .store import CrawlStore, StoreError, atomic_write_text, utc_now
+from .store import CrawlStore, StoreError, atomic_write_bytes, atomic_write_text, utc_now
 
 # Build order. Later issues append their stages here (one line each).
 STAGES: list[str] = [
     "nztax_build.pipeline:PARSE_STAGE",
     "nztax_build.pipeline:CHUNK_STAGE",
     "nztax_build.indexer:INDEX_STAGE",
-    "nztax_build.faq:FAQ_STAGE",  # site (issue 7): answer the FAQ with the engine -> index/faq.json
+    "nztax_build.faq:FAQ_STAGE",  # site (issue 7): answer the FAQ with the engine -> <index being built>/faq.json
+    "nztax_build.indexer:PUBLISH_STAGE",  # switch the staged index (with its FAQ answers) in, if one was staged
     "nztax_build.render:RENDER_STAGE",  # site (issue 7): generated pages + rules.json into site_src/
 ]
 
@@ -47,6 +48,7 @@ class StageError(RuntimeError):
 class BuildContext:
     settings: object
     force: bool = False
+    allow_shrink: bool = False  # publish an index much smaller than the live one (`--allow-shrink`)
     log_stream: TextIO = field(default_factory=lambda: sys.stderr)
 
     @property
@@ -101,9 +103,10 @@ def load_stages(entries: list[str] | None = None, log: Callable[[str], None] = p
     return stages
 
 
-def run_build(settings, only: str | None = None, force: bool = False, log_stream: TextIO | None = None) -> int:
+def run_build(settings, only: str | None = None, force: bool = False, log_stream: TextIO | None = None,
+              allow_shrink: bool = False) -> int:
     """Run the stages in order (or just `only`); return a process exit code."""
-    ctx = BuildContext(settings=settings, force=force, log_stream=log_stream or sys.stderr)
+    ctx = BuildContext(settings=settings, force=force, log_stream=log_stream or sys.stderr, allow_shrink=allow_shrink)
     stages = load_stages(log=ctx.log)
     if only is not None:
         chosen = [s for s in stages if s.name == only]
@@ -158,6 +161,10 @@ def _parse_fingerprint(ctx: BuildContext) -> str:
     return fingerprint_of(
         PARSER_VERSION,
         [(e.url, e.file, e.content_hash, e.fetched_at, e.source_type, e.title) for e in entries],
+        # A document file damaged since the last parse (cut short, hand-edited) changes the
+        # fingerprint, so a plain `nztax build` parses that page again instead of failing later.
+        sorted(p.name for p in ctx.documents_dir.glob("*.json") if _read_document_file(p) is None)
+        if ctx.documents_dir.exists() else [],
     )
 
 
@@ -207,14 +214,22 @@ def _run_parse(ctx: BuildContext) -> str:
 
 
 def _read_document_file(path: Path) -> dict | None:
+    """A parse-stage document record, or None when the file is missing or damaged."""
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        record = json.loads(path.read_text(encoding="utf-8"))
+        Document.from_dict(record)
+    except (OSError, ValueError, TypeError, KeyError, AttributeError):
         return None
+    return record
 
 
 def load_documents(documents_dir: Path) -> list[Document]:
-    docs = [Document.from_dict(json.loads(p.read_text(encoding="utf-8"))) for p in sorted(documents_dir.glob("*.json"))]
+    docs = []
+    for path in sorted(documents_dir.glob("*.json")):
+        record = _read_document_file(path)
+        if record is None:
+            raise StageError(f"{path} is damaged: run `nztax build` again (the parse stage redoes damaged documents)")
+        docs.append(Document.from_dict(record))
     return sorted(docs, key=lambda d: d.url)
 
 
@@ -258,9 +273,13 @@ def _run_chunk(ctx: BuildContext) -> str:
         parents.extend(doc_parents)
         children.extend(doc_children)
     ctx.chunks_dir.mkdir(parents=True, exist_ok=True)
-    for name, chunks in (("parents.jsonl", parents), ("children.jsonl", children)):
-        lines = "".join(json.dumps(c.to_dict(), ensure_ascii=False) + "\n" for c in chunks)
-        atomic_write_text(ctx.chunks_dir / name, lines)
+    summary: dict = {"parents": len(parents), "children": len(children), "sha256": {}}
+    for name, chunks in (("parents", parents), ("children", children)):
+        data = "".join(json.dumps(c.to_dict(), ensure_ascii=False) + "\n" for c in chunks).encode("utf-8")
+        summary["sha256"][name] = hashlib.sha256(data).hexdigest()
+        atomic_write_bytes(ctx.chunks_dir / f"{name}.jsonl", data)
+    # Written last: the index stage refuses chunk files that do not match it (a truncated file).
+    atomic_write_text(ctx.chunks_dir / "chunks.json", json.dumps(summary, indent=1) + "\n")
     return f"{len(parents)} parents, {len(children)} children"
 
 
@@ -268,5 +287,5 @@ CHUNK_STAGE = Stage(
     name="chunk",
     run=_run_chunk,
     fingerprint=_chunk_fingerprint,
-    outputs=lambda ctx: [ctx.chunks_dir / "parents.jsonl", ctx.chunks_dir / "children.jsonl"],
+    outputs=lambda ctx: [ctx.chunks_dir / "parents.jsonl", ctx.chunks_dir / "children.jsonl", ctx.chunks_dir / "chunks.json"],
 )

@@ -5,12 +5,15 @@ Out: the new build at the live path, the build it replaced kept beside it as `<l
 and a small `.nztax-release.json` stamp in each published build.
 
 A build is validated before anything moves, so a failed or invalid build leaves the live one
-untouched. The switch is two `os.replace` renames on one filesystem (live -> .prev, new -> live);
+untouched: first on its own (`validate_site`: every page the sitemap and search index name exists;
+`validate_index`: a manifest with an embedder and counts), then against the live build it would
+replace (`compare_with_live`): every count the live build has (files, chunks, FAQ answers) must be
+present and must not fall by more than `NZTAX_PUBLISH_MAX_SHRINK`, unless `allow_shrink`. The switch is two `os.replace` renames on one filesystem (live -> .prev, new -> live);
 `recover()` repairs the only window in which a crash could leave no live directory. `rollback()`
 swaps live and .prev, so a second rollback rolls forward again.
 
 Command line (used by the Makefile and the operating guide):
-    python -m nztax_build.publish publish site.new site --kind site
+    python -m nztax_build.publish publish site.new site --kind site [--allow-shrink]
     python -m nztax_build.publish rollback site
     python -m nztax_build.publish status site
 """
@@ -21,10 +24,12 @@ import argparse
 import json
 import shutil
 import sys
+import xml.etree.ElementTree as ET
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, UTC
 from pathlib import Path
+from urllib.parse import urlsplit
 
 STAMP_FILE = ".nztax-release.json"
 
@@ -59,10 +64,77 @@ def read_stamp(build: Path) -> dict | None:
 
 
 def validate_site(build: Path) -> None:
-    """A site build has a non-empty index.html (mkdocs writes it last-ish; --strict already ran)."""
+    """A whole site build: index.html, and every page its sitemap and search index name.
+
+    mkdocs writes pages one by one; a build killed half way has index.html but not the rest.
+    """
     index = build / "index.html"
     if not index.is_file() or index.stat().st_size == 0:
         raise PublishError(f"{build}: no index.html, not a built site")
+    missing = [page for page in sorted(_listed_pages(build)) if not _page_file(build, page).is_file()]
+    if missing:
+        raise PublishError(f"{build}: {len(missing)} page(s) listed in its sitemap or search index are missing, "
+                           f"e.g. {missing[0]!r}: a half-built site")
+
+
+def _listed_pages(build: Path) -> set[str]:
+    pages: set[str] = set()
+    sitemap = build / "sitemap.xml"
+    if sitemap.is_file():
+        try:
+            root = ET.parse(sitemap).getroot()
+        except ET.ParseError as exc:
+            raise PublishError(f"{sitemap}: not XML ({exc})") from None
+        pages |= {urlsplit(loc.text.strip()).path for loc in root.iter() if loc.tag.endswith("loc") and loc.text}
+        site_path = urlsplit(pages and min(pages, key=len) or "/").path
+        pages = {p[len(site_path):] if p.startswith(site_path) else p.lstrip("/") for p in pages}
+    search = build / "search" / "search_index.json"
+    if search.is_file():
+        try:
+            docs = json.loads(search.read_text(encoding="utf-8")).get("docs", [])
+        except (OSError, ValueError, AttributeError) as exc:
+            raise PublishError(f"{search}: unreadable ({exc})") from None
+        pages |= {str(d.get("location", "")).split("#", 1)[0] for d in docs if isinstance(d, dict)}
+    return pages
+
+
+def _page_file(build: Path, page: str) -> Path:
+    page = page.lstrip("/")
+    if not page or page.endswith("/"):
+        return build / page / "index.html"
+    return build / page
+
+
+def artifact_counts(build: Path) -> dict[str, int]:
+    """What a build holds, counted: files, plus an index's chunk counts and FAQ answers."""
+    counts = {"files": sum(1 for p in build.rglob("*") if p.is_file() and p.name != STAMP_FILE)}
+    try:
+        manifest = json.loads((build / "manifest.json").read_text(encoding="utf-8"))
+        counts.update({f"index {k}": v for k, v in (manifest.get("counts") or {}).items() if isinstance(v, int)})
+    except (OSError, ValueError, AttributeError):
+        pass
+    try:
+        counts["FAQ answers"] = len(json.loads((build / "faq.json").read_text(encoding="utf-8")))
+    except (OSError, ValueError, TypeError):
+        pass
+    return counts
+
+
+def compare_with_live(staged: Path, live: Path, max_shrink: float, allow_shrink: bool = False) -> None:
+    """Refuse a build that lacks something the live one has, or holds sharply less of it."""
+    if not live.is_dir():
+        return
+    before, after = artifact_counts(live), artifact_counts(staged)
+    for name, old in before.items():
+        new = after.get(name)
+        if new is None:
+            raise PublishError(f"{staged}: has no {name} (the live build has {old}); not published")
+        if old and not allow_shrink and new < (1 - max_shrink) * old:
+            raise PublishError(
+                f"{staged}: {name} fell from {old} to {new} ({(old - new) / old:.0%}, more than "
+                f"NZTAX_PUBLISH_MAX_SHRINK {max_shrink:.0%}); not published. If the shrink is meant, "
+                "publish with --allow-shrink"
+            )
 
 
 def validate_index(build: Path) -> None:
@@ -106,8 +178,14 @@ def publish(
     live: Path,
     validate: Callable[[Path], None] | None = None,
     note: str = "",
+    max_shrink: float | None = None,
+    allow_shrink: bool = False,
 ) -> PublishResult:
-    """Validate `staged`, then make it the live build, keeping the replaced one as `<live>.prev`."""
+    """Validate `staged`, then make it the live build, keeping the replaced one as `<live>.prev`.
+
+    `max_shrink` (default: the NZTAX_PUBLISH_MAX_SHRINK setting) bounds how much smaller than
+    the live build the staged one may be (see `compare_with_live`).
+    """
     staged, live = Path(staged), Path(live)
     if not staged.is_dir():
         raise PublishError(f"{staged}: no such build directory")
@@ -116,9 +194,15 @@ def publish(
     recover(live)
     if validate is not None:
         validate(staged)  # raises PublishError; nothing has moved yet
+    if max_shrink is None:
+        from nztax.settings import get_settings
+
+        max_shrink = get_settings().publish_max_shrink
+    compare_with_live(staged, live, max_shrink, allow_shrink)
     stamp = {
         "published_at": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ"),
         "note": note,
+        "counts": artifact_counts(staged),
     }
     (staged / STAMP_FILE).write_text(json.dumps(stamp, indent=2) + "\n", encoding="utf-8")
 
@@ -171,6 +255,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("live", type=Path)
     p.add_argument("--kind", choices=sorted(VALIDATORS), help="validate as a site or an index build")
     p.add_argument("--note", default="")
+    p.add_argument("--allow-shrink", action="store_true",
+                   help="publish even if STAGED holds sharply less than LIVE (NZTAX_PUBLISH_MAX_SHRINK)")
     r = sub.add_parser("rollback", help="swap LIVE with LIVE.prev")
     r.add_argument("live", type=Path)
     s = sub.add_parser("status", help="show the live and previous builds")
@@ -178,7 +264,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         if args.action == "publish":
-            result = publish(args.staged, args.live, VALIDATORS.get(args.kind), note=args.note)
+            result = publish(args.staged, args.live, VALIDATORS.get(args.kind), note=args.note,
+                             allow_shrink=args.allow_shrink)
             kept = f"; previous kept as {result.previous}" if result.previous else ""
             print(f"published {result.live}{kept}", file=sys.stderr)
         elif args.action == "rollback":

@@ -56,6 +56,7 @@ Tax figures never live here: they are in `nztax/rules/*.yaml`.
 | NZTAX_CHUNK_SIZE / NZTAX_CHUNK_OVERLAP | 1000 / 150 | chunker: child chunk size and overlap (characters) |
 | NZTAX_CHUNK_PARENT_MAX | 6000 | chunker: longest parent section (characters) before it is split in parts |
 | NZTAX_GATE_MAX_SHRINK | 0.10 | publish gate: largest allowed fall in active corpus pages vs the last published build (fraction) |
+| NZTAX_PUBLISH_MAX_SHRINK | 0.2 | publish: largest allowed fall (fraction) in a new site's or index's files, chunks or FAQ answers vs the live one; more needs `--allow-shrink` |
 | NZTAX_GATE_MAX_PARSE_FAILURES | 0 | publish gate: pages allowed to fail parsing |
 | NZTAX_GATE_SCORE_TOLERANCE | 0.01 | publish gate: largest allowed drop in any eval score vs the last published build |
 | NZTAX_GCP_PROJECT | unset | deploy: Google Cloud / Firebase project id (required unless dry run) |
@@ -130,6 +131,8 @@ class Settings:
     crawl_max_redirects: int = 5
     # A 200 whose main content is below this share of the good copy's is a damaged fetch (issue 14).
     crawl_min_content_ratio: float = 0.5
+    # A new site/index holding less than (1 - this) of the live one's files/chunks/answers is refused.
+    publish_max_shrink: float = 0.2
     chunk_size: int = 1000
     chunk_overlap: int = 150
     chunk_parent_max: int = 6000
@@ -219,6 +222,7 @@ def get_settings() -> Settings:
         crawl_gone_threshold=int(_env("NZTAX_CRAWL_GONE_THRESHOLD", "3")),
         crawl_max_redirects=int(_env("NZTAX_CRAWL_MAX_REDIRECTS", "5")),
         crawl_min_content_ratio=float(_env("NZTAX_CRAWL_MIN_CONTENT_RATIO", "0.5")),
+        publish_max_shrink=float(_env("NZTAX_PUBLISH_MAX_SHRINK", "0.2")),
         chunk_size=int(_env("NZTAX_CHUNK_SIZE", "1000")),
         chunk_overlap=int(_env("NZTAX_CHUNK_OVERLAP", "150")),
         chunk_parent_max=int(_env("NZTAX_CHUNK_PARENT_MAX", "6000")),
