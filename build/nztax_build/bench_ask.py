@@ -15,6 +15,7 @@ import socket
 import statistics
 import subprocess
 import sys
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -39,6 +40,8 @@ COLD_STARTS = 3
 READY_TIMEOUT_S = 60
 TARGET_P50_MS = 10
 TARGET_COLD_S = 1.2
+LOAD_CLIENTS = 8
+LOAD_REQUESTS = 800
 
 
 def _progress(message: str) -> None:
@@ -62,10 +65,57 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
+def _rss_mib(pid: int) -> float:
+    """Resident memory of a process and its children (gunicorn's worker), from /proc."""
+    total = 0.0
+    for candidate in [pid, *_children(pid)]:
+        try:
+            for line in Path(f"/proc/{candidate}/status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    total += int(line.split()[1]) / 1024
+        except OSError:
+            pass
+    return total
+
+
+def _children(pid: int) -> list[int]:
+    try:
+        return [int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    except OSError:
+        return []
+
+
+def _load(url: str, pid: int) -> dict:
+    """LOAD_CLIENTS threads posting LOAD_REQUESTS questions in all: throughput, errors, memory."""
+    statuses: list[int] = []
+    lock = threading.Lock()
+
+    def client(offset: int) -> None:
+        for i in range(LOAD_REQUESTS // LOAD_CLIENTS):
+            try:
+                status = _post(url, QUESTIONS[(offset + i) % len(QUESTIONS)])
+            except OSError:
+                status = 0
+            with lock:
+                statuses.append(status)
+
+    rss_before = _rss_mib(pid)
+    threads = [threading.Thread(target=client, args=(n,)) for n in range(LOAD_CLIENTS)]
+    started = time.perf_counter()
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    seconds = time.perf_counter() - started
+    return {"requests": len(statuses), "per_second": len(statuses) / seconds,
+            "errors": sum(1 for s in statuses if s != 200), "rss_growth_mib": _rss_mib(pid) - rss_before}
+
+
 def _serve_and_measure(ctx: BenchContext, warm_requests: int,
-                       function_dir: Path | None = None) -> tuple[float, list[float]]:
+                       function_dir: Path | None = None, load: dict | None = None) -> tuple[float, list[float]]:
     """(seconds from process start to the first 200, warm request times in ms) for the function in
-    `function_dir` (default: this checkout's)."""
+    `function_dir` (default: this checkout's); with `load` given, also a concurrent load run's
+    figures, written into it."""
     function_dir = function_dir or ctx.settings.home / "function"
     main = function_dir / "main.py"
     port = _free_port()
@@ -97,6 +147,8 @@ def _serve_and_measure(ctx: BenchContext, warm_requests: int,
             t = time.perf_counter()
             _post(url, QUESTIONS[i % len(QUESTIONS)])
             timings.append((time.perf_counter() - t) * 1000)
+        if load is not None:
+            load.update(_load(url, proc.pid))
         return cold, timings
     finally:
         stop_process(proc)
@@ -123,9 +175,10 @@ def ask_latency(ctx: BenchContext) -> list[str]:
             engine.answer(q, use_faq=False)
             in_process.append((time.perf_counter() - t) * 1000)
     _progress("starting functions-framework for cold-start and HTTP timings")
-    colds, http = [], []
-    for _ in range(COLD_STARTS):
-        cold, timings = _serve_and_measure(ctx, warm_requests=max(len(QUESTIONS), ctx.repeats * len(QUESTIONS) // COLD_STARTS))
+    colds, http, load = [], [], {}
+    for run in range(COLD_STARTS):
+        cold, timings = _serve_and_measure(ctx, warm_requests=max(len(QUESTIONS), ctx.repeats * len(QUESTIONS) // COLD_STARTS),
+                                           load=load if run == 0 else None)
         colds.append(cold)
         http += timings
     p50 = statistics.median(http)
@@ -141,6 +194,10 @@ def ask_latency(ctx: BenchContext) -> list[str]:
         f"| cold start: process start to first answer (s), {COLD_STARTS} runs | {statistics.median(colds):.2f} | "
         f"{max(colds):.2f} (max) | ≤ {TARGET_COLD_S} |",
         *baseline,
+        "",
+        f"Load: {LOAD_CLIENTS} concurrent clients, {load['requests']} requests over loopback HTTP: "
+        f"{load['per_second']:.0f} requests/s, {load['errors']} non-200, server memory "
+        f"{load['rss_growth_mib']:+.1f} MiB over the run.",
     ]
 
 

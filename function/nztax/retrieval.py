@@ -297,7 +297,17 @@ class Retriever:
         return self._parents([row for row in ranked if row in passes], scores, k)
 
     def _parents(self, ranked_rows: list[int], scores: dict[int, float], k: int) -> list[Hit]:
+        """The first `k` distinct parent sections, at most `max_sections_per_page` from one page
+        while other pages have passing sections (then the rest fill up in rank order)."""
+        cap = self.settings.max_sections_per_page
+        hits, deferred = self._distinct_parents(ranked_rows, scores, k, cap)
+        return (hits + deferred)[:k]
+
+    def _distinct_parents(self, ranked_rows: list[int], scores: dict[int, float], k: int,
+                          cap: int) -> tuple[list[Hit], list[Hit]]:
         hits: list[Hit] = []
+        deferred: list[Hit] = []  # over the page cap: used only if nothing else passes
+        per_page: dict[str, int] = {}
         seen: set[str] = set()
         for row in ranked_rows:
             child = self.index.children[row]
@@ -307,9 +317,12 @@ class Retriever:
             seen.add(parent_id)
             parent = self.index.parents[parent_id]
             years = list(parent.get("tax_years") or child.get("tax_years") or [])
-            hits.append(
+            url = parent.get("url", child.get("url", ""))
+            over_cap = cap > 0 and per_page.get(url, 0) >= cap
+            per_page[url] = per_page.get(url, 0) + 1
+            (deferred if over_cap else hits).append(
                 Hit(
-                    url=parent.get("url", child.get("url", "")),
+                    url=url,
                     title=parent.get("title", child.get("title", "")),
                     section=parent.get("section", child.get("section", "")),
                     source_type=parent.get("source_type", child.get("source_type", "")),
@@ -323,7 +336,7 @@ class Retriever:
             )
             if len(hits) == k:
                 break
-        return hits
+        return hits, deferred
 
 
 # -- the search_tax_documents tool ---------------------------------------------------------------

@@ -26,6 +26,7 @@ Tax figures never live here: they are in `nztax/rules/*.yaml`.
 | NZTAX_RRF_WEIGHT_BM25 | 1.0 | weight of the BM25 ranking in fusion |
 | NZTAX_RRF_WEIGHT_DENSE | 1.0 | weight of the dense ranking in fusion |
 | NZTAX_RRF_WEIGHT_IDENTIFIER | 1.0 | weight of the exact-identifier ranking (LC 15, IR3, M SL) in fusion |
+| NZTAX_MAX_SECTIONS_PER_PAGE | 2 | search: most sections of one page among the results while other pages pass (0 = no cap; docs/retrieval.md) |
 | NZTAX_RETRIEVAL_CANDIDATES | 50 | candidates taken from each ranking before fusion |
 | NZTAX_RELEVANCE_FLOOR | unset | min. query-passage cosine for a hit; unset = the embedder's calibrated floor |
 | NZTAX_BM25_K1 / NZTAX_BM25_B | 1.5 / 0.75 | BM25 parameters used when the index is built |
@@ -139,6 +140,7 @@ class Settings:
     # retrieval knobs (issue 5); defaulted so older callers constructing Settings keep working
     rrf_weight_identifier: float = 1.0
     retrieval_candidates: int = 50
+    max_sections_per_page: int = 2  # diversity: sections of one page among the results (0 = no cap)
     relevance_floor: float | None = None
     bm25_k1: float = 1.5
     bm25_b: float = 0.75
@@ -228,6 +230,7 @@ def get_settings() -> Settings:
         chunk_parent_max=int(_env("NZTAX_CHUNK_PARENT_MAX", "6000")),
         rrf_weight_identifier=float(_env("NZTAX_RRF_WEIGHT_IDENTIFIER", "1.0")),
         retrieval_candidates=int(_env("NZTAX_RETRIEVAL_CANDIDATES", "50")),
+        max_sections_per_page=int(_env("NZTAX_MAX_SECTIONS_PER_PAGE", "2")),
         relevance_floor=float(os.environ["NZTAX_RELEVANCE_FLOOR"]) if os.environ.get("NZTAX_RELEVANCE_FLOOR") else None,
         bm25_k1=float(_env("NZTAX_BM25_K1", "1.5")),
         bm25_b=float(_env("NZTAX_BM25_B", "0.75")),
