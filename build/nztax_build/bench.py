@@ -40,7 +40,7 @@ FALLBACK_QUERIES = [
     "when is the IR3 due",
 ]
 # Modules imported before the run so their `register(...)` lines take effect (missing ones are skipped).
-SECTION_MODULES: tuple[str, ...] = ("nztax_build.bench_tools", "nztax_build.bench_ask")
+SECTION_MODULES: tuple[str, ...] = ("nztax_build.bench_tools", "nztax_build.bench_ask", "nztax_build.bench_scale")
 
 
 @dataclass
