@@ -18,11 +18,13 @@ help:  ## list the verbs
 
 LOCK         := requirements/lock.txt
 LOCK_NO_DEPS := requirements/lock-no-deps.txt
+PIP_LOCK     := requirements/pip.txt
 UV_VERSION   := 0.9.9
 
 # Every package, transitive ones included, comes from the lock files with its sha256 checked.
-$(STAMP): pyproject.toml $(LOCK) $(LOCK_NO_DEPS)
+$(STAMP): pyproject.toml $(PIP_LOCK) $(LOCK) $(LOCK_NO_DEPS)
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --require-hashes -r $(PIP_LOCK)
 	$(PY) -m pip install --quiet --require-hashes -r $(LOCK)
 	$(PY) -m pip install --quiet --require-hashes --no-deps -r $(LOCK_NO_DEPS)
 	$(PY) -m pip install --quiet --no-deps --no-build-isolation -e .

@@ -30,7 +30,7 @@ def _locked(path: Path) -> dict[str, tuple[str, int]]:
 
 
 def test_every_locked_package_carries_a_hash():
-    for name in ("lock.txt", "lock-no-deps.txt"):
+    for name in ("pip.txt", "lock.txt", "lock-no-deps.txt"):
         locked = _locked(ROOT / "requirements" / name)
         assert locked, name
         assert [pkg for pkg, (_, hashes) in locked.items() if hashes == 0] == [], name
