@@ -10,11 +10,12 @@ calculators, so a page is useful without JavaScript.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 
 from nztax.tools import call_tool
 
-from .render import SiteInputs, attr, front_matter, long_date, md_escape, money, percent, table
+from .render import SiteInputs, attr, front_matter, long_date, md_escape, money, percent, rules_source_titles, table
 
 DATA_URL = "../data/rules.json"  # from /calculators/<slug>/ to /calculators/data/rules.json
 FREQUENCY_LABELS = [("weekly", "Weekly"), ("fortnightly", "Fortnightly"), ("four_weekly", "Four-weekly"), ("monthly", "Monthly")]
@@ -72,12 +73,14 @@ def field_html(f: Field, inputs: SiteInputs) -> str:
         dtype = "number" if f.kind == "number_select" else "text"
         opts = "".join(f'<option value="{attr(v)}"{" selected" if str(v) == str(default) else ""}>{attr(t)}</option>' for v, t in options)
         return f'<label class="nz-field" for="{ident}"><span>{label}</span><select id="{ident}" name="{f.name}" data-label="{attr(f.label)}" data-type="{dtype}">{opts}</select>{hint}</label>'
+    problem = '<small class="nz-field__error" aria-live="polite"></small>'
     if f.kind == "date":
-        return f'<label class="nz-field" for="{ident}"><span>{label}</span><input id="{ident}" type="date" name="{f.name}" data-label="{attr(f.label)}" data-type="text">{hint}</label>'
+        # A half-typed date reads as "" with validity.badInput: calculators.js says so here.
+        return (f'<label class="nz-field" for="{ident}"><span>{label}</span><input id="{ident}" type="date" name="{f.name}" '
+                f'data-label="{attr(f.label)}" data-type="text">{hint}{problem}</label>')
     value = "" if f.default is None else f' value="{attr(f.default)}"'
     required = "" if f.optional else " required"
     common = f'id="{ident}" name="{f.name}" data-label="{attr(f.label)}" autocomplete="off"{value}{required}'
-    problem = '<small class="nz-field__error" aria-live="polite"></small>'
     if f.kind == "money":
         # Text, not type=number: a number input silently drops "$85k" to "85" and "abc" to "".
         return (f'<label class="nz-field" for="{ident}"><span>{label}</span><input type="text" inputmode="decimal" '
@@ -88,7 +91,9 @@ def field_html(f: Field, inputs: SiteInputs) -> str:
 
 def form_html(calc: Calculator, inputs: SiteInputs) -> str:
     fields = "".join(field_html(f, inputs) for f in calc.fields)
-    return (f'<form class="nz-calc" data-calc="{calc.tool}" data-rules="{DATA_URL}" novalidate>'
+    # Source links under a result show the page's title (see render.rules_source_titles), not its address.
+    titles = json.dumps(rules_source_titles(inputs.rules), sort_keys=True, ensure_ascii=False)
+    return (f'<form class="nz-calc" data-calc="{calc.tool}" data-rules="{DATA_URL}" data-source-titles="{attr(titles)}" novalidate>'
             f'<div class="nz-calc__fields">{fields}</div>'
             '<button type="submit" class="md-button md-button--primary">Calculate</button>'
             '<div class="nz-calc__result" aria-live="polite"></div>'

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import yaml
 
@@ -124,6 +125,41 @@ def table(headers: list[str], rows: list[list[str]], align: list[str] | None = N
     out = ["| " + " | ".join(headers) + " |", "| " + " | ".join(align) + " |"]
     out += ["| " + " | ".join(row) + " |" for row in rows]
     return "\n".join(out) + "\n"
+
+
+def _is_pdf(url: str) -> bool:
+    return urlsplit(url).path.lower().endswith(".pdf")
+
+
+def source_label(title: str | None, url: str) -> str:
+    """A link label for a source: its title, never its address cut short. Without a title, the
+    site's name (with "(PDF)" for a document)."""
+    if title and title.strip():
+        return title.strip()
+    host = urlsplit(url).hostname or "the source"
+    return f"Page on {host.removeprefix('www.')}" + (" (PDF)" if _is_pdf(url) else "")
+
+
+def rules_source_title(section: str, url: str) -> str:
+    """The label for the source of one rules section: the title the answers cite it by
+    (nztax.composer.RULE_SECTION_TITLES), marked "(PDF)" for a document."""
+    from nztax.composer import RULE_SECTION_TITLES
+
+    title = RULE_SECTION_TITLES.get(section)
+    return f"Inland Revenue: {title}" + (" (PDF)" if _is_pdf(url) else "") if title else source_label(None, url)
+
+
+def rules_source_titles(rules) -> dict[str, str]:
+    """Every source URL in the rules data -> its label (`rules_source_title`)."""
+    from nztax.composer import RULE_SECTION_TITLES
+
+    titles: dict[str, str] = {}
+    for year in sorted(rules.years):
+        for name in RULE_SECTION_TITLES:
+            url = getattr(getattr(rules.years[year].data, name, None), "source", None)
+            if url:
+                titles.setdefault(url, rules_source_title(name, url))
+    return titles
 
 
 def answer_block(markdown: str) -> str:
@@ -320,7 +356,8 @@ def render_faq_page(entry: dict, inputs: SiteInputs, topic_titles: dict[str, str
         lines = []
         for c in citations:
             section = f" — {md_escape(c['section'])}" if c.get("section") else ""
-            lines.append(f"1. [{md_escape(c.get('title') or c['url'])}]({c['url']}){section}")
+            title = c.get("title") or inputs.manifest_by_url.get(c["url"], {}).get("title")
+            lines.append(f"1. [{md_escape(source_label(title, c['url']))}]({c['url']}){section}")
         parts.append("## Sources\n\n" + "\n".join(lines) + "\n")
     checked = last_checked(result, inputs)
     if checked:
@@ -365,12 +402,8 @@ def render_faq(inputs: SiteInputs) -> None:
 
 # -- tax-year pages ------------------------------------------------------------------------------
 
-def _source(url: str) -> str:
-    return f"<small>Source: [{md_escape(_short_url(url))}]({url})</small>\n"
-
-
-def _short_url(url: str) -> str:
-    return re.sub(r"^https?://(www\.)?", "", url).split("?")[0][:90]
+def _source(url: str, section: str) -> str:
+    return f"<small>Source: [{md_escape(rules_source_title(section, url))}]({url})</small>\n"
 
 
 def bands_table(bands) -> str:
@@ -392,10 +425,10 @@ def year_sections(rules) -> list[tuple[str, str]]:
     if d.income_tax:
         note = ("This year's thresholds changed on 31 July 2024, so the year's tax uses IRD's composite "
                 "rates below; PAYE used the old or new bands by pay date.\n\n" if rules.year == "2024-25" else "")
-        out.append(("Income tax rates", note + bands_table(d.income_tax.bands) + _source(d.income_tax.source)))
+        out.append(("Income tax rates", note + bands_table(d.income_tax.bands) + _source(d.income_tax.source, "income_tax")))
     if d.paye and len(d.paye.periods) > 1:
         text = "".join(f"**Pay dates {_period_label(p)}**\n\n" + bands_table(p.bands) + "\n" for p in d.paye.periods)
-        out.append(("PAYE bands by pay date", text + _source(d.paye.source)))
+        out.append(("PAYE bands by pay date", text + _source(d.paye.source, "paye")))
     if d.secondary_codes:
         text = ""
         for p in d.secondary_codes.periods:
@@ -403,54 +436,54 @@ def year_sections(rules) -> list[tuple[str, str]]:
                      percent(Decimal(str(v.rate)) + Decimal(str(d.acc_levy.rate)))] for c, v in p.codes.items()]
             heading = f"**{_period_label(p)}**\n\n" if len(d.secondary_codes.periods) > 1 else ""
             text += heading + table(["Code", "Total annual income", "Tax rate", "With ACC levy"], rows, ["---", "---", "--:", "--:"]) + "\n"
-        out.append(("Secondary tax codes", text + _source(d.secondary_codes.source)))
+        out.append(("Secondary tax codes", text + _source(d.secondary_codes.source, "secondary_codes")))
     if d.flat_codes:
         rows = [[c, md_escape(v.meaning), percent(v.rate)] for c, v in d.flat_codes.codes.items()]
-        out.append(("Other flat-rate codes", table(["Code", "Meaning", "Rate before ACC levy"], rows, ["---", "---", "--:"]) + _source(d.flat_codes.source)))
+        out.append(("Other flat-rate codes", table(["Code", "Meaning", "Rate before ACC levy"], rows, ["---", "---", "--:"]) + _source(d.flat_codes.source, "flat_codes")))
     acc = d.acc_levy
     out.append(("ACC earners' levy", table(["", ""], [["Rate", percent(acc.rate)], ["Maximum liable earnings", money(acc.max_liable_earnings)],
-                                                       ["Maximum levy", money(acc.max_levy, cents=True)]], ["---", "--:"]) + _source(acc.source)))
+                                                       ["Maximum levy", money(acc.max_levy, cents=True)]], ["---", "--:"]) + _source(acc.source, "acc_levy")))
     if d.ietc:
         rows = [[_period_label(p), money(p.amount), f"{money(p.income_from)} – {money(p.income_to)}", f"{percent(p.abatement_rate)} over {money(p.abatement_from)}"]
                 for p in d.ietc.periods]
-        out.append(("Independent earner tax credit", table(["Period", "Credit", "Income range", "Abatement"], rows) + _source(d.ietc.source)))
+        out.append(("Independent earner tax credit", table(["Period", "Credit", "Income range", "Abatement"], rows) + _source(d.ietc.source, "ietc")))
     if d.student_loan:
         sl = d.student_loan
         pt = sl.period_thresholds
         rows = [["Repayment rate", percent(sl.rate)], ["Annual threshold", money(sl.annual_threshold)],
                 ["Weekly threshold", money(pt.weekly)], ["Fortnightly threshold", money(pt.fortnightly)],
                 ["Four-weekly threshold", money(pt.four_weekly)], ["Monthly threshold", money(pt.monthly)]]
-        out.append(("Student loan repayments", table(["", ""], rows, ["---", "--:"]) + _source(sl.source)))
+        out.append(("Student loan repayments", table(["", ""], rows, ["---", "--:"]) + _source(sl.source, "student_loan")))
     if d.kiwisaver:
         ks = d.kiwisaver
         rows = [["Employee rates", ", ".join(percent(r) for r in ks.employee_rates)], ["Default employee rate", percent(ks.default_employee_rate)],
                 ["Employer minimum", percent(ks.employer_minimum_rate)]]
         if ks.temporary_reduction_rate is not None:
             rows.append(["Temporary rate reduction", percent(ks.temporary_reduction_rate)])
-        out.append(("KiwiSaver", table(["", ""], rows, ["---", "--:"]) + _source(ks.source)))
+        out.append(("KiwiSaver", table(["", ""], rows, ["---", "--:"]) + _source(ks.source, "kiwisaver")))
     if d.esct:
         out.append(("ESCT on employer contributions", "The rate is set by last year's salary or wages plus employer contributions.\n\n"
-                    + bands_table(d.esct.bands) + _source(d.esct.source)))
+                    + bands_table(d.esct.bands) + _source(d.esct.source, "esct")))
     if d.government_contribution:
         gc = d.government_contribution
         rows = [["KiwiSaver year from", long_date(gc.kiwisaver_year_start.isoformat())], ["Rate", f"{percent(gc.match_rate)} of member contributions"],
                 ["Maximum", money(gc.maximum, cents=True)], ["Contributions for the maximum", money(gc.contributions_for_maximum, cents=True)],
                 ["Income cap", money(gc.income_cap) if gc.income_cap is not None else "none"], ["Ages", f"{gc.min_age} to under {gc.max_age}"]]
-        out.append(("KiwiSaver government contribution", table(["", ""], rows, ["---", "--:"]) + _source(gc.source)))
+        out.append(("KiwiSaver government contribution", table(["", ""], rows, ["---", "--:"]) + _source(gc.source, "government_contribution")))
     if d.donation_credit:
         dc = d.donation_credit
         rows = [["Credit", f"{percent(dc.rate)} of eligible donations"], ["Minimum donation", money(dc.minimum_donation)],
                 ["Years to claim", str(dc.claim_years)]]
-        out.append(("Donation tax credit", table(["", ""], rows, ["---", "--:"]) + _source(dc.source)))
+        out.append(("Donation tax credit", table(["", ""], rows, ["---", "--:"]) + _source(dc.source, "donation_credit")))
     if d.pir:
         rows = [[percent(t.rate), f"{money(t.taxable_income_max)} or less", f"{money(t.total_income_max)} or less"] for t in d.pir.rates]
         rows.append([percent(d.pir.default_rate), "otherwise (and the default)", ""])
         out.append(("Prescribed investor rates (PIR)", "A rate applies when either of the last two tax years meets both limits.\n\n"
-                    + table(["PIR", "Taxable income", "Taxable + PIE income"], rows, ["--:", "---", "---"]) + _source(d.pir.source)))
+                    + table(["PIR", "Taxable income", "Taxable + PIE income"], rows, ["--:", "---", "---"]) + _source(d.pir.source, "pir")))
     if d.rwt:
         rows = [["Rates on interest", ", ".join(percent(r) for r in d.rwt.interest_rates)], ["Default (IRD number, no rate chosen)", percent(d.rwt.default_rate)],
                 ["No IRD number", percent(d.rwt.non_declaration_rate)]]
-        out.append(("Resident withholding tax (RWT)", table(["", ""], rows, ["---", "--:"]) + _source(d.rwt.source)))
+        out.append(("Resident withholding tax (RWT)", table(["", ""], rows, ["---", "--:"]) + _source(d.rwt.source, "rwt")))
     return out
 
 
@@ -601,7 +634,7 @@ def render_sources(inputs: SiteInputs) -> None:
     rows = []
     for p in pages:
         status = "" if p.get("status", "active") == "active" else f" ({md_escape(p.get('status'))})"
-        rows.append([f"[{md_escape(p.get('title') or p['url'])}]({p['url']}){status}", SOURCE_TYPE_LABELS.get(p.get("source_type"), md_escape(p.get("source_type", ""))),
+        rows.append([f"[{md_escape(source_label(p.get('title'), p['url']))}]({p['url']}){status}", SOURCE_TYPE_LABELS.get(p.get("source_type"), md_escape(p.get("source_type", ""))),
                      md_escape(topic_of.get(p["url"], "")), no_wrap(long_date(p.get("fetched_at"))), no_wrap(long_date(p.get("last_changed")))])
     lines.append(table(["Source", "Type", "Topic", "Last crawled", "Last changed"], rows))
     inputs.pages["sources/index.md"] = "\n".join(lines)

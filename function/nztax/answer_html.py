@@ -2,35 +2,56 @@
 
 In: the markdown an answer is written in (the composer's or a model's: untrusted). Out: HTML with
 only structural tags (paragraphs, emphasis, lists, tables, code, headings, blockquotes) and links
-to http(s) pages. Rendering is markdown-it-py (CommonMark + tables, raw HTML off, so markup typed
-into an answer is shown as text); sanitising is nh3 (ammonia's allow-list), so nothing outside the
-list survives, whatever the renderer emits. Both are imported on first use: a calculator-only
-cold start never pays for them.
+to http(s) pages or to pages of this site. Rendering is markdown-it-py (CommonMark + tables, raw
+HTML off, so markup typed into an answer is shown as text), with two core rules over its token
+stream: headings start at h3 (an answer sits under the page's own title) and links to other sites
+open in a new tab (links to this site's own pages, such as the calculator links, stay in the
+tab). Sanitising is nh3 (ammonia's allow-list), configured through its own options, so nothing
+outside the list survives, whatever the renderer emits. Both are imported on first use: a
+calculator-only cold start never pays for them.
 """
 
 from __future__ import annotations
 
-import re
 from functools import lru_cache
+from urllib.parse import urlsplit
 
 ALLOWED_TAGS = frozenset({
     "p", "br", "strong", "em", "code", "pre", "ul", "ol", "li", "h3", "h4", "h5", "h6",
     "table", "thead", "tbody", "tr", "th", "td", "a", "blockquote", "hr",
 })
 ALLOWED_ATTRIBUTES = {"a": {"href", "title"}, "th": {"style"}, "td": {"style"}, "ol": {"start"}}
+# Attributes allowed only with these exact values (nh3's tag_attribute_values).
+ALLOWED_ATTRIBUTE_VALUES = {"a": {"target": {"_blank"}}}
 # Column alignment from `|--:|` arrives as style="text-align:right"; nothing else may style.
 ALLOWED_STYLE_PROPERTIES = frozenset({"text-align"})
+URL_SCHEMES = frozenset({"http", "https"})
 LINK_REL = "noopener noreferrer nofollow"
-# Links may go to http(s) pages or to a page of this site by its root path ("/calculators/…",
-# the answer-to-calculator links); "../x", "//host" and every other scheme lose their href.
-_SITE_PATH = re.compile(r"/(?!/)[^\s\\]*")
-_WEB_URL = re.compile(r"https?://[^\s]+", re.I)
+TOP_HEADING = 3  # "#" and "##" in an answer become h3: they never outrank the page's headings
+EXTERNAL_TARGET = "_blank"
 
 
-def _keep_safe_links(tag: str, attribute: str, value: str) -> str | None:
-    if tag == "a" and attribute == "href":
-        return value if _WEB_URL.fullmatch(value) or _SITE_PATH.fullmatch(value) else None
-    return value
+def _site_path(url: str) -> str | None:
+    """nh3's policy for relative URLs: keep a path from this site's root ("/calculators/…", the
+    answer-to-calculator links); drop "../x", "//host", "/\\host" and anything with spaces."""
+    if not url.startswith("/") or url[1:2] in ("/", "\\") or "\\" in url or any(c.isspace() or ord(c) < 32 for c in url):
+        return None
+    return url
+
+
+def _headings_below_page(state) -> None:
+    """Core rule: heading tokens above TOP_HEADING are rendered at TOP_HEADING."""
+    for token in state.tokens:
+        if token.type in ("heading_open", "heading_close") and int(token.tag[1:]) < TOP_HEADING:
+            token.tag = f"h{TOP_HEADING}"
+
+
+def _external_links_in_new_tab(state) -> None:
+    """Core rule: a link to another site opens in a new tab; a link to this site's pages does not."""
+    for block in state.tokens:
+        for token in block.children or ():
+            if token.type == "link_open" and urlsplit(str(token.attrGet("href") or "")).scheme in URL_SCHEMES:
+                token.attrSet("target", EXTERNAL_TARGET)
 
 
 @lru_cache(maxsize=1)
@@ -38,27 +59,34 @@ def _renderer():
     from markdown_it import MarkdownIt
 
     # "commonmark" with html=False escapes raw HTML; tables are the one extension answers use.
-    # Headings in an answer sit under the page's own title, so they start at h3 (see below).
-    return MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False}).enable("table")
+    md = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False}).enable("table")
+    md.core.ruler.push("headings_below_page", _headings_below_page)
+    md.core.ruler.push("external_links_in_new_tab", _external_links_in_new_tab)
+    return md
+
+
+@lru_cache(maxsize=1)
+def _sanitiser():
+    import nh3
+
+    return nh3.Cleaner(
+        tags=set(ALLOWED_TAGS),
+        attributes={tag: set(names) for tag, names in ALLOWED_ATTRIBUTES.items()},
+        tag_attribute_values={tag: {name: set(values) for name, values in attrs.items()} for tag, attrs in ALLOWED_ATTRIBUTE_VALUES.items()},
+        url_schemes=set(URL_SCHEMES),
+        url_relative=_site_path,
+        link_rel=LINK_REL,
+        filter_style_properties=set(ALLOWED_STYLE_PROPERTIES),
+        strip_comments=True,
+    )
+
+
+def sanitise_answer_html(html: str) -> str:
+    """Any HTML cut down to the answer allow-list (what `render_answer_html` applies last)."""
+    return _sanitiser().clean(str(html or "")).strip()
 
 
 def render_answer_html(markdown: str) -> str:
-    """Safe HTML for an answer's markdown (links open in a new tab, without the opener)."""
+    """Safe HTML for an answer's markdown (links to other sites open in a new tab, without the opener)."""
     # (markdown-it already refuses javascript:, vbscript:, file: and most data: link targets.)
-    import nh3
-
-    html = _renderer().render(str(markdown or ""))
-    # Answer headings never outrank the page's: # .. ## become h3.
-    for level in (1, 2):
-        html = html.replace(f"<h{level}>", "<h3>").replace(f"</h{level}>", "</h3>")
-    return nh3.clean(
-        html,
-        tags=set(ALLOWED_TAGS),
-        attributes={tag: set(names) for tag, names in ALLOWED_ATTRIBUTES.items()},
-        url_schemes={"http", "https"},
-        attribute_filter=_keep_safe_links,
-        link_rel=LINK_REL,
-        filter_style_properties=set(ALLOWED_STYLE_PROPERTIES),
-        set_tag_attribute_values={"a": {"target": "_blank"}},
-        strip_comments=True,
-    ).strip()
+    return sanitise_answer_html(_renderer().render(str(markdown or "")))

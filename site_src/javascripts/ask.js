@@ -7,8 +7,10 @@
  *
  * The answer arrives as markdown and as answer_html, rendered and sanitised by the function with
  * maintained libraries (markdown-it-py + nh3); it is sanitised once more here by the vendored
- * DOMPurify before it is attached. Citations and chips are built with textContent. Nothing from
- * the answer can add script or markup.
+ * DOMPurify before it is attached, configured through DOMPurify's own options and hooks (no
+ * filtering of its output by hand). Citations and chips are built with textContent, their links
+ * checked by the same DOMPurify policy. Nothing from the answer can add script or markup. Links
+ * to this site's pages (the calculator links) open in the same tab; other sites in a new one.
  */
 (function (root) {
   "use strict";
@@ -26,9 +28,73 @@
     refused: "Can't help with that",
   };
 
-  function safeHref(url) {
+  // Links an answer may carry: http(s) pages, and pages of this site by their root path ("/calculators/…",
+  // the answer-to-calculator links); "//host", "/\host" and every other scheme lose their href. This is
+  // DOMPurify's own URI check (it strips whitespace and control characters before testing), the same
+  // policy as nh3's url_schemes + url_relative in nztax.answer_html.
+  const ALLOWED_URI_REGEXP = /^(?:https?:\/\/|\/(?![/\\]))/i;
+  const PURIFY_CONFIG = {
+    ALLOWED_TAGS,
+    ALLOWED_ATTR: ["href", "title", "style", "start", "target", "rel"],
+    ALLOWED_URI_REGEXP,
+    RETURN_DOM_FRAGMENT: true,
+  };
+  const LINK_REL = "noopener noreferrer nofollow";
+  // Table cells may be aligned (markdown's |--:|); no other style survives.
+  const ALIGNABLE = new Set(["TH", "TD"]);
+  const ALIGNMENTS = new Set(["left", "right", "center"]);
+
+  /** Whether a link leaves this site (and so opens in a new tab). */
+  function leavesSite(href) {
+    try {
+      return new URL(href, root.location.href).origin !== root.location.origin;
+    } catch (e) {
+      return true;
+    }
+  }
+
+  /**
+   * A private DOMPurify instance with the answer policy: its config (tags, attributes, URIs) and
+   * two hooks from DOMPurify's hooks API. A style attribute is kept only as one text-align on a
+   * table cell, read by the browser's own CSS parser; a link leaving the site opens in a new tab
+   * without the opener, a link to this site's pages opens in the same tab.
+   */
+  let purifier = null;
+  function answerPurifier() {
+    if (purifier) return purifier;
+    const factory = root.DOMPurify;
+    if (!factory || !factory.isSupported || typeof factory !== "function") return null;
+    purifier = factory(root);
+    purifier.setConfig(PURIFY_CONFIG);
+    purifier.addHook("uponSanitizeAttribute", (node, data) => {
+      if (data.attrName !== "style") return;
+      const style = node.style;
+      const align = style && style.length === 1 && style[0] === "text-align" ? style.textAlign : "";
+      if (ALIGNABLE.has(node.nodeName) && ALIGNMENTS.has(align)) data.attrValue = `text-align: ${align}`;
+      else data.keepAttr = false;
+    });
+    purifier.addHook("afterSanitizeAttributes", (node) => {
+      if (node.nodeName !== "A") return;
+      const href = node.getAttribute("href");
+      node.setAttribute("rel", LINK_REL);
+      if (href !== null && leavesSite(href)) node.setAttribute("target", "_blank");
+      else node.removeAttribute("target");
+    });
+    return purifier;
+  }
+
+  /** A URL as a link target under the answer policy (DOMPurify's own check), or null. */
+  function linkTarget(url) {
+    const purify = answerPurifier();
     const raw = String(url);
-    return /^https?:\/\/[^\s"'<>]+$/i.test(raw) ? raw : null;
+    return purify && purify.isValidAttribute("a", "href", raw) ? raw : null;
+  }
+
+  /** Same-tab for this site's pages; a new tab without the opener for other sites. */
+  function setLinkTarget(a, href) {
+    a.href = href;
+    a.rel = LINK_REL;
+    if (leavesSite(href)) a.target = "_blank";
   }
 
   /**
@@ -38,18 +104,9 @@
    * answer is shown as plain text.
    */
   function attachAnswer(container, data, doc) {
-    const purify = root.DOMPurify;
-    if (typeof data.answer_html === "string" && purify && purify.isSupported) {
-      container.appendChild(purify.sanitize(data.answer_html, {
-        ALLOWED_TAGS, ALLOWED_ATTR: ["href", "title", "style", "start", "target", "rel"],
-        ALLOWED_URI_REGEXP: /^https?:\/\//i, RETURN_DOM_FRAGMENT: true,
-      }));
-      for (const a of container.querySelectorAll("a")) { a.rel = "noopener noreferrer nofollow"; a.target = "_blank"; }
-      for (const cell of container.querySelectorAll("[style]")) {
-        const align = /text-align:\s*(left|right|center)/i.exec(cell.getAttribute("style") || "");
-        cell.removeAttribute("style");
-        if (align) cell.style.textAlign = align[1].toLowerCase();
-      }
+    const purify = answerPurifier();
+    if (typeof data.answer_html === "string" && purify) {
+      container.appendChild(purify.sanitize(data.answer_html));
       return;
     }
     for (const para of String(data.answer || "").split(/\n{2,}/)) container.appendChild(el(doc, "p", "", para));
@@ -94,9 +151,8 @@
     if (!text) return null;
     const link = /^\[([^\]]+)\]\(([^)\s]+)\)$/.exec(text.trim());
     if (link) {
-      const external = safeHref(link[2]);
-      const internal = /^\/[^/]/.test(link[2]) ? link[2] : null;  // a page of this site
-      return external || internal ? { label: link[1], href: external || internal, internal: !external } : { label: link[1], question: link[1] };
+      const href = linkTarget(link[2]);
+      return href ? { label: link[1], href } : { label: link[1], question: link[1] };
     }
     return { label: typeof a === "object" && a.label ? String(a.label) : text, question: text };
   }
@@ -116,16 +172,14 @@
     out.appendChild(body);
 
     const citations = Array.isArray(data.citations) ? data.citations : [];
-    const links = citations.map((c) => c && safeHref(c.url) ? c : null).filter(Boolean);
+    const links = citations.filter((c) => c && linkTarget(c.url));
     if (links.length) {
       out.appendChild(el(doc, "h3", "nz-ask__sources-title", "Sources"));
       const list = el(doc, "ol", "nz-ask__sources");
       for (const c of links) {
         const item = el(doc, "li");
         const a = el(doc, "a", "", String(c.title || c.url));
-        a.href = safeHref(c.url);
-        a.rel = "noopener noreferrer";
-        a.target = "_blank";
+        setLinkTarget(a, linkTarget(c.url));
         item.appendChild(a);
         if (c.section) item.appendChild(doc.createTextNode(` — ${String(c.section)}`));
         list.appendChild(item);
@@ -141,8 +195,7 @@
         if (action.href) {
           // A link chip ("Read IRD's guidance on GST") opens its page; it is not a question.
           const link = el(doc, "a", "nz-chip nz-chip--link", action.label);
-          link.href = action.href;
-          if (!action.internal) { link.rel = "noopener noreferrer"; link.target = "_blank"; }
+          setLinkTarget(link, action.href);
           chips.appendChild(link);
           continue;
         }
@@ -211,7 +264,7 @@
     }
   }
 
-  const api = { safeHref, ALLOWED_TAGS };
+  const api = { ALLOWED_TAGS, ALLOWED_URI_REGEXP, linkTarget, leavesSite };
   if (typeof module !== "undefined" && module.exports) {
     module.exports = api;
     return;

@@ -7,7 +7,10 @@
  * tests/site/test_calculator_parity.py runs this file under node against the Python calculators.
  *
  * The first half is the pure calculator core (no DOM; `module.exports` under node). The second half
- * binds <form data-calc="..."> elements on calculator pages, re-run on every instant navigation.
+ * binds <form data-calc="..."> elements on calculator pages, re-run on every instant navigation:
+ * inputs come from and go to the address (one history entry per committed change, restored on
+ * Back), a result is removed the moment an input changes and shown again only when computed from
+ * the inputs as they are, and a field the browser cannot read gets a message and no result.
  */
 (function (root) {
   "use strict";
@@ -790,7 +793,13 @@
       if (type === "bool") { args[input.name] = input.checked; continue; }
       const value = input.value.trim();
       let problem = null;
-      if (type === "money") {
+      if (unreadable(input)) {
+        // The browser holds text it could not turn into a value (a half-typed date reads as ""):
+        // never compute as if the field were empty.
+        problem = input.type === "date"
+          ? `${label} isn't a whole date. Enter the day, month and year, or clear it.`
+          : `${label}: what is typed here can't be read. Please check it.`;
+      } else if (type === "money") {
         const read = readAmount(value);
         if (read.empty) {
           if (input.required) problem = `Enter ${label.toLowerCase()}.`;
@@ -814,6 +823,9 @@
     return { args, problems };
   }
 
+  /** Whether the browser reports the field's text as unreadable (validity.badInput). */
+  function unreadable(input) { return Boolean(input.validity && input.validity.badInput); }
+
   /** Next to an amount field: the amount understood, so "$85k" visibly becomes $85,000.00. */
   function showReading(input, read) {
     const out = input.parentElement.querySelector(".nz-field__reading");
@@ -822,7 +834,12 @@
   }
 
   function setFieldProblem(input, problem) {
-    const box = input.parentElement.querySelector(".nz-field__error");
+    let box = input.parentElement.querySelector(".nz-field__error");
+    if (!box && problem) {
+      box = el(input.ownerDocument, "small", "nz-field__error");
+      box.setAttribute("aria-live", "polite");
+      input.parentElement.appendChild(box);
+    }
     if (box) box.textContent = problem || "";
     if (problem) input.setAttribute("aria-invalid", "true"); else input.removeAttribute("aria-invalid");
   }
@@ -867,11 +884,22 @@
     }
     if (result.source) {
       const p = el(doc, "p", "nz-calc__source", "Source: ");
-      const a = el(doc, "a", "nz-calc__source-link", result.source.replace(/^https?:\/\/(www\.)?/, ""));
+      const a = el(doc, "a", "nz-calc__source-link", sourceTitle(form, result.source));
       a.href = result.source;
+      a.rel = "noopener noreferrer";
+      a.target = "_blank";
       p.appendChild(a);
       out.appendChild(p);
     }
+  }
+
+  /** A source's title from the page (data-source-titles, written at build time from the rules data);
+   * failing that, the site's name, never a raw address cut mid-word. */
+  function sourceTitle(form, url) {
+    let titles = {};
+    try { titles = JSON.parse(form.getAttribute("data-source-titles") || "{}"); } catch (e) { titles = {}; }
+    if (typeof titles[url] === "string" && titles[url]) return titles[url];
+    try { return new URL(url).hostname.replace(/^www\./, ""); } catch (e) { return "the source page"; }
   }
 
   function compareYears(calcs, args) {
@@ -896,17 +924,53 @@
     out.appendChild(rowsTable(doc, rows, ["", args.year_a, args.year_b, "Difference"]));
   }
 
-  function compute(form, doc) {
+  /** Per form: the pending recompute and a count of input changes (a result is shown only when
+   * it was computed from the inputs as they are now). */
+  const formState = new WeakMap();
+  function stateOf(form) {
+    if (!formState.has(form)) formState.set(form, { timer: null, generation: 0 });
+    return formState.get(form);
+  }
+
+  /** The inputs changed: the shown result no longer matches them, so it goes at once (its space is
+   * kept so the page does not jump), until the new one is computed. */
+  function clearResult(form) {
+    const state = stateOf(form);
+    state.generation += 1;
+    const out = form.querySelector(".nz-calc__result");
+    if (!out.classList.contains("nz-calc__result--pending")) {
+      out.style.minHeight = `${out.offsetHeight}px`;
+      out.classList.add("nz-calc__result--pending");
+    }
+    out.replaceChildren();
+    return state.generation;
+  }
+
+  function settle(out) {
+    out.classList.remove("nz-calc__result--pending");
+    out.style.minHeight = "";
+  }
+
+  /**
+   * Work out the result from the inputs as they are. `how` says what the address does once a
+   * result is shown: "load" writes the inputs into it in place, "edit" adds a history entry when
+   * they differ from it (so Back restores the earlier inputs), "history" (Back/Forward) leaves it.
+   */
+  function compute(form, doc, how) {
     const tool = form.getAttribute("data-calc");
     const out = form.querySelector(".nz-calc__result");
+    const state = stateOf(form);
+    clearTimeout(state.timer);
+    const generation = clearResult(form);
     const { args, problems } = collect(form);
     if (problems.length) {
       // Never leave a result beside inputs it was not computed from.
       out.replaceChildren(el(doc, "p", "nz-calc__error", problems.join(" ")));
+      settle(out);
       return;
     }
-    writeQuery(form);
     loadRules(new URL(form.getAttribute("data-rules"), root.location.href).href).then((rules) => {
+      if (state.generation !== generation) return;  // the inputs changed since: a newer run owns the result
       const calcs = makeCalculators(rules);
       if (tool === "compare_years") {
         const [a, b] = compareYears(calcs, args);
@@ -914,9 +978,12 @@
       } else {
         showResult(form, doc, tool, calcs.callTool(tool, args));
       }
-      out.classList.remove("nz-calc__result--stale");
+      settle(out);
+      writeQuery(form, how);
     }).catch(() => {
+      if (state.generation !== generation) return;
       out.replaceChildren(el(doc, "p", "nz-calc__error", "The rules data could not be loaded; the tables below still apply."));
+      settle(out);
     });
   }
 
@@ -931,35 +998,89 @@
     }
   }
 
-  /** The current inputs back into the address, without adding history entries per keystroke. */
-  function writeQuery(form) {
-    if (!root.history || !root.history.replaceState) return;
+  /** Back/Forward: the inputs exactly as the address holds them (written by writeQuery, where an
+   * absent field was empty or unticked); an address without inputs restores the page's defaults. */
+  function restoreQuery(form) {
+    const params = new URLSearchParams(root.location.search);
+    if (![...form.querySelectorAll("[name]")].some((input) => params.has(input.name))) {
+      form.reset();
+      return;
+    }
+    for (const input of form.querySelectorAll("[name]")) {
+      if (input.getAttribute("data-type") === "bool") input.checked = params.get(input.name) === "true" || params.get(input.name) === "1";
+      else input.value = params.has(input.name) ? params.get(input.name) : "";
+    }
+  }
+
+  function queryOf(form) {
     const params = new URLSearchParams();
     for (const input of form.querySelectorAll("[name]")) {
       if (input.getAttribute("data-type") === "bool") { if (input.checked) params.set(input.name, "true"); continue; }
       if (input.value.trim() !== "") params.set(input.name, input.value.trim());
     }
-    const url = `${root.location.pathname}?${params.toString()}${root.location.hash}`;
-    root.history.replaceState(root.history.state, "", url);
+    return `?${params.toString()}`;
+  }
+
+  /** The inputs of a shown result into the address: one history entry per committed change (a
+   * result shown after typing pauses, a choice, Calculate), not per keystroke. */
+  function writeQuery(form, how) {
+    const history = root.history;
+    if (how === "history" || !history || !history.replaceState) return;
+    const query = queryOf(form);
+    if (query === root.location.search) return;
+    const url = `${root.location.pathname}${query}${root.location.hash}`;
+    if (how === "edit" && history.pushState) history.pushState(null, "", url);
+    else history.replaceState(history.state, "", url);
   }
 
   function bindCalculators(doc) {
     for (const form of doc.querySelectorAll("form.nz-calc")) {
       if (form.dataset.bound) continue;
       form.dataset.bound = "1";
-      const delay = TYPING_PAUSE_MS;
-      let timer = null;
-      form.addEventListener("submit", (event) => { event.preventDefault(); clearTimeout(timer); compute(form, doc); });
-      form.addEventListener("change", () => { clearTimeout(timer); compute(form, doc); });
-      form.addEventListener("input", () => {
-        // The shown result no longer matches the inputs: grey it at once, recompute when typing pauses.
-        form.querySelector(".nz-calc__result").classList.add("nz-calc__result--stale");
-        clearTimeout(timer);
-        timer = setTimeout(() => compute(form, doc), delay);
+      form.dataset.path = root.location.pathname;
+      const state = stateOf(form);
+      const later = () => {
+        clearResult(form);
+        clearTimeout(state.timer);
+        state.timer = setTimeout(() => compute(form, doc, "edit"), TYPING_PAUSE_MS);
+      };
+      form.addEventListener("submit", (event) => { event.preventDefault(); compute(form, doc, "edit"); });
+      form.addEventListener("change", () => compute(form, doc, "edit"));
+      form.addEventListener("input", (event) => {
+        // The amount understood follows the typing; the result waits for a pause.
+        const input = event.target;
+        if (input && input.getAttribute) {
+          setFieldProblem(input, null);  // a message about what was typed before no longer applies
+          if (input.getAttribute("data-type") === "money") showReading(input, readAmount(input.value.trim()));
+        }
+        later();
       });
+      // A date typed in part changes nothing the page can read (its value stays ""), so no input
+      // event comes: watch the keys and leaving the field for the browser's "can't read this".
+      const watchUnreadable = (event) => {
+        const input = event.target;
+        if (!input || input.type !== "date") return;
+        const bad = unreadable(input) ? "1" : "";
+        if ((input.dataset.unreadable || "") === bad) return;
+        input.dataset.unreadable = bad;
+        later();
+      };
+      form.addEventListener("keyup", watchUnreadable);
+      form.addEventListener("focusout", watchUnreadable);
       readQuery(form);
-      compute(form, doc);
+      compute(form, doc, "load");
     }
+  }
+
+  // Back and Forward between a calculator's own entries change only the query: put those inputs back.
+  if (root.addEventListener) {
+    root.addEventListener("popstate", () => {
+      for (const form of root.document.querySelectorAll("form.nz-calc")) {
+        if (!form.dataset.bound || form.dataset.path !== root.location.pathname) continue;
+        restoreQuery(form);
+        compute(form, root.document, "history");
+      }
+    });
   }
 
   // Instant navigation swaps the page content without reloading scripts: bind on every new page.

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from nztax.answer_html import ALLOWED_TAGS, render_answer_html
+from nztax.answer_html import ALLOWED_TAGS, render_answer_html, sanitise_answer_html
 
 ROOT = Path(__file__).resolve().parents[2]
 VENDORED_PURIFY = ROOT / "site_src" / "javascripts" / "vendor" / "purify.min.js"
@@ -98,6 +98,53 @@ def test_text_is_escaped_not_dropped():
 
 def test_answer_headings_never_outrank_the_page():
     assert tags_of(render_answer_html("# One\n\n## Two\n\n### Three")) == {"h3"}
+
+
+def test_heading_levels_come_from_a_markdown_it_rule_not_string_replacement():
+    # Setext headings, headings inside quotes and lists are lowered too; h4-h6 keep their level;
+    # heading-like text in code stays text.
+    html = render_answer_html("Title\n=====\n\nSub\n---\n\n> # Quoted\n\n- ## In a list\n\n#### Four\n\n`<h1>x</h1>`\n\n    # not a heading")
+    assert [tag for tag, _ in _Elements(html).elements if tag.startswith("h")] == ["h3", "h3", "h3", "h3", "h4"]
+    assert "&lt;h1&gt;x&lt;/h1&gt;" in html and "# not a heading" in html
+    # Raw headings in HTML given to the sanitiser are not allowed at all (the renderer never makes them).
+    assert tags_of(sanitise_answer_html("<h1>a</h1><h2>b</h2>")) == set()
+
+
+def test_links_to_other_sites_open_in_a_new_tab_and_this_sites_pages_do_not():
+    html = render_answer_html("[IRD](https://www.ird.govt.nz/x) and "
+                              "[Change the figures in the income tax calculator](/calculators/income-tax/?taxable_income=85000&tax_year=2026-27)")
+    links = {attrs["href"]: attrs for tag, attrs in _Elements(html).elements if tag == "a"}
+    external = links["https://www.ird.govt.nz/x"]
+    internal = links["/calculators/income-tax/?taxable_income=85000&tax_year=2026-27"]
+    assert external.get("target") == "_blank" and "noopener" in external["rel"]
+    assert "target" not in internal  # the calculator link in an answer opens in the same tab, like its chip
+    assert "noopener" in internal["rel"]
+
+
+@pytest.mark.parametrize(("dirty", "kept_href"), [
+    ('<a href="/x" target="_top">x</a>', "/x"),             # target: only _blank survives
+    ('<a href="/x" target="_blank" rel="opener">x</a>', "/x"),  # rel is always the sanitiser's own
+    ('<a href="//evil.example/x">x</a>', None),              # protocol-relative: another site
+    ('<a href="/\\evil.example/x">x</a>', None),            # browsers read a backslash as "/": "//"
+    ('<a href="/\t/evil.example/x">x</a>', None),            # browsers drop the tab: "//"
+    ('<a href="../../x">x</a>', None),                       # relative to the page: refused
+    ('<a href="ftp://example.org/x">x</a>', None),           # other schemes
+    ('<a href="https://www.ird.govt.nz/x" target="_blank">x</a>', "https://www.ird.govt.nz/x"),
+])
+def test_sanitiser_link_policy(dirty, kept_href):
+    [(tag, attrs)] = _Elements(sanitise_answer_html(dirty)).elements
+    assert tag == "a" and attrs.get("href") == kept_href, attrs
+    assert attrs.get("target") in (None, "_blank") and attrs["rel"] == "noopener noreferrer nofollow"
+
+
+def test_sanitiser_keeps_only_text_align_on_cells():
+    html = sanitise_answer_html('<table><tr><td style="text-align:right; background:url(https://e.example/x)">1</td>'
+                                '<td style="position:fixed;text-align:center">2</td><td style="color:red">3</td></tr></table>'
+                                '<p style="text-align:center">p</p>')
+    styles = [attrs.get("style") for tag, attrs in _Elements(html).elements if tag in ("td", "p")]
+    assert styles[0] == "text-align:right" and styles[1] == "text-align:center"
+    assert not styles[2] and styles[3] is None
+    assert "url(" not in html and "position" not in html
 
 
 def test_links_to_this_sites_calculators_are_kept():

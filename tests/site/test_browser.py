@@ -200,6 +200,13 @@ class HostileAsk(BaseHTTPRequestHandler):
                         "<style>body{display:none}</style><form action=\"https://evil.example\"><input name=q></form>"
                         "<table><tr><td style=\"background:url(https://evil.example/x)\">c</td></tr></table>"
                         "<p><a href=\"https://www.ird.govt.nz/\" onclick=\"window.__pwned=17\">IRD</a></p>"
+                        # The policy DOMPurify is configured with (issue 13): links to this site's pages stay
+                        # in the tab, other sites open a new one; "//host" and "/\\host" lose their href; a
+                        # style survives only as one text-align on a table cell.
+                        "<p><a href=\"/calculators/income-tax/?taxable_income=85000\" target=\"_blank\">calc</a> "
+                        "<a href=\"//evil.example/x\">proto</a> <a href=\"/\\evil.example/x\">slash</a></p>"
+                        "<table><tr><td style=\"text-align:right\">aligned</td><td style=\"text-align:right;position:fixed\">fixed</td>"
+                        "<th style=\"color:red\">red</th></tr></table><p style=\"text-align:center\">para</p>"
                         "<math><mtext><table><mglyph><style><img src=x onerror=\"window.__pwned=18\">"),
     }
 
@@ -266,7 +273,17 @@ def test_hostile_answer_cannot_inject(page, live, hostile_server):
     for tag in ("img", "script", "iframe", "svg", "style", "form", "input", "math"):
         assert answer.locator(tag).count() == 0, f"<{tag}> reached the page"
     hrefs = answer.locator("a").evaluate_all("els => els.map(a => a.getAttribute('href'))")
-    assert all(h.startswith("https://") for h in hrefs if h is not None), hrefs  # a bad href is removed
+    # A bad href is removed: only web pages and this site's own pages by their root path remain.
+    assert all(h.startswith("https://") or (h.startswith("/") and h[1:2] not in ("/", "\\")) for h in hrefs if h is not None), hrefs
+    assert answer.locator("a", has_text="proto").get_attribute("href") is None
+    assert answer.locator("a", has_text="slash").get_attribute("href") is None
+    calc = answer.locator(".nz-ask__body a", has_text="calc")
+    assert calc.get_attribute("href") == "/calculators/income-tax/?taxable_income=85000" and calc.get_attribute("target") is None
+    ird = answer.locator(".nz-ask__body a[href='https://www.ird.govt.nz/']")
+    assert ird.get_attribute("target") == "_blank" and "noopener" in ird.get_attribute("rel")
+    assert answer.locator("td", has_text="aligned").get_attribute("style") == "text-align: right"
+    for unstyled in (answer.locator("td", has_text="fixed"), answer.locator("th", has_text="red"), answer.locator("p", has_text="para")):
+        assert unstyled.get_attribute("style") is None
     assert not answer.locator("[onerror], [onload], [onmouseover], [onclick]").count()
     styles = answer.locator("[style]").evaluate_all("els => els.map(e => e.getAttribute('style'))")
     assert all("url(" not in s for s in styles), styles
@@ -303,6 +320,11 @@ def test_every_calculator_computes_its_defaults(page, live):
         result = page.locator(".nz-calc__result").inner_text()
         assert "$" in result or "%" in result, (slug, result)
         assert page.locator(".nz-calc__error").count() == 0, (slug, result)
+        # The source is named by its title from the rules data, not by an address cut mid-word (issue 16).
+        titles = json.loads(page.locator("form.nz-calc").get_attribute("data-source-titles"))
+        for link in page.locator(".nz-calc__source-link").all():
+            assert link.inner_text() == titles[link.get_attribute("href")], (slug, link.inner_text())
+            assert "/" not in link.inner_text() and "www." not in link.inner_text(), (slug, link.inner_text())
     shot(page, "compare_years_calculator")
     assert not page.js_errors
 
@@ -362,6 +384,81 @@ def test_calculator_messages_use_the_page_labels(page, live):
     page.wait_for_function("document.querySelector('.nz-calc__error') !== null")
     text = form.locator(".nz-calc__error").inner_text()
     assert "Pay date" in text and "pay_date" not in text and "_" not in text, text
+    assert not page.js_errors
+
+
+def test_half_typed_date_gets_a_plain_message_and_no_result(page, live):
+    """A date the browser cannot read (validity.badInput, value "") is not computed as an empty one."""
+    page.goto(live["site"] + "calculators/paye/?gross_pay=1500&pay_frequency=fortnightly&tax_code=M&tax_year=2026-27")
+    form = page.locator("form.nz-calc")
+    page.wait_for_function("document.querySelector('.nz-calc__result table') !== null")
+    date = form.locator("[name=pay_date]")
+    date.focus()
+    page.keyboard.type("05")  # the month only: day and year still blank
+    assert date.evaluate("el => el.validity.badInput && el.value === ''")
+    page.wait_for_function("document.querySelector('[name=pay_date]').closest('.nz-field').querySelector('.nz-field__error')"
+                           "?.innerText.length > 0")
+    message = date.evaluate("el => el.closest('.nz-field').querySelector('.nz-field__error').innerText")
+    assert "Pay date" in message and "pay_date" not in message, message
+    assert date.get_attribute("aria-invalid") == "true"
+    assert form.locator(".nz-calc__result table").count() == 0
+    assert "$" not in _result_text(page)
+    page.keyboard.type("012026")  # the rest of the date: 1 May 2026, in 2026-27
+    page.wait_for_function("document.querySelector('.nz-calc__result table') !== null")
+    assert date.input_value() == "2026-05-01"
+    assert date.evaluate("el => el.closest('.nz-field').querySelector('.nz-field__error').innerText") == ""
+    assert not page.js_errors
+
+
+def test_typing_a_new_amount_removes_the_old_result_until_the_new_one_is_computed(page, live):
+    page.goto(live["site"] + "calculators/income-tax/?taxable_income=85000&tax_year=2026-27")
+    page.wait_for_function("document.querySelector('.nz-calc__result').innerText.includes('$17,927.50')")
+    # Record the result area after every keystroke and every frame, with the amount it sat beside.
+    page.evaluate("""() => {
+        window.__seen = [];
+        const record = () => window.__seen.push([document.querySelector('[name=taxable_income]').value,
+                                                 document.querySelector('.nz-calc__result').innerText]);
+        document.addEventListener('input', record);
+        const frame = () => { record(); if (!window.__stop) requestAnimationFrame(frame); };
+        requestAnimationFrame(frame);
+    }""")
+    field = page.locator("form.nz-calc [name=taxable_income]")
+    field.select_text()
+    page.keyboard.type("65000")
+    # At once, before typing has paused long enough to recompute: the old figures are gone.
+    now = _result_text(page)
+    assert "$17,927.50" not in now and "$85,000.00" not in now, now
+    assert page.locator("form.nz-calc .nz-calc__result table").count() == 0
+    # 15,600 x 10.5% + 37,900 x 17.5% + 11,500 x 30% (2026-27)
+    page.wait_for_function("document.querySelector('.nz-calc__result').innerText.includes('$11,720.50')")
+    page.evaluate("window.__stop = true")
+    seen = page.evaluate("window.__seen")
+    stale = [(value, text) for value, text in seen if value != "85000" and ("$17,927.50" in text or "$85,000.00" in text)]
+    assert not stale, stale[:3]
+    assert any(value == "65000" and "$11,720.50" in text for value, text in seen)
+    assert not page.js_errors
+
+
+def test_back_button_restores_earlier_inputs_and_their_result(page, live):
+    page.goto(live["site"] + "calculators/income-tax/?taxable_income=85000&tax_year=2026-27")
+    page.wait_for_function("document.querySelector('.nz-calc__result').innerText.includes('$17,927.50')")
+    field = page.locator("form.nz-calc [name=taxable_income]")
+    field.fill("65000")
+    page.wait_for_function("document.querySelector('.nz-calc__result').innerText.includes('$11,720.50')")
+    field.fill("100000")
+    # 15,600 x 10.5% + 37,900 x 17.5% + 24,600 x 30% + 21,900 x 33% = $22,877.50 (2026-27)
+    page.wait_for_function("document.querySelector('.nz-calc__result').innerText.includes('$22,877.50')")
+    assert "taxable_income=100000" in page.url
+    page.go_back()
+    page.wait_for_function("document.querySelector('[name=taxable_income]').value === '65000'")
+    page.wait_for_function("document.querySelector('.nz-calc__result').innerText.includes('$11,720.50')")
+    assert "$22,877.50" not in _result_text(page) and "taxable_income=65000" in page.url
+    page.go_back()
+    page.wait_for_function("document.querySelector('[name=taxable_income]').value === '85000'")
+    page.wait_for_function("document.querySelector('.nz-calc__result').innerText.includes('$17,927.50')")
+    page.go_forward()
+    page.wait_for_function("document.querySelector('.nz-calc__result').innerText.includes('$11,720.50')")
+    assert field.input_value() == "65000"
     assert not page.js_errors
 
 
@@ -445,6 +542,12 @@ def test_following_an_answers_calculator_link_reproduces_its_figure(page, live):
     assert "$17,927.50" in answer.inner_text()
     chip = answer.locator("a.nz-chip", has_text="calculator")
     assert chip.count() == 1
+    # The link in the answer's text and the chip both open the site's own calculator in this tab.
+    in_text = answer.locator(".nz-ask__body a[href^='/calculators/income-tax/']")
+    assert in_text.count() == 1 and in_text.get_attribute("target") is None
+    assert in_text.get_attribute("href") == chip.get_attribute("href")
+    assert chip.get_attribute("target") is None
+    assert all(t == "_blank" for t in answer.locator(".nz-ask__sources a").evaluate_all("els => els.map(a => a.target)"))
     chip.click()
     page.wait_for_url("**/calculators/income-tax/**")
     page.wait_for_function("document.querySelector('.nz-calc__result').innerText.includes('$17,927.50')")

@@ -11,6 +11,7 @@ import dataclasses
 import gzip
 import json
 import os
+import re
 import shutil
 import statistics
 from pathlib import Path
@@ -253,3 +254,96 @@ def test_year_page_lists_each_section_with_its_source(built_site, year):
     for heading in ("Income tax rates", "ACC earners' levy", "Secondary tax codes", "Student loan repayments", "KiwiSaver", "ESCT"):
         assert f"## {heading}" in md
     assert md.count("Source: [") >= 10
+
+
+# ---------------------------------------------------------------- pages speak as a page (issue 16)
+
+CHAT_WORDING = ("Tell me if", "Tell me which", "Tell me again", "I couldn't", "Kia ora", "What would you like",
+                "Let me know", "I'll work it out", "Ask me")
+URL_LIKE = re.compile(r"https?://|www\.|\.govt\.nz|/[a-z0-9-]+/", re.I)
+
+
+def page_body(html: str):
+    """A built page's own content: the article without the Ask box (which is a chat on purpose)."""
+    from bs4 import BeautifulSoup
+
+    article = BeautifulSoup(html, "html.parser").find("article")
+    for box in article.select("section.nz-ask, script, style"):
+        box.decompose()
+    return article
+
+
+def sources_list(article):
+    heading = article.find("h2", id="sources") or next((h for h in article.find_all("h2") if h.get_text(strip=True).startswith("Sources")), None)
+    return heading.find_next_sibling("ol") if heading else None
+
+
+def assert_readable_label(label: str, where: str) -> None:
+    assert label.strip(), where
+    assert not URL_LIKE.search(label), f"{where}: source label is an address, not a title: {label!r}"
+    assert "snapshot" not in label.lower(), f"{where}: internal wording in a source label: {label!r}"
+
+
+def test_faq_pages_speak_as_a_page_not_a_chat(built_site):
+    pages = faq_pages(built_site.site_dir)
+    assert pages
+    for path in pages:
+        text = page_body(path.read_text()).get_text(" ", strip=True)
+        for phrase in CHAT_WORDING:
+            assert phrase.lower() not in text.lower(), f"{path.relative_to(built_site.site_dir)}: chat wording {phrase!r}"
+
+
+def test_faq_source_labels_are_readable_titles(built_site):
+    checked = 0
+    for path in faq_pages(built_site.site_dir):
+        listing = sources_list(page_body(path.read_text()))
+        if listing is None:
+            continue
+        for a in listing.find_all("a"):
+            assert a["href"].startswith("https://"), path
+            assert_readable_label(a.get_text(), str(path.relative_to(built_site.site_dir)))
+            checked += 1
+    assert checked
+
+
+def test_calculator_and_tax_year_source_links_show_titles(built_site):
+    """Calculator results name their source by the title in the rules data (data-source-titles,
+    read by calculators.js), and the tax-year pages do the same: never an address cut mid-word."""
+    from bs4 import BeautifulSoup
+
+    from nztax.rules import load_rules
+    from nztax_build.render import rules_source_titles
+
+    rules = load_rules(built_site.settings.rules_dir)
+    titles = rules_source_titles(rules)
+    sources = {section.source for year in rules.years.values() for section in vars(year.data).values() if getattr(section, "source", None)}
+    assert sources <= set(titles)  # every source a calculator can show has a title
+    for slug_dir in sorted((built_site.site_dir / "calculators").glob("*/index.html")):
+        form = BeautifulSoup(slug_dir.read_text(), "html.parser").find("form", class_="nz-calc")
+        if form is None:
+            continue
+        page_titles = json.loads(form["data-source-titles"])
+        assert page_titles == titles, slug_dir
+        for label in page_titles.values():
+            assert_readable_label(label, str(slug_dir))
+    for year_page in sorted((built_site.site_dir / "tax-years").glob("20*/index.html")):
+        article = page_body(year_page.read_text())
+        links = [small.find("a") for small in article.find_all("small") if small.get_text().startswith("Source:")]
+        assert links, year_page
+        for a in links:
+            assert a["href"] in titles and a.get_text() == titles[a["href"]], (year_page, a)
+
+
+def test_calculator_links_in_answers_open_in_the_same_tab(built_site):
+    """Links to the site's own pages (the calculator link in an answer) stay in the tab; links to
+    other sites open a new one (issue 13)."""
+    internal = 0
+    for path in faq_pages(built_site.site_dir):
+        answer = page_body(path.read_text()).find("div", class_="nz-answer")
+        for a in answer.find_all("a", href=True):
+            if a["href"].startswith("/"):
+                assert not a.get("target"), (path, str(a))
+                internal += 1
+            else:
+                assert a.get("target") == "_blank" and "noopener" in a.get("rel", []), (path, str(a))
+    assert internal  # the fixture FAQ has calculation answers, each with its calculator link
