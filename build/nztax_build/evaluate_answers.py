@@ -1,4 +1,4 @@
-"""`nztax eval answers`: run the answer scenarios offline and score them.
+"""`nztax eval answers` / `nztax eval bank`: run answer scenarios offline and score them.
 
 In: `tests/golden/scenarios.yaml` (or --golden), the index (settings.index_dir, or --index; when
 there is none, the built chunks or the small test fixture are indexed into .work/eval/index).
@@ -7,6 +7,13 @@ Out: three scores printed and written to `.work/eval/answers.json` —
   facts      share of expected figures present (and forbidden figures absent) in the answers;
   citations  share of expected URL fragments found among the answers' citations —
 plus a markdown table per category and per failing scenario (`.work/eval/answers.md` or --out).
+
+`nztax eval bank` runs the held-out question bank (`tests/golden/question_bank.yaml`, written
+outside the project before the engine's answers were seen), split once into a development part and
+a frozen test part by a hash of each id (`splits.py`). It reports both parts, per category, and a
+wrong-figure count: answers that state a figure the question's `forbidden` list names, or that
+calculate when the question should have been clarified, declined or refused. Failing items are
+listed for the development part only; the test part is scored, never inspected.
 """
 
 from __future__ import annotations
@@ -25,6 +32,7 @@ from pathlib import Path
 import yaml
 
 from nztax.settings import get_settings
+from nztax_build.splits import split_of
 
 FIGURE = re.compile(r"\$?\d{1,3}(?:,\d{3})+(?:\.\d+)?%?|\$?\d+(?:\.\d+)?%?")
 
@@ -41,6 +49,8 @@ class Scenario:
     forbidden: list[str] = field(default_factory=list)
     citations: list[str] = field(default_factory=list)
     tools: list[str] = field(default_factory=list)
+    traps: list[str] = field(default_factory=list)
+    split: str = "dev"
 
 
 def load_scenarios(path: Path) -> tuple[dt.date | None, list[Scenario]]:
@@ -49,13 +59,15 @@ def load_scenarios(path: Path) -> tuple[dt.date | None, list[Scenario]]:
     if isinstance(as_of, str):
         as_of = dt.date.fromisoformat(as_of)
     out = []
-    for raw in data["scenarios"]:
+    held_out = "questions" in data  # the question bank: split by id hash
+    for raw in data["questions"] if held_out else data["scenarios"]:
         expect = raw.get("expect", {})
         out.append(Scenario(
             id=raw["id"], category=raw.get("category", "other"), question=raw["question"], status=expect["status"],
             tax_year=raw.get("tax_year"), history=raw.get("history") or [],
-            figures=[str(f) for f in expect.get("figures", [])], forbidden=[str(f) for f in expect.get("forbidden", [])],
-            citations=list(expect.get("citations", [])), tools=list(expect.get("tools", [])),
+            figures=[str(f) for f in expect.get("figures") or []], forbidden=[str(f) for f in expect.get("forbidden") or []],
+            citations=list(expect.get("citations") or []), tools=list(expect.get("tools") or []),
+            traps=list(raw.get("traps") or []), split=split_of(raw["id"]) if held_out else "dev",
         ))
     return as_of, out
 
@@ -78,9 +90,15 @@ def figures_in(answer: str) -> set[tuple[str, Decimal]]:
     return found
 
 
-def has_figure(found: set, expected: str) -> bool:
+def has_figure(found: set, expected: str, answer: str | None = None) -> bool:
+    """A dollar amount or rate, compared by value; anything else (a tax code "SH", a date "7 July")
+    as whole words in the answer."""
     key = _figure_key(expected)
-    return key is not None and key in found
+    if key is not None:
+        return key in found
+    if answer is None:
+        return False
+    return re.search(r"(?<![\w$])" + re.escape(expected) + r"(?![\w%])", answer) is not None
 
 
 @dataclass
@@ -94,6 +112,7 @@ class Outcome:
     cites_total: int
     notes: list[str]
     latency_ms: int
+    wrong_figure: bool = False
 
 
 def score(s: Scenario, result: dict) -> Outcome:
@@ -108,16 +127,22 @@ def score(s: Scenario, result: dict) -> Outcome:
     found = figures_in(result["answer"])
     hit = 0
     for f in s.figures:
-        if has_figure(found, f):
+        if has_figure(found, f, result["answer"]):
             hit += 1
         else:
             notes.append(f"missing {f}")
+    wrong = False
     for f in s.forbidden:
-        bad = ("%" in result["answer"]) if f == "%" else has_figure(found, f)
+        bad = ("%" in result["answer"]) if f == "%" else has_figure(found, f, result["answer"])
         if bad:
             notes.append(f"forbidden {f} present")
+            wrong = True
         else:
             hit += 1
+    if s.status != "answered" and result["tools"] and result["status"] == "answered":
+        # A figure computed for a question that should have been asked about or turned away.
+        notes.append("calculated instead of " + s.status)
+        wrong = True
     urls = [c["url"] for c in result["citations"]]
     cites = 0
     for fragment in s.citations:
@@ -126,7 +151,7 @@ def score(s: Scenario, result: dict) -> Outcome:
         else:
             notes.append(f"no citation matching {fragment!r}")
     return Outcome(s, result["status"], behaviour, hit, len(s.figures) + len(s.forbidden), cites, len(s.citations),
-                   notes, result["latency_ms"])
+                   notes, result["latency_ms"], wrong)
 
 
 def _index_dir(args, settings) -> Path:
@@ -151,6 +176,27 @@ def _pct(hit: int, total: int) -> str:
     return f"{hit / total:.3f}" if total else "–"
 
 
+def run_bank(args) -> int:
+    """`nztax eval bank`: the held-out question bank, development and frozen test parts."""
+    settings = get_settings()
+    args.golden = getattr(args, "golden", None) or str(settings.home / "tests" / "golden" / "question_bank.yaml")
+    args.out = getattr(args, "out", None) or str(settings.work_dir / "eval" / "bank.md")
+    return run(args)
+
+
+def _totals(items: list[Outcome]) -> dict:
+    b = sum(o.behaviour for o in items)
+    fh, ft = sum(o.facts_hit for o in items), sum(o.facts_total for o in items)
+    ch, ct = sum(o.cites_hit for o in items), sum(o.cites_total for o in items)
+    return {"n": len(items), "behaviour": round(b / len(items), 4) if items else 0.0,
+            "facts": round(fh / ft, 4) if ft else 0.0, "citations": round(ch / ct, 4) if ct else 0.0,
+            "wrong_figures": sum(o.wrong_figure for o in items)}
+
+
+def _row(name: str, t: dict) -> str:
+    return f"| {name} | {t['n']} | {t['behaviour']:.3f} | {t['facts']:.3f} | {t['citations']:.3f} | {t['wrong_figures']} |"
+
+
 def run(args) -> int:
     import nztax.rules
     from nztax.engine import Engine
@@ -167,41 +213,45 @@ def run(args) -> int:
     for number, s in enumerate(scenarios, start=1):
         result = engine.answer(s.question, tax_year=s.tax_year, history=s.history, use_faq=False, mode="offline").to_json()
         outcomes.append(score(s, result))
-        print(f"[eval answers] {number}/{len(scenarios)} {s.id}: {'ok' if not outcomes[-1].notes else '; '.join(outcomes[-1].notes)}",
-              file=sys.stderr)
+        shown = "ok" if not outcomes[-1].notes else ("; ".join(outcomes[-1].notes) if s.split != "test" else "not ok")
+        print(f"[eval answers] {number}/{len(scenarios)} {s.id if s.split != 'test' else '(test)'}: {shown}", file=sys.stderr)
     seconds = time.perf_counter() - started
 
-    def totals(items):
-        b = sum(o.behaviour for o in items)
-        fh, ft = sum(o.facts_hit for o in items), sum(o.facts_total for o in items)
-        ch, ct = sum(o.cites_hit for o in items), sum(o.cites_total for o in items)
-        return b, len(items), fh, ft, ch, ct
-
-    b, n, fh, ft, ch, ct = totals(outcomes)
-    scores = {"behaviour": round(b / n, 4) if n else 0.0, "facts": round(fh / ft, 4) if ft else 0.0,
-              "citations": round(ch / ct, 4) if ct else 0.0}
-    by_cat = defaultdict(list)
-    for o in outcomes:
-        by_cat[o.scenario.category].append(o)
+    splits = sorted({o.scenario.split for o in outcomes})
+    overall = _totals(outcomes)
     lines = ["# Answer evaluation (offline)", "",
-             f"{n} scenarios from `{golden.name}`, index `{index_dir}`, as of {as_of}; {seconds:.1f} s in total.", "",
-             "| category | scenarios | behaviour | facts | citations |", "|---|---|---|---|---|"]
-    for cat, items in sorted(by_cat.items()):
-        cb, cn, cfh, cft, cch, cct = totals(items)
-        lines.append(f"| {cat} | {cn} | {_pct(cb, cn)} | {_pct(cfh, cft)} | {_pct(cch, cct)} |")
-    lines.append(f"| **all** | {n} | **{scores['behaviour']:.3f}** | **{scores['facts']:.3f}** | **{scores['citations']:.3f}** |")
-    failing = [o for o in outcomes if o.notes]
+             f"{len(outcomes)} questions from `{golden.name}`, index `{index_dir}`, as of {as_of}; {seconds:.1f} s in total.",
+             "Wrong figures: answers stating a figure the question forbids, or calculating where it should ask or decline.", ""]
+    header = ["| part / category | n | behaviour | facts | citations | wrong figures |", "|---|---|---|---|---|---|"]
+    lines += header + [_row(f"**{p}**", _totals([o for o in outcomes if o.scenario.split == p])) for p in splits]
+    lines += [_row("**all**", overall), ""]
+    by_split_cat: dict[str, dict] = {}
+    for p in splits:
+        part = [o for o in outcomes if o.scenario.split == p]
+        by_cat = defaultdict(list)
+        for o in part:
+            by_cat[o.scenario.category].append(o)
+        by_split_cat[p] = {c: _totals(i) for c, i in sorted(by_cat.items())}
+        if len(splits) > 1:
+            lines += [f"## Part `{p}` by category", ""]
+        lines += header + [_row(c, t) for c, t in by_split_cat[p].items()] + [""]
+        traps = sorted({t for o in part for t in o.scenario.traps})
+        if traps:
+            lines += ["| trap | n | behaviour | facts | citations | wrong figures |", "|---|---|---|---|---|---|"]
+            lines += [_row(t, _totals([o for o in part if t in o.scenario.traps])) for t in traps] + [""]
+    failing = [o for o in outcomes if o.notes and o.scenario.split != "test"]
     if failing:
-        lines += ["", "## Scenarios with problems", "", "| id | status | notes |", "|---|---|---|"]
+        lines += ["## Questions with problems (development part only)", "", "| id | status | notes |", "|---|---|---|"]
         lines += [f"| {o.scenario.id} | {o.status} | {'; '.join(o.notes)} |" for o in failing]
     report = "\n".join(lines) + "\n"
     print(report)
     out = Path(getattr(args, "out", None) or settings.work_dir / "eval" / "answers.md")
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(report, encoding="utf-8")
-    (out.parent / "answers.json").write_text(json.dumps(
-        {**scores, "scenarios": n, "by_category": {c: dict(zip(("behaviour", "n", "facts_hit", "facts_total", "cites_hit", "cites_total"), totals(i)))
-                                                  for c, i in by_cat.items()},
-         "failures": {o.scenario.id: o.notes for o in failing}}, indent=2), encoding="utf-8")
-    print(f"[eval answers] written {out} and {out.parent / 'answers.json'}", file=sys.stderr)
+    summary = {**{k: overall[k] for k in ("behaviour", "facts", "citations", "wrong_figures")}, "scenarios": len(outcomes),
+               "parts": {p: _totals([o for o in outcomes if o.scenario.split == p]) for p in splits},
+               "by_category": by_split_cat,
+               "failures": {o.scenario.id: o.notes for o in failing}}
+    out.with_suffix(".json").write_text(json.dumps(summary, indent=2), encoding="utf-8")
+    print(f"[eval answers] written {out} and {out.with_suffix('.json')}", file=sys.stderr)
     return 0

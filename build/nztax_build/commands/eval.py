@@ -1,4 +1,4 @@
-"""`nztax eval retrieval|answers|all [--golden FILE] [--out FILE]`.
+"""`nztax eval retrieval|queries|answers|bank|all [--golden FILE] [--out FILE]`.
 
 Each target is a module `nztax_build.<module>` with `run(args) -> int`, imported only when it runs;
 a target whose module is not in this build is skipped with a note. `all` runs every target with its
@@ -15,7 +15,9 @@ import sys
 # target -> module implementing it (another target is one line here).
 TARGETS = {
     "retrieval": "nztax_build.evaluate_retrieval",
+    "queries": "nztax_build.evaluate_retrieval:run_held_out",   # held-out search queries (dev + frozen test)
     "answers": "nztax_build.evaluate_answers",
+    "bank": "nztax_build.evaluate_answers:run_bank",            # held-out question bank (dev + frozen test)
 }
 
 
@@ -29,13 +31,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _run_target(name: str, args: argparse.Namespace) -> int | None:
+    module_name, _, function = TARGETS[name].partition(":")
     try:
-        module = importlib.import_module(TARGETS[name])
+        module = importlib.import_module(module_name)
     except ModuleNotFoundError as exc:
-        if exc.name == TARGETS[name]:
+        if exc.name == module_name:
             return None
         raise
-    return int(module.run(args) or 0)
+    return int(getattr(module, function or "run")(args) or 0)
 
 
 def run(args: argparse.Namespace) -> int:
