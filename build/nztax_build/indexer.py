@@ -30,6 +30,7 @@ from typing import Any
 import numpy as np
 
 from nztax.embedders import Embedder, get_embedder
+from nztax.understand import default_catalogue
 from nztax.index import (
     BM25_DIR,
     CHUNKS_FILE,
@@ -292,7 +293,7 @@ def embed_and_index(
         except IndexUnavailableError:
             current = None
         if (current is not None and current.corpus_hash == digest and current.embedder_id == embedder.id
-                and current.bm25 == bm25_settings):
+                and current.bm25 == bm25_settings and default_catalogue().vectors_current(index_dir, embedder)):
             return IndexBuildReport(index_dir, True, len(parents), len(children), 0, len(children),
                                     embedder.id, time.perf_counter() - started, 0.0)
 
@@ -317,6 +318,9 @@ def embed_and_index(
     index_dir.parent.mkdir(parents=True, exist_ok=True)
     try:
         write_index(new_dir, manifest, parents, children, vectors)
+        # The intent catalogue's example vectors, by the same embedder: the function loads them
+        # instead of embedding every example at cold start.
+        default_catalogue().save_vectors(new_dir, embedder)
         validate_index(new_dir, manifest)
         if publish:
             release.publish(new_dir, index_dir, validate=release.validate_index,

@@ -1,8 +1,8 @@
 """The composer: typed answers with the four statuses, fixed copy, disclaimers and citations.
 
-In: an `Intent` (from the router), tool results, retrieved passages and the rules data (offline
-mode), or a model's validated reply (LLM mode). Out: `AskResult`, whose `to_json()` is exactly
-the POST /ask contract.
+In: a `Decision` (decide.py), tool results and the rules data. Out: `AskResult` (contract.py).
+say.py writes answers first; this module holds the fixed copy, the per-topic rules summaries and
+the calculators' working that say.py builds on.
 
 Decline and refusal copy is fixed text here, never model text. Disclaimers are added by rule:
 always "general information"; plus prior tax years, complex situations and approximations.
@@ -13,71 +13,16 @@ from __future__ import annotations
 
 import re
 from decimal import Decimal
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any
 
-from pydantic import BaseModel, Field
-
-from nztax.router import Intent
+from nztax.contract import MAX_NEXT_ACTIONS, AskResult, Citation, Status, ToolCall  # noqa: F401 (re-exported)
 from nztax.rules import RuleBook, RulesError, TaxYearRules
 
-Status = Literal["answered", "needs_clarification", "out_of_scope", "refused"]
-MAX_NEXT_ACTIONS = 3
+if TYPE_CHECKING:
+    from nztax.decide import Decision as Intent
 # How much of a passage the offline composer quotes.
 EXCERPT_SENTENCES = 3
 EXCERPT_PASSAGES = 2
-
-
-class Citation(BaseModel):
-    title: str
-    url: str
-    section: str | None = None
-
-    def to_json(self) -> dict:
-        out = {"title": self.title, "url": self.url}
-        if self.section:
-            out["section"] = self.section
-        return out
-
-
-class ToolCall(BaseModel):
-    name: str
-    arguments: dict
-    result: dict
-
-
-class AskResult(BaseModel):
-    status: Status
-    answer: str
-    citations: list[Citation] = Field(default_factory=list)
-    tools: list[ToolCall] = Field(default_factory=list)
-    tax_year: str
-    disclaimer: str
-    next_actions: list[str] = Field(default_factory=list, max_length=MAX_NEXT_ACTIONS)
-    source: Literal["faq", "engine"] = "engine"
-    mode: Literal["llm", "offline"] = "offline"
-    latency_ms: int = 0
-    # Internal: figures the guard removed, LLM usage; logged, not part of the contract.
-    guard_removed: list[str] = Field(default_factory=list, exclude=True)
-    usage: dict = Field(default_factory=dict, exclude=True)
-    fallback_reason: str | None = Field(default=None, exclude=True)
-
-    def to_json(self) -> dict:
-        return {
-            "status": self.status,
-            "answer": self.answer,
-            "citations": [c.to_json() for c in self.citations],
-            "tools": [t.model_dump() for t in self.tools],
-            "tax_year": self.tax_year,
-            "disclaimer": self.disclaimer,
-            "next_actions": list(self.next_actions[:MAX_NEXT_ACTIONS]),
-            "source": self.source,
-            "mode": self.mode,
-            "latency_ms": int(self.latency_ms),
-        }
-
-    @classmethod
-    def from_json(cls, data: dict) -> "AskResult":
-        return cls.model_validate(data)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -239,7 +184,28 @@ def clarify(intent: Intent, rules: RuleBook, current_year: str) -> AskResult:
     year_rules = rules.years.get(intent.tax_year)
     citations: list[Citation] = []
     missing = intent.missing[0] if intent.missing else "question"
-    if missing == "income":
+    if missing == "amount":
+        reason = getattr(intent, "clarify_reason", None) or "I couldn't read that amount for sure"
+        answer = (f"Before I work anything out: {reason}. Is that amount per year, or per week, fortnight or month? "
+                  "Tell me again and I'll work it out.")
+        actions = ["How much tax do I pay on $60,000 a year?", "What is my take-home pay on $2,300 a fortnight?"]
+    elif missing == "which_calculation":
+        labels = {"income_tax": "the income tax for the year", "paye": "the tax taken from each pay",
+                  "take_home": "your take-home pay", "acc_levy_amount": "the ACC earners' levy",
+                  "student_loan_amount": "your student loan repayments", "ietc_amount": "the independent earner tax credit",
+                  "kiwisaver_amount": "your KiwiSaver contributions", "secondary_code": "a secondary tax code",
+                  "donation_credit": "a donation tax credit", "pir_rate": "your PIR"}
+        options = [labels.get(o, o.replace("_", " ")) for o in getattr(intent, "clarify_options", [])] or ["the tax for the year", "your take-home pay"]
+        answer = f"Do you want {options[0]} or {options[1]}? Tell me which and I'll work it out."
+        actions = []
+    elif missing == "details":
+        answer = ("I can work that out with you, but I need the figures. What amounts are involved (what you "
+                  "bought and sold it for, or what you received, and when), and what else did you earn in the tax year?")
+        actions = []
+    elif missing == "donation":
+        answer = "How much did you donate in the tax year, and what was your taxable income?"
+        actions = []
+    elif missing == "income":
         answer = ("To work that out I need your income before tax. How much do you earn, and is that a year, "
                   "or per week, fortnight or month? If you're paid salary or wages, your tax code (for example "
                   "M, ME or M SL) and whether you have a student loan or KiwiSaver help too.")
@@ -312,10 +278,7 @@ def describe_tool_result(name: str, args: dict, result: dict) -> tuple[list[str]
         return [f"I couldn't run that calculation ({err.get('message')})."], False
     y = _year_phrase(result)
     if name == "calculate_income_tax":
-        lines = [f"On a taxable income of {money(result['taxable_income'])} in {y}, income tax is "
-                 f"**{money(result['total_tax'])}**. That is an effective (average) rate of {pct(result['effective_rate'])}; "
-                 f"your marginal rate is {pct(result['marginal_rate'])}.", "",
-                 "| Income band | Rate | Income in band | Tax |", "|---|---|---|---|"]
+        lines = ["| Income band | Rate | Income in band | Tax |", "|---|---|---|---|"]
         for b in result["breakdown"]:
             lines.append(f"| {band_label(b['band_from'], b['band_to'])} | {pct(b['rate'])} | {money(b['income_in_band'])} | {money(b['tax'])} |")
         if result.get("composite_rates"):
@@ -395,7 +358,7 @@ def describe_tool_result(name: str, args: dict, result: dict) -> tuple[list[str]
     if name == "find_prescribed_investor_rate":
         return [f"Your prescribed investor rate is **{pct(result['rate'])}**. {result.get('reason', '')}".strip()], False
     if name == "choose_secondary_tax_code":
-        sl = " SL" if args.get("student_loan") else ""
+        sl = " SL" if args.get("student_loan") and not str(result["tax_code"]).endswith("SL") else ""
         return [f"With a total income of {money(args.get('total_annual_income', 0))} a year ({y}), the secondary tax code is "
                 f"**{result['tax_code']}{sl}**: tax at {pct(result['rate'])} ({pct(result['rate_with_acc_levy'])} with the "
                 "ACC earners' levy) on the second job's pay."], False

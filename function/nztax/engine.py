@@ -5,11 +5,14 @@ In: a question, an optional tax year and the latest turns of history. Out: `AskR
     engine = Engine.load()                      # rules + retriever + FAQ answers, once per process
     engine.answer("How much tax on $85k?").to_json()
 
-Steps: (1) FAQ fast path; (2) the router declines or refuses what is out of scope; (3) LLM mode
-(a model is configured): retrieve passages, run the tool loop, compose from the model's JSON;
-any provider error, timeout or unusable reply falls back to (4) offline mode: the router's
-calculation or topic, composed from tool results, the rules data and retrieved passages;
-(5) the figure guard checks every dollar amount and percentage in the answer.
+Steps: (1) understand (understand.py: the intent, by nearest catalogue examples; slots.py: amounts,
+periods, codes, years, conditions) and decide once (decide.py: calculate, fact, topic, clarify,
+decline or refuse); (2) the FAQ fast path, when the stored question reads the same; (3) decline,
+refuse and clarify are fixed copy, before any model call; (4) LLM mode (a model is configured):
+the question is retrieved once, the tool loop runs, the answer is composed from the model's JSON;
+any provider error, timeout or unusable reply falls back to (5) offline mode: say.py writes the
+answer first, then the working, then the sources; (6) the figure guard checks every dollar amount
+and percentage in the answer.
 """
 
 from __future__ import annotations
@@ -21,14 +24,17 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from nztax import composer, guard
-from nztax.composer import AskResult, Citation, ToolCall
-from nztax import calculator_links
+import numpy as np
+
+from nztax import calculator_links, composer, guard, say
+from nztax.contract import AskResult, Citation, ToolCall
+from nztax.decide import Decision, after_retrieval, decide, question_slots
 from nztax.faq_index import FaqIndex
 from nztax.index import IndexMissingError
-from nztax.router import Intent, clean_text, find_topics, reading_of, route
 from nztax.rules import RuleBook, current_tax_year, default_rules, today
 from nztax.settings import Settings, get_settings
+from nztax.slots import clean_text, read_slots, reading
+from nztax.understand import IntentClassifier, default_catalogue
 
 log = logging.getLogger("nztax.engine")
 
@@ -75,6 +81,8 @@ class Engine:
         self.settings = settings or get_settings()
         self.faq = faq if faq is not None else FaqIndex([], self.settings.faq_match_threshold)
         self.titles = composer.source_titles(rules)
+        self._classifier: IntentClassifier | None = None
+        self._fallback_embedder = None
 
     # -- loading -------------------------------------------------------------------------------
 
@@ -116,6 +124,53 @@ class Engine:
     def reset(cls) -> None:
         cls._shared = None
 
+    # -- understanding ------------------------------------------------------------------------
+
+    @property
+    def classifier(self) -> IntentClassifier:
+        """The intent classifier, built on first use with the query embedder (one per engine)."""
+        if self._classifier is None:
+            with self._lock:
+                if self._classifier is None:
+                    catalogue = default_catalogue()
+                    embedder = self.embedder
+                    index_dir = None if isinstance(self.retriever, MissingIndex) else self.retriever.index.directory
+                    vectors = catalogue.example_vectors(embedder, index_dir) if embedder is not None else np.zeros((0, 1))
+                    self._classifier = IntentClassifier(catalogue, vectors, self.settings)
+        return self._classifier
+
+    @property
+    def embedder(self):
+        if isinstance(self.retriever, MissingIndex):
+            if self._fallback_embedder is None:
+                from nztax.embedders import get_embedder
+
+                try:
+                    self._fallback_embedder = get_embedder(self.settings)
+                except Exception as exc:  # no model: understand by words alone
+                    log.warning(json.dumps({"event": "embedder_unavailable", "detail": str(exc)[:200]}))
+                    self._fallback_embedder = False
+            return self._fallback_embedder or None
+        return self.retriever.embedder
+
+    def understand(self, question: str, history: list[dict] | None, tax_year: str | None) -> tuple[Decision, Any]:
+        """The decision for a question, and its embedding (reused by retrieval)."""
+        text, used_history, slots = question_slots(question, history, self.rules)
+        embedder = self.embedder
+        vector = None
+        if embedder is not None:
+            vector = self.retriever.embed_query(text) if not isinstance(self.retriever, MissingIndex) else embedder.embed_query(text)
+        classification = self.classifier.classify(text, vector, slots)
+        if used_history:
+            # A question that stands on its own as something to turn away ("write me a poem" after
+            # tax questions) is not read as a follow-up.
+            alone_slots = read_slots(question, self.rules)
+            alone_vector = embedder.embed_query(question) if embedder is not None else None
+            alone = self.classifier.classify(question, alone_vector, alone_slots)
+            if alone.confident and alone.intent.does in ("decline", "refuse"):
+                return decide(question, alone, self.rules, history=None, tax_year=tax_year, slots=alone_slots), alone_vector
+        return decide(question, classification, self.rules, history=history, tax_year=tax_year, slots=slots), vector
+
     # -- answering -----------------------------------------------------------------------------
 
     def answer(self, question: str, tax_year: str | None = None, history: list[dict] | None = None, *,
@@ -130,73 +185,76 @@ class Engine:
         if mode not in ("llm", "offline"):
             raise ValueError("mode must be 'llm' or 'offline'")
         current = current_tax_year()
-        intent = route(question, history, tax_year, self.rules)
-        rescued_from_not_tax = False
-        if intent.kind == "out_of_scope" and intent.scope_topic == "not_tax" and self._corpus_covers(intent):
-            # No tax words the router knows ("What is FamilyBoost?"), but the sources answer it:
-            # the corpus, not a keyword list, has the last word on what is in scope.
-            intent.kind, intent.scope_topic, intent.topics = "topic", None, find_topics(intent.question)
-            rescued_from_not_tax = True
+        decision, vector = self.understand(question, history, tax_year)
 
         result = None
         if use_faq and not history:
-            entry = self.faq.match(question, intent.tax_year, reading_of(intent))
+            entry = self.faq.match(question, decision.tax_year, reading(decision.slots))
             if entry is not None:
                 try:
                     result = AskResult.from_json({**entry.result, "source": "faq"})
                 except ValueError as exc:  # a malformed stored answer: answer afresh instead
                     log.warning(json.dumps({"event": "faq_entry_invalid", "slug": entry.slug, "detail": str(exc)[:200]}))
         if result is None:
-            if intent.kind == "out_of_scope":
-                result = composer.decline(intent, current)
-            elif intent.kind == "refused":
-                result = composer.refuse(intent)
+            if decision.action == "decline":
+                result = composer.decline(decision, current)
+            elif decision.action == "refuse":
+                result = composer.refuse(decision)
+            elif decision.action == "clarify":
+                result = composer.clarify(decision, self.rules, current)
             elif mode == "llm" and self.settings.llm_model:
-                result = self._answer_llm(intent, history, current)
+                result = self._answer_llm(decision, history, current, vector)
             if result is None:
-                result = self._answer_offline(intent, current)
-            if rescued_from_not_tax and result.answer == composer.NOTHING_FOUND:
-                # A weak passage let the question past the scope check, but nothing in it answers:
-                # it was not a tax question after all ("What's the weather in Auckland?").
-                intent.kind, intent.scope_topic = "out_of_scope", "not_tax"
-                result = composer.decline(intent, current)
+                result = self._answer_offline(decision, current, vector)
             result = calculator_links.attach(result)
         result.latency_ms = int(round((time.perf_counter() - started) * 1000))
         return result
 
     # -- offline -------------------------------------------------------------------------------
 
-    def _answer_offline(self, intent: Intent, current: str) -> AskResult:
-        if intent.kind == "clarify":
-            result = composer.clarify(intent, self.rules, current)
-            return self._guarded(result, intent, passages=[])
-        if not intent.known_year:
-            return composer.unknown_year(intent, self.rules)
-        if intent.kind == "calculation" and intent.calculation:
+    def _answer_offline(self, decision: Decision, current: str, vector=None) -> AskResult:
+        if decision.action == "clarify":
+            return composer.clarify(decision, self.rules, current)
+        if not decision.known_year:
+            return composer.unknown_year(decision, self.rules)
+        if decision.action == "calculate" and decision.calls:
             from nztax.tools import call_tool
 
-            tool_result = call_tool(intent.calculation, intent.arguments)
-            result = composer.calculation(intent, intent.calculation, intent.arguments, tool_result, self.rules,
-                                          self.titles, current)
-            return self._guarded(result, intent, passages=[])
-        hits = self.search(intent.question, intent.tax_year)
-        result = composer.topic(intent, self.rules, hits, current)
+            results = [(name, args, call_tool(name, args)) for name, args in decision.calls]
+            result = say.calculation(decision, results, self.rules, self.titles, current)
+            return self._guarded(result, decision, passages=[])
+        query = decision.question
+        if decision.intent is not None and decision.intent.search and decision.action == "fact":
+            query = f"{decision.question} {decision.intent.search}"
+        hits = self.search(query, decision.tax_year, query_vector=vector if query == decision.question else None)
+        if after_retrieval(decision, bool(hits)).action in ("decline", "refuse"):
+            return composer.decline(decision, current) if decision.action == "decline" else composer.refuse(decision)
+        if decision.action == "fact":
+            tool_results = []
+            if decision.intent.name == "tax_code_main" and decision.slots.annual_income() is not None:
+                from nztax.tools import call_tool
+
+                args = {"annual_income": float(decision.slots.annual_income()), "tax_year": decision.tax_year,
+                        "receives_working_for_families": decision.slots.wff,
+                        "receives_benefit": decision.slots.benefit_or_super}
+                tool_results.append(("calculate_ietc", args, call_tool("calculate_ietc", args)))
+            result = say.fact(decision, self.rules, hits, current, tool_results)
+        else:
+            result = say.topic(decision, self.rules, hits, current)
         cited = {(c.url, c.section or "") for c in result.citations}
         used = [h for h in hits if (h.url, h.section or "") in cited]
-        return self._guarded(result, intent, passages=used)
+        return self._guarded(result, decision, passages=used)
 
-    def _corpus_covers(self, intent: Intent) -> bool:
-        """True when retrieval finds a passage above its relevance floor for the question."""
-        return bool(self.search(intent.question, intent.tax_year, k=1))
-
-    def search(self, query: str, tax_year: str | None, k: int | None = None, source_type: str | None = None) -> list:
+    def search(self, query: str, tax_year: str | None, k: int | None = None, source_type: str | None = None,
+               query_vector=None) -> list:
         year = tax_year if tax_year in self.rules.years else None
         return self.retriever.search(query, k=k or self.settings.answer_passages, mode="hybrid",
-                                     source_types=[source_type] if source_type else None, tax_year=year)
+                                     source_types=[source_type] if source_type else None, tax_year=year,
+                                     query_vector=query_vector)
 
     # -- LLM -----------------------------------------------------------------------------------
 
-    def _answer_llm(self, intent: Intent, history: list[dict], current: str) -> AskResult | None:
+    def _answer_llm(self, intent: Decision, history: list[dict], current: str, vector=None) -> AskResult | None:
         """The model's answer, or None (logged) when the offline answer must be served instead."""
         from nztax import llm, prompts
         from nztax.tools import tool_definitions
@@ -205,7 +263,7 @@ class Engine:
         query = intent.question
         if intent.used_history and history:
             query = f"{history[-1].get('question', '')} {intent.question}"
-        for hit in self.search(query, intent.tax_year):
+        for hit in self.search(query, intent.tax_year, query_vector=vector):
             sources.add(hit)
         blocks = [prompts.passage_block(sid, h.title, h.url, h.source_type, h.section, h.tax_year, h.text)
                   for sid, h in sources.hits.items()]
@@ -233,7 +291,7 @@ class Engine:
             reply = llm.run_tool_loop(self.settings, messages, tool_definitions(), execute)
         except llm.LlmError as exc:
             log.warning(json.dumps({"event": "llm_fallback", "reason": exc.kind, "detail": str(exc)[:300]}))
-            fallback = self._answer_offline(intent, current)
+            fallback = self._answer_offline(intent, current, vector)
             fallback.fallback_reason = exc.kind
             fallback.usage = exc.usage
             return fallback
@@ -262,7 +320,7 @@ class Engine:
             result = self._guarded(result, intent, passages=used)
             if not guard.substantive(result.answer.replace(guard.REMOVED_NOTE, "")) or self._mostly_removed(result):
                 log.warning(json.dumps({"event": "guard_downgrade", "removed": result.guard_removed}))
-                fallback = self._answer_offline(intent, current)
+                fallback = self._answer_offline(intent, current, vector)
                 fallback.fallback_reason = "guard"
                 fallback.guard_removed = result.guard_removed
                 fallback.usage = reply.usage
@@ -291,7 +349,7 @@ class Engine:
             first = exc.errors()[0]
             argument = str(first["loc"][0]) if first["loc"] else None
             return {"error": {"code": "invalid_argument", "argument": argument, "message": f"{argument}: {first['msg']}"}}
-        hits = self.search(args.query, args.tax_year, k=args.k, source_type=args.source_type)
+        hits = self.search(args.query, args.tax_year_filter, k=args.k, source_type=args.source_type_filter)
         results = []
         for hit in hits:
             sid = sources.add(hit)
@@ -305,7 +363,7 @@ class Engine:
 
     # -- guard ---------------------------------------------------------------------------------
 
-    def evidence(self, result: AskResult, intent: Intent, passages: list) -> guard.Evidence:
+    def evidence(self, result: AskResult, intent: Decision, passages: list) -> guard.Evidence:
         ev = guard.Evidence()
         years = {result.tax_year}
         for call in result.tools:
@@ -323,7 +381,7 @@ class Engine:
         ev.add_text(intent.question)
         return ev
 
-    def _guarded(self, result: AskResult, intent: Intent, passages: list) -> AskResult:
+    def _guarded(self, result: AskResult, intent: Decision, passages: list) -> AskResult:
         checked = guard.check(result.answer, self.evidence(result, intent, passages))
         if checked.flagged:
             log.warning(json.dumps({"event": "guard_removed", "figures": checked.removed, "mode": result.mode}))

@@ -6,8 +6,8 @@ Out: `FaqIndex.match(question, tax_year)` -> the stored entry, or None.
 
 Matching: the questions' word sets (lower-cased, stop words dropped, stemmed) must have a Jaccard
 similarity of at least `settings.faq_match_threshold`, and the engine's own reading of both
-(`router.reading_of`: negation, amounts with their periods, tax code, student loan, KiwiSaver
-rate) and their tax year must agree — "tax on $85k" never gets the FAQ about $80k, "$60,000 a
+(`slots.reading`: negation, amounts with their periods and roles, the period asked about, tax
+code, student loan, KiwiSaver rate, conditions) and their tax year must agree — "tax on $85k" never gets the FAQ about $80k, "$60,000 a
 month" never the one about $60,000 a year, "don't give" never the one about "give", however
 similar the words. Anything else is answered afresh by the engine (offline or LLM).
 """
@@ -19,7 +19,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from nztax.router import Reading, reading_of, resolve_tax_year, route
+from nztax.slots import Reading, read_slots, reading, resolve_tax_year
 from nztax.rules import RuleBook, default_rules
 
 FAQ_FILE = "faq.json"
@@ -91,8 +91,8 @@ class FaqIndex:
         return frozenset(tokens)
 
     def reading(self, text: str) -> Reading:
-        """The engine's reading of a stored question, routed as a fresh question would be."""
-        return reading_of(route(text, None, None, self._rules))
+        """The engine's reading of a stored question, read as a fresh question would be."""
+        return reading(read_slots(text, self._rules))
 
     @staticmethod
     def year(text: str) -> str | None:

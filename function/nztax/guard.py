@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from typing import Any, Iterable
 
-from nztax.router import money_value
+from nztax.slots import money_value
 
 # "$85,000", "$1.5k", "NZ$ 500", "$17,927.50"; and "17.5%", "10.5 per cent".
 DOLLAR = re.compile(

@@ -184,6 +184,7 @@ class LoadedIndex:
     identifier_in_heading: dict[str, set[int]]
     child_page: np.ndarray  # row -> page number (children of one URL share it)
     page_vectors: np.ndarray  # (pages, dimensions): normalised mean of each page's child vectors
+    directory: Path | None = None  # where it was loaded from (files stored beside it: intents.npz)
 
 
 def page_vectors(children: list[dict[str, Any]], vectors: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -255,4 +256,5 @@ def load_index(index_dir: Path) -> LoadedIndex:
         identifier_in_heading=in_heading,
         child_page=child_page,
         page_vectors=pages,
+        directory=index_dir,
     )

@@ -21,6 +21,14 @@ Tax figures never live here: they are in `nztax/rules/*.yaml`.
 | NZTAX_LLM_MAX_HOPS | 3 | tool-calling hops before a forced final answer |
 | NZTAX_LLM_MAX_TOKENS | 1200 | most output tokens per LLM call (caps cost and latency) |
 | NZTAX_ANSWER_PASSAGES | 5 | retrieved passages given to the composer / the model as context |
+| NZTAX_INTENT_MARGIN | 0.04 | understanding: least lead of the best intent over the next (combined score) before the engine calculates; below it, it answers from retrieval or asks (docs/understanding.md) |
+| NZTAX_INTENT_MIN_SCORE | 0.45 | understanding: least combined score of the best intent; below it the question is answered from retrieval |
+| NZTAX_INTENT_LEXICAL_WEIGHT | 0.35 | understanding: weight of word overlap with an intent's examples and keywords beside the embedding similarity |
+| NZTAX_INTENT_SLOT_WEIGHT | 0.1 | understanding: score added for each stated slot an intent prefers |
+| NZTAX_INTENT_AVOID_WEIGHT | 0.2 | understanding: score taken for each stated slot an intent avoids (a stated student loan is strong evidence against plain income tax) |
+| NZTAX_INTENT_NEIGHBOURS | 3 | understanding: an intent's score is the mean of its this-many nearest examples |
+| NZTAX_PLAUSIBLE_PAY | hourly=1000,weekly=15000,fortnightly=30000,four_weekly=50000,monthly=50000,annual_minimum=1000 | largest pay per period read as it stands; a larger one ("$70,000 a fortnight") is questioned, not computed; so is a year's income under `annual_minimum` written without a period ("my salary is $55") |
+| NZTAX_PER_PAY_CEILING | 12000 | a PAYE question's amount with no period of its own, at or under this, is one pay ("$9,200 gross each time"); over it, a year's pay |
 | NZTAX_FAQ_MATCH_THRESHOLD | 0.8 | FAQ fast path: least word-set similarity (0-1) between a question and a FAQ question |
 | NZTAX_RRF_K | 60 | reciprocal rank fusion constant |
 | NZTAX_RRF_WEIGHT_BM25 | 1.0 | weight of the BM25 ranking in fusion |
@@ -177,6 +185,15 @@ class Settings:
     llm_max_tokens: int = 1200
     answer_passages: int = 5
     faq_match_threshold: float = 0.8
+    # understanding (issue 11)
+    intent_margin: float = 0.04
+    intent_min_score: float = 0.45
+    intent_lexical_weight: float = 0.35
+    intent_neighbours: int = 3
+    intent_slot_weight: float = 0.1
+    intent_avoid_weight: float = 0.2
+    per_pay_ceiling: float = 12000.0
+    plausible_pay_per_period: dict = field(default_factory=lambda: dict(PLAUSIBLE_PAY_DEFAULT))
     extra: dict = field(default_factory=dict)
 
 
@@ -262,4 +279,26 @@ def get_settings() -> Settings:
         llm_max_tokens=int(_env("NZTAX_LLM_MAX_TOKENS", "1200")),
         answer_passages=int(_env("NZTAX_ANSWER_PASSAGES", "5")),
         faq_match_threshold=float(_env("NZTAX_FAQ_MATCH_THRESHOLD", "0.8")),
+        intent_margin=float(_env("NZTAX_INTENT_MARGIN", "0.04")),
+        intent_min_score=float(_env("NZTAX_INTENT_MIN_SCORE", "0.45")),
+        intent_lexical_weight=float(_env("NZTAX_INTENT_LEXICAL_WEIGHT", "0.35")),
+        intent_neighbours=int(_env("NZTAX_INTENT_NEIGHBOURS", "3")),
+        intent_slot_weight=float(_env("NZTAX_INTENT_SLOT_WEIGHT", "0.1")),
+        intent_avoid_weight=float(_env("NZTAX_INTENT_AVOID_WEIGHT", "0.2")),
+        per_pay_ceiling=float(_env("NZTAX_PER_PAY_CEILING", "12000")),
+        plausible_pay_per_period=_period_limits(os.environ.get("NZTAX_PLAUSIBLE_PAY")),
     )
+
+
+PLAUSIBLE_PAY_DEFAULT = {"hourly": 1000, "weekly": 15000, "fortnightly": 30000, "four_weekly": 50000, "monthly": 50000,
+                         "annual_minimum": 1000}
+
+
+def _period_limits(value: str | None) -> dict:
+    """'weekly=15000,monthly=50000' -> {'weekly': 15000.0, …} over the defaults."""
+    limits = dict(PLAUSIBLE_PAY_DEFAULT)
+    for part in (value or "").split(","):
+        if "=" in part:
+            name, _, number = part.partition("=")
+            limits[name.strip()] = float(number)
+    return limits

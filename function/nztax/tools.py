@@ -111,17 +111,36 @@ def _error(code: str, argument: str | None, message: str) -> dict:
 def search_tax_documents(
     query: Annotated[str, Field(min_length=1, max_length=1000, description="What to look up in IRD guidance, guides and legislation.")],
     k: Annotated[int, Field(ge=1, le=10, description="How many passages to return.")] = 5,
-    source_type: Annotated[str | None, Field(description="Only this kind of source: ird_guidance, guide_pdf, legislation, qwba, interpretation_statement or tib.")] = None,
-    tax_year: Annotated[str | None, Field(description='Only passages that apply to this tax year "YYYY-YY" (passages with no year are kept).')] = None,
+    source_type_filter: Annotated[str | None, Field(description="Only this kind of source: ird_guidance, guide_pdf, legislation, qwba, interpretation_statement or tib.")] = None,
+    tax_year_filter: Annotated[str | None, Field(description='Only passages that apply to this tax year "YYYY-YY" (passages with no year are kept).')] = None,
 ) -> dict:
     """Search IRD guidance, guides and legislation for passages about New Zealand personal income
     tax. Returns passages with their title, URL and section, to cite."""
     from nztax import retrieval  # the index is loaded only when a search is made
 
-    return retrieval.search_tax_documents(query=query, k=k, source_type=source_type, tax_year=tax_year)
+    return retrieval.search_tax_documents(query=query, k=k, source_type=source_type_filter, tax_year=tax_year_filter)
 
 
 TOOLS: dict[str, Tool] = {t.name: t for t in map(Tool, (*CALCULATORS, search_tax_documents))}
+
+# Argument names the tools took before they followed the seed's definitions; still accepted.
+ARGUMENT_ALIASES: dict[str, dict[str, str]] = {
+    "calculate_acc_levy": {"income": "annual_income"},
+    "calculate_student_loan_repayment": {"income": "annual_income"},
+    "search_tax_documents": {"source_type": "source_type_filter", "tax_year": "tax_year_filter"},
+}
+
+
+def canonical_arguments(name: str, arguments: dict) -> dict:
+    """`arguments` with any alias renamed to the tool's own argument name (an explicit name wins)."""
+    aliases = ARGUMENT_ALIASES.get(name)
+    if not aliases or not isinstance(arguments, dict):
+        return arguments
+    out = {k: v for k, v in arguments.items() if k not in aliases or aliases[k] in arguments}
+    for old, new in aliases.items():
+        if old in arguments and new not in arguments:
+            out[new] = arguments[old]
+    return out
 
 
 def tool_definitions(names: list[str] | None = None) -> list[dict]:
@@ -135,6 +154,6 @@ def call_tool(name: str, arguments: dict) -> dict:
     if tool is None:
         return _error("unknown_tool", None, f"unknown tool {name!r} (known: {', '.join(TOOLS)})")
     try:
-        return tool(arguments)
+        return tool(canonical_arguments(name, arguments))
     except Exception as exc:  # a tool failure must reach the caller (or the model) as a result
         return _error("tool_failed", None, f"{name} failed: {type(exc).__name__}: {exc}")

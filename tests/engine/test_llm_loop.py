@@ -80,7 +80,7 @@ def test_bad_tool_argument_goes_back_as_an_error(llm_engine, fake):
         lambda b: {"tool_calls": [tool_call("call_y", "calculate_income_tax", "{not json")]},
         lambda b: final("needs_clarification", "How much do you earn in a year?"),
     ]
-    out = ask(llm_engine, "How much tax do I pay on lots of money?").to_json()
+    out = ask(llm_engine, "How is income tax on salary and wages worked out in New Zealand?").to_json()
     errors = [json.loads(m["content"]) for m in fake.requests[2]["messages"] if m["role"] == "tool"]
     assert errors[0]["error"]["code"] == "invalid_argument" and errors[0]["error"]["argument"] == "taxable_income"
     assert errors[1]["error"]["code"] == "invalid_json"

@@ -57,9 +57,9 @@ def test_esct_question_runs_the_kiwisaver_calculator(engine):
     ("tax on 65000", "what about last year?", "$11,720.50"),
     # IR340 April 2026, weekly $1,000 on ME -> $161.50.
     ("I earn $1,000 a week", "what if I'm on ME?", "$161.50"),
-    # Fortnightly $1,000 on M: A = 26,000; 26,000 x 17.5% - 1,092 = 3,458; ACC 455;
-    # (3,458 + 455) / 52 = 75.25 a week -> x 2 = $150.50.
-    ("PAYE on $1,000 a week on M", "and fortnightly?", "$150.50"),
+    # $1,000 a week is $52,000 a year, a fortnightly pay of $2,000: A = 52,000;
+    # 1,638 + 36,400 x 17.5% = 8,008; ACC 910; (8,008 + 910) / 26 = 343.00.
+    ("PAYE on $1,000 a week on M", "and fortnightly?", "$343"),
 ])
 def test_short_follow_ups_continue_the_calculation(engine, previous, question, figure):
     out = ask(engine, question, [{"question": previous, "answer": "..."}])

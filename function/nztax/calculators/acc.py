@@ -17,14 +17,14 @@ from nztax.rules import exact, money
 
 
 def calculate_acc_levy(
-    income: Annotated[float, Field(ge=0, le=MAX_AMOUNT, allow_inf_nan=False, description="Annual liable earnings in NZD (salary, wages, self-employed income).")],
+    annual_income: Annotated[float, Field(ge=0, le=MAX_AMOUNT, allow_inf_nan=False, description="Annual liable earnings in NZD (salary, wages, self-employed income).")],
     tax_year: TaxYear = None,
 ) -> dict:
     """ACC earners' levy on a year's liable earnings: the year's rate up to the maximum liable
     earnings, and the printed maximum levy above it."""
     rules = year_rules(tax_year, "acc_levy")
     acc = rules.section("acc_levy")
-    amount = exact_amount(income)
+    amount = exact_amount(annual_income)
     cap = exact_amount(acc.max_liable_earnings)
     capped = amount >= cap
     levy = money(acc.max_levy) if capped else round_cents(amount * exact(acc.rate))

@@ -18,14 +18,14 @@ from nztax.rules import exact, money
 
 
 def calculate_student_loan_repayment(
-    income: Annotated[float, Field(ge=0, le=MAX_AMOUNT, allow_inf_nan=False, description="Annual salary or wage income in NZD.")],
+    annual_income: Annotated[float, Field(ge=0, le=MAX_AMOUNT, allow_inf_nan=False, description="Annual salary or wage income in NZD.")],
     tax_year: TaxYear = None,
 ) -> dict:
     """Annual student loan repayment for a New Zealand-based borrower on salary or wages:
     the repayment rate on income over the annual repayment threshold."""
     rules = year_rules(tax_year, "student_loan")
     loan = rules.section("student_loan")
-    over = max(exact_amount(income) - exact_amount(loan.annual_threshold), 0)
+    over = max(exact_amount(annual_income) - exact_amount(loan.annual_threshold), 0)
     return {
         "tax_year": rules.year,
         "threshold": as_number(money(loan.annual_threshold)),

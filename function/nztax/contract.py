@@ -1,0 +1,67 @@
+"""The /ask contract: the result types every part shares (API, FAQ build, renderer, engine).
+
+In: nothing. Out: `AskResult` (whose `to_json()` is exactly the POST /ask JSON), `Citation`,
+`ToolCall`, `Status`.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+Status = Literal["answered", "needs_clarification", "out_of_scope", "refused"]
+MAX_NEXT_ACTIONS = 3
+
+
+class Citation(BaseModel):
+    title: str
+    url: str
+    section: str | None = None
+
+    def to_json(self) -> dict:
+        out = {"title": self.title, "url": self.url}
+        if self.section:
+            out["section"] = self.section
+        return out
+
+
+class ToolCall(BaseModel):
+    name: str
+    arguments: dict
+    result: dict
+
+
+class AskResult(BaseModel):
+    status: Status
+    answer: str
+    citations: list[Citation] = Field(default_factory=list)
+    tools: list[ToolCall] = Field(default_factory=list)
+    tax_year: str
+    disclaimer: str
+    next_actions: list[str] = Field(default_factory=list, max_length=MAX_NEXT_ACTIONS)
+    source: Literal["faq", "engine"] = "engine"
+    mode: Literal["llm", "offline"] = "offline"
+    latency_ms: int = 0
+    # Internal: figures the guard removed, LLM usage; logged, not part of the contract.
+    guard_removed: list[str] = Field(default_factory=list, exclude=True)
+    usage: dict = Field(default_factory=dict, exclude=True)
+    fallback_reason: str | None = Field(default=None, exclude=True)
+
+    def to_json(self) -> dict:
+        return {
+            "status": self.status,
+            "answer": self.answer,
+            "citations": [c.to_json() for c in self.citations],
+            "tools": [t.model_dump() for t in self.tools],
+            "tax_year": self.tax_year,
+            "disclaimer": self.disclaimer,
+            "next_actions": list(self.next_actions[:MAX_NEXT_ACTIONS]),
+            "source": self.source,
+            "mode": self.mode,
+            "latency_ms": int(self.latency_ms),
+        }
+
+    @classmethod
+    def from_json(cls, data: dict) -> "AskResult":
+        return cls.model_validate(data)

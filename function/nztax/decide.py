@@ -1,0 +1,342 @@
+"""Decide: what the engine does with an understood question, decided once.
+
+In: the question's `Slots`, its `Classification` (understand.py), the history, an explicit tax year
+and the rule book. Out: a `Decision` — one action (calculate, fact, topic, clarify, decline,
+refuse), the calculator calls with their arguments, or the one question to ask back.
+
+Rules, in order:
+1. A confident refuse or decline intent is final (fixed copy).
+2. Below the confidence bar the engine never calculates: a calculation intent becomes a topic
+   answer from retrieval.
+3. A calculation needs its slots: a missing income, an hourly rate without hours, or an amount
+   that makes no sense for its period ("$70,000 a fortnight") is asked about, not computed.
+4. The period asked about is the period answered: "monthly take-home on $65,000" runs the
+   take-home calculator with monthly pays; "$45 an hour … in a year" the annual income tax.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from decimal import ROUND_DOWN, Decimal
+
+from nztax.rules import RuleBook, current_tax_year
+from nztax.settings import get_settings
+from nztax.slots import PAY_FREQUENCIES, PERIODS_PER_YEAR, Money, Slots, clean_text, read_slots
+from nztax.understand import Classification, IntentSpec
+
+# How many amounts a comparison ("$70k vs $80k") answers at most.
+MAX_COMPARED = 3
+# A short question after earlier turns is read together with the last one ("what about with KS?").
+FOLLOW_UP_MAX_WORDS = 9
+FOLLOW_UP = re.compile(r"^\s*(and|but|also|what about|how about|what if|and if|with|without|same|now|ok|okay|"
+                       r"instead|if i|for)\b", re.I)
+PRIMARY_CODES = ("M", "ME")
+FLAT_CODES = ("ND", "NSW", "CAE", "EDW", "WT", "STC")
+# Words that make a question about more than the calculators see (a disclaimer says so).
+COMPLEX = re.compile(r"rental|landlord|self[- ]employ|contract(or|ing)|overseas income|foreign income|shares|crypto|"
+                     r"dividends|business income|more than one (income|source)", re.I)
+
+
+@dataclass
+class Decision:
+    action: str                       # calculate | fact | topic | clarify | decline | refuse
+    question: str                     # as understood (a follow-up includes the turn it continues)
+    asked: str                        # the question as typed (cleaned)
+    tax_year: str
+    tax_year_source: str              # request | question | history | default
+    slots: Slots
+    classification: Classification | None = None
+    intent: IntentSpec | None = None
+    calls: list[tuple[str, dict]] = field(default_factory=list)
+    missing: list[str] = field(default_factory=list)   # clarify: what to ask for
+    clarify_reason: str | None = None                  # clarify: why an amount was not used
+    clarify_options: list[str] = field(default_factory=list)  # clarify: the intents it could be
+    assumptions: list[str] = field(default_factory=list)
+    known_year: bool = True
+    used_history: bool = False
+    complex_situation: bool = False
+
+    # -- what the composer reads -------------------------------------------------------------
+    @property
+    def scope_topic(self) -> str | None:
+        return self.intent.copy if self.intent is not None else None
+
+    @property
+    def topics(self) -> list[str]:
+        return list(self.intent.topics) if self.intent is not None else []
+
+    @property
+    def tool(self) -> str | None:
+        return self.calls[0][0] if self.calls else None
+
+
+def is_follow_up(question: str, history: list[dict]) -> bool:
+    return bool(history) and (bool(FOLLOW_UP.search(question)) or len(question.split()) <= FOLLOW_UP_MAX_WORDS // 2)
+
+
+def understood_text(question: str, history: list[dict] | None) -> tuple[str, bool]:
+    """The text to understand: the question, with the last turn's question in front of a follow-up."""
+    question = clean_text(question)
+    history = [h for h in (history or []) if isinstance(h, dict)]
+    if history and is_follow_up(question, history):
+        previous = clean_text(str(history[-1].get("question", "")))
+        if previous:
+            return f"{previous} {question}", True
+    return question, False
+
+
+def merge_follow_up(current: Slots, previous: Slots) -> Slots:
+    """A follow-up's own slots win; what it does not say comes from the turn it continues."""
+    merged = previous
+    for name in ("hours_per_week", "weeks_per_year", "asked_period", "tax_code", "student_loan", "kiwisaver",
+                 "kiwisaver_rate", "employer_rate", "tax_year", "year_text"):
+        value = getattr(current, name)
+        if value is not None:
+            setattr(merged, name, value)
+    if current.amounts:
+        merged.amounts = current.amounts
+        merged.adds_up, merged.comparison = current.adds_up, current.comparison
+    for flag in ("wff", "benefit_or_super", "no_ird_number"):
+        setattr(merged, flag, getattr(current, flag) or getattr(previous, flag))
+    merged.negated = current.negated
+    return merged
+
+
+def question_slots(question: str, history: list[dict] | None, rules: RuleBook) -> tuple[str, bool, Slots]:
+    """(the text to understand, whether it continues the last turn, its slots)."""
+    asked = clean_text(question)
+    text, used_history = understood_text(asked, history)
+    current = current_tax_year()
+    slots = read_slots(asked, rules, current)
+    if used_history:
+        slots = merge_follow_up(slots, read_slots(text[: len(text) - len(asked)], rules, current))
+    return text, used_history, slots
+
+
+def decide(question: str, classification: Classification | None, rules: RuleBook, *,
+           history: list[dict] | None = None, tax_year: str | None = None, slots: Slots | None = None) -> Decision:
+    asked = clean_text(question)
+    text, used_history, read = question_slots(asked, history, rules)
+    slots = slots or read
+    current = current_tax_year()
+    year, source = tax_year, "request"
+    if not year:
+        year, source = slots.tax_year, ("question" if slots.tax_year else "default")
+        if used_history and slots.tax_year and slots.tax_year != read_slots(asked, rules, current).tax_year:
+            source = "history"
+    year = year or current
+    d = Decision(action="topic", question=text, asked=asked, tax_year=year, tax_year_source=source, slots=slots,
+                 classification=classification, used_history=used_history, known_year=year in rules.years,
+                 complex_situation=bool(COMPLEX.search(asked)) or len(slots.incomes) > 1 and slots.adds_up)
+    if classification is None:
+        return d  # no understanding available (no embedder): answer from retrieval
+    intent = classification.intent
+    d.intent = intent
+    sure = classification.confident
+    states_nothing = not slots.amounts and not (slots.student_loan or slots.kiwisaver or slots.wff
+                                                 or slots.benefit_or_super or slots.no_ird_number or slots.tax_code)
+    if intent.does in ("refuse", "decline", "clarify", "fact", "topic"):
+        if not sure and intent.does in ("refuse", "decline", "clarify"):
+            d.action = "topic"  # not sure enough to turn the question away: look it up instead
+            return d
+        d.action = intent.does
+        if intent.does == "clarify":
+            d.missing = ["income"] if slots.income_amount() is None and _asks_own_figure(asked) else ["question"]
+        elif intent.does == "fact" and intent.asks and states_nothing:
+            _clarify(d, intent.asks)
+        elif intent.does == "topic" and states_nothing and _asks_own_figure(asked):
+            # "How much tax will I pay on my shares?": a figure of their own, with nothing to work from.
+            _clarify(d, "details")
+        return d
+    # A calculation.
+    if not sure:
+        runner = classification.runner_up
+        if slots.questioned:
+            _clarify(d, "amount", slots.questioned[0].questioned)
+        elif slots.income_amount() is None and _asks_own_figure(asked):
+            _clarify(d, "income")
+        elif runner is not None and runner.does == "calculate" and slots.income_amount() is not None:
+            # Clearly a sum, but which one? Ask rather than compute the wrong one.
+            _clarify(d, "which_calculation")
+            d.clarify_options = [intent.name, runner.name]
+        else:
+            d.action = "topic"
+        return d
+    d.action = "calculate"
+    _plan(d, intent, slots)
+    return d
+
+
+def after_retrieval(d: Decision, found: bool) -> Decision:
+    """A topic answer with nothing in the sources, for a question whose nearest intent was to turn
+    it away, is turned away after all ("What's a good pavlova recipe?")."""
+    if d.action == "topic" and not found and d.classification is not None:
+        nearest = d.classification.intent
+        if nearest.does in ("decline", "refuse"):
+            d.action = nearest.does
+    return d
+
+
+OWN_FIGURE = re.compile(r"\bhow much\b.*\b(i|my|me)\b|\bhow much (tax|paye)\b|\bwhat'?s my\b|\bwhat is my\b|\bdo i owe\b|"
+                        r"\bwill i (pay|get|owe)\b|\bmy tax\b|\bis my tax right\b", re.I)
+
+
+def _asks_own_figure(text: str) -> bool:
+    return bool(OWN_FIGURE.search(text))
+
+
+def _cents(value: Decimal) -> float:
+    return float(value.quantize(Decimal("0.01"), rounding=ROUND_DOWN))
+
+
+def _clarify(d: Decision, missing: str, reason: str | None = None) -> None:
+    d.action, d.missing, d.clarify_reason = "clarify", [missing], reason
+
+
+def _code(slots: Slots, default: str = "M") -> str:
+    code = slots.tax_code or ("ND" if slots.no_ird_number else default)
+    if slots.student_loan and not code.endswith("SL") and code not in FLAT_CODES:
+        code = f"{code} SL"
+    return code
+
+
+def _plan(d: Decision, intent: IntentSpec, slots: Slots) -> None:
+    """The calculator calls for a calculation intent, or a clarifying question."""
+    year = d.tax_year
+    questioned = slots.questioned
+    if questioned and "income" in intent.needs:
+        _clarify(d, "amount", questioned[0].questioned)
+        return
+    tool = intent.tool
+    if tool == "calculate_donation_tax_credit":
+        donations = [a for a in slots.amounts if a.role == "donation"] or [a for a in slots.amounts if not a.is_income][:1]
+        if not donations and len(slots.amounts) == 1:
+            donations = slots.amounts
+        income = slots.annual_income() if any(a is not donations[0] for a in slots.incomes) else None
+        if not donations:
+            _clarify(d, "donation")
+            return
+        if income is None:
+            _clarify(d, "taxable_income_for_donations")
+            return
+        d.calls = [(tool, {"donations": float(donations[0].value), "taxable_income": float(income), "tax_year": year})]
+        return
+    if tool == "find_prescribed_investor_rate":
+        pie = [a for a in slots.amounts if a.role == "pie_income"]
+        incomes = [a for a in slots.incomes if a not in pie]
+        if not pie and len(incomes) >= 2:
+            incomes, pie = incomes[:1], incomes[1:2]
+        if not pie or not incomes:
+            _clarify(d, "pie_income")
+            return
+        d.calls = [(tool, {"taxable_income": float(slots.annual(incomes[0]) or 0), "pie_income": float(pie[0].value),
+                           "tax_year": year})]
+        return
+
+    amount = slots.income_amount()
+    if amount is None:
+        _clarify(d, "income")
+        return
+    if amount.period == "hourly" and slots.hours_per_week is None:
+        _clarify(d, "hours")
+        return
+    if amount.period == "hourly":
+        weeks = slots.weeks_per_year or Decimal(PERIODS_PER_YEAR["weekly"])
+        d.assumptions.append(f"{slots.hours_per_week.normalize():f} hours a week for {weeks.normalize():f} weeks a year")
+    incomes = [a for a in slots.incomes if not a.questioned]
+    compared = incomes[:MAX_COMPARED] if slots.comparison and len(incomes) > 1 else [None]
+    annual_total = slots.annual_income()
+    if len(incomes) > 1 and slots.adds_up and not slots.comparison:
+        d.assumptions.append("the incomes added together for the year")
+
+    for item in compared:
+        annual = slots.annual(item) if item is not None else annual_total
+        if annual is None:
+            _clarify(d, "income")
+            return
+        basis = item or amount
+        call = _call_for(tool, d, slots, basis, annual, year)
+        if call is None:
+            return
+        d.calls.append(call)
+
+
+def _pay_frequency(slots: Slots, amount: Money) -> str | None:
+    if slots.asked_period in PAY_FREQUENCIES:
+        return slots.asked_period
+    if amount.period in PAY_FREQUENCIES:
+        return amount.period
+    return None
+
+
+def _call_for(tool: str, d: Decision, slots: Slots, amount: Money, annual: Decimal, year: str) -> tuple[str, dict] | None:
+    money = float(annual)
+    if tool == "calculate_income_tax":
+        if slots.asked_period in PAY_FREQUENCIES:
+            # "How much tax comes out of each fortnightly pay on 70k?" is a pay question.
+            return _paye_call(d, slots, amount, annual, year)
+        return tool, {"taxable_income": money, "tax_year": year}
+    if tool == "calculate_acc_levy":
+        return tool, {"annual_income": money, "tax_year": year}
+    if tool == "calculate_student_loan_repayment":
+        return tool, {"annual_income": money, "tax_year": year}
+    if tool == "calculate_ietc":
+        return tool, {"annual_income": money, "tax_year": year,
+                      "receives_working_for_families": slots.wff, "receives_benefit": slots.benefit_or_super and not
+                      re.search(r"super|pension", d.asked, re.I),
+                      "receives_nz_super": bool(re.search(r"\bnz ?super|superannuation|pension", d.asked, re.I))}
+    if tool == "choose_secondary_tax_code":
+        return tool, {"total_annual_income": money, "student_loan": bool(slots.student_loan), "tax_year": year}
+    if tool == "calculate_kiwisaver":
+        frequency = amount.period if amount.period in PAY_FREQUENCIES else "annual"
+        gross = amount.value if frequency != "annual" else annual
+        args = {"gross_pay": float(gross), "pay_frequency": frequency, "tax_year": year}
+        if slots.kiwisaver_rate is not None:
+            args["employee_rate"] = slots.kiwisaver_rate
+        if slots.employer_rate is not None:
+            args["employer_rate"] = slots.employer_rate
+        return tool, args
+    if tool == "calculate_paye":
+        return _paye_call(d, slots, amount, annual, year)
+    if tool == "calculate_take_home_pay":
+        code = _code(slots)
+        if code.replace(" SL", "") not in PRIMARY_CODES:
+            return _paye_call(d, slots, amount, annual, year)  # a secondary or flat code works per pay
+        frequency = _pay_frequency(slots, amount)
+        return _take_home_call(d, slots, amount, annual, year, frequency or "annual")
+    return tool, {"taxable_income": money, "tax_year": year}
+
+
+def _paye_call(d: Decision, slots: Slots, amount: Money, annual: Decimal, year: str) -> tuple[str, dict]:
+    """IRD's PAYE for one pay: the pay as stated, or a year's pay divided into the pays asked about
+    (monthly when neither the question nor the amount names a pay period)."""
+    frequency = _pay_frequency(slots, amount) or "monthly"
+    one_pay = not amount.period_stated and amount.value <= Decimal(str(get_settings().per_pay_ceiling))
+    if amount.period == frequency or one_pay:
+        # "$9,200 gross each time", "got $240 on EDW": a small amount with no period is one pay.
+        gross = amount.value
+    else:
+        gross = annual / PERIODS_PER_YEAR[frequency]
+        d.assumptions.append(f"paid {frequency.replace('_', '-')}, {PERIODS_PER_YEAR[frequency]} equal pays a year")
+    code = _code(slots)
+    args = {"gross_pay": _cents(gross), "pay_frequency": frequency, "tax_code": code, "tax_year": year}
+    if slots.kiwisaver_rate is not None:
+        args["kiwisaver_rate"] = slots.kiwisaver_rate
+    if slots.tax_code is None:
+        d.assumptions.append(f"tax code {code}")
+    return "calculate_paye", args
+
+
+def _take_home_call(d: Decision, slots: Slots, amount: Money, annual: Decimal, year: str, frequency: str) -> tuple[str, dict]:
+    code = _code(slots)
+    args = {"annual_salary": _cents(annual), "tax_code": code.replace(" SL", ""), "tax_year": year,
+            "pay_frequency": frequency if frequency in PAY_FREQUENCIES else "fortnightly"}
+    if slots.student_loan:
+        args["student_loan"] = True
+    if slots.kiwisaver_rate is not None:
+        args["kiwisaver_rate"] = slots.kiwisaver_rate
+    if slots.tax_code is None:
+        d.assumptions.append(f"tax code {code}")
+    d.slots.asked_period = slots.asked_period or (frequency if frequency in PAY_FREQUENCIES else "annual")
+    return "calculate_take_home_pay", args

@@ -1,0 +1,344 @@
+"""Say: write the answer for a decision — the sentence that answers the question first, then the
+working, then the sources.
+
+In: a `Decision` (decide.py), calculator results, retrieved passages, the rule book. Out: `AskResult`.
+
+- calculate: one to three sentences with the figure the question asked for, in the period it asked
+  about; then the calculator's working (composer.describe_tool_result).
+- fact: the catalogue's lead sentence with its {placeholders} filled from the year's rules data;
+  then the rules summary, then the passage sentences that best support it.
+- topic: the retrieved sentences that best answer the question (sentence-level scoring against the
+  question), each cited; "not in my sources" when none does.
+- clarify, decline, refuse: fixed copy (composer).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from typing import Any
+
+from nztax import composer
+from nztax.composer import money, pct
+from nztax.contract import AskResult, Citation, ToolCall
+from nztax.decide import Decision
+from nztax.rules import RuleBook, RulesError, TaxYearRules
+from nztax.understand import words
+
+PERIOD_WORDS = {"weekly": "week", "fortnightly": "fortnight", "four_weekly": "four weeks", "monthly": "month",
+                "annual": "year"}
+# Sentences quoted under a fact or topic answer.
+LEAD_SENTENCES = 3
+SUPPORT_SENTENCES = 2
+# A sentence must share at least this share of the question's words to answer it on its own.
+MIN_SENTENCE_COVERAGE = 0.25
+
+
+# ---------------------------------------------------------------------------------------------
+# Facts: the lead sentence's placeholders, from the rules data
+
+
+def _get(rules: TaxYearRules, name: str):
+    try:
+        return rules.section(name)
+    except RulesError:
+        return None
+
+
+def fact_values(rules: TaxYearRules) -> dict[str, str]:
+    """Every {placeholder} a catalogue lead may use, for one tax year."""
+    v: dict[str, str] = {"year": rules.year}
+    it = _get(rules, "income_tax")
+    if it is not None:
+        bands = [b for b in it.bands]
+        v.update(first_rate=pct(bands[0].rate), first_threshold=money(bands[0].upper),
+                 top_rate=pct(bands[-1].rate), top_threshold=money(bands[-1].lower))
+    acc = rules.data.acc_levy
+    if acc is not None:
+        v.update(acc_rate=pct(acc.rate), acc_max_earnings=money(acc.max_liable_earnings), acc_max_levy=money(acc.max_levy))
+    sl = _get(rules, "student_loan")
+    if sl is not None:
+        v.update(sl_rate=pct(sl.rate), sl_threshold=money(sl.annual_threshold), sl_weekly=money(sl.period_thresholds.weekly))
+    ietc = _get(rules, "ietc")
+    if ietc is not None:
+        p = ietc.periods[-1]
+        v.update(ietc_max=money(p.amount), ietc_from=money(p.income_from), ietc_to=money(p.income_to),
+                 ietc_abate_from=money(p.abatement_from))
+    ks = _get(rules, "kiwisaver")
+    if ks is not None:
+        rates = [pct(r) for r in ks.employee_rates]
+        v.update(ks_rates=", ".join(rates[:-1]) + f" or {rates[-1]}", ks_default=pct(ks.default_employee_rate),
+                 employer_min=pct(ks.employer_minimum_rate))
+    gc = _get(rules, "government_contribution")
+    if gc is not None:
+        cents = int(round(float(gc.match_rate) * 100))
+        v.update(gc_match=f"{cents} cents for every dollar", gc_max=money(gc.maximum), gc_contrib=money(gc.contributions_for_maximum),
+                 gc_min_age=str(gc.min_age), gc_max_age=str(gc.max_age),
+                 gc_cap_text=f", and not if your income is over {money(gc.income_cap)}" if gc.income_cap else "")
+    esct = _get(rules, "esct")
+    if esct is not None:
+        v.update(esct_first_rate=pct(esct.bands[0].rate), esct_top_rate=pct(esct.bands[-1].rate))
+    dc = _get(rules, "donation_credit")
+    if dc is not None:
+        v.update(donation_rate="a third", donation_min=money(dc.minimum_donation), donation_years=str(dc.claim_years))
+    pir = _get(rules, "pir")
+    if pir is not None:
+        rates = [pct(t.rate) for t in pir.rates] + [pct(pir.default_rate)]
+        v.update(pir_rates=", ".join(rates[:-1]) + f" or {rates[-1]}")
+    rwt = _get(rules, "rwt")
+    if rwt is not None:
+        rates = [pct(r) for r in rwt.interest_rates]
+        v.update(rwt_rates=", ".join(rates[:-1]) + f" or {rates[-1]}", rwt_nd=pct(rwt.non_declaration_rate))
+    fc = _get(rules, "flat_codes")
+    if fc is not None and "ND" in fc.codes:
+        v["nd_rate"] = pct(fc.codes["ND"].rate)
+    v["code_main"] = ""
+    return v
+
+
+def fill(template: str, values: dict[str, str]) -> str | None:
+    """The template with its placeholders filled, or None when the year lacks one of them."""
+    try:
+        return template.format(**values)
+    except (KeyError, IndexError):
+        return None
+
+
+# ---------------------------------------------------------------------------------------------
+# Calculations: the answer's first sentences
+
+
+def _per(period: str | None) -> str:
+    return f"a {PERIOD_WORDS[period]}" if period in PERIOD_WORDS and period != "four_weekly" else (
+        "every four weeks" if period == "four_weekly" else "a year")
+
+
+def lead_for(name: str, args: dict, result: dict, decision: Decision) -> str:
+    """The sentence that answers the question, in the period it asked about."""
+    if "error" in result:
+        return ""
+    y = result.get("tax_year", decision.tax_year)
+    asked = decision.slots.asked_period
+    if name == "calculate_income_tax":
+        return (f"Income tax on {money(result['taxable_income'])} in {y} is **{money(result['total_tax'])}** for the year: "
+                f"an average rate of {pct(result['effective_rate'])}, with the top dollar taxed at {pct(result['marginal_rate'])}.")
+    if name == "calculate_take_home_pay":
+        per = result.get("per_pay") or {}
+        parts = [f"income tax {money(result['income_tax'])}", f"ACC levy {money(result['acc_levy'])}"]
+        if result.get("student_loan"):
+            parts.append(f"student loan {money(result['student_loan'])}")
+        if result.get("kiwisaver_employee"):
+            parts.append(f"KiwiSaver {money(result['kiwisaver_employee'])}")
+        if asked in PERIOD_WORDS and asked != "annual" and per:
+            extra = ""
+            if per.get("student_loan"):
+                extra += f", student loan {money(per['student_loan'])}"
+            if per.get("kiwisaver_employee"):
+                extra += f", KiwiSaver {money(per['kiwisaver_employee'])}"
+            return (f"On {money(result['annual_salary'])} a year ({y}), your take-home pay is about "
+                    f"**{money(per['net_pay'])} {_per(per['pay_frequency'])}**: each pay of {money(per['gross_pay'])} "
+                    f"loses PAYE of {money(per['paye'])}{extra}.")
+        credit = f", plus the IETC of {money(result['ietc'])}" if result.get("ietc") else ""
+        return (f"On {money(result['annual_salary'])} a year ({y}), your take-home pay is about **{money(result['net_pay'])} a year** "
+                f"after {', '.join(parts)}{credit}.")
+    if name == "calculate_paye":
+        freq = PERIOD_WORDS.get(result["pay_frequency"], result["pay_frequency"])
+        extra = ""
+        if result.get("student_loan"):
+            extra += f", student loan {money(result['student_loan'])}"
+        if result.get("kiwisaver_employee"):
+            extra += f", KiwiSaver {money(result['kiwisaver_employee'])}"
+        return (f"On a pay of {money(result['gross_pay'])} {_per(result['pay_frequency'])} on tax code {result['tax_code']} ({y}), "
+                f"PAYE is **{money(result['paye'])}**{extra}, so you take home **{money(result['net_pay'])}** each {freq}.")
+    if name == "calculate_acc_levy":
+        return f"The ACC earners' levy on {money(result['liable_income'])} of earnings in {y} is **{money(result['annual_levy'])}** for the year."
+    if name == "calculate_student_loan_repayment":
+        return (f"On {money(args.get('annual_income', args.get('income', 0)))} a year ({y}), student loan repayments are about "
+                f"**{money(result['annual_repayment'])} a year**: {pct(result['rate'])} of income over {money(result['threshold'])}.")
+    if name == "calculate_ietc":
+        if result.get("eligible"):
+            return f"Yes. On {money(args.get('annual_income', 0))} in {y}, the independent earner tax credit is **{money(result['annual_credit'])}** for the year."
+        return f"No. On {money(args.get('annual_income', 0))} in {y} you would not get the independent earner tax credit. {result.get('reason', '')}".strip()
+    if name == "calculate_kiwisaver":
+        period = args.get("pay_frequency", "annual")
+        return (f"At {pct(result['employee_rate'])}, you put in **{money(result['employee_contribution'])}** {_per(period)}; your employer "
+                f"adds {money(result['employer_contribution'])}, and after ESCT of {money(result['esct'])} "
+                f"**{money(result['employer_contribution_net'])}** of it reaches your account.")
+    if name == "calculate_donation_tax_credit":
+        return f"You can claim back **{money(result['credit'])}** on {money(result['eligible_donations'])} of donations ({y})."
+    if name == "find_prescribed_investor_rate":
+        return f"Your prescribed investor rate (PIR) is **{pct(result['rate'])}**."
+    if name == "choose_secondary_tax_code":
+        return (f"Use **{result['tax_code']}** for the second job: with a total income of {money(args.get('total_annual_income', 0))} "
+                f"a year, its pay is taxed at {pct(result['rate'])} ({pct(result['rate_with_acc_levy'])} with the ACC earners' levy)"
+                + (f", and student loan is taken at {pct(result['student_loan_rate'])} of every dollar of it." if "SL" in result["tax_code"] else "."))
+    return ""
+
+
+def calculation(decision: Decision, results: list[tuple[str, dict, dict]], rules: RuleBook, titles: dict[str, str],
+                current_year: str) -> AskResult:
+    leads, working, citations, tools = [], [], [], []
+    approximate = False
+    for name, args, result in results:
+        lead = lead_for(name, args, result, decision)
+        lines, approx = composer.describe_tool_result(name, args, result)
+        approximate = approximate or approx
+        if lead:
+            leads.append(lead)
+        if len(results) == 1 or "error" in result:
+            working += ([""] if working else []) + lines
+        if isinstance(result, dict) and isinstance(result.get("source"), str):
+            citations.append(Citation(title=titles.get(result["source"], "Inland Revenue"), url=result["source"]))
+        tools.append(ToolCall(name=name, arguments=args, result=result))
+    body = [" ".join(leads)] if leads else []
+    if working:
+        body += ["", "**How it's worked out**", ""] + working
+    if decision.assumptions:
+        body += ["", "Assumed: " + "; ".join(dict.fromkeys(decision.assumptions)) + "."]
+    errors = all("error" in r for _, _, r in results)
+    name = results[0][0] if results else ""
+    actions = []
+    if name == "calculate_income_tax" and not errors:
+        actions = ["What is my take-home pay?", "What about with a student loan?", "Am I eligible for the IETC?"]
+    elif name in ("calculate_take_home_pay", "calculate_paye"):
+        actions = ["What about with KiwiSaver at 4%?", "What tax code should I use?"]
+    return AskResult(
+        status="answered", answer="\n".join(body).strip(), citations=composer.dedupe(citations), tools=tools,
+        tax_year=decision.tax_year,
+        disclaimer=composer.disclaimer_for(decision, current_year, approximation=approximate, rules=rules),
+        next_actions=actions[: composer.MAX_NEXT_ACTIONS],
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# Sentences from passages
+
+
+def _sentences(hit) -> list[str]:
+    return [s for s in composer._units(hit.text) if 25 <= len(s) <= 600]
+
+
+def best_sentences(question: str, hits: list, limit: int, extra_words: set[str] | None = None) -> list[tuple[str, Any]]:
+    """The passage sentences that best answer the question: word overlap weighted by how rare each
+    word is among the candidates, a little earlier-hit bonus, and at most two from one passage."""
+    wanted = words(question) | (extra_words or set())
+    if not wanted:
+        return []
+    candidates = [(s, hit, rank) for rank, hit in enumerate(hits) for s in _sentences(hit)]
+    if not candidates:
+        return []
+    frequency = Counter(w for s, _, _ in candidates for w in words(s) & wanted)
+    n = len(candidates)
+    scored = []
+    for i, (s, hit, rank) in enumerate(candidates):
+        shared = words(s) & wanted
+        if not shared:
+            continue
+        weight = sum(math.log(1 + n / frequency[w]) for w in shared)
+        total = sum(math.log(1 + n / max(frequency[w], 1)) for w in wanted)
+        coverage = weight / total if total else 0.0
+        scored.append((coverage - 0.03 * rank, coverage, i, s, hit))
+    scored.sort(key=lambda x: (-x[0], x[2]))
+    chosen, per_hit = [], Counter()
+    for _, coverage, _, s, hit in scored:
+        if coverage < MIN_SENTENCE_COVERAGE or per_hit[hit.parent_id] >= 2:
+            continue
+        chosen.append((s, hit))
+        per_hit[hit.parent_id] += 1
+        if len(chosen) >= limit:
+            break
+    return chosen
+
+
+def _cite(hit) -> Citation:
+    return Citation(title=hit.title, url=hit.url, section=hit.section or None)
+
+
+def _quoted(chosen: list[tuple[str, Any]]) -> tuple[list[str], list[Citation]]:
+    lines, citations = [], []
+    for sentence, hit in chosen:
+        lines.append(f"{sentence} ([{hit.title}]({hit.url}))")
+        citations.append(_cite(hit))
+    return lines, citations
+
+
+def fact(decision: Decision, rules: RuleBook, hits: list, current_year: str, tool_results: list | None = None) -> AskResult:
+    intent = decision.intent
+    year_rules = rules.years.get(decision.tax_year) or rules.years.get(current_year)
+    values = fact_values(year_rules) if year_rules else {}
+    for key, value in (decision_values(decision, tool_results) or {}).items():
+        values[key] = value
+    lead = fill(intent.lead, values) if intent and intent.lead and year_rules else None
+    body: list[str] = [lead] if lead else []
+    citations: list[Citation] = []
+    # The rules summary only where it adds to the lead: a rates table for a question about rates.
+    for topic in (intent.topics if intent else ()):
+        if year_rules is None:
+            break
+        lines = composer.topic_lines(topic, year_rules) if topic in intent.show else []
+        if lines:
+            body += [""] + lines
+        citations += composer.rule_citations(year_rules, composer.TOPIC_SECTIONS.get(topic, []))
+    support = best_sentences(decision.asked, hits, SUPPORT_SENTENCES, words(intent.search or "") if intent else None)
+    if support:
+        lines, cites = _quoted(support)
+        body += ["", "From IRD's guidance:", ""] + [f"- {ln}" for ln in lines]
+        citations += cites
+    if not lead:
+        return topic(decision, rules, hits, current_year)
+    return AskResult(
+        status="answered", answer="\n".join(body).strip(), citations=composer.dedupe(citations),
+        tools=[ToolCall(name=n, arguments=a, result=r) for n, a, r in (tool_results or [])],
+        tax_year=decision.tax_year, disclaimer=composer.disclaimer_for(decision, current_year, rules=rules),
+        next_actions=_fact_actions(intent.name if intent else ""),
+    )
+
+
+def values_for(decision: Decision) -> dict[str, str]:
+    from nztax.rules import default_rules
+
+    year = default_rules().years.get(decision.tax_year)
+    return fact_values(year) if year else {}
+
+
+def decision_values(decision: Decision, tool_results: list | None) -> dict[str, str]:
+    """Placeholders that depend on the question itself (the main-job code for a stated income)."""
+    if decision.slots.no_ird_number and "nd_rate" in values_for(decision):
+        return {"code_main": f"Without an IRD number or a tax code declaration your employer must use **ND**, the non-declaration "
+                             f"code: tax at {values_for(decision)['nd_rate']} plus the ACC earners' levy. "}
+    for name, args, result in tool_results or []:
+        if name == "calculate_ietc" and "error" not in result:
+            code = "ME" if result.get("eligible") else "M"
+            if decision.slots.student_loan:
+                code += " SL"
+            return {"code_main": f"For your only job at {money(args['annual_income'])} a year, use **{code}**. "}
+    return {}
+
+
+def _fact_actions(name: str) -> list[str]:
+    actions = {
+        "rates_fact": ["How much tax do I pay on $70,000?"], "no_tax_free_threshold": ["How much tax do I pay on $20,000?"],
+        "top_rate_whole_salary": ["How much tax do I pay on $200,000?"], "acc_fact": ["What ACC levy do I pay on $90,000?"],
+        "student_loan_fact": ["How much student loan do I repay on $60,000?"], "ietc_fact": ["What is my IETC on $67,000?"],
+        "kiwisaver_fact": ["What is my take-home pay with KiwiSaver at 4%?"],
+        "secondary_codes_fact": ["Which secondary code for $60,000 total income?"],
+    }
+    return actions.get(name, [])[: composer.MAX_NEXT_ACTIONS]
+
+
+def topic(decision: Decision, rules: RuleBook, hits: list, current_year: str) -> AskResult:
+    chosen = best_sentences(decision.asked, hits, LEAD_SENTENCES)
+    if not chosen:
+        return AskResult(status="answered", answer=composer.NOTHING_FOUND, tax_year=decision.tax_year,
+                         disclaimer=composer.BASE_DISCLAIMER,
+                         next_actions=["Rephrase the question with the tax term you're asking about"])
+    lead_sentence, lead_hit = chosen[0]
+    body = [f"{lead_sentence} ([{lead_hit.title}]({lead_hit.url}))"]
+    rest, cites = _quoted(chosen[1:])
+    if rest:
+        body += ["", "Also from IRD's guidance:", ""] + [f"- {ln}" for ln in rest]
+    return AskResult(
+        status="answered", answer="\n".join(body).strip(), citations=composer.dedupe([_cite(lead_hit)] + cites),
+        tax_year=decision.tax_year, disclaimer=composer.disclaimer_for(decision, current_year, rules=rules),
+    )

@@ -1,0 +1,551 @@
+"""Slots: what a question says beyond its intent — amounts of money with their period and role,
+hours and weeks, a tax code, a tax year and the conditions that change an answer.
+
+In: the question text (and the rule book, for tax years). Out: `Slots`.
+
+    slots = read_slots("I earn $70,000 and put 3% in KS. What comes out of each fortnightly pay?", rules)
+    slots.incomes[0].annual            # Decimal('70000') — a year unless the text says otherwise
+    slots.asked_period                 # 'fortnightly' — the period the answer is wanted in
+
+A number is money only where the text makes it money: a currency sign, a k/m suffix, a money word
+nearby (earn, salary, pay, wage, income, donate …) or a period ("a week"). Form and section
+numbers (IR330, US 1040, LC 15), ages, years, counts of hours, weeks, days or children never are.
+An amount that cannot be read for sure is kept with `questioned` set, so the engine asks instead of
+computing. Nothing here knows an intent: roles ("second job", "partner", "donations") come from the
+words next to each amount.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
+
+from nztax.rules import RuleBook, current_tax_year
+from nztax.settings import get_settings
+
+# Pay periods and how many make a year (IRD's annualisation factors); "hourly" needs hours and weeks.
+PERIODS_PER_YEAR = {"weekly": 52, "fortnightly": 26, "four_weekly": 13, "monthly": 12, "annual": 1}
+PAY_FREQUENCIES = ("weekly", "fortnightly", "four_weekly", "monthly")
+
+# Characters people paste without seeing them; inside "8\u200b5,000" they would split the number.
+INVISIBLE = re.compile("[\u200b-\u200d\u2060\ufeff\u00ad]")
+
+
+def clean_text(text: str) -> str:
+    """A question as one line: invisible characters dropped, every run of whitespace one space."""
+    text = INVISIBLE.sub("", str(text)).replace("\u00a0", " ").replace("\u2019", "'").replace("\u2212", "-")
+    return " ".join(text.split())
+
+
+# ---------------------------------------------------------------------------------------------
+# Numbers written in words: "eighty-five thousand", "one hundred and twenty thousand dollars".
+
+_UNITS = {w: i for i, w in enumerate("zero one two three four five six seven eight nine ten eleven twelve thirteen "
+                                     "fourteen fifteen sixteen seventeen eighteen nineteen".split())}
+_TENS = {w: 10 * (i + 2) for i, w in enumerate("twenty thirty forty fifty sixty seventy eighty ninety".split())}
+_SCALES = {"hundred": 100, "thousand": 1000, "grand": 1000, "million": 1_000_000}
+WORD_NUMBER = re.compile(
+    r"\b(?:(?:" + "|".join([*_UNITS, *_TENS, *_SCALES, "a", "and"]) + r")(?:[\s-]+|\b)){2,}", re.I)
+
+
+def words_to_number(text: str) -> Decimal | None:
+    """'eighty-five thousand' -> 85000; None unless the words name a number with a scale word."""
+    words = [w for w in re.split(r"[\s-]+", text.lower().strip()) if w and w != "and"]
+    while words and words[-1] == "a":
+        words.pop()  # "eighty-five thousand a year": the "a" belongs to the period
+    if not any(w in _SCALES for w in words) or not any(w in _UNITS or w in _TENS or w == "a" for w in words):
+        return None
+    total, current = 0, 0
+    for w in words:
+        if w == "a":
+            current = current or 1
+        elif w in _UNITS:
+            current += _UNITS[w]
+        elif w in _TENS:
+            current += _TENS[w]
+        elif w == "hundred":
+            current = (current or 1) * 100
+        elif w in _SCALES:
+            total += (current or 1) * _SCALES[w]
+            current = 0
+    return Decimal(total + current) if total + current else None
+
+
+# ---------------------------------------------------------------------------------------------
+# Amounts
+
+_CODES = r"ME SL|M SL|SB SL|S SL|SH SL|ST SL|SA SL|ME|M|SB|SH|ST|SA|S|ND|NSW|CAE|EDW|WT|STC"
+
+_NUMBER = (r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?"       # 85,000 / 1,234,567.89
+           r"|\d{1,3}(?: \d{3})+(?![\d,])(?:\.\d+)?"      # 85 000 (a space groups thousands)
+           r"|\d{1,3}(?:\.\d{3})+(?![\d.])"               # 85.000 (a dot groups thousands; money only)
+           r"|\d+(?:\.\d+)?)")
+AMOUNT = re.compile(
+    r"(?P<neg>-\s?)?(?P<cur>nz\$|\$|nzd\s?)?\s?(?P<neg2>-)?" + r"(?<![\w.,])" + _NUMBER +
+    r"(?:\s?(?P<suf>k\b|m\b|mil\b|million\b|thousand\b|grand\b))?(?P<dollars>\s?(?:dollars|nzd|bucks)\b)?",
+    re.I,
+)
+# Words that make a nearby bare number money.
+MONEY_WORDS = re.compile(
+    r"\b(earn\w*|salary|salaries|wages?|pay|paid|payslip|income|gross|make|making|made|donat\w*|gave|give|"
+    r"contribut\w*|invest\w*|dividends?|interest|rent|rental|profit|loss|revenue|turnover|earnings|"
+    r"bonus|sold|sell|bought|worth|owe|refund|tax on|paye on|taxed on)\b", re.I)
+_FREQ_AFTER = [
+    ("hourly", r"an hour|per hour|a hr|an hr|/\s?hr|/\s?hour|/\s?h\b|hourly|p/?h\b|ph\b|per hr"),
+    ("weekly", r"a week|per week|each week|every week|weekly|/\s?wk|/\s?week|p/?w\b|pw\b|a wk|per wk"),
+    ("fortnightly", r"a fortnight|per fortnight|each fortnight|every fortnight|fortnightly|every (?:two|2) weeks|"
+                    r"/\s?fortnight|/\s?f/?n\b|p/?f\b"),
+    ("four_weekly", r"every (?:four|4) weeks|(?:four|4)[- ]?weekly|per (?:four|4) weeks|a (?:four|4)[- ]week"),
+    ("monthly", r"a month|per month|each month|every month|monthly|/\s?month|/\s?mth|/\s?mo\b|p/?m\b|pm\b|a mth|per mth"),
+    ("annual", r"a year|per year|per annum|p\.?a\.?(?!\w)|annually|annual|/\s?yr|/\s?year|/\s?y\b|yearly|each year|a yr|per yr|"
+               r"in the year|for the year"),
+]
+FREQ_AFTER = re.compile(r"^\s*(?:gross\s+|before tax\s+|pre-tax\s+)?(?:" +
+                        "|".join(f"(?P<{n}>{p})" for n, p in _FREQ_AFTER) + ")", re.I)
+FREQ_BEFORE = re.compile(
+    r"\b(?:(?P<weekly>weekly)|(?P<fortnightly>fortnightly)|(?P<four_weekly>four[- ]?weekly|4[- ]?weekly)|"
+    r"(?P<monthly>monthly)|(?P<annual>annual|yearly)|(?P<hourly>hourly))"
+    r"\s*(?:(?:gross|before[- ]tax|take[- ]home)\s+)?(?:(?:pay|wages?|salary|income|earnings|rate|pay ?check)\s*)?"
+    r"(?:(?:of|is|=|:|was|about|around)\s*)*(?:nz\$|\$|nzd)?\s*$",
+    re.I,
+)
+# "each fortnight I get $2,000" / "earn $2,000 every fortnight" are both caught by FREQ_AFTER/BEFORE;
+# a period word elsewhere in the question is the period the answer is wanted in.
+ASKED_PERIOD = [
+    ("weekly", r"\b(?:weekly|a week|per week|each week|every week|p/?w|pw|week's|weekly pay)\b"),
+    ("fortnightly", r"\b(?:fortnightly|a fortnight|per fortnight|each fortnight|every fortnight|every two weeks)\b"),
+    ("four_weekly", r"\b(?:four[- ]?weekly|4[- ]?weekly|every (?:four|4) weeks)\b"),
+    ("monthly", r"\b(?:monthly|a month|per month|each month|every month|p/?m|month's)\b"),
+    ("annual", r"\b(?:a year|per year|annually|yearly|for the year|per annum|in a year|each year|over the year|whole year)\b"),
+]
+NOT_MONEY_BEFORE = re.compile(
+    r"(?:\bir\s?-?|\bform\s|\bus\s|\bsection\s|(?<!')\bs\s|\bLC\s|\bCB\s|\bCW\s|\bYA\s|\bMK\s|\bcode\s|\bnumber\s|#|\bno\.?\s|"
+    r"\bage[ds]?\s|\baged\s|\bi'?m\s|\bi am\s|\bturning\s|\bturned\s|\bover\s(?=\d{2}\b)|\bunder\s(?=\d{2}\b)|"
+    r"\bchapter\s|\bpart\s|\bitem\s|\bbox\s|\bline\s|\bquestion\s|\bq)$", re.I)
+NOT_MONEY_AFTER = re.compile(
+    r"^\s?(?:%|percent|per ?cent|hours?\b|hrs?\b|h\b|weeks?\b|wks?\b|months?\b|years?\b|yrs?\b|days?\b|kids?\b|children|"
+    r"child\b|jobs?\b|people|employees|staff|times|of (?:them|us)|yo\b|y/o|years? old|shares?\b|units?\b|km|kg|sqm|m2|"
+    r"form|bedrooms?|rooms?|flatmates?|boarders?|properties|houses?|st\b|nd\b|rd\b|th\b|am\b|pm\b(?!\s*(?:salary|pay|income|wage)))", re.I)
+MONTH_NAMES = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*"
+DATE_AROUND = re.compile(r"(?:" + MONTH_NAMES + r")\s+\d{0,2}\s?$|^\s?(?:" + MONTH_NAMES + r")\b", re.I)
+
+
+@dataclass(frozen=True)
+class Money:
+    """One amount of money in the question."""
+
+    value: Decimal               # as written, for its period
+    period: str                  # hourly, weekly, fortnightly, four_weekly, monthly or annual
+    period_stated: bool          # False: "annual" is the default, not something the text said
+    role: str                    # income, main_job, second_job, partner, donation, pie_income, expense, other
+    text: str
+    start: int
+    questioned: str | None = None   # why this amount cannot be used as it stands
+    end: int = 0                    # where the amount and its period words end
+
+    says_salary: bool = False       # "salary", "annual" or "a year" next to it
+
+    @property
+    def is_income(self) -> bool:
+        return self.role in ("income", "main_job", "second_job")
+
+
+ROLE_WORDS = [
+    # (role, pattern near the amount). The nearest match wins, before the amount first.
+    ("income", r"earn\w*|salary|wages?|paid|pay of|pay is|income of|i make|making|on a|gross|job paying|pays? me"),
+    ("donation", r"donat\w*|gave to (?:a )?charit\w*|charit\w*|to a church|tithe|koha"),
+    ("pie_income", r"\bpie\b|pie income|kiwisaver (?:fund )?(?:earned|returns?|income)|fund (?:earned|income|returns?)"),
+    ("partner", r"partner|wife|husband|spouse|girlfriend|boyfriend|hubby|missus|other half|my mum|my dad|flatmate'?s"),
+    ("second_job", r"second(?:ary)? job|2nd job|other job|another job|second employer|side job|part[- ]time job|"
+                   r"weekend job|night job|secondary|extra job|second income"),
+    ("main_job", r"main job|main employer|primary job|first job|day job|full[- ]time job|main salary|main income"),
+    ("deduction", r"came off|taken off|taken out|comes off|deducted(?!\s+(?:from|on|off))|got taxed|paid in tax|tax of"),
+    ("expense", r"expenses?|spent|spend|cost|costs|bought|buy|deductible|claim\w*|fees?|laptop|phone|mileage|home office|"
+                r"rent (?:is|of)|pay rent|paying rent|mortgage"),
+    ("other", r"interest|dividends?|rental income|rent from|board|boarders?|flatmates? pay|crypto|shares|sold|sell|"
+              r"sale|bonus|lump sum|redundancy|capital gain|profit|loss|inheritance|lotto|prize|gift|"
+              r"penalt\w*|student loan balance|balance|savings|deposit|house price|worth"),
+]
+INCOME_ROLE_HANDICAP = 20  # characters
+ROLE_PATTERNS = [(role, re.compile(rf"\b(?:{p})", re.I)) for role, p in ROLE_WORDS]
+COMPARISON = re.compile(r"\b(?:vs\.?|versus|compared (?:to|with)|or)\s*$", re.I)
+RANGE_BEFORE = re.compile(r"\b(?:from|between)\s*$", re.I)
+RANGE_JOIN = re.compile(r"^\s*(?:-|–|to|and)\s*$", re.I)
+ADD_UP = re.compile(r"\b(?:two jobs|2 jobs|both jobs|second job|2nd job|other job|another job|plus|on top|as well as|"
+                    r"total|combined|altogether|all up|in total|together|also earn|also get|also make|and also)\b", re.I)
+
+
+def money_value(num: str, suffix: str | None) -> Decimal:
+    """'85,000' -> 85000, '85 000' -> 85000, '85' + 'k' -> 85000, '1.5' + 'million' -> 1500000.
+    Raises InvalidOperation for text that is not a number."""
+    value = _value(num, suffix, is_money=True)
+    if value is None:
+        raise InvalidOperation(num)
+    return value
+
+
+def _value(num: str, suffix: str | None, is_money: bool) -> Decimal | None:
+    if re.fullmatch(r"\d{1,3}(?:\.\d{3})+", num) and not suffix:
+        if not is_money:
+            return None
+        num = num.replace(".", "")  # "$85.000": no amount of money is written to a tenth of a cent
+    try:
+        value = Decimal(num.replace(",", "").replace(" ", ""))
+    except InvalidOperation:
+        return None
+    suffix = (suffix or "").lower()
+    if suffix in ("k", "thousand", "grand"):
+        value *= 1000
+    elif suffix in ("m", "mil", "million"):
+        value *= 1_000_000
+    return value
+
+
+def _period_of(text: str, start: int, end: int) -> tuple[str, bool]:
+    name, stated, _ = _period_and_end(text, start, end)
+    return name, stated
+
+
+def _period_and_end(text: str, start: int, end: int) -> tuple[str, bool, int]:
+    """(period, whether the text states it, where the amount's period words end)."""
+    after = text[end:]
+    m = FREQ_AFTER.match(after)
+    if m:
+        return next(n for n, _ in _FREQ_AFTER if m.group(n)), True, end + m.end()
+    before = text[max(0, start - 60):start]
+    m = FREQ_BEFORE.search(before)
+    if m:
+        return next(n for n in ("weekly", "fortnightly", "four_weekly", "monthly", "annual", "hourly") if m.group(n)), True, end
+    # "$1,750 gross a week", "$1,200 take home weekly": the period after a word about the pay.
+    m = re.match(r"^\s*(?:(?:take[- ]home|net|after tax|before tax|gross|pay|salary|wages?|income)\s+){1,2}"
+                 r"(?P<w>weekly|fortnightly|monthly|a week|a fortnight|a month|per week|per month|per fortnight|"
+                 r"a year|per year|per annum|each week|each fortnight|each month)\b", after, re.I)
+    if m:
+        word = m.group("w").lower()
+        name = ("weekly" if "week" in word else "fortnightly" if "fortnight" in word else "monthly" if "month" in word
+                else "annual")
+        return name, True, end + m.end()
+    return "annual", False, end
+
+
+def _role_of(text: str, start: int, end: int) -> str:
+    # The nearest money-role words, before the amount first (in its clause), then just after.
+    clause_start = max(text.rfind(sep, 0, start) for sep in (".", "?", "!", ";", ","," and ", " but "))
+    before = text[max(clause_start + 1, start - 45):start]
+    after_clause = re.split(r"[.?!;,]| and | but ", text[end:end + 45], maxsplit=1)[0]
+    for window in (before, after_clause):
+        best: tuple[int, str] | None = None
+        for role, pattern in ROLE_PATTERNS:
+            for m in pattern.finditer(window):
+                distance = (len(window) - m.end()) if window is before else m.start()
+                # Plain income words lose near-ties to a specific role ("main salary", "second employer pays me").
+                distance += INCOME_ROLE_HANDICAP if role == "income" else 0
+                if best is None or distance < best[0]:
+                    best = (distance, role)
+        if best:
+            return best[1]
+    return "income"
+
+
+def find_money(text: str) -> list[Money]:
+    """Every amount of money in the text, in order, with its period and role."""
+    text = clean_text(text)
+    found: list[Money] = []
+    for m in AMOUNT.finditer(text):
+        num, cur, suf, dollars = m.group("num"), m.group("cur"), m.group("suf"), m.group("dollars")
+        start, end = m.start("num") if not (m.group("neg") or cur) else m.start(), m.end()
+        before, after = text[:m.start("num")], text[end:]
+        code_after = False
+        if suf and suf.lower() == "m" and not cur and (suf == "M" or re.match(r"\s?sl\b", after, re.I)):
+            # "3500 M SL", "880 M": a tax code after the amount, not "million".
+            suf, end, after = None, m.end("num"), text[m.end("num"):]
+        cm = re.match(r"\s?(?:on\s+)?(?:" + _CODES + r")\b(?:\s?(?:tax\s)?code)?", text[end:])
+        if cm and cm.group(0).strip().upper() == cm.group(0).strip() and not cur:
+            code_after = True  # "3500 M SL four-weekly": the period comes after the code
+            end += cm.end()
+        if NOT_MONEY_AFTER.match(text[m.end("num"):]) and not cur and not suf:
+            continue
+        if re.match(r"\s?[-–/]\s?\d{2}\b", text[m.end("num"):]) or re.search(r"\d\s?[-–/]\s?$", before):
+            continue  # part of a tax year "2024-25" or a date
+        if NOT_MONEY_BEFORE.search(before) and not cur:
+            continue
+        if DATE_AROUND.search(before) or DATE_AROUND.match(text[m.end("num"):]):
+            if not cur:
+                continue
+        near = text[max(0, m.start() - 40):m.end() + 30]
+        period, period_stated, period_end = _period_and_end(text, m.start("num") - (len(cur) if cur else 0), end)
+        is_money = bool(cur or suf or dollars or period_stated or MONEY_WORDS.search(near) or code_after)
+        if not is_money:
+            continue
+        if not (cur or suf or dollars) and re.fullmatch(r"(?:19|20)\d{2}", num):
+            continue  # a year, even next to a money word ("income in 2025")
+        value = _value(num, suf, is_money=True)
+        if value is None:
+            continue
+        value = value.normalize() if value == value.to_integral_value() else value
+        value = value.quantize(Decimal(1)) if value == value.to_integral_value() else value
+        plain = not (cur or suf or dollars or "," in num)
+        if plain and value < 10 and not period_stated:
+            continue  # "3 jobs", "a 2 bedroom": a small bare number is a count
+        questioned = None
+        negative = bool(m.group("neg") or m.group("neg2")) and (cur or "$" in text[max(0, m.start() - 2):m.start("num")])
+        role = _role_of(text, m.start(), end)
+        if negative:
+            questioned = "a negative amount (a loss) is not an income to work tax out on"
+            role = "other"
+        says_salary = bool(re.search(r"salary|annual|a year|per year|yearly|per annum", near, re.I))
+        found.append(Money(value=value, period=period, period_stated=period_stated, role=role,
+                           text=m.group(0).strip(), start=m.start(), questioned=questioned, end=period_end,
+                           says_salary=says_salary))
+    for m in WORD_NUMBER.finditer(text):
+        value = words_to_number(m.group(0))
+        if value is None or any(abs(f.start - m.start()) < 3 for f in found):
+            continue
+        period, stated, period_end = _period_and_end(text, m.start(), m.end())
+        found.append(Money(value=value, period=period, period_stated=stated, role=_role_of(text, m.start(), m.end()),
+                           text=m.group(0).strip(), start=m.start(), end=period_end))
+    found.sort(key=lambda a: a.start)
+    return [_questioned_for_period(a) for a in found]
+
+
+def _questioned_for_period(amount: Money) -> Money:
+    """A "$70,000 fortnightly pay" is a year's pay written against a pay period: ask, don't compute."""
+    if amount.questioned:
+        return amount
+    if amount.period == "annual":
+        floor = get_settings().plausible_pay_per_period.get("annual_minimum", 0)
+        if amount.is_income and amount.value < Decimal(str(floor)) and amount.says_salary:
+            return Money(**{**amount.__dict__, "questioned": f"${amount.value:,.2f} is less than a year's pay usually is (did you mean ${amount.value:,.0f}k?)"})
+        return amount
+    limits = get_settings().plausible_pay_per_period
+    limit = limits.get(amount.period)
+    if limit is not None and amount.value > Decimal(str(limit)):
+        word = amount.period.replace("_", "-").replace("hourly", "an hour").replace("weekly", "a week")
+        return Money(**{**amount.__dict__, "questioned": f"${amount.value:,.0f} {word} is more than a pay for that period usually is"})
+    return amount
+
+
+# ---------------------------------------------------------------------------------------------
+# Hours, weeks, codes, years and conditions
+
+HOURS = re.compile(r"(?P<h>\d+(?:\.\d+)?)\s?(?:hours|hrs|hr|h)\b(?:\s?(?:a|per|each|/|p)\s?(?:week|wk|w)\b|\s?pw\b|/wk)?", re.I)
+WEEKS = re.compile(r"(?P<w>\d+(?:\.\d+)?)\s?(?:weeks|wks)\b(?:\s?(?:a|per|each|of the|in a|in the)\s?(?:year|yr)\b)?", re.I)
+TAX_CODE = re.compile(
+    r"(?P<pre>tax\s+code(?:\s+is)?|code(?:\s+is)?|on|using|use|under)\s+(?:an?\s+|the\s+)?[\"'“]?(?P<c1>" + _CODES + r")\b(?![\w'])"
+    r"|\b(?P<c2>" + _CODES + r")\s+(?:tax\s+)?code\b",
+    re.I,
+)
+BARE_SL_CODE = re.compile(r"(?<![\w'])(?P<c>(?:ME|M|SB|SH|ST|SA|S) SL)(?![\w'])")
+PERCENT = re.compile(r"(?P<p>\d+(?:\.\d+)?)\s?(?:%|percent\b|per cent\b)", re.I)
+ESCT = re.compile(r"\besct\b|employer superannuation contribution tax|employer (?:kiwi\s?saver )?contributions?", re.I)
+KIWISAVER = re.compile(r"kiwi\s?saver|\bks\b|\bk/s\b", re.I)
+NO_KIWISAVER = re.compile(r"\b(?:no|not in|not on|without|opted out of|don'?t have|not a member of|no longer in)\s+(?:a\s+)?(?:kiwi\s?saver|ks)\b", re.I)
+STUDENT_LOAN = re.compile(r"student\s?loans?|studylink loan|\bsl\b|\bstudent debt\b", re.I)
+NO_STUDENT_LOAN = re.compile(r"\b(?:no|without|don'?t have an?|paid off(?: my)?|no longer have an?)\s+(?:a\s+)?student\s?loans?", re.I)
+WFF = re.compile(r"working for families|\bwff\b|family tax credits?|in-?work tax credit|best start", re.I)
+BENEFIT_OR_SUPER = re.compile(r"\bbenefits?\b|jobseeker|sole parent support|supported living|\bnz ?super\b|"
+                              r"new zealand superannuation|\bsuper(?:annuation)? (?:payments?|pension)|on the pension|\bpension\b|veteran'?s pension", re.I)
+NO_IRD_NUMBER = re.compile(r"\b(?:no|without|don'?t have|haven'?t got|not given|never gave|didn'?t give|lost|never (?:handed|filled|gave|given|sent)(?: in| out)?) "
+                           r"(?:(?:an?|my|the|your) )?(?:ird number|tax code declaration|ir330|tax code(?: form)?)|\bno declaration\b|"
+                           r"\bnon[- ]declaration\b", re.I)
+NEGATION = re.compile(r"\b(?:not|no|never|without|don'?t|doesn'?t|didn'?t|isn'?t|aren'?t|can'?t|cannot|won'?t|"
+                      r"shouldn'?t|haven'?t|hasn'?t|wasn'?t|weren'?t)\b", re.I)
+AGE = re.compile(r"\b(?:i'?m|i am|aged?|turning|turned)\s+(?P<a>\d{2})\b(?!\s?(?:k|,\d|\d))|\b(?P<b>\d{2})\s?(?:years? old|yo\b|y/o)", re.I)
+
+TAX_YEAR_EXPLICIT = re.compile(r"\b(?P<a>20\d{2})\s?(?:-|–|—|/|to)\s?(?P<b>20\d{2}|\d{2})\b")
+INCOME_YEAR = re.compile(r"\b(?:the\s+)?(?P<y>20\d{2})\s+(?:income\s+|tax\s+|financial\s+)?year\b|\btax year (?P<y2>20\d{2})\b", re.I)
+YEAR_ENDING = re.compile(r"\b(?:year\s+)?(?:ending|ended|to|until)\s+(?:31\s+)?march\s+(?P<y>20\d{2})\b|\b(?:march|mar)\s+(?P<y2>20\d{2})\b", re.I)
+BARE_YEAR = re.compile(r"\b(?:in|for|during|of)\s+(?P<y>20\d{2})\b(?!\s?[-–/])", re.I)
+RELATIVE_YEAR = {
+    -1: re.compile(r"\b(?:last|previous|prior)\s+(?:tax\s+|income\s+|financial\s+)?year\b|\blast april\b", re.I),
+    0: re.compile(r"\b(?:this|current)\s+(?:tax\s+|income\s+|financial\s+)?year\b|\bright now\b|\bnowadays\b", re.I),
+    1: re.compile(r"\bnext\s+(?:tax\s+|income\s+|financial\s+)?year\b|\bfrom (?:next )?april\b|\bnext april\b", re.I),
+}
+
+
+def find_tax_code(text: str) -> str | None:
+    """A tax code named in the text. After "on"/"use" only upper-case counts ("on M SL", not "on me")."""
+    for m in TAX_CODE.finditer(text):
+        if m.group("c2"):
+            raw, named_as_code = m.group("c2"), True
+        else:
+            raw = m.group("c1")
+            named_as_code = " ".join(m.group("pre").lower().split()).removesuffix(" is") in ("tax code", "code")
+        if not named_as_code and raw != raw.upper():
+            continue
+        if raw.upper() == "S" and not named_as_code:
+            continue  # "on S" is too easily a typo or a word
+        return " ".join(raw.upper().split())
+    m = BARE_SL_CODE.search(text)
+    return " ".join(m.group("c").split()) if m else None
+
+
+def resolve_tax_year(text: str, rules: RuleBook | None, current: str) -> tuple[str | None, str | None]:
+    """(tax year "YYYY-YY", the words it was read from) or (None, None) when the text names none.
+
+    IRD names a tax year after the March it ends in: "the 2025 year" and "year ending March 2025"
+    are 2024-25."""
+    first_current = int(current[:4])
+
+    def year_from_start(start: int) -> str:
+        return f"{start}-{(start + 1) % 100:02d}"
+
+    m = TAX_YEAR_EXPLICIT.search(text)
+    if m:
+        a, b = int(m.group("a")), m.group("b")
+        b_full = int(b) if len(b) == 4 else (a // 100) * 100 + int(b)
+        if b_full == a + 1:
+            return year_from_start(a), m.group(0)
+    m = INCOME_YEAR.search(text) or YEAR_ENDING.search(text)
+    if m:
+        y = m.group("y") or m.group("y2")
+        return year_from_start(int(y) - 1), m.group(0)
+    for offset, pattern in RELATIVE_YEAR.items():
+        m = pattern.search(text)
+        if m:
+            return year_from_start(first_current + offset), m.group(0)
+    m = BARE_YEAR.search(text)
+    if m:
+        return year_from_start(int(m.group("y"))), m.group(0)
+    return None, None
+
+
+def asked_period(text: str, amounts: list[Money]) -> str | None:
+    """The period the answer is wanted in: a period word not attached to an amount."""
+    spans = [(a.start, a.end) for a in amounts if a.period_stated]
+    matches = [(m.start(), m.end(), name) for name, pattern in ASKED_PERIOD for m in re.finditer(pattern, text, re.I)]
+    # "four weekly" also holds "weekly": a match inside a longer one does not count.
+    matches = [x for x in matches if not any(o != x and o[0] <= x[0] and x[1] <= o[1] for o in matches)]
+    free = [x for x in matches if not any(s <= x[0] < e for s, e in spans)]
+    # The last one wins: "I'm paid weekly … what's that a month?"
+    return max(free)[2] if free else None
+
+
+@dataclass
+class Slots:
+    """Everything a question states that an answer depends on."""
+
+    amounts: list[Money] = field(default_factory=list)
+    hours_per_week: Decimal | None = None
+    weeks_per_year: Decimal | None = None
+    asked_period: str | None = None
+    tax_code: str | None = None
+    student_loan: bool | None = None
+    kiwisaver: bool | None = None
+    kiwisaver_rate: float | None = None
+    employer_rate: float | None = None
+    wff: bool = False
+    benefit_or_super: bool = False
+    no_ird_number: bool = False
+    age: int | None = None
+    tax_year: str | None = None
+    year_text: str | None = None
+    negated: bool = False
+    adds_up: bool = False
+    comparison: bool = False
+
+    @property
+    def incomes(self) -> list[Money]:
+        return [a for a in self.amounts if a.is_income]
+
+    @property
+    def questioned(self) -> list[Money]:
+        return [a for a in self.amounts if a.questioned and a.role in ("income", "main_job", "second_job", "other")]
+
+    def annual(self, amount: Money) -> Decimal | None:
+        """An amount as a year's worth; None for an hourly rate without hours a week."""
+        if amount.period == "hourly":
+            if self.hours_per_week is None:
+                return None
+            return amount.value * self.hours_per_week * (self.weeks_per_year or PERIODS_PER_YEAR["weekly"])
+        return amount.value * PERIODS_PER_YEAR[amount.period]
+
+    def annual_income(self) -> Decimal | None:
+        """The year's income the question is about: the main income, or the jobs added up when the
+        text says they add up. None when there is no usable income."""
+        incomes = [a for a in self.incomes if not a.questioned]
+        if not incomes:
+            return None
+        if len(incomes) > 1 and self.adds_up and not self.comparison:
+            values = [self.annual(a) for a in incomes]
+            return None if any(v is None for v in values) else sum(values, Decimal(0))
+        return self.annual(incomes[0])
+
+    def income_amount(self) -> Money | None:
+        incomes = [a for a in self.incomes if not a.questioned]
+        return incomes[0] if incomes else None
+
+
+def read_slots(text: str, rules: RuleBook | None = None, current: str | None = None) -> Slots:
+    """Read a question's slots; never raises for any text."""
+    text = clean_text(text)
+    current = current or current_tax_year()
+    amounts = find_money(text)
+    slots = Slots(amounts=amounts)
+    hm = HOURS.search(text)
+    if hm:
+        slots.hours_per_week = Decimal(hm.group("h"))
+    wm = WEEKS.search(text)
+    if wm and Decimal(wm.group("w")) <= 53:
+        slots.weeks_per_year = Decimal(wm.group("w"))
+    slots.asked_period = asked_period(text, amounts)
+    slots.tax_code = find_tax_code(text)
+    if NO_STUDENT_LOAN.search(text):
+        slots.student_loan = False
+    elif STUDENT_LOAN.search(text) or (slots.tax_code or "").endswith("SL"):
+        slots.student_loan = True
+    employer = re.search(r"employer\w*(?:'s)?\s+(?:\w+\s+){0,4}?(?P<p>\d+(?:\.\d+)?)\s?(?:%|percent)", text, re.I)
+    if employer:
+        slots.employer_rate = float(employer.group("p"))
+    if NO_KIWISAVER.search(text):
+        slots.kiwisaver = False
+    elif KIWISAVER.search(text) or employer or ESCT.search(text):
+        slots.kiwisaver = True
+        for pm in PERCENT.finditer(text) if KIWISAVER.search(text) else ():
+            if employer and pm.start("p") == employer.start("p"):
+                continue
+            slots.kiwisaver_rate = float(pm.group("p"))
+            break
+    slots.wff = bool(WFF.search(text))
+    slots.benefit_or_super = bool(BENEFIT_OR_SUPER.search(text))
+    slots.no_ird_number = bool(NO_IRD_NUMBER.search(text))
+    am = AGE.search(text)
+    if am:
+        slots.age = int(am.group("a") or am.group("b"))
+    slots.tax_year, slots.year_text = resolve_tax_year(text, rules, current)
+    slots.negated = bool(NEGATION.search(text))
+    each = re.search(r"\b(two|2|both)\b[^.?!]{0,30}\bjobs?\b[^.?!]{0,30}\beach\b", text, re.I)
+    if each and len(slots.incomes) == 1:
+        # "two part-time jobs that each pay about $30k": the amount twice.
+        first = slots.incomes[0]
+        slots.amounts = [Money(**{**first.__dict__, "role": "main_job"}), Money(**{**first.__dict__, "role": "second_job", "start": first.start + 1})]
+    slots.adds_up = bool(ADD_UP.search(text)) or {"main_job", "second_job"} <= {a.role for a in slots.amounts}
+    slots.comparison = any(
+        COMPARISON.search(text[max(0, b.start - 14):b.start]) or RANGE_BEFORE.search(text[max(0, a.start - 10):a.start])
+        for a, b in zip(slots.amounts, slots.amounts[1:]) if a.is_income and b.is_income)
+    return slots
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What a question says beyond its words: two questions with the same words but a different
+    reading ("do I have to give …" / "don't give …"; $60,000 a month / a year) want different
+    answers. The FAQ fast path serves a stored answer only for the same reading."""
+
+    negated: bool
+    amounts: frozenset[tuple[Decimal, str, str]]
+    asked_period: str | None
+    tax_code: str | None
+    student_loan: bool | None
+    kiwisaver_rate: float | None
+    conditions: tuple[bool, bool, bool]
+
+
+def reading(slots: Slots) -> Reading:
+    return Reading(
+        negated=slots.negated,
+        amounts=frozenset((a.value.normalize(), a.period, a.role) for a in slots.amounts),
+        asked_period=slots.asked_period, tax_code=slots.tax_code, student_loan=slots.student_loan,
+        kiwisaver_rate=slots.kiwisaver_rate, conditions=(slots.wff, slots.benefit_or_super, slots.no_ird_number),
+    )

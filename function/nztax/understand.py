@@ -1,0 +1,253 @@
+"""Understand: which intent of the catalogue a question is, and how sure we are.
+
+In: a question, its embedding (the same vector retrieval uses), the catalogue
+(`nztax/data/intents.yaml`) and the catalogue's example vectors. Out: `Classification` — the best
+intent, the runner-up, their scores, the margin between them and whether it clears the settings'
+confidence bar.
+
+    catalogue = Catalogue.load()
+    classifier = IntentClassifier(catalogue, catalogue.example_vectors(embedder))
+    classifier.classify(question, embedder.embed_query(question))
+
+An intent's score is the mean cosine of its nearest examples plus lexical evidence (how much of
+the question its best example shares, and whether one of its keywords is in the question) plus
+slot evidence (what the question states — an amount per pay, a tax code — that the intent's
+catalogue entry prefers or avoids). The
+example vectors are computed at build time and stored beside the index (`intents.npz`, keyed by the
+catalogue's hash and the embedder id); a missing or stale file is recomputed in-process.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import re
+from dataclasses import dataclass, field
+from functools import cached_property, lru_cache
+from pathlib import Path
+
+import numpy as np
+import yaml
+
+from nztax.settings import Settings, get_settings
+
+log = logging.getLogger("nztax.understand")
+
+CATALOGUE_PATH = Path(__file__).parent / "data" / "intents.yaml"
+VECTORS_FILE = "intents.npz"
+ACTIONS = ("calculate", "fact", "topic", "clarify", "decline", "refuse")
+
+_STOP = frozenset("a an and are as at be but by can could do does for from get got have how i i'm im if in is it "
+                  "its me my of on or so that the their there this to was what whats what's when which who will "
+                  "with would you your nz new zealand please thanks much".split())
+
+
+def words(text: str) -> set[str]:
+    """Lower-case word stems for lexical evidence (plural s dropped, stop words out)."""
+    out = set()
+    for w in re.findall(r"[a-z][a-z'\-]*|\d+[a-z]*", text.lower()):
+        w = w.strip("'-")
+        if w in _STOP or len(w) < 2:
+            continue
+        out.add(w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w)
+    return out
+
+
+# Slot evidence an intent may prefer or avoid (catalogue `prefers` / `avoids`).
+SLOT_FEATURES = {
+    "amount": lambda s: s.income_amount() is not None,
+    "no_amount": lambda s: not s.amounts,
+    "annual_amount": lambda s: any(a.period == "annual" for a in s.incomes),
+    "period_amount": lambda s: any(a.period_stated and a.period != "annual" for a in s.incomes),
+    "tax_code": lambda s: s.tax_code is not None,
+    "student_loan": lambda s: bool(s.student_loan),
+    "kiwisaver": lambda s: bool(s.kiwisaver),
+    "asked_pay_period": lambda s: s.asked_period not in (None, "annual"),
+    "asked_annual": lambda s: s.asked_period == "annual",
+    "no_ird_number": lambda s: s.no_ird_number,
+    "two_incomes": lambda s: len(s.incomes) > 1,
+    "donation": lambda s: any(a.role == "donation" for a in s.amounts),
+    "pie_income": lambda s: any(a.role == "pie_income" for a in s.amounts),
+}
+
+
+def slot_features(slots) -> frozenset[str]:
+    return frozenset(name for name, test in SLOT_FEATURES.items() if slots is not None and test(slots))
+
+
+@dataclass(frozen=True)
+class IntentSpec:
+    """One entry of the catalogue."""
+
+    name: str
+    does: str
+    examples: tuple[str, ...]
+    tool: str | None = None
+    needs: tuple[str, ...] = ()
+    lead: str | None = None
+    topics: tuple[str, ...] = ()
+    search: str | None = None
+    copy: str | None = None
+    keywords: tuple[str, ...] = ()
+    show: tuple[str, ...] = ()
+    family: str | None = None
+    asks: str | None = None
+    prefers: tuple[str, ...] = ()
+    avoids: tuple[str, ...] = ()
+
+
+@dataclass
+class Catalogue:
+    intents: list[IntentSpec]
+    digest: str
+
+    @classmethod
+    def load(cls, path: Path | None = None) -> "Catalogue":
+        raw_text = Path(path or CATALOGUE_PATH).read_text(encoding="utf-8")
+        data = yaml.safe_load(raw_text)
+        intents = []
+        for raw in data["intents"]:
+            spec = IntentSpec(
+                name=raw["name"], does=raw["does"], examples=tuple(raw.get("examples") or ()),
+                tool=raw.get("tool"), needs=tuple(raw.get("needs") or ()), lead=raw.get("lead"),
+                topics=tuple(raw.get("topics") or ()), search=raw.get("search"), copy=raw.get("copy"),
+                keywords=tuple(k.lower() for k in raw.get("keywords") or ()),
+                show=tuple(raw.get("show") or ()), family=raw.get("family"), asks=raw.get("asks"), prefers=tuple(raw.get("prefers") or ()),
+                avoids=tuple(raw.get("avoids") or ()),
+            )
+            unknown = set(spec.prefers + spec.avoids) - set(SLOT_FEATURES)
+            if unknown:
+                raise ValueError(f"intent {spec.name}: unknown slot features {sorted(unknown)} (known: {', '.join(SLOT_FEATURES)})")
+            if spec.does not in ACTIONS:
+                raise ValueError(f"intent {spec.name}: does must be one of {', '.join(ACTIONS)}, not {spec.does!r}")
+            if spec.does == "calculate" and not spec.tool:
+                raise ValueError(f"intent {spec.name}: a calculation names its tool")
+            if not spec.examples:
+                raise ValueError(f"intent {spec.name}: no examples")
+            odd = [ex for ex in spec.examples if not isinstance(ex, str)]
+            if odd:
+                raise ValueError(f"intent {spec.name}: examples must be text (quote one holding ': '): {odd[0]!r}")
+            intents.append(spec)
+        names = [i.name for i in intents]
+        if len(set(names)) != len(names):
+            raise ValueError("intent names must be unique")
+        return cls(intents, hashlib.sha256(raw_text.encode("utf-8")).hexdigest()[:16])
+
+    def get(self, name: str) -> IntentSpec:
+        return next(i for i in self.intents if i.name == name)
+
+    @cached_property
+    def example_rows(self) -> list[tuple[int, str]]:
+        """(intent index, example text) for every example, in catalogue order."""
+        return [(i, ex) for i, spec in enumerate(self.intents) for ex in spec.examples]
+
+    def embed_examples(self, embedder) -> np.ndarray:
+        texts = [ex for _, ex in self.example_rows]
+        batch = getattr(embedder, "embed_queries", None)
+        if batch is not None:
+            return np.asarray(batch(texts), dtype=np.float32)
+        return np.stack([embedder.embed_query(t) for t in texts]).astype(np.float32)
+
+    def save_vectors(self, directory: Path, embedder) -> Path:
+        """Write the example vectors beside an index (build time)."""
+        target = Path(directory) / VECTORS_FILE
+        np.savez(target, vectors=self.embed_examples(embedder),
+                 meta=np.array(json.dumps({"catalogue": self.digest, "embedder": embedder.id})))
+        return target
+
+    def vectors_current(self, directory: Path, embedder) -> bool:
+        """True when `directory` holds this catalogue's example vectors by this embedder."""
+        try:
+            with np.load(Path(directory) / VECTORS_FILE) as data:
+                return json.loads(str(data["meta"])) == {"catalogue": self.digest, "embedder": embedder.id}
+        except (OSError, KeyError, ValueError):
+            return False
+
+    def example_vectors(self, embedder, directory: Path | None = None) -> np.ndarray:
+        """The stored vectors when they fit this catalogue and embedder, else computed now."""
+        if directory is not None:
+            stored = Path(directory) / VECTORS_FILE
+            try:
+                with np.load(stored) as data:
+                    meta = json.loads(str(data["meta"]))
+                    vectors = data["vectors"]
+                if meta == {"catalogue": self.digest, "embedder": embedder.id} and len(vectors) == len(self.example_rows):
+                    return vectors
+                log.warning(json.dumps({"event": "intent_vectors_stale", "file": str(stored)}))
+            except (OSError, KeyError, ValueError):
+                log.warning(json.dumps({"event": "intent_vectors_missing", "file": str(stored)}))
+        return self.embed_examples(embedder)
+
+
+@dataclass
+class Classification:
+    intent: IntentSpec
+    score: float
+    runner_up: IntentSpec | None
+    runner_up_score: float
+    confident: bool
+    scores: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def margin(self) -> float:
+        return self.score - self.runner_up_score
+
+
+class IntentClassifier:
+    """Nearest examples (cosine) plus lexical evidence; one per process."""
+
+    def __init__(self, catalogue: Catalogue, example_vectors: np.ndarray, settings: Settings | None = None):
+        self.catalogue = catalogue
+        self.settings = settings or get_settings()
+        self.vectors = np.asarray(example_vectors, dtype=np.float32)
+        self.owner = np.array([i for i, _ in catalogue.example_rows])
+        self.example_words = [words(ex) for _, ex in catalogue.example_rows]
+
+    def scores(self, question: str, vector: np.ndarray | None, features: frozenset[str] = frozenset()) -> np.ndarray:
+        n = len(self.catalogue.intents)
+        dense = np.zeros(n, dtype=np.float32)
+        if vector is not None and len(self.vectors):
+            cos = self.vectors @ np.asarray(vector, dtype=np.float32)
+            top = self.settings.intent_neighbours
+            for i in range(n):
+                own = np.sort(cos[self.owner == i])[::-1][:top]
+                dense[i] = float(own.mean()) if len(own) else 0.0
+        asked = words(question)
+        lowered = " " + re.sub(r"[^a-z0-9$%' -]", " ", question.lower()) + " "
+        lexical = np.zeros(n, dtype=np.float32)
+        if asked:
+            for row, ex_words in enumerate(self.example_words):
+                i = self.owner[row]
+                overlap = len(asked & ex_words) / len(asked | ex_words) if ex_words else 0.0
+                lexical[i] = max(lexical[i], overlap)
+        keyword = np.array([1.0 if any(f" {k} " in lowered or (len(k) > 6 and k in lowered) for k in spec.keywords) else 0.0
+                            for spec in self.catalogue.intents], dtype=np.float32)
+        w = self.settings.intent_lexical_weight
+        prefer = np.array([len(features & set(spec.prefers)) for spec in self.catalogue.intents], dtype=np.float32)
+        avoid = np.array([len(features & set(spec.avoids)) for spec in self.catalogue.intents], dtype=np.float32)
+        return (dense + w * (0.5 * lexical + 0.5 * keyword) + self.settings.intent_slot_weight * prefer
+                - self.settings.intent_avoid_weight * avoid)
+
+    def classify(self, question: str, vector: np.ndarray | None, slots=None) -> Classification:
+        combined = self.scores(question, vector, slot_features(slots))
+        order = np.argsort(-combined)
+        intents = self.catalogue.intents
+        best = int(order[0])
+        family = intents[best].family
+        # The runner-up is the best intent that would give a different answer.
+        rest = [int(i) for i in order[1:] if family is None or intents[int(i)].family != family]
+        second = rest[0] if rest else None
+        score = float(combined[best])
+        runner = float(combined[second]) if second is not None else 0.0
+        confident = score >= self.settings.intent_min_score and (score - runner) >= self.settings.intent_margin
+        return Classification(
+            intent=intents[best], score=score, runner_up=intents[second] if second is not None else None,
+            runner_up_score=runner, confident=confident,
+            scores={intents[i].name: round(float(combined[i]), 4) for i in order[:5]},
+        )
+
+
+@lru_cache(maxsize=1)
+def default_catalogue() -> Catalogue:
+    return Catalogue.load()

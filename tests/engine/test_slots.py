@@ -1,0 +1,108 @@
+"""Slots: amounts are money only where the text makes them money, each with its period and role
+(issue 11). Expected values are what the person typing means, not what the parser returns."""
+
+from decimal import Decimal
+
+import pytest
+
+from nztax.rules import default_rules
+from nztax.slots import find_money, find_tax_code, read_slots, resolve_tax_year
+
+RULES = default_rules()
+
+
+@pytest.mark.parametrize("text,value,period", [
+    ("How much tax on $85k?", "85000", "annual"),
+    ("I earn 85,000 a year", "85000", "annual"),
+    ("tax on $85 000", "85000", "annual"),
+    ("tax on $85.000", "85000", "annual"),
+    ("a 1.2m salary", "1200000", "annual"),
+    ("I earn eighty-five thousand a year", "85000", "annual"),
+    ("I earn $8\u200b5,000", "85000", "annual"),
+    ("about 1.5k a week", "1500", "weekly"),
+    ("$1,200 p/w", "1200", "weekly"),
+    ("$3,500 a month", "3500", "monthly"),
+    ("$2,400 per fortnight", "2400", "fortnightly"),
+    ("$3,500 every four weeks", "3500", "four_weekly"),
+    ("$30 an hour", "30", "hourly"),
+    ("85000nzd", "85000", "annual"),
+    ("weekly pay of $880", "880", "weekly"),
+])
+def test_amounts_with_their_period(text, value, period):
+    amounts = find_money(text)
+    assert [(a.value, a.period) for a in amounts] == [(Decimal(value), period)]
+
+
+@pytest.mark.parametrize("text", [
+    "How do I file my US 1040 as an American living in Auckland?",
+    "What does IR330 ask for?", "section LC 15", "I'm 67 years old", "the 2024-25 tax year", "since 2019",
+    "40 hours a week", "I have 2 kids", "10.5%", "What is the 183-day rule?", "Am I resident after 325 days away?",
+])
+def test_numbers_that_are_not_money(text):
+    assert find_money(text) == []
+
+
+def test_an_amount_called_a_credit_is_not_an_income():
+    slots = read_slots("My friend says the IETC is worth $1,040 a year now. Is that right?", RULES)
+    assert slots.incomes == []
+
+
+def test_a_pay_too_big_for_its_period_is_questioned_not_used():
+    slots = read_slots("my fortnightly pay is $70,000", RULES)
+    assert slots.questioned and slots.annual_income() is None
+    assert read_slots("my fortnightly pay is $2,700", RULES).annual_income() == Decimal(2700 * 26)
+
+
+def test_a_loss_is_questioned():
+    assert read_slots("I made a loss of -$5,000 on my rental", RULES).annual_income() is None
+
+
+def test_the_period_asked_about_is_kept_apart_from_the_amount():
+    slots = read_slots("I earn $70,000 and contribute 3% to KiwiSaver. How much comes out of each fortnightly pay?", RULES)
+    assert slots.annual_income() == Decimal(70000)
+    assert slots.asked_period == "fortnightly" and slots.kiwisaver_rate == 3.0
+    assert read_slots("What will my monthly take-home pay be on $65,000?", RULES).asked_period == "monthly"
+
+
+def test_hourly_pay_with_hours_and_weeks():
+    slots = read_slots("$45 an hour, 40 hours a week, 52 weeks: income tax in a year?", RULES)
+    assert slots.annual_income() == Decimal(45 * 40 * 52)
+
+
+def test_amounts_add_up_only_when_the_text_says_so():
+    two_jobs = read_slots("Main salary $170,000, second employer pays me $20,000, and I have a student loan", RULES)
+    assert [a.role for a in two_jobs.amounts] == ["main_job", "second_job"]
+    assert two_jobs.annual_income() == Decimal(190000) and two_jobs.student_loan is True
+    partner = read_slots("my partner earns $90k and I earn $40k", RULES)
+    assert partner.annual_income() == Decimal(40000)
+    for text in ("tax on $70k vs $80k", "a pay rise from $60k to $75k"):
+        compared = read_slots(text, RULES)
+        assert compared.comparison and compared.annual_income() == Decimal(60000 if "rise" in text else 70000)
+    donation = read_slots("I donated $600 and earn $50,000", RULES)
+    assert [a.role for a in donation.amounts] == ["donation", "income"]
+
+
+def test_conditions_are_slots():
+    assert read_slots("I'm on working for families, earn 50k", RULES).wff
+    assert read_slots("I get NZ Super and work part time", RULES).benefit_or_super
+    assert read_slots("I don't have an IRD number yet", RULES).no_ird_number
+    ks = read_slots("KS 4%, employer 3%, salary 60k", RULES)
+    assert ks.kiwisaver and ks.kiwisaver_rate == 4.0 and ks.employer_rate == 3.0
+    assert read_slots("no student loan, 60k", RULES).student_loan is False
+
+
+@pytest.mark.parametrize("text,code", [
+    ("my tax code is M SL", "M SL"), ("I'm on ME", "ME"), ("on tax code sh", "SH"), ("an ND code", "ND"),
+    ("tell me about it", None), ("can you help me", None), ("3500 M SL four weekly", "M SL"),
+])
+def test_tax_codes(text, code):
+    assert find_tax_code(text) == code
+
+
+@pytest.mark.parametrize("text,year", [
+    ("in 2024-25", "2024-25"), ("2024/25", "2024-25"), ("the 2025 income year", "2024-25"), ("the 2025 year", "2024-25"),
+    ("year ending 31 March 2026", "2025-26"), ("last year", "2025-26"), ("this tax year", "2026-27"),
+    ("next year", "2027-28"), ("how much tax", None),
+])
+def test_tax_years(text, year):
+    assert resolve_tax_year(text, RULES, "2026-27")[0] == year
