@@ -30,7 +30,7 @@ Tax figures never live here: they are in `nztax/rules/*.yaml`.
 | NZTAX_PLAUSIBLE_PAY | hourly=1000,weekly=15000,fortnightly=30000,four_weekly=50000,monthly=50000,annual_minimum=1000 | largest pay per period read as it stands; a larger one ("$70,000 a fortnight") is questioned, not computed; so is a year's income under `annual_minimum` written without a period ("my salary is $55") |
 | NZTAX_PER_PAY_CEILING | 12000 | a PAYE question's amount with no period of its own, at or under this, is one pay ("$9,200 gross each time"); over it, a year's pay |
 | NZTAX_FAQ_MATCH_THRESHOLD | 0.8 | FAQ fast path: least word-set similarity (0-1) between a question and a FAQ question |
-| NZTAX_RRF_K | 60 | reciprocal rank fusion constant |
+| NZTAX_RRF_K | 10 | reciprocal rank fusion constant (10: best on the development part of the held-out queries, docs/retrieval.md) |
 | NZTAX_RRF_WEIGHT_BM25 | 1.0 | weight of the BM25 ranking in fusion |
 | NZTAX_RRF_WEIGHT_DENSE | 1.0 | weight of the dense ranking in fusion |
 | NZTAX_RRF_WEIGHT_IDENTIFIER | 1.0 | weight of the exact-identifier ranking (LC 15, IR3, M SL) in fusion |
@@ -217,7 +217,7 @@ def get_settings() -> Settings:
         llm_timeout=float(_env("NZTAX_LLM_TIMEOUT", "20")),
         llm_max_retries=int(_env("NZTAX_LLM_MAX_RETRIES", "1")),
         llm_max_hops=int(_env("NZTAX_LLM_MAX_HOPS", "3")),
-        rrf_k=int(_env("NZTAX_RRF_K", "60")),
+        rrf_k=int(_env("NZTAX_RRF_K", "10")),
         rrf_weight_bm25=float(_env("NZTAX_RRF_WEIGHT_BM25", "1.0")),
         rrf_weight_dense=float(_env("NZTAX_RRF_WEIGHT_DENSE", "1.0")),
         allowed_origins=tuple(
