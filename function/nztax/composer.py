@@ -107,7 +107,9 @@ def pct(rate: Any) -> str:
 
 
 def band_label(lower: float, upper: float | None) -> str:
-    return f"over {money(lower)}" if upper is None else f"{money(lower)} – {money(upper)}"
+    if upper is None:
+        return f"over {money(lower)}"
+    return f"up to {money(upper)}" if not lower else f"{money(lower)} – {money(upper)}"
 
 
 def rule_citations(rules: TaxYearRules, sections: list[str]) -> list[Citation]:

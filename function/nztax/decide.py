@@ -114,8 +114,18 @@ def question_slots(question: str, history: list[dict] | None, rules: RuleBook) -
     return text, used_history, slots
 
 
+# A second question in the same message: "What's the tax on $90k and what's my take home?"
+SECOND_PART = re.compile(r"\?\s+(?=\S)|[,;]?\s+(?:and|also|plus)\s+(?=(?:what|how|whats|what's|is|do|does|can|will|would)\b)", re.I)
+
+
+def question_parts(question: str) -> list[str]:
+    """The question split where a second question starts (one part when there is none)."""
+    return [p.strip(" ?") + "?" for p in SECOND_PART.split(clean_text(question)) if p.strip(" ?")]
+
+
 def decide(question: str, classification: Classification | None, rules: RuleBook, *,
-           history: list[dict] | None = None, tax_year: str | None = None, slots: Slots | None = None) -> Decision:
+           history: list[dict] | None = None, tax_year: str | None = None, slots: Slots | None = None,
+           also: list[IntentSpec] | None = None) -> Decision:
     asked = clean_text(question)
     text, used_history, read = question_slots(asked, history, rules)
     slots = slots or read
@@ -136,6 +146,13 @@ def decide(question: str, classification: Classification | None, rules: RuleBook
     sure = classification.confident
     states_nothing = not slots.amounts and not (slots.student_loan or slots.kiwisaver or slots.wff
                                                  or slots.benefit_or_super or slots.no_ird_number or slots.tax_code)
+    runner = classification.runner_up
+    if (not sure and runner is not None and {intent.does, runner.does} <= {"clarify", "calculate"}
+            and slots.income_amount() is None and _asks_own_figure(asked)):
+        # A sum of their own, or a question too vague to place, with nothing to work from: ask.
+        d.action = "clarify"
+        d.missing = ["income"]
+        return d
     if intent.does in ("refuse", "decline", "clarify", "fact", "topic"):
         if not sure and intent.does in ("refuse", "decline", "clarify"):
             d.action = "topic"  # not sure enough to turn the question away: look it up instead
@@ -145,13 +162,12 @@ def decide(question: str, classification: Classification | None, rules: RuleBook
             d.missing = ["income"] if slots.income_amount() is None and _asks_own_figure(asked) else ["question"]
         elif intent.does == "fact" and intent.asks and states_nothing:
             _clarify(d, intent.asks)
-        elif intent.does == "topic" and states_nothing and _asks_own_figure(asked):
+        elif intent.does == "topic" and states_nothing and OWN_AMOUNT.search(asked):
             # "How much tax will I pay on my shares?": a figure of their own, with nothing to work from.
             _clarify(d, "details")
         return d
     # A calculation.
     if not sure:
-        runner = classification.runner_up
         if slots.questioned:
             _clarify(d, "amount", slots.questioned[0].questioned)
         elif slots.income_amount() is None and _asks_own_figure(asked):
@@ -165,6 +181,16 @@ def decide(question: str, classification: Classification | None, rules: RuleBook
         return d
     d.action = "calculate"
     _plan(d, intent, slots)
+    for extra in also or []:
+        # A second calculation asked in the same message, on the same figures.
+        if d.action != "calculate" or extra.does != "calculate" or extra.name == intent.name:
+            continue
+        before = len(d.calls)
+        trial = Decision(**{**d.__dict__, "calls": [], "assumptions": []})
+        _plan(trial, extra, slots)
+        if trial.action == "calculate" and trial.calls:
+            d.calls = d.calls[:before] + [c for c in trial.calls if c not in d.calls]
+            d.assumptions += [a for a in trial.assumptions if a not in d.assumptions]
     return d
 
 
@@ -180,6 +206,10 @@ def after_retrieval(d: Decision, found: bool) -> Decision:
 
 OWN_FIGURE = re.compile(r"\bhow much\b.*\b(i|my|me)\b|\bhow much (tax|paye)\b|\bwhat'?s my\b|\bwhat is my\b|\bdo i owe\b|"
                         r"\bwill i (pay|get|owe)\b|\bmy tax\b|\bis my tax right\b", re.I)
+
+
+# "How much tax will I pay on my shares?": a sum of their own (a topic question asking it needs figures).
+OWN_AMOUNT = re.compile(r"\bhow much\b[^?]*\b(i|my|me)\b", re.I)
 
 
 def _asks_own_figure(text: str) -> bool:
@@ -218,8 +248,9 @@ def _plan(d: Decision, intent: IntentSpec, slots: Slots) -> None:
             _clarify(d, "donation")
             return
         if income is None:
-            _clarify(d, "taxable_income_for_donations")
-            return
+            # The credit is capped only by a taxable income below the donations: say the assumption.
+            income = donations[0].value
+            d.assumptions.append(f"your taxable income for the year was at least {donations[0].text.strip() or donations[0].value}")
         d.calls = [(tool, {"donations": float(donations[0].value), "taxable_income": float(income), "tax_year": year})]
         return
     if tool == "find_prescribed_investor_rate":
@@ -278,7 +309,11 @@ def _call_for(tool: str, d: Decision, slots: Slots, amount: Money, annual: Decim
             return _paye_call(d, slots, amount, annual, year)
         return tool, {"taxable_income": money, "tax_year": year}
     if tool == "calculate_acc_levy":
-        return tool, {"annual_income": money, "tax_year": year}
+        args = {"annual_income": money, "tax_year": year}
+        frequency = _pay_frequency(slots, amount)
+        if frequency:
+            args["pay_frequency"] = frequency
+        return tool, args
     if tool == "calculate_student_loan_repayment":
         return tool, {"annual_income": money, "tax_year": year}
     if tool == "calculate_ietc":
@@ -303,6 +338,8 @@ def _call_for(tool: str, d: Decision, slots: Slots, amount: Money, annual: Decim
         code = _code(slots)
         if code.replace(" SL", "") not in PRIMARY_CODES:
             return _paye_call(d, slots, amount, annual, year)  # a secondary or flat code works per pay
+        if amount.period in PAY_FREQUENCIES and slots.asked_period in (None, amount.period):
+            return _paye_call(d, slots, amount, annual, year)  # one pay as stated: its PAYE and net pay
         frequency = _pay_frequency(slots, amount)
         return _take_home_call(d, slots, amount, annual, year, frequency or "annual")
     return tool, {"taxable_income": money, "tax_year": year}

@@ -28,7 +28,7 @@ import numpy as np
 
 from nztax import calculator_links, composer, guard, say
 from nztax.contract import AskResult, Citation, ToolCall
-from nztax.decide import Decision, after_retrieval, decide, question_slots
+from nztax.decide import Decision, after_retrieval, decide, question_parts, question_slots
 from nztax.faq_index import FaqIndex
 from nztax.index import IndexMissingError
 from nztax.rules import RuleBook, current_tax_year, default_rules, today
@@ -169,7 +169,15 @@ class Engine:
             alone = self.classifier.classify(question, alone_vector, alone_slots)
             if alone.confident and alone.intent.does in ("decline", "refuse"):
                 return decide(question, alone, self.rules, history=None, tax_year=tax_year, slots=alone_slots), alone_vector
-        return decide(question, classification, self.rules, history=history, tax_year=tax_year, slots=slots), vector
+        also = []
+        if classification.intent.does == "calculate" and not used_history:
+            for part in question_parts(question)[1:]:
+                part_vector = embedder.embed_query(part) if embedder is not None else None
+                other = self.classifier.classify(part, part_vector, slots)
+                if other.confident and other.intent.does == "calculate":
+                    also.append(other.intent)
+        return decide(question, classification, self.rules, history=history, tax_year=tax_year, slots=slots,
+                      also=also), vector
 
     # -- answering -----------------------------------------------------------------------------
 
@@ -200,7 +208,8 @@ class Engine:
                 result = composer.decline(decision, current)
             elif decision.action == "refuse":
                 result = composer.refuse(decision)
-            elif decision.action == "clarify":
+            elif decision.action == "clarify" and not (mode == "llm" and decision.missing == ["which_calculation"]):
+                # (Which of two calculations is meant is the model's to work out, when there is one.)
                 result = composer.clarify(decision, self.rules, current)
             elif mode == "llm" and self.settings.llm_model:
                 result = self._answer_llm(decision, history, current, vector)

@@ -29,10 +29,15 @@ from nztax.understand import words
 PERIOD_WORDS = {"weekly": "week", "fortnightly": "fortnight", "four_weekly": "four weeks", "monthly": "month",
                 "annual": "year"}
 # Sentences quoted under a fact or topic answer.
-LEAD_SENTENCES = 3
+LEAD_SENTENCES = 4
 SUPPORT_SENTENCES = 2
 # A sentence must share at least this share of the question's words to answer it on its own.
-MIN_SENTENCE_COVERAGE = 0.25
+MIN_SENTENCE_COVERAGE = 0.2
+# Added to a sentence's score by the rank of its passage (first, second, third …).
+RANK_BONUS = (0.2, 0.1, 0.05)
+# Added to a sentence holding a figure when the question asks for one ("how long", "threshold").
+FIGURE_BONUS = 0.1
+FIGURE_MIN_COVERAGE = 0.3
 
 
 # ---------------------------------------------------------------------------------------------
@@ -152,6 +157,9 @@ def lead_for(name: str, args: dict, result: dict, decision: Decision) -> str:
         return (f"On a pay of {money(result['gross_pay'])} {_per(result['pay_frequency'])} on tax code {result['tax_code']} ({y}), "
                 f"PAYE is **{money(result['paye'])}**{extra}, so you take home **{money(result['net_pay'])}** each {freq}.")
     if name == "calculate_acc_levy":
+        if result.get("levy_per_pay") is not None:
+            return (f"The ACC earners' levy is **{money(result['levy_per_pay'])} {_per(result['pay_frequency'])}**: "
+                    f"{money(result['annual_levy'])} for the year on {money(result['liable_income'])} of earnings ({y}).")
         return f"The ACC earners' levy on {money(result['liable_income'])} of earnings in {y} is **{money(result['annual_levy'])}** for the year."
     if name == "calculate_student_loan_repayment":
         return (f"On {money(args.get('annual_income', args.get('income', 0)))} a year ({y}), student loan repayments are about "
@@ -163,7 +171,7 @@ def lead_for(name: str, args: dict, result: dict, decision: Decision) -> str:
     if name == "calculate_kiwisaver":
         period = args.get("pay_frequency", "annual")
         return (f"At {pct(result['employee_rate'])}, you put in **{money(result['employee_contribution'])}** {_per(period)}; your employer "
-                f"adds {money(result['employer_contribution'])}, and after ESCT of {money(result['esct'])} "
+                f"adds {money(result['employer_contribution'])}, and after ESCT at {pct(result['esct_rate'])} ({money(result['esct'])}) "
                 f"**{money(result['employer_contribution_net'])}** of it reaches your account.")
     if name == "calculate_donation_tax_credit":
         return f"You can claim back **{money(result['credit'])}** on {money(result['eligible_donations'])} of donations ({y})."
@@ -180,13 +188,14 @@ def calculation(decision: Decision, results: list[tuple[str, dict, dict]], rules
                 current_year: str) -> AskResult:
     leads, working, citations, tools = [], [], [], []
     approximate = False
+    comparison = len({name for name, _, _ in results}) < len(results)  # one calculator, several amounts
     for name, args, result in results:
         lead = lead_for(name, args, result, decision)
         lines, approx = composer.describe_tool_result(name, args, result)
         approximate = approximate or approx
         if lead:
             leads.append(lead)
-        if len(results) == 1 or "error" in result:
+        if not comparison or "error" in result:
             working += ([""] if working else []) + lines
         if isinstance(result, dict) and isinstance(result.get("source"), str):
             citations.append(Citation(title=titles.get(result["source"], "Inland Revenue"), url=result["source"]))
@@ -219,17 +228,32 @@ def _sentences(hit) -> list[str]:
     return [s for s in composer._units(hit.text) if 25 <= len(s) <= 600]
 
 
-def best_sentences(question: str, hits: list, limit: int, extra_words: set[str] | None = None) -> list[tuple[str, Any]]:
+YEAR_RANGE = re.compile(r"\b(20\d{2})\s?[-–/]\s?(\d{2})\b")
+ASKS_FOR_A_FIGURE = re.compile(r"\bhow (much|long|many)\b|\bthreshold|\blimit|\brate\b|\bwhat'?s the\b|\bwhen\b|\bdue\b", re.I)
+
+
+def _other_year(sentence: str, tax_year: str | None) -> bool:
+    """True when the sentence is about tax years and none of them is the one asked about."""
+    years = {f"{a}-{b}" for a, b in YEAR_RANGE.findall(sentence)}
+    return bool(years) and tax_year is not None and tax_year not in years
+
+
+def best_sentences(question: str, hits: list, limit: int, extra_words: set[str] | None = None,
+                   tax_year: str | None = None) -> list[tuple[str, Any]]:
     """The passage sentences that best answer the question: word overlap weighted by how rare each
-    word is among the candidates, a little earlier-hit bonus, and at most two from one passage."""
+    word is among the candidates, a bonus for the better-ranked passages (retrieval already read the
+    whole question) and for a figure when one is asked for; sentences about another tax year are
+    left out, and at most two come from one passage."""
     wanted = words(question) | (extra_words or set())
     if not wanted:
         return []
-    candidates = [(s, hit, rank) for rank, hit in enumerate(hits) for s in _sentences(hit)]
+    candidates = [(s, hit, rank) for rank, hit in enumerate(hits) for s in _sentences(hit)
+                  if not _other_year(s, tax_year)]
     if not candidates:
         return []
     frequency = Counter(w for s, _, _ in candidates for w in words(s) & wanted)
     n = len(candidates)
+    wants_figure = bool(ASKS_FOR_A_FIGURE.search(question))
     scored = []
     for i, (s, hit, rank) in enumerate(candidates):
         shared = words(s) & wanted
@@ -238,7 +262,10 @@ def best_sentences(question: str, hits: list, limit: int, extra_words: set[str] 
         weight = sum(math.log(1 + n / frequency[w]) for w in shared)
         total = sum(math.log(1 + n / max(frequency[w], 1)) for w in wanted)
         coverage = weight / total if total else 0.0
-        scored.append((coverage - 0.03 * rank, coverage, i, s, hit))
+        bonus = RANK_BONUS[rank] if rank < len(RANK_BONUS) else 0.0
+        if wants_figure and re.search(r"\d", s) and coverage >= FIGURE_MIN_COVERAGE:
+            bonus += FIGURE_BONUS
+        scored.append((coverage + bonus, coverage, i, s, hit))
     scored.sort(key=lambda x: (-x[0], x[2]))
     chosen, per_hit = [], Counter()
     for _, coverage, _, s, hit in scored:
@@ -273,14 +300,15 @@ def fact(decision: Decision, rules: RuleBook, hits: list, current_year: str, too
     body: list[str] = [lead] if lead else []
     citations: list[Citation] = []
     # The rules summary only where it adds to the lead: a rates table for a question about rates.
-    for topic in (intent.topics if intent else ()):
+    for rules_topic in (intent.topics if intent else ()):
         if year_rules is None:
             break
-        lines = composer.topic_lines(topic, year_rules) if topic in intent.show else []
+        lines = composer.topic_lines(rules_topic, year_rules) if rules_topic in intent.show else []
         if lines:
             body += [""] + lines
-        citations += composer.rule_citations(year_rules, composer.TOPIC_SECTIONS.get(topic, []))
-    support = best_sentences(decision.asked, hits, SUPPORT_SENTENCES, words(intent.search or "") if intent else None)
+        citations += composer.rule_citations(year_rules, composer.TOPIC_SECTIONS.get(rules_topic, []))
+    support = best_sentences(decision.asked, hits, SUPPORT_SENTENCES, words(intent.search or "") if intent else None,
+                             tax_year=decision.tax_year)
     if support:
         lines, cites = _quoted(support)
         body += ["", "From IRD's guidance:", ""] + [f"- {ln}" for ln in lines]
@@ -328,7 +356,7 @@ def _fact_actions(name: str) -> list[str]:
 
 
 def topic(decision: Decision, rules: RuleBook, hits: list, current_year: str) -> AskResult:
-    chosen = best_sentences(decision.asked, hits, LEAD_SENTENCES)
+    chosen = best_sentences(decision.asked, hits, LEAD_SENTENCES, tax_year=decision.tax_year)
     if not chosen:
         return AskResult(status="answered", answer=composer.NOTHING_FOUND, tax_year=decision.tax_year,
                          disclaimer=composer.BASE_DISCLAIMER,

@@ -168,6 +168,8 @@ ROLE_WORDS = [
               r"penalt\w*|student loan balance|balance|savings|deposit|house price|worth"),
 ]
 INCOME_ROLE_HANDICAP = 20  # characters
+# "1,843 came off" is a deduction; "what comes off a $1,000 wage" is asking about the wage.
+AFTER_ONLY_ROLES = frozenset({"deduction"})
 ROLE_PATTERNS = [(role, re.compile(rf"\b(?:{p})", re.I)) for role, p in ROLE_WORDS]
 COMPARISON = re.compile(r"\b(?:vs\.?|versus|compared (?:to|with)|or)\s*$", re.I)
 RANGE_BEFORE = re.compile(r"\b(?:from|between)\s*$", re.I)
@@ -237,6 +239,8 @@ def _role_of(text: str, start: int, end: int) -> str:
     for window in (before, after_clause):
         best: tuple[int, str] | None = None
         for role, pattern in ROLE_PATTERNS:
+            if role in AFTER_ONLY_ROLES and window is before:
+                continue
             for m in pattern.finditer(window):
                 distance = (len(window) - m.end()) if window is before else m.start()
                 # Plain income words lose near-ties to a specific role ("main salary", "second employer pays me").
@@ -444,6 +448,7 @@ class Slots:
     negated: bool = False
     adds_up: bool = False
     comparison: bool = False
+    between: bool = False            # "between $50,000 and $70,000": a band, not two incomes
 
     @property
     def incomes(self) -> list[Money]:
@@ -521,6 +526,7 @@ def read_slots(text: str, rules: RuleBook | None = None, current: str | None = N
         first = slots.incomes[0]
         slots.amounts = [Money(**{**first.__dict__, "role": "main_job"}), Money(**{**first.__dict__, "role": "second_job", "start": first.start + 1})]
     slots.adds_up = bool(ADD_UP.search(text)) or {"main_job", "second_job"} <= {a.role for a in slots.amounts}
+    slots.between = bool(re.search(r"\bbetween\s+\$?\d[\d,.]*\s?k?\s+and\s+\$?\d", text, re.I))
     slots.comparison = any(
         COMPARISON.search(text[max(0, b.start - 14):b.start]) or RANGE_BEFORE.search(text[max(0, a.start - 10):a.start])
         for a, b in zip(slots.amounts, slots.amounts[1:]) if a.is_income and b.is_income)

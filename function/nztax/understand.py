@@ -66,6 +66,7 @@ SLOT_FEATURES = {
     "asked_pay_period": lambda s: s.asked_period not in (None, "annual"),
     "asked_annual": lambda s: s.asked_period == "annual",
     "no_ird_number": lambda s: s.no_ird_number,
+    "between_amounts": lambda s: s.between,
     "two_incomes": lambda s: len(s.incomes) > 1,
     "donation": lambda s: any(a.role == "donation" for a in s.amounts),
     "pie_income": lambda s: any(a.role == "pie_income" for a in s.amounts),
@@ -93,6 +94,7 @@ class IntentSpec:
     show: tuple[str, ...] = ()
     family: str | None = None
     asks: str | None = None
+    covers: tuple[str, ...] = ()
     prefers: tuple[str, ...] = ()
     avoids: tuple[str, ...] = ()
 
@@ -112,8 +114,8 @@ class Catalogue:
                 name=raw["name"], does=raw["does"], examples=tuple(raw.get("examples") or ()),
                 tool=raw.get("tool"), needs=tuple(raw.get("needs") or ()), lead=raw.get("lead"),
                 topics=tuple(raw.get("topics") or ()), search=raw.get("search"), copy=raw.get("copy"),
-                keywords=tuple(k.lower() for k in raw.get("keywords") or ()),
-                show=tuple(raw.get("show") or ()), family=raw.get("family"), asks=raw.get("asks"), prefers=tuple(raw.get("prefers") or ()),
+                keywords=tuple(" ".join(re.sub(r"[^a-z0-9$%']", " ", k.lower()).split()) for k in map(str, raw.get("keywords") or ())),
+                show=tuple(raw.get("show") or ()), family=raw.get("family"), asks=raw.get("asks"), covers=tuple(raw.get("covers") or ()), prefers=tuple(raw.get("prefers") or ()),
                 avoids=tuple(raw.get("avoids") or ()),
             )
             unknown = set(spec.prefers + spec.avoids) - set(SLOT_FEATURES)
@@ -205,6 +207,10 @@ class IntentClassifier:
         self.example_words = [words(ex) for _, ex in catalogue.example_rows]
 
     def scores(self, question: str, vector: np.ndarray | None, features: frozenset[str] = frozenset()) -> np.ndarray:
+        return self._scores(question, vector, features)[0]
+
+    def _scores(self, question: str, vector: np.ndarray | None, features: frozenset[str]) -> tuple[np.ndarray, np.ndarray]:
+        """(combined score, keyword hit) per intent."""
         n = len(self.catalogue.intents)
         dense = np.zeros(n, dtype=np.float32)
         if vector is not None and len(self.vectors):
@@ -214,7 +220,7 @@ class IntentClassifier:
                 own = np.sort(cos[self.owner == i])[::-1][:top]
                 dense[i] = float(own.mean()) if len(own) else 0.0
         asked = words(question)
-        lowered = " " + re.sub(r"[^a-z0-9$%' -]", " ", question.lower()) + " "
+        lowered = " " + " ".join(re.sub(r"[^a-z0-9$%']", " ", question.lower()).split()) + " "
         lexical = np.zeros(n, dtype=np.float32)
         if asked:
             for row, ex_words in enumerate(self.example_words):
@@ -227,20 +233,35 @@ class IntentClassifier:
         prefer = np.array([len(features & set(spec.prefers)) for spec in self.catalogue.intents], dtype=np.float32)
         avoid = np.array([len(features & set(spec.avoids)) for spec in self.catalogue.intents], dtype=np.float32)
         return (dense + w * (0.5 * lexical + 0.5 * keyword) + self.settings.intent_slot_weight * prefer
-                - self.settings.intent_avoid_weight * avoid)
+                - self.settings.intent_avoid_weight * avoid), keyword
 
     def classify(self, question: str, vector: np.ndarray | None, slots=None) -> Classification:
-        combined = self.scores(question, vector, slot_features(slots))
+        combined, keyword = self._scores(question, vector, slot_features(slots))
         order = np.argsort(-combined)
         intents = self.catalogue.intents
         best = int(order[0])
-        family = intents[best].family
+        if len(order) > 1:
+            close = int(order[1])
+            if (intents[best].name in intents[close].covers
+                    and combined[best] - combined[close] < self.settings.intent_margin):
+                best = close  # its answer shows the other's figure too (take-home shows the student loan)
+        family, covered = intents[best].family, set(intents[best].covers)
         # The runner-up is the best intent that would give a different answer.
-        rest = [int(i) for i in order[1:] if family is None or intents[int(i)].family != family]
+        rest = [int(i) for i in order if int(i) != best and (family is None or intents[int(i)].family != family)
+                and intents[int(i)].name not in covered]
         second = rest[0] if rest else None
         score = float(combined[best])
         runner = float(combined[second]) if second is not None else 0.0
         confident = score >= self.settings.intent_min_score and (score - runner) >= self.settings.intent_margin
+        if intents[best].does != "refuse":
+            # Safety first: a request to evade tax close behind another reading, in words the refuse
+            # intent names (its keywords), is refused.
+            for i in order[1:]:
+                spec = intents[int(i)]
+                if (spec.does == "refuse" and keyword[int(i)] > 0 and combined[int(i)] >= self.settings.intent_min_score
+                        and score - float(combined[int(i)]) <= self.settings.refuse_margin):
+                    best, score, confident = int(i), float(combined[int(i)]), True
+                    break
         return Classification(
             intent=intents[best], score=score, runner_up=intents[second] if second is not None else None,
             runner_up_score=runner, confident=confident,

@@ -89,3 +89,14 @@ def test_government_contribution_defaults_to_the_current_kiwisaver_year(clock):
     clock(dt.date(2025, 7, 1))
     r = call_tool("calculate_kiwisaver", {"gross_pay": 0, "member_contributions": 1042.86})
     assert (r["kiwisaver_year"], r["government_contribution"]) == ("2025-26", 260.72)
+
+
+def test_old_argument_names_are_still_accepted():
+    from nztax.tools import call_tool
+
+    # annual_income is the seed's name; income was this project's, kept as an alias.
+    new = call_tool("calculate_acc_levy", {"annual_income": 50000, "tax_year": "2026-27"})
+    old = call_tool("calculate_acc_levy", {"income": 50000, "tax_year": "2026-27"})
+    assert new == old and new["annual_levy"] == 875.0  # 50,000 x 1.75%
+    assert call_tool("calculate_student_loan_repayment", {"income": 50000, "tax_year": "2026-27"})["annual_repayment"] \
+        == call_tool("calculate_student_loan_repayment", {"annual_income": 50000, "tax_year": "2026-27"})["annual_repayment"]

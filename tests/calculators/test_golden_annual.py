@@ -174,3 +174,9 @@ def test_government_contribution_age_rules(ks_year, age, expected):
     # §5: 16-17 year olds eligible from 1 July 2025; not paid from NZ Super age (65).
     r = tool("calculate_kiwisaver", gross_pay=0, member_contributions=1042.86, annual_income=60000, age=age, kiwisaver_year=ks_year)
     assert r["government_contribution"] == expected
+
+
+def test_acc_levy_for_one_pay():
+    # IR335 weekly: $1,500 a week is $78,000 a year; 78,000 x 1.75% = 1,365; / 52 = 26.25.
+    r = tool("calculate_acc_levy", annual_income=78000, tax_year="2026-27", pay_frequency="weekly")
+    assert r["levy_per_pay"] == 26.25 and r["annual_levy"] == 1365

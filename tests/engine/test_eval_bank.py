@@ -1,0 +1,39 @@
+"""The held-out evaluation: a fixed split, and a wrong-figure count that can catch what it claims."""
+
+from pathlib import Path
+
+import yaml
+
+from nztax_build.evaluate_answers import Scenario, score
+from nztax_build.splits import split_of
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def result(answer: str, status: str = "answered", tools=()):
+    return {"status": status, "answer": answer, "tools": [{"name": t} for t in tools], "citations": [], "latency_ms": 1}
+
+
+def test_the_split_is_a_fixed_function_of_the_id():
+    bank = yaml.safe_load((ROOT / "tests" / "golden" / "question_bank.yaml").read_text(encoding="utf-8"))["questions"]
+    parts = [split_of(q["id"]) for q in bank]
+    assert parts == [split_of(q["id"]) for q in bank]
+    assert len(bank) >= 400 and 0.3 < parts.count("test") / len(parts) < 0.5
+
+
+def test_a_forbidden_figure_counts_as_a_wrong_figure():
+    s = Scenario(id="x", category="c", question="q", status="answered", figures=["$520"], forbidden=["$1,040"])
+    assert score(s, result("The IETC is worth $520.")).wrong_figure is False
+    assert score(s, result("It is $1,040 and $520.")).wrong_figure is True
+
+
+def test_calculating_instead_of_asking_counts_as_a_wrong_figure():
+    s = Scenario(id="x", category="c", question="q", status="needs_clarification")
+    assert score(s, result("Tax is $5.78.", tools=["calculate_income_tax"])).wrong_figure is True
+    assert score(s, result("How much do you earn?", status="needs_clarification")).wrong_figure is False
+
+
+def test_codes_and_dates_are_matched_as_whole_words():
+    s = Scenario(id="x", category="c", question="q", status="answered", figures=["SH", "7 July"])
+    assert score(s, result("Use **SH** by 7 July.")).facts_hit == 2
+    assert score(s, result("SHE said 17 July.")).facts_hit == 0

@@ -1,0 +1,136 @@
+"""The intent catalogue, the classifier's margin and the decision rules (issue 11)."""
+
+from decimal import Decimal
+
+import numpy as np
+import pytest
+
+from nztax.decide import decide
+from nztax.rules import default_rules
+from nztax.say import fact_values, fill
+from nztax.slots import read_slots
+from nztax.tools import TOOLS
+from nztax.understand import Catalogue, Classification, IntentClassifier, default_catalogue
+
+RULES = default_rules()
+CATALOGUE = default_catalogue()
+
+
+def test_every_calculation_names_a_registered_tool():
+    for intent in CATALOGUE.intents:
+        if intent.does == "calculate":
+            assert intent.tool in TOOLS, intent.name
+
+
+def test_every_lead_fills_from_every_complete_year():
+    for year in RULES.complete_years():
+        values = fact_values(RULES.years[year])
+        for intent in CATALOGUE.intents:
+            if intent.lead:
+                assert fill(intent.lead, values) is not None, (intent.name, year)
+
+
+def test_leads_carry_no_figures_of_their_own():
+    # Figures come from the rules data through placeholders, never from the catalogue's text.
+    import re
+
+    for intent in CATALOGUE.intents:
+        assert not re.search(r"\$\d|\d%", intent.lead or ""), intent.name
+
+
+def test_a_bad_catalogue_is_refused_with_the_reason(tmp_path):
+    bad = tmp_path / "intents.yaml"
+    bad.write_text("intents:\n- name: x\n  does: compute\n  examples: [a]\n", encoding="utf-8")
+    with pytest.raises(ValueError, match="does must be one of"):
+        Catalogue.load(bad)
+    bad.write_text("intents:\n- name: x\n  does: fact\n  prefers: [moon]\n  examples: [a]\n", encoding="utf-8")
+    with pytest.raises(ValueError, match="unknown slot features"):
+        Catalogue.load(bad)
+
+
+def _toy(tmp_path):
+    path = tmp_path / "intents.yaml"
+    path.write_text(
+        "intents:\n"
+        "- {name: tax, does: calculate, tool: calculate_income_tax, needs: [income], examples: [tax on my salary]}\n"
+        "- {name: rates, does: fact, lead: rates, examples: [what are the rates]}\n", encoding="utf-8")
+    return Catalogue.load(path)
+
+
+def test_the_margin_decides_whether_the_classifier_is_sure(tmp_path):
+    catalogue = _toy(tmp_path)
+    vectors = np.array([[1.0, 0.0], [0.0, 1.0]], dtype=np.float32)
+    import dataclasses
+
+    from nztax.settings import get_settings
+
+    settings = dataclasses.replace(get_settings(), intent_lexical_weight=0.0, intent_slot_weight=0.0,
+                                   intent_avoid_weight=0.0, intent_neighbours=1, intent_margin=0.1, intent_min_score=0.3)
+    classifier = IntentClassifier(catalogue, vectors, settings)
+    clear = classifier.classify("x", np.array([0.95, 0.31]))
+    assert clear.intent.name == "tax" and clear.confident
+    close = classifier.classify("x", np.array([0.72, 0.69]))
+    assert close.intent.name == "tax" and not close.confident
+
+
+def _classification(name: str, confident: bool, runner: str = "rates_fact") -> Classification:
+    return Classification(intent=CATALOGUE.get(name), score=1.0, runner_up=CATALOGUE.get(runner),
+                          runner_up_score=0.99 if not confident else 0.5, confident=confident)
+
+
+def test_below_the_margin_the_engine_never_calculates():
+    d = decide("tax on $85,000", _classification("income_tax", confident=False), RULES)
+    assert d.action != "calculate" and not d.calls
+
+
+def test_a_calculation_without_an_income_asks_for_it():
+    d = decide("how much tax do I pay?", _classification("income_tax", confident=True), RULES)
+    assert d.action == "clarify" and d.missing == ["income"]
+
+
+def test_hourly_pay_without_hours_asks_for_them():
+    d = decide("tax on $30 an hour", _classification("income_tax", confident=True), RULES)
+    assert d.action == "clarify" and d.missing == ["hours"]
+
+
+def test_a_comparison_is_answered_for_each_amount_not_summed():
+    d = decide("tax on $70k vs $80k", _classification("income_tax", confident=True), RULES)
+    assert [args["taxable_income"] for _, args in d.calls] == [70000, 80000]
+
+
+def test_jobs_that_add_up_are_summed():
+    d = decide("main job $50,000 and a second job $15,000, total income tax?",
+               _classification("income_tax", confident=True), RULES)
+    assert [args["taxable_income"] for _, args in d.calls] == [65000]
+
+
+def test_a_partners_income_is_not_added():
+    d = decide("my partner earns $90k and I earn $40k, how much tax do I pay?",
+               _classification("income_tax", confident=True), RULES)
+    assert [args["taxable_income"] for _, args in d.calls] == [40000]
+
+
+def test_the_year_meant_is_irds_year():
+    d = decide("tax on $50,000 for the 2025 year", _classification("income_tax", confident=True), RULES)
+    assert d.tax_year == "2024-25" and d.calls[0][1]["tax_year"] == "2024-25"
+
+
+def test_no_ird_number_means_nd():
+    d = decide("no IRD number yet, $2,000 a fortnight, how much PAYE?", _classification("paye", confident=True), RULES)
+    assert d.calls[0][1]["tax_code"] == "ND"
+
+
+def test_a_small_amount_with_no_period_is_one_pay():
+    d = decide("Paid four-weekly, $9,200 gross each time, code M. PAYE?", _classification("paye", confident=True), RULES)
+    assert d.calls == [("calculate_paye", {"gross_pay": 9200.0, "pay_frequency": "four_weekly", "tax_code": "M",
+                                           "tax_year": d.tax_year})]
+
+
+def test_a_confident_decline_is_final_and_an_unsure_one_is_looked_up():
+    assert decide("How do I register for GST?", _classification("decline_gst", True), RULES).action == "decline"
+    assert decide("How do I register for GST?", _classification("decline_gst", False), RULES).action == "topic"
+
+
+def test_slots_read_for_a_decision_keep_their_values():
+    slots = read_slots("$2,400 per fortnight with KS 4% and a student loan", RULES)
+    assert slots.incomes[0].value == Decimal(2400) and slots.kiwisaver_rate == 4.0 and slots.student_loan
