@@ -11,7 +11,8 @@ import hashlib
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
-SOURCE_TYPES = ("ird_guidance", "guide_pdf", "legislation", "qwba", "interpretation_statement", "tib")
+from nztax.contract import SOURCE_TYPES  # noqa: F401 (one definition for the corpus, the index and search)
+
 TECHNICAL_SOURCE_TYPES = ("qwba", "interpretation_statement", "tib")
 RECRAWL_CADENCES = {"daily": 1, "weekly": 7, "monthly": 30}  # days between fetches
 

@@ -32,6 +32,8 @@ from urllib.parse import urlsplit
 
 import yaml
 
+from nztax.tools import PRESENTATION
+
 from .pipeline import BuildContext, Stage, StageError, fingerprint_of
 
 RENDER_VERSION = 1  # bump when page layout changes, so the stage reruns
@@ -228,47 +230,9 @@ def load_inputs(settings) -> SiteInputs:
 
 # -- FAQ pages ------------------------------------------------------------------------------------
 
-TOOL_LABELS = {
-    "calculate_income_tax": "Income tax for the year",
-    "calculate_paye": "PAYE for one pay",
-    "calculate_acc_levy": "ACC earners' levy",
-    "calculate_student_loan_repayment": "Student loan repayment",
-    "calculate_ietc": "Independent earner tax credit",
-    "calculate_kiwisaver": "KiwiSaver and ESCT",
-    "calculate_take_home_pay": "Take-home pay",
-    "calculate_donation_tax_credit": "Donation tax credit",
-    "find_prescribed_investor_rate": "Prescribed investor rate",
-    "choose_secondary_tax_code": "Secondary tax code",
-}
-# (result key, label, format): what a worked-figures table shows for each tool.
-FIGURE_FIELDS = {
-    "calculate_income_tax": [("taxable_income", "Taxable income", "money"), ("total_tax", "Income tax", "money"),
-                             ("effective_rate", "Effective rate", "percent"), ("marginal_rate", "Marginal rate", "percent")],
-    "calculate_paye": [("pay_frequency", "Pay frequency", "frequency"), ("tax_code", "Tax code", "text"), ("gross_pay", "Gross pay", "money2"),
-                       ("paye", "PAYE (includes ACC levy)", "money2"), ("acc_levy", "of which ACC earners' levy", "money2"),
-                       ("student_loan", "Student loan", "money2"), ("kiwisaver_employee", "KiwiSaver (employee)", "money2"),
-                       ("net_pay", "Net pay", "money2")],
-    "calculate_acc_levy": [("liable_income", "Liable earnings", "money"), ("rate", "Levy rate", "percent"),
-                           ("max_liable_earnings", "Maximum liable earnings", "money"), ("annual_levy", "Levy for the year", "money2")],
-    "calculate_student_loan_repayment": [("threshold", "Repayment threshold", "money"), ("rate", "Repayment rate", "percent"),
-                                         ("income_over_threshold", "Income over the threshold", "money"),
-                                         ("annual_repayment", "Repayment for the year", "money2")],
-    "calculate_ietc": [("eligible", "Eligible", "bool"), ("annual_credit", "Credit for the year", "money2"), ("reason", "Why", "text")],
-    "calculate_kiwisaver": [("employee_rate", "Employee rate", "percent"), ("employee_contribution", "Employee contribution", "money2"),
-                            ("employer_rate", "Employer rate", "percent"), ("employer_contribution", "Employer contribution", "money2"),
-                            ("esct_rate", "ESCT rate", "percent"), ("esct", "ESCT", "money2"),
-                            ("employer_contribution_net", "Employer contribution after ESCT", "money2"),
-                            ("government_contribution", "Government contribution", "money2")],
-    "calculate_take_home_pay": [("annual_salary", "Salary", "money"), ("tax_code", "Tax code", "text"), ("income_tax", "Income tax", "money2"),
-                                ("acc_levy", "ACC earners' levy", "money2"), ("ietc", "IETC", "money2"),
-                                ("student_loan", "Student loan", "money2"), ("kiwisaver_employee", "KiwiSaver", "money2"),
-                                ("net_pay", "Take-home pay for the year", "money2")],
-    "calculate_donation_tax_credit": [("eligible_donations", "Eligible donations", "money2"), ("rate", "Credit rate", "percent"),
-                                      ("capped_by_income", "Limited by income", "bool"), ("credit", "Tax credit", "money2")],
-    "find_prescribed_investor_rate": [("rate", "Prescribed investor rate", "percent"), ("reason", "Why", "text")],
-    "choose_secondary_tax_code": [("tax_code", "Secondary tax code", "text"), ("rate", "Tax rate", "percent"),
-                                  ("rate_with_acc_levy", "Rate including the ACC levy", "percent")],
-}
+# Labels and worked-figure rows come from the one tool registry (nztax.tools.PRESENTATION).
+TOOL_LABELS = {name: p.label for name, p in PRESENTATION.items()}
+FIGURE_FIELDS = {name: list(p.figures) for name, p in PRESENTATION.items()}
 
 
 def show(value, kind: str) -> str:

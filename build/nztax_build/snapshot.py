@@ -26,16 +26,17 @@ from urllib.parse import urlsplit
 
 import yaml
 
+from nztax.contract import SOURCE_TYPES, TAX_YEAR_PATTERN
+
 # The day this snapshot's text was checked against nz_tax_facts.md; every stored page says it was
 # "fetched" then, so crawl dates in chunks and citations are stable across regenerations.
 SNAPSHOT_DATE = dt.date(2026, 11, 21)
 
-SOURCE_TYPES = ("ird_guidance", "guide_pdf", "legislation", "qwba", "interpretation_statement", "tib")
 TAX_TECHNICAL_TYPES = ("qwba", "interpretation_statement", "tib")
 RECRAWL = ("daily", "weekly", "monthly")
 HTML_CONTENT_TYPE = "text/html; charset=utf-8"
 PDF_CONTENT_TYPE = "application/pdf"
-YEAR_PATTERN = re.compile(r"^\d{4}-\d{2}$")
+YEAR_PATTERN = re.compile(TAX_YEAR_PATTERN)
 
 # A legislation heading starts with the provision's id: "LC 15", "YA 1", "Schedule 1 Part A", "41".
 PROVISION_HEADING = re.compile(

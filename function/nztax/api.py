@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
 from nztax.answer_html import render_answer_html
+from nztax.contract import TAX_YEAR_PATTERN
 from nztax.ratelimit import RateLimiter
 from nztax.settings import Settings, get_settings
 
@@ -28,7 +29,7 @@ MAX_BODY_BYTES = 16 * 1024
 MAX_QUESTION_CHARS = 1000
 MAX_HISTORY_TURNS = 5
 MAX_HISTORY_ANSWER_CHARS = 4000
-TAX_YEAR = re.compile(r"^\d{4}-\d{2}$")
+TAX_YEAR = re.compile(TAX_YEAR_PATTERN)
 ASK_PATHS = ("/", "/ask", "/ask/")
 PREFLIGHT_MAX_AGE = "3600"
 

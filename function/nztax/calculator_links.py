@@ -14,6 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from urllib.parse import urlencode
 
+from nztax.tools import PRESENTATION
+
 MAX_NEXT_ACTIONS = 3
 
 
@@ -30,24 +32,21 @@ class CalculatorPage:
         return f"/calculators/{self.slug}/"
 
 
+# Each page's fields (its query-string names); the slug and name come from the tool registry.
+_PAGE_FIELDS: dict[str, tuple[tuple[str, ...], tuple[tuple[str, str], ...]]] = {
+    "calculate_income_tax": (("taxable_income", "tax_year"), ()),
+    "calculate_paye": (("gross_pay", "pay_frequency", "tax_code", "kiwisaver_rate", "tax_year", "pay_date"), ()),
+    "calculate_take_home_pay": (("annual_salary", "tax_code", "student_loan", "kiwisaver_rate", "pay_frequency", "tax_year"), ()),
+    "calculate_acc_levy": (("income", "tax_year"), (("annual_income", "income"),)),
+    "calculate_student_loan_repayment": (("income", "tax_year"), (("annual_income", "income"),)),
+    "calculate_ietc": (("annual_income", "tax_year", "receives_working_for_families", "receives_benefit", "receives_nz_super"), ()),
+    "calculate_donation_tax_credit": (("donations", "taxable_income", "tax_year"), ()),
+    "find_prescribed_investor_rate": (("taxable_income", "pie_income", "prior_taxable_income", "prior_pie_income", "tax_year"), ()),
+    "choose_secondary_tax_code": (("total_annual_income", "student_loan", "tax_year"), ()),
+}
 CALCULATOR_PAGES: dict[str, CalculatorPage] = {
-    "calculate_income_tax": CalculatorPage("income-tax", "income tax", ("taxable_income", "tax_year")),
-    "calculate_paye": CalculatorPage("paye", "PAYE", ("gross_pay", "pay_frequency", "tax_code", "kiwisaver_rate",
-                                                       "tax_year", "pay_date")),
-    "calculate_take_home_pay": CalculatorPage("take-home", "take-home pay", (
-        "annual_salary", "tax_code", "student_loan", "kiwisaver_rate", "pay_frequency", "tax_year")),
-    "calculate_acc_levy": CalculatorPage("acc-levy", "ACC earners' levy", ("income", "tax_year"),
-                                         renamed=(("annual_income", "income"),)),
-    "calculate_student_loan_repayment": CalculatorPage("student-loan", "student loan", ("income", "tax_year"),
-                                                       renamed=(("annual_income", "income"),)),
-    "calculate_ietc": CalculatorPage("ietc", "IETC", ("annual_income", "tax_year", "receives_working_for_families",
-                                                      "receives_benefit", "receives_nz_super")),
-    "calculate_donation_tax_credit": CalculatorPage("donations", "donation tax credit",
-                                                    ("donations", "taxable_income", "tax_year")),
-    "find_prescribed_investor_rate": CalculatorPage("pir", "PIR", ("taxable_income", "pie_income", "prior_taxable_income",
-                                                                   "prior_pie_income", "tax_year")),
-    "choose_secondary_tax_code": CalculatorPage("secondary-code", "secondary tax code",
-                                                ("total_annual_income", "student_loan", "tax_year")),
+    tool: CalculatorPage(PRESENTATION[tool].page, PRESENTATION[tool].page_name, fields, renamed)
+    for tool, (fields, renamed) in _PAGE_FIELDS.items()
 }
 _RATE_FIELDS = frozenset({"kiwisaver_rate"})  # the pages' selects hold percents ("3.5")
 

@@ -106,6 +106,15 @@ def pct(rate: Any) -> str:
     return f"{d:f}%"
 
 
+def threshold_change(tax_year: str | None) -> str:
+    """'on 31 July 2024': when a split year's PAYE bands changed (the rules' second PAYE period)."""
+    from nztax.rules import default_rules
+
+    year = default_rules().years.get(tax_year or "")
+    periods = year.data.paye.periods if year is not None and year.data.paye is not None else []
+    return f"on {periods[1].start:%-d %B %Y}" if len(periods) > 1 else "during the year"
+
+
 def band_label(lower: float, upper: float | None) -> str:
     if upper is None:
         return f"over {money(lower)}"
@@ -284,7 +293,8 @@ def describe_tool_result(name: str, args: dict, result: dict) -> tuple[list[str]
         for b in result["breakdown"]:
             lines.append(f"| {band_label(b['band_from'], b['band_to'])} | {pct(b['rate'])} | {money(b['income_in_band'])} | {money(b['tax'])} |")
         if result.get("composite_rates"):
-            lines += ["", "The thresholds changed on 31 July 2024, so this year's tax uses IRD's composite (blended) rates."]
+            lines += ["", f"The thresholds changed {threshold_change(result.get('tax_year'))}, so this year's tax uses "
+                      "IRD's composite (blended) rates."]
         lines += ["", "This is income tax only: the ACC earners' levy is charged on top, and tax credits (such as the "
                   "independent earner tax credit) reduce it."]
         return lines, False
@@ -410,8 +420,8 @@ def topic_lines(topic: str, rules: TaxYearRules) -> list[str]:
         lines = [f"Income tax rates for individuals in the {y} tax year ({rules.start:%-d %B %Y} to {rules.end:%-d %B %Y}):", "",
                  "| Taxable income | Rate |", "|---|---|"]
         lines += [f"| {band_label(b.lower, b.upper)} | {pct(b.rate)} |" for b in it.bands]
-        if len(it.bands) > 5:
-            lines += ["", "The thresholds changed on 31 July 2024, so this year's rates include IRD's composite (blended) rates."]
+        if it.composite_rates:
+            lines += ["", f"The thresholds changed {threshold_change(y)}, so this year's rates include IRD's composite (blended) rates."]
         return lines
     if topic == "acc":
         acc = rules.data.acc_levy

@@ -1,7 +1,7 @@
 """The /ask contract: the result types every part shares (API, FAQ build, renderer, engine).
 
 In: nothing. Out: `AskResult` (whose `to_json()` is exactly the POST /ask JSON), `Citation`,
-`ToolCall`, `Status`.
+`ToolCall`, `Status`, and the shared vocabulary: `SOURCE_TYPES`, `TAX_YEAR_PATTERN`.
 """
 
 from __future__ import annotations
@@ -12,6 +12,10 @@ from pydantic import BaseModel, Field
 
 Status = Literal["answered", "needs_clarification", "out_of_scope", "refused"]
 MAX_NEXT_ACTIONS = 3
+# The kinds of source the corpus holds (sources.yaml, the index, search filters).
+SOURCE_TYPES = ("ird_guidance", "guide_pdf", "legislation", "qwba", "interpretation_statement", "tib")
+# A tax year as the API, the CLI and the rules files write it: "2026-27".
+TAX_YEAR_PATTERN = r"^\d{4}-\d{2}$"
 
 
 class Citation(BaseModel):

@@ -38,7 +38,6 @@ from nztax.understand import IntentClassifier, default_catalogue
 
 log = logging.getLogger("nztax.engine")
 
-TAX_YEAR_FORMAT = r"^\d{4}-\d{2}$"
 # Tools whose figures are annual approximations of per-pay deductions.
 APPROXIMATE_TOOLS = frozenset({"calculate_take_home_pay", "calculate_student_loan_repayment"})
 # History turns given to the model (the API accepts at most 5).

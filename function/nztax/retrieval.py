@@ -44,11 +44,11 @@ from nztax.index import (
     extract_identifiers,
     load_index,
 )
+from nztax.contract import SOURCE_TYPES  # noqa: F401 (re-exported for the CLI)
 from nztax.query_expansion import default_expander
 from nztax.settings import Settings, get_settings
 
 MODES = ("hybrid", "bm25", "dense")
-SOURCE_TYPES = ("ird_guidance", "guide_pdf", "legislation", "qwba", "interpretation_statement", "tib")
 # The search tool hands passages to a model; more than this only costs tokens.
 MAX_TOOL_RESULTS = 10
 NOTHING_RELEVANT = "Nothing relevant was found in the indexed IRD sources for this query."

@@ -83,6 +83,12 @@ class BandedSection(_Strict):
     _bands_ok = field_validator("bands")(_check_bands)
 
 
+class IncomeTaxSection(BandedSection):
+    # True for a year whose thresholds changed part-way (2024-25): its bands are IRD's composite
+    # (day-weighted) rates for the end-of-year tax, and PAYE follows the pay date instead.
+    composite_rates: bool = False
+
+
 class Dated(_Strict):
     start: dt.date = Field(alias="from")
     end: dt.date = Field(alias="to")
@@ -273,7 +279,7 @@ class TaxYearFile(_Strict):
     start: dt.date
     end: dt.date
     partial: bool = False
-    income_tax: BandedSection | None = None
+    income_tax: IncomeTaxSection | None = None
     paye: PayeSection | None = None
     ietc: IetcSection | None = None
     secondary_codes: SecondarySection | None = None

@@ -21,12 +21,13 @@ import re
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 
-from nztax.rules import RuleBook, current_tax_year
+from nztax.rules import PAY_FREQUENCIES, RuleBook, current_tax_year
+from nztax.rules import PERIODS_PER_YEAR as PAY_PERIODS_PER_YEAR
 from nztax.settings import get_settings
 
-# Pay periods and how many make a year (IRD's annualisation factors); "hourly" needs hours and weeks.
-PERIODS_PER_YEAR = {"weekly": 52, "fortnightly": 26, "four_weekly": 13, "monthly": 12, "annual": 1}
-PAY_FREQUENCIES = ("weekly", "fortnightly", "four_weekly", "monthly")
+# Pay periods and how many make a year (the rules' annualisation factors) plus the year itself;
+# "hourly" needs hours and weeks.
+PERIODS_PER_YEAR = {**PAY_PERIODS_PER_YEAR, "annual": 1}
 
 # Characters people paste without seeing them; inside "8\u200b5,000" they would split the number.
 INVISIBLE = re.compile("[\u200b-\u200d\u2060\ufeff\u00ad]")
@@ -163,8 +164,9 @@ ROLE_WORDS = [
     ("deduction", r"came off|taken off|taken out|comes off|deducted(?!\s+(?:from|on|off))|got taxed|paid in tax|tax of"),
     ("expense", r"expenses?|spent|spend|cost|costs|bought|buy|deductible|claim\w*|fees?|laptop|phone|mileage|home office|"
                 r"rent (?:is|of)|pay rent|paying rent|mortgage"),
-    ("other", r"interest|dividends?|rental income|rent from|board|boarders?|flatmates? pay|crypto|shares|sold|sell|"
-              r"sale|bonus|lump sum|redundancy|capital gain|profit|loss|inheritance|lotto|prize|gift|"
+    ("other_income", r"interest|dividends?|rental income|rent from|rental profit|board from|crypto|trading|gain|"
+                     r"profit|bonus|side (?:business|hustle|income)|self[- ]employ\w*|freelanc\w*|contract(?:ing|or)"),
+    ("other", r"boarders?|flatmates? pay|shares|sold|sell|sale|lump sum|redundancy|loss|inheritance|lotto|prize|gift|"
               r"penalt\w*|student loan balance|balance|savings|deposit|house price|worth"),
 ]
 INCOME_ROLE_HANDICAP = 20  # characters
@@ -456,7 +458,7 @@ class Slots:
 
     @property
     def questioned(self) -> list[Money]:
-        return [a for a in self.amounts if a.questioned and a.role in ("income", "main_job", "second_job", "other")]
+        return [a for a in self.amounts if a.questioned and a.role in ("income", "main_job", "second_job", "other", "other_income")]
 
     def annual(self, amount: Money) -> Decimal | None:
         """An amount as a year's worth; None for an hourly rate without hours a week."""
@@ -472,6 +474,10 @@ class Slots:
         incomes = [a for a in self.incomes if not a.questioned]
         if not incomes:
             return None
+        if self.adds_up and not self.comparison:
+            # Other taxable income (interest, a side business, a trading gain) counts when the text
+            # says it adds up ("plus", "on top", "total").
+            incomes += [a for a in self.amounts if a.role == "other_income" and not a.questioned]
         if len(incomes) > 1 and self.adds_up and not self.comparison:
             values = [self.annual(a) for a in incomes]
             return None if any(v is None for v in values) else sum(values, Decimal(0))

@@ -143,6 +143,101 @@ def canonical_arguments(name: str, arguments: dict) -> dict:
     return out
 
 
+@dataclass(frozen=True)
+class Presentation:
+    """How a calculator's result is shown: its label, the figures a worked-figures table lists
+    (result key, label, format: money, money2, percent, bool, frequency, text), and the site's
+    calculator page (slug, and its name in "the … calculator"). Used by the FAQ pages, the
+    calculator pages and the links from answers to calculators."""
+
+    label: str
+    figures: tuple[tuple[str, str, str], ...]
+    page: str
+    page_name: str
+
+
+PRESENTATION: dict[str, Presentation] = {
+    "calculate_income_tax": Presentation(
+        'Income tax for the year',
+        (('taxable_income', 'Taxable income', 'money'),
+        ('total_tax', 'Income tax', 'money'),
+        ('effective_rate', 'Effective rate', 'percent'),
+        ('marginal_rate', 'Marginal rate', 'percent'),),
+        'income-tax', 'income tax'),
+    "calculate_paye": Presentation(
+        'PAYE for one pay',
+        (('pay_frequency', 'Pay frequency', 'frequency'),
+        ('tax_code', 'Tax code', 'text'),
+        ('gross_pay', 'Gross pay', 'money2'),
+        ('paye', 'PAYE (includes ACC levy)', 'money2'),
+        ('acc_levy', "of which ACC earners' levy", 'money2'),
+        ('student_loan', 'Student loan', 'money2'),
+        ('kiwisaver_employee', 'KiwiSaver (employee)', 'money2'),
+        ('net_pay', 'Net pay', 'money2'),),
+        'paye', 'PAYE'),
+    "calculate_acc_levy": Presentation(
+        "ACC earners' levy",
+        (('liable_income', 'Liable earnings', 'money'),
+        ('rate', 'Levy rate', 'percent'),
+        ('max_liable_earnings', 'Maximum liable earnings', 'money'),
+        ('annual_levy', 'Levy for the year', 'money2'),),
+        'acc-levy', "ACC earners' levy"),
+    "calculate_student_loan_repayment": Presentation(
+        'Student loan repayment',
+        (('threshold', 'Repayment threshold', 'money'),
+        ('rate', 'Repayment rate', 'percent'),
+        ('income_over_threshold', 'Income over the threshold', 'money'),
+        ('annual_repayment', 'Repayment for the year', 'money2'),),
+        'student-loan', 'student loan'),
+    "calculate_ietc": Presentation(
+        'Independent earner tax credit',
+        (('eligible', 'Eligible', 'bool'),
+        ('annual_credit', 'Credit for the year', 'money2'),
+        ('reason', 'Why', 'text'),),
+        'ietc', 'IETC'),
+    "calculate_kiwisaver": Presentation(
+        'KiwiSaver and ESCT',
+        (('employee_rate', 'Employee rate', 'percent'),
+        ('employee_contribution', 'Employee contribution', 'money2'),
+        ('employer_rate', 'Employer rate', 'percent'),
+        ('employer_contribution', 'Employer contribution', 'money2'),
+        ('esct_rate', 'ESCT rate', 'percent'),
+        ('esct', 'ESCT', 'money2'),
+        ('employer_contribution_net', 'Employer contribution after ESCT', 'money2'),
+        ('government_contribution', 'Government contribution', 'money2'),),
+        'kiwisaver', 'KiwiSaver'),
+    "calculate_take_home_pay": Presentation(
+        'Take-home pay',
+        (('annual_salary', 'Salary', 'money'),
+        ('tax_code', 'Tax code', 'text'),
+        ('income_tax', 'Income tax', 'money2'),
+        ('acc_levy', "ACC earners' levy", 'money2'),
+        ('ietc', 'IETC', 'money2'),
+        ('student_loan', 'Student loan', 'money2'),
+        ('kiwisaver_employee', 'KiwiSaver', 'money2'),
+        ('net_pay', 'Take-home pay for the year', 'money2'),),
+        'take-home', 'take-home pay'),
+    "calculate_donation_tax_credit": Presentation(
+        'Donation tax credit',
+        (('eligible_donations', 'Eligible donations', 'money2'),
+        ('rate', 'Credit rate', 'percent'),
+        ('capped_by_income', 'Limited by income', 'bool'),
+        ('credit', 'Tax credit', 'money2'),),
+        'donations', 'donation tax credit'),
+    "find_prescribed_investor_rate": Presentation(
+        'Prescribed investor rate',
+        (('rate', 'Prescribed investor rate', 'percent'),
+        ('reason', 'Why', 'text'),),
+        'pir', 'PIR'),
+    "choose_secondary_tax_code": Presentation(
+        'Secondary tax code',
+        (('tax_code', 'Secondary tax code', 'text'),
+        ('rate', 'Tax rate', 'percent'),
+        ('rate_with_acc_levy', 'Rate including the ACC levy', 'percent'),),
+        'secondary-code', 'secondary tax code'),
+}
+
+
 def tool_definitions(names: list[str] | None = None) -> list[dict]:
     """OpenAI function-format definitions, in registry order."""
     return [t.definition() for n, t in TOOLS.items() if names is None or n in names]

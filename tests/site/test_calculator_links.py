@@ -31,3 +31,19 @@ def test_every_linked_field_exists_on_its_built_calculator(built_site):
 def test_faq_calculation_page_links_to_its_calculator(built_site):
     md = (built_site.site_src / "faq" / "paye" / "how-much-is-taken-out-of-a-four-weekly-pay-of-3500" / "index.md").read_text()
     assert "/calculators/paye/?gross_pay=3500" in md and "pay_frequency=four_weekly" in md
+
+
+def test_calculator_pages_follow_the_tool_registry():
+    """The pages' slugs and the links' slugs are one definition (nztax.tools.PRESENTATION)."""
+    from types import SimpleNamespace
+
+    from nztax.rules import default_rules
+    from nztax.tools import PRESENTATION
+    from nztax_build.calculator_pages import calculators
+
+    from nztax_build.render import site_year
+
+    rules = default_rules()
+    inputs = SimpleNamespace(rules=rules, site_year=site_year(rules))  # the page list needs only these
+    pages = {c.tool: c.slug for c in calculators(inputs) if c.tool in PRESENTATION}
+    assert pages == {tool: p.page for tool, p in PRESENTATION.items()}

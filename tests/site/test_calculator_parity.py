@@ -275,6 +275,11 @@ def test_ird_worked_example_in_javascript(node_available):
 
 
 def test_rules_json_is_deterministic():
-    from nztax_build.site_data import rules_json_text
+    """Two processes with different hash seeds write the same rules.json (no set or dict order leaks)."""
+    import os
+    import sys
 
-    assert rules_json_text(default_rules()) == rules_json_text(default_rules())
+    code = "from nztax.rules import default_rules; from nztax_build.site_data import rules_json_text; print(rules_json_text(default_rules()))"
+    outputs = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                              env={**os.environ, "PYTHONHASHSEED": seed}).stdout for seed in ("1", "2", "3")}
+    assert len(outputs) == 1 and len(next(iter(outputs))) > 1000

@@ -44,6 +44,6 @@ def calculate_income_tax(
             }
             for s in slices
         ],
-        "composite_rates": rules.year == "2024-25",
+        "composite_rates": rules.section("income_tax").composite_rates,
         "source": section.source,
     }

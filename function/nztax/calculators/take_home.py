@@ -67,7 +67,7 @@ def calculate_take_home_pay(
         "student_loan": loan,
         "kiwisaver_employee": kiwisaver,
         "net_pay": as_number(truncate_cents(net)),
-        "annual_method": "end-of-year: annual income tax rates" + (" (composite rates)" if year == "2024-25" else "")
+        "annual_method": "end-of-year: annual income tax rates" + (" (composite rates)" if rules.section("income_tax").composite_rates else "")
         + ", ACC levy on the salary, student loan over the annual threshold (an approximation of per-pay deductions)",
         "per_pay": {
             "pay_frequency": frequency,
