@@ -50,7 +50,8 @@ crawl: $(STAMP)  ## crawl the live sources into corpus/ (needs network)
 rebuild: $(STAMP)  ## after editing a rules file: regenerate only rule-dependent pages
 	$(NZTAX) rebuild
 
-eval: $(STAMP)  ## retrieval and answer evaluation over the full bundled corpus
+eval: $(STAMP)  ## retrieval and answer evaluation over the full bundled corpus (builds the index if needed)
+	$(NZTAX) build
 	$(NZTAX) eval all
 
 bench: $(STAMP)  ## speed and memory figures (printed and written to docs/benchmarks.md)

@@ -127,8 +127,10 @@ def decide(question: str, classification: Classification | None, rules: RuleBook
            history: list[dict] | None = None, tax_year: str | None = None, slots: Slots | None = None,
            also: list[IntentSpec] | None = None) -> Decision:
     asked = clean_text(question)
-    text, used_history, read = question_slots(asked, history, rules)
-    slots = slots or read
+    if slots is None:
+        text, used_history, slots = question_slots(asked, history, rules)
+    else:
+        text, used_history = understood_text(asked, history)
     current = current_tax_year()
     year, source = tax_year, "request"
     if not year:

@@ -234,7 +234,8 @@ class Engine:
         query = decision.question
         if decision.intent is not None and decision.intent.search and decision.action == "fact":
             query = f"{decision.question} {decision.intent.search}"
-        hits = self.search(query, decision.tax_year, query_vector=vector if query == decision.question else None)
+        # The hint words help BM25; the question's own vector is reused for the dense search.
+        hits = self.search(query, decision.tax_year, query_vector=vector)
         if after_retrieval(decision, bool(hits)).action in ("decline", "refuse"):
             return composer.decline(decision, current) if decision.action == "decline" else composer.refuse(decision)
         if decision.action == "fact":

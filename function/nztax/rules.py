@@ -389,27 +389,39 @@ class TaxYearRules:
     def secondary_period(self, day: dt.date) -> SecondaryPeriod:
         return self._period_on(self.section("secondary_codes").periods, day)
 
-    def figures(self) -> set[Decimal]:
-        """Every number in this year's file (rates also as percentages): what the guard may accept."""
-        found: set[Decimal] = set()
+    def figures(self) -> frozenset[Decimal]:
+        """Every number in this year's file (rates also as percentages): what the guard may accept.
+        Worked out once per year (the rules are immutable once loaded)."""
+        cached = _FIGURES.get(id(self.data))
+        if cached is None or cached[0] is not self.data:
+            cached = _FIGURES[id(self.data)] = (self.data, _figures_of(self.data))
+        return cached[1]
 
-        def walk(node):
-            if isinstance(node, bool):
-                return
-            if isinstance(node, (int, float)):
-                d = Decimal(str(node))
-                found.add(d.normalize())
-                if 0 < node < 1:
-                    found.add((d * 100).normalize())
-            elif isinstance(node, dict):
-                for v in node.values():
-                    walk(v)
-            elif isinstance(node, list):
-                for v in node:
-                    walk(v)
 
-        walk(self.data.model_dump(mode="python"))
-        return found
+# id(rules data) -> (that data, its figures): the data is kept, so an id is never reused while cached.
+_FIGURES: dict[int, tuple[object, frozenset[Decimal]]] = {}
+
+
+def _figures_of(data: "TaxYearFile") -> frozenset[Decimal]:
+    found: set[Decimal] = set()
+
+    def walk(node):
+        if isinstance(node, bool):
+            return
+        if isinstance(node, (int, float)):
+            d = Decimal(str(node))
+            found.add(d.normalize())
+            if 0 < node < 1:
+                found.add((d * 100).normalize())
+        elif isinstance(node, dict):
+            for v in node.values():
+                walk(v)
+        elif isinstance(node, list):
+            for v in node:
+                walk(v)
+
+    walk(data.model_dump(mode="python"))
+    return frozenset(found)
 
 
 def _format_error(path: Path, err: ValidationError) -> str:

@@ -119,6 +119,16 @@ def _per(period: str | None) -> str:
         "every four weeks" if period == "four_weekly" else "a year")
 
 
+def _other_deductions(figures: dict) -> str:
+    """', student loan $X, KiwiSaver $Y' for whichever of the two a result deducts."""
+    out = ""
+    if figures.get("student_loan"):
+        out += f", student loan {money(figures['student_loan'])}"
+    if figures.get("kiwisaver_employee"):
+        out += f", KiwiSaver {money(figures['kiwisaver_employee'])}"
+    return out
+
+
 def lead_for(name: str, args: dict, result: dict, decision: Decision) -> str:
     """The sentence that answers the question, in the period it asked about."""
     if "error" in result:
@@ -130,30 +140,17 @@ def lead_for(name: str, args: dict, result: dict, decision: Decision) -> str:
                 f"an average rate of {pct(result['effective_rate'])}, with the top dollar taxed at {pct(result['marginal_rate'])}.")
     if name == "calculate_take_home_pay":
         per = result.get("per_pay") or {}
-        parts = [f"income tax {money(result['income_tax'])}", f"ACC levy {money(result['acc_levy'])}"]
-        if result.get("student_loan"):
-            parts.append(f"student loan {money(result['student_loan'])}")
-        if result.get("kiwisaver_employee"):
-            parts.append(f"KiwiSaver {money(result['kiwisaver_employee'])}")
         if asked in PERIOD_WORDS and asked != "annual" and per:
-            extra = ""
-            if per.get("student_loan"):
-                extra += f", student loan {money(per['student_loan'])}"
-            if per.get("kiwisaver_employee"):
-                extra += f", KiwiSaver {money(per['kiwisaver_employee'])}"
             return (f"On {money(result['annual_salary'])} a year ({y}), your take-home pay is about "
                     f"**{money(per['net_pay'])} {_per(per['pay_frequency'])}**: each pay of {money(per['gross_pay'])} "
-                    f"loses PAYE of {money(per['paye'])}{extra}.")
+                    f"loses PAYE of {money(per['paye'])}{_other_deductions(per)}.")
         credit = f", plus the IETC of {money(result['ietc'])}" if result.get("ietc") else ""
         return (f"On {money(result['annual_salary'])} a year ({y}), your take-home pay is about **{money(result['net_pay'])} a year** "
-                f"after {', '.join(parts)}{credit}.")
+                f"after income tax {money(result['income_tax'])}, ACC levy {money(result['acc_levy'])}"
+                f"{_other_deductions(result)}{credit}.")
     if name == "calculate_paye":
         freq = PERIOD_WORDS.get(result["pay_frequency"], result["pay_frequency"])
-        extra = ""
-        if result.get("student_loan"):
-            extra += f", student loan {money(result['student_loan'])}"
-        if result.get("kiwisaver_employee"):
-            extra += f", KiwiSaver {money(result['kiwisaver_employee'])}"
+        extra = _other_deductions(result)
         return (f"On a pay of {money(result['gross_pay'])} {_per(result['pay_frequency'])} on tax code {result['tax_code']} ({y}), "
                 f"PAYE is **{money(result['paye'])}**{extra}, so you take home **{money(result['net_pay'])}** each {freq}.")
     if name == "calculate_acc_levy":

@@ -203,8 +203,18 @@ class IntentClassifier:
         self.catalogue = catalogue
         self.settings = settings or get_settings()
         self.vectors = np.asarray(example_vectors, dtype=np.float32)
-        self.owner = np.array([i for i, _ in catalogue.example_rows])
+        self.owner = np.array([i for i, _ in catalogue.example_rows], dtype=np.int64)
         self.example_words = [words(ex) for _, ex in catalogue.example_rows]
+        # Example rows are grouped by intent: the start of each intent's rows, for per-intent maxima.
+        self.starts = np.searchsorted(self.owner, np.arange(len(catalogue.intents)))
+        self.example_sizes = np.array([len(w) for w in self.example_words], dtype=np.float32)
+        self.rows_with: dict[str, np.ndarray] = {}
+        for row, ws in enumerate(self.example_words):
+            for w in ws:
+                self.rows_with.setdefault(w, []).append(row)
+        self.rows_with = {w: np.array(rows, dtype=np.int64) for w, rows in self.rows_with.items()}
+        self.prefer_sets = [frozenset(spec.prefers) for spec in catalogue.intents]
+        self.avoid_sets = [frozenset(spec.avoids) for spec in catalogue.intents]
 
     def scores(self, question: str, vector: np.ndarray | None, features: frozenset[str] = frozenset()) -> np.ndarray:
         return self._scores(question, vector, features)[0]
@@ -216,22 +226,27 @@ class IntentClassifier:
         if vector is not None and len(self.vectors):
             cos = self.vectors @ np.asarray(vector, dtype=np.float32)
             top = self.settings.intent_neighbours
-            for i in range(n):
-                own = np.sort(cos[self.owner == i])[::-1][:top]
+            for i, (start, end) in enumerate(zip(self.starts, [*self.starts[1:], len(cos)])):
+                own = cos[start:end]
+                if len(own) > top:
+                    own = np.partition(own, len(own) - top)[-top:]
                 dense[i] = float(own.mean()) if len(own) else 0.0
         asked = words(question)
         lowered = " " + " ".join(re.sub(r"[^a-z0-9$%']", " ", question.lower()).split()) + " "
         lexical = np.zeros(n, dtype=np.float32)
         if asked:
-            for row, ex_words in enumerate(self.example_words):
-                i = self.owner[row]
-                overlap = len(asked & ex_words) / len(asked | ex_words) if ex_words else 0.0
-                lexical[i] = max(lexical[i], overlap)
+            shared = np.zeros(len(self.example_words), dtype=np.float32)
+            for w in asked:
+                rows = self.rows_with.get(w)
+                if rows is not None:
+                    shared[rows] += 1
+            jaccard = shared / np.maximum(len(asked) + self.example_sizes - shared, 1)
+            lexical = np.maximum.reduceat(jaccard, self.starts).astype(np.float32)
         keyword = np.array([1.0 if any(f" {k} " in lowered or (len(k) > 6 and k in lowered) for k in spec.keywords) else 0.0
                             for spec in self.catalogue.intents], dtype=np.float32)
         w = self.settings.intent_lexical_weight
-        prefer = np.array([len(features & set(spec.prefers)) for spec in self.catalogue.intents], dtype=np.float32)
-        avoid = np.array([len(features & set(spec.avoids)) for spec in self.catalogue.intents], dtype=np.float32)
+        prefer = np.array([len(features & p) for p in self.prefer_sets], dtype=np.float32)
+        avoid = np.array([len(features & a) for a in self.avoid_sets], dtype=np.float32)
         return (dense + w * (0.5 * lexical + 0.5 * keyword) + self.settings.intent_slot_weight * prefer
                 - self.settings.intent_avoid_weight * avoid), keyword
 
