@@ -221,8 +221,11 @@ def calculation(decision: Decision, results: list[tuple[str, dict, dict]], rules
 # Sentences from passages
 
 
+LEGAL_NUMBERING = re.compile(r"^\(\w{1,4}\)\s+")  # "(1) The family tax credit …" from legislation
+
+
 def _sentences(hit) -> list[str]:
-    return [s for s in composer._units(hit.text) if 25 <= len(s) <= 600]
+    return [LEGAL_NUMBERING.sub("", s) for s in composer._units(hit.text) if 25 <= len(s) <= 600]
 
 
 YEAR_RANGE = re.compile(r"\b(20\d{2})\s?[-–/]\s?(\d{2})\b")
