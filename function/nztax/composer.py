@@ -57,6 +57,8 @@ REFUSALS = {
         "situation, talk to a tax adviser."
     ),
     "injection": f"I can't do that. {WHAT_I_COVER}",
+    "privacy": ("I can't help with that. Someone else's tax details are private, and an IRD number is personal "
+                "to its owner. I can explain how tax works for your own situation."),
 }
 NOTHING_FOUND = (
     "I couldn't find anything about this in the IRD guidance, guides and legislation I have, so I won't "
@@ -208,6 +210,14 @@ def clarify(intent: Intent, rules: RuleBook, current_year: str) -> AskResult:
                   "donation_credit": "a donation tax credit", "pir_rate": "your PIR"}
         options = [labels.get(o, o.replace("_", " ")) for o in getattr(intent, "clarify_options", [])] or ["the tax for the year", "your take-home pay"]
         answer = f"Do you want {options[0]} or {options[1]}? Tell me which and I'll work it out."
+        actions = []
+    elif missing == "secondary_code":
+        answer = ("PAYE on a second job depends on its secondary tax code (SB, S, SH, ST or SA), which follows your total "
+                  "income for the year from all jobs. Which code is the second job on, or what is your total yearly income?")
+        actions = ["Which secondary tax code for $60,000 total income?"]
+    elif missing == "frequency":
+        answer = ("How often is that paid: weekly, fortnightly, every four weeks or monthly? PAYE on a pay depends on "
+                  "it. Your tax code (for example M, ME or M SL) helps too.")
         actions = []
     elif missing == "details":
         answer = ("I can work that out with you, but I need the figures. What amounts are involved (what you "

@@ -162,7 +162,8 @@ def decide(question: str, classification: Classification | None, rules: RuleBook
         d.action = intent.does
         if intent.does == "clarify":
             d.missing = ["income"] if slots.income_amount() is None and _asks_own_figure(asked) else ["question"]
-        elif intent.does == "fact" and intent.asks and states_nothing:
+        elif intent.does == "fact" and intent.asks and states_nothing and PERSONAL.search(asked):
+            # "What's my PIR?", "What tax code should I use?": their own, with nothing to go on.
             _clarify(d, intent.asks)
         elif intent.does == "topic" and states_nothing and OWN_AMOUNT.search(asked):
             # "How much tax will I pay on my shares?": a figure of their own, with nothing to work from.
@@ -185,8 +186,9 @@ def decide(question: str, classification: Classification | None, rules: RuleBook
     _plan(d, intent, slots)
     for extra in also or []:
         # A second calculation asked in the same message, on the same figures.
-        if d.action != "calculate" or extra.does != "calculate" or extra.name == intent.name:
-            continue
+        if (d.action != "calculate" or extra.does != "calculate" or extra.name == intent.name
+                or extra.name in intent.covers):
+            continue  # (PAYE on a pay already shows its student loan and KiwiSaver)
         before = len(d.calls)
         trial = Decision(**{**d.__dict__, "calls": [], "assumptions": []})
         _plan(trial, extra, slots)
@@ -210,6 +212,7 @@ OWN_FIGURE = re.compile(r"\bhow much\b.*\b(i|my|me)\b|\bhow much (tax|paye)\b|\b
                         r"\bwill i (pay|get|owe)\b|\bmy tax\b|\bis my tax right\b", re.I)
 
 
+PERSONAL = re.compile(r"\b(my|i|me|i'?m|am i)\b", re.I)
 # "How much tax will I pay on my shares?": a sum of their own (a topic question asking it needs figures).
 OWN_AMOUNT = re.compile(r"\bhow much\b[^?]*\b(i|my|me)\b", re.I)
 
@@ -249,11 +252,12 @@ def _plan(d: Decision, intent: IntentSpec, slots: Slots) -> None:
         if not donations:
             _clarify(d, "donation")
             return
+        donated = slots.annual(donations[0]) or donations[0].value  # "$250 a month" is $3,000 a year
         if income is None:
             # The credit is capped only by a taxable income below the donations: say the assumption.
-            income = donations[0].value
-            d.assumptions.append(f"your taxable income for the year was at least {donations[0].text.strip() or donations[0].value}")
-        d.calls = [(tool, {"donations": float(donations[0].value), "taxable_income": float(income), "tax_year": year})]
+            income = donated
+            d.assumptions.append(f"your taxable income for the year was at least ${donated:,.0f}")
+        d.calls = [(tool, {"donations": float(donated), "taxable_income": float(income), "tax_year": year})]
         return
     if tool == "find_prescribed_investor_rate":
         pie = [a for a in slots.amounts if a.role == "pie_income"]
@@ -347,19 +351,30 @@ def _call_for(tool: str, d: Decision, slots: Slots, amount: Money, annual: Decim
     return tool, {"taxable_income": money, "tax_year": year}
 
 
-def _paye_call(d: Decision, slots: Slots, amount: Money, annual: Decimal, year: str) -> tuple[str, dict]:
+def _paye_call(d: Decision, slots: Slots, amount: Money, annual: Decimal, year: str) -> tuple[str, dict] | None:
     """IRD's PAYE for one pay: the pay as stated, or a year's pay divided into the pays asked about
     (monthly when neither the question nor the amount names a pay period)."""
-    frequency = _pay_frequency(slots, amount) or "monthly"
+    if amount.role == "second_job" and slots.tax_code is None:
+        # A second job's PAYE depends on its secondary code, which depends on the total income.
+        _clarify(d, "secondary_code")
+        return None
+    code = _code(slots)
+    frequency = _pay_frequency(slots, amount)
     one_pay = not amount.period_stated and amount.value <= Decimal(str(get_settings().per_pay_ceiling))
+    if one_pay and frequency is None and code.replace(" SL", "") in PRIMARY_CODES:
+        # "How much PAYE comes out of $4,000?": one pay, but PAYE depends on how often it is paid.
+        _clarify(d, "frequency")
+        return None
+    frequency = frequency or "monthly"
     if amount.period == frequency or one_pay:
         # "$9,200 gross each time", "got $240 on EDW": a small amount with no period is one pay.
         gross = amount.value
     else:
         gross = annual / PERIODS_PER_YEAR[frequency]
         d.assumptions.append(f"paid {frequency.replace('_', '-')}, {PERIODS_PER_YEAR[frequency]} equal pays a year")
-    code = _code(slots)
     args = {"gross_pay": _cents(gross), "pay_frequency": frequency, "tax_code": code, "tax_year": year}
+    if slots.pay_date is not None:
+        args["pay_date"] = slots.pay_date  # the rates in force on the day it was paid
     if slots.kiwisaver_rate is not None:
         args["kiwisaver_rate"] = slots.kiwisaver_rate
     if slots.tax_code is None:

@@ -238,8 +238,14 @@ def _other_year(sentence: str, tax_year: str | None) -> bool:
     return bool(years) and tax_year is not None and tax_year not in years
 
 
+def _undated_figure(sentence: str, tax_year: str | None) -> bool:
+    """A figure in a sentence that does not say its year: the sources describe today's rules, so for
+    an earlier year such a figure may be another year's."""
+    return bool(re.search(r"\$\d|\d%", sentence)) and (tax_year is None or tax_year not in sentence)
+
+
 def best_sentences(question: str, hits: list, limit: int, extra_words: set[str] | None = None,
-                   tax_year: str | None = None) -> list[tuple[str, Any]]:
+                   tax_year: str | None = None, past_year: bool = False) -> list[tuple[str, Any]]:
     """The passage sentences that best answer the question: word overlap weighted by how rare each
     word is among the candidates, a bonus for the better-ranked passages (retrieval already read the
     whole question) and for a figure when one is asked for; sentences about another tax year are
@@ -248,7 +254,7 @@ def best_sentences(question: str, hits: list, limit: int, extra_words: set[str] 
     if not wanted:
         return []
     candidates = [(s, hit, rank) for rank, hit in enumerate(hits) for s in _sentences(hit)
-                  if not _other_year(s, tax_year)]
+                  if not _other_year(s, tax_year) and not (past_year and _undated_figure(s, tax_year))]
     if not candidates:
         return []
     frequency = Counter(w for s, _, _ in candidates for w in words(s) & wanted)
@@ -308,7 +314,7 @@ def fact(decision: Decision, rules: RuleBook, hits: list, current_year: str, too
             body += [""] + lines
         citations += composer.rule_citations(year_rules, composer.TOPIC_SECTIONS.get(rules_topic, []))
     support = best_sentences(decision.asked, hits, SUPPORT_SENTENCES, words(intent.search or "") if intent else None,
-                             tax_year=decision.tax_year)
+                             tax_year=decision.tax_year, past_year=decision.tax_year < current_year)
     if support:
         lines, cites = _quoted(support)
         body += ["", "From IRD's guidance:", ""] + [f"- {ln}" for ln in lines]
@@ -356,7 +362,8 @@ def _fact_actions(name: str) -> list[str]:
 
 
 def topic(decision: Decision, rules: RuleBook, hits: list, current_year: str) -> AskResult:
-    chosen = best_sentences(decision.asked, hits, LEAD_SENTENCES, tax_year=decision.tax_year)
+    chosen = best_sentences(decision.asked, hits, LEAD_SENTENCES, tax_year=decision.tax_year,
+                            past_year=decision.tax_year < current_year)
     if not chosen:
         return AskResult(status="answered", answer=composer.NOTHING_FOUND, tax_year=decision.tax_year,
                          disclaimer=composer.BASE_DISCLAIMER,

@@ -17,11 +17,12 @@ words next to each amount.
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 
-from nztax.rules import PAY_FREQUENCIES, RuleBook, current_tax_year
+from nztax.rules import PAY_FREQUENCIES, RuleBook, current_tax_year, tax_year_for
 from nztax.rules import PERIODS_PER_YEAR as PAY_PERIODS_PER_YEAR
 from nztax.settings import get_settings
 
@@ -161,7 +162,10 @@ ROLE_WORDS = [
     ("second_job", r"second(?:ary)? job|2nd job|other job|another job|second employer|side job|part[- ]time job|"
                    r"weekend job|night job|secondary|extra job|second income"),
     ("main_job", r"main job|main employer|primary job|first job|day job|full[- ]time job|main salary|main income"),
-    ("deduction", r"came off|taken off|taken out|comes off|deducted(?!\s+(?:from|on|off))|got taxed|paid in tax|tax of"),
+    ("deduction", r"came off|taken off|taken out|comes off|deducted(?!\s+(?:from|on|off))|got taxed|paid in tax|tax of|"
+                  r"paye\b|in tax\b|of tax\b|withheld"),
+    ("household", r"between us|together we|we earn|we make|our (?:combined |household |joint )?income|household income|"
+                  r"combined income|joint income|as a couple"),
     ("expense", r"expenses?|spent|spend|cost|costs|bought|buy|deductible|claim\w*|fees?|laptop|phone|mileage|home office|"
                 r"rent (?:is|of)|pay rent|paying rent|mortgage"),
     ("other_income", r"interest|dividends?|rental income|rent from|rental profit|board from|crypto|trading|gain|"
@@ -300,6 +304,12 @@ def find_money(text: str) -> list[Money]:
         if negative:
             questioned = "a negative amount (a loss) is not an income to work tax out on"
             role = "other"
+        elif role == "household":
+            questioned = "income tax is worked out for each person on their own income, not for a couple or household together"
+            role = "income"
+        elif plain and value < Decimal(str(get_settings().plausible_pay_per_period.get("annual_minimum", 0))) \
+                and not period_stated and role == "income" and not re.search(r"\b(?:donat|gave)", near, re.I):
+            questioned = f"{num} on its own could be dollars a year, a week or an hour"
         says_salary = bool(re.search(r"salary|annual|a year|per year|yearly|per annum", near, re.I))
         found.append(Money(value=value, period=period, period_stated=period_stated, role=role,
                            text=m.group(0).strip(), start=m.start(), questioned=questioned, end=period_end,
@@ -352,7 +362,9 @@ NO_STUDENT_LOAN = re.compile(r"\b(?:no|without|don'?t have an?|paid off(?: my)?|
 WFF = re.compile(r"working for families|\bwff\b|family tax credits?|in-?work tax credit|best start", re.I)
 BENEFIT_OR_SUPER = re.compile(r"\bbenefits?\b|jobseeker|sole parent support|supported living|\bnz ?super\b|"
                               r"new zealand superannuation|\bsuper(?:annuation)? (?:payments?|pension)|on the pension|\bpension\b|veteran'?s pension", re.I)
-NO_IRD_NUMBER = re.compile(r"\b(?:no|without|don'?t have|haven'?t got|not given|never gave|didn'?t give|lost|never (?:handed|filled|gave|given|sent)(?: in| out)?) "
+NO_IRD_NUMBER = re.compile(r"\b(?:(?:don'?t|do not|didn'?t|never|won'?t) (?:give|provide|hand)\w*(?: in)? (?:(?:my|the|your|an?) )?(?:employer|boss) "
+                           r"(?:(?:an?|my|the|your) )?ird number)|"
+                           r"\b(?:no|without|don'?t have|haven'?t got|not given|never gave|didn'?t give|lost|never (?:handed|filled|gave|given|sent)(?: in| out)?) "
                            r"(?:(?:an?|my|the|your) )?(?:ird number|tax code declaration|ir330|tax code(?: form)?)|\bno declaration\b|"
                            r"\bnon[- ]declaration\b", re.I)
 NEGATION = re.compile(r"\b(?:not|no|never|without|don'?t|doesn'?t|didn'?t|isn'?t|aren'?t|can'?t|cannot|won'?t|"
@@ -370,6 +382,10 @@ RELATIVE_YEAR = {
 }
 
 
+MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
+FULL_DATE = re.compile(r"\b(?P<d>\d{1,2})(?:st|nd|rd|th)?\s+(?P<m>" + MONTH_NAMES + r")\s+(?P<y>20\d{2})\b", re.I)
+
+
 def find_tax_code(text: str) -> str | None:
     """A tax code named in the text. After "on"/"use" only upper-case counts ("on M SL", not "on me")."""
     for m in TAX_CODE.finditer(text):
@@ -377,7 +393,8 @@ def find_tax_code(text: str) -> str | None:
             raw, named_as_code = m.group("c2"), True
         else:
             raw = m.group("c1")
-            named_as_code = " ".join(m.group("pre").lower().split()).removesuffix(" is") in ("tax code", "code")
+            named_as_code = (" ".join(m.group("pre").lower().split()).removesuffix(" is") in ("tax code", "code")
+                             or bool(re.match(r"\s+(?:tax\s+)?code\b", text[m.end():], re.I)))
         if not named_as_code and raw != raw.upper():
             continue
         if raw.upper() == "S" and not named_as_code:
@@ -447,6 +464,7 @@ class Slots:
     age: int | None = None
     tax_year: str | None = None
     year_text: str | None = None
+    pay_date: str | None = None       # "a pay dated 14 June 2024": YYYY-MM-DD
     negated: bool = False
     adds_up: bool = False
     comparison: bool = False
@@ -525,6 +543,16 @@ def read_slots(text: str, rules: RuleBook | None = None, current: str | None = N
     if am:
         slots.age = int(am.group("a") or am.group("b"))
     slots.tax_year, slots.year_text = resolve_tax_year(text, rules, current)
+    dm = FULL_DATE.search(text)
+    if dm:
+        try:
+            day = dt.date(int(dm.group("y")), MONTHS.index(dm.group("m")[:3].lower()) + 1, int(dm.group("d")))
+        except ValueError:
+            day = None
+        if day is not None:
+            slots.pay_date = day.isoformat()
+            if slots.tax_year is None:
+                slots.tax_year, slots.year_text = tax_year_for(day), dm.group(0)
     slots.negated = bool(NEGATION.search(text))
     each = re.search(r"\b(two|2|both)\b[^.?!]{0,30}\bjobs?\b[^.?!]{0,30}\beach\b", text, re.I)
     if each and len(slots.incomes) == 1:

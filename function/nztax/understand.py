@@ -270,10 +270,12 @@ class IntentClassifier:
         confident = score >= self.settings.intent_min_score and (score - runner) >= self.settings.intent_margin
         if intents[best].does != "refuse":
             # Safety first: a request to evade tax close behind another reading, in words the refuse
-            # intent names (its keywords), is refused.
+            # intent names (its keywords), is refused; so is another tax or country's tax close behind
+            # a calculation (the amount in "tax in Australia on A$90,000" pulls towards a sum).
+            turn_away = ("refuse", "decline") if intents[best].does == "calculate" else ("refuse",)
             for i in order[1:]:
                 spec = intents[int(i)]
-                if (spec.does == "refuse" and keyword[int(i)] > 0 and combined[int(i)] >= self.settings.intent_min_score
+                if (spec.does in turn_away and keyword[int(i)] > 0 and combined[int(i)] >= self.settings.intent_min_score
                         and score - float(combined[int(i)]) <= self.settings.refuse_margin):
                     best, score, confident = int(i), float(combined[int(i)]), True
                     break

@@ -106,3 +106,20 @@ def test_tax_codes(text, code):
 ])
 def test_tax_years(text, year):
     assert resolve_tax_year(text, RULES, "2026-27")[0] == year
+
+
+def test_a_couples_income_is_questioned():
+    assert read_slots("We earn 120k between us. How much tax do we pay?", RULES).annual_income() is None
+
+
+def test_a_bare_small_number_is_questioned_not_taxed():
+    assert read_slots("tax on 50?", RULES).annual_income() is None
+
+
+def test_a_pay_date_sets_the_day_and_its_tax_year():
+    slots = read_slots("PAYE on a $1,200 weekly pay dated 14 June 2024 on tax code M", RULES)
+    assert slots.pay_date == "2024-06-14" and slots.tax_year == "2024-25"
+
+
+def test_a_code_named_with_the_word_code_after_it():
+    assert read_slots("I'm on the S code there", RULES).tax_code == "S"

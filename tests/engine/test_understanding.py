@@ -134,3 +134,36 @@ def test_a_confident_decline_is_final_and_an_unsure_one_is_looked_up():
 def test_slots_read_for_a_decision_keep_their_values():
     slots = read_slots("$2,400 per fortnight with KS 4% and a student loan", RULES)
     assert slots.incomes[0].value == Decimal(2400) and slots.kiwisaver_rate == 4.0 and slots.student_loan
+
+
+def test_one_pay_without_its_frequency_asks_how_often():
+    d = decide("How much PAYE comes out of $4,000?", _classification("paye", confident=True), RULES)
+    assert d.action == "clarify" and d.missing == ["frequency"]
+
+
+def test_a_second_jobs_pay_without_its_code_asks_for_it():
+    d = decide("My second job pays $400 a week, how much PAYE?", _classification("paye", confident=True), RULES)
+    assert d.action == "clarify" and d.missing == ["secondary_code"]
+
+
+def test_monthly_donations_are_a_years_donations():
+    d = decide("I donate $250 a month, what is my donation tax credit for the year?",
+               _classification("donation_credit", confident=True), RULES)
+    assert d.calls[0][1]["donations"] == 3000
+
+
+def test_a_dated_pay_is_worked_out_with_that_days_rates():
+    d = decide("PAYE on a $1,200 weekly pay dated 14 June 2024 on tax code M", _classification("paye", confident=True), RULES)
+    assert d.calls[0][1]["pay_date"] == "2024-06-14" and d.tax_year == "2024-25"
+
+
+def test_an_earlier_years_answer_quotes_no_undated_figures():
+    from types import SimpleNamespace
+
+    from nztax.say import best_sentences
+
+    hit = SimpleNamespace(text="The repayment threshold is $24,128 a year. Repayments are deducted from each pay.",
+                          parent_id="p", title="t", url="u", section="")
+    past = best_sentences("student loan repayment threshold", [hit], 3, tax_year="2023-24", past_year=True)
+    assert all("$24,128" not in s for s, _ in past)
+    assert any("$24,128" in s for s, _ in best_sentences("student loan repayment threshold", [hit], 3, tax_year="2026-27"))
