@@ -184,6 +184,14 @@ def run_bank(args) -> int:
     return run(args)
 
 
+def run_supplement(args) -> int:
+    """`nztax eval supplement`: the development-only supplement to the question bank."""
+    settings = get_settings()
+    args.golden = getattr(args, "golden", None) or str(settings.home / "tests" / "golden" / "question_bank_dev2.yaml")
+    args.out = getattr(args, "out", None) or str(settings.work_dir / "eval" / "supplement.md")
+    return run(args)
+
+
 def _totals(items: list[Outcome]) -> dict:
     b = sum(o.behaviour for o in items)
     fh, ft = sum(o.facts_hit for o in items), sum(o.facts_total for o in items)

@@ -1,4 +1,4 @@
-"""`nztax eval retrieval|queries|answers|bank|all [--golden FILE] [--out FILE]`.
+"""`nztax eval retrieval|queries|answers|bank|supplement|all [--golden FILE] [--out FILE]`.
 
 Each target is a module `nztax_build.<module>` with `run(args) -> int`, imported only when it runs;
 a target whose module is not in this build is skipped with a note. `all` runs every target with its
@@ -18,6 +18,7 @@ TARGETS = {
     "queries": "nztax_build.evaluate_retrieval:run_held_out",   # held-out search queries (dev + frozen test)
     "answers": "nztax_build.evaluate_answers",
     "bank": "nztax_build.evaluate_answers:run_bank",            # held-out question bank (dev + frozen test)
+    "supplement": "nztax_build.evaluate_answers:run_supplement",  # development-only supplement to the bank
 }
 
 
