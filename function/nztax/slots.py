@@ -171,12 +171,15 @@ ROLE_WORDS = [
     ("other_income", r"interest|dividends?|rental income|rent from|rental profit|board from|crypto|trading|gain|"
                      r"profit|bonus|side (?:business|hustle|income)|self[- ]employ\w*|freelanc\w*|contract(?:ing|or)"),
     ("other", r"boarders?|flatmates? pay|shares|sold|sell|sale|lump sum|redundancy|loss|inheritance|lotto|prize|gift|"
-              r"penalt\w*|student loan balance|balance|savings|deposit|house price|worth"),
+              r"penalt\w*|student loan balance|balance|savings|deposit|house price"),
+    ("value", r"worth|valued at"),  # "the IETC is worth $1,040": before the amount only
 ]
 INCOME_ROLE_HANDICAP = 20  # characters
 # "1,843 came off" is a deduction; "what comes off a $1,000 wage" is asking about the wage.
 AFTER_ONLY_ROLES = frozenset({"deduction"})
-ROLE_PATTERNS = [(role, re.compile(rf"\b(?:{p})", re.I)) for role, p in ROLE_WORDS]
+# "worth $1,040" says what something is worth; "$100k, is it worth it?" does not.
+BEFORE_ONLY_ROLES = frozenset({"value"})
+ROLE_PATTERNS = [(role, re.compile(rf"\b(?:{p})\b", re.I)) for role, p in ROLE_WORDS]
 COMPARISON = re.compile(r"\b(?:vs\.?|versus|compared (?:to|with)|or)\s*$", re.I)
 RANGE_BEFORE = re.compile(r"\b(?:from|between)\s*$", re.I)
 RANGE_JOIN = re.compile(r"^\s*(?:-|–|to|and)\s*$", re.I)
@@ -245,7 +248,7 @@ def _role_of(text: str, start: int, end: int) -> str:
     for window in (before, after_clause):
         best: tuple[int, str] | None = None
         for role, pattern in ROLE_PATTERNS:
-            if role in AFTER_ONLY_ROLES and window is before:
+            if (role in AFTER_ONLY_ROLES and window is before) or (role in BEFORE_ONLY_ROLES and window is not before):
                 continue
             for m in pattern.finditer(window):
                 distance = (len(window) - m.end()) if window is before else m.start()

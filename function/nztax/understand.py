@@ -268,7 +268,9 @@ class IntentClassifier:
         score = float(combined[best])
         runner = float(combined[second]) if second is not None else 0.0
         confident = score >= self.settings.intent_min_score and (score - runner) >= self.settings.intent_margin
-        if intents[best].does != "refuse":
+        if intents[best].does == "refuse" and keyword[best] > 0 and score >= self.settings.intent_min_score:
+            confident = True  # safety first: a request to evade tax, in its own words, is refused
+        elif intents[best].does != "refuse":
             # Safety first: a request to evade tax close behind another reading, in words the refuse
             # intent names (its keywords), is refused; so is another tax or country's tax close behind
             # a calculation (the amount in "tax in Australia on A$90,000" pulls towards a sum).
