@@ -123,3 +123,15 @@ def test_a_pay_date_sets_the_day_and_its_tax_year():
 
 def test_a_code_named_with_the_word_code_after_it():
     assert read_slots("I'm on the S code there", RULES).tax_code == "S"
+
+
+@pytest.mark.parametrize("text,income", [
+    ("whats the tax on 62k salery", 62000),                                # 'salery' is not a 'sale'
+    ("Is going from 90k to 100k worth it? The take-home?", 90000),          # 'worth it' is not a value
+])
+def test_role_words_match_whole_words(text, income):
+    assert read_slots(text, RULES).annual_income() == income
+
+
+def test_an_amount_something_is_worth_is_not_an_income():
+    assert read_slots("the IETC is worth $1,040", RULES).incomes == []
