@@ -19,10 +19,7 @@ from nztax.contract import MAX_NEXT_ACTIONS, AskResult, Citation, Status, ToolCa
 from nztax.rules import RuleBook, RulesError, TaxYearRules
 
 if TYPE_CHECKING:
-    from nztax.decide import Decision as Intent
-# How much of a passage the offline composer quotes.
-EXCERPT_SENTENCES = 3
-EXCERPT_PASSAGES = 2
+    from nztax.decide import Decision
 
 
 # ---------------------------------------------------------------------------------------------
@@ -157,7 +154,7 @@ def dedupe(citations: list[Citation]) -> list[Citation]:
 # Disclaimers and next actions
 
 
-def disclaimer_for(intent: Intent | None, current_year: str, *, approximation: bool = False, rules: RuleBook | None = None) -> str:
+def disclaimer_for(intent: Decision | None, current_year: str, *, approximation: bool = False, rules: RuleBook | None = None) -> str:
     parts = [BASE_DISCLAIMER]
     if intent is not None:
         if intent.tax_year < current_year:
@@ -175,7 +172,7 @@ def disclaimer_for(intent: Intent | None, current_year: str, *, approximation: b
 # Scope answers
 
 
-def decline(intent: Intent, current_year: str) -> AskResult:
+def decline(intent: Decision, current_year: str) -> AskResult:
     if intent.scope_topic == "not_tax" or intent.scope_topic not in DECLINE_TOPICS:
         answer, actions = DECLINE_NOT_TAX, ["Ask about your income tax, PAYE or tax code", "Work out take-home pay for a salary"]
     else:
@@ -187,18 +184,18 @@ def decline(intent: Intent, current_year: str) -> AskResult:
                      disclaimer=BASE_DISCLAIMER, next_actions=actions)
 
 
-def refuse(intent: Intent) -> AskResult:
+def refuse(intent: Decision) -> AskResult:
     answer = REFUSALS.get(intent.scope_topic or "", REFUSALS["injection"])
     return AskResult(status="refused", answer=answer, tax_year=intent.tax_year, disclaimer=BASE_DISCLAIMER,
                      next_actions=["Ask how income is taxed in New Zealand"])
 
 
-def clarify(intent: Intent, rules: RuleBook, current_year: str) -> AskResult:
+def clarify(intent: Decision, rules: RuleBook, current_year: str) -> AskResult:
     year_rules = rules.years.get(intent.tax_year)
     citations: list[Citation] = []
     missing = intent.missing[0] if intent.missing else "question"
     if missing == "amount":
-        reason = getattr(intent, "clarify_reason", None) or "I couldn't read that amount for sure"
+        reason = intent.clarify_reason or "I couldn't read that amount for sure"
         answer = (f"Before I work anything out: {reason}. Is that amount per year, or per week, fortnight or month? "
                   "Tell me again and I'll work it out.")
         actions = ["How much tax do I pay on $60,000 a year?", "What is my take-home pay on $2,300 a fortnight?"]
@@ -208,7 +205,7 @@ def clarify(intent: Intent, rules: RuleBook, current_year: str) -> AskResult:
                   "student_loan_amount": "your student loan repayments", "ietc_amount": "the independent earner tax credit",
                   "kiwisaver_amount": "your KiwiSaver contributions", "secondary_code": "a secondary tax code",
                   "donation_credit": "a donation tax credit", "pir_rate": "your PIR"}
-        options = [labels.get(o, o.replace("_", " ")) for o in getattr(intent, "clarify_options", [])] or ["the tax for the year", "your take-home pay"]
+        options = [labels.get(o, o.replace("_", " ")) for o in intent.clarify_options] or ["the tax for the year", "your take-home pay"]
         answer = f"Do you want {options[0]} or {options[1]}? Tell me which and I'll work it out."
         actions = []
     elif missing == "secondary_code":
@@ -271,7 +268,7 @@ def clarify(intent: Intent, rules: RuleBook, current_year: str) -> AskResult:
                      disclaimer=BASE_DISCLAIMER, next_actions=actions[:MAX_NEXT_ACTIONS])
 
 
-def unknown_year(intent: Intent, rules: RuleBook) -> AskResult:
+def unknown_year(intent: Decision, rules: RuleBook) -> AskResult:
     years = sorted(rules.years)
     complete = rules.complete_years()
     answer = (f"I don't have the rules for the {intent.tax_year} tax year, so I can't give you figures for it. "
@@ -387,33 +384,12 @@ def describe_tool_result(name: str, args: dict, result: dict) -> tuple[list[str]
     return [f"Result: {result}"], False
 
 
-def calculation(intent: Intent, name: str, args: dict, result: dict, rules: RuleBook, titles: dict[str, str],
-                current_year: str) -> AskResult:
-    lines, approximate = describe_tool_result(name, args, result)
-    if intent.assumptions:
-        # Worded for a page as much as a chat: the same text becomes a FAQ page's working.
-        lines += ["", "Assumptions: " + "; ".join(intent.assumptions) + "."]
-    citations = []
-    if "source" in result:
-        citations.append(Citation(title=titles.get(result["source"], "Inland Revenue"), url=result["source"]))
-    actions = []
-    if name == "calculate_income_tax" and "error" not in result:
-        actions = ["What about with a student loan?", "What is my take-home pay?", "Am I eligible for the IETC?"]
-    elif name in ("calculate_take_home_pay", "calculate_paye"):
-        actions = ["What about with KiwiSaver at 4%?", "What tax code should I use?"]
-    return AskResult(
-        status="answered", answer="\n".join(lines).strip(), citations=citations,
-        tools=[ToolCall(name=name, arguments=args, result=result)], tax_year=intent.tax_year,
-        disclaimer=disclaimer_for(intent, current_year, approximation=approximate, rules=rules),
-        next_actions=actions[:MAX_NEXT_ACTIONS],
-    )
-
-
 # ---------------------------------------------------------------------------------------------
-# Topic answers (offline): the rules data summarised, plus quoted passages
+# Rules summaries per topic, and passages as quotable units (say.py picks from them)
 
 
-def _section(rules: TaxYearRules, name: str):
+def section_or_none(rules: TaxYearRules, name: str):
+    """A section of a year's rules, or None when that (partial) year has not published it."""
     try:
         return rules.section(name)
     except RulesError:
@@ -424,7 +400,7 @@ def topic_lines(topic: str, rules: TaxYearRules) -> list[str]:
     """What the rules data says about a topic for one year (empty when it says nothing)."""
     y = rules.year
     if topic == "tax_rates":
-        it = _section(rules, "income_tax")
+        it = section_or_none(rules, "income_tax")
         if it is None:
             return [f"Income tax rates for {y} have not been published yet."]
         lines = [f"Income tax rates for individuals in the {y} tax year ({rules.start:%-d %B %Y} to {rules.end:%-d %B %Y}):", "",
@@ -439,7 +415,7 @@ def topic_lines(topic: str, rules: TaxYearRules) -> list[str]:
                 f"of {money(acc.max_liable_earnings)} (a maximum levy of {money(acc.max_levy)}). For employees it is "
                 "deducted as part of PAYE."]
     if topic == "student_loan":
-        sl = _section(rules, "student_loan")
+        sl = section_or_none(rules, "student_loan")
         if sl is None:
             return []
         pt = sl.period_thresholds
@@ -448,7 +424,7 @@ def topic_lines(topic: str, rules: TaxYearRules) -> list[str]:
                 f"{money(pt.fortnightly)} a fortnight, {money(pt.four_weekly)} every four weeks or {money(pt.monthly)} a month "
                 "(tax codes with SL)."]
     if topic == "ietc":
-        ietc = _section(rules, "ietc")
+        ietc = section_or_none(rules, "ietc")
         if ietc is None:
             return []
         p = ietc.periods[-1]
@@ -463,7 +439,7 @@ def topic_lines(topic: str, rules: TaxYearRules) -> list[str]:
                          f"{money(first.income_to)}.")
         return lines
     if topic == "kiwisaver":
-        ks = _section(rules, "kiwisaver")
+        ks = section_or_none(rules, "kiwisaver")
         if ks is None:
             return []
         rates = ", ".join(pct(r) for r in ks.employee_rates)
@@ -473,7 +449,7 @@ def topic_lines(topic: str, rules: TaxYearRules) -> list[str]:
             lines.append(f"You can apply for a temporary rate reduction to {pct(ks.temporary_reduction_rate)}.")
         return lines + topic_lines("government_contribution", rules)
     if topic == "government_contribution":
-        gc = _section(rules, "government_contribution")
+        gc = section_or_none(rules, "government_contribution")
         if gc is None:
             return []
         cap = f" It isn't paid if your income is over {money(gc.income_cap)}." if gc.income_cap else ""
@@ -481,14 +457,14 @@ def topic_lines(topic: str, rules: TaxYearRules) -> list[str]:
                 f"{pct(gc.match_rate)} of your own contributions, up to {money(gc.maximum)} (reached with "
                 f"{money(gc.contributions_for_maximum)} of contributions), for members aged {gc.min_age} to {gc.max_age}.{cap}"]
     if topic == "esct":
-        esct = _section(rules, "esct")
+        esct = section_or_none(rules, "esct")
         if esct is None:
             return []
         lines = [f"Employer contributions to KiwiSaver are taxed with ESCT. In {y} the rate depends on your salary "
                  "or wages plus employer contributions for the previous year:", "", "| Threshold income | ESCT rate |", "|---|---|"]
         return lines + [f"| {band_label(b.lower, b.upper)} | {pct(b.rate)} |" for b in esct.bands]
     if topic == "secondary":
-        sec = _section(rules, "secondary_codes")
+        sec = section_or_none(rules, "secondary_codes")
         if sec is None:
             return []
         period = sec.periods[-1]
@@ -499,7 +475,7 @@ def topic_lines(topic: str, rules: TaxYearRules) -> list[str]:
         lines += ["", "The ACC earners' levy is added on top; add SL if you have a student loan."]
         return lines
     if topic == "tax_codes":
-        fc = _section(rules, "flat_codes")
+        fc = section_or_none(rules, "flat_codes")
         lines = ["Your tax code tells your employer how much tax to deduct: M for your main job, ME if you also "
                  "qualify for the independent earner tax credit, SL added if you have a student loan, and SB, S, SH, "
                  "ST or SA for a second job."]
@@ -508,14 +484,14 @@ def topic_lines(topic: str, rules: TaxYearRules) -> list[str]:
                          "plus the ACC levy (code ND).")
         return lines
     if topic == "donations":
-        dc = _section(rules, "donation_credit")
+        dc = section_or_none(rules, "donation_credit")
         if dc is None:
             return []
         return [f"You can claim a donation tax credit of {pct(dc.rate)} (one third) of donations of {money(dc.minimum_donation)} or "
                 f"more to approved donee organisations, limited to one third of your taxable income. Claims can be made "
                 f"for up to {dc.claim_years} years."]
     if topic == "pir":
-        pir = _section(rules, "pir")
+        pir = section_or_none(rules, "pir")
         if pir is None:
             return []
         lines = ["Your prescribed investor rate (PIR) for a PIE such as a KiwiSaver fund depends on your income in either of the last two tax years:"]
@@ -525,7 +501,7 @@ def topic_lines(topic: str, rules: TaxYearRules) -> list[str]:
         lines.append(f"- {pct(pir.default_rate)} otherwise (also the rate when none is given).")
         return lines
     if topic == "rwt":
-        rwt = _section(rules, "rwt")
+        rwt = section_or_none(rules, "rwt")
         if rwt is None:
             return []
         rates = ", ".join(pct(r) for r in rwt.interest_rates)
@@ -539,15 +515,6 @@ def topic_lines(topic: str, rules: TaxYearRules) -> list[str]:
     return []
 
 
-_STOP = frozenset("the a an and or of to in on for is are was be i my me do does what how much can you your it with "
-                  "at by from this that which who when where why there get got have has as if about tax nz new zealand "
-                  "apply applies work works".split())
-
-
-def _tokens(text: str) -> set[str]:
-    return {w.rstrip("s") for w in re.findall(r"[a-z0-9]+", text.lower()) if len(w) > 2 and w not in _STOP}
-
-
 def _plain(line: str) -> str:
     """A markdown line as plain text: no list marker, emphasis, inline code or link syntax."""
     line = re.sub(r"\[([^\]]+)\]\([^)]*\)", r"\1", line)
@@ -558,7 +525,7 @@ def _plain(line: str) -> str:
 LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+\.)\s+")
 
 
-def _units(passage_text: str) -> list[str]:
+def units(passage_text: str) -> list[str]:
     """A passage as quotable units: prose sentences, and each list with the sentence introducing it.
 
     Lines of one paragraph are joined first (PDF text is hard-wrapped mid-sentence). A list is
@@ -601,67 +568,3 @@ def _units(passage_text: str) -> list[str]:
     if pending_intro:
         units.append(pending_intro)
     return [u for u in units if len(u) > 20 and not u.endswith(":")]
-
-
-def excerpt(passage_text: str, question: str, sentences: int = EXCERPT_SENTENCES) -> str:
-    """The passage units (sentences, or a list with its lead-in) sharing most words with the question, in order."""
-    candidates = _units(passage_text)
-    if not candidates:
-        return ""
-    wanted = _tokens(question)
-    scored = sorted(range(len(candidates)), key=lambda i: (-len(_tokens(candidates[i]) & wanted), i))
-    chosen = sorted(scored[:sentences])
-    return " ".join(candidates[i] for i in chosen)
-
-
-def topic(intent: Intent, rules: RuleBook, hits: list, current_year: str) -> AskResult:
-    year_rules = rules.years.get(intent.tax_year)
-    lines: list[str] = []
-    citations: list[Citation] = []
-    for t in intent.topics:
-        if year_rules is None:
-            break
-        if t == "government_contribution" and "kiwisaver" in intent.topics:
-            continue  # the KiwiSaver summary already includes the government contribution
-        body = topic_lines(t, year_rules)
-        if year_rules.data.partial and current_year in rules.years and current_year != year_rules.year:
-            # A year not fully published yet: say so, then give the current year's figures.
-            missing = [name for name in TOPIC_SECTIONS.get(t, []) if getattr(year_rules.data, name, None) is None]
-            if missing:
-                body = [f"The {year_rules.year} figures for this have not been published yet. Until they are, "
-                        f"these are the {current_year} figures:", "", *topic_lines(t, rules.years[current_year])]
-                citations += rule_citations(rules.years[current_year], TOPIC_SECTIONS.get(t, []))
-        if body:
-            if lines:
-                lines.append("")
-            lines += body
-            citations += rule_citations(year_rules, TOPIC_SECTIONS.get(t, []))
-    quoted = 0
-    wanted = _tokens(intent.question)
-    for hit in hits:
-        if quoted >= EXCERPT_PASSAGES:
-            break
-        text = excerpt(hit.text, intent.question)
-        if not text:
-            continue
-        # Quote a passage only when it shares enough words with the question to be about it.
-        if len((_tokens(text) | _tokens(hit.section or "")) & wanted) < min(2, len(wanted)):
-            continue
-        if not lines:
-            lines = ["Here is what IRD's guidance says:"]
-        lines += ["", f"> {text}", f"> — [{hit.title}]({hit.url})" + (f", {hit.section}" if hit.section else "")]
-        citations.append(Citation(title=hit.title, url=hit.url, section=hit.section or None))
-        quoted += 1
-    if not lines:
-        return AskResult(status="answered", answer=NOTHING_FOUND, tax_year=intent.tax_year,
-                         disclaimer=BASE_DISCLAIMER, next_actions=["Rephrase the question with the tax term you're asking about"])
-    actions = {
-        "tax_rates": "How much tax do I pay on $70,000?", "student_loan": "How much student loan do I repay on $60,000?",
-        "ietc": "What is my IETC on $67,000?", "kiwisaver": "What is my take-home pay with KiwiSaver at 4%?",
-        "acc": "What ACC levy do I pay on $90,000?", "secondary": "Which secondary code for $60,000 total income?",
-    }
-    return AskResult(
-        status="answered", answer="\n".join(lines).strip(), citations=dedupe(citations), tax_year=intent.tax_year,
-        disclaimer=disclaimer_for(intent, current_year, rules=rules),
-        next_actions=[actions[t] for t in intent.topics if t in actions][:MAX_NEXT_ACTIONS],
-    )

@@ -6,8 +6,8 @@ refuse), the calculator calls with their arguments, or the one question to ask b
 
 Rules, in order:
 1. A confident refuse or decline intent is final (fixed copy).
-2. Below the confidence bar the engine never calculates: a calculation intent becomes a topic
-   answer from retrieval.
+2. Below the confidence bar the engine never calculates: it asks one question (which sum, or the
+   income it needs) or answers from retrieval.
 3. A calculation needs its slots: a missing income, an hourly rate without hours, or an amount
    that makes no sense for its period ("$70,000 a fortnight") is asked about, not computed.
 4. The period asked about is the period answered: "monthly take-home on $65,000" runs the
@@ -20,19 +20,27 @@ import re
 from dataclasses import dataclass, field
 from decimal import ROUND_DOWN, Decimal
 
-from nztax.rules import RuleBook, current_tax_year
+from nztax.calculators.paye import PRIMARY_CODES
+from nztax.rules import FLAT_CODES, RuleBook, current_tax_year
 from nztax.settings import get_settings
 from nztax.slots import PAY_FREQUENCIES, PERIODS_PER_YEAR, Money, Slots, clean_text, read_slots
 from nztax.understand import Classification, IntentSpec
 
 # How many amounts a comparison ("$70k vs $80k") answers at most.
 MAX_COMPARED = 3
-# A short question after earlier turns is read together with the last one ("what about with KS?").
-FOLLOW_UP_MAX_WORDS = 9
+# A question this short after earlier turns, or one opening like a follow-up, is read together with
+# the last turn ("what about with KS?").
+FOLLOW_UP_MAX_WORDS = 4
 FOLLOW_UP = re.compile(r"^\s*(and|but|also|what about|how about|what if|and if|with|without|same|now|ok|okay|"
                        r"instead|if i|for)\b", re.I)
-PRIMARY_CODES = ("M", "ME")
-FLAT_CODES = ("ND", "NSW", "CAE", "EDW", "WT", "STC")
+# A second question in the same message: "What's the tax on $90k and what's my take home?"
+SECOND_PART = re.compile(r"\?\s+(?=\S)|[,;]?\s+(?:and|also|plus)\s+(?=(?:what|how|whats|what's|is|do|does|can|will|would)\b)", re.I)
+# A figure of their own ("how much tax will I pay", "what's my …"), a personal question, and a
+# topic question asking for their own sum ("How much tax will I pay on my shares?").
+OWN_FIGURE = re.compile(r"\bhow much\b.*\b(i|my|me)\b|\bhow much (tax|paye)\b|\bwhat'?s my\b|\bwhat is my\b|\bdo i owe\b|"
+                        r"\bwill i (pay|get|owe)\b|\bmy tax\b|\bis my tax right\b", re.I)
+PERSONAL = re.compile(r"\b(my|i|me|i'?m|am i)\b", re.I)
+OWN_AMOUNT = re.compile(r"\bhow much\b[^?]*\b(i|my|me)\b", re.I)
 # Words that make a question about more than the calculators see (a disclaimer says so).
 COMPLEX = re.compile(r"rental|landlord|self[- ]employ|contract(or|ing)|overseas income|foreign income|shares|crypto|"
                      r"dividends|business income|more than one (income|source)", re.I)
@@ -66,13 +74,9 @@ class Decision:
     def topics(self) -> list[str]:
         return list(self.intent.topics) if self.intent is not None else []
 
-    @property
-    def tool(self) -> str | None:
-        return self.calls[0][0] if self.calls else None
-
 
 def is_follow_up(question: str, history: list[dict]) -> bool:
-    return bool(history) and (bool(FOLLOW_UP.search(question)) or len(question.split()) <= FOLLOW_UP_MAX_WORDS // 2)
+    return bool(history) and (bool(FOLLOW_UP.search(question)) or len(question.split()) <= FOLLOW_UP_MAX_WORDS)
 
 
 def understood_text(question: str, history: list[dict] | None) -> tuple[str, bool]:
@@ -112,10 +116,6 @@ def question_slots(question: str, history: list[dict] | None, rules: RuleBook) -
     if used_history:
         slots = merge_follow_up(slots, read_slots(text[: len(text) - len(asked)], rules, current))
     return text, used_history, slots
-
-
-# A second question in the same message: "What's the tax on $90k and what's my take home?"
-SECOND_PART = re.compile(r"\?\s+(?=\S)|[,;]?\s+(?:and|also|plus)\s+(?=(?:what|how|whats|what's|is|do|does|can|will|would)\b)", re.I)
 
 
 def question_parts(question: str) -> list[str]:
@@ -189,11 +189,10 @@ def decide(question: str, classification: Classification | None, rules: RuleBook
         if (d.action != "calculate" or extra.does != "calculate" or extra.name == intent.name
                 or extra.name in intent.covers):
             continue  # (PAYE on a pay already shows its student loan and KiwiSaver)
-        before = len(d.calls)
         trial = Decision(**{**d.__dict__, "calls": [], "assumptions": []})
         _plan(trial, extra, slots)
         if trial.action == "calculate" and trial.calls:
-            d.calls = d.calls[:before] + [c for c in trial.calls if c not in d.calls]
+            d.calls += [c for c in trial.calls if c not in d.calls]
             d.assumptions += [a for a in trial.assumptions if a not in d.assumptions]
     return d
 
@@ -208,15 +207,6 @@ def after_retrieval(d: Decision, found: bool) -> Decision:
     return d
 
 
-OWN_FIGURE = re.compile(r"\bhow much\b.*\b(i|my|me)\b|\bhow much (tax|paye)\b|\bwhat'?s my\b|\bwhat is my\b|\bdo i owe\b|"
-                        r"\bwill i (pay|get|owe)\b|\bmy tax\b|\bis my tax right\b", re.I)
-
-
-PERSONAL = re.compile(r"\b(my|i|me|i'?m|am i)\b", re.I)
-# "How much tax will I pay on my shares?": a sum of their own (a topic question asking it needs figures).
-OWN_AMOUNT = re.compile(r"\bhow much\b[^?]*\b(i|my|me)\b", re.I)
-
-
 def _asks_own_figure(text: str) -> bool:
     return bool(OWN_FIGURE.search(text))
 
@@ -227,6 +217,11 @@ def _cents(value: Decimal) -> float:
 
 def _clarify(d: Decision, missing: str, reason: str | None = None) -> None:
     d.action, d.missing, d.clarify_reason = "clarify", [missing], reason
+
+
+def _base(code: str) -> str:
+    """'M SL' -> 'M': the code without its student loan suffix."""
+    return code.split()[0]
 
 
 def _code(slots: Slots, default: str = "M") -> str:
@@ -342,13 +337,13 @@ def _call_for(tool: str, d: Decision, slots: Slots, amount: Money, annual: Decim
         return _paye_call(d, slots, amount, annual, year)
     if tool == "calculate_take_home_pay":
         code = _code(slots)
-        if code.replace(" SL", "") not in PRIMARY_CODES:
+        if _base(code) not in PRIMARY_CODES:
             return _paye_call(d, slots, amount, annual, year)  # a secondary or flat code works per pay
         if amount.period in PAY_FREQUENCIES and slots.asked_period in (None, amount.period):
             return _paye_call(d, slots, amount, annual, year)  # one pay as stated: its PAYE and net pay
         frequency = _pay_frequency(slots, amount)
         return _take_home_call(d, slots, amount, annual, year, frequency or "annual")
-    return tool, {"taxable_income": money, "tax_year": year}
+    raise ValueError(f"no arguments are known for the calculator {tool!r}")  # the catalogue names a tool decide.py does not plan
 
 
 def _paye_call(d: Decision, slots: Slots, amount: Money, annual: Decimal, year: str) -> tuple[str, dict] | None:
@@ -361,7 +356,7 @@ def _paye_call(d: Decision, slots: Slots, amount: Money, annual: Decimal, year: 
     code = _code(slots)
     frequency = _pay_frequency(slots, amount)
     one_pay = not amount.period_stated and amount.value <= Decimal(str(get_settings().per_pay_ceiling))
-    if one_pay and frequency is None and code.replace(" SL", "") in PRIMARY_CODES:
+    if one_pay and frequency is None and _base(code) in PRIMARY_CODES:
         # "How much PAYE comes out of $4,000?": one pay, but PAYE depends on how often it is paid.
         _clarify(d, "frequency")
         return None
@@ -384,7 +379,7 @@ def _paye_call(d: Decision, slots: Slots, amount: Money, annual: Decimal, year: 
 
 def _take_home_call(d: Decision, slots: Slots, amount: Money, annual: Decimal, year: str, frequency: str) -> tuple[str, dict]:
     code = _code(slots)
-    args = {"annual_salary": _cents(annual), "tax_code": code.replace(" SL", ""), "tax_year": year,
+    args = {"annual_salary": _cents(annual), "tax_code": _base(code), "tax_year": year,
             "pay_frequency": frequency if frequency in PAY_FREQUENCIES else "fortnightly"}
     if slots.student_loan:
         args["student_loan"] = True

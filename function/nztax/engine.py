@@ -152,27 +152,32 @@ class Engine:
             return self._fallback_embedder or None
         return self.retriever.embedder
 
+    def _embed(self, text: str):
+        """The text's vector from the query embedder, or None when there is none."""
+        embedder = self.embedder
+        return embedder.embed_query(text) if embedder is not None else None
+
     def understand(self, question: str, history: list[dict] | None, tax_year: str | None) -> tuple[Decision, Any]:
         """The decision for a question, and its embedding (reused by retrieval)."""
         text, used_history, slots = question_slots(question, history, self.rules)
-        embedder = self.embedder
-        vector = None
-        if embedder is not None:
-            vector = self.retriever.embed_query(text) if not isinstance(self.retriever, MissingIndex) else embedder.embed_query(text)
+        # The question's own vector is the one retrieval uses too (the query with its synonyms).
+        if isinstance(self.retriever, MissingIndex):
+            vector = self._embed(text)
+        else:
+            vector = self.retriever.embed_query(text)
         classification = self.classifier.classify(text, vector, slots)
         if used_history:
             # A question that stands on its own as something to turn away ("write me a poem" after
             # tax questions) is not read as a follow-up.
             alone_slots = read_slots(question, self.rules)
-            alone_vector = embedder.embed_query(question) if embedder is not None else None
+            alone_vector = self._embed(question)
             alone = self.classifier.classify(question, alone_vector, alone_slots)
             if alone.confident and alone.intent.does in ("decline", "refuse"):
                 return decide(question, alone, self.rules, history=None, tax_year=tax_year, slots=alone_slots), alone_vector
         also = []
         if classification.intent.does == "calculate" and not used_history:
             for part in question_parts(question)[1:]:
-                part_vector = embedder.embed_query(part) if embedder is not None else None
-                other = self.classifier.classify(part, part_vector, slots)
+                other = self.classifier.classify(part, self._embed(part), slots)
                 if other.confident and other.intent.does == "calculate":
                     also.append(other.intent)
         return decide(question, classification, self.rules, history=history, tax_year=tax_year, slots=slots,
@@ -236,8 +241,11 @@ class Engine:
             query = f"{decision.question} {decision.intent.search}"
         # The hint words help BM25; the question's own vector is reused for the dense search.
         hits = self.search(query, decision.tax_year, query_vector=vector)
-        if after_retrieval(decision, bool(hits)).action in ("decline", "refuse"):
-            return composer.decline(decision, current) if decision.action == "decline" else composer.refuse(decision)
+        decision = after_retrieval(decision, bool(hits))
+        if decision.action == "decline":
+            return composer.decline(decision, current)
+        if decision.action == "refuse":
+            return composer.refuse(decision)
         if decision.action == "fact":
             tool_results = []
             if decision.intent.name == "tax_code_main" and decision.slots.annual_income() is not None:

@@ -20,14 +20,17 @@ from collections import Counter
 from typing import Any
 
 from nztax import composer
-from nztax.composer import money, pct
+from nztax.composer import money, pct, section_or_none
 from nztax.contract import AskResult, Citation, ToolCall
 from nztax.decide import Decision
-from nztax.rules import RuleBook, RulesError, TaxYearRules
+from nztax.rules import RuleBook, TaxYearRules
 from nztax.understand import words
 
 PERIOD_WORDS = {"weekly": "week", "fortnightly": "fortnight", "four_weekly": "four weeks", "monthly": "month",
                 "annual": "year"}
+# "a week", "every four weeks": how a result's pay period reads after an amount.
+PER_PERIOD = {"weekly": "a week", "fortnightly": "a fortnight", "four_weekly": "every four weeks", "monthly": "a month",
+              "annual": "a year"}
 # Sentences quoted under a fact or topic answer.
 LEAD_SENTENCES = 4
 SUPPORT_SENTENCES = 2
@@ -44,58 +47,50 @@ FIGURE_MIN_COVERAGE = 0.3
 # Facts: the lead sentence's placeholders, from the rules data
 
 
-def _get(rules: TaxYearRules, name: str):
-    try:
-        return rules.section(name)
-    except RulesError:
-        return None
-
-
 def fact_values(rules: TaxYearRules) -> dict[str, str]:
     """Every {placeholder} a catalogue lead may use, for one tax year."""
     v: dict[str, str] = {"year": rules.year}
-    it = _get(rules, "income_tax")
+    it = section_or_none(rules, "income_tax")
     if it is not None:
-        bands = [b for b in it.bands]
-        v.update(first_rate=pct(bands[0].rate), first_threshold=money(bands[0].upper),
-                 top_rate=pct(bands[-1].rate), top_threshold=money(bands[-1].lower))
+        v.update(first_rate=pct(it.bands[0].rate), first_threshold=money(it.bands[0].upper),
+                 top_rate=pct(it.bands[-1].rate), top_threshold=money(it.bands[-1].lower))
     acc = rules.data.acc_levy
     if acc is not None:
         v.update(acc_rate=pct(acc.rate), acc_max_earnings=money(acc.max_liable_earnings), acc_max_levy=money(acc.max_levy))
-    sl = _get(rules, "student_loan")
+    sl = section_or_none(rules, "student_loan")
     if sl is not None:
         v.update(sl_rate=pct(sl.rate), sl_threshold=money(sl.annual_threshold), sl_weekly=money(sl.period_thresholds.weekly))
-    ietc = _get(rules, "ietc")
+    ietc = section_or_none(rules, "ietc")
     if ietc is not None:
         p = ietc.periods[-1]
         v.update(ietc_max=money(p.amount), ietc_from=money(p.income_from), ietc_to=money(p.income_to),
                  ietc_abate_from=money(p.abatement_from))
-    ks = _get(rules, "kiwisaver")
+    ks = section_or_none(rules, "kiwisaver")
     if ks is not None:
         rates = [pct(r) for r in ks.employee_rates]
         v.update(ks_rates=", ".join(rates[:-1]) + f" or {rates[-1]}", ks_default=pct(ks.default_employee_rate),
                  employer_min=pct(ks.employer_minimum_rate))
-    gc = _get(rules, "government_contribution")
+    gc = section_or_none(rules, "government_contribution")
     if gc is not None:
         cents = int(round(float(gc.match_rate) * 100))
         v.update(gc_match=f"{cents} cents for every dollar", gc_max=money(gc.maximum), gc_contrib=money(gc.contributions_for_maximum),
                  gc_min_age=str(gc.min_age), gc_max_age=str(gc.max_age),
                  gc_cap_text=f", and not if your income is over {money(gc.income_cap)}" if gc.income_cap else "")
-    esct = _get(rules, "esct")
+    esct = section_or_none(rules, "esct")
     if esct is not None:
         v.update(esct_first_rate=pct(esct.bands[0].rate), esct_top_rate=pct(esct.bands[-1].rate))
-    dc = _get(rules, "donation_credit")
+    dc = section_or_none(rules, "donation_credit")
     if dc is not None:
         v.update(donation_rate="a third", donation_min=money(dc.minimum_donation), donation_years=str(dc.claim_years))
-    pir = _get(rules, "pir")
+    pir = section_or_none(rules, "pir")
     if pir is not None:
         rates = [pct(t.rate) for t in pir.rates] + [pct(pir.default_rate)]
         v.update(pir_rates=", ".join(rates[:-1]) + f" or {rates[-1]}")
-    rwt = _get(rules, "rwt")
+    rwt = section_or_none(rules, "rwt")
     if rwt is not None:
         rates = [pct(r) for r in rwt.interest_rates]
         v.update(rwt_rates=", ".join(rates[:-1]) + f" or {rates[-1]}", rwt_nd=pct(rwt.non_declaration_rate))
-    fc = _get(rules, "flat_codes")
+    fc = section_or_none(rules, "flat_codes")
     if fc is not None and "ND" in fc.codes:
         v["nd_rate"] = pct(fc.codes["ND"].rate)
     v["code_main"] = ""
@@ -115,8 +110,7 @@ def fill(template: str, values: dict[str, str]) -> str | None:
 
 
 def _per(period: str | None) -> str:
-    return f"a {PERIOD_WORDS[period]}" if period in PERIOD_WORDS and period != "four_weekly" else (
-        "every four weeks" if period == "four_weekly" else "a year")
+    return PER_PERIOD.get(period or "annual", "a year")
 
 
 def _other_deductions(figures: dict) -> str:
@@ -225,7 +219,7 @@ LEGAL_NUMBERING = re.compile(r"^\(\w{1,4}\)\s+")  # "(1) The family tax credit â
 
 
 def _sentences(hit) -> list[str]:
-    return [LEGAL_NUMBERING.sub("", s) for s in composer._units(hit.text) if 25 <= len(s) <= 600]
+    return [LEGAL_NUMBERING.sub("", s) for s in composer.units(hit.text) if 25 <= len(s) <= 600]
 
 
 YEAR_RANGE = re.compile(r"\b(20\d{2})\s?[-â€“/]\s?(\d{2})\b")
@@ -300,10 +294,11 @@ def fact(decision: Decision, rules: RuleBook, hits: list, current_year: str, too
     intent = decision.intent
     year_rules = rules.years.get(decision.tax_year) or rules.years.get(current_year)
     values = fact_values(year_rules) if year_rules else {}
-    for key, value in (decision_values(decision, tool_results) or {}).items():
-        values[key] = value
+    values.update(decision_values(decision, tool_results, values))
     lead = fill(intent.lead, values) if intent and intent.lead and year_rules else None
-    body: list[str] = [lead] if lead else []
+    if not lead:
+        return topic(decision, rules, hits, current_year)
+    body: list[str] = [lead]
     citations: list[Citation] = []
     # The rules summary only where it adds to the lead: a rates table for a question about rates.
     for rules_topic in (intent.topics if intent else ()):
@@ -319,8 +314,6 @@ def fact(decision: Decision, rules: RuleBook, hits: list, current_year: str, too
         lines, cites = _quoted(support)
         body += ["", "From IRD's guidance:", ""] + [f"- {ln}" for ln in lines]
         citations += cites
-    if not lead:
-        return topic(decision, rules, hits, current_year)
     return AskResult(
         status="answered", answer="\n".join(body).strip(), citations=composer.dedupe(citations),
         tools=[ToolCall(name=n, arguments=a, result=r) for n, a, r in (tool_results or [])],
@@ -329,18 +322,12 @@ def fact(decision: Decision, rules: RuleBook, hits: list, current_year: str, too
     )
 
 
-def values_for(decision: Decision) -> dict[str, str]:
-    from nztax.rules import default_rules
-
-    year = default_rules().years.get(decision.tax_year)
-    return fact_values(year) if year else {}
-
-
-def decision_values(decision: Decision, tool_results: list | None) -> dict[str, str]:
-    """Placeholders that depend on the question itself (the main-job code for a stated income)."""
-    if decision.slots.no_ird_number and "nd_rate" in values_for(decision):
+def decision_values(decision: Decision, tool_results: list | None, values: dict[str, str]) -> dict[str, str]:
+    """Placeholders that depend on the question itself (the main-job code for a stated income);
+    `values` are the year's own placeholders."""
+    if decision.slots.no_ird_number and "nd_rate" in values:
         return {"code_main": f"Without an IRD number or a tax code declaration your employer must use **ND**, the non-declaration "
-                             f"code: tax at {values_for(decision)['nd_rate']} plus the ACC earners' levy. "}
+                             f"code: tax at {values['nd_rate']} plus the ACC earners' levy. "}
     for name, args, result in tool_results or []:
         if name == "calculate_ietc" and "error" not in result:
             code = "ME" if result.get("eligible") else "M"

@@ -3,9 +3,10 @@ hours and weeks, a tax code, a tax year and the conditions that change an answer
 
 In: the question text (and the rule book, for tax years). Out: `Slots`.
 
-    slots = read_slots("I earn $70,000 and put 3% in KS. What comes out of each fortnightly pay?", rules)
-    slots.incomes[0].annual            # Decimal('70000') — a year unless the text says otherwise
+    slots = read_slots("I earn $70,000 and put 3.5% in KS. What comes out of each fortnightly pay?", rules)
+    slots.annual_income()              # Decimal('70000') — a year unless the text says otherwise
     slots.asked_period                 # 'fortnightly' — the period the answer is wanted in
+    slots.kiwisaver_rate               # 3.5
 
 A number is money only where the text makes it money: a currency sign, a k/m suffix, a money word
 nearby (earn, salary, pay, wage, income, donate …) or a period ("a week"). Form and section
@@ -182,7 +183,6 @@ BEFORE_ONLY_ROLES = frozenset({"value"})
 ROLE_PATTERNS = [(role, re.compile(rf"\b(?:{p})\b", re.I)) for role, p in ROLE_WORDS]
 COMPARISON = re.compile(r"\b(?:vs\.?|versus|compared (?:to|with)|or)\s*$", re.I)
 RANGE_BEFORE = re.compile(r"\b(?:from|between)\s*$", re.I)
-RANGE_JOIN = re.compile(r"^\s*(?:-|–|to|and)\s*$", re.I)
 ADD_UP = re.compile(r"\b(?:two jobs|2 jobs|both jobs|second job|2nd job|other job|another job|plus|on top|as well as|"
                     r"total|combined|altogether|all up|in total|together|also earn|also get|also make|and also)\b", re.I)
 
@@ -211,11 +211,6 @@ def _value(num: str, suffix: str | None, is_money: bool) -> Decimal | None:
     elif suffix in ("m", "mil", "million"):
         value *= 1_000_000
     return value
-
-
-def _period_of(text: str, start: int, end: int) -> tuple[str, bool]:
-    name, stated, _ = _period_and_end(text, start, end)
-    return name, stated
 
 
 def _period_and_end(text: str, start: int, end: int) -> tuple[str, bool, int]:
@@ -372,7 +367,6 @@ NO_IRD_NUMBER = re.compile(r"\b(?:(?:don'?t|do not|didn'?t|never|won'?t) (?:give
                            r"\bnon[- ]declaration\b", re.I)
 NEGATION = re.compile(r"\b(?:not|no|never|without|don'?t|doesn'?t|didn'?t|isn'?t|aren'?t|can'?t|cannot|won'?t|"
                       r"shouldn'?t|haven'?t|hasn'?t|wasn'?t|weren'?t)\b", re.I)
-AGE = re.compile(r"\b(?:i'?m|i am|aged?|turning|turned)\s+(?P<a>\d{2})\b(?!\s?(?:k|,\d|\d))|\b(?P<b>\d{2})\s?(?:years? old|yo\b|y/o)", re.I)
 
 TAX_YEAR_EXPLICIT = re.compile(r"\b(?P<a>20\d{2})\s?(?:-|–|—|/|to)\s?(?P<b>20\d{2}|\d{2})\b")
 INCOME_YEAR = re.compile(r"\b(?:the\s+)?(?P<y>20\d{2})\s+(?:income\s+|tax\s+|financial\s+)?year\b|\btax year (?P<y2>20\d{2})\b", re.I)
@@ -464,7 +458,6 @@ class Slots:
     wff: bool = False
     benefit_or_super: bool = False
     no_ird_number: bool = False
-    age: int | None = None
     tax_year: str | None = None
     year_text: str | None = None
     pay_date: str | None = None       # "a pay dated 14 June 2024": YYYY-MM-DD
@@ -542,9 +535,6 @@ def read_slots(text: str, rules: RuleBook | None = None, current: str | None = N
     slots.wff = bool(WFF.search(text))
     slots.benefit_or_super = bool(BENEFIT_OR_SUPER.search(text))
     slots.no_ird_number = bool(NO_IRD_NUMBER.search(text))
-    am = AGE.search(text)
-    if am:
-        slots.age = int(am.group("a") or am.group("b"))
     slots.tax_year, slots.year_text = resolve_tax_year(text, rules, current)
     dm = FULL_DATE.search(text)
     if dm:

@@ -12,9 +12,9 @@ confidence bar.
 An intent's score is the mean cosine of its nearest examples plus lexical evidence (how much of
 the question its best example shares, and whether one of its keywords is in the question) plus
 slot evidence (what the question states — an amount per pay, a tax code — that the intent's
-catalogue entry prefers or avoids). The
-example vectors are computed at build time and stored beside the index (`intents.npz`, keyed by the
-catalogue's hash and the embedder id); a missing or stale file is recomputed in-process.
+catalogue entry prefers or avoids). The example vectors are computed at build time and stored
+beside the index (`intents.npz`, keyed by the catalogue's hash and the embedder id); a missing or
+stale file is recomputed in-process.
 """
 
 from __future__ import annotations
@@ -41,6 +41,11 @@ ACTIONS = ("calculate", "fact", "topic", "clarify", "decline", "refuse")
 _STOP = frozenset("a an and are as at be but by can could do does for from get got have how i i'm im if in is it "
                   "its me my of on or so that the their there this to was what whats what's when which who will "
                   "with would you your nz new zealand please thanks much".split())
+
+
+def phrase_text(text: str) -> str:
+    """Lower case, punctuation as spaces, one space between words: how keywords are matched."""
+    return " ".join(re.sub(r"[^a-z0-9$%']", " ", str(text).lower()).split())
 
 
 def words(text: str) -> set[str]:
@@ -114,8 +119,9 @@ class Catalogue:
                 name=raw["name"], does=raw["does"], examples=tuple(raw.get("examples") or ()),
                 tool=raw.get("tool"), needs=tuple(raw.get("needs") or ()), lead=raw.get("lead"),
                 topics=tuple(raw.get("topics") or ()), search=raw.get("search"), copy=raw.get("copy"),
-                keywords=tuple(" ".join(re.sub(r"[^a-z0-9$%']", " ", k.lower()).split()) for k in map(str, raw.get("keywords") or ())),
-                show=tuple(raw.get("show") or ()), family=raw.get("family"), asks=raw.get("asks"), covers=tuple(raw.get("covers") or ()), prefers=tuple(raw.get("prefers") or ()),
+                keywords=tuple(phrase_text(k) for k in raw.get("keywords") or ()),
+                show=tuple(raw.get("show") or ()), family=raw.get("family"), asks=raw.get("asks"),
+                covers=tuple(raw.get("covers") or ()), prefers=tuple(raw.get("prefers") or ()),
                 avoids=tuple(raw.get("avoids") or ()),
             )
             unknown = set(spec.prefers + spec.avoids) - set(SLOT_FEATURES)
@@ -145,11 +151,8 @@ class Catalogue:
         return [(i, ex) for i, spec in enumerate(self.intents) for ex in spec.examples]
 
     def embed_examples(self, embedder) -> np.ndarray:
-        texts = [ex for _, ex in self.example_rows]
-        batch = getattr(embedder, "embed_queries", None)
-        if batch is not None:
-            return np.asarray(batch(texts), dtype=np.float32)
-        return np.stack([embedder.embed_query(t) for t in texts]).astype(np.float32)
+        """Each example embedded as a query is (examples are questions: Gemini's task type matters)."""
+        return np.stack([embedder.embed_query(ex) for _, ex in self.example_rows]).astype(np.float32)
 
     def save_vectors(self, directory: Path, embedder) -> Path:
         """Write the example vectors beside an index (build time)."""
@@ -158,27 +161,27 @@ class Catalogue:
                  meta=np.array(json.dumps({"catalogue": self.digest, "embedder": embedder.id})))
         return target
 
-    def vectors_current(self, directory: Path, embedder) -> bool:
-        """True when `directory` holds this catalogue's example vectors by this embedder."""
+    def stored_vectors(self, directory: Path, embedder) -> np.ndarray | None:
+        """The example vectors stored in `directory`, or None when missing or made for another
+        catalogue or embedder."""
         try:
             with np.load(Path(directory) / VECTORS_FILE) as data:
-                return json.loads(str(data["meta"])) == {"catalogue": self.digest, "embedder": embedder.id}
+                meta, vectors = json.loads(str(data["meta"])), data["vectors"]
         except (OSError, KeyError, ValueError):
-            return False
+            return None
+        fits = meta == {"catalogue": self.digest, "embedder": embedder.id} and len(vectors) == len(self.example_rows)
+        return vectors if fits else None
+
+    def vectors_current(self, directory: Path, embedder) -> bool:
+        return self.stored_vectors(directory, embedder) is not None
 
     def example_vectors(self, embedder, directory: Path | None = None) -> np.ndarray:
         """The stored vectors when they fit this catalogue and embedder, else computed now."""
         if directory is not None:
-            stored = Path(directory) / VECTORS_FILE
-            try:
-                with np.load(stored) as data:
-                    meta = json.loads(str(data["meta"]))
-                    vectors = data["vectors"]
-                if meta == {"catalogue": self.digest, "embedder": embedder.id} and len(vectors) == len(self.example_rows):
-                    return vectors
-                log.warning(json.dumps({"event": "intent_vectors_stale", "file": str(stored)}))
-            except (OSError, KeyError, ValueError):
-                log.warning(json.dumps({"event": "intent_vectors_missing", "file": str(stored)}))
+            stored = self.stored_vectors(directory, embedder)
+            if stored is not None:
+                return stored
+            log.warning(json.dumps({"event": "intent_vectors_stale_or_missing", "file": str(Path(directory) / VECTORS_FILE)}))
         return self.embed_examples(embedder)
 
 
@@ -232,7 +235,7 @@ class IntentClassifier:
                     own = np.partition(own, len(own) - top)[-top:]
                 dense[i] = float(own.mean()) if len(own) else 0.0
         asked = words(question)
-        lowered = " " + " ".join(re.sub(r"[^a-z0-9$%']", " ", question.lower()).split()) + " "
+        lowered = f" {phrase_text(question)} "
         lexical = np.zeros(n, dtype=np.float32)
         if asked:
             shared = np.zeros(len(self.example_words), dtype=np.float32)

@@ -6,7 +6,7 @@ Every expected figure is IRD's own (nz_tax_facts.md §8 worked examples) or work
 
 import pytest
 
-from nztax.composer import excerpt
+from nztax.composer import units
 
 
 def ask(engine, question, history=None):
@@ -109,19 +109,19 @@ These do **not** count:
 - investment returns."""
 
 
-def test_excerpt_keeps_a_list_with_its_lead_in():
+def test_a_quotable_unit_keeps_a_list_with_its_lead_in():
     # Quoting "These count towards the $1,042.86:" next to items of the "do not count" list said
     # the opposite of the page (employer contributions do not count: nz_tax_facts.md §5).
-    text = excerpt(GOV_CONTRIBUTION_PASSAGE, "do employer contributions count towards the government contribution")
+    text = " ".join(units(GOV_CONTRIBUTION_PASSAGE))
     counts, _, rest = text.partition("These do not count:")
     assert "employer contributions" not in counts
     assert "employer contributions" in rest
 
 
-def test_excerpt_joins_hard_wrapped_pdf_lines():
+def test_quotable_units_join_hard_wrapped_pdf_lines():
     passage = ("You must file an IR3 if you received income that had no tax taken off or not enough tax\n"
                "taken off, such as rents. You may also need to file if we ask you to. If all your income had tax\n"
                "deducted at source, you usually do not need to file.")
-    text = excerpt(passage, "Do I need to file an IR3?")
+    text = " ".join(units(passage))
     assert "not enough tax taken off" in text
     assert "tax deducted at source" in text
