@@ -101,7 +101,7 @@ def merge_follow_up(current: Slots, previous: Slots) -> Slots:
     if current.amounts:
         merged.amounts = current.amounts
         merged.adds_up, merged.comparison = current.adds_up, current.comparison
-    for flag in ("wff", "benefit_or_super", "no_ird_number"):
+    for flag in ("wff", "benefit_or_super", "nz_super", "no_ird_number"):
         setattr(merged, flag, getattr(current, flag) or getattr(previous, flag))
     merged.negated = current.negated
     return merged
@@ -165,6 +165,13 @@ def decide(question: str, classification: Classification | None, rules: RuleBook
         elif intent.does == "fact" and intent.asks and states_nothing and PERSONAL.search(asked):
             # "What's my PIR?", "What tax code should I use?": their own, with nothing to go on.
             _clarify(d, intent.asks)
+        elif intent.does == "fact" and intent.tool and slots.income_amount() is not None:
+            # A fact that depends on the stated income ("the code for my only job at $55,000"):
+            # its catalogue entry names the calculator that settles it.
+            trial = Decision(**{**d.__dict__, "calls": []})
+            _plan(trial, intent, slots)
+            if trial.action == "fact":  # no question had to be asked back: use the result
+                d.calls = trial.calls
         elif intent.does == "topic" and states_nothing and OWN_AMOUNT.search(asked):
             # "How much tax will I pay on my shares?": a figure of their own, with nothing to work from.
             _clarify(d, "details")
@@ -318,10 +325,8 @@ def _call_for(tool: str, d: Decision, slots: Slots, amount: Money, annual: Decim
     if tool == "calculate_student_loan_repayment":
         return tool, {"annual_income": money, "tax_year": year}
     if tool == "calculate_ietc":
-        return tool, {"annual_income": money, "tax_year": year,
-                      "receives_working_for_families": slots.wff, "receives_benefit": slots.benefit_or_super and not
-                      re.search(r"super|pension", d.asked, re.I),
-                      "receives_nz_super": bool(re.search(r"\bnz ?super|superannuation|pension", d.asked, re.I))}
+        return tool, {"annual_income": money, "tax_year": year, "receives_working_for_families": slots.wff,
+                      "receives_benefit": slots.benefit_or_super and not slots.nz_super, "receives_nz_super": slots.nz_super}
     if tool == "choose_secondary_tax_code":
         return tool, {"total_annual_income": money, "student_loan": bool(slots.student_loan), "tax_year": year}
     if tool == "calculate_kiwisaver":

@@ -247,14 +247,9 @@ class Engine:
         if decision.action == "refuse":
             return composer.refuse(decision)
         if decision.action == "fact":
-            tool_results = []
-            if decision.intent.name == "tax_code_main" and decision.slots.annual_income() is not None:
-                from nztax.tools import call_tool
+            from nztax.tools import call_tool
 
-                args = {"annual_income": float(decision.slots.annual_income()), "tax_year": decision.tax_year,
-                        "receives_working_for_families": decision.slots.wff,
-                        "receives_benefit": decision.slots.benefit_or_super}
-                tool_results.append(("calculate_ietc", args, call_tool("calculate_ietc", args)))
+            tool_results = [(name, args, call_tool(name, args)) for name, args in decision.calls]
             result = say.fact(decision, self.rules, hits, current, tool_results)
         else:
             result = say.topic(decision, self.rules, hits, current)

@@ -360,6 +360,8 @@ NO_STUDENT_LOAN = re.compile(r"\b(?:no|without|don'?t have an?|paid off(?: my)?|
 WFF = re.compile(r"working for families|\bwff\b|family tax credits?|in-?work tax credit|best start", re.I)
 BENEFIT_OR_SUPER = re.compile(r"\bbenefits?\b|jobseeker|sole parent support|supported living|\bnz ?super\b|"
                               r"new zealand superannuation|\bsuper(?:annuation)? (?:payments?|pension)|on the pension|\bpension\b|veteran'?s pension", re.I)
+# NZ Super or a veteran's pension (as against an income-tested benefit): the IETC asks which.
+NZ_SUPER = re.compile(r"\bnz ?super|superannuation|pension", re.I)
 NO_IRD_NUMBER = re.compile(r"\b(?:(?:don'?t|do not|didn'?t|never|won'?t) (?:give|provide|hand)\w*(?: in)? (?:(?:my|the|your|an?) )?(?:employer|boss) "
                            r"(?:(?:an?|my|the|your) )?ird number)|"
                            r"\b(?:no|without|don'?t have|haven'?t got|not given|never gave|didn'?t give|lost|never (?:handed|filled|gave|given|sent)(?: in| out)?) "
@@ -457,6 +459,7 @@ class Slots:
     employer_rate: float | None = None
     wff: bool = False
     benefit_or_super: bool = False
+    nz_super: bool = False
     no_ird_number: bool = False
     tax_year: str | None = None
     year_text: str | None = None
@@ -534,6 +537,7 @@ def read_slots(text: str, rules: RuleBook | None = None, current: str | None = N
             break
     slots.wff = bool(WFF.search(text))
     slots.benefit_or_super = bool(BENEFIT_OR_SUPER.search(text))
+    slots.nz_super = bool(NZ_SUPER.search(text))
     slots.no_ird_number = bool(NO_IRD_NUMBER.search(text))
     slots.tax_year, slots.year_text = resolve_tax_year(text, rules, current)
     dm = FULL_DATE.search(text)
