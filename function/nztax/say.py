@@ -259,8 +259,10 @@ def best_sentences(question: str, hits: list, limit: int, extra_words: set[str] 
         shared = words(s) & wanted
         if not shared:
             continue
-        weight = sum(math.log(1 + n / frequency[w]) for w in shared)
-        total = sum(math.log(1 + n / max(frequency[w], 1)) for w in wanted)
+        # Summed in word order: a set's order follows the process's hash seed, and float sums in
+        # another order can break a tie between two sentences differently from run to run.
+        weight = sum(math.log(1 + n / frequency[w]) for w in sorted(shared))
+        total = sum(math.log(1 + n / max(frequency[w], 1)) for w in sorted(wanted))
         coverage = weight / total if total else 0.0
         bonus = RANK_BONUS[rank] if rank < len(RANK_BONUS) else 0.0
         if wants_figure and re.search(r"\d", s) and coverage >= FIGURE_MIN_COVERAGE:
