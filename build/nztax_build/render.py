@@ -32,7 +32,7 @@ from urllib.parse import urlsplit
 
 import yaml
 
-from nztax.tools import PRESENTATION
+from nztax.presentation import PRESENTATION
 
 from .pipeline import BuildContext, Stage, StageError, fingerprint_of
 
@@ -230,7 +230,7 @@ def load_inputs(settings) -> SiteInputs:
 
 # -- FAQ pages ------------------------------------------------------------------------------------
 
-# Labels and worked-figure rows come from the one tool registry (nztax.tools.PRESENTATION).
+# Labels and worked-figure rows come from the one tool registry (nztax.presentation.PRESENTATION).
 TOOL_LABELS = {name: p.label for name, p in PRESENTATION.items()}
 FIGURE_FIELDS = {name: list(p.figures) for name, p in PRESENTATION.items()}
 

@@ -5,7 +5,7 @@ result with a link that opens the site's matching calculator page with the same 
 (calculator pages read their inputs from the query string), added to `next_actions` and to the
 answer's working. FAQ calculation pages are rendered from the same results, so they carry it too.
 
-`CALCULATOR_PAGES` names each page's fields; tests/site/test_calculator_links.py checks them
+`CALCULATOR_PAGES` (from `presentation.py`) names each page's fields; tests/site/test_calculator_links.py checks them
 against the built calculator forms, so a renamed field cannot silently break the links.
 """
 
@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from urllib.parse import urlencode
 
-from nztax.tools import PRESENTATION
+from nztax.presentation import PRESENTATION
 
 MAX_NEXT_ACTIONS = 3
 
@@ -32,21 +32,8 @@ class CalculatorPage:
         return f"/calculators/{self.slug}/"
 
 
-# Each page's fields (its query-string names); the slug and name come from the tool registry.
-_PAGE_FIELDS: dict[str, tuple[tuple[str, ...], tuple[tuple[str, str], ...]]] = {
-    "calculate_income_tax": (("taxable_income", "tax_year"), ()),
-    "calculate_paye": (("gross_pay", "pay_frequency", "tax_code", "kiwisaver_rate", "tax_year", "pay_date"), ()),
-    "calculate_take_home_pay": (("annual_salary", "tax_code", "student_loan", "kiwisaver_rate", "pay_frequency", "tax_year"), ()),
-    "calculate_acc_levy": (("income", "tax_year"), (("annual_income", "income"),)),
-    "calculate_student_loan_repayment": (("income", "tax_year"), (("annual_income", "income"),)),
-    "calculate_ietc": (("annual_income", "tax_year", "receives_working_for_families", "receives_benefit", "receives_nz_super"), ()),
-    "calculate_donation_tax_credit": (("donations", "taxable_income", "tax_year"), ()),
-    "find_prescribed_investor_rate": (("taxable_income", "pie_income", "prior_taxable_income", "prior_pie_income", "tax_year"), ()),
-    "choose_secondary_tax_code": (("total_annual_income", "student_loan", "tax_year"), ()),
-}
 CALCULATOR_PAGES: dict[str, CalculatorPage] = {
-    tool: CalculatorPage(PRESENTATION[tool].page, PRESENTATION[tool].page_name, fields, renamed)
-    for tool, (fields, renamed) in _PAGE_FIELDS.items()
+    tool: CalculatorPage(p.page, p.page_name, p.page_fields, p.renamed) for tool, p in PRESENTATION.items() if p.page_fields
 }
 _RATE_FIELDS = frozenset({"kiwisaver_rate"})  # the pages' selects hold percents ("3.5")
 

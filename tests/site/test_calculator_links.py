@@ -34,11 +34,11 @@ def test_faq_calculation_page_links_to_its_calculator(built_site):
 
 
 def test_calculator_pages_follow_the_tool_registry():
-    """The pages' slugs and the links' slugs are one definition (nztax.tools.PRESENTATION)."""
+    """The pages' slugs and the links' slugs are one definition (nztax.presentation.PRESENTATION)."""
     from types import SimpleNamespace
 
     from nztax.rules import default_rules
-    from nztax.tools import PRESENTATION
+    from nztax.presentation import PRESENTATION
     from nztax_build.calculator_pages import calculators
 
     from nztax_build.render import site_year
