@@ -176,22 +176,6 @@ def _pct(hit: int, total: int) -> str:
     return f"{hit / total:.3f}" if total else "–"
 
 
-def run_bank(args) -> int:
-    """`nztax eval bank`: the held-out question bank, development and frozen test parts."""
-    settings = get_settings()
-    args.golden = getattr(args, "golden", None) or str(settings.home / "tests" / "golden" / "question_bank.yaml")
-    args.out = getattr(args, "out", None) or str(settings.work_dir / "eval" / "bank.md")
-    return run(args)
-
-
-def run_supplement(args) -> int:
-    """`nztax eval supplement`: the development-only supplement to the question bank."""
-    settings = get_settings()
-    args.golden = getattr(args, "golden", None) or str(settings.home / "tests" / "golden" / "question_bank_dev2.yaml")
-    args.out = getattr(args, "out", None) or str(settings.work_dir / "eval" / "supplement.md")
-    return run(args)
-
-
 def _totals(items: list[Outcome]) -> dict:
     b = sum(o.behaviour for o in items)
     fh, ft = sum(o.facts_hit for o in items), sum(o.facts_total for o in items)

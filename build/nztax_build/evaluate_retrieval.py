@@ -32,7 +32,6 @@ queries:
 from __future__ import annotations
 
 import argparse
-import copy
 import dataclasses
 import json
 import re
@@ -246,14 +245,6 @@ def sweep(retriever: Retriever, golden: GoldenSet) -> str:
 
 def default_golden_path() -> Path:
     return get_settings().home / "tests" / "golden" / "retrieval.yaml"
-
-
-def run_held_out(args: argparse.Namespace) -> int:
-    """`nztax eval queries`: the held-out search queries (dev and frozen test parts)."""
-    args = copy.copy(args)
-    args.golden = getattr(args, "golden", None) or str(get_settings().home / "tests" / "golden" / "search_queries.yaml")
-    args.out = getattr(args, "out", None) or str(get_settings().work_dir / "eval" / "queries.md")
-    return run(args)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -200,12 +200,7 @@ def clarify(intent: Decision, rules: RuleBook, current_year: str) -> AskResult:
                   "Tell me again and I'll work it out.")
         actions = ["How much tax do I pay on $60,000 a year?", "What is my take-home pay on $2,300 a fortnight?"]
     elif missing == "which_calculation":
-        labels = {"income_tax": "the income tax for the year", "paye": "the tax taken from each pay",
-                  "take_home": "your take-home pay", "acc_levy_amount": "the ACC earners' levy",
-                  "student_loan_amount": "your student loan repayments", "ietc_amount": "the independent earner tax credit",
-                  "kiwisaver_amount": "your KiwiSaver contributions", "secondary_code": "a secondary tax code",
-                  "donation_credit": "a donation tax credit", "pir_rate": "your PIR"}
-        options = [labels.get(o, o.replace("_", " ")) for o in intent.clarify_options] or ["the tax for the year", "your take-home pay"]
+        options = intent.clarify_options or ["the tax for the year", "your take-home pay"]
         answer = f"Do you want {options[0]} or {options[1]}? Tell me which and I'll work it out."
         actions = []
     elif missing == "secondary_code":

@@ -59,7 +59,7 @@ class Decision:
     calls: list[tuple[str, dict]] = field(default_factory=list)
     missing: list[str] = field(default_factory=list)   # clarify: what to ask for
     clarify_reason: str | None = None                  # clarify: why an amount was not used
-    clarify_options: list[str] = field(default_factory=list)  # clarify: the intents it could be
+    clarify_options: list[str] = field(default_factory=list)  # clarify: what it could be ("your take-home pay")
     assumptions: list[str] = field(default_factory=list)
     known_year: bool = True
     used_history: bool = False
@@ -185,7 +185,7 @@ def decide(question: str, classification: Classification | None, rules: RuleBook
         elif runner is not None and runner.does == "calculate" and slots.income_amount() is not None:
             # Clearly a sum, but which one? Ask rather than compute the wrong one.
             _clarify(d, "which_calculation")
-            d.clarify_options = [intent.name, runner.name]
+            d.clarify_options = [i.label or i.name.replace("_", " ") for i in (intent, runner)]
         else:
             d.action = "topic"
         return d

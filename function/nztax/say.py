@@ -320,7 +320,7 @@ def fact(decision: Decision, rules: RuleBook, hits: list, current_year: str, too
         status="answered", answer="\n".join(body).strip(), citations=composer.dedupe(citations),
         tools=[ToolCall(name=n, arguments=a, result=r) for n, a, r in (tool_results or [])],
         tax_year=decision.tax_year, disclaimer=composer.disclaimer_for(decision, current_year, rules=rules),
-        next_actions=_fact_actions(intent.name if intent else ""),
+        next_actions=list(intent.next[: composer.MAX_NEXT_ACTIONS]) if intent else [],
     )
 
 
@@ -337,17 +337,6 @@ def decision_values(decision: Decision, tool_results: list | None, values: dict[
                 code += " SL"
             return {"code_main": f"For your only job at {money(args['annual_income'])} a year, use **{code}**. "}
     return {}
-
-
-def _fact_actions(name: str) -> list[str]:
-    actions = {
-        "rates_fact": ["How much tax do I pay on $70,000?"], "no_tax_free_threshold": ["How much tax do I pay on $20,000?"],
-        "top_rate_whole_salary": ["How much tax do I pay on $200,000?"], "acc_fact": ["What ACC levy do I pay on $90,000?"],
-        "student_loan_fact": ["How much student loan do I repay on $60,000?"], "ietc_fact": ["What is my IETC on $67,000?"],
-        "kiwisaver_fact": ["What is my take-home pay with KiwiSaver at 4%?"],
-        "secondary_codes_fact": ["Which secondary code for $60,000 total income?"],
-    }
-    return actions.get(name, [])[: composer.MAX_NEXT_ACTIONS]
 
 
 def topic(decision: Decision, rules: RuleBook, hits: list, current_year: str) -> AskResult:

@@ -99,6 +99,8 @@ class IntentSpec:
     show: tuple[str, ...] = ()
     family: str | None = None
     asks: str | None = None
+    label: str | None = None
+    next: tuple[str, ...] = ()
     covers: tuple[str, ...] = ()
     prefers: tuple[str, ...] = ()
     avoids: tuple[str, ...] = ()
@@ -121,6 +123,7 @@ class Catalogue:
                 topics=tuple(raw.get("topics") or ()), search=raw.get("search"), copy=raw.get("copy"),
                 keywords=tuple(phrase_text(k) for k in raw.get("keywords") or ()),
                 show=tuple(raw.get("show") or ()), family=raw.get("family"), asks=raw.get("asks"),
+                label=raw.get("label"), next=tuple(raw.get("next") or ()),
                 covers=tuple(raw.get("covers") or ()), prefers=tuple(raw.get("prefers") or ()),
                 avoids=tuple(raw.get("avoids") or ()),
             )

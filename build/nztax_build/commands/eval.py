@@ -12,13 +12,16 @@ import copy
 import importlib
 import sys
 
-# target -> module implementing it (another target is one line here).
+from nztax.settings import get_settings
+
+# target -> (module implementing it, its golden file in tests/golden/, its report in .work/eval/);
+# None: the module's own defaults. Another target is one line here.
 TARGETS = {
-    "retrieval": "nztax_build.evaluate_retrieval",
-    "queries": "nztax_build.evaluate_retrieval:run_held_out",   # held-out search queries (dev + frozen test)
-    "answers": "nztax_build.evaluate_answers",
-    "bank": "nztax_build.evaluate_answers:run_bank",            # held-out question bank (dev + frozen test)
-    "supplement": "nztax_build.evaluate_answers:run_supplement",  # development-only supplement to the bank
+    "retrieval": ("nztax_build.evaluate_retrieval", None, None),
+    "queries": ("nztax_build.evaluate_retrieval", "search_queries.yaml", "queries.md"),  # held-out, dev + frozen test
+    "answers": ("nztax_build.evaluate_answers", None, None),
+    "bank": ("nztax_build.evaluate_answers", "question_bank.yaml", "bank.md"),            # held-out, dev + frozen test
+    "supplement": ("nztax_build.evaluate_answers", "question_bank_dev2.yaml", "supplement.md"),  # development only
 }
 
 
@@ -32,14 +35,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _run_target(name: str, args: argparse.Namespace) -> int | None:
-    module_name, _, function = TARGETS[name].partition(":")
+    module_name, golden, report = TARGETS[name]
     try:
         module = importlib.import_module(module_name)
     except ModuleNotFoundError as exc:
         if exc.name == module_name:
             return None
         raise
-    return int(getattr(module, function or "run")(args) or 0)
+    args = copy.copy(args)
+    settings = get_settings()
+    if golden and not getattr(args, "golden", None):
+        args.golden = str(settings.home / "tests" / "golden" / golden)
+    if report and not getattr(args, "out", None):
+        args.out = str(settings.work_dir / "eval" / report)
+    return int(module.run(args) or 0)
 
 
 def run(args: argparse.Namespace) -> int:
