@@ -17,7 +17,7 @@ Rules, in order:
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import ROUND_DOWN, Decimal
 
 from nztax.calculators.paye import PRIMARY_CODES
@@ -168,7 +168,7 @@ def decide(question: str, classification: Classification | None, rules: RuleBook
         elif intent.does == "fact" and intent.tool and slots.income_amount() is not None:
             # A fact that depends on the stated income ("the code for my only job at $55,000"):
             # its catalogue entry names the calculator that settles it.
-            trial = Decision(**{**d.__dict__, "calls": []})
+            trial = replace(d, calls=[])
             _plan(trial, intent, slots)
             if trial.action == "fact":  # no question had to be asked back: use the result
                 d.calls = trial.calls
@@ -196,7 +196,7 @@ def decide(question: str, classification: Classification | None, rules: RuleBook
         if (d.action != "calculate" or extra.does != "calculate" or extra.name == intent.name
                 or extra.name in intent.covers):
             continue  # (PAYE on a pay already shows its student loan and KiwiSaver)
-        trial = Decision(**{**d.__dict__, "calls": [], "assumptions": []})
+        trial = replace(d, calls=[], assumptions=[])
         _plan(trial, extra, slots)
         if trial.action == "calculate" and trial.calls:
             d.calls += [c for c in trial.calls if c not in d.calls]

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal, InvalidOperation
 
 from nztax.rules import PAY_FREQUENCIES, RuleBook, current_tax_year, tax_year_for
@@ -330,13 +330,13 @@ def _questioned_for_period(amount: Money) -> Money:
     if amount.period == "annual":
         floor = get_settings().plausible_pay_per_period.get("annual_minimum", 0)
         if amount.is_income and amount.value < Decimal(str(floor)) and amount.says_salary:
-            return Money(**{**amount.__dict__, "questioned": f"${amount.value:,.2f} is less than a year's pay usually is (did you mean ${amount.value:,.0f}k?)"})
+            return replace(amount, questioned=f"${amount.value:,.2f} is less than a year's pay usually is (did you mean ${amount.value:,.0f}k?)")
         return amount
     limits = get_settings().plausible_pay_per_period
     limit = limits.get(amount.period)
     if limit is not None and amount.value > Decimal(str(limit)):
         word = amount.period.replace("_", "-").replace("hourly", "an hour").replace("weekly", "a week")
-        return Money(**{**amount.__dict__, "questioned": f"${amount.value:,.0f} {word} is more than a pay for that period usually is"})
+        return replace(amount, questioned=f"${amount.value:,.0f} {word} is more than a pay for that period usually is")
     return amount
 
 
@@ -555,7 +555,7 @@ def read_slots(text: str, rules: RuleBook | None = None, current: str | None = N
     if each and len(slots.incomes) == 1:
         # "two part-time jobs that each pay about $30k": the amount twice.
         first = slots.incomes[0]
-        slots.amounts = [Money(**{**first.__dict__, "role": "main_job"}), Money(**{**first.__dict__, "role": "second_job", "start": first.start + 1})]
+        slots.amounts = [replace(first, role="main_job"), replace(first, role="second_job", start=first.start + 1)]
     slots.adds_up = bool(ADD_UP.search(text)) or {"main_job", "second_job"} <= {a.role for a in slots.amounts}
     slots.between = bool(re.search(r"\bbetween\s+\$?\d[\d,.]*\s?k?\s+and\s+\$?\d", text, re.I))
     slots.comparison = any(
