@@ -39,6 +39,8 @@ SECOND_PART = re.compile(r"\?\s+(?=\S)|[,;]?\s+(?:and|also|plus)\s+(?=(?:what|ho
 # topic question asking for their own sum ("How much tax will I pay on my shares?").
 OWN_FIGURE = re.compile(r"\bhow much\b.*\b(i|my|me)\b|\bhow much (tax|paye)\b|\bwhat'?s my\b|\bwhat is my\b|\bdo i owe\b|"
                         r"\bwill i (pay|get|owe)\b|\bmy tax\b|\bis my tax right\b", re.I)
+# "Total income tax for the year?": the sum over every income, not what one part of it adds.
+ASKS_TOTAL = re.compile(r"\b(total|altogether|all up|overall|combined|in all)\b", re.I)
 PERSONAL = re.compile(r"\b(my|i|me|i'?m|am i)\b", re.I)
 OWN_AMOUNT = re.compile(r"\bhow much\b[^?]*\b(i|my|me)\b", re.I)
 # Words that make a question about more than the calculators see (a disclaimer says so).
@@ -289,6 +291,13 @@ def _plan(d: Decision, intent: IntentSpec, slots: Slots) -> None:
     if len(incomes) > 1 and slots.adds_up and not slots.comparison:
         d.assumptions.append("the incomes added together for the year")
 
+    if (tool == "calculate_income_tax" and compared == [None] and slots.asked_period not in PAY_FREQUENCIES
+            and not ASKS_TOTAL.search(d.asked)):
+        base, extra = _income_and_extra(slots)
+        if base is not None and extra:
+            # The answer shows the total and what the other income adds to it.
+            d.calls = [(tool, {"taxable_income": float(base + extra), "other_income": float(extra), "tax_year": year})]
+            return
     for item in compared:
         annual = slots.annual(item) if item is not None else annual_total
         if annual is None:
@@ -298,7 +307,22 @@ def _plan(d: Decision, intent: IntentSpec, slots: Slots) -> None:
         call = _call_for(tool, d, slots, basis, annual, year)
         if call is None:
             return
-        d.calls.append(call)
+        if call not in d.calls:  # "80k vs 70k … on the 80k" names one amount twice
+            d.calls.append(call)
+
+
+def _income_and_extra(slots: Slots) -> tuple[Decimal | None, Decimal]:
+    """(the income from work for the year, the other income on top of it): "$12,000 profit trading
+    crypto and my salary is $70k" is $70,000 and $12,000."""
+    jobs = [a for a in slots.incomes if not a.questioned]
+    others = [a for a in slots.amounts if a.role == "other_income" and not a.questioned]
+    if not jobs or not others:
+        return None, Decimal(0)
+    values = [slots.annual(a) for a in (jobs if slots.adds_up else jobs[:1])]
+    extra = [slots.annual(a) for a in others]
+    if any(v is None for v in values + extra):
+        return None, Decimal(0)
+    return sum(values, Decimal(0)), sum(extra, Decimal(0))
 
 
 def _pay_frequency(slots: Slots, amount: Money) -> str | None:

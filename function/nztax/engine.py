@@ -383,6 +383,7 @@ class Engine:
             ev.add_json(call.arguments)
             if isinstance(call.result, dict) and isinstance(call.result.get("tax_year"), str):
                 years.add(call.result["tax_year"])
+        ev.add_values(guard.differences([(c.name, c.result) for c in result.tools]))
         if result.tax_year in self.rules.years and self.rules.years[result.tax_year].data.partial:
             years.add(current_tax_year())  # a partly published year is answered with the current figures
         for year in years:

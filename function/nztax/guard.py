@@ -139,6 +139,21 @@ class Evidence:
         return False
 
 
+def differences(results: list[tuple[str, Any]]) -> list[Decimal]:
+    """How far apart two runs of the same calculator are in each top-level figure: a comparison
+    ("$70k vs $80k") may state the difference between its two results."""
+    out = []
+    for i, (name_a, a) in enumerate(results):
+        for name_b, b in results[i + 1:]:
+            if name_a != name_b or not isinstance(a, dict) or not isinstance(b, dict):
+                continue
+            for key, value in a.items():
+                other = b.get(key)
+                if all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in (value, other)):
+                    out.append(abs(Decimal(str(value)) - Decimal(str(other))))
+    return out
+
+
 def _split_sentences(line: str) -> list[str]:
     return SENTENCE_END.split(line)
 

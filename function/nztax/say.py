@@ -129,6 +129,11 @@ def lead_for(name: str, args: dict, result: dict, decision: Decision) -> str:
         return ""
     y = result.get("tax_year", decision.tax_year)
     asked = decision.slots.asked_period
+    if name == "calculate_income_tax" and result.get("other_income"):
+        return (f"The {money(result['other_income'])} on top of {money(result['income_without_other'])} adds "
+                f"**{money(result['tax_on_other_income'])}** of income tax in {y}: the tax on the whole "
+                f"{money(result['taxable_income'])} is {money(result['total_tax'])}, against "
+                f"{money(result['tax_without_other_income'])} without it (its top dollar is taxed at {pct(result['marginal_rate'])}).")
     if name == "calculate_income_tax":
         return (f"Income tax on {money(result['taxable_income'])} in {y} is **{money(result['total_tax'])}** for the year: "
                 f"an average rate of {pct(result['effective_rate'])}, with the top dollar taxed at {pct(result['marginal_rate'])}.")
@@ -175,6 +180,28 @@ def lead_for(name: str, args: dict, result: dict, decision: Decision) -> str:
     return ""
 
 
+# The figure a comparison is about, per calculator: (result field, what it is).
+COMPARED_FIGURE = {"calculate_income_tax": ("total_tax", "income tax"),
+                   "calculate_take_home_pay": ("net_pay", "take-home pay"),
+                   "calculate_paye": ("net_pay", "take-home pay")}
+
+
+def _difference(decision: Decision, results: list[tuple[str, dict, dict]]) -> str | None:
+    """The sentence a comparison is asked for: what the other income adds, or how far apart two
+    amounts' figures are."""
+    if len(results) != 2 or any("error" in r for _, _, r in results) or results[0][0] not in COMPARED_FIGURE:
+        return None
+    name = results[0][0]
+    field_name, label = COMPARED_FIGURE[name]
+    (_, args_a, a), (_, args_b, b) = results
+    figure_a, figure_b = a.get(field_name), b.get(field_name)
+    if figure_a is None or figure_b is None:
+        return None
+    gap = abs(figure_a - figure_b)
+    period = "a year" if name != "calculate_paye" else _per(a.get("pay_frequency"))
+    return f"The difference in {label} is **{money(gap)}** {period}."
+
+
 def calculation(decision: Decision, results: list[tuple[str, dict, dict]], rules: RuleBook, titles: dict[str, str],
                 current_year: str) -> AskResult:
     leads, working, citations, tools = [], [], [], []
@@ -191,6 +218,9 @@ def calculation(decision: Decision, results: list[tuple[str, dict, dict]], rules
         if isinstance(result, dict) and isinstance(result.get("source"), str):
             citations.append(Citation(title=titles.get(result["source"], "Inland Revenue"), url=result["source"]))
         tools.append(ToolCall(name=name, arguments=args, result=result))
+    difference = _difference(decision, results) if comparison else None
+    if difference:
+        leads.append(difference)
     body = [" ".join(leads)] if leads else []
     if working:
         body += ["", "**How it's worked out**", ""] + working

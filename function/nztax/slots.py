@@ -235,8 +235,21 @@ def _period_and_end(text: str, start: int, end: int) -> tuple[str, bool, int]:
     return "annual", False, end
 
 
+# "$60k salary", "$20k profit", "$5,000 of interest": the noun right after an amount says what it is.
+NOUN_AFTER = re.compile(r"^\s*(?:(?:of|in|worth of|a year|per year|annual|gross)\s+)?")
+
+
 def _role_of(text: str, start: int, end: int) -> str:
-    # The nearest money-role words, before the amount first (in its clause), then just after.
+    # The noun right after the amount, else the nearest money-role words, before the amount first
+    # (in its clause), then just after.
+    lead_in = NOUN_AFTER.match(text[end:])
+    directly_after = text[end + lead_in.end(): end + lead_in.end() + 30]
+    for role, pattern in ROLE_PATTERNS:
+        if role in BEFORE_ONLY_ROLES:
+            continue
+        m = pattern.match(directly_after)
+        if m:
+            return role
     clause_start = max(text.rfind(sep, 0, start) for sep in (".", "?", "!", ";", ","," and ", " but "))
     before = text[max(clause_start + 1, start - 45):start]
     after_clause = re.split(r"[.?!;,]| and | but ", text[end:end + 45], maxsplit=1)[0]

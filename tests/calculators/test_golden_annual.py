@@ -42,6 +42,14 @@ def test_income_tax_breakdown_and_rates():
     assert r["effective_rate"] == round(17927.50 / 85000, 4)
 
 
+def test_the_tax_other_income_adds_on_top_of_a_salary():
+    # 2026-27 bands (§1): $12,000 on top of $70,000 falls $8,100 at 30% and $3,900 at 33%.
+    r = tool("calculate_income_tax", taxable_income=82000, other_income=12000, tax_year="2026-27")
+    assert r["tax_on_other_income"] == 8100 * 0.30 + 3900 * 0.33 == 3717.00
+    assert (r["income_without_other"], r["tax_without_other_income"], r["total_tax"]) == (70000, 13220.50, 16937.50)
+    assert "error" in call_tool("calculate_income_tax", {"taxable_income": 5000, "other_income": 6000})
+
+
 @pytest.mark.parametrize(
     "year, max_levy", [("2023-24", 2132.57), ("2024-25", 2276.52), ("2025-26", 2551.59), ("2026-27", 2741.22)]
 )

@@ -1,5 +1,7 @@
 """The figure guard removes untraceable dollar amounts and percentages."""
 
+from decimal import Decimal
+
 from nztax import guard
 
 
@@ -52,3 +54,10 @@ def test_money_written_without_a_dollar_sign_is_checked_too():
     assert "$17,927.50" in result.answer and "33%" in result.answer
     # and a traceable amount written that way passes
     assert not guard.check("Income tax is 17,927.50 dollars.", evidence(17927.5)).flagged
+
+
+def test_a_comparison_may_state_the_difference_between_two_runs_of_one_calculator():
+    runs = [("calculate_income_tax", {"total_tax": 16277.5, "tax_year": "2026-27"}),
+            ("calculate_income_tax", {"total_tax": 13220.5, "tax_year": "2026-27"}),
+            ("calculate_acc_levy", {"annual_levy": 1400.0})]
+    assert guard.differences(runs) == [Decimal("3057.0")]

@@ -125,3 +125,18 @@ def test_quotable_units_join_hard_wrapped_pdf_lines():
     text = " ".join(units(passage))
     assert "not enough tax taken off" in text
     assert "tax deducted at source" in text
+
+
+def test_other_income_on_top_of_a_salary_is_answered_as_what_it_adds(engine):
+    # 2026-27 bands: tax($82,000) = 16,937.50, tax($70,000) = 13,220.50, so the $12,000 adds $3,717.
+    out = ask(engine, "I made $12,000 profit trading crypto and my salary is $70k. How much tax on the crypto?")
+    ((call,)) = out["tools"]
+    assert call["arguments"]["taxable_income"] == 82000 and call["arguments"]["other_income"] == 12000
+    assert "**$3,717**" in out["answer"].split("\n")[0]
+
+
+def test_a_comparison_states_the_difference(engine):
+    # tax($80,000) = 16,277.50 and tax($70,000) = 13,220.50 in 2026-27: $3,057 apart.
+    out = ask(engine, "70k vs 80k, how much more income tax would I pay?")
+    assert sorted(t["arguments"]["taxable_income"] for t in out["tools"]) == [70000, 80000]
+    assert "$3,057" in out["answer"]

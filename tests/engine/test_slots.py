@@ -82,6 +82,13 @@ def test_amounts_add_up_only_when_the_text_says_so():
     assert [a.role for a in donation.amounts] == ["donation", "income"]
 
 
+def test_the_noun_right_after_an_amount_names_it():
+    side = read_slots("My side business made $20k profit on top of my $60k salary", RULES)
+    assert [a.role for a in side.amounts] == ["other_income", "income"]
+    interest = read_slots("I earn $60,000 and get $5,000 of interest", RULES)
+    assert [a.role for a in interest.amounts] == ["income", "other_income"]
+
+
 def test_conditions_are_slots():
     assert read_slots("I'm on working for families, earn 50k", RULES).wff
     assert read_slots("I get NZ Super and work part time", RULES).benefit_or_super
