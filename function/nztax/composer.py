@@ -81,6 +81,12 @@ RULE_SECTION_TITLES = {
     "government_contribution": "Getting the KiwiSaver government contribution",
     "donation_credit": "Donation tax credits",
     "pir": "Using prescribed investor rates",
+    "provisional_tax": "Provisional tax",
+    "foreign_investment_funds": "Foreign investment funds (FIFs)",
+    "residency": "Tax residency status for individuals",
+    "year_end": "What happens at the end of the tax year",
+    "bright_line": "The bright-line test for residential property",
+    "working_for_families": "Working for Families types",
     "rwt": "Using the right RWT rate",
 }
 TOPIC_SECTIONS = {
@@ -88,6 +94,8 @@ TOPIC_SECTIONS = {
     "kiwisaver": ["kiwisaver", "government_contribution"], "esct": ["esct"], "government_contribution": ["government_contribution"],
     "secondary": ["secondary_codes"], "tax_codes": ["flat_codes", "ietc"], "donations": ["donation_credit"], "pir": ["pir"],
     "rwt": ["rwt"], "paye": ["paye", "acc_levy"],
+    "provisional_tax": ["provisional_tax"], "fif": ["foreign_investment_funds"], "residency": ["residency"],
+    "year_end": ["year_end"], "bright_line": ["bright_line"], "wff": ["working_for_families"],
 }
 
 

@@ -174,7 +174,7 @@ def decide(question: str, classification: Classification | None, rules: RuleBook
             _plan(trial, intent, slots)
             if trial.action == "fact":  # no question had to be asked back: use the result
                 d.calls = trial.calls
-        elif intent.does == "topic" and states_nothing and OWN_AMOUNT.search(asked):
+        elif intent.own_sum_asks and states_nothing and OWN_AMOUNT.search(asked):
             # "How much tax will I pay on my shares?": a figure of their own, with nothing to work from.
             _clarify(d, "details")
         return d

@@ -272,6 +272,55 @@ class Rwt(_Strict):
     non_declaration_rate: Rate
 
 
+# -- Topics beyond the rate tables: the figures their answers state (notes/topics.md). Optional:
+# a year without one answers that topic from its sources alone.
+
+
+class ProvisionalTax(_Strict):
+    source: Url
+    residual_income_tax_threshold: Money
+    standard_uplift: Rate
+    standard_uplift_unfiled: Rate
+    instalment_dates: list[str] = Field(min_length=1)
+
+
+class ForeignInvestmentFunds(_Strict):
+    source: Url
+    de_minimis_cost: Money
+    fair_dividend_rate: Rate
+
+
+class Residency(_Strict):
+    source: Url
+    days_present: int = Field(ge=1, le=366)
+    days_absent: int = Field(ge=1, le=366)
+    transitional_months: int = Field(ge=1)
+
+
+class YearEnd(_Strict):
+    source: Url
+    untaxed_income_limit: Money
+    return_due: str
+    tax_to_pay_due: str
+
+
+class BrightLine(_Strict):
+    source: Url
+    years: int = Field(ge=1)
+    sales_from: str
+
+
+class WorkingForFamilies(_Strict):
+    source: Url
+    ftc_eldest_child: Money
+    ftc_each_other_child: Money
+    abatement_threshold: Money
+    abatement_rate: Rate
+    familyboost_rate: Rate
+    familyboost_weekly_max: Money
+    familyboost_income_limit: Money
+
+
 class TaxYearFile(_Strict):
     """The whole YAML document for one tax year."""
 
@@ -292,6 +341,12 @@ class TaxYearFile(_Strict):
     donation_credit: DonationCredit | None = None
     pir: Pir | None = None
     rwt: Rwt | None = None
+    provisional_tax: ProvisionalTax | None = None
+    foreign_investment_funds: ForeignInvestmentFunds | None = None
+    residency: Residency | None = None
+    year_end: YearEnd | None = None
+    bright_line: BrightLine | None = None
+    working_for_families: WorkingForFamilies | None = None
 
     @model_validator(mode="after")
     def _year_shape(self):

@@ -90,10 +90,40 @@ def fact_values(rules: TaxYearRules) -> dict[str, str]:
     if rwt is not None:
         rates = [pct(r) for r in rwt.interest_rates]
         v.update(rwt_rates=", ".join(rates[:-1]) + f" or {rates[-1]}", rwt_nd=pct(rwt.non_declaration_rate))
+    v.update(_topic_values(rules))
     fc = section_or_none(rules, "flat_codes")
     if fc is not None and "ND" in fc.codes:
         v["nd_rate"] = pct(fc.codes["ND"].rate)
     v["code_main"] = ""
+    return v
+
+
+def _topic_values(rules: TaxYearRules) -> dict[str, str]:
+    """Placeholders for the topics beyond the rate tables (provisional tax, FIFs, residence, the end
+    of the year, bright-line, Working for Families), where the year's rules data has them."""
+    d, v = rules.data, {}
+    if d.provisional_tax is not None:
+        p = d.provisional_tax
+        v.update(pt_threshold=money(p.residual_income_tax_threshold), pt_uplift=pct(p.standard_uplift),
+                 pt_uplift_unfiled=pct(p.standard_uplift_unfiled),
+                 pt_dates=", ".join(p.instalment_dates[:-1]) + f" and {p.instalment_dates[-1]}")
+    if d.foreign_investment_funds is not None:
+        f = d.foreign_investment_funds
+        v.update(fif_threshold=money(f.de_minimis_cost), fdr_rate=pct(f.fair_dividend_rate))
+    if d.residency is not None:
+        r = d.residency
+        v.update(res_days=str(r.days_present), res_absent=str(r.days_absent), res_transitional=str(r.transitional_months))
+    if d.year_end is not None:
+        e = d.year_end
+        v.update(untaxed_limit=money(e.untaxed_income_limit), return_due=e.return_due, tax_due=e.tax_to_pay_due)
+    if d.bright_line is not None:
+        v.update(bl_years=str(d.bright_line.years), bl_from=d.bright_line.sales_from)
+    if d.working_for_families is not None:
+        w = d.working_for_families
+        v.update(ftc_eldest=money(w.ftc_eldest_child), ftc_other=money(w.ftc_each_other_child),
+                 wff_abate_from=money(w.abatement_threshold), wff_abate_rate=pct(w.abatement_rate),
+                 fb_rate=pct(w.familyboost_rate), fb_max=money(w.familyboost_weekly_max),
+                 fb_limit=money(w.familyboost_income_limit))
     return v
 
 

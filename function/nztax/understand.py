@@ -104,6 +104,9 @@ class IntentSpec:
     covers: tuple[str, ...] = ()
     prefers: tuple[str, ...] = ()
     avoids: tuple[str, ...] = ()
+    # "How much tax will I pay on my shares?" with nothing stated: True where the answer depends on
+    # the person's own figures, so such a question is asked back (topics; facts that say so).
+    own_sum_asks: bool = False
 
 
 @dataclass
@@ -126,6 +129,7 @@ class Catalogue:
                 label=raw.get("label"), next=tuple(raw.get("next") or ()),
                 covers=tuple(raw.get("covers") or ()), prefers=tuple(raw.get("prefers") or ()),
                 avoids=tuple(raw.get("avoids") or ()),
+                own_sum_asks=raw.get("own_sum", "ask" if raw["does"] == "topic" else "answer") == "ask",
             )
             unknown = set(spec.prefers + spec.avoids) - set(SLOT_FEATURES)
             if unknown:

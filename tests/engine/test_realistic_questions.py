@@ -140,3 +140,19 @@ def test_a_comparison_states_the_difference(engine):
     out = ask(engine, "70k vs 80k, how much more income tax would I pay?")
     assert sorted(t["arguments"]["taxable_income"] for t in out["tools"]) == [70000, 80000]
     assert "$3,057" in out["answer"]
+
+
+@pytest.mark.parametrize("question,figures", [
+    # notes/topics.md: provisional tax when last year's RIT was over $5,000; standard option +5%.
+    ("do i need to pay provisional tax?", ["$5,000", "5%"]),
+    # notes/topics.md: FIF de minimis $50,000 of cost; fair dividend rate 5% of opening value.
+    ("how are my US shares taxed", ["$50,000", "5%"]),
+    # notes/topics.md: resident after more than 183 days; transitional residents up to 48 months.
+    ("am i a tax resident if i moved here in june", ["183 days"]),
+    # nz_tax_facts.md §7: family tax credit $7,524 eldest, abates over $42,700 at 27%.
+    ("how much is the family tax credit", ["$7,524", "$42,700", "27%"]),
+])
+def test_topic_answers_open_with_the_figures_from_the_rules_data(engine, question, figures):
+    out = ask(engine, question)
+    first = out["answer"].split("\n")[0]
+    assert out["status"] == "answered" and all(f in first for f in figures), first
