@@ -22,6 +22,7 @@ TARGETS = {
     "answers": ("nztax_build.evaluate_answers", None, None),
     "bank": ("nztax_build.evaluate_answers", "question_bank.yaml", "bank.md"),            # held-out, dev + frozen test
     "supplement": ("nztax_build.evaluate_answers", "question_bank_dev2.yaml", "supplement.md"),  # development only
+    "supplement2": ("nztax_build.evaluate_answers", "question_bank_dev3.yaml", "supplement2.md"),  # development only
 }
 
 
