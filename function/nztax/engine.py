@@ -34,6 +34,7 @@ from nztax.index import IndexMissingError
 from nztax.rules import RuleBook, current_tax_year, default_rules, today
 from nztax.settings import Settings, get_settings
 from nztax.slots import clean_text, read_slots, reading
+from nztax.spelling import Speller
 from nztax.understand import IntentClassifier, default_catalogue
 
 log = logging.getLogger("nztax.engine")
@@ -81,6 +82,7 @@ class Engine:
         self.faq = faq if faq is not None else FaqIndex([], self.settings.faq_match_threshold)
         self.titles = composer.source_titles(rules)
         self._classifier: IntentClassifier | None = None
+        self._speller: Speller | None = None
         self._fallback_embedder = None
 
     # -- loading -------------------------------------------------------------------------------
@@ -157,8 +159,23 @@ class Engine:
         embedder = self.embedder
         return embedder.embed_query(text) if embedder is not None else None
 
+    @property
+    def speller(self) -> Speller:
+        """Puts misspelt words right: built on first use from the catalogue and the sources' words."""
+        if self._speller is None:
+            with self._lock:
+                if self._speller is None:
+                    catalogue = default_catalogue()
+                    asking = [t for i in catalogue.intents for t in (*i.examples, *i.keywords)]
+                    sources = [] if isinstance(self.retriever, MissingIndex) else [
+                        f"{c.get('title', '')} {c.get('text', '')}" for c in self.retriever.index.children]
+                    self._speller = Speller.from_texts(asking, sources, self.settings.spelling_cutoff,
+                                                       self.settings.spelling_min_length)
+        return self._speller
+
     def understand(self, question: str, history: list[dict] | None, tax_year: str | None) -> tuple[Decision, Any]:
         """The decision for a question, and its embedding (reused by retrieval)."""
+        question = self.speller.correct(question)
         text, used_history, slots = question_slots(question, history, self.rules)
         # The question's own vector is the one retrieval uses too (the query with its synonyms).
         if isinstance(self.retriever, MissingIndex):

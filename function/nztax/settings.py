@@ -29,6 +29,8 @@ Tax figures never live here: they are in `nztax/rules/*.yaml`.
 | NZTAX_INTENT_NEIGHBOURS | 3 | understanding: an intent's score is the mean of its this-many nearest examples |
 | NZTAX_PLAUSIBLE_PAY | hourly=1000,weekly=15000,fortnightly=30000,four_weekly=50000,monthly=50000,annual_minimum=1000 | largest pay per period read as it stands; a larger one ("$70,000 a fortnight") is questioned, not computed; so is a year's income under `annual_minimum` written without a period ("my salary is $55") |
 | NZTAX_REFUSE_MARGIN | 0.15 | understanding: a refuse intent this close behind the best intent wins (a request to evade tax often reads like a sum) |
+| NZTAX_BARE_AMOUNT_MINIMUM | 10000 | understanding: an income written as a bare number (no $, k, comma or period) under this is asked about ("I earn 4000": a week, a month or a year?) |
+| NZTAX_SPELLING_CUTOFF / NZTAX_SPELLING_MIN_LENGTH | 0.85 / 5 | understanding: a word neither the catalogue nor the sources use, of at least this many letters, is read as the closest catalogue word this similar (difflib ratio; "weekley" -> "weekly") |
 | NZTAX_PER_PAY_CEILING | 12000 | a PAYE question's amount with no period of its own, at or under this, is one pay ("$9,200 gross each time"); over it, a year's pay |
 | NZTAX_FAQ_MATCH_THRESHOLD | 0.8 | FAQ fast path: least word-set similarity (0-1) between a question and a FAQ question |
 | NZTAX_RRF_K | 10 | reciprocal rank fusion constant (10: best on the development part of the held-out queries, docs/retrieval.md) |
@@ -195,6 +197,9 @@ class Settings:
     intent_avoid_weight: float = 0.2
     per_pay_ceiling: float = 12000.0
     refuse_margin: float = 0.15
+    bare_amount_minimum: float = 10000.0
+    spelling_cutoff: float = 0.85
+    spelling_min_length: int = 5
     plausible_pay_per_period: dict = field(default_factory=lambda: dict(PLAUSIBLE_PAY_DEFAULT))
     extra: dict = field(default_factory=dict)
 
@@ -289,6 +294,9 @@ def get_settings() -> Settings:
         intent_avoid_weight=float(_env("NZTAX_INTENT_AVOID_WEIGHT", "0.2")),
         per_pay_ceiling=float(_env("NZTAX_PER_PAY_CEILING", "12000")),
         refuse_margin=float(_env("NZTAX_REFUSE_MARGIN", "0.15")),
+        bare_amount_minimum=float(_env("NZTAX_BARE_AMOUNT_MINIMUM", "10000")),
+        spelling_cutoff=float(_env("NZTAX_SPELLING_CUTOFF", "0.85")),
+        spelling_min_length=int(_env("NZTAX_SPELLING_MIN_LENGTH", "5")),
         plausible_pay_per_period=_period_limits(os.environ.get("NZTAX_PLAUSIBLE_PAY")),
     )
 

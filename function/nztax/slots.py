@@ -93,7 +93,7 @@ AMOUNT = re.compile(
 MONEY_WORDS = re.compile(
     r"\b(earn\w*|salary|salaries|wages?|pay|paid|payslip|income|gross|make|making|made|donat\w*|gave|give|"
     r"contribut\w*|invest\w*|dividends?|interest|rent|rental|profit|loss|revenue|turnover|earnings|"
-    r"bonus|sold|sell|bought|worth|owe|refund|tax on|paye on|taxed on)\b", re.I)
+    r"bonus|sold|sell|bought|worth|owe|refund|tax on|paye on|taxed on|take[- ]?home on|clear on|after tax on)\b", re.I)
 _FREQ_AFTER = [
     ("hourly", r"an hour|per hour|a hr|an hr|/\s?hr|/\s?hour|/\s?h\b|hourly|p/?h\b|ph\b|per hr"),
     ("weekly", r"a week|per week|each week|every week|weekly|/\s?wk|/\s?week|p/?w\b|pw\b|a wk|per wk"),
@@ -299,8 +299,9 @@ def find_money(text: str) -> list[Money]:
         is_money = bool(cur or suf or dollars or period_stated or MONEY_WORDS.search(near) or code_after)
         if not is_money:
             continue
-        if not (cur or suf or dollars) and re.fullmatch(r"(?:19|20)\d{2}", num):
-            continue  # a year, even next to a money word ("income in 2025")
+        if (not (cur or suf or dollars) and re.fullmatch(r"(?:19|20)\d{2}", num)
+                and (not period_stated or re.search(r"\b(?:in|since|during|from|until|by|of|year)\s*$", before, re.I))):
+            continue  # a year, even next to a money word ("income in 2025"); "2000 weekly" is a pay
         value = _value(num, suf, is_money=True)
         if value is None:
             continue
@@ -318,7 +319,7 @@ def find_money(text: str) -> list[Money]:
         elif role == "household":
             questioned = "income tax is worked out for each person on their own income, not for a couple or household together"
             role = "income"
-        elif plain and value < Decimal(str(get_settings().plausible_pay_per_period.get("annual_minimum", 0))) \
+        elif plain and value < Decimal(str(get_settings().bare_amount_minimum)) \
                 and not period_stated and role == "income" and not re.search(r"\b(?:donat|gave)", near, re.I):
             questioned = f"{num} on its own could be dollars a year, a week or an hour"
         says_salary = bool(re.search(r"salary|annual|a year|per year|yearly|per annum", near, re.I))

@@ -89,6 +89,17 @@ def test_the_noun_right_after_an_amount_names_it():
     assert [a.role for a in interest.amounts] == ["income", "other_income"]
 
 
+def test_a_pay_that_looks_like_a_year_and_money_words_without_a_sign():
+    assert [(a.value, a.period) for a in find_money("paye on 2000 weekly gross")] == [(Decimal(2000), "weekly")]
+    assert find_money("my income in 2025 weekly") == []
+    assert [a.value for a in find_money("whats the take home on 120,000")] == [Decimal(120000)]
+
+
+def test_a_bare_number_under_a_years_pay_is_questioned():
+    (amount,) = find_money("i earn 4000 how much tax")
+    assert amount.questioned
+
+
 def test_conditions_are_slots():
     assert read_slots("I'm on working for families, earn 50k", RULES).wff
     assert read_slots("I get NZ Super and work part time", RULES).benefit_or_super

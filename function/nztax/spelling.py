@@ -1,0 +1,45 @@
+"""Spelling: misspelt words put right before a question is understood ("weekley" -> "weekly").
+
+In: a question; the words people ask with (the intent catalogue's examples and keywords) and the
+words the sources use (the index's chunks). Out: the question with each unknown word of
+`spelling_min_length` or more letters replaced by the closest asking word, when one is close
+enough (difflib's ratio at least `spelling_cutoff`); numbers, codes and every other character stay
+as typed. A word the sources use is never changed, so "shearing" stays "shearing".
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from functools import lru_cache
+from typing import Iterable
+
+WORD = re.compile(r"[A-Za-z]+")
+
+
+class Speller:
+    def __init__(self, targets: Iterable[str], known: Iterable[str], cutoff: float, min_length: int):
+        self.targets = sorted({w.lower() for w in targets if len(w) >= 3})
+        self.known = {w.lower() for w in known} | set(self.targets)
+        self.cutoff = cutoff
+        self.min_length = min_length
+        self._closest = lru_cache(maxsize=4096)(self._closest_uncached)
+
+    @classmethod
+    def from_texts(cls, asking: Iterable[str], sources: Iterable[str], cutoff: float, min_length: int) -> "Speller":
+        targets = {w for text in asking for w in WORD.findall(text)}
+        known = {w for text in sources for w in WORD.findall(text)}
+        return cls(targets, known, cutoff, min_length)
+
+    def _closest_uncached(self, word: str) -> str | None:
+        close = difflib.get_close_matches(word, self.targets, n=1, cutoff=self.cutoff)
+        return close[0] if close else None
+
+    def correct(self, text: str) -> str:
+        def fix(m: re.Match) -> str:
+            word = m.group(0)
+            if len(word) < self.min_length or word.lower() in self.known:
+                return word
+            return self._closest(word.lower()) or word
+
+        return WORD.sub(fix, text)

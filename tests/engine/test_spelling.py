@@ -1,0 +1,27 @@
+"""Spelling: misspelt words are read as the catalogue words they were meant to be; words the
+sources use, numbers and codes are left as typed."""
+
+from nztax.spelling import Speller
+
+SPELLER = Speller.from_texts(
+    asking=["paye on a weekly pay", "take home with a student loan", "independent earner tax credit", "government contribution"],
+    sources=["Shearing gangs are casual agricultural employees."],
+    cutoff=0.85, min_length=5,
+)
+
+
+def test_misspelt_asking_words_are_put_right():
+    assert SPELLER.correct("paye on 2000 weekley gross, code M") == "paye on 2000 weekly gross, code M"
+    assert SPELLER.correct("take home with a studen loan") == "take home with a student loan"
+    assert SPELLER.correct("the independant earner credit") == "the independent earner credit"
+
+
+def test_known_words_short_words_and_numbers_stay_as_typed():
+    for text in ("shearing gang", "SL ME 85,000", "Manchester flat", "whats the goverment"[:4]):
+        assert SPELLER.correct(text) == text
+
+
+def test_the_engine_reads_the_corrected_question(engine):
+    out = engine.answer("paye on 880 weekley, code M", use_faq=False, mode="offline").to_json()
+    # IR335 Sept 2026: weekly $880 on M -> $148.40 (nz_tax_facts.md §8).
+    assert [t["name"] for t in out["tools"]] == ["calculate_paye"] and "$148.40" in out["answer"]
