@@ -38,7 +38,8 @@ SECOND_PART = re.compile(r"\?\s+(?=\S)|[,;]?\s+(?:and|also|plus)\s+(?=(?:what|ho
 # A figure of their own ("how much tax will I pay", "what's my …"), a personal question, and a
 # topic question asking for their own sum ("How much tax will I pay on my shares?").
 OWN_FIGURE = re.compile(r"\bhow much\b.*\b(i|my|me)\b|\bhow much (tax|paye)\b|\bwhat'?s my\b|\bwhat is my\b|\bdo i owe\b|"
-                        r"\bwill i (pay|get|owe)\b|\bmy tax\b|\bis my tax right\b", re.I)
+                        r"\bwill i (pay|get|owe)\b|\bmy tax\b|\bis my tax right\b|"
+                        r"\b(which|what)\b[^?]*\b(should i|do i need|do i use|am i on|should i be on)\b", re.I)
 # "Total income tax for the year?": the sum over every income, not what one part of it adds.
 ASKS_TOTAL = re.compile(r"\b(total|altogether|all up|overall|combined|in all)\b", re.I)
 PERSONAL = re.compile(r"\b(my|i|me|i'?m|am i)\b", re.I)
@@ -164,7 +165,7 @@ def decide(question: str, classification: Classification | None, rules: RuleBook
         d.action = intent.does
         if intent.does == "clarify":
             d.missing = ["income"] if slots.income_amount() is None and _asks_own_figure(asked) else ["question"]
-        elif intent.does == "fact" and intent.asks and states_nothing and PERSONAL.search(asked):
+        elif intent.does == "fact" and intent.asks and states_nothing and _asks_own_figure(asked):
             # "What's my PIR?", "What tax code should I use?": their own, with nothing to go on.
             _clarify(d, intent.asks)
         elif intent.does == "fact" and intent.tool and slots.income_amount() is not None:
