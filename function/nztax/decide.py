@@ -40,6 +40,10 @@ SECOND_PART = re.compile(r"\?\s+(?=\S)|[,;]?\s+(?:and|also|plus)\s+(?=(?:what|ho
 OWN_FIGURE = re.compile(r"\bhow much\b.*\b(i|my|me)\b|\bhow much (tax|paye)\b|\bwhat'?s my\b|\bwhat is my\b|\bdo i owe\b|"
                         r"\bwill i (pay|get|owe)\b|\bmy tax\b|\bis my tax right\b|"
                         r"\b(which|what)\b[^?]*\b(should i|do i need|do i use|am i on|should i be on)\b", re.I)
+# Someone in business on their own account, whose business expenses come off their income.
+SELF_EMPLOYED = re.compile(r"self[- ]employ|freelanc|contractor|sole trader|my (own )?business|side (business|hustle)", re.I)
+# Calculators that work on a year's taxable income (the PAYE ones work on a pay).
+ANNUAL_TOOLS = ("calculate_income_tax", "calculate_acc_levy", "calculate_student_loan_repayment")
 # "Total income tax for the year?": the sum over every income, not what one part of it adds.
 ASKS_TOTAL = re.compile(r"\b(total|altogether|all up|overall|combined|in all)\b", re.I)
 PERSONAL = re.compile(r"\b(my|i|me|i'?m|am i)\b", re.I)
@@ -186,9 +190,19 @@ def decide(question: str, classification: Classification | None, rules: RuleBook
         elif slots.income_amount() is None and _asks_own_figure(asked):
             _clarify(d, "income")
         elif runner is not None and runner.does == "calculate" and slots.income_amount() is not None:
-            # Clearly a sum, but which one? Ask rather than compute the wrong one.
-            _clarify(d, "which_calculation")
-            d.clarify_options = [i.label or i.name.replace("_", " ") for i in (intent, runner)]
+            # Clearly a sum, but which of two? Work out both, each labelled, when both can run on
+            # what was said; otherwise ask which is meant.
+            both = [replace(d, calls=[], assumptions=[]) for _ in (intent, runner)]
+            for trial, spec in zip(both, (intent, runner)):
+                trial.action = "calculate"
+                _plan(trial, spec, slots)
+            if all(t.action == "calculate" and t.calls for t in both):
+                d.action = "calculate"
+                d.calls = _unique(both[0].calls + both[1].calls)
+                d.assumptions = list(dict.fromkeys(both[0].assumptions + both[1].assumptions))
+            else:
+                _clarify(d, "which_calculation")
+                d.clarify_options = [i.label or i.name.replace("_", " ") for i in (intent, runner)]
         else:
             d.action = "topic"
         return d
@@ -215,6 +229,10 @@ def after_retrieval(d: Decision, found: bool) -> Decision:
         if nearest.does in ("decline", "refuse"):
             d.action = nearest.does
     return d
+
+
+def _unique(calls: list[tuple[str, dict]]) -> list[tuple[str, dict]]:
+    return [c for i, c in enumerate(calls) if c not in calls[:i]]
 
 
 def _asks_own_figure(text: str) -> bool:
@@ -291,6 +309,15 @@ def _plan(d: Decision, intent: IntentSpec, slots: Slots) -> None:
     annual_total = slots.annual_income()
     if len(incomes) > 1 and slots.adds_up and not slots.comparison:
         d.assumptions.append("the incomes added together for the year")
+    expenses = [a for a in slots.amounts if a.role == "expense" and not a.questioned]
+    if tool in ANNUAL_TOOLS and expenses and annual_total is not None and SELF_EMPLOYED.search(d.asked):
+        # "Freelancer: income $45,000, business expenses $5,000": taxed on what is left.
+        spent = sum((slots.annual(a) or Decimal(0) for a in expenses), Decimal(0))
+        if spent >= annual_total:
+            _clarify(d, "income")
+            return
+        annual_total -= spent
+        d.assumptions.append(f"business expenses of ${spent:,.0f} deducted from the income")
 
     if (tool == "calculate_income_tax" and compared == [None] and slots.asked_period not in PAY_FREQUENCIES
             and not ASKS_TOTAL.search(d.asked)):

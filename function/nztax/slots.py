@@ -296,7 +296,9 @@ def find_money(text: str) -> list[Money]:
                 continue
         near = text[max(0, m.start() - 40):m.end() + 30]
         period, period_stated, period_end = _period_and_end(text, m.start("num") - (len(cur) if cur else 0), end)
-        is_money = bool(cur or suf or dollars or period_stated or MONEY_WORDS.search(near) or code_after)
+        # "68,500" written with a thousands separator is an amount (counts were ruled out above).
+        grouped = bool(re.fullmatch(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?", num))
+        is_money = bool(cur or suf or dollars or period_stated or grouped or MONEY_WORDS.search(near) or code_after)
         if not is_money:
             continue
         if (not (cur or suf or dollars) and re.fullmatch(r"(?:19|20)\d{2}", num)
@@ -311,7 +313,10 @@ def find_money(text: str) -> list[Money]:
         if plain and value < 10 and not period_stated:
             continue  # "3 jobs", "a 2 bedroom": a small bare number is a count
         questioned = None
-        negative = bool(m.group("neg") or m.group("neg2")) and (cur or "$" in text[max(0, m.start() - 2):m.start("num")])
+        # "-$5,000" is a loss; the dash in "20 Dec 2024 - $1000 weekly" only separates.
+        separator = bool(m.group("neg")) and m.group("neg") != "-" and text[max(0, m.start() - 1):m.start()].isspace()
+        negative = (bool(m.group("neg") or m.group("neg2")) and not separator
+                    and bool(cur or "$" in text[max(0, m.start() - 2):m.start("num")]))
         role = _role_of(text, m.start(), end)
         if negative:
             questioned = "a negative amount (a loss) is not an income to work tax out on"

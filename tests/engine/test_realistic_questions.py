@@ -156,3 +156,23 @@ def test_topic_answers_open_with_the_figures_from_the_rules_data(engine, questio
     out = ask(engine, question)
     first = out["answer"].split("\n")[0]
     assert out["status"] == "answered" and all(f in first for f in figures), first
+
+
+def test_business_expenses_come_off_a_self_employed_income(engine):
+    # $45,000 - $5,000 = $40,000; 2026-27 bands: 15,600 x 10.5% + 24,400 x 17.5% = 1,638 + 4,270 = $5,908.
+    out = ask(engine, "Freelancer, made $45,000 this year, business expenses $5,000. How much income tax?")
+    assert [t["arguments"]["taxable_income"] for t in out["tools"]] == [40000]
+    assert "$5,908" in out["answer"]
+
+
+def test_two_close_readings_of_a_sum_are_both_worked_out_not_guessed(engine):
+    from nztax.decide import decide
+    from nztax.understand import Classification
+
+    catalogue = engine.classifier.catalogue
+    paye, income_tax = catalogue.get("paye"), catalogue.get("income_tax")
+    unsure = Classification(intent=paye, score=0.9, runner_up=income_tax, runner_up_score=0.89, confident=False, scores={})
+    d = decide("$6,500 a month, how much tax?", unsure, engine.rules)
+    assert d.action == "calculate" and {name for name, _ in d.calls} == {"calculate_paye", "calculate_income_tax"}
+    # 6,500 x 12 = 78,000 a year for the income tax.
+    assert dict(d.calls)["calculate_income_tax"]["taxable_income"] == 78000

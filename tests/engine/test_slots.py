@@ -95,6 +95,18 @@ def test_a_pay_that_looks_like_a_year_and_money_words_without_a_sign():
     assert [a.value for a in find_money("whats the take home on 120,000")] == [Decimal(120000)]
 
 
+def test_a_dash_between_a_date_and_an_amount_is_not_a_minus_sign():
+    (amount,) = find_money("my payslip dated 20 Dec 2024 - $1000 weekly")
+    assert (amount.value, amount.period, amount.questioned) == (Decimal(1000), "weekly", None)
+    (loss,) = find_money("a loss of -$5,000")
+    assert loss.questioned
+
+
+def test_a_number_with_a_thousands_separator_is_an_amount():
+    assert [a.value for a in find_money("how much ietc do i get on 68,500")] == [Decimal(68500)]
+    assert find_money("1,000 hours a year") == []
+
+
 def test_a_bare_number_under_a_years_pay_is_questioned():
     (amount,) = find_money("i earn 4000 how much tax")
     assert amount.questioned
