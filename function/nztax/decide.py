@@ -39,7 +39,8 @@ SECOND_PART = re.compile(r"\?\s+(?=\S)|[,;]?\s+(?:and|also|plus)\s+(?=(?:what|ho
 # topic question asking for their own sum ("How much tax will I pay on my shares?").
 OWN_FIGURE = re.compile(r"\bhow much\b.*\b(i|my|me)\b|\bhow much (tax|paye)\b|\bwhat'?s my\b|\bwhat is my\b|\bdo i owe\b|"
                         r"\bwill i (pay|get|owe)\b|\bmy tax\b|\bis my tax right\b|"
-                        r"\b(which|what)\b[^?]*\b(should i|do i need|do i use|am i on|should i be on)\b", re.I)
+                        r"\b(which|what)\b[^?]*\b(should i|do i need|do i use|am i on|should i be on)\b|"
+                        r"\bwork out (my|the [^?]*\bmy)\b|\bam i up for\b|\bthe tax on my\b", re.I)
 # Someone in business on their own account, whose business expenses come off their income.
 SELF_EMPLOYED = re.compile(r"self[- ]employ|freelanc|contractor|sole trader|my (own )?business|side (business|hustle)", re.I)
 # Calculators that work on a year's taxable income (the PAYE ones work on a pay).

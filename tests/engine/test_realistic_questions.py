@@ -176,3 +176,9 @@ def test_two_close_readings_of_a_sum_are_both_worked_out_not_guessed(engine):
     assert d.action == "calculate" and {name for name, _ in d.calls} == {"calculate_paye", "calculate_income_tax"}
     # 6,500 x 12 = 78,000 a year for the income tax.
     assert dict(d.calls)["calculate_income_tax"]["taxable_income"] == 78000
+
+
+@pytest.mark.parametrize("question", ["how much paye", "can you work out the PAYE on my salary", "What tax code should I use?"])
+def test_a_sum_of_their_own_with_nothing_to_work_from_is_asked_back(engine, question):
+    out = ask(engine, question)
+    assert out["status"] == "needs_clarification" and not out["tools"]
