@@ -35,7 +35,7 @@ FOLLOW_UP = re.compile(r"^\s*(and|but|also|what about|how about|what if|and if|w
                        r"instead|if i|for)\b", re.I)
 # A second question in the same message: "What's the tax on $90k and what's my take home?"
 SECOND_PART = re.compile(r"\?\s+(?=\S)|[,;]?\s+(?:and|also|plus)\s+(?=(?:what|how|whats|what's|is|do|does|can|will|would)\b)", re.I)
-# A figure of their own ("how much tax will I pay", "what's my …"), a personal question, and a
+# A figure of their own ("how much tax will I pay", "what's my …"), and a
 # topic question asking for their own sum ("How much tax will I pay on my shares?").
 OWN_FIGURE = re.compile(r"\bhow much\b.*\b(i|my|me)\b|\bhow much (tax|paye)\b|\bwhat'?s my\b|\bwhat is my\b|\bdo i owe\b|"
                         r"\bwill i (pay|get|owe)\b|\bmy tax\b|\bis my tax right\b|"
@@ -47,7 +47,6 @@ SELF_EMPLOYED = re.compile(r"self[- ]employ|freelanc|contractor|sole trader|my (
 ANNUAL_TOOLS = ("calculate_income_tax", "calculate_acc_levy", "calculate_student_loan_repayment")
 # "Total income tax for the year?": the sum over every income, not what one part of it adds.
 ASKS_TOTAL = re.compile(r"\b(total|altogether|all up|overall|combined|in all)\b", re.I)
-PERSONAL = re.compile(r"\b(my|i|me|i'?m|am i)\b", re.I)
 OWN_AMOUNT = re.compile(r"\bhow much\b[^?]*\b(i|my|me)\b", re.I)
 # Words that make a question about more than the calculators see (a disclaimer says so).
 COMPLEX = re.compile(r"rental|landlord|self[- ]employ|contract(or|ing)|overseas income|foreign income|shares|crypto|"
@@ -193,14 +192,11 @@ def decide(question: str, classification: Classification | None, rules: RuleBook
         elif runner is not None and runner.does == "calculate" and slots.income_amount() is not None:
             # Clearly a sum, but which of two? Work out both, each labelled, when both can run on
             # what was said; otherwise ask which is meant.
-            both = [replace(d, calls=[], assumptions=[]) for _ in (intent, runner)]
-            for trial, spec in zip(both, (intent, runner)):
-                trial.action = "calculate"
-                _plan(trial, spec, slots)
-            if all(t.action == "calculate" and t.calls for t in both):
+            trials = [_trial(d, spec, slots) for spec in (intent, runner)]
+            if all(trials):
                 d.action = "calculate"
-                d.calls = _unique(both[0].calls + both[1].calls)
-                d.assumptions = list(dict.fromkeys(both[0].assumptions + both[1].assumptions))
+                for trial in trials:
+                    _add_calls(d, trial)
             else:
                 _clarify(d, "which_calculation")
                 d.clarify_options = [i.label or i.name.replace("_", " ") for i in (intent, runner)]
@@ -214,11 +210,9 @@ def decide(question: str, classification: Classification | None, rules: RuleBook
         if (d.action != "calculate" or extra.does != "calculate" or extra.name == intent.name
                 or extra.name in intent.covers):
             continue  # (PAYE on a pay already shows its student loan and KiwiSaver)
-        trial = replace(d, calls=[], assumptions=[])
-        _plan(trial, extra, slots)
-        if trial.action == "calculate" and trial.calls:
-            d.calls += [c for c in trial.calls if c not in d.calls]
-            d.assumptions += [a for a in trial.assumptions if a not in d.assumptions]
+        trial = _trial(d, extra, slots)
+        if trial is not None:
+            _add_calls(d, trial)
     return d
 
 
@@ -232,8 +226,16 @@ def after_retrieval(d: Decision, found: bool) -> Decision:
     return d
 
 
-def _unique(calls: list[tuple[str, dict]]) -> list[tuple[str, dict]]:
-    return [c for i, c in enumerate(calls) if c not in calls[:i]]
+def _trial(d: Decision, intent: IntentSpec, slots: Slots) -> Decision | None:
+    """What `intent` would calculate on these slots, as a copy of `d`; None when it would ask instead."""
+    trial = replace(d, action="calculate", calls=[], assumptions=[])
+    _plan(trial, intent, slots)
+    return trial if trial.action == "calculate" and trial.calls else None
+
+
+def _add_calls(d: Decision, trial: Decision) -> None:
+    d.calls += [c for c in trial.calls if c not in d.calls]
+    d.assumptions += [a for a in trial.assumptions if a not in d.assumptions]
 
 
 def _asks_own_figure(text: str) -> bool:
@@ -311,6 +313,7 @@ def _plan(d: Decision, intent: IntentSpec, slots: Slots) -> None:
     if len(incomes) > 1 and slots.adds_up and not slots.comparison:
         d.assumptions.append("the incomes added together for the year")
     expenses = [a for a in slots.amounts if a.role == "expense" and not a.questioned]
+    spent = Decimal(0)
     if tool in ANNUAL_TOOLS and expenses and annual_total is not None and SELF_EMPLOYED.search(d.asked):
         # "Freelancer: income $45,000, business expenses $5,000": taxed on what is left.
         spent = sum((slots.annual(a) or Decimal(0) for a in expenses), Decimal(0))
@@ -323,7 +326,8 @@ def _plan(d: Decision, intent: IntentSpec, slots: Slots) -> None:
     if (tool == "calculate_income_tax" and compared == [None] and slots.asked_period not in PAY_FREQUENCIES
             and not ASKS_TOTAL.search(d.asked)):
         base, extra = _income_and_extra(slots)
-        if base is not None and extra:
+        extra -= spent  # a side business's expenses come off what it adds
+        if base is not None and extra > 0:
             # The answer shows the total and what the other income adds to it.
             d.calls = [(tool, {"taxable_income": float(base + extra), "other_income": float(extra), "tax_year": year})]
             return

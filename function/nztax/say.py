@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
+from decimal import Decimal
 from typing import Any
 
 from nztax import composer
@@ -216,18 +217,16 @@ COMPARED_FIGURE = {"calculate_income_tax": ("total_tax", "income tax"),
                    "calculate_paye": ("net_pay", "take-home pay")}
 
 
-def _difference(decision: Decision, results: list[tuple[str, dict, dict]]) -> str | None:
-    """The sentence a comparison is asked for: what the other income adds, or how far apart two
-    amounts' figures are."""
+def _difference(results: list[tuple[str, dict, dict]]) -> str | None:
+    """The sentence a comparison is asked for: how far apart its two amounts' figures are."""
     if len(results) != 2 or any("error" in r for _, _, r in results) or results[0][0] not in COMPARED_FIGURE:
         return None
     name = results[0][0]
     field_name, label = COMPARED_FIGURE[name]
-    (_, args_a, a), (_, args_b, b) = results
-    figure_a, figure_b = a.get(field_name), b.get(field_name)
-    if figure_a is None or figure_b is None:
+    (_, _, a), (_, _, b) = results
+    if a.get(field_name) is None or b.get(field_name) is None:
         return None
-    gap = abs(figure_a - figure_b)
+    gap = abs(Decimal(str(a[field_name])) - Decimal(str(b[field_name])))
     period = "a year" if name != "calculate_paye" else _per(a.get("pay_frequency"))
     return f"The difference in {label} is **{money(gap)}** {period}."
 
@@ -248,7 +247,7 @@ def calculation(decision: Decision, results: list[tuple[str, dict, dict]], rules
         if isinstance(result, dict) and isinstance(result.get("source"), str):
             citations.append(Citation(title=titles.get(result["source"], "Inland Revenue"), url=result["source"]))
         tools.append(ToolCall(name=name, arguments=args, result=result))
-    difference = _difference(decision, results) if comparison else None
+    difference = _difference(results) if comparison else None
     if difference:
         leads.append(difference)
     body = [" ".join(leads)] if leads else []

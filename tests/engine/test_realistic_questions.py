@@ -182,3 +182,12 @@ def test_two_close_readings_of_a_sum_are_both_worked_out_not_guessed(engine):
 def test_a_sum_of_their_own_with_nothing_to_work_from_is_asked_back(engine, question):
     out = ask(engine, question)
     assert out["status"] == "needs_clarification" and not out["tools"]
+
+
+def test_a_side_business_adds_its_profit_after_expenses(engine):
+    # $20,000 - $5,000 = $15,000 on top of $60,000: all of it in the 2026-27 30% band ($53,500 to
+    # $78,100), so it adds 15,000 x 30% = $4,500.
+    out = ask(engine, "My side business earned $20,000 with $5,000 of business expenses, on top of my $60k salary. "
+                      "How much extra tax does the side business add?")
+    ((call,)) = out["tools"]
+    assert call["arguments"]["other_income"] == 15000 and "**$4,500**" in out["answer"]

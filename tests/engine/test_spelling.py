@@ -17,7 +17,7 @@ def test_misspelt_asking_words_are_put_right():
 
 
 def test_known_words_short_words_and_numbers_stay_as_typed():
-    for text in ("shearing gang", "SL ME 85,000", "Manchester flat", "whats the goverment"[:4]):
+    for text in ("shearing gang", "SL ME 85,000", "Manchester flat"):
         assert SPELLER.correct(text) == text
 
 
