@@ -127,18 +127,25 @@ class Engine:
 
     # -- understanding ------------------------------------------------------------------------
 
+    def _once(self, name: str, build):
+        """The engine's part `name`, built by `build()` on first use (once, whichever thread asks first)."""
+        if getattr(self, name) is None:
+            with self._lock:
+                if getattr(self, name) is None:
+                    setattr(self, name, build())
+        return getattr(self, name)
+
     @property
     def classifier(self) -> IntentClassifier:
         """The intent classifier, built on first use with the query embedder (one per engine)."""
-        if self._classifier is None:
-            with self._lock:
-                if self._classifier is None:
-                    catalogue = default_catalogue()
-                    embedder = self.embedder
-                    index_dir = None if isinstance(self.retriever, MissingIndex) else self.retriever.index.directory
-                    vectors = catalogue.example_vectors(embedder, index_dir) if embedder is not None else np.zeros((0, 1))
-                    self._classifier = IntentClassifier(catalogue, vectors, self.settings)
-        return self._classifier
+        def build() -> IntentClassifier:
+            catalogue = default_catalogue()
+            embedder = self.embedder
+            index_dir = None if isinstance(self.retriever, MissingIndex) else self.retriever.index.directory
+            vectors = catalogue.example_vectors(embedder, index_dir) if embedder is not None else np.zeros((0, 1))
+            return IntentClassifier(catalogue, vectors, self.settings)
+
+        return self._once("_classifier", build)
 
     @property
     def embedder(self):
@@ -162,16 +169,13 @@ class Engine:
     @property
     def speller(self) -> Speller:
         """Puts misspelt words right: built on first use from the catalogue and the sources' words."""
-        if self._speller is None:
-            with self._lock:
-                if self._speller is None:
-                    catalogue = default_catalogue()
-                    asking = [t for i in catalogue.intents for t in (*i.examples, *i.keywords)]
-                    sources = [] if isinstance(self.retriever, MissingIndex) else [
-                        f"{c.get('title', '')} {c.get('text', '')}" for c in self.retriever.index.children]
-                    self._speller = Speller.from_texts(asking, sources, self.settings.spelling_cutoff,
-                                                       self.settings.spelling_min_length)
-        return self._speller
+        def build() -> Speller:
+            asking = [t for i in default_catalogue().intents for t in (*i.examples, *i.keywords)]
+            sources = [] if isinstance(self.retriever, MissingIndex) else [
+                f"{c.get('title', '')} {c.get('text', '')}" for c in self.retriever.index.children]
+            return Speller.from_texts(asking, sources, self.settings.spelling_cutoff, self.settings.spelling_min_length)
+
+        return self._once("_speller", build)
 
     def understand(self, question: str, history: list[dict] | None, tax_year: str | None) -> tuple[Decision, Any]:
         """The decision for a question, and its embedding (reused by retrieval)."""
