@@ -34,7 +34,8 @@ FOLLOW_UP_MAX_WORDS = 4
 FOLLOW_UP = re.compile(r"^\s*(and|but|also|what about|how about|what if|and if|with|without|same|now|ok|okay|"
                        r"instead|if i|for)\b", re.I)
 # A second question in the same message: "What's the tax on $90k and what's my take home?"
-SECOND_PART = re.compile(r"\?\s+(?=\S)|[,;]?\s+(?:and|also|plus)\s+(?=(?:what|how|whats|what's|is|do|does|can|will|would)\b)", re.I)
+SECOND_PART = re.compile(r"\?\s+(?=\S)|[,;]?\s+(?:and|also|plus)(?:\s+then)?\s+(?=(?:what|how|whats|what's)\b|"
+                         r"(?:is|do|does|can|will|would)\s+(?:i|it|that|this|my|the|there|you)\b)", re.I)
 # A figure of their own ("how much tax will I pay", "what's my …"), and a
 # topic question asking for their own sum ("How much tax will I pay on my shares?").
 OWN_FIGURE = re.compile(r"\bhow much\b.*\b(i|my|me)\b|\bhow much (tax|paye)\b|\bwhat'?s my\b|\bwhat is my\b|\bdo i owe\b|"
@@ -48,6 +49,12 @@ ANNUAL_TOOLS = ("calculate_income_tax", "calculate_acc_levy", "calculate_student
 # "Total income tax for the year?": the sum over every income, not what one part of it adds.
 ASKS_TOTAL = re.compile(r"\b(total|altogether|all up|overall|combined|in all)\b", re.I)
 OWN_AMOUNT = re.compile(r"\bhow much\b[^?]*\b(i|my|me)\b", re.I)
+# An amount stated as the person's own income ("I only earn $15,000", "I'm on 78k", "my salary is $90k"),
+# not a threshold being asked about ("is the first 14k tax free?").
+OWN_INCOME_BEFORE = re.compile(r"\b(?:i|i'm|im|i am|i've|my|me)\b[^.?!]{0,20}?\b(?:earn\w*|make|making|on|salary|wages?|paid|"
+                               r"income|get|getting|take)\b[^.?!\d]{0,12}$", re.I)
+OWN_INCOME_AFTER = re.compile(r"^\s*(?:a year\s+|per year\s+)?(?:salary|income|wages?)\b", re.I)
+FIRST_PERSON = re.compile(r"\b(?:i|i'm|im|my|me)\b", re.I)
 # Words that make a question about more than the calculators see (a disclaimer says so).
 COMPLEX = re.compile(r"rental|landlord|self[- ]employ|contract(or|ing)|overseas income|foreign income|shares|crypto|"
                      r"dividends|business income|more than one (income|source)", re.I)
@@ -68,6 +75,7 @@ class Decision:
     clarify_reason: str | None = None                  # clarify: why an amount was not used
     clarify_options: list[str] = field(default_factory=list)  # clarify: what it could be ("your take-home pay")
     assumptions: list[str] = field(default_factory=list)
+    also_facts: list[IntentSpec] = field(default_factory=list)  # a second question answered from the rules
     known_year: bool = True
     used_history: bool = False
     complex_situation: bool = False
@@ -172,19 +180,25 @@ def decide(question: str, classification: Classification | None, rules: RuleBook
         elif intent.does == "fact" and intent.asks and states_nothing and _asks_own_figure(asked):
             # "What's my PIR?", "What tax code should I use?": their own, with nothing to go on.
             _clarify(d, intent.asks)
-        elif intent.does == "fact" and intent.tool and slots.income_amount() is not None:
-            # A fact that depends on the stated income ("the code for my only job at $55,000"):
-            # its catalogue entry names the calculator that settles it.
-            trial = replace(d, calls=[])
-            _plan(trial, intent, slots)
-            if trial.action == "fact":  # no question had to be asked back: use the result
-                d.calls = trial.calls
+        elif intent.does == "fact" and intent.tool and slots.income_amount() is not None and (
+                "calculation" not in intent.show or _states_own_income(asked, slots)):
+            # A fact that depends on the stated income ("the code for my only job at $55,000"), or a
+            # misconception about their own income ("I only earn $15,000, so no tax, right?"): its
+            # catalogue entry names the calculator that settles it.
+            _fact_sum(d, intent, slots)
         elif intent.own_sum_asks and states_nothing and OWN_AMOUNT.search(asked):
             # "How much tax will I pay on my shares?": a figure of their own, with nothing to work from.
             _clarify(d, "details")
         return d
     # A calculation.
     if not sure:
+        fact = runner if runner is not None and runner.does == "fact" and runner.tool == intent.tool else None
+        if fact is not None and "calculation" in fact.show and _states_own_income(asked, slots):
+            # Too close to call between a misconception and the sum on their own income ("If I earn
+            # 200k is all of it taxed at 39%?"): the fact's answer shows the sum too.
+            d.action, d.intent = "fact", fact
+            _fact_sum(d, fact, slots)
+            return d
         if slots.questioned:
             _clarify(d, "amount", slots.questioned[0].questioned)
         elif slots.income_amount() is None and _asks_own_figure(asked):
@@ -206,10 +220,14 @@ def decide(question: str, classification: Classification | None, rules: RuleBook
     d.action = "calculate"
     _plan(d, intent, slots)
     for extra in also or []:
-        # A second calculation asked in the same message, on the same figures.
-        if (d.action != "calculate" or extra.does != "calculate" or extra.name == intent.name
-                or extra.name in intent.covers):
+        # A second question in the same message: a calculation on the same figures, or a fact.
+        if d.action != "calculate" or extra.name == intent.name or extra.name in intent.covers:
             continue  # (PAYE on a pay already shows its student loan and KiwiSaver)
+        if extra.does == "fact" and extra.lead:
+            d.also_facts.append(extra)
+            continue
+        if extra.does != "calculate":
+            continue
         trial = _trial(d, extra, slots)
         if trial is not None:
             _add_calls(d, trial)
@@ -240,6 +258,26 @@ def _add_calls(d: Decision, trial: Decision) -> None:
 
 def _asks_own_figure(text: str) -> bool:
     return bool(OWN_FIGURE.search(text))
+
+
+def _fact_sum(d: Decision, fact: IntentSpec, slots: Slots) -> None:
+    """The calls a fact's calculator makes on the stated figures (none when it would have to ask)."""
+    trial = replace(d, calls=[], assumptions=[])
+    _plan(trial, fact, slots)
+    if trial.action == "fact":
+        d.calls, d.assumptions = trial.calls, trial.assumptions
+
+
+def _states_own_income(asked: str, slots: Slots) -> bool:
+    """Whether an income in the question is stated as the person's own."""
+    for amount in slots.incomes:
+        if amount.questioned:
+            continue
+        if OWN_INCOME_BEFORE.search(asked[max(0, amount.start - 45):amount.start]):
+            return True
+        if OWN_INCOME_AFTER.match(asked[amount.end:]) and FIRST_PERSON.search(asked):
+            return True
+    return False
 
 
 def _cents(value: Decimal) -> float:

@@ -196,13 +196,39 @@ class Engine:
             if alone.confident and alone.intent.does in ("decline", "refuse"):
                 return decide(question, alone, self.rules, history=None, tax_year=tax_year, slots=alone_slots), alone_vector
         also = []
-        if classification.intent.does == "calculate" and not used_history:
-            for part in question_parts(question)[1:]:
-                other = self.classifier.classify(part, self._embed(part), slots)
-                if other.confident and other.intent.does == "calculate":
-                    also.append(other.intent)
+        parts = question_parts(question) if classification.intent.does == "calculate" and not used_history else []
+        if len(parts) > 1:
+            # Each part of a two-part question read on its own, answered in the order asked: when the
+            # whole reads as its second part, the first part's sum leads ("Tax on $100k, and then the
+            # ACC levy on top of that?").
+            first, *later = [self.classifier.classify(p, self._embed(p), slots) for p in parts]
+            whole = classification.intent
+            if (first.confident and first.intent.does == "calculate" and first.intent.name != whole.name
+                    and whole.name in [c.intent.name for c in later if c.confident]
+                    and (whole.name not in first.intent.covers or any(
+                        self._rule_question(p) for p, c in zip(parts[1:], later) if c.intent.name == whole.name))):
+                also.append(whole)
+                classification = first
+            readings = [self._part_reading(p, c, classification.intent) for p, c in zip(parts[1:], later)]
+            also += [c.intent for c in readings if c.confident]
+            also = [i for i in dict.fromkeys(also) if i.name != classification.intent.name]
         return decide(question, classification, self.rules, history=history, tax_year=tax_year, slots=slots,
                       also=also), vector
+
+    def _part_reading(self, part: str, reading, main):
+        """A later part of a two-part question, read with the whole question's figures ("…, and then
+        the ACC levy on top of that?" is a sum on them). A sum the main answer already shows is read
+        without them: "Also, does the ACC levy stop at some point?" asks about the rule."""
+        if reading.intent.does == "calculate" and (reading.intent.name == main.name or reading.intent.name in main.covers):
+            alone = self._rule_question(part)
+            if alone is not None:
+                return alone
+        return reading
+
+    def _rule_question(self, part: str):
+        """How a part reads without the whole question's figures, when that is confidently a fact."""
+        alone = self.classifier.classify(part, self._embed(part), read_slots(part, self.rules))
+        return alone if alone.confident and alone.intent.does == "fact" else None
 
     # -- answering -----------------------------------------------------------------------------
 
@@ -405,6 +431,8 @@ class Engine:
             if isinstance(call.result, dict) and isinstance(call.result.get("tax_year"), str):
                 years.add(call.result["tax_year"])
         ev.add_values(guard.differences([(c.name, c.result) for c in result.tools]))
+        together = say.together_total([(c.name, c.arguments, c.result) for c in result.tools])
+        ev.add_values([together] if together is not None else [])
         if result.tax_year in self.rules.years and self.rules.years[result.tax_year].data.partial:
             years.add(current_tax_year())  # a partly published year is answered with the current figures
         for year in years:

@@ -218,17 +218,33 @@ COMPARED_FIGURE = {"calculate_income_tax": ("total_tax", "income tax"),
 
 
 def _difference(results: list[tuple[str, dict, dict]]) -> str | None:
-    """The sentence a comparison is asked for: how far apart its two amounts' figures are."""
-    if len(results) != 2 or any("error" in r for _, _, r in results) or results[0][0] not in COMPARED_FIGURE:
+    """The sentences a comparison is asked for: how far apart each calculator's two runs are
+    ("90k vs 100k": in income tax, and in take-home pay when both were worked out)."""
+    sentences = []
+    for name in dict.fromkeys(n for n, _, _ in results):
+        runs = [r for n, _, r in results if n == name]
+        if len(runs) != 2 or any("error" in r for r in runs) or name not in COMPARED_FIGURE:
+            continue
+        field_name, label = COMPARED_FIGURE[name]
+        a, b = runs
+        if a.get(field_name) is None or b.get(field_name) is None:
+            continue
+        gap = abs(Decimal(str(a[field_name])) - Decimal(str(b[field_name])))
+        period = "a year" if name != "calculate_paye" else _per(a.get("pay_frequency"))
+        sentences.append(f"The difference in {label} is **{money(gap)}** {period}.")
+    return " ".join(sentences) or None
+
+
+def together_total(results: list[tuple[str, dict, dict]]) -> Decimal | None:
+    """Income tax and the ACC earners' levy on the same income ("and the levy on top of that?"):
+    what the two come to together, or None."""
+    by_name = {name: (args, result) for name, args, result in results if "error" not in result}
+    if len(results) != 2 or set(by_name) != {"calculate_income_tax", "calculate_acc_levy"}:
         return None
-    name = results[0][0]
-    field_name, label = COMPARED_FIGURE[name]
-    (_, _, a), (_, _, b) = results
-    if a.get(field_name) is None or b.get(field_name) is None:
+    (tax_args, tax), (levy_args, levy) = by_name["calculate_income_tax"], by_name["calculate_acc_levy"]
+    if tax.get("other_income") or tax_args.get("taxable_income") != levy_args.get("annual_income"):
         return None
-    gap = abs(Decimal(str(a[field_name])) - Decimal(str(b[field_name])))
-    period = "a year" if name != "calculate_paye" else _per(a.get("pay_frequency"))
-    return f"The difference in {label} is **{money(gap)}** {period}."
+    return Decimal(str(tax["total_tax"])) + Decimal(str(levy["annual_levy"]))
 
 
 def calculation(decision: Decision, results: list[tuple[str, dict, dict]], rules: RuleBook, titles: dict[str, str],
@@ -250,7 +266,18 @@ def calculation(decision: Decision, results: list[tuple[str, dict, dict]], rules
     difference = _difference(results) if comparison else None
     if difference:
         leads.append(difference)
+    together = together_total(results)
+    if together is not None:
+        leads.append(f"Together they come to **{money(together)}** for the year.")
     body = [" ".join(leads)] if leads else []
+    year_rules = rules.years.get(decision.tax_year)
+    for extra in decision.also_facts if year_rules else ():
+        # "… Also, does the ACC levy stop at some point?": the second question's answer from the rules.
+        line = fill(extra.lead, fact_values(year_rules))
+        if line:
+            body += ["", line]
+            for rules_topic in extra.topics:
+                citations += composer.rule_citations(year_rules, composer.TOPIC_SECTIONS.get(rules_topic, []))
     if working:
         body += ["", "**How it's worked out**", ""] + working
     if decision.assumptions:
@@ -361,6 +388,13 @@ def fact(decision: Decision, rules: RuleBook, hits: list, current_year: str, too
         return topic(decision, rules, hits, current_year)
     body: list[str] = [lead]
     citations: list[Citation] = []
+    if intent and "calculation" in intent.show and tool_results:
+        # What the misconception means for the income they stated ("On $15,000 you pay $1,575").
+        sums = [lead_for(n, a, r, decision) for n, a, r in tool_results]
+        sums.append(_difference(tool_results) or "")
+        body += ["", " ".join(s for s in sums if s)]
+        citations += [Citation(title="Inland Revenue", url=r["source"]) for _, _, r in tool_results
+                      if isinstance(r.get("source"), str)]
     # The rules summary only where it adds to the lead: a rates table for a question about rates.
     for rules_topic in (intent.topics if intent else ()):
         if year_rules is None:

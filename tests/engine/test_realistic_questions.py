@@ -191,3 +191,48 @@ def test_a_side_business_adds_its_profit_after_expenses(engine):
                       "How much extra tax does the side business add?")
     ((call,)) = out["tools"]
     assert call["arguments"]["other_income"] == 15000 and "**$4,500**" in out["answer"]
+
+
+# ---- a misconception about their own income, and two questions in one message -------------------
+
+def test_a_misconception_about_their_own_income_shows_what_they_do_pay(engine):
+    # $15,000 is inside the 10.5% band (to $15,600): 15,000 x 10.5% = $1,575.
+    out = ask(engine, "I only earn $15,000 a year so I'm under the tax-free threshold and pay nothing, right?")
+    assert out["answer"].startswith("No.")
+    assert [t["name"] for t in out["tools"]] == ["calculate_income_tax"]
+    assert "$1,575" in out["answer"]
+
+
+def test_a_pay_rise_across_a_band_states_the_extra_tax(engine):
+    # $78,000 -> $79,000 crosses the 33% threshold at $78,100: $100 x 30% + $900 x 33% = $327.
+    out = ask(engine, "I'm on 78k and might get a raise to 79k. Will I end up worse off because I tip into the 33% bracket?")
+    assert out["answer"].startswith("No.")
+    assert "**$327**" in out["answer"]
+
+
+def test_a_threshold_in_the_question_is_not_taken_for_their_income(engine):
+    out = ask(engine, "is the first 14k tax free?")
+    assert out["answer"].startswith("No.") and not out["tools"]
+
+
+def test_a_second_question_on_the_same_income_is_answered_too(engine):
+    # $100,000 by band: 1,638 + 6,632.50 + 7,380 + 21,900 x 33% (7,227) = $22,877.50; levy 1.75% = $1,750.
+    out = ask(engine, "Tax on $100k, and then how much is the ACC levy on top of that?")
+    assert [t["name"] for t in out["tools"]] == ["calculate_income_tax", "calculate_acc_levy"]
+    first = out["answer"].split("\n")[0]
+    assert first.index("$22,877.50") < first.index("$1,750") and "$24,627.50" in first
+
+
+def test_a_second_question_about_a_rule_is_answered_from_the_rules(engine):
+    # The 2026-27 ACC earners' levy stops at $156,641 of liable earnings (maximum levy $2,741.22).
+    out = ask(engine, "What's the take home on 160k? Also does the ACC levy stop at some point or is it on everything?")
+    assert [t["name"] for t in out["tools"]] == ["calculate_take_home_pay"]
+    paragraphs = out["answer"].split("\n\n")
+    assert "take-home" in paragraphs[0] and "$156,641" in paragraphs[1]
+
+
+def test_and_do_inside_a_sentence_does_not_start_a_second_question():
+    from nztax.decide import question_parts
+
+    assert len(question_parts("I'm on $32 an hour and do 40 hours a week. How much tax a year?")) == 1
+    assert len(question_parts("What's the tax on $90k and what's my take home?")) == 2
