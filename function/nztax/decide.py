@@ -39,13 +39,16 @@ SECOND_PART = re.compile(r"\?\s+(?=\S)|[,;]?\s+(?:and|also|plus)(?:\s+then)?\s+(
 # A figure of their own ("how much tax will I pay", "what's my …"), and a
 # topic question asking for their own sum ("How much tax will I pay on my shares?").
 OWN_FIGURE = re.compile(r"\bhow much\b.*\b(i|my|me)\b|\bhow much (tax|paye)\b|\bwhat'?s my\b|\bwhat is my\b|\bdo i owe\b|"
-                        r"\bwill i (pay|get|owe)\b|\bmy tax\b|\bis my tax right\b|"
+                        r"\bwill i (pay|get|owe)\b|\bmy tax\b(?!\s*code)|\bis my tax right\b|"
                         r"\b(which|what)\b[^?]*\b(should i|do i need|do i use|am i on|should i be on)\b|"
                         r"\bwork out (my|the [^?]*\bmy)\b|\bam i up for\b|\bthe tax on my\b", re.I)
 # Someone in business on their own account, whose business expenses come off their income.
 SELF_EMPLOYED = re.compile(r"self[- ]employ|freelanc|contractor|sole trader|my (own )?business|side (business|hustle)", re.I)
 # Calculators that work on a year's taxable income (the PAYE ones work on a pay).
 ANNUAL_TOOLS = ("calculate_income_tax", "calculate_acc_levy", "calculate_student_loan_repayment")
+# Calculators whose income is all taxable income: with no pay from work, a profit, interest or a
+# gain is the income ("$45,000 profit, no salary"). (The ACC earners' levy is on earnings only.)
+ALL_INCOME_TOOLS = ("calculate_income_tax", "calculate_student_loan_repayment")
 # "Total income tax for the year?": the sum over every income, not what one part of it adds.
 ASKS_TOTAL = re.compile(r"\b(total|altogether|all up|overall|combined|in all)\b", re.I)
 OWN_AMOUNT = re.compile(r"\bhow much\b[^?]*\b(i|my|me)\b", re.I)
@@ -161,7 +164,7 @@ def decide(question: str, classification: Classification | None, rules: RuleBook
     intent = classification.intent
     d.intent = intent
     sure = classification.confident
-    states_nothing = not slots.amounts and not (slots.student_loan or slots.kiwisaver or slots.wff
+    states_nothing = not slots.amounts and not (slots.student_loan or slots.kiwisaver or slots.wff or slots.flat_code
                                                  or slots.benefit_or_super or slots.no_ird_number or slots.tax_code)
     runner = classification.runner_up
     if (not sure and runner is not None and {intent.does, runner.does} <= {"clarify", "calculate"}
@@ -219,6 +222,12 @@ def decide(question: str, classification: Classification | None, rules: RuleBook
         return d
     d.action = "calculate"
     _plan(d, intent, slots)
+    if (d.action == "clarify" and d.missing == ["income"] and runner is not None and runner.does == "fact"
+            and not _asks_own_figure(asked)):
+        # Nothing this sum can work on, and no figure of their own asked for: "Does the ACC levy get
+        # charged on my term deposit interest?" is the rule's question.
+        d.action, d.intent, d.missing = "fact", runner, []
+        return d
     for extra in also or []:
         # A second question in the same message: a calculation on the same figures, or a fact.
         if d.action != "calculate" or extra.name == intent.name or extra.name in intent.covers:
@@ -335,6 +344,8 @@ def _plan(d: Decision, intent: IntentSpec, slots: Slots) -> None:
                            "tax_year": year})]
         return
 
+    if slots.income_amount() is None and tool in ALL_INCOME_TOOLS:
+        slots = replace(slots, amounts=[replace(a, role="income") if a.role == "other_income" else a for a in slots.amounts])
     amount = slots.income_amount()
     if amount is None:
         _clarify(d, "income")

@@ -209,6 +209,8 @@ class Engine:
                         self._rule_question(p) for p, c in zip(parts[1:], later) if c.intent.name == whole.name))):
                 also.append(whole)
                 classification = first
+            elif first.confident and first.intent.name == whole.name:
+                classification = first  # the first part on its own settles what the whole left in doubt
             readings = [self._part_reading(p, c, classification.intent) for p, c in zip(parts[1:], later)]
             also += [c.intent for c in readings if c.confident]
             also = [i for i in dict.fromkeys(also) if i.name != classification.intent.name]

@@ -95,6 +95,10 @@ def fact_values(rules: TaxYearRules) -> dict[str, str]:
     fc = section_or_none(rules, "flat_codes")
     if fc is not None and "ND" in fc.codes:
         v["nd_rate"] = pct(fc.codes["ND"].rate)
+    for code, flat in (fc.codes.items() if fc is not None else ()):
+        # The code for work with a flat code of its own ("on the RSE scheme"), as the answer's opening.
+        v[f"flat_{code}"] = (f"For this work ({flat.meaning.lower()}) your employer uses the **{code}** tax code: "
+                             f"a flat {pct(flat.rate)} plus the ACC earners' levy. ")
     v["code_main"] = ""
     return v
 
@@ -423,6 +427,8 @@ def decision_values(decision: Decision, tool_results: list | None, values: dict[
     if decision.slots.no_ird_number and "nd_rate" in values:
         return {"code_main": f"Without an IRD number or a tax code declaration your employer must use **ND**, the non-declaration "
                              f"code: tax at {values['nd_rate']} plus the ACC earners' levy. "}
+    if decision.slots.flat_code and f"flat_{decision.slots.flat_code}" in values:
+        return {"code_main": values[f"flat_{decision.slots.flat_code}"]}
     for name, args, result in tool_results or []:
         if name == "calculate_ietc" and "error" not in result:
             code = "ME" if result.get("eligible") else "M"

@@ -381,6 +381,12 @@ BENEFIT_OR_SUPER = re.compile(r"\bbenefits?\b|jobseeker|sole parent support|supp
                               r"new zealand superannuation|\bsuper(?:annuation)? (?:payments?|pension)|on the pension|\bpension\b|veteran'?s pension", re.I)
 # NZ Super or a veteran's pension (as against an income-tested benefit): the IETC asks which.
 NZ_SUPER = re.compile(r"\bnz ?super|superannuation|pension", re.I)
+# Work that has a flat tax code of its own (the codes and their rates are rules data).
+FLAT_CODE_WORK = {
+    "NSW": re.compile(r"\brse\b|recogni[sz]ed seasonal|seasonal (?:worker|employer|employment) scheme", re.I),
+    "CAE": re.compile(r"casual agricultur\w*|shearing gang|shearer", re.I),
+    "EDW": re.compile(r"election day", re.I),
+}
 NO_IRD_NUMBER = re.compile(r"\b(?:(?:don'?t|do not|didn'?t|never|won'?t) (?:give|provide|hand)\w*(?: in)? (?:(?:my|the|your|an?) )?(?:employer|boss) "
                            r"(?:(?:an?|my|the|your) )?ird number)|"
                            r"\b(?:no|without|don'?t have|haven'?t got|not given|never gave|didn'?t give|lost|never (?:handed|filled|gave|given|sent)(?: in| out)?) "
@@ -480,6 +486,7 @@ class Slots:
     benefit_or_super: bool = False
     nz_super: bool = False
     no_ird_number: bool = False
+    flat_code: str | None = None      # "on the RSE scheme": work with a flat code of its own (NSW)
     tax_year: str | None = None
     year_text: str | None = None
     pay_date: str | None = None       # "a pay dated 14 June 2024": YYYY-MM-DD
@@ -558,6 +565,7 @@ def read_slots(text: str, rules: RuleBook | None = None, current: str | None = N
     slots.benefit_or_super = bool(BENEFIT_OR_SUPER.search(text))
     slots.nz_super = bool(NZ_SUPER.search(text))
     slots.no_ird_number = bool(NO_IRD_NUMBER.search(text))
+    slots.flat_code = next((code for code, words in FLAT_CODE_WORK.items() if words.search(text)), None)
     slots.tax_year, slots.year_text = resolve_tax_year(text, rules, current)
     dm = FULL_DATE.search(text)
     if dm:

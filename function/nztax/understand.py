@@ -61,7 +61,7 @@ def words(text: str) -> set[str]:
 
 # Slot evidence an intent may prefer or avoid (catalogue `prefers` / `avoids`).
 SLOT_FEATURES = {
-    "amount": lambda s: s.income_amount() is not None,
+    "amount": lambda s: s.income_amount() is not None or any(a.role == "other_income" for a in s.amounts),
     "no_amount": lambda s: not s.amounts,
     "annual_amount": lambda s: any(a.period == "annual" for a in s.incomes),
     "period_amount": lambda s: any(a.period_stated and a.period != "annual" for a in s.incomes),

@@ -236,3 +236,30 @@ def test_and_do_inside_a_sentence_does_not_start_a_second_question():
 
     assert len(question_parts("I'm on $32 an hour and do 40 hours a week. How much tax a year?")) == 1
     assert len(question_parts("What's the tax on $90k and what's my take home?")) == 2
+
+
+def test_work_with_a_flat_code_of_its_own_gets_that_code(engine):
+    # IRD's tax codes page: NSW for Recognised Seasonal Employer workers, a flat 10.5%.
+    out = ask(engine, "working in the orchards on the RSE scheme, I'm from Vanuatu. what tax code do I use?")
+    assert out["status"] == "answered"
+    assert "**NSW**" in out["answer"] and "10.5%" in out["answer"].split("\n")[0]
+
+
+def test_asking_what_a_code_on_my_payslip_means_is_not_asked_back(engine):
+    out = ask(engine, "what does STC mean on my tax code? payroll put it on my payslip")
+    assert out["status"] == "answered"
+
+
+def test_a_profit_with_no_salary_is_the_income(engine):
+    # Student loan 2026-27: 12% over $24,128 -> (45,000 - 24,128) x 12% = $2,504.64.
+    out = ask(engine, "I'm self employed, about $45,000 profit this year, no salary. "
+                      "How much student loan will I have to repay for the year?")
+    assert [t["name"] for t in out["tools"]] == ["calculate_student_loan_repayment"]
+    assert "$2,504.64" in out["answer"]
+
+
+def test_interest_is_not_taken_for_earnings_the_acc_levy_is_charged_on(engine):
+    # 1.75% of $3,000 would be $52.50: the levy is not charged on interest at all.
+    out = ask(engine, "Does the ACC earners' levy get charged on my term deposit interest of $3,000?")
+    assert out["status"] == "answered" and not out["tools"]
+    assert "$52.50" not in out["answer"]

@@ -23,6 +23,7 @@ TARGETS = {
     "bank": ("nztax_build.evaluate_answers", "question_bank.yaml", "bank.md"),            # held-out, dev + frozen test
     "supplement": ("nztax_build.evaluate_answers", "question_bank_dev2.yaml", "supplement.md"),  # development only
     "supplement2": ("nztax_build.evaluate_answers", "question_bank_dev3.yaml", "supplement2.md"),  # development only
+    "supplement3": ("nztax_build.evaluate_answers", "question_bank_dev4.yaml", "supplement3.md"),  # development only
 }
 
 
