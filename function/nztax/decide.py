@@ -40,7 +40,7 @@ SECOND_PART = re.compile(r"\?\s+(?=\S)|[,;]?\s+(?:and|also|plus)(?:\s+then)?\s+(
 # topic question asking for their own sum ("How much tax will I pay on my shares?").
 OWN_FIGURE = re.compile(r"\bhow much\b.*\b(i|my|me)\b|\bhow much (tax|paye)\b|\bwhat'?s my\b|\bwhat is my\b|\bdo i owe\b|"
                         r"\bwill i (pay|get|owe)\b|\bmy tax\b(?!\s*code)|\bis my tax right\b|"
-                        r"\b(which|what)\b[^?]*\b(should i|do i need|do i use|am i on|should i be on)\b|"
+                        r"\b(which|what)\b[^?]*\b(should i|do i need|do i use|am i on|should i be on|do i (?:put|tick|pick|choose|select|go with))\b|"
                         r"\bwork out (my|the [^?]*\bmy)\b|\bam i up for\b|\bthe tax on my\b", re.I)
 # Someone in business on their own account, whose business expenses come off their income.
 SELF_EMPLOYED = re.compile(r"self[- ]employ|freelanc|contractor|sole trader|my (own )?business|side (business|hustle)", re.I)
@@ -51,7 +51,7 @@ ANNUAL_TOOLS = ("calculate_income_tax", "calculate_acc_levy", "calculate_student
 ALL_INCOME_TOOLS = ("calculate_income_tax", "calculate_student_loan_repayment")
 # "Total income tax for the year?": the sum over every income, not what one part of it adds.
 ASKS_TOTAL = re.compile(r"\b(total|altogether|all up|overall|combined|in all)\b", re.I)
-OWN_AMOUNT = re.compile(r"\bhow much\b[^?]*\b(i|my|me)\b", re.I)
+OWN_AMOUNT = re.compile(r"\bhow much\b[^?]*\b(i|my|me)\b|\b(?:what'?s|whats|what is) (?:the )?tax on my\b", re.I)
 # An amount stated as the person's own income ("I only earn $15,000", "I'm on 78k", "my salary is $90k"),
 # not a threshold being asked about ("is the first 14k tax free?").
 OWN_INCOME_BEFORE = re.compile(r"\b(?:i|i'm|im|i am|i've|my|me)\b[^.?!]{0,20}?\b(?:earn\w*|make|making|on|salary|wages?|paid|"

@@ -165,10 +165,11 @@ def lead_for(name: str, args: dict, result: dict, decision: Decision) -> str:
     y = result.get("tax_year", decision.tax_year)
     asked = decision.slots.asked_period
     if name == "calculate_income_tax" and result.get("other_income"):
+        # (The total on both is left to the working: a reader skimming for "the tax" takes the lead's figure.)
         return (f"The {money(result['other_income'])} on top of {money(result['income_without_other'])} adds "
-                f"**{money(result['tax_on_other_income'])}** of income tax in {y}: the tax on the whole "
-                f"{money(result['taxable_income'])} is {money(result['total_tax'])}, against "
-                f"{money(result['tax_without_other_income'])} without it (its top dollar is taxed at {pct(result['marginal_rate'])}).")
+                f"**{money(result['tax_on_other_income'])}** of income tax in {y}, its top dollar taxed at "
+                f"{pct(result['marginal_rate'])} (income tax on {money(result['income_without_other'])} alone is "
+                f"{money(result['tax_without_other_income'])}).")
     if name == "calculate_income_tax":
         return (f"Income tax on {money(result['taxable_income'])} in {y} is **{money(result['total_tax'])}** for the year: "
                 f"an average rate of {pct(result['effective_rate'])}, with the top dollar taxed at {pct(result['marginal_rate'])}.")

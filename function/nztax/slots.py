@@ -120,7 +120,8 @@ ASKED_PERIOD = [
     ("fortnightly", r"\b(?:fortnightly|a fortnight|per fortnight|each fortnight|every fortnight|every two weeks)\b"),
     ("four_weekly", r"\b(?:four[- ]?weekly|4[- ]?weekly|every (?:four|4) weeks)\b"),
     ("monthly", r"\b(?:monthly|a month|per month|each month|every month|p/?m|month's)\b"),
-    ("annual", r"\b(?:a year|per year|annually|yearly|for the year|per annum|in a year|each year|over the year|whole year)\b"),
+    ("annual", r"\b(?:a year|per year|annually|yearly|for the year|per annum|in a year|each year|over (?:the|a) (?:full )?year|"
+               r"(?:full|whole) year|per yr|a yr)\b"),
 ]
 NOT_MONEY_BEFORE = re.compile(
     r"(?:\bir\s?-?|\bform\s|\bus\s|\bsection\s|(?<!')\bs\s|\bLC\s|\bCB\s|\bCW\s|\bYA\s|\bMK\s|\bcode\s|\bnumber\s|#|\bno\.?\s|"
@@ -180,6 +181,7 @@ INCOME_ROLE_HANDICAP = 20  # characters
 AFTER_ONLY_ROLES = frozenset({"deduction"})
 # "worth $1,040" says what something is worth; "$100k, is it worth it?" does not.
 BEFORE_ONLY_ROLES = frozenset({"value"})
+SECOND_JOB_WORDS = re.compile(rf"\b(?:{dict(ROLE_WORDS)['second_job']})\b", re.I)
 ROLE_PATTERNS = [(role, re.compile(rf"\b(?:{p})\b", re.I)) for role, p in ROLE_WORDS]
 COMPARISON = re.compile(r"\b(?:vs\.?|versus|compared (?:to|with)|or|instead of|(?:raise|rise|increase|bump|up|jump|promotion) to)\s*$", re.I)
 RANGE_BEFORE = re.compile(r"\b(?:from|between)\s*$", re.I)
@@ -487,6 +489,8 @@ class Slots:
     nz_super: bool = False
     no_ird_number: bool = False
     flat_code: str | None = None      # "on the RSE scheme": work with a flat code of its own (NSW)
+    names_income_tax: bool = False    # "what's my total income tax": the sum it names
+    second_job: bool = False          # "my 2nd job": a second job is what the question is about
     tax_year: str | None = None
     year_text: str | None = None
     pay_date: str | None = None       # "a pay dated 14 June 2024": YYYY-MM-DD
@@ -565,6 +569,8 @@ def read_slots(text: str, rules: RuleBook | None = None, current: str | None = N
     slots.benefit_or_super = bool(BENEFIT_OR_SUPER.search(text))
     slots.nz_super = bool(NZ_SUPER.search(text))
     slots.no_ird_number = bool(NO_IRD_NUMBER.search(text))
+    slots.second_job = bool(SECOND_JOB_WORDS.search(text))
+    slots.names_income_tax = bool(re.search(r"\bincome tax\b", text, re.I))
     slots.flat_code = next((code for code, words in FLAT_CODE_WORK.items() if words.search(text)), None)
     slots.tax_year, slots.year_text = resolve_tax_year(text, rules, current)
     dm = FULL_DATE.search(text)

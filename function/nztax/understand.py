@@ -75,6 +75,8 @@ SLOT_FEATURES = {
     "two_incomes": lambda s: len(s.incomes) > 1,
     "donation": lambda s: any(a.role == "donation" for a in s.amounts),
     "pie_income": lambda s: any(a.role == "pie_income" for a in s.amounts),
+    "names_income_tax": lambda s: s.names_income_tax,
+    "second_job": lambda s: s.second_job,
 }
 
 
