@@ -198,6 +198,28 @@ def refuse(intent: Decision) -> AskResult:
                      next_actions=["Ask how income is taxed in New Zealand"])
 
 
+# The question asked back for each missing piece that needs no figures of its own: (question, follow-ups).
+CLARIFYING_QUESTIONS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "secondary_code": ("PAYE on a second job depends on its secondary tax code (SB, S, SH, ST or SA), which follows your total "
+                       "income for the year from all jobs. Which code is the second job on, or what is your total yearly income?",
+                       ("Which secondary tax code for $60,000 total income?",)),
+    "frequency": ("How often is that paid: weekly, fortnightly, every four weeks or monthly? PAYE on a pay depends on "
+                  "it. Your tax code (for example M, ME or M SL) helps too.", ()),
+    "details": ("I can work that out with you, but I need the figures. What amounts are involved (what you "
+                "bought and sold it for, or what you received, and when), and what else did you earn in the tax year?", ()),
+    "donation": ("How much did you donate in the tax year, and what was your taxable income?", ()),
+    "income": ("To work that out I need your income before tax. How much do you earn, and is that a year, "
+               "or per week, fortnight or month? If you're paid salary or wages, your tax code (for example "
+               "M, ME or M SL) and whether you have a student loan or KiwiSaver help too.",
+               ("How much tax do I pay on $60,000 a year?", "What is my take-home pay on $1,200 a week?")),
+    "hours": ("How many hours a week do you work at that rate? With that I can work out your pay and tax.", ()),
+    "taxable_income_for_donations": ("The donation tax credit is limited by your taxable income. What was your taxable income "
+                                     "for the year in which you made the donations?", ()),
+    "pie_income": ("Your prescribed investor rate depends on two figures for each of the last two tax years: "
+                   "your taxable income (not counting PIE income) and your PIE income. What were they?", ()),
+}
+
+
 def clarify(intent: Decision, rules: RuleBook, current_year: str) -> AskResult:
     year_rules = rules.years.get(intent.tax_year)
     citations: list[Citation] = []
@@ -211,37 +233,9 @@ def clarify(intent: Decision, rules: RuleBook, current_year: str) -> AskResult:
         options = intent.clarify_options or ["the tax for the year", "your take-home pay"]
         answer = f"Do you want {options[0]} or {options[1]}? Tell me which and I'll work it out."
         actions = []
-    elif missing == "secondary_code":
-        answer = ("PAYE on a second job depends on its secondary tax code (SB, S, SH, ST or SA), which follows your total "
-                  "income for the year from all jobs. Which code is the second job on, or what is your total yearly income?")
-        actions = ["Which secondary tax code for $60,000 total income?"]
-    elif missing == "frequency":
-        answer = ("How often is that paid: weekly, fortnightly, every four weeks or monthly? PAYE on a pay depends on "
-                  "it. Your tax code (for example M, ME or M SL) helps too.")
-        actions = []
-    elif missing == "details":
-        answer = ("I can work that out with you, but I need the figures. What amounts are involved (what you "
-                  "bought and sold it for, or what you received, and when), and what else did you earn in the tax year?")
-        actions = []
-    elif missing == "donation":
-        answer = "How much did you donate in the tax year, and what was your taxable income?"
-        actions = []
-    elif missing == "income":
-        answer = ("To work that out I need your income before tax. How much do you earn, and is that a year, "
-                  "or per week, fortnight or month? If you're paid salary or wages, your tax code (for example "
-                  "M, ME or M SL) and whether you have a student loan or KiwiSaver help too.")
-        actions = ["How much tax do I pay on $60,000 a year?", "What is my take-home pay on $1,200 a week?"]
-    elif missing == "hours":
-        answer = "How many hours a week do you work at that rate? With that I can work out your pay and tax."
-        actions = []
-    elif missing == "taxable_income_for_donations":
-        answer = ("The donation tax credit is limited by your taxable income. What was your taxable income "
-                  "for the year in which you made the donations?")
-        actions = []
-    elif missing == "pie_income":
-        answer = ("Your prescribed investor rate depends on two figures for each of the last two tax years: "
-                  "your taxable income (not counting PIE income) and your PIE income. What were they?")
-        actions = []
+    elif missing in CLARIFYING_QUESTIONS:
+        answer, actions = CLARIFYING_QUESTIONS[missing]
+        actions = list(actions)
     elif missing == "situation":
         lines = ["Which tax code is right depends on your situation. The main ones:", ""]
         lines.append("- **M**: your main or only source of salary or wages.")

@@ -200,36 +200,36 @@ class Engine:
         if len(parts) > 1:
             # Each part of a two-part question read on its own, answered in the order asked: when the
             # whole reads as its second part, the first part's sum leads ("Tax on $100k, and then the
-            # ACC levy on top of that?").
-            first, *later = [self.classifier.classify(p, self._embed(p), slots) for p in parts]
+            # ACC levy on top of that?"). Each part is embedded once.
+            vectors = [self._embed(p) for p in parts]
+            first, *later = [self.classifier.classify(p, v, slots) for p, v in zip(parts, vectors)]
+            later = [(p, v, c) for p, v, c in zip(parts[1:], vectors[1:], later)]
             whole = classification.intent
             if (first.confident and first.intent.does == "calculate" and first.intent.name != whole.name
-                    and whole.name in [c.intent.name for c in later if c.confident]
+                    and any(c.confident and c.intent.name == whole.name for _, _, c in later)
                     and (whole.name not in first.intent.covers or any(
-                        self._rule_question(p) for p, c in zip(parts[1:], later) if c.intent.name == whole.name))):
+                        self._rule_question(p, v) for p, v, c in later if c.intent.name == whole.name))):
                 also.append(whole)
                 classification = first
             elif first.confident and first.intent.name == whole.name:
                 classification = first  # the first part on its own settles what the whole left in doubt
-            readings = [self._part_reading(p, c, classification.intent) for p, c in zip(parts[1:], later)]
+            readings = [self._part_reading(p, v, c, classification.intent) for p, v, c in later]
             also += [c.intent for c in readings if c.confident]
             also = [i for i in dict.fromkeys(also) if i.name != classification.intent.name]
         return decide(question, classification, self.rules, history=history, tax_year=tax_year, slots=slots,
                       also=also), vector
 
-    def _part_reading(self, part: str, reading, main):
+    def _part_reading(self, part: str, vector, reading, main):
         """A later part of a two-part question, read with the whole question's figures ("…, and then
         the ACC levy on top of that?" is a sum on them). A sum the main answer already shows is read
         without them: "Also, does the ACC levy stop at some point?" asks about the rule."""
         if reading.intent.does == "calculate" and (reading.intent.name == main.name or reading.intent.name in main.covers):
-            alone = self._rule_question(part)
-            if alone is not None:
-                return alone
+            return self._rule_question(part, vector) or reading
         return reading
 
-    def _rule_question(self, part: str):
+    def _rule_question(self, part: str, vector):
         """How a part reads without the whole question's figures, when that is confidently a fact."""
-        alone = self.classifier.classify(part, self._embed(part), read_slots(part, self.rules))
+        alone = self.classifier.classify(part, vector, read_slots(part, self.rules))
         return alone if alone.confident and alone.intent.does == "fact" else None
 
     # -- answering -----------------------------------------------------------------------------

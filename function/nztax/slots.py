@@ -181,8 +181,8 @@ INCOME_ROLE_HANDICAP = 20  # characters
 AFTER_ONLY_ROLES = frozenset({"deduction"})
 # "worth $1,040" says what something is worth; "$100k, is it worth it?" does not.
 BEFORE_ONLY_ROLES = frozenset({"value"})
-SECOND_JOB_WORDS = re.compile(rf"\b(?:{dict(ROLE_WORDS)['second_job']})\b", re.I)
 ROLE_PATTERNS = [(role, re.compile(rf"\b(?:{p})\b", re.I)) for role, p in ROLE_WORDS]
+SECOND_JOB_WORDS = dict(ROLE_PATTERNS)["second_job"]
 COMPARISON = re.compile(r"\b(?:vs\.?|versus|compared (?:to|with)|or|instead of|(?:raise|rise|increase|bump|up|jump|promotion) to)\s*$", re.I)
 RANGE_BEFORE = re.compile(r"\b(?:from|between)\s*$", re.I)
 ADD_UP = re.compile(r"\b(?:two jobs|2 jobs|both jobs|second job|2nd job|other job|another job|plus|on top|as well as|"
