@@ -299,7 +299,7 @@ class Engine:
             from nztax.tools import call_tool
 
             tool_results = [(name, args, call_tool(name, args)) for name, args in decision.calls]
-            result = say.fact(decision, self.rules, hits, current, tool_results)
+            result = say.fact(decision, self.rules, hits, current, tool_results, self.titles)
         else:
             result = say.topic(decision, self.rules, hits, current)
         cited = {(c.url, c.section or "") for c in result.citations}

@@ -383,7 +383,8 @@ def _quoted(chosen: list[tuple[str, Any]]) -> tuple[list[str], list[Citation]]:
     return lines, citations
 
 
-def fact(decision: Decision, rules: RuleBook, hits: list, current_year: str, tool_results: list | None = None) -> AskResult:
+def fact(decision: Decision, rules: RuleBook, hits: list, current_year: str, tool_results: list | None = None,
+         titles: dict[str, str] | None = None) -> AskResult:
     intent = decision.intent
     year_rules = rules.years.get(decision.tax_year) or rules.years.get(current_year)
     values = fact_values(year_rules) if year_rules else {}
@@ -398,8 +399,8 @@ def fact(decision: Decision, rules: RuleBook, hits: list, current_year: str, too
         sums = [lead_for(n, a, r, decision) for n, a, r in tool_results]
         sums.append(_difference(tool_results) or "")
         body += ["", " ".join(s for s in sums if s)]
-        citations += [Citation(title="Inland Revenue", url=r["source"]) for _, _, r in tool_results
-                      if isinstance(r.get("source"), str)]
+        citations += [Citation(title=(titles or {}).get(r["source"], "Inland Revenue"), url=r["source"])
+                      for _, _, r in tool_results if isinstance(r.get("source"), str)]
     # The rules summary only where it adds to the lead: a rates table for a question about rates.
     for rules_topic in (intent.topics if intent else ()):
         if year_rules is None:
