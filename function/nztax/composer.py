@@ -215,6 +215,8 @@ CLARIFYING_QUESTIONS: dict[str, tuple[str, tuple[str, ...]]] = {
     "hours": ("How many hours a week do you work at that rate? With that I can work out your pay and tax.", ()),
     "taxable_income_for_donations": ("The donation tax credit is limited by your taxable income. What was your taxable income "
                                      "for the year in which you made the donations?", ()),
+    "contribution": ("How much did you put into KiwiSaver yourself in the KiwiSaver year (1 July to 30 June)? The "
+                     "government contribution is worked out from that.", ()),
     "pie_income": ("Your prescribed investor rate depends on two figures for each of the last two tax years: "
                    "your taxable income (not counting PIE income) and your PIE income. What were they?", ()),
 }
@@ -284,8 +286,9 @@ def _year_phrase(result: dict) -> str:
     return f"the {result.get('tax_year')} tax year"
 
 
-def describe_tool_result(name: str, args: dict, result: dict) -> tuple[list[str], bool]:
-    """Markdown lines for one calculator result, and whether it is an annual approximation."""
+def describe_tool_result(name: str, args: dict, result: dict, per_pay_only: bool = False) -> tuple[list[str], bool]:
+    """Markdown lines for one calculator result, and whether it is an annual approximation.
+    `per_pay_only`: the question asked about one pay, so take-home pay is shown for a pay, not a year."""
     if "error" in result:
         err = result["error"]
         if err.get("code") == "rules_unavailable":
@@ -313,6 +316,19 @@ def describe_tool_result(name: str, args: dict, result: dict) -> tuple[list[str]
             lines.append(f"| KiwiSaver (your contribution) | {money(result['kiwisaver_employee'])} |")
         lines.append(f"| **Take-home pay** | **{money(result['net_pay'])}** |")
         lines += ["", "PAYE is worked out the way IRD's payroll specification does it, to the cent."]
+        return lines, False
+    if name == "calculate_take_home_pay" and per_pay_only and result.get("per_pay"):
+        per = result["per_pay"]
+        freq = str(per.get("pay_frequency", "")).replace("_", "-")
+        lines = [f"On a salary of {money(result['annual_salary'])} a year on tax code {result['tax_code']} ({y}), "
+                 f"paid {freq}:", "", f"| Each {freq} pay | Amount |", "|---|---|",
+                 f"| Gross pay | {money(per['gross_pay'])} |",
+                 f"| PAYE (includes the ACC earners' levy) | {money(per['paye'])} |"]
+        if per.get("student_loan"):
+            lines.append(f"| Student loan | {money(per['student_loan'])} |")
+        if per.get("kiwisaver_employee"):
+            lines.append(f"| KiwiSaver (your contribution) | {money(per['kiwisaver_employee'])} |")
+        lines.append(f"| **Take-home pay** | **{money(per['net_pay'])}** |")
         return lines, False
     if name == "calculate_take_home_pay":
         lines = [f"On a salary of {money(result['annual_salary'])} a year on tax code {result['tax_code']} ({y}):", "",
@@ -354,6 +370,11 @@ def describe_tool_result(name: str, args: dict, result: dict) -> tuple[list[str]
         return [f"On an income of {money(args.get('annual_income', 0))} in {y} you would not get the independent earner "
                 f"tax credit. {result.get('reason', '')}".strip()], False
     if name == "calculate_kiwisaver":
+        if not args.get("gross_pay") and result.get("government_contribution") is not None:
+            # Only what the person put in was given: the government contribution is the whole answer.
+            return [f"Government contribution for the KiwiSaver year {result.get('kiwisaver_year', '')} on "
+                    f"{money(args.get('member_contributions', 0))} of your contributions: "
+                    f"**{money(result['government_contribution'])}**. {result.get('government_contribution_reason', '')}".strip()], False
         lines = [f"KiwiSaver on a gross pay of {money(args.get('gross_pay', 0))} ({y}):", "",
                  "| | Amount |", "|---|---|",
                  f"| Your contribution ({pct(result['employee_rate'])}) | {money(result['employee_contribution'])} |",

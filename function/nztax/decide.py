@@ -21,7 +21,7 @@ from dataclasses import dataclass, field, replace
 from decimal import ROUND_DOWN, Decimal
 
 from nztax.calculators.paye import PRIMARY_CODES
-from nztax.rules import FLAT_CODES, RuleBook, current_tax_year
+from nztax.rules import FLAT_CODES, SECONDARY_CODES, RuleBook, current_tax_year
 from nztax.settings import get_settings
 from nztax.slots import PAY_FREQUENCIES, PERIODS_PER_YEAR, Money, Slots, clean_text, read_slots
 from nztax.understand import Classification, IntentSpec
@@ -36,12 +36,16 @@ FOLLOW_UP = re.compile(r"^\s*(and|but|also|what about|how about|what if|and if|w
 # A second question in the same message: "What's the tax on $90k and what's my take home?"
 SECOND_PART = re.compile(r"\?\s+(?=\S)|[,;]?\s+(?:and|also|plus)(?:\s+then)?\s+(?=(?:what|how|whats|what's)\b|"
                          r"(?:is|do|does|can|will|would)\s+(?:i|it|that|this|my|the|there|you)\b)", re.I)
+ASKS = re.compile(r"(?:what|how|whats|which|when|where|who|why|is|are|am|do|does|did|can|could|will|would|should|any)\b", re.I)
 # A figure of their own ("how much tax will I pay", "what's my …"), and a
 # topic question asking for their own sum ("How much tax will I pay on my shares?").
 OWN_FIGURE = re.compile(r"\bhow much\b.*\b(i|my|me)\b|\bhow much (tax|paye)\b|\bwhat'?s my\b|\bwhat is my\b|\bdo i owe\b|"
                         r"\bwill i (pay|get|owe)\b|\bmy tax\b(?!\s*code)|\bis my tax right\b|"
                         r"\b(which|what)\b[^?]*\b(should i|do i need|do i use|am i on|should i be on|do i (?:put|tick|pick|choose|select|go with))\b|"
                         r"\bwork out (my|the [^?]*\bmy)\b|\bam i up for\b|\bthe tax on my\b", re.I)
+# Asking for a sum of their own outright: with no amount, only a figure from them can answer it.
+SUM_REQUEST = re.compile(r"\b(?:work out|calculate|figure out|estimate)\b[^?]*\bmy (?:tax|pay|paye|take[- ]home|net pay|refund)\b(?!\s*code)|"
+                         r"\bwhat tax (?:am i|will i be|would i be) up for\b|\bhow much tax am i up for\b", re.I)
 # Someone in business on their own account, whose business expenses come off their income.
 SELF_EMPLOYED = re.compile(r"self[- ]employ|freelanc|contractor|sole trader|my (own )?business|side (business|hustle)", re.I)
 # Calculators that work on a year's taxable income (the PAYE ones work on a pay).
@@ -82,6 +86,7 @@ class Decision:
     known_year: bool = True
     used_history: bool = False
     complex_situation: bool = False
+    rules: RuleBook | None = field(default=None, repr=False, compare=False)  # what a plan may need to check
 
     # -- what the composer reads -------------------------------------------------------------
     @property
@@ -137,8 +142,21 @@ def question_slots(question: str, history: list[dict] | None, rules: RuleBook) -
 
 
 def question_parts(question: str) -> list[str]:
-    """The question split where a second question starts (one part when there is none)."""
-    return [p.strip(" ?") + "?" for p in SECOND_PART.split(clean_text(question)) if p.strip(" ?")]
+    """The question split where a second question starts (one part when there is none). A part that
+    asks nothing ("… each fortnight? M code, no KiwiSaver.") belongs to the question before it."""
+    text = clean_text(question)
+    spans: list[list[int]] = []   # [start, end] of each part in the text
+    start = 0
+    for m in [*SECOND_PART.finditer(text), None]:
+        end = m.start() if m else len(text)
+        piece = text[start:end]
+        asks = (m is not None and m.group(0).startswith("?")) or piece.rstrip().endswith("?") or ASKS.match(piece.strip())
+        if spans and not asks:
+            spans[-1][1] = end
+        elif piece.strip(" ?"):
+            spans.append([start, end])
+        start = m.end() if m else len(text)
+    return [text[a:b].strip().rstrip("?.! ") + "?" for a, b in spans]
 
 
 def decide(question: str, classification: Classification | None, rules: RuleBook, *,
@@ -158,7 +176,7 @@ def decide(question: str, classification: Classification | None, rules: RuleBook
     year = year or current
     d = Decision(action="topic", question=text, asked=asked, tax_year=year, tax_year_source=source, slots=slots,
                  classification=classification, used_history=used_history, known_year=year in rules.years,
-                 complex_situation=bool(COMPLEX.search(asked)) or len(slots.incomes) > 1 and slots.adds_up)
+                 complex_situation=bool(COMPLEX.search(asked)) or len(slots.incomes) > 1 and slots.adds_up, rules=rules)
     if classification is None:
         return d  # no understanding available (no embedder): answer from retrieval
     intent = classification.intent
@@ -167,15 +185,23 @@ def decide(question: str, classification: Classification | None, rules: RuleBook
     states_nothing = not slots.amounts and not (slots.student_loan or slots.kiwisaver or slots.wff or slots.flat_code
                                                  or slots.benefit_or_super or slots.no_ird_number or slots.tax_code)
     runner = classification.runner_up
+    runner_does = runner.does if runner is not None else None
     if (not sure and runner is not None and {intent.does, runner.does} <= {"clarify", "calculate"}
             and slots.income_amount() is None and _asks_own_figure(asked)):
         # A sum of their own, or a question too vague to place, with nothing to work from: ask.
         d.action = "clarify"
         d.missing = ["income"]
         return d
+    if not slots.amounts and SUM_REQUEST.search(asked) and not (sure and intent.does in ("refuse", "decline")):
+        # "Can you work out my tax? I'm on tax code M": a sum of their own asked for with no figure.
+        _clarify(d, "income")
+        return d
     if intent.does in ("refuse", "decline", "clarify", "fact", "topic"):
-        if not sure and intent.does in ("refuse", "decline", "clarify"):
-            d.action = "topic"  # not sure enough to turn the question away: look it up instead
+        both_out = intent.does == runner_does == "decline" and classification.score >= get_settings().intent_min_score
+        if not sure and intent.does in ("refuse", "decline", "clarify") and not both_out:
+            # Not sure enough to turn the question away: look it up instead. (Unsure only which of
+            # two things out of scope it is, "my company's vehicles", it is still out of scope.)
+            d.action = "topic"
             return d
         d.action = intent.does
         if intent.does == "clarify":
@@ -183,8 +209,8 @@ def decide(question: str, classification: Classification | None, rules: RuleBook
         elif intent.does == "fact" and intent.asks and states_nothing and _asks_own_figure(asked):
             # "What's my PIR?", "What tax code should I use?": their own, with nothing to go on.
             _clarify(d, intent.asks)
-        elif intent.does == "fact" and intent.tool and slots.income_amount() is not None and (
-                "calculation" not in intent.show or _states_own_income(asked, slots)):
+        elif intent.does == "fact" and intent.tool and (slots.income_amount() is not None or slots.contributions) and (
+                "calculation" not in intent.show or _states_own_figures(asked, slots)):
             # A fact that depends on the stated income ("the code for my only job at $55,000"), or a
             # misconception about their own income ("I only earn $15,000, so no tax, right?"): its
             # catalogue entry names the calculator that settles it.
@@ -192,11 +218,14 @@ def decide(question: str, classification: Classification | None, rules: RuleBook
         elif intent.own_sum_asks and states_nothing and OWN_AMOUNT.search(asked):
             # "How much tax will I pay on my shares?": a figure of their own, with nothing to work from.
             _clarify(d, "details")
+        elif intent.own_sum_asks and OWN_AMOUNT.search(asked) and slots.amounts and slots.income_amount() is None:
+            # "How much tax will come off my $5k bonus?": what it costs depends on the rest of their income.
+            _clarify(d, "income")
         return d
     # A calculation.
     if not sure:
         fact = runner if runner is not None and runner.does == "fact" and runner.tool == intent.tool else None
-        if fact is not None and "calculation" in fact.show and _states_own_income(asked, slots):
+        if fact is not None and "calculation" in fact.show and _states_own_figures(asked, slots):
             # Too close to call between a misconception and the sum on their own income ("If I earn
             # 200k is all of it taxed at 39%?"): the fact's answer shows the sum too.
             d.action, d.intent = "fact", fact
@@ -277,6 +306,11 @@ def _fact_sum(d: Decision, fact: IntentSpec, slots: Slots) -> None:
         d.calls, d.assumptions = trial.calls, trial.assumptions
 
 
+def _states_own_figures(asked: str, slots: Slots) -> bool:
+    """An income stated as the person's own, or what they put into KiwiSaver themselves."""
+    return _states_own_income(asked, slots) or bool(slots.contributions)
+
+
 def _states_own_income(asked: str, slots: Slots) -> bool:
     """Whether an income in the question is stated as the person's own."""
     for amount in slots.incomes:
@@ -337,13 +371,32 @@ def _plan(d: Decision, intent: IntentSpec, slots: Slots) -> None:
         incomes = [a for a in slots.incomes if a not in pie]
         if not pie and len(incomes) >= 2:
             incomes, pie = incomes[:1], incomes[1:2]
-        if not pie or not incomes:
+        taxable = slots.annual(incomes[0]) if incomes else None
+        ceiling = _pir_taxable_ceiling(d)
+        if not pie and taxable is not None and ceiling is not None and taxable > ceiling:
+            # Taxable income alone is over every lower rate's limit: PIE income cannot change the rate.
+            d.assumptions.append(f"taxable income over ${ceiling:,.0f} in both of the last two years, so PIE income doesn't change the rate")
+            d.calls = [(tool, {"taxable_income": float(taxable), "pie_income": 0.0, "tax_year": year})]
+            return
+        if not pie or taxable is None:
             _clarify(d, "pie_income")
             return
-        d.calls = [(tool, {"taxable_income": float(slots.annual(incomes[0]) or 0), "pie_income": float(pie[0].value),
-                           "tax_year": year})]
+        d.calls = [(tool, {"taxable_income": float(taxable), "pie_income": float(pie[0].value), "tax_year": year})]
         return
 
+    if tool == "calculate_kiwisaver" and (slots.contributions or intent.does == "fact"):
+        _plan_government_contribution(d, slots)
+        return
+
+    jobs = [a for a in slots.incomes if not a.questioned]
+    if tool == "choose_secondary_tax_code" and jobs and all(a.role == "second_job" and a.value == jobs[0].value for a in jobs):
+        # Only the second job's pay is known: its code follows the total income, which is not.
+        if slots.tax_code is not None and _base(slots.tax_code) in SECONDARY_CODES:
+            call = _paye_call(d, slots, jobs[0], slots.annual(jobs[0]) or jobs[0].value, year)
+            d.calls = [call] if call else d.calls
+        else:
+            _clarify(d, "secondary_code")
+        return
     if slots.income_amount() is None and tool in ALL_INCOME_TOOLS:
         slots = replace(slots, amounts=[replace(a, role="income") if a.role == "other_income" else a for a in slots.amounts])
     amount = slots.income_amount()
@@ -391,6 +444,37 @@ def _plan(d: Decision, intent: IntentSpec, slots: Slots) -> None:
             return
         if call not in d.calls:  # "80k vs 70k … on the 80k" names one amount twice
             d.calls.append(call)
+    if (tool == "calculate_take_home_pay" and compared == [None] and d.calls
+            and d.calls[0][0] == "calculate_take_home_pay" and d.calls[0][1]["pay_frequency"] == d.slots.asked_period):
+        # Take-home for one pay: IRD's PAYE on that pay, to the cent, leads; the take-home
+        # calculator adds the student loan and KiwiSaver on the same pay.
+        pay = _paye_call(d, slots, amount, annual_total, year)
+        if pay is not None:
+            d.calls.insert(0, pay)
+
+
+def _pir_taxable_ceiling(d: Decision) -> Decimal | None:
+    """The highest taxable income any lower prescribed investor rate allows, from the year's rules."""
+    year = d.rules.years.get(d.tax_year) if d.rules is not None else None
+    pir = year.data.pir if year is not None else None
+    return max((Decimal(str(t.taxable_income_max)) for t in pir.rates), default=None) if pir is not None else None
+
+
+def _plan_government_contribution(d: Decision, slots: Slots) -> None:
+    """The government contribution on what the person put in themselves ("I contributed $800 this
+    KiwiSaver year"): their pay, if stated, only for the income cap."""
+    if not slots.contributions:
+        _clarify(d, "contribution")
+        return
+    put_in = sum((slots.annual(a) or a.value for a in slots.contributions), Decimal(0))
+    income = slots.annual_income()
+    args = {"gross_pay": float(income or 0), "pay_frequency": "annual", "member_contributions": _cents(put_in),
+            "tax_year": d.tax_year}
+    if income is not None:
+        args["annual_income"] = float(income)
+    if slots.kiwisaver_year:
+        args["kiwisaver_year"] = slots.kiwisaver_year
+    d.calls = [("calculate_kiwisaver", args)]
 
 
 def _income_and_extra(slots: Slots) -> tuple[Decimal | None, Decimal]:
@@ -450,8 +534,6 @@ def _call_for(tool: str, d: Decision, slots: Slots, amount: Money, annual: Decim
         code = _code(slots)
         if _base(code) not in PRIMARY_CODES:
             return _paye_call(d, slots, amount, annual, year)  # a secondary or flat code works per pay
-        if amount.period in PAY_FREQUENCIES and slots.asked_period in (None, amount.period):
-            return _paye_call(d, slots, amount, annual, year)  # one pay as stated: its PAYE and net pay
         frequency = _pay_frequency(slots, amount)
         return _take_home_call(d, slots, amount, annual, year, frequency or "annual")
     raise ValueError(f"no arguments are known for the calculator {tool!r}")  # the catalogue names a tool decide.py does not plan
@@ -466,6 +548,8 @@ def _paye_call(d: Decision, slots: Slots, amount: Money, annual: Decimal, year: 
         return None
     code = _code(slots)
     frequency = _pay_frequency(slots, amount)
+    if frequency is None and amount.period == "hourly" and slots.hours_per_week is not None:
+        frequency = "weekly"  # "$25 an hour, 40 hours a week": a week's pay
     one_pay = not amount.period_stated and amount.value <= Decimal(str(get_settings().per_pay_ceiling))
     if one_pay and frequency is None and _base(code) in PRIMARY_CODES:
         # "How much PAYE comes out of $4,000?": one pay, but PAYE depends on how often it is paid.

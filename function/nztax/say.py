@@ -24,7 +24,7 @@ from nztax import composer
 from nztax.composer import money, pct, section_or_none
 from nztax.contract import AskResult, Citation, ToolCall
 from nztax.decide import Decision
-from nztax.rules import RuleBook, TaxYearRules
+from nztax.rules import PAY_FREQUENCIES, RuleBook, TaxYearRules
 from nztax.understand import words
 
 PERIOD_WORDS = {"weekly": "week", "fortnightly": "fortnight", "four_weekly": "four weeks", "monthly": "month",
@@ -201,6 +201,10 @@ def lead_for(name: str, args: dict, result: dict, decision: Decision) -> str:
             return f"Yes. On {money(args.get('annual_income', 0))} in {y}, the independent earner tax credit is **{money(result['annual_credit'])}** for the year."
         return f"No. On {money(args.get('annual_income', 0))} in {y} you would not get the independent earner tax credit. {result.get('reason', '')}".strip()
     if name == "calculate_kiwisaver":
+        if args.get("member_contributions") is not None and result.get("government_contribution") is not None:
+            return (f"On {money(args['member_contributions'])} of your own contributions in the KiwiSaver year "
+                    f"{result.get('kiwisaver_year', '')} (1 July to 30 June), the government contribution is "
+                    f"**{money(result['government_contribution'])}**. {result.get('government_contribution_reason', '')}").strip()
         period = args.get("pay_frequency", "annual")
         return (f"At {pct(result['employee_rate'])}, you put in **{money(result['employee_contribution'])}** {_per(period)}; your employer "
                 f"adds {money(result['employer_contribution'])}, and after ESCT at {pct(result['esct_rate'])} ({money(result['esct'])}) "
@@ -220,6 +224,11 @@ def lead_for(name: str, args: dict, result: dict, decision: Decision) -> str:
 COMPARED_FIGURE = {"calculate_income_tax": ("total_tax", "income tax"),
                    "calculate_take_home_pay": ("net_pay", "take-home pay"),
                    "calculate_paye": ("net_pay", "take-home pay")}
+
+
+def result_sources(result: dict) -> list[str]:
+    """The pages a calculator's result rests on: its own, then any part's (the government contribution's)."""
+    return [value for key, value in result.items() if (key == "source" or key.endswith("_source")) and isinstance(value, str)]
 
 
 def _difference(results: list[tuple[str, dict, dict]]) -> str | None:
@@ -257,16 +266,24 @@ def calculation(decision: Decision, results: list[tuple[str, dict, dict]], rules
     leads, working, citations, tools = [], [], [], []
     approximate = False
     comparison = len({name for name, _, _ in results}) < len(results)  # one calculator, several amounts
+    one_pay = decision.slots.asked_period in PAY_FREQUENCIES
+    paye_shown = {a.get("pay_frequency") for n, a, r in results if n == "calculate_paye" and "error" not in r}
     for name, args, result in results:
+        if name == "calculate_take_home_pay" and one_pay and args.get("pay_frequency") in paye_shown and "error" not in result:
+            # The same pay's PAYE, student loan and KiwiSaver are already shown, to the cent.
+            citations += [Citation(title=titles.get(url, "Inland Revenue"), url=url) for url in result_sources(result)]
+            tools.append(ToolCall(name=name, arguments=args, result=result))
+            continue
         lead = lead_for(name, args, result, decision)
-        lines, approx = composer.describe_tool_result(name, args, result)
+        lines, approx = composer.describe_tool_result(
+            name, args, result, per_pay_only=decision.slots.asked_period in PAY_FREQUENCIES)
         approximate = approximate or approx
         if lead:
             leads.append(lead)
         if not comparison or "error" in result:
             working += ([""] if working else []) + lines
-        if isinstance(result, dict) and isinstance(result.get("source"), str):
-            citations.append(Citation(title=titles.get(result["source"], "Inland Revenue"), url=result["source"]))
+        if isinstance(result, dict):
+            citations += [Citation(title=titles.get(url, "Inland Revenue"), url=url) for url in result_sources(result)]
         tools.append(ToolCall(name=name, arguments=args, result=result))
     difference = _difference(results) if comparison else None
     if difference:
@@ -388,6 +405,11 @@ def fact(decision: Decision, rules: RuleBook, hits: list, current_year: str, too
     intent = decision.intent
     year_rules = rules.years.get(decision.tax_year) or rules.years.get(current_year)
     values = fact_values(year_rules) if year_rules else {}
+    ks_year = rules.years.get(decision.slots.kiwisaver_year or "")
+    if ks_year is not None:
+        # A tax year's rules hold the government contribution for the KiwiSaver year starting that
+        # 1 July, so "the KiwiSaver year ending June 2025" reads 2024-25's.
+        values.update({k: v for k, v in fact_values(ks_year).items() if k.startswith("gc_")})
     values.update(decision_values(decision, tool_results, values))
     lead = fill(intent.lead, values) if intent and intent.lead and year_rules else None
     if not lead:
@@ -399,8 +421,8 @@ def fact(decision: Decision, rules: RuleBook, hits: list, current_year: str, too
         sums = [lead_for(n, a, r, decision) for n, a, r in tool_results]
         sums.append(_difference(tool_results) or "")
         body += ["", " ".join(s for s in sums if s)]
-        citations += [Citation(title=(titles or {}).get(r["source"], "Inland Revenue"), url=r["source"])
-                      for _, _, r in tool_results if isinstance(r.get("source"), str)]
+        citations += [Citation(title=(titles or {}).get(url, "Inland Revenue"), url=url)
+                      for _, _, r in tool_results for url in result_sources(r)]
     # The rules summary only where it adds to the lead: a rates table for a question about rates.
     for rules_topic in (intent.topics if intent else ()):
         if year_rules is None:

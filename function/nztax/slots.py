@@ -96,11 +96,11 @@ MONEY_WORDS = re.compile(
     r"bonus|sold|sell|bought|worth|owe|refund|tax on|paye on|taxed on|take[- ]?home on|clear on|after tax on)\b", re.I)
 _FREQ_AFTER = [
     ("hourly", r"an hour|per hour|a hr|an hr|/\s?hr|/\s?hour|/\s?h\b|hourly|p/?h\b|ph\b|per hr"),
-    ("weekly", r"a week|per week|each week|every week|weekly|/\s?wk|/\s?week|p/?w\b|pw\b|a wk|per wk"),
-    ("fortnightly", r"a fortnight|per fortnight|each fortnight|every fortnight|fortnightly|every (?:two|2) weeks|"
+    ("weekly", r"a week|per week|each week|every week|for the week|this week|weekly|/\s?wk|/\s?week|p/?w\b|pw\b|a wk|per wk"),
+    ("fortnightly", r"a fortnight|per fortnight|each fortnight|every fortnight|for the fortnight|fortnightly|every (?:two|2) weeks|"
                     r"/\s?fortnight|/\s?f/?n\b|p/?f\b"),
     ("four_weekly", r"every (?:four|4) weeks|(?:four|4)[- ]?weekly|per (?:four|4) weeks|a (?:four|4)[- ]week"),
-    ("monthly", r"a month|per month|each month|every month|monthly|/\s?month|/\s?mth|/\s?mo\b|p/?m\b|pm\b|a mth|per mth"),
+    ("monthly", r"a month|per month|each month|every month|for the month|monthly|/\s?month|/\s?mth|/\s?mo\b|p/?m\b|pm\b|a mth|per mth"),
     ("annual", r"a year|per year|per annum|p\.?a\.?(?!\w)|annually|annual|/\s?yr|/\s?year|/\s?y\b|yearly|each year|a yr|per yr|"
                r"in the year|for the year"),
 ]
@@ -142,7 +142,7 @@ class Money:
     value: Decimal               # as written, for its period
     period: str                  # hourly, weekly, fortnightly, four_weekly, monthly or annual
     period_stated: bool          # False: "annual" is the default, not something the text said
-    role: str                    # income, main_job, second_job, partner, donation, pie_income, expense, other
+    role: str                    # income, main_job, second_job, total, partner, donation, contribution, pie_income, expense, other
     text: str
     start: int
     questioned: str | None = None   # why this amount cannot be used as it stands
@@ -152,18 +152,21 @@ class Money:
 
     @property
     def is_income(self) -> bool:
-        return self.role in ("income", "main_job", "second_job")
+        return self.role in ("income", "main_job", "second_job", "total")
 
 
 ROLE_WORDS = [
     # (role, pattern near the amount). The nearest match wins, before the amount first.
-    ("income", r"earn\w*|salary|wages?|paid|pay of|pay is|income of|i make|making|on a|gross|job paying|pays? me"),
-    ("donation", r"donat\w*|gave to (?:a )?charit\w*|charit\w*|to a church|tithe|koha"),
+    ("income", r"earn\w*|salary|wages?|paid|pay of|pay is|income of|i make|making|on a|gross|job paying|pays? me|"
+               r"taxable income|income (?:was|is|around|about|roughly)"),
+    ("donation", r"donat\w*|(?:i|we|i've|we've) (?:gave|give|given)|payroll giving|charit\w*|church|tithe|koha"),
+    ("contribution", r"put in|putting in|paid in|chuck(?:ed)? in|(?:i|we|i've) put(?: in)?|contribut\w*|into (?:my |the )?kiwisaver|into ks"),
     ("pie_income", r"\bpie\b|pie income|kiwisaver (?:fund )?(?:earned|returns?|income)|fund (?:earned|income|returns?)"),
     ("partner", r"partner|wife|husband|spouse|girlfriend|boyfriend|hubby|missus|other half|my mum|my dad|flatmate'?s"),
     ("second_job", r"second(?:ary)? job|2nd job|other job|another job|second employer|side job|part[- ]time job|"
                    r"weekend job|night job|secondary|extra job|second income"),
-    ("main_job", r"main job|main employer|primary job|first job|day job|full[- ]time job|main salary|main income"),
+    ("total", r"total (?:income|earnings|pay)|in total|altogether|all up|all together|across (?:both|all) (?:jobs|my jobs)"),
+    ("main_job", r"main|main job|main employer|primary job|first job|day job|full[- ]time job|main salary|main income"),
     ("deduction", r"came off|taken off|taken out|comes off|deducted(?!\s+(?:from|on|off))|got taxed|paid in tax|tax of|"
                   r"paye\b|in tax\b|of tax\b|withheld"),
     ("household", r"between us|together we|we earn|we make|our (?:combined |household |joint )?income|household income|"
@@ -172,17 +175,26 @@ ROLE_WORDS = [
                 r"rent (?:is|of)|pay rent|paying rent|mortgage"),
     ("other_income", r"interest|dividends?|rental income|rent from|rental profit|board from|crypto|trading|gain|"
                      r"profit|bonus|side (?:business|hustle|income)|self[- ]employ\w*|freelanc\w*|contract(?:ing|or)"),
-    ("other", r"boarders?|flatmates? pay|shares|sold|sell|sale|lump sum|redundancy|loss|inheritance|lotto|prize|gift|"
+    ("other", r"owe|owed|owing|refund|tax bill|debt|arrears|boarders?|flatmates? pay|shares|sold|sell|sale|lump sum|redundancy|loss|inheritance|lotto|prize|gift|"
               r"penalt\w*|student loan balance|balance|savings|deposit|house price"),
     ("value", r"worth|valued at"),  # "the IETC is worth $1,040": before the amount only
 ]
 INCOME_ROLE_HANDICAP = 20  # characters
 # "1,843 came off" is a deduction; "what comes off a $1,000 wage" is asking about the wage.
 AFTER_ONLY_ROLES = frozenset({"deduction"})
+# "contributed $800" and "$800 into KiwiSaver" are contributions; "contributing 4% on $80k" is not.
+ADJACENT_ONLY_ROLES = frozenset({"contribution"})
+ADJACENT = 3  # characters between the words and the amount
 # "worth $1,040" says what something is worth; "$100k, is it worth it?" does not.
 BEFORE_ONLY_ROLES = frozenset({"value"})
 ROLE_PATTERNS = [(role, re.compile(rf"\b(?:{p})\b", re.I)) for role, p in ROLE_WORDS]
 SECOND_JOB_WORDS = dict(ROLE_PATTERNS)["second_job"]
+# A KiwiSaver year runs 1 July to 30 June and is named here by the June it ends in.
+KIWISAVER_YEAR_END = re.compile(r"\b(?:end(?:s|ed|ing)?|to|until)\s+(?:(?:the\s+)?30(?:th)?\s+)?june\s+(?P<y>20\d\d)\b", re.I)
+NEGATED_JOB = re.compile(r"\b(?:no|not a|not any|without a|without any|don'?t have a|dont have a)\s+$", re.I)
+IT_PAYS = re.compile(r"\b(?:it|that job|that one|the job)(?: only)? (?:pays|pays me|is|brings in)\b[^.?!]*$", re.I)
+NAMES_TAKE_HOME = re.compile(r"\btake[- ]?home\b|\bafter[- ]tax\b|\bnet (?:pay|income|salary)\b|\bin my pocket\b|"
+                             r"\bhits? my (?:account|bank)\b|\bclear (?:each|a|per|every)\b", re.I)
 COMPARISON = re.compile(r"\b(?:vs\.?|versus|compared (?:to|with)|or|instead of|(?:raise|rise|increase|bump|up|jump|promotion) to)\s*$", re.I)
 RANGE_BEFORE = re.compile(r"\b(?:from|between)\s*$", re.I)
 ADD_UP = re.compile(r"\b(?:two jobs|2 jobs|both jobs|second job|2nd job|other job|another job|plus|on top|as well as|"
@@ -241,13 +253,13 @@ def _period_and_end(text: str, start: int, end: int) -> tuple[str, bool, int]:
 NOUN_AFTER = re.compile(r"^\s*(?:(?:of|in|worth of|a year|per year|annual|gross)\s+)?")
 
 
-def _role_of(text: str, start: int, end: int) -> str:
+def _role_of(text: str, start: int, end: int, skip: str | None = None) -> str:
     # The noun right after the amount, else the nearest money-role words, before the amount first
     # (in its clause), then just after.
     lead_in = NOUN_AFTER.match(text[end:])
     directly_after = text[end + lead_in.end(): end + lead_in.end() + 30]
     for role, pattern in ROLE_PATTERNS:
-        if role in BEFORE_ONLY_ROLES:
+        if role in BEFORE_ONLY_ROLES or role == skip:
             continue
         m = pattern.match(directly_after)
         if m:
@@ -258,10 +270,15 @@ def _role_of(text: str, start: int, end: int) -> str:
     for window in (before, after_clause):
         best: tuple[int, str] | None = None
         for role, pattern in ROLE_PATTERNS:
-            if (role in AFTER_ONLY_ROLES and window is before) or (role in BEFORE_ONLY_ROLES and window is not before):
+            if (role in AFTER_ONLY_ROLES and window is before) or (role in BEFORE_ONLY_ROLES and window is not before) \
+                    or role == skip:
                 continue
             for m in pattern.finditer(window):
                 distance = (len(window) - m.end()) if window is before else m.start()
+                if role in ADJACENT_ONLY_ROLES and distance > ADJACENT:
+                    continue
+                if role in ("second_job", "main_job") and NEGATED_JOB.search(window[:m.start()]):
+                    continue  # "no other job": says there is none
                 # Plain income words lose near-ties to a specific role ("main salary", "second employer pays me").
                 distance += INCOME_ROLE_HANDICAP if role == "income" else 0
                 if best is None or distance < best[0]:
@@ -326,7 +343,7 @@ def find_money(text: str) -> list[Money]:
         elif role == "household":
             questioned = "income tax is worked out for each person on their own income, not for a couple or household together"
             role = "income"
-        elif plain and value < Decimal(str(get_settings().bare_amount_minimum)) \
+        elif not (cur or suf or dollars) and value < Decimal(str(get_settings().bare_amount_minimum)) \
                 and not period_stated and role == "income" and not re.search(r"\b(?:donat|gave)", near, re.I):
             questioned = f"{num} on its own could be dollars a year, a week or an hour"
         says_salary = bool(re.search(r"salary|annual|a year|per year|yearly|per annum", near, re.I))
@@ -341,6 +358,14 @@ def find_money(text: str) -> list[Money]:
         found.append(Money(value=value, period=period, period_stated=stated, role=_role_of(text, m.start(), m.end()),
                            text=m.group(0).strip(), start=m.start(), end=period_end))
     found.sort(key=lambda a: a.start)
+    # "… which code for the 18k one?", "out of that $250": an amount named again, not a second one.
+    found = [a for i, a in enumerate(found)
+             if not (re.search(r"\b(?:the|that|this)\s*$", text[max(0, a.start - 6):a.start], re.I)
+                     and any(b.value == a.value for b in found[:i]))]
+    if not KIWISAVER.search(text):
+        # "I put $4 in a collection bucket": only KiwiSaver has contributions of the person's own here.
+        found = [replace(a, role=_role_of(text, a.start, a.end, skip="contribution")) if a.role == "contribution" else a
+                 for a in found]
     return [_questioned_for_period(a) for a in found]
 
 
@@ -460,13 +485,19 @@ def resolve_tax_year(text: str, rules: RuleBook | None, current: str) -> tuple[s
     return None, None
 
 
+COUNT_PER_PERIOD = re.compile(r"\b\d+(?:\.\d+)?\s*(?:hours?|hrs?|h|days?|shifts?|weeks?|wks?)\s+"
+                              r"(?:a|per|each|every)\s+(?:week|wk|fortnight|month|year)\b", re.I)
+
+
 def asked_period(text: str, amounts: list[Money]) -> str | None:
     """The period the answer is wanted in: a period word not attached to an amount."""
     spans = [(a.start, a.end) for a in amounts if a.period_stated]
     matches = [(m.start(), m.end(), name) for name, pattern in ASKED_PERIOD for m in re.finditer(pattern, text, re.I)]
     # "four weekly" also holds "weekly": a match inside a longer one does not count.
     matches = [x for x in matches if not any(o != x and o[0] <= x[0] and x[1] <= o[1] for o in matches)]
-    free = [x for x in matches if not any(s <= x[0] < e for s, e in spans)]
+    # "20 hrs a week", "52 weeks a year" say how much work, not which period the answer is wanted in.
+    counted = [(m.start(), m.end()) for m in COUNT_PER_PERIOD.finditer(text)]
+    free = [x for x in matches if not any(s <= x[0] < e for s, e in spans + counted)]
     # The last one wins: "I'm paid weekly … what's that a month?"
     return max(free)[2] if free else None
 
@@ -491,6 +522,9 @@ class Slots:
     flat_code: str | None = None      # "on the RSE scheme": work with a flat code of its own (NSW)
     names_income_tax: bool = False    # "what's my total income tax": the sum it names
     second_job: bool = False          # "my 2nd job": a second job is what the question is about
+    names_take_home: bool = False     # "what's my take-home", "after tax": the net pay it names
+    names_pir: bool = False           # "which PIR": the rate it names, whatever else the amount suggests
+    kiwisaver_year: str | None = None # "the KiwiSaver year ending June 2026": "2025-26" (1 July to 30 June)
     tax_year: str | None = None
     year_text: str | None = None
     pay_date: str | None = None       # "a pay dated 14 June 2024": YYYY-MM-DD
@@ -504,8 +538,13 @@ class Slots:
         return [a for a in self.amounts if a.is_income]
 
     @property
+    def contributions(self) -> list[Money]:
+        """What the person put into KiwiSaver themselves ("I contributed $800")."""
+        return [a for a in self.amounts if a.role == "contribution" and not a.questioned]
+
+    @property
     def questioned(self) -> list[Money]:
-        return [a for a in self.amounts if a.questioned and a.role in ("income", "main_job", "second_job", "other", "other_income")]
+        return [a for a in self.amounts if a.questioned and a.role in ("income", "main_job", "second_job", "total", "other", "other_income")]
 
     def annual(self, amount: Money) -> Decimal | None:
         """An amount as a year's worth; None for an hourly rate without hours a week."""
@@ -521,6 +560,9 @@ class Slots:
         incomes = [a for a in self.incomes if not a.questioned]
         if not incomes:
             return None
+        totals = [a for a in incomes if a.role == "total"]
+        if totals and not self.comparison:
+            return self.annual(totals[0])  # "my total income is about 40k": already added up
         if self.adds_up and not self.comparison:
             # Other taxable income (interest, a side business, a trading gain) counts when the text
             # says it adds up ("plus", "on top", "total").
@@ -569,8 +611,14 @@ def read_slots(text: str, rules: RuleBook | None = None, current: str | None = N
     slots.benefit_or_super = bool(BENEFIT_OR_SUPER.search(text))
     slots.nz_super = bool(NZ_SUPER.search(text))
     slots.no_ird_number = bool(NO_IRD_NUMBER.search(text))
-    slots.second_job = bool(SECOND_JOB_WORDS.search(text))
+    slots.second_job = any(not NEGATED_JOB.search(text[:m.start()]) for m in SECOND_JOB_WORDS.finditer(text))
     slots.names_income_tax = bool(re.search(r"\bincome tax\b", text, re.I))
+    slots.names_take_home = bool(NAMES_TAKE_HOME.search(text))
+    slots.names_pir = bool(re.search(r"\b(?:pir|prescribed investor rate)\b", text, re.I))
+    ky = KIWISAVER_YEAR_END.search(text)
+    if ky:
+        end_year = int(ky.group("y"))
+        slots.kiwisaver_year = f"{end_year - 1}-{end_year % 100:02d}"
     slots.flat_code = next((code for code, words in FLAT_CODE_WORK.items() if words.search(text)), None)
     slots.tax_year, slots.year_text = resolve_tax_year(text, rules, current)
     dm = FULL_DATE.search(text)
@@ -589,6 +637,10 @@ def read_slots(text: str, rules: RuleBook | None = None, current: str | None = N
         # "two part-time jobs that each pay about $30k": the amount twice.
         first = slots.incomes[0]
         slots.amounts = [replace(first, role="main_job"), replace(first, role="second_job", start=first.start + 1)]
+    if slots.second_job and not any(a.role in ("main_job", "second_job") for a in slots.amounts):
+        # "My second job … It pays about 15k": the job just named.
+        slots.amounts = [replace(a, role="second_job") if a.role == "income" and IT_PAYS.search(text[max(0, a.start - 25):a.start])
+                         else a for a in slots.amounts]
     slots.adds_up = bool(ADD_UP.search(text)) or {"main_job", "second_job"} <= {a.role for a in slots.amounts}
     slots.between = bool(re.search(r"\bbetween\s+\$?\d[\d,.]*\s?k?\s+and\s+\$?\d", text, re.I))
     slots.comparison = any(

@@ -77,6 +77,9 @@ SLOT_FEATURES = {
     "pie_income": lambda s: any(a.role == "pie_income" for a in s.amounts),
     "names_income_tax": lambda s: s.names_income_tax,
     "second_job": lambda s: s.second_job,
+    "names_take_home": lambda s: s.names_take_home,
+    "names_pir": lambda s: s.names_pir,
+    "contribution": lambda s: bool(s.contributions),
 }
 
 
@@ -98,6 +101,8 @@ class IntentSpec:
     search: str | None = None
     copy: str | None = None
     keywords: tuple[str, ...] = ()
+    # refuse: words that ask to mislead IRD whatever else the question is about ("so they believe me")
+    decisive: tuple[str, ...] = ()
     show: tuple[str, ...] = ()
     family: str | None = None
     asks: str | None = None
@@ -127,6 +132,7 @@ class Catalogue:
                 tool=raw.get("tool"), needs=tuple(raw.get("needs") or ()), lead=raw.get("lead"),
                 topics=tuple(raw.get("topics") or ()), search=raw.get("search"), copy=raw.get("copy"),
                 keywords=tuple(phrase_text(k) for k in raw.get("keywords") or ()),
+                decisive=tuple(phrase_text(k) for k in raw.get("decisive") or ()),
                 show=tuple(raw.get("show") or ()), family=raw.get("family"), asks=raw.get("asks"),
                 label=raw.get("label"), next=tuple(raw.get("next") or ()),
                 covers=tuple(raw.get("covers") or ()), prefers=tuple(raw.get("prefers") or ()),
@@ -264,6 +270,7 @@ class IntentClassifier:
 
     def classify(self, question: str, vector: np.ndarray | None, slots=None) -> Classification:
         combined, keyword = self._scores(question, vector, slot_features(slots))
+        lowered = f" {phrase_text(question)} "
         order = np.argsort(-combined)
         intents = self.catalogue.intents
         best = int(order[0])
@@ -280,7 +287,11 @@ class IntentClassifier:
         score = float(combined[best])
         runner = float(combined[second]) if second is not None else 0.0
         confident = score >= self.settings.intent_min_score and (score - runner) >= self.settings.intent_margin
-        if intents[best].does == "refuse" and keyword[best] > 0 and score >= self.settings.intent_min_score:
+        decisive = next((i for i, spec in enumerate(intents) if spec.decisive and any(f" {k} " in lowered for k in spec.decisive)), None)
+        if decisive is not None:
+            # Asking how to make IRD believe something untrue is refused, whatever it is about.
+            best, score, confident = decisive, float(combined[decisive]), True
+        elif intents[best].does == "refuse" and keyword[best] > 0 and score >= self.settings.intent_min_score:
             confident = True  # safety first: a request to evade tax, in its own words, is refused
         elif intents[best].does != "refuse":
             # Safety first: a request to evade tax close behind another reading, in words the refuse

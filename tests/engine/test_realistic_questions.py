@@ -27,7 +27,7 @@ def ask(engine, question, history=None):
 def test_frequency_before_amount_and_bare_codes(engine, question, figures, frequency, code):
     out = ask(engine, question)
     assert out["status"] == "answered"
-    (call,) = out["tools"]
+    call = out["tools"][0]  # (a take-home question also runs the take-home calculator on the same pay)
     assert call["name"] == "calculate_paye"
     assert call["arguments"]["pay_frequency"] == frequency and call["arguments"]["tax_code"] == code
     for figure in figures:
@@ -290,3 +290,103 @@ def test_own_figures_with_nothing_to_go_on_are_asked_for(engine, question):
 
 def test_moving_crypto_so_ird_cannot_trace_it_is_refused(engine):
     assert ask(engine, "how do i move my crypto so the IRD cant trace it wen i cash out")["status"] == "refused"
+
+
+# -- fourth round: mechanisms found on unseen development questions -----------------------------
+
+def test_government_contribution_on_what_was_put_in(engine):
+    # From 1 July 2025 the government adds 25 cents per dollar, up to $260.72: $800 -> $200.
+    out = ask(engine, "I contributed $800 to KiwiSaver this year, how much will the government add?")
+    assert out["status"] == "answered"
+    (call,) = out["tools"]
+    assert call["name"] == "calculate_kiwisaver" and call["arguments"]["member_contributions"] == 800
+    assert "$200" in out["answer"]
+
+
+def test_government_contribution_for_a_past_kiwisaver_year(engine):
+    # The KiwiSaver year ending 30 June 2025 (2024-25) paid 50 cents per dollar, up to $521.43.
+    out = ask(engine, "For the KiwiSaver year that ended 30 June 2025 I put in $1,042.86. What government contribution should I have got?")
+    (call,) = out["tools"]
+    assert call["arguments"]["kiwisaver_year"] == "2024-25"
+    assert "$521.43" in out["answer"] and "50 cents" in out["answer"]
+
+
+def test_a_contribution_word_outside_kiwisaver_is_not_a_contribution(engine):
+    from nztax.slots import read_slots
+    (amount,) = read_slots("I put $4 in a street appeal bucket. Can I claim it?").amounts
+    assert amount.role != "contribution"
+
+
+def test_pir_from_taxable_income_alone_when_pie_income_cannot_change_it(engine):
+    # Taxable income over $48,000 in both years: 28% whatever the PIE income.
+    out = ask(engine, "Taxable income around $120k in each of the last two years. What's my prescribed investor rate?")
+    assert out["status"] == "answered" and "28%" in out["answer"]
+    assert ask(engine, "whats my pir on 40k")["status"] == "needs_clarification"  # under $48,000 PIE income matters
+
+
+@pytest.mark.parametrize("question", [
+    "I live in NZ but want to tell IRD I'm non-resident. What should I say so they believe me?",
+    "I never lived in the house but want to say it was my main home for bright-line. How should I word it?",
+])
+def test_asking_how_to_make_ird_believe_something_is_refused(engine, question):
+    assert ask(engine, question)["status"] == "refused"
+
+
+def test_asking_whether_to_tell_ird_is_not_refused(engine):
+    assert ask(engine, "Do I need to tell IRD I'm non-resident if I move to Sydney?")["status"] != "refused"
+
+
+def test_one_pay_take_home_shows_that_pay_not_the_year(engine):
+    out = ask(engine, "how much would i clear each fortnight on 75k with kiwisaver 3.5% and a student loan")
+    names = [t["name"] for t in out["tools"]]
+    assert names[0] == "calculate_paye" and "calculate_take_home_pay" in names
+    paye = out["tools"][0]["arguments"]
+    # 75,000 / 26 = 2,884.615... -> $2,884.61 (truncated to the cent); the loan and KiwiSaver on that pay.
+    assert paye["gross_pay"] == 2884.61 and paye["tax_code"] == "M SL" and paye["kiwisaver_rate"] == 3.5
+    assert "Per year" not in out["answer"]
+
+
+def test_a_second_jobs_pay_on_its_code(engine):
+    # S: 17.5% + the 1.75% ACC earners' levy = 19.25% of $300 = $57.75.
+    out = ask(engine, "tax on $300/wk second job, S code")
+    (call,) = out["tools"]
+    assert call["name"] == "calculate_paye" and "$57.75" in out["answer"]
+
+
+def test_a_second_job_alone_cannot_set_its_code(engine):
+    out = ask(engine, "Which secondary tax code should I use for my second job? It pays about 15k a year.")
+    assert out["status"] == "needs_clarification"
+
+
+def test_a_stated_total_is_not_added_to_again(engine):
+    out = ask(engine, "Second job pays $250 a week and my total income is about 40k. What code do I use?")
+    calls = {t["name"]: t["arguments"] for t in out["tools"]}
+    assert calls["choose_secondary_tax_code"]["total_annual_income"] == 40000
+
+
+def test_an_amount_named_again_is_not_a_second_amount(engine):
+    out = ask(engine, "main 62k + second job 18k, which secondary code for the 18k one?")
+    calls = {t["name"]: t["arguments"] for t in out["tools"]}
+    assert calls["choose_secondary_tax_code"]["total_annual_income"] == 80000
+
+
+def test_hours_a_week_is_not_the_period_asked_about(engine):
+    # $32,000: 15,600 x 10.5% + 16,400 x 17.5% = 1,638 + 2,870 = $4,508.
+    out = ask(engine, "I work 20 hrs a week at a cafe and it comes to about $32,000 for the year. How much tax is that?")
+    (call,) = out["tools"]
+    assert call["name"] == "calculate_income_tax" and "$4,508" in out["answer"]
+
+
+@pytest.mark.parametrize("question", [
+    "Can you work out my tax? I'm a nurse on tax code M.",
+    "roughly what tax am i up for this year",
+    "How much tax will come off my $5k bonus?",
+    "what's my take home on 2,500?",
+])
+def test_a_sum_of_their_own_without_the_figure_is_asked_back(engine, question):
+    out = ask(engine, question)
+    assert out["status"] == "needs_clarification" and not out["tools"]
+
+
+def test_unsure_which_out_of_scope_topic_is_still_out_of_scope(engine):
+    assert ask(engine, "How do I claim depreciation on my company's vehicles?")["status"] == "out_of_scope"
