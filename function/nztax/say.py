@@ -340,6 +340,12 @@ def _other_year(sentence: str, tax_year: str | None) -> bool:
     return bool(years) and tax_year is not None and tax_year not in years
 
 
+def _several_years(sentence: str) -> bool:
+    """Figures for several tax years in one sentence ("1.6% in 2024-25, 1.67% in 2025-26"): for a
+    question about one earlier year, the others' figures read as its answer."""
+    return len(set(YEAR_RANGE.findall(sentence))) > 1 and bool(re.search(r"\$\d|\d%", sentence))
+
+
 def _undated_figure(sentence: str, tax_year: str | None) -> bool:
     """A figure in a sentence that does not say its year: the sources describe today's rules, so for
     an earlier year such a figure may be another year's."""
@@ -356,7 +362,7 @@ def best_sentences(question: str, hits: list, limit: int, extra_words: set[str] 
     if not wanted:
         return []
     candidates = [(s, hit, rank) for rank, hit in enumerate(hits) for s in _sentences(hit)
-                  if not _other_year(s, tax_year) and not (past_year and _undated_figure(s, tax_year))]
+                  if not _other_year(s, tax_year) and not (past_year and (_undated_figure(s, tax_year) or _several_years(s)))]
     if not candidates:
         return []
     frequency = Counter(w for s, _, _ in candidates for w in words(s) & wanted)

@@ -192,6 +192,8 @@ SECOND_JOB_WORDS = dict(ROLE_PATTERNS)["second_job"]
 # A KiwiSaver year runs 1 July to 30 June and is named here by the June it ends in.
 KIWISAVER_YEAR_END = re.compile(r"\b(?:end(?:s|ed|ing)?|to|until)\s+(?:(?:the\s+)?30(?:th)?\s+)?june\s+(?P<y>20\d\d)\b", re.I)
 NEGATED_JOB = re.compile(r"\b(?:no|not a|not any|without a|without any|don'?t have a|dont have a)\s+$", re.I)
+MONTH_YEAR = re.compile(r"\b(?:in|during|back in|from|since|of)\s+(?P<m>jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+"
+                        r"(?P<y>20\d\d)\b", re.I)
 IT_PAYS = re.compile(r"\b(?:it|that job|that one|the job)(?: only)? (?:pays|pays me|is|brings in)\b[^.?!]*$", re.I)
 NAMES_TAKE_HOME = re.compile(r"\btake[- ]?home\b|\bafter[- ]tax\b|\bnet (?:pay|income|salary)\b|\bin my pocket\b|"
                              r"\bhits? my (?:account|bank)\b|\bclear (?:each|a|per|every)\b", re.I)
@@ -631,6 +633,12 @@ def read_slots(text: str, rules: RuleBook | None = None, current: str | None = N
             slots.pay_date = day.isoformat()
             if slots.tax_year is None:
                 slots.tax_year, slots.year_text = tax_year_for(day), dm.group(0)
+    if slots.tax_year is None:
+        mm = MONTH_YEAR.search(text)
+        if mm:
+            # "back in February 2026": the tax year that month falls in (1 April to 31 March).
+            month = MONTHS.index(mm.group("m")[:3].lower()) + 1
+            slots.tax_year, slots.year_text = tax_year_for(dt.date(int(mm.group("y")), month, 1)), mm.group(0)
     slots.negated = bool(NEGATION.search(text))
     each = re.search(r"\b(two|2|both)\b[^.?!]{0,30}\bjobs?\b[^.?!]{0,30}\beach\b", text, re.I)
     if each and len(slots.incomes) == 1:

@@ -390,3 +390,16 @@ def test_a_sum_of_their_own_without_the_figure_is_asked_back(engine, question):
 
 def test_unsure_which_out_of_scope_topic_is_still_out_of_scope(engine):
     assert ask(engine, "How do I claim depreciation on my company's vehicles?")["status"] == "out_of_scope"
+
+
+def test_a_month_and_year_sets_the_tax_year(engine):
+    # February 2026 falls in the tax year 1 April 2025 - 31 March 2026.
+    out = ask(engine, "back in February 2026 I was getting $1,000 a week on M. how much PAYE was being taken then?")
+    (call,) = out["tools"]
+    assert call["arguments"]["tax_year"] == "2025-26"
+
+
+def test_an_earlier_years_answer_leaves_out_other_years_figures():
+    from nztax.say import _several_years
+    assert _several_years("The rate rose from 1.6% in 2024-25 to 1.67% in 2025-26.")
+    assert not _several_years("The rate for 2024-25 is 1.6%.")
