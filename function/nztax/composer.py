@@ -286,6 +286,14 @@ def _year_phrase(result: dict) -> str:
     return f"the {result.get('tax_year')} tax year"
 
 
+def _take_home_rows(figures: dict, loan_label: str) -> list[str]:
+    """The student loan, KiwiSaver and take-home rows of a take-home table (a year's or one pay's)."""
+    rows = [f"| {loan_label} | {money(figures['student_loan'])} |"] if figures.get("student_loan") else []
+    if figures.get("kiwisaver_employee"):
+        rows.append(f"| KiwiSaver (your contribution) | {money(figures['kiwisaver_employee'])} |")
+    return rows + [f"| **Take-home pay** | **{money(figures['net_pay'])}** |"]
+
+
 def describe_tool_result(name: str, args: dict, result: dict, per_pay_only: bool = False) -> tuple[list[str], bool]:
     """Markdown lines for one calculator result, and whether it is an annual approximation.
     `per_pay_only`: the question asked about one pay, so take-home pay is shown for a pay, not a year."""
@@ -324,12 +332,7 @@ def describe_tool_result(name: str, args: dict, result: dict, per_pay_only: bool
                  f"paid {freq}:", "", f"| Each {freq} pay | Amount |", "|---|---|",
                  f"| Gross pay | {money(per['gross_pay'])} |",
                  f"| PAYE (includes the ACC earners' levy) | {money(per['paye'])} |"]
-        if per.get("student_loan"):
-            lines.append(f"| Student loan | {money(per['student_loan'])} |")
-        if per.get("kiwisaver_employee"):
-            lines.append(f"| KiwiSaver (your contribution) | {money(per['kiwisaver_employee'])} |")
-        lines.append(f"| **Take-home pay** | **{money(per['net_pay'])}** |")
-        return lines, False
+        return lines + _take_home_rows(per, "Student loan"), False
     if name == "calculate_take_home_pay":
         lines = [f"On a salary of {money(result['annual_salary'])} a year on tax code {result['tax_code']} ({y}):", "",
                  "| Per year | Amount |", "|---|---|",
@@ -337,11 +340,7 @@ def describe_tool_result(name: str, args: dict, result: dict, per_pay_only: bool
                  f"| ACC earners' levy | {money(result['acc_levy'])} |"]
         if result.get("ietc"):
             lines.append(f"| Independent earner tax credit | −{money(result['ietc'])} |")
-        if result.get("student_loan"):
-            lines.append(f"| Student loan repayment | {money(result['student_loan'])} |")
-        if result.get("kiwisaver_employee"):
-            lines.append(f"| KiwiSaver (your contribution) | {money(result['kiwisaver_employee'])} |")
-        lines.append(f"| **Take-home pay** | **{money(result['net_pay'])}** |")
+        lines += _take_home_rows(result, "Student loan repayment")
         per = result.get("per_pay") or {}
         if per:
             freq = str(per.get("pay_frequency", "")).replace("_", "-")
