@@ -287,16 +287,15 @@ def _year_phrase(result: dict) -> str:
 
 
 def _take_home_rows(figures: dict, loan_label: str) -> list[str]:
-    """The student loan, KiwiSaver and take-home rows of a take-home table (a year's or one pay's)."""
+    """The student loan, KiwiSaver and take-home rows of a pay's or a year's table."""
     rows = [f"| {loan_label} | {money(figures['student_loan'])} |"] if figures.get("student_loan") else []
     if figures.get("kiwisaver_employee"):
         rows.append(f"| KiwiSaver (your contribution) | {money(figures['kiwisaver_employee'])} |")
     return rows + [f"| **Take-home pay** | **{money(figures['net_pay'])}** |"]
 
 
-def describe_tool_result(name: str, args: dict, result: dict, per_pay_only: bool = False) -> tuple[list[str], bool]:
-    """Markdown lines for one calculator result, and whether it is an annual approximation.
-    `per_pay_only`: the question asked about one pay, so take-home pay is shown for a pay, not a year."""
+def describe_tool_result(name: str, args: dict, result: dict) -> tuple[list[str], bool]:
+    """Markdown lines for one calculator result, and whether it is an annual approximation."""
     if "error" in result:
         err = result["error"]
         if err.get("code") == "rules_unavailable":
@@ -318,21 +317,9 @@ def describe_tool_result(name: str, args: dict, result: dict, per_pay_only: bool
         lines = [f"For a {freq} pay of {money(result['gross_pay'])} on tax code {result['tax_code']} ({y}):", "",
                  "| | Amount |", "|---|---|",
                  f"| PAYE (includes the ACC earners' levy of {money(result['acc_levy'])}) | {money(result['paye'])} |"]
-        if result.get("student_loan"):
-            lines.append(f"| Student loan | {money(result['student_loan'])} |")
-        if result.get("kiwisaver_employee"):
-            lines.append(f"| KiwiSaver (your contribution) | {money(result['kiwisaver_employee'])} |")
-        lines.append(f"| **Take-home pay** | **{money(result['net_pay'])}** |")
+        lines += _take_home_rows(result, "Student loan")
         lines += ["", "PAYE is worked out the way IRD's payroll specification does it, to the cent."]
         return lines, False
-    if name == "calculate_take_home_pay" and per_pay_only and result.get("per_pay"):
-        per = result["per_pay"]
-        freq = str(per.get("pay_frequency", "")).replace("_", "-")
-        lines = [f"On a salary of {money(result['annual_salary'])} a year on tax code {result['tax_code']} ({y}), "
-                 f"paid {freq}:", "", f"| Each {freq} pay | Amount |", "|---|---|",
-                 f"| Gross pay | {money(per['gross_pay'])} |",
-                 f"| PAYE (includes the ACC earners' levy) | {money(per['paye'])} |"]
-        return lines + _take_home_rows(per, "Student loan"), False
     if name == "calculate_take_home_pay":
         lines = [f"On a salary of {money(result['annual_salary'])} a year on tax code {result['tax_code']} ({y}):", "",
                  "| Per year | Amount |", "|---|---|",

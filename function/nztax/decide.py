@@ -393,7 +393,8 @@ def _plan(d: Decision, intent: IntentSpec, slots: Slots) -> None:
         # Only the second job's pay is known: its code follows the total income, which is not.
         if slots.tax_code is not None and _base(slots.tax_code) in SECONDARY_CODES:
             call = _paye_call(d, slots, jobs[0], slots.annual(jobs[0]) or jobs[0].value, year)
-            d.calls = [call] if call else d.calls
+            if call is not None:  # (otherwise it has asked back)
+                d.calls = [call]
         else:
             _clarify(d, "secondary_code")
         return

@@ -226,9 +226,12 @@ COMPARED_FIGURE = {"calculate_income_tax": ("total_tax", "income tax"),
                    "calculate_paye": ("net_pay", "take-home pay")}
 
 
-def result_sources(result: dict) -> list[str]:
+def result_citations(result: dict, titles: dict[str, str]) -> list[Citation]:
     """The pages a calculator's result rests on: its own, then any part's (the government contribution's)."""
-    return [value for key, value in result.items() if (key == "source" or key.endswith("_source")) and isinstance(value, str)]
+    if not isinstance(result, dict):
+        return []
+    return [Citation(title=titles.get(url, "Inland Revenue"), url=url) for key, url in result.items()
+            if (key == "source" or key.endswith("_source")) and isinstance(url, str)]
 
 
 def _difference(results: list[tuple[str, dict, dict]]) -> str | None:
@@ -269,22 +272,17 @@ def calculation(decision: Decision, results: list[tuple[str, dict, dict]], rules
     one_pay = decision.slots.asked_period in PAY_FREQUENCIES
     paye_shown = {a.get("pay_frequency") for n, a, r in results if n == "calculate_paye" and "error" not in r}
     for name, args, result in results:
+        citations += result_citations(result, titles)
+        tools.append(ToolCall(name=name, arguments=args, result=result))
         if name == "calculate_take_home_pay" and one_pay and args.get("pay_frequency") in paye_shown and "error" not in result:
-            # The same pay's PAYE, student loan and KiwiSaver are already shown, to the cent.
-            citations += [Citation(title=titles.get(url, "Inland Revenue"), url=url) for url in result_sources(result)]
-            tools.append(ToolCall(name=name, arguments=args, result=result))
-            continue
+            continue  # the same pay's PAYE, student loan and KiwiSaver are already shown, to the cent
         lead = lead_for(name, args, result, decision)
-        lines, approx = composer.describe_tool_result(
-            name, args, result, per_pay_only=decision.slots.asked_period in PAY_FREQUENCIES)
+        lines, approx = composer.describe_tool_result(name, args, result)
         approximate = approximate or approx
         if lead:
             leads.append(lead)
         if not comparison or "error" in result:
             working += ([""] if working else []) + lines
-        if isinstance(result, dict):
-            citations += [Citation(title=titles.get(url, "Inland Revenue"), url=url) for url in result_sources(result)]
-        tools.append(ToolCall(name=name, arguments=args, result=result))
     difference = _difference(results) if comparison else None
     if difference:
         leads.append(difference)
@@ -340,16 +338,19 @@ def _other_year(sentence: str, tax_year: str | None) -> bool:
     return bool(years) and tax_year is not None and tax_year not in years
 
 
+FIGURE = re.compile(r"\$\d|\d%")  # a dollar amount or a rate in a sentence
+
+
 def _several_years(sentence: str) -> bool:
     """Figures for several tax years in one sentence ("1.6% in 2024-25, 1.67% in 2025-26"): for a
     question about one earlier year, the others' figures read as its answer."""
-    return len(set(YEAR_RANGE.findall(sentence))) > 1 and bool(re.search(r"\$\d|\d%", sentence))
+    return len(set(YEAR_RANGE.findall(sentence))) > 1 and bool(FIGURE.search(sentence))
 
 
 def _undated_figure(sentence: str, tax_year: str | None) -> bool:
     """A figure in a sentence that does not say its year: the sources describe today's rules, so for
     an earlier year such a figure may be another year's."""
-    return bool(re.search(r"\$\d|\d%", sentence)) and (tax_year is None or tax_year not in sentence)
+    return bool(FIGURE.search(sentence)) and (tax_year is None or tax_year not in sentence)
 
 
 def best_sentences(question: str, hits: list, limit: int, extra_words: set[str] | None = None,
@@ -427,8 +428,7 @@ def fact(decision: Decision, rules: RuleBook, hits: list, current_year: str, too
         sums = [lead_for(n, a, r, decision) for n, a, r in tool_results]
         sums.append(_difference(tool_results) or "")
         body += ["", " ".join(s for s in sums if s)]
-        citations += [Citation(title=(titles or {}).get(url, "Inland Revenue"), url=url)
-                      for _, _, r in tool_results for url in result_sources(r)]
+        citations += [c for _, _, r in tool_results for c in result_citations(r, titles or {})]
     # The rules summary only where it adds to the lead: a rates table for a question about rates.
     for rules_topic in (intent.topics if intent else ()):
         if year_rules is None:

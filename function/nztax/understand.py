@@ -233,12 +233,14 @@ class IntentClassifier:
         self.rows_with = {w: np.array(rows, dtype=np.int64) for w, rows in self.rows_with.items()}
         self.prefer_sets = [frozenset(spec.prefers) for spec in catalogue.intents]
         self.avoid_sets = [frozenset(spec.avoids) for spec in catalogue.intents]
+        self.decisive = [(i, spec.decisive) for i, spec in enumerate(catalogue.intents) if spec.decisive]
 
     def scores(self, question: str, vector: np.ndarray | None, features: frozenset[str] = frozenset()) -> np.ndarray:
         return self._scores(question, vector, features)[0]
 
-    def _scores(self, question: str, vector: np.ndarray | None, features: frozenset[str]) -> tuple[np.ndarray, np.ndarray]:
-        """(combined score, keyword hit) per intent."""
+    def _scores(self, question: str, vector: np.ndarray | None,
+                features: frozenset[str]) -> tuple[np.ndarray, np.ndarray, int | None]:
+        """(combined score, keyword hit) per intent, and the intent whose decisive words are in the question."""
         n = len(self.catalogue.intents)
         dense = np.zeros(n, dtype=np.float32)
         if vector is not None and len(self.vectors):
@@ -265,12 +267,12 @@ class IntentClassifier:
         w = self.settings.intent_lexical_weight
         prefer = np.array([len(features & p) for p in self.prefer_sets], dtype=np.float32)
         avoid = np.array([len(features & a) for a in self.avoid_sets], dtype=np.float32)
+        decisive = next((i for i, phrases in self.decisive if any(f" {k} " in lowered for k in phrases)), None)
         return (dense + w * (0.5 * lexical + 0.5 * keyword) + self.settings.intent_slot_weight * prefer
-                - self.settings.intent_avoid_weight * avoid), keyword
+                - self.settings.intent_avoid_weight * avoid), keyword, decisive
 
     def classify(self, question: str, vector: np.ndarray | None, slots=None) -> Classification:
-        combined, keyword = self._scores(question, vector, slot_features(slots))
-        lowered = f" {phrase_text(question)} "
+        combined, keyword, decisive = self._scores(question, vector, slot_features(slots))
         order = np.argsort(-combined)
         intents = self.catalogue.intents
         best = int(order[0])
@@ -287,7 +289,6 @@ class IntentClassifier:
         score = float(combined[best])
         runner = float(combined[second]) if second is not None else 0.0
         confident = score >= self.settings.intent_min_score and (score - runner) >= self.settings.intent_margin
-        decisive = next((i for i, spec in enumerate(intents) if spec.decisive and any(f" {k} " in lowered for k in spec.decisive)), None)
         if decisive is not None:
             # Asking how to make IRD believe something untrue is refused, whatever it is about.
             best, score, confident = decisive, float(combined[decisive]), True
