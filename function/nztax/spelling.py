@@ -4,7 +4,8 @@ In: a question; the words people ask with (the intent catalogue's examples and k
 words the sources use (the index's chunks). Out: the question with each unknown word of
 `spelling_min_length` or more letters replaced by the closest asking word, when one is close
 enough (difflib's ratio at least `spelling_cutoff`); numbers, codes and every other character stay
-as typed. A word the sources use is never changed, so "shearing" stays "shearing".
+as typed. A word the sources use is never changed, so "shearing" stays "shearing"; nor is a closest
+word's form with an ending ("annually" is not "annual").
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from functools import lru_cache
 from typing import Iterable
 
 WORD = re.compile(r"[A-Za-z]+")
+INFLECTION = re.compile(r"s|es|d|ed|ing|ly|er|ers")
 
 
 class Speller:
@@ -40,6 +42,9 @@ class Speller:
             word = m.group(0)
             if len(word) < self.min_length or word.lower() in self.known:
                 return word
-            return self._closest(word.lower()) or word
+            closest = self._closest(word.lower())
+            if closest is None or INFLECTION.fullmatch(word.lower()[len(closest):]) and word.lower().startswith(closest):
+                return word  # "annually", "lives": a known word with an ending, not a misspelling
+            return closest
 
         return WORD.sub(fix, text)

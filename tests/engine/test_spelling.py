@@ -21,6 +21,13 @@ def test_known_words_short_words_and_numbers_stay_as_typed():
         assert SPELLER.correct(text) == text
 
 
+def test_a_known_word_with_an_ending_is_not_a_misspelling():
+    # "annually" is "annual" with an ending, not a misspelling of it; "annuall" is one.
+    speller = Speller.from_texts(asking=["take home annual pay", "paying weekly"], sources=[], cutoff=0.8, min_length=5)
+    assert speller.correct("take home annually") == "take home annually"
+    assert speller.correct("annuall pay") == "annual pay"
+
+
 def test_the_engine_reads_the_corrected_question(engine):
     out = engine.answer("paye on 880 weekley, code M", use_faq=False, mode="offline").to_json()
     # IR335 Sept 2026: weekly $880 on M -> $148.40 (nz_tax_facts.md §8).
