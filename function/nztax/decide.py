@@ -53,6 +53,11 @@ ANNUAL_TOOLS = ("calculate_income_tax", "calculate_acc_levy", "calculate_student
 # Calculators whose income is all taxable income: with no pay from work, a profit, interest or a
 # gain is the income ("$45,000 profit, no salary"). (The ACC earners' levy is on earnings only.)
 ALL_INCOME_TOOLS = ("calculate_income_tax", "calculate_student_loan_repayment")
+# Calculators that need the person's income from work (or all their income) to run at all.
+INCOME_TOOLS = ("calculate_income_tax", "calculate_paye", "calculate_take_home_pay", "calculate_acc_levy",
+                "calculate_student_loan_repayment")
+# "On each pay", "per pay": the answer is wanted for one pay.
+EACH_PAY = re.compile(r"\b(?:each|every|per|a|one) pay(?:slip|cheque|check|day|packet)?\b", re.I)
 # "Total income tax for the year?": the sum over every income, not what one part of it adds.
 ASKS_TOTAL = re.compile(r"\b(total|altogether|all up|overall|combined|in all)\b", re.I)
 OWN_AMOUNT = re.compile(r"\bhow much\b[^?]*\b(i|my|me)\b|\b(?:what'?s|whats|what is) (?:the )?tax on my\b", re.I)
@@ -186,8 +191,10 @@ def decide(question: str, classification: Classification | None, rules: RuleBook
                                                  or slots.benefit_or_super or slots.no_ird_number or slots.tax_code)
     runner = classification.runner_up
     runner_does = runner.does if runner is not None else None
+    gives_only = _gives_only(slots)
+    donation = next((spec for spec in (intent, runner) if spec is not None and spec.tool == "calculate_donation_tax_credit"), None)
     if (not sure and runner is not None and {intent.does, runner.does} <= {"clarify", "calculate"}
-            and slots.income_amount() is None and _asks_own_figure(asked)):
+            and slots.income_amount() is None and _asks_own_figure(asked) and not (donation and gives_only)):
         # A sum of their own, or a question too vague to place, with nothing to work from: ask.
         d.action = "clarify"
         d.missing = ["income"]
@@ -233,6 +240,10 @@ def decide(question: str, classification: Classification | None, rules: RuleBook
             return d
         if slots.questioned:
             _clarify(d, "amount", slots.questioned[0].questioned)
+        elif donation is not None and gives_only:
+            # Between the credit and a sum on their pay, with only donations stated: the credit.
+            d.action, d.intent = "calculate", donation
+            _plan(d, donation, slots)
         elif slots.income_amount() is None and _asks_own_figure(asked):
             _clarify(d, "income")
         elif runner is not None and runner.does == "calculate" and slots.income_amount() is not None:
@@ -294,6 +305,11 @@ def _add_calls(d: Decision, trial: Decision) -> None:
     d.assumptions += [a for a in trial.assumptions if a not in d.assumptions]
 
 
+def _gives_only(slots: Slots) -> bool:
+    """Donations are the only money stated: no income to work a sum on."""
+    return not slots.incomes and any(a.role == "donation" for a in slots.amounts)
+
+
 def _asks_own_figure(text: str) -> bool:
     return bool(OWN_FIGURE.search(text))
 
@@ -351,6 +367,10 @@ def _plan(d: Decision, intent: IntentSpec, slots: Slots) -> None:
         _clarify(d, "amount", questioned[0].questioned)
         return
     tool = intent.tool
+    if tool in INCOME_TOOLS and _gives_only(slots):
+        # Only donations stated ("payroll giving $45 a fortnight, how much off my PAYE?"): the sum
+        # their figures can answer is the donation tax credit.
+        tool = "calculate_donation_tax_credit"
     if tool == "calculate_donation_tax_credit":
         donations = [a for a in slots.amounts if a.role == "donation"] or [a for a in slots.amounts if not a.is_income][:1]
         if not donations and len(slots.amounts) == 1:
@@ -359,7 +379,11 @@ def _plan(d: Decision, intent: IntentSpec, slots: Slots) -> None:
         if not donations:
             _clarify(d, "donation")
             return
-        donated = slots.annual(donations[0]) or donations[0].value  # "$250 a month" is $3,000 a year
+        given = donations[0]
+        donated = slots.annual(given) or given.value  # "$250 a month" is $3,000 a year
+        if given.period in PAY_FREQUENCIES and (slots.asked_period == given.period or EACH_PAY.search(d.asked)):
+            # "$45 every fortnight … the credit on each pay": payroll giving credits each pay as it goes.
+            donated = given.value
         if income is None:
             # The credit is capped only by a taxable income below the donations: say the assumption.
             income = donated
@@ -461,14 +485,27 @@ def _pir_taxable_ceiling(d: Decision) -> Decimal | None:
     return max((Decimal(str(t.taxable_income_max)) for t in pir.rates), default=None) if pir is not None else None
 
 
+def _government_contribution_cap(d: Decision) -> Decimal | None:
+    """The income above which no government contribution is paid, from the year's rules."""
+    year = d.rules.years.get(d.tax_year) if d.rules is not None else None
+    gc = year.data.government_contribution if year is not None else None
+    return Decimal(str(gc.income_cap)) if gc is not None and gc.income_cap is not None else None
+
+
 def _plan_government_contribution(d: Decision, slots: Slots) -> None:
     """The government contribution on what the person put in themselves ("I contributed $800 this
     KiwiSaver year"): their pay, if stated, only for the income cap."""
+    income = slots.annual_income()
+    cap = _government_contribution_cap(d)
+    if not slots.contributions and income is not None and cap is not None and income > cap:
+        # "I earn $190k, do I still get it?": nothing is paid above the cap, whatever they put in.
+        d.calls = [("calculate_kiwisaver", {"gross_pay": float(income), "pay_frequency": "annual", "annual_income": float(income),
+                                            "member_contributions": 0.0, "tax_year": d.tax_year})]
+        return
     if not slots.contributions:
         _clarify(d, "contribution")
         return
     put_in = sum((slots.annual(a) or a.value for a in slots.contributions), Decimal(0))
-    income = slots.annual_income()
     args = {"gross_pay": float(income or 0), "pay_frequency": "annual", "member_contributions": _cents(put_in),
             "tax_year": d.tax_year}
     if income is not None:

@@ -202,6 +202,10 @@ def lead_for(name: str, args: dict, result: dict, decision: Decision) -> str:
         return f"No. On {money(args.get('annual_income', 0))} in {y} you would not get the independent earner tax credit. {result.get('reason', '')}".strip()
     if name == "calculate_kiwisaver":
         if args.get("member_contributions") is not None and result.get("government_contribution") is not None:
+            reason = result.get("government_contribution_reason", "")
+            if not result["government_contribution"] and reason.startswith("Not paid"):
+                return (f"No. No government contribution is paid for the KiwiSaver year {result.get('kiwisaver_year', '')} "
+                        f"(1 July to 30 June) in this case. {reason}")
             return (f"On {money(args['member_contributions'])} of your own contributions in the KiwiSaver year "
                     f"{result.get('kiwisaver_year', '')} (1 July to 30 June), the government contribution is "
                     f"**{money(result['government_contribution'])}**. {result.get('government_contribution_reason', '')}").strip()
@@ -210,6 +214,11 @@ def lead_for(name: str, args: dict, result: dict, decision: Decision) -> str:
                 f"adds {money(result['employer_contribution'])}, and after ESCT at {pct(result['esct_rate'])} ({money(result['esct'])}) "
                 f"**{money(result['employer_contribution_net'])}** of it reaches your account.")
     if name == "calculate_donation_tax_credit":
+        pay = next((a for a in decision.slots.amounts if a.role == "donation" and a.period in PAY_FREQUENCIES
+                    and float(a.value) == args.get("donations")), None)
+        if pay is not None:
+            return (f"On {money(result['eligible_donations'])} given {_per(pay.period)}, the tax credit is **{money(result['credit'])}** "
+                    f"on each pay: through payroll giving your employer takes it off that pay's PAYE ({y}).")
         return f"You can claim back **{money(result['credit'])}** on {money(result['eligible_donations'])} of donations ({y})."
     if name == "find_prescribed_investor_rate":
         return f"Your prescribed investor rate (PIR) is **{pct(result['rate'])}**."
@@ -421,19 +430,25 @@ def fact(decision: Decision, rules: RuleBook, hits: list, current_year: str, too
     lead = fill(intent.lead, values) if intent and intent.lead and year_rules else None
     if not lead:
         return topic(decision, rules, hits, current_year)
-    body: list[str] = [lead]
+    band = _band_asked(decision, year_rules) if intent and "tax_rates" in intent.show else None
+    body: list[str] = [band or lead]
     citations: list[Citation] = []
     if intent and "calculation" in intent.show and tool_results:
         # What the misconception means for the income they stated ("On $15,000 you pay $1,575").
         sums = [lead_for(n, a, r, decision) for n, a, r in tool_results]
         sums.append(_difference(tool_results) or "")
-        body += ["", " ".join(s for s in sums if s)]
+        worked = " ".join(s for s in sums if s)
+        if all(s.startswith("No.") for s in sums if s):
+            body = [worked]  # the answer for them is no: the rule's amounts are not theirs to expect
+        else:
+            body += ["", worked]
         citations += [c for _, _, r in tool_results for c in result_citations(r, titles or {})]
     # The rules summary only where it adds to the lead: a rates table for a question about rates.
     for rules_topic in (intent.topics if intent else ()):
         if year_rules is None:
             break
-        lines = composer.topic_lines(rules_topic, year_rules) if rules_topic in intent.show else []
+        # A question about one band is answered by that band; the whole table is for questions about all of them.
+        lines = composer.topic_lines(rules_topic, year_rules) if rules_topic in intent.show and not band else []
         if lines:
             body += [""] + lines
         citations += composer.rule_citations(year_rules, composer.TOPIC_SECTIONS.get(rules_topic, []))
@@ -449,6 +464,21 @@ def fact(decision: Decision, rules: RuleBook, hits: list, current_year: str, too
         tax_year=decision.tax_year, disclaimer=composer.disclaimer_for(decision, current_year, rules=rules),
         next_actions=list(intent.next[: composer.MAX_NEXT_ACTIONS]) if intent else [],
     )
+
+
+def _band_asked(decision: Decision, year_rules: TaxYearRules | None) -> str | None:
+    """"Income between $48,000 and $53,500 is taxed at 21.64% in 2024-25": the rate for the range a
+    question names, when one band covers all of it; None otherwise."""
+    it = section_or_none(year_rules, "income_tax") if year_rules is not None and decision.slots.between else None
+    ends = sorted(a.value for a in decision.slots.amounts if a.period == "annual" and not a.questioned)
+    if it is None or len(ends) != 2:
+        return None
+    low, high = ends
+    inside = [b for b in it.bands if b.lower < high and (b.upper is None or b.upper > low)]
+    if len(inside) != 1:
+        return None
+    return (f"In {year_rules.year}, income between {money(low)} and {money(high)} is taxed at {pct(inside[0].rate)}: "
+            f"that rate applies to the part of income in the {composer.band_label(inside[0].lower, inside[0].upper)} band.")
 
 
 def decision_values(decision: Decision, tool_results: list | None, values: dict[str, str]) -> dict[str, str]:

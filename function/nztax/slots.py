@@ -486,6 +486,9 @@ def resolve_tax_year(text: str, rules: RuleBook | None, current: str) -> tuple[s
     return None, None
 
 
+# The government's part of KiwiSaver, however it is called.
+GOVERNMENT_CONTRIBUTION = re.compile(r"\b(?:gov(?:ernment|t|'t)?|state)\b[^.?!]{0,25}\b(?:contribution|top[- ]?up|put|puts|pay|pays|chip|match)|"
+                                     r"\bmember tax credit\b|\bgovernment contribution\b", re.I)
 COUNT_PER_PERIOD = re.compile(r"\b\d+(?:\.\d+)?\s*(?:hours?|hrs?|h|days?|shifts?|weeks?|wks?)\s+"
                               r"(?:a|per|each|every)\s+(?:week|wk|fortnight|month|year)\b", re.I)
 
@@ -525,6 +528,7 @@ class Slots:
     second_job: bool = False          # "my 2nd job": a second job is what the question is about
     names_take_home: bool = False     # "what's my take-home", "after tax": the net pay it names
     names_pir: bool = False           # "which PIR": the rate it names, whatever else the amount suggests
+    names_government_contribution: bool = False  # "will the govt still top up my KiwiSaver"
     kiwisaver_year: str | None = None # "the KiwiSaver year ending June 2026": "2025-26" (1 July to 30 June)
     tax_year: str | None = None
     year_text: str | None = None
@@ -616,6 +620,7 @@ def read_slots(text: str, rules: RuleBook | None = None, current: str | None = N
     slots.names_income_tax = bool(re.search(r"\bincome tax\b", text, re.I))
     slots.names_take_home = bool(NAMES_TAKE_HOME.search(text))
     slots.names_pir = bool(re.search(r"\b(?:pir|prescribed investor rate)\b", text, re.I))
+    slots.names_government_contribution = bool(GOVERNMENT_CONTRIBUTION.search(text))
     ky = KIWISAVER_YEAR_END.search(text)
     if ky:
         end_year = int(ky.group("y"))

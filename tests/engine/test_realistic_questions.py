@@ -403,3 +403,47 @@ def test_an_earlier_years_answer_leaves_out_other_years_figures():
     from nztax.say import _several_years
     assert _several_years("The rate rose from 1.6% in 2024-25 to 1.67% in 2025-26.")
     assert not _several_years("The rate for 2024-25 is 1.6%.")
+
+
+def test_a_rate_question_about_one_band_is_answered_by_that_band(engine):
+    # nz_tax_facts.md §1: 2024-25 composite rates; $48,000 - $53,500 at 21.64%. One band answers it,
+    # so the whole table is left out.
+    out = ask(engine, "in 2024-25 what was the rate on income between $48,000 and $53,500")
+    assert out["status"] == "answered"
+    assert out["answer"].startswith("In 2024-25, income between $48,000 and $53,500 is taxed at 21.64%")
+    assert "| Taxable income | Rate |" not in out["answer"]
+
+
+def test_a_range_across_several_bands_still_gets_the_table(engine):
+    out = ask(engine, "what rate of tax is paid on income between $50,000 and $100,000")
+    assert "| $53,500 – $78,100 | 30% |" in out["answer"] and "| $78,100 – $180,000 | 33% |" in out["answer"]
+
+
+def test_no_government_contribution_above_its_income_cap(engine):
+    # nz_tax_facts.md §5: from 1 July 2025 no government contribution above $180,000 of income.
+    out = ask(engine, "im on $200,000 a year, will the govt still top up my kiwisaver")
+    assert out["status"] == "answered"
+    assert out["answer"].startswith("No.") and "$180,000" in out["answer"]
+    assert "$260.72" not in out["answer"]
+    (call,) = out["tools"]
+    assert call["name"] == "calculate_kiwisaver" and call["result"]["government_contribution"] == 0
+
+
+@pytest.mark.parametrize("question,credit", [
+    # Donation tax credit is a third of the donation (nz_tax_facts.md §6): $30 -> $10, $90 -> $30.
+    ("i give $30 a week to charity via payroll giving. whats the credit on each pay?", "$10"),
+    ("Payroll giving of $90 a month - how much less PAYE comes off per pay?", "$30"),
+])
+def test_payroll_giving_credit_on_each_pay(engine, question, credit):
+    out = ask(engine, question)
+    assert out["status"] == "answered"
+    (call,) = out["tools"]
+    assert call["name"] == "calculate_donation_tax_credit"
+    assert f"**{credit}** on each pay" in out["answer"]
+
+
+def test_yearly_donations_through_payroll_are_a_years_credit(engine):
+    # $25 a fortnight is $650 a year; a third is $216.67.
+    out = ask(engine, "I donate $25 a fortnight through payroll giving, how much do I get back over the year?")
+    (call,) = out["tools"]
+    assert call["arguments"]["donations"] == 650 and "$216.67" in out["answer"]
