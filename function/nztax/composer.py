@@ -205,8 +205,9 @@ CLARIFYING_QUESTIONS: dict[str, tuple[str, tuple[str, ...]]] = {
                        ("Which secondary tax code for $60,000 total income?",)),
     "frequency": ("How often is that paid: weekly, fortnightly, every four weeks or monthly? PAYE on a pay depends on "
                   "it. Your tax code (for example M, ME or M SL) helps too.", ()),
-    "details": ("I can work that out with you, but I need the figures. What amounts are involved (what you "
-                "bought and sold it for, or what you received, and when), and what else did you earn in the tax year?", ()),
+    "details": ("I can work that out with you, but I need the figures. What amounts are involved (for example what "
+                "you received or paid, what you bought and sold something for, and when), and what else did you earn "
+                "in the tax year?", ()),
     "donation": ("How much did you donate in the tax year, and what was your taxable income?", ()),
     "income": ("To work that out I need your income before tax. How much do you earn, and is that a year, "
                "or per week, fortnight or month? If you're paid salary or wages, your tax code (for example "

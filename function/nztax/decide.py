@@ -52,7 +52,10 @@ SELF_EMPLOYED = re.compile(r"self[- ]employ|freelanc|contractor|sole trader|my (
 ANNUAL_TOOLS = ("calculate_income_tax", "calculate_acc_levy", "calculate_student_loan_repayment")
 # Calculators whose income is all taxable income: with no pay from work, a profit, interest or a
 # gain is the income ("$45,000 profit, no salary"). (The ACC earners' levy is on earnings only.)
-ALL_INCOME_TOOLS = ("calculate_income_tax", "calculate_student_loan_repayment")
+ALL_INCOME_TOOLS = ("calculate_income_tax", "calculate_student_loan_repayment", "calculate_ietc")
+# "Haven't filed last year's return yet": the standard option then starts from the year before.
+RETURN_NOT_FILED = re.compile(r"\b(?:not|haven'?t|havent|hasn'?t|hasnt|isn'?t|isnt|wasn'?t|wasnt|yet to|didn'?t|didnt|still to)\s+(?:yet\s+|been\s+)?(?:filed|file|submitted|done)\b|"
+                              r"\breturn\b[^.?!]{0,20}\bnot (?:yet )?(?:filed|in|done)\b", re.I)
 # Calculators that need the person's income from work (or all their income) to run at all.
 INCOME_TOOLS = ("calculate_income_tax", "calculate_paye", "calculate_take_home_pay", "calculate_acc_levy",
                 "calculate_student_loan_repayment")
@@ -60,7 +63,8 @@ INCOME_TOOLS = ("calculate_income_tax", "calculate_paye", "calculate_take_home_p
 EACH_PAY = re.compile(r"\b(?:each|every|per|a|one) pay(?:slip|cheque|check|day|packet)?\b", re.I)
 # "Total income tax for the year?": the sum over every income, not what one part of it adds.
 ASKS_TOTAL = re.compile(r"\b(total|altogether|all up|overall|combined|in all)\b", re.I)
-OWN_AMOUNT = re.compile(r"\bhow much\b[^?]*\b(i|my|me)\b|\b(?:what'?s|whats|what is) (?:the )?tax on my\b", re.I)
+OWN_AMOUNT = re.compile(r"\bhow (?:much|big|large)\b[^?]*\b(i|my|me)\b|\b(?:what'?s|whats|what is) (?:the )?tax on my\b|"
+                        r"\bhow much\b[^?]*\b(?:they|ird|it|employer|boss|work)\s+(?:take|takes|deduct|deducts|withhold|keep)s?\b", re.I)
 # An amount stated as the person's own income ("I only earn $15,000", "I'm on 78k", "my salary is $90k"),
 # not a threshold being asked about ("is the first 14k tax free?").
 OWN_INCOME_BEFORE = re.compile(r"\b(?:i|i'm|im|i am|i've|my|me)\b[^.?!]{0,20}?\b(?:earn\w*|make|making|on|salary|wages?|paid|"
@@ -88,6 +92,7 @@ class Decision:
     clarify_options: list[str] = field(default_factory=list)  # clarify: what it could be ("your take-home pay")
     assumptions: list[str] = field(default_factory=list)
     also_facts: list[IntentSpec] = field(default_factory=list)  # a second question answered from the rules
+    rule_results: dict[str, dict] = field(default_factory=dict)  # a fact's rule worked on stated figures (rule_sum)
     known_year: bool = True
     used_history: bool = False
     complex_situation: bool = False
@@ -211,6 +216,8 @@ def decide(question: str, classification: Classification | None, rules: RuleBook
             d.action = "topic"
             return d
         d.action = intent.does
+        if intent.rule_sum:
+            _rule_sum(d, intent, slots)
         if intent.does == "clarify":
             d.missing = ["income"] if slots.income_amount() is None and _asks_own_figure(asked) else ["question"]
         elif intent.does == "fact" and intent.asks and states_nothing and _asks_own_figure(asked):
@@ -225,7 +232,8 @@ def decide(question: str, classification: Classification | None, rules: RuleBook
         elif intent.own_sum_asks and states_nothing and OWN_AMOUNT.search(asked):
             # "How much tax will I pay on my shares?": a figure of their own, with nothing to work from.
             _clarify(d, "details")
-        elif intent.own_sum_asks and OWN_AMOUNT.search(asked) and slots.amounts and slots.income_amount() is None:
+        elif (intent.own_sum_asks and OWN_AMOUNT.search(asked) and slots.amounts and slots.income_amount() is None
+              and not intent.rule_sum):
             # "How much tax will come off my $5k bonus?": what it costs depends on the rest of their income.
             _clarify(d, "income")
         return d
@@ -303,6 +311,21 @@ def _trial(d: Decision, intent: IntentSpec, slots: Slots) -> Decision | None:
 def _add_calls(d: Decision, trial: Decision) -> None:
     d.calls += [c for c in trial.calls if c not in d.calls]
     d.assumptions += [a for a in trial.assumptions if a not in d.assumptions]
+
+
+def _rule_sum(d: Decision, intent: IntentSpec, slots: Slots) -> None:
+    """A fact's rule worked on the one amount the question states ("my RIT was $8,000")."""
+    stated = [a for a in slots.amounts if a.period == "annual" and a.value > 0]
+    if intent.rule_sum != "provisional" or len(stated) != 1 or not d.known_year:
+        return
+    from nztax.calculators.errors import ToolArgumentError
+    from nztax.calculators.provisional import standard_provisional_tax
+
+    try:
+        d.rule_results["provisional"] = standard_provisional_tax(
+            float(stated[0].value), d.tax_year, last_return_filed=not RETURN_NOT_FILED.search(d.asked))
+    except ToolArgumentError:
+        return  # (a year without provisional tax rules: the rule's text alone)
 
 
 def _gives_only(slots: Slots) -> bool:

@@ -442,6 +442,8 @@ class Engine:
                 ev.add_values(self.rules.years[year].figures())
         for hit in passages:
             ev.add_text(hit.text)
+        for worked in intent.rule_results.values():
+            ev.add_json(worked)
         ev.add_text(intent.question)
         return ev
 

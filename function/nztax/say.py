@@ -99,7 +99,7 @@ def fact_values(rules: TaxYearRules) -> dict[str, str]:
         # The code for work with a flat code of its own ("on the RSE scheme"), as the answer's opening.
         v[f"flat_{code}"] = (f"For this work ({flat.meaning.lower()}) your employer uses the **{code}** tax code: "
                              f"a flat {pct(flat.rate)} plus the ACC earners' levy. ")
-    v["code_main"] = ""
+    v["code_main"] = v["rule_sum"] = ""
     return v
 
 
@@ -466,6 +466,23 @@ def fact(decision: Decision, rules: RuleBook, hits: list, current_year: str, too
     )
 
 
+def _provisional_sum(decision: Decision) -> str | None:
+    """"Your RIT was $8,000: under the standard option …": the year's provisional tax and its
+    instalments, worked out in decide.py from the residual income tax the question states."""
+    r = decision.rule_results.get("provisional")
+    if r is None:
+        return None
+    rit = money(r["residual_income_tax"])
+    if not r["due"]:
+        return (f"No. With residual income tax of {rit}, not more than {money(r['threshold'])}, you don't pay provisional "
+                f"tax for the next year.")
+    dates = r["instalment_dates"]
+    basis = "last year's" if r["last_return_filed"] else "the year before's (last year's return is not filed)"
+    return (f"Under the standard option, with {basis} residual income tax of {rit}, provisional tax is "
+            f"**{money(r['provisional_tax'])}** ({rit} plus {pct(r['uplift'])}), paid in {len(dates)} instalments of "
+            f"**{money(r['instalment'])}** on {', '.join(dates[:-1])} and {dates[-1]} (31 March balance date).")
+
+
 def _band_asked(decision: Decision, year_rules: TaxYearRules | None) -> str | None:
     """"Income between $48,000 and $53,500 is taxed at 21.64% in 2024-25": the rate for the range a
     question names, when one band covers all of it; None otherwise."""
@@ -484,6 +501,10 @@ def _band_asked(decision: Decision, year_rules: TaxYearRules | None) -> str | No
 def decision_values(decision: Decision, tool_results: list | None, values: dict[str, str]) -> dict[str, str]:
     """Placeholders that depend on the question itself (the main-job code for a stated income);
     `values` are the year's own placeholders."""
+    if decision.intent is not None and decision.intent.rule_sum == "provisional":
+        sentence = _provisional_sum(decision)
+        if sentence:
+            return {"rule_sum": sentence + "\n\n"}
     if decision.slots.no_ird_number and "nd_rate" in values:
         return {"code_main": f"Without an IRD number or a tax code declaration your employer must use **ND**, the non-declaration "
                              f"code: tax at {values['nd_rate']} plus the ACC earners' levy. "}

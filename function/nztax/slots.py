@@ -175,7 +175,7 @@ ROLE_WORDS = [
                 r"rent (?:is|of)|pay rent|paying rent|mortgage"),
     ("other_income", r"interest|dividends?|rental income|rent from|rental profit|board from|crypto|trading|gain|"
                      r"profit|bonus|side (?:business|hustle|income)|self[- ]employ\w*|freelanc\w*|contract(?:ing|or)"),
-    ("other", r"owe|owed|owing|refund|tax bill|debt|arrears|boarders?|flatmates? pay|shares|sold|sell|sale|lump sum|redundancy|loss|inheritance|lotto|prize|gift|"
+    ("other", r"owe|owed|owing|refund|tax bill|rit|residual income tax|tax to pay|terminal tax|debt|arrears|boarders?|flatmates? pay|shares|sold|sell|sale|lump sum|redundancy|loss|inheritance|lotto|prize|gift|"
               r"penalt\w*|student loan balance|balance|savings|deposit|house price"),
     ("value", r"worth|valued at"),  # "the IETC is worth $1,040": before the amount only
 ]
@@ -347,6 +347,10 @@ def find_money(text: str) -> list[Money]:
         elif not (cur or suf or dollars) and value < Decimal(str(get_settings().bare_amount_minimum)) \
                 and not period_stated and role == "income" and not re.search(r"\b(?:donat|gave)", near, re.I):
             questioned = f"{num} on its own could be dollars a year, a week or an hour"
+        elif (value < Decimal(str(get_settings().bare_amount_minimum)) and not period_stated and role == "income"
+              and PAID_BEFORE.search(text[max(0, m.start() - 20):m.start()])):
+            # "I get paid 2.5k": a pay, but of which period? (A year's pay would not be this small.)
+            questioned = f"{m.group(0).strip()} paid could be a week's, a fortnight's or a month's pay"
         says_salary = bool(re.search(r"salary|annual|a year|per year|yearly|per annum", near, re.I))
         found.append(Money(value=value, period=period, period_stated=period_stated, role=role,
                            text=m.group(0).strip(), start=m.start(), questioned=questioned, end=period_end,
@@ -449,8 +453,8 @@ def find_tax_code(text: str) -> str | None:
                              or bool(re.match(r"\s+(?:tax\s+)?code\b", text[m.end():], re.I)))
         if not named_as_code and raw != raw.upper():
             continue
-        if raw.upper() == "S" and not named_as_code:
-            continue  # "on S" is too easily a typo or a word
+        if raw.upper() == "S" and not named_as_code and not (raw == "S" and SECOND_JOB_WORDS.search(text)):
+            continue  # "on S" is too easily a typo or a word, except said of a second job
         return " ".join(raw.upper().split())
     m = BARE_SL_CODE.search(text)
     return " ".join(m.group("c").split()) if m else None
@@ -486,6 +490,9 @@ def resolve_tax_year(text: str, rules: RuleBook | None, current: str) -> tuple[s
     return None, None
 
 
+# "I get paid 2.5k", "my pay is $1,800": one pay, whose period the amount itself does not say.
+PAID_BEFORE = re.compile(r"\b(?:get|gets|getting|am|i'm|im|being)\s+paid\s*(?:about|around|roughly|like)?\s*$|"
+                         r"\bmy pay(?:check|cheque|packet)?\s+(?:is|was)\s*(?:about|around|roughly|like)?\s*$", re.I)
 # The government's part of KiwiSaver, however it is called.
 GOVERNMENT_CONTRIBUTION = re.compile(r"\b(?:gov(?:ernment|t|'t)?|state)\b[^.?!]{0,25}\b(?:contribution|top[- ]?up|put|puts|pay|pays|chip|match)|"
                                      r"\bmember tax credit\b|\bgovernment contribution\b", re.I)

@@ -16,7 +16,8 @@ from functools import lru_cache
 from typing import Iterable
 
 WORD = re.compile(r"[A-Za-z]+")
-INFLECTION = re.compile(r"s|es|d|ed|ing|ly|er|ers")
+ENDINGS = ("s", "es", "d", "ed", "ing", "ly", "er", "ers")
+INFLECTION = re.compile("|".join(ENDINGS))
 
 
 class Speller:
@@ -37,10 +38,15 @@ class Speller:
         close = difflib.get_close_matches(word, self.targets, n=1, cutoff=self.cutoff)
         return close[0] if close else None
 
+    def _inflected(self, word: str) -> bool:
+        """A known word with an ending: "filed" (file), "claimed" (claim), "taxes" (tax)."""
+        stems = (word[: -len(ending)] for ending in ENDINGS if word.endswith(ending))
+        return any(len(stem) >= 3 and (stem in self.known or stem + "e" in self.known) for stem in stems)
+
     def correct(self, text: str) -> str:
         def fix(m: re.Match) -> str:
             word = m.group(0)
-            if len(word) < self.min_length or word.lower() in self.known:
+            if len(word) < self.min_length or word.lower() in self.known or self._inflected(word.lower()):
                 return word
             closest = self._closest(word.lower())
             if closest is None or INFLECTION.fullmatch(word.lower()[len(closest):]) and word.lower().startswith(closest):

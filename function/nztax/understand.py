@@ -115,6 +115,9 @@ class IntentSpec:
     # "How much tax will I pay on my shares?" with nothing stated: True where the answer depends on
     # the person's own figures, so such a question is asked back (topics; facts that say so).
     own_sum_asks: bool = False
+    # A fact whose rule works a figure out from an amount the question states ("my RIT was $8,000"):
+    # the name of that sum in say.py.
+    rule_sum: str | None = None
 
 
 @dataclass
@@ -139,6 +142,7 @@ class Catalogue:
                 covers=tuple(raw.get("covers") or ()), prefers=tuple(raw.get("prefers") or ()),
                 avoids=tuple(raw.get("avoids") or ()),
                 own_sum_asks=raw.get("own_sum", "ask" if raw["does"] == "topic" else "answer") == "ask",
+                rule_sum=raw.get("rule_sum"),
             )
             unknown = set(spec.prefers + spec.avoids) - set(SLOT_FEATURES)
             if unknown:

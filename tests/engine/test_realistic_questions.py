@@ -447,3 +447,49 @@ def test_yearly_donations_through_payroll_are_a_years_credit(engine):
     out = ask(engine, "I donate $25 a fortnight through payroll giving, how much do I get back over the year?")
     (call,) = out["tools"]
     assert call["arguments"]["donations"] == 650 and "$216.67" in out["answer"]
+
+
+@pytest.mark.parametrize("question,figures", [
+    # $7,000 + 5% = $7,350, a third each = $2,450 (notes/topics.md standard option).
+    ("last year my residual income tax was $7,000, what provisional tax do I pay under the standard option?", ["$7,350", "$2,450"]),
+    # Last year's return not filed: the year before's $9,000 + 10% = $9,900, a third each = $3,300.
+    ("my return for last year isn't filed yet, RIT the year before was $9,000. provisional tax on the standard option?", ["$9,900", "$3,300"]),
+])
+def test_provisional_tax_worked_out_from_the_stated_rit(engine, question, figures):
+    out = ask(engine, question)
+    assert out["status"] == "answered"
+    for figure in figures:
+        assert figure in out["answer"], figure
+    assert not out.get("guard_removed")
+
+
+def test_rit_under_the_threshold_means_no_provisional_tax(engine):
+    out = ask(engine, "my RIT was $3,100 last year, do i have to pay provisional tax")
+    assert out["answer"].startswith("No.") and "$5,000" in out["answer"]
+
+
+def test_an_s_code_said_of_a_second_job_is_that_jobs_code(engine):
+    # S: 17.5% + 1.75% ACC = 19.25% of a $200 week = $38.50.
+    out = ask(engine, "I have a 2nd job on S paying $200 a week, what's the tax on it each week?")
+    call = out["tools"][0]
+    assert call["name"] == "calculate_paye" and call["arguments"]["tax_code"] == "S"
+    assert "$38.50" in out["answer"]
+
+
+def test_a_small_amount_paid_without_its_period_is_asked_about(engine):
+    out = ask(engine, "i get paid 3k, whats the tax")
+    assert out["status"] == "needs_clarification" and not out["tools"]
+
+
+@pytest.mark.parametrize("question", ["how big is my tax refund going to be", "my bonus is coming, how much will they take off it?"])
+def test_own_figures_asked_for_without_amounts_are_asked_back(engine, question):
+    out = ask(engine, question)
+    assert out["status"] == "needs_clarification"
+
+
+def test_ietc_on_self_employed_income(engine):
+    # $45,000 is within $24,000 - $66,000: the full $520.
+    out = ask(engine, "I'm self-employed making 45k, can I get the IETC?")
+    (call,) = out["tools"]
+    assert call["name"] == "calculate_ietc" and call["arguments"]["annual_income"] == 45000
+    assert "$520" in out["answer"]

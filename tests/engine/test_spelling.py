@@ -32,3 +32,8 @@ def test_the_engine_reads_the_corrected_question(engine):
     out = engine.answer("paye on 880 weekley, code M", use_faq=False, mode="offline").to_json()
     # IR335 Sept 2026: weekly $880 on M -> $148.40 (nz_tax_facts.md §8).
     assert [t["name"] for t in out["tools"]] == ["calculate_paye"] and "$148.40" in out["answer"]
+
+
+def test_a_known_word_with_an_ending_is_left_as_typed():
+    speller = Speller(targets=["filled", "claim"], known=["file", "claim", "tax"], cutoff=0.8, min_length=4)
+    assert speller.correct("not filed yet, taxes claimed") == "not filed yet, taxes claimed"
