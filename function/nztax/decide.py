@@ -56,6 +56,9 @@ ALL_INCOME_TOOLS = ("calculate_income_tax", "calculate_student_loan_repayment", 
 # "Haven't filed last year's return yet": the standard option then starts from the year before.
 RETURN_NOT_FILED = re.compile(r"\b(?:not|haven'?t|havent|hasn'?t|hasnt|isn'?t|isnt|wasn'?t|wasnt|yet to|didn'?t|didnt|still to)\s+(?:yet\s+|been\s+)?(?:filed|file|submitted|done)\b|"
                               r"\breturn\b[^.?!]{0,20}\bnot (?:yet )?(?:filed|in|done)\b", re.I)
+# "worth $120,000 at 1 April", "$200,000 at the start of the year": an opening market value.
+OPENING_VALUE = re.compile(r"^\s*(?:at|on)\s+(?:the\s+)?(?:start|beginning|1(?:st)? april|1 apr)|^\s*(?:opening|market value)", re.I)
+MARGINAL_RATE = re.compile(r"(?P<p>\d{2}(?:\.\d+)?)\s?%\s*(?:tax\s+)?(?:rate|bracket|band)|(?:on|in) the (?P<q>\d{2}(?:\.\d+)?)\s?%", re.I)
 # Calculators that need the person's income from work (or all their income) to run at all.
 INCOME_TOOLS = ("calculate_income_tax", "calculate_paye", "calculate_take_home_pay", "calculate_acc_levy",
                 "calculate_student_loan_repayment")
@@ -233,13 +236,17 @@ def decide(question: str, classification: Classification | None, rules: RuleBook
             # "How much tax will I pay on my shares?": a figure of their own, with nothing to work from.
             _clarify(d, "details")
         elif (intent.own_sum_asks and OWN_AMOUNT.search(asked) and slots.amounts and slots.income_amount() is None
-              and not intent.rule_sum):
+              and not d.rule_results):
             # "How much tax will come off my $5k bonus?": what it costs depends on the rest of their income.
             _clarify(d, "income")
         return d
     # A calculation.
     if not sure:
         fact = runner if runner is not None and runner.does == "fact" and runner.tool == intent.tool else None
+        if runner is not None and runner.does == "fact" and runner.rule_sum and _rule_sum(d, runner, slots):
+            # "Shares worth $200,000 at the start of the year: FIF income?": the rule's sum on their figure.
+            d.action, d.intent = "fact", runner
+            return d
         if fact is not None and "calculation" in fact.show and _states_own_figures(asked, slots):
             # Too close to call between a misconception and the sum on their own income ("If I earn
             # 200k is all of it taxed at 39%?"): the fact's answer shows the sum too.
@@ -313,19 +320,37 @@ def _add_calls(d: Decision, trial: Decision) -> None:
     d.assumptions += [a for a in trial.assumptions if a not in d.assumptions]
 
 
-def _rule_sum(d: Decision, intent: IntentSpec, slots: Slots) -> None:
-    """A fact's rule worked on the one amount the question states ("my RIT was $8,000")."""
-    stated = [a for a in slots.amounts if a.period == "annual" and a.value > 0]
-    if intent.rule_sum != "provisional" or len(stated) != 1 or not d.known_year:
-        return
+def _rule_sum(d: Decision, intent: IntentSpec, slots: Slots) -> bool:
+    """A fact's rule worked on the amount the question states ("my RIT was $8,000", "shares worth
+    $120,000 on 1 April"); whether it could be."""
     from nztax.calculators.errors import ToolArgumentError
+    from nztax.calculators.fif import fair_dividend_rate_income
     from nztax.calculators.provisional import standard_provisional_tax
 
+    stated = [a for a in slots.amounts if a.period == "annual" and a.value > 0]
+    if not d.known_year:
+        return False
     try:
-        d.rule_results["provisional"] = standard_provisional_tax(
-            float(stated[0].value), d.tax_year, last_return_filed=not RETURN_NOT_FILED.search(d.asked))
+        if intent.rule_sum == "provisional" and len(stated) == 1:
+            d.rule_results["provisional"] = standard_provisional_tax(
+                float(stated[0].value), d.tax_year, last_return_filed=not RETURN_NOT_FILED.search(d.asked))
+        value = [a for a in stated if a.role == "value" or OPENING_VALUE.search(d.asked[a.end:a.end + 40])]
+        if intent.rule_sum == "fif" and len(value) == 1:
+            d.rule_results["fif"] = fair_dividend_rate_income(float(value[0].value), d.tax_year, _marginal_rate(d))
     except ToolArgumentError:
-        return  # (a year without provisional tax rules: the rule's text alone)
+        return False  # (a year without those rules: the rule's text alone)
+    return bool(d.rule_results)
+
+
+def _marginal_rate(d: Decision) -> float | None:
+    """"I'm on the 33% rate": a rate the question states that is one of the year's income tax rates."""
+    year = d.rules.years.get(d.tax_year) if d.rules is not None else None
+    bands = year.data.income_tax.bands if year is not None and year.data.income_tax is not None else []
+    for m in MARGINAL_RATE.finditer(d.asked):
+        rate = float(m.group("p") or m.group("q")) / 100
+        if any(abs(float(b.rate) - rate) < 1e-9 for b in bands):
+            return rate
+    return None
 
 
 def _gives_only(slots: Slots) -> bool:

@@ -483,6 +483,19 @@ def _provisional_sum(decision: Decision) -> str | None:
             f"**{money(r['instalment'])}** on {', '.join(dates[:-1])} and {dates[-1]} (31 March balance date).")
 
 
+def _fif_sum(decision: Decision) -> str | None:
+    """"Worth $120,000 on 1 April": FIF income under the fair dividend rate method (and the tax on
+    it at a marginal rate the question states), worked out in decide.py."""
+    r = decision.rule_results.get("fif")
+    if r is None:
+        return None
+    out = (f"Under the fair dividend rate method your FIF income for {r['tax_year']} is **{money(r['fif_income'])}**: "
+           f"{pct(r['fair_dividend_rate'])} of the opening market value of {money(r['opening_value'])}")
+    if "tax" in r:
+        out += f", and at your {pct(r['marginal_rate'])} rate the tax on it is **{money(r['tax'])}**"
+    return out + f". This applies when the shares' total cost is over {money(r['de_minimis_cost'])} at any time in the year."
+
+
 def _band_asked(decision: Decision, year_rules: TaxYearRules | None) -> str | None:
     """"Income between $48,000 and $53,500 is taxed at 21.64% in 2024-25": the rate for the range a
     question names, when one band covers all of it; None otherwise."""
@@ -501,10 +514,9 @@ def _band_asked(decision: Decision, year_rules: TaxYearRules | None) -> str | No
 def decision_values(decision: Decision, tool_results: list | None, values: dict[str, str]) -> dict[str, str]:
     """Placeholders that depend on the question itself (the main-job code for a stated income);
     `values` are the year's own placeholders."""
-    if decision.intent is not None and decision.intent.rule_sum == "provisional":
-        sentence = _provisional_sum(decision)
-        if sentence:
-            return {"rule_sum": sentence + "\n\n"}
+    sentence = _provisional_sum(decision) or _fif_sum(decision)
+    if sentence:
+        return {"rule_sum": sentence + "\n\n"}
     if decision.slots.no_ird_number and "nd_rate" in values:
         return {"code_main": f"Without an IRD number or a tax code declaration your employer must use **ND**, the non-declaration "
                              f"code: tax at {values['nd_rate']} plus the ACC earners' levy. "}
