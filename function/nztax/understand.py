@@ -104,6 +104,8 @@ class IntentSpec:
     keywords: tuple[str, ...] = ()
     # refuse: words that ask to mislead IRD whatever else the question is about ("so they believe me")
     decisive: tuple[str, ...] = ()
+    # decline: decisive words count only in a question with none of these (words of the tax itself)
+    decisive_unless: tuple[str, ...] = ()
     show: tuple[str, ...] = ()
     family: str | None = None
     asks: str | None = None
@@ -137,6 +139,7 @@ class Catalogue:
                 topics=tuple(raw.get("topics") or ()), search=raw.get("search"), copy=raw.get("copy"),
                 keywords=tuple(phrase_text(k) for k in raw.get("keywords") or ()),
                 decisive=tuple(phrase_text(k) for k in raw.get("decisive") or ()),
+                decisive_unless=tuple(phrase_text(k) for k in raw.get("decisive_unless") or ()),
                 show=tuple(raw.get("show") or ()), family=raw.get("family"), asks=raw.get("asks"),
                 label=raw.get("label"), next=tuple(raw.get("next") or ()),
                 covers=tuple(raw.get("covers") or ()), prefers=tuple(raw.get("prefers") or ()),
@@ -238,7 +241,7 @@ class IntentClassifier:
         self.rows_with = {w: np.array(rows, dtype=np.int64) for w, rows in self.rows_with.items()}
         self.prefer_sets = [frozenset(spec.prefers) for spec in catalogue.intents]
         self.avoid_sets = [frozenset(spec.avoids) for spec in catalogue.intents]
-        self.decisive = [(i, spec.decisive) for i, spec in enumerate(catalogue.intents) if spec.decisive]
+        self.decisive = [(i, spec.decisive, spec.decisive_unless) for i, spec in enumerate(catalogue.intents) if spec.decisive]
 
     def scores(self, question: str, vector: np.ndarray | None, features: frozenset[str] = frozenset()) -> np.ndarray:
         return self._scores(question, vector, features)[0]
@@ -272,7 +275,8 @@ class IntentClassifier:
         w = self.settings.intent_lexical_weight
         prefer = np.array([len(features & p) for p in self.prefer_sets], dtype=np.float32)
         avoid = np.array([len(features & a) for a in self.avoid_sets], dtype=np.float32)
-        decisive = next((i for i, phrases in self.decisive if any(f" {k} " in lowered for k in phrases)), None)
+        decisive = next((i for i, phrases, unless in self.decisive if any(f" {k} " in lowered for k in phrases)
+                         and not any(f" {k} " in lowered for k in unless)), None)
         return (dense + w * (0.5 * lexical + 0.5 * keyword) + self.settings.intent_slot_weight * prefer
                 - self.settings.intent_avoid_weight * avoid), keyword, decisive
 
@@ -295,7 +299,8 @@ class IntentClassifier:
         runner = float(combined[second]) if second is not None else 0.0
         confident = score >= self.settings.intent_min_score and (score - runner) >= self.settings.intent_margin
         if decisive is not None:
-            # Asking how to make IRD believe something untrue is refused, whatever it is about.
+            # Asking how to make IRD believe something untrue is refused, whatever it is about; a
+            # question only about a visa, a car's registration or a tenancy is not about tax.
             best, score, confident = decisive, float(combined[decisive]), True
         elif intents[best].does == "refuse" and keyword[best] > 0 and score >= self.settings.intent_min_score:
             confident = True  # safety first: a request to evade tax, in its own words, is refused

@@ -514,3 +514,14 @@ def test_familyboost_question_without_figures_gets_the_rule(engine):
     # nz_tax_facts.md: FamilyBoost pays 25% of ECE fees up to $75 a week.
     out = ask(engine, "how much familyboost can we claim back on kindy fees")
     assert out["status"] == "answered" and "25%" in out["answer"] and "$75" in out["answer"]
+
+
+@pytest.mark.parametrize("question,out_of_scope", [
+    ("how long does a partner visa take to process", True),
+    ("whens my wof due and how much does it cost", True),
+    ("can I get my bond back if the landlord says the carpet is damaged", True),
+    # A word of tax keeps the question in: the visa is context, the tax code is the question.
+    ("on a work visa, which tax code do I put on my IR330 for my only job?", False),
+])
+def test_other_agencies_matters_are_out_of_scope_unless_the_question_is_about_tax(engine, question, out_of_scope):
+    assert (ask(engine, question)["status"] == "out_of_scope") is out_of_scope
