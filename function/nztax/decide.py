@@ -327,16 +327,16 @@ def _rule_sum(d: Decision, intent: IntentSpec, slots: Slots) -> bool:
     from nztax.calculators.fif import fair_dividend_rate_income
     from nztax.calculators.provisional import standard_provisional_tax
 
-    stated = [a for a in slots.amounts if a.period == "annual" and a.value > 0]
     if not d.known_year:
         return False
+    stated = [a for a in slots.amounts if a.period == "annual" and a.value > 0]
+    opening = [a for a in stated if a.role == "value" or OPENING_VALUE.search(d.asked[a.end:a.end + 40])]
     try:
         if intent.rule_sum == "provisional" and len(stated) == 1:
             d.rule_results["provisional"] = standard_provisional_tax(
                 float(stated[0].value), d.tax_year, last_return_filed=not RETURN_NOT_FILED.search(d.asked))
-        value = [a for a in stated if a.role == "value" or OPENING_VALUE.search(d.asked[a.end:a.end + 40])]
-        if intent.rule_sum == "fif" and len(value) == 1:
-            d.rule_results["fif"] = fair_dividend_rate_income(float(value[0].value), d.tax_year, _marginal_rate(d))
+        elif intent.rule_sum == "fif" and len(opening) == 1:
+            d.rule_results["fif"] = fair_dividend_rate_income(float(opening[0].value), d.tax_year, _marginal_rate(d))
     except ToolArgumentError:
         return False  # (a year without those rules: the rule's text alone)
     return bool(d.rule_results)
@@ -344,8 +344,8 @@ def _rule_sum(d: Decision, intent: IntentSpec, slots: Slots) -> bool:
 
 def _marginal_rate(d: Decision) -> float | None:
     """"I'm on the 33% rate": a rate the question states that is one of the year's income tax rates."""
-    year = d.rules.years.get(d.tax_year) if d.rules is not None else None
-    bands = year.data.income_tax.bands if year is not None and year.data.income_tax is not None else []
+    year = _year_data(d)
+    bands = year.income_tax.bands if year is not None and year.income_tax is not None else []
     for m in MARGINAL_RATE.finditer(d.asked):
         rate = float(m.group("p") or m.group("q")) / 100
         if any(abs(float(b.rate) - rate) < 1e-9 for b in bands):
@@ -526,17 +526,23 @@ def _plan(d: Decision, intent: IntentSpec, slots: Slots) -> None:
             d.calls.insert(0, pay)
 
 
+def _year_data(d: Decision):
+    """The rules data of the tax year the decision is about (None when the rule book lacks it)."""
+    year = d.rules.years.get(d.tax_year) if d.rules is not None else None
+    return year.data if year is not None else None
+
+
 def _pir_taxable_ceiling(d: Decision) -> Decimal | None:
     """The highest taxable income any lower prescribed investor rate allows, from the year's rules."""
-    year = d.rules.years.get(d.tax_year) if d.rules is not None else None
-    pir = year.data.pir if year is not None else None
+    year = _year_data(d)
+    pir = year.pir if year is not None else None
     return max((Decimal(str(t.taxable_income_max)) for t in pir.rates), default=None) if pir is not None else None
 
 
 def _government_contribution_cap(d: Decision) -> Decimal | None:
     """The income above which no government contribution is paid, from the year's rules."""
-    year = d.rules.years.get(d.tax_year) if d.rules is not None else None
-    gc = year.data.government_contribution if year is not None else None
+    year = _year_data(d)
+    gc = year.government_contribution if year is not None else None
     return Decimal(str(gc.income_cap)) if gc is not None and gc.income_cap is not None else None
 
 
@@ -545,12 +551,9 @@ def _plan_government_contribution(d: Decision, slots: Slots) -> None:
     KiwiSaver year"): their pay, if stated, only for the income cap."""
     income = slots.annual_income()
     cap = _government_contribution_cap(d)
-    if not slots.contributions and income is not None and cap is not None and income > cap:
-        # "I earn $190k, do I still get it?": nothing is paid above the cap, whatever they put in.
-        d.calls = [("calculate_kiwisaver", {"gross_pay": float(income), "pay_frequency": "annual", "annual_income": float(income),
-                                            "member_contributions": 0.0, "tax_year": d.tax_year})]
-        return
-    if not slots.contributions:
+    # "I earn $190k, do I still get it?": nothing is paid above the cap, whatever they put in.
+    over_cap = income is not None and cap is not None and income > cap
+    if not slots.contributions and not over_cap:
         _clarify(d, "contribution")
         return
     put_in = sum((slots.annual(a) or a.value for a in slots.contributions), Decimal(0))

@@ -208,7 +208,7 @@ def lead_for(name: str, args: dict, result: dict, decision: Decision) -> str:
                         f"(1 July to 30 June) in this case. {reason}")
             return (f"On {money(args['member_contributions'])} of your own contributions in the KiwiSaver year "
                     f"{result.get('kiwisaver_year', '')} (1 July to 30 June), the government contribution is "
-                    f"**{money(result['government_contribution'])}**. {result.get('government_contribution_reason', '')}").strip()
+                    f"**{money(result['government_contribution'])}**. {reason}").strip()
         period = args.get("pay_frequency", "annual")
         return (f"At {pct(result['employee_rate'])}, you put in **{money(result['employee_contribution'])}** {_per(period)}; your employer "
                 f"adds {money(result['employer_contribution'])}, and after ESCT at {pct(result['esct_rate'])} ({money(result['esct'])}) "
@@ -438,7 +438,7 @@ def fact(decision: Decision, rules: RuleBook, hits: list, current_year: str, too
         sums = [lead_for(n, a, r, decision) for n, a, r in tool_results]
         sums.append(_difference(tool_results) or "")
         worked = " ".join(s for s in sums if s)
-        if all(s.startswith("No.") for s in sums if s):
+        if worked and all(s.startswith("No.") for s in sums if s):
             body = [worked]  # the answer for them is no: the rule's amounts are not theirs to expect
         else:
             body += ["", worked]

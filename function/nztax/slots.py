@@ -344,13 +344,13 @@ def find_money(text: str) -> list[Money]:
         elif role == "household":
             questioned = "income tax is worked out for each person on their own income, not for a couple or household together"
             role = "income"
-        elif not (cur or suf or dollars) and value < Decimal(str(get_settings().bare_amount_minimum)) \
-                and not period_stated and role == "income" and not re.search(r"\b(?:donat|gave)", near, re.I):
-            questioned = f"{num} on its own could be dollars a year, a week or an hour"
-        elif (value < Decimal(str(get_settings().bare_amount_minimum)) and not period_stated and role == "income"
-              and PAID_BEFORE.search(text[max(0, m.start() - 20):m.start()])):
-            # "I get paid 2.5k": a pay, but of which period? (A year's pay would not be this small.)
-            questioned = f"{m.group(0).strip()} paid could be a week's, a fortnight's or a month's pay"
+        elif value < Decimal(str(get_settings().bare_amount_minimum)) and not period_stated and role == "income":
+            # Too small for a year's pay, and no period said.
+            if not (cur or suf or dollars) and not re.search(r"\b(?:donat|gave)", near, re.I):
+                questioned = f"{num} on its own could be dollars a year, a week or an hour"
+            elif PAID_BEFORE.search(text[max(0, m.start() - 20):m.start()]):
+                # "I get paid 2.5k": a pay, but of which period?
+                questioned = f"{m.group(0).strip()} paid could be a week's, a fortnight's or a month's pay"
         says_salary = bool(re.search(r"salary|annual|a year|per year|yearly|per annum", near, re.I))
         found.append(Money(value=value, period=period, period_stated=period_stated, role=role,
                            text=m.group(0).strip(), start=m.start(), questioned=questioned, end=period_end,

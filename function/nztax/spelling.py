@@ -4,8 +4,8 @@ In: a question; the words people ask with (the intent catalogue's examples and k
 words the sources use (the index's chunks). Out: the question with each unknown word of
 `spelling_min_length` or more letters replaced by the closest asking word, when one is close
 enough (difflib's ratio at least `spelling_cutoff`); numbers, codes and every other character stay
-as typed. A word the sources use is never changed, so "shearing" stays "shearing"; nor is a closest
-word's form with an ending ("annually" is not "annual").
+as typed. A word the sources use is never changed, so "shearing" stays "shearing"; nor is a known
+word with an ending ("annually" is not "annual", "filed" is not "filled").
 """
 
 from __future__ import annotations
@@ -17,7 +17,6 @@ from typing import Iterable
 
 WORD = re.compile(r"[A-Za-z]+")
 ENDINGS = ("s", "es", "d", "ed", "ing", "ly", "er", "ers")
-INFLECTION = re.compile("|".join(ENDINGS))
 
 
 class Speller:
@@ -49,8 +48,6 @@ class Speller:
             if len(word) < self.min_length or word.lower() in self.known or self._inflected(word.lower()):
                 return word
             closest = self._closest(word.lower())
-            if closest is None or INFLECTION.fullmatch(word.lower()[len(closest):]) and word.lower().startswith(closest):
-                return word  # "annually", "lives": a known word with an ending, not a misspelling
-            return closest
+            return closest or word
 
         return WORD.sub(fix, text)
