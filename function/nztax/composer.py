@@ -35,6 +35,7 @@ DECLINE_TOPICS: dict[str, tuple[str, str]] = {
     "gst": ("GST", "https://www.ird.govt.nz/gst"),
     "company": ("company and business tax", "https://www.ird.govt.nz/income-tax/income-tax-for-businesses-and-organisations"),
     "trust": ("trusts and estates", "https://www.ird.govt.nz/roles/trusts-and-estates"),
+    "employer": ("employers' obligations", "https://www.ird.govt.nz/employing-staff"),
     "fbt": ("fringe benefit tax", "https://www.ird.govt.nz/employing-staff/paying-fringe-benefit-tax"),
     "provisional": ("provisional tax", "https://www.ird.govt.nz/income-tax/provisional-tax"),
     "overseas": ("another country's tax", "https://www.ird.govt.nz/international-tax"),

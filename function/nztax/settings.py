@@ -197,6 +197,8 @@ class Settings:
     intent_avoid_weight: float = 0.2
     per_pay_ceiling: float = 12000.0
     refuse_margin: float = 0.15
+    intent_sequence_gap: int = 3
+    refuse_min_score_unworded: float = 0.6
     bare_amount_minimum: float = 10000.0
     spelling_cutoff: float = 0.85
     spelling_min_length: int = 5
@@ -294,6 +296,8 @@ def get_settings() -> Settings:
         intent_avoid_weight=float(_env("NZTAX_INTENT_AVOID_WEIGHT", "0.2")),
         per_pay_ceiling=float(_env("NZTAX_PER_PAY_CEILING", "12000")),
         refuse_margin=float(_env("NZTAX_REFUSE_MARGIN", "0.15")),
+        intent_sequence_gap=int(_env("NZTAX_INTENT_SEQUENCE_GAP", "3")),
+        refuse_min_score_unworded=float(_env("NZTAX_REFUSE_MIN_SCORE_UNWORDED", "0.6")),
         bare_amount_minimum=float(_env("NZTAX_BARE_AMOUNT_MINIMUM", "10000")),
         spelling_cutoff=float(_env("NZTAX_SPELLING_CUTOFF", "0.85")),
         spelling_min_length=int(_env("NZTAX_SPELLING_MIN_LENGTH", "5")),

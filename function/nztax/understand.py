@@ -48,6 +48,26 @@ def phrase_text(text: str) -> str:
     return " ".join(re.sub(r"[^a-z0-9$%']", " ", str(text).lower()).split())
 
 
+def follows_in_order(lowered: str, sequence: tuple[tuple[str, ...], ...], gap: int) -> bool:
+    """True when each step of `sequence` (alternative phrases) occurs in `lowered` (" phrase text "), in
+    order, with at most `gap` words between one step and the next."""
+    tokens = lowered.split()
+    ends = [0]  # token positions where the next step may start
+    for step, alternatives in enumerate(sequence):
+        found = []
+        for start in range(len(tokens)):
+            if step and not any(0 <= start - end <= gap for end in ends):
+                continue
+            for phrase in alternatives:
+                size = len(phrase.split())
+                if tokens[start:start + size] == phrase.split():
+                    found.append(start + size)
+        if not found:
+            return False
+        ends = found
+    return True
+
+
 def words(text: str) -> set[str]:
     """Lower-case word stems for lexical evidence (plural s dropped, stop words out)."""
     out = set()
@@ -104,7 +124,11 @@ class IntentSpec:
     keywords: tuple[str, ...] = ()
     # refuse: words that ask to mislead IRD whatever else the question is about ("so they believe me")
     decisive: tuple[str, ...] = ()
-    # decline: decisive words count only in a question with none of these (words of the tax itself)
+    # refuse: word sequences that settle it too, each a list of alternatives matched in order with at
+    # most a few words between ("so … looks", "IRD … never … sees"): the shape of a request to mislead
+    decisive_sequences: tuple[tuple[tuple[str, ...], ...], ...] = ()
+    # decline: its decisive words, or its keywords alone, settle it only in a question with none of
+    # these (words of New Zealand's own income tax: "do I pay NZ tax on it too?")
     decisive_unless: tuple[str, ...] = ()
     show: tuple[str, ...] = ()
     family: str | None = None
@@ -140,6 +164,8 @@ class Catalogue:
                 keywords=tuple(phrase_text(k) for k in raw.get("keywords") or ()),
                 decisive=tuple(phrase_text(k) for k in raw.get("decisive") or ()),
                 decisive_unless=tuple(phrase_text(k) for k in raw.get("decisive_unless") or ()),
+                decisive_sequences=tuple(tuple(tuple(phrase_text(k) for k in step) for step in seq)
+                                         for seq in raw.get("decisive_sequences") or ()),
                 show=tuple(raw.get("show") or ()), family=raw.get("family"), asks=raw.get("asks"),
                 label=raw.get("label"), next=tuple(raw.get("next") or ()),
                 covers=tuple(raw.get("covers") or ()), prefers=tuple(raw.get("prefers") or ()),
@@ -241,7 +267,8 @@ class IntentClassifier:
         self.rows_with = {w: np.array(rows, dtype=np.int64) for w, rows in self.rows_with.items()}
         self.prefer_sets = [frozenset(spec.prefers) for spec in catalogue.intents]
         self.avoid_sets = [frozenset(spec.avoids) for spec in catalogue.intents]
-        self.decisive = [(i, spec.decisive, spec.decisive_unless) for i, spec in enumerate(catalogue.intents) if spec.decisive]
+        self.decisive = [(i, spec.decisive, spec.decisive_sequences, spec.decisive_unless)
+                         for i, spec in enumerate(catalogue.intents) if spec.decisive or spec.decisive_sequences]
 
     def scores(self, question: str, vector: np.ndarray | None, features: frozenset[str] = frozenset()) -> np.ndarray:
         return self._scores(question, vector, features)[0]
@@ -275,7 +302,9 @@ class IntentClassifier:
         w = self.settings.intent_lexical_weight
         prefer = np.array([len(features & p) for p in self.prefer_sets], dtype=np.float32)
         avoid = np.array([len(features & a) for a in self.avoid_sets], dtype=np.float32)
-        decisive = next((i for i, phrases, unless in self.decisive if any(f" {k} " in lowered for k in phrases)
+        gap = self.settings.intent_sequence_gap
+        decisive = next((i for i, phrases, sequences, unless in self.decisive
+                         if (any(f" {k} " in lowered for k in phrases) or any(follows_in_order(lowered, q, gap) for q in sequences))
                          and not any(f" {k} " in lowered for k in unless)), None)
         return (dense + w * (0.5 * lexical + 0.5 * keyword) + self.settings.intent_slot_weight * prefer
                 - self.settings.intent_avoid_weight * avoid), keyword, decisive
@@ -302,13 +331,21 @@ class IntentClassifier:
             # Asking how to make IRD believe something untrue is refused, whatever it is about; a
             # question only about a visa, a car's registration or a tenancy is not about tax.
             best, score, confident = decisive, float(combined[decisive]), True
-        elif intents[best].does == "refuse" and keyword[best] > 0 and score >= self.settings.intent_min_score:
-            confident = True  # safety first: a request to evade tax, in its own words, is refused
-        elif intents[best].does != "refuse":
+        elif (intents[best].does == "refuse" and keyword[best] > 0 and score >= self.settings.intent_min_score
+              or intents[best].does == "decline" and keyword[best] > 0
+              and not any(f" {k} " in f" {phrase_text(question)} " for k in intents[best].decisive_unless)):
+            # Safety first: a request to evade tax, in its own words, is refused; a question naming
+            # another tax, entity or country in its own words ("look-through company") is out of scope.
+            confident = True
+        elif intents[best].does == "refuse" and score < self.settings.refuse_min_score_unworded:
+            # Some nearness is no proof of a request to mislead ("do I need to declare all my cash
+            # takings?" sits near "can I not declare my cash jobs"): without its words, look it up.
+            confident = False
+        else:
             # Safety first: a request to evade tax close behind another reading, in words the refuse
             # intent names (its keywords), is refused; so is another tax or country's tax close behind
             # a calculation (the amount in "tax in Australia on A$90,000" pulls towards a sum).
-            turn_away = ("refuse", "decline") if intents[best].does == "calculate" else ("refuse",)
+            turn_away = ("refuse", "decline") if intents[best].does == "calculate" or not keyword[best] else ("refuse",)
             for i in order[1:]:
                 spec = intents[int(i)]
                 if (spec.does in turn_away and keyword[int(i)] > 0 and combined[int(i)] >= self.settings.intent_min_score

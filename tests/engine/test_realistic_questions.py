@@ -522,6 +522,45 @@ def test_familyboost_question_without_figures_gets_the_rule(engine):
     ("can I get my bond back if the landlord says the carpet is damaged", True),
     # A word of tax keeps the question in: the visa is context, the tax code is the question.
     ("on a work visa, which tax code do I put on my IR330 for my only job?", False),
+    ("how much does winz pay on the jobseeker each week", True),
+    ("should we go fixed or floating on the mortgage this year", True),
+    ("how many days annual leave am I owed after a year", True),
+    ("I'm on jobseeker and picked up a few shifts, what tax code for the shifts?", False),
+    ("can I claim the mortgage interest on my rental?", False),
 ])
 def test_other_agencies_matters_are_out_of_scope_unless_the_question_is_about_tax(engine, question, out_of_scope):
     assert (ask(engine, question)["status"] == "out_of_scope") is out_of_scope
+
+
+@pytest.mark.parametrize("question,out_of_scope", [
+    # Other entities and employers' obligations are business tax, outside personal income tax.
+    ("we run the orchard as a partnership, what return does the partnership file", True),
+    ("does a look-through company pass its losses to the owners", True),
+    ("what do I have to send IRD each payday now I have employees", True),
+    ("the estate of my late mum earned interest, who files the tax return", True),
+    # Another country's tax, unless the question is about New Zealand's tax on it.
+    ("what are the tax brackets in Canada", True),
+    ("I pay tax in Australia on my Aussie rental, do I pay NZ tax on it too?", False),
+    ("my employer is a US company paying me in USD while I live in Auckland, is it taxed here?", False),
+    # The person's own salary from a company is personal income tax.
+    ("I earn 60k salary from my company job, how much tax do I pay", False),
+])
+def test_business_entities_and_other_countries_are_out_of_scope(engine, question, out_of_scope):
+    assert (ask(engine, question)["status"] == "out_of_scope") is out_of_scope
+
+
+@pytest.mark.parametrize("question,refused", [
+    # The shape of a request to mislead, whatever it is about.
+    ("how do I move my side income around so the IRD never notices it", True),
+    ("can I alter the invoice dates so the sale lands in next year's return", True),
+    ("can I put the rental under my brother's name so it's taxed at his rate", True),
+    ("what should I write in the form so it looks like I moved overseas", True),
+    ("I want my return to show 40k rather than my real income, how", True),
+    # The same words in honest questions.
+    ("my son got his first job, can he use his IRD number on the IR330?", False),
+    ("my payslip says ME, so it looks like I'm on the wrong code?", False),
+    ("I got the figures wrong on my IR3, how do I fix them after filing?", False),
+    ("IRD doesn't know about my second job yet, do I need to tell them?", False),
+])
+def test_requests_to_mislead_are_refused_by_their_shape(engine, question, refused):
+    assert (ask(engine, question)["status"] == "refused") is refused

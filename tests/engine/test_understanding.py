@@ -83,6 +83,26 @@ def test_the_margin_decides_whether_the_classifier_is_sure(tmp_path):
     assert close.intent.name == "tax" and not close.confident
 
 
+def test_a_decline_in_its_own_words_is_sure_unless_the_question_is_about_nz_tax(tmp_path):
+    import dataclasses
+
+    from nztax.settings import get_settings
+
+    path = tmp_path / "intents.yaml"
+    path.write_text(
+        "intents:\n"
+        "- {name: rates, does: fact, lead: rates, keywords: [tax rates], examples: [what are the tax rates]}\n"
+        "- {name: abroad, does: decline, keywords: [australian], decisive_unless: [nz tax], examples: [tax in another country]}\n",
+        encoding="utf-8")
+    settings = dataclasses.replace(get_settings(), intent_lexical_weight=0.0, intent_slot_weight=0.0,
+                                   intent_avoid_weight=0.0, intent_neighbours=1, intent_margin=0.1, intent_min_score=0.3)
+    classifier = IntentClassifier(Catalogue.load(path), np.array([[1.0, 0.0], [0.0, 1.0]], dtype=np.float32), settings)
+    close = np.array([0.69, 0.72])  # the decline ahead, but inside the margin
+    assert classifier.classify("what are the Australian tax rates", close).confident
+    assert not classifier.classify("do I pay NZ tax on my Australian income", close).confident
+    assert not classifier.classify("what are the tax rates over there", close).confident
+
+
 def _classification(name: str, confident: bool, runner: str = "rates_fact") -> Classification:
     return Classification(intent=CATALOGUE.get(name), score=1.0, runner_up=CATALOGUE.get(runner),
                           runner_up_score=0.99 if not confident else 0.5, confident=confident)
@@ -177,3 +197,13 @@ def test_an_earlier_years_answer_quotes_no_undated_figures():
     past = best_sentences("student loan repayment threshold", [hit], 3, tax_year="2023-24", past_year=True)
     assert all("$24,128" not in s for s, _ in past)
     assert any("$24,128" in s for s, _ in best_sentences("student loan repayment threshold", [hit], 3, tax_year="2026-27"))
+
+
+def test_a_sequence_matches_its_steps_in_order_within_the_gap():
+    from nztax.understand import follows_in_order
+
+    sequence = (("so",), ("ird", "they"), ("never", "won't"), ("see", "find out"))
+    assert follows_in_order(" so that ird will never see it ", sequence, gap=1)
+    assert not follows_in_order(" so that ird will never see it ", sequence, gap=0)  # "will" sits between
+    assert not follows_in_order(" ird never sees it so ", sequence, gap=3)  # out of order
+    assert follows_in_order(" so they won't find out ", sequence, gap=0)  # a two-word step
