@@ -43,6 +43,9 @@ OWN_FIGURE = re.compile(r"\bhow much\b.*\b(i|my|me)\b|\bhow much (tax|paye)\b|\b
                         r"\bwill i (pay|get|owe)\b|\bmy tax\b(?!\s*code)|\bis my tax right\b|"
                         r"\b(which|what)\b[^?]*\b(should i|do i need|do i use|am i on|should i be on|do i (?:put|tick|pick|choose|select|go with))\b|"
                         r"\bwork out (my|the [^?]*\bmy)\b|\bam i up for\b|\bthe tax on my\b", re.I)
+# A short question about "it", "that" or "this" with nothing before it: what it means must be asked.
+BARE_PRONOUN = re.compile(r"\b(?:it|that|this|them)\b", re.I)
+BARE_QUESTION_MAX_WORDS = 5
 # Asking for a sum of their own outright: with no amount, only a figure from them can answer it.
 SUM_REQUEST = re.compile(r"\b(?:work out|calculate|figure out|estimate)\b[^?]*\bmy (?:tax|pay|paye|take[- ]home|net pay|refund)\b(?!\s*code)|"
                          r"\bwhat tax (?:am i|will i be|would i be) up for\b|\bhow much tax am i up for\b", re.I)
@@ -207,6 +210,11 @@ def decide(question: str, classification: Classification | None, rules: RuleBook
         d.action = "clarify"
         d.missing = ["income"]
         return d
+    if (not used_history and states_nothing and len(asked.split()) <= BARE_QUESTION_MAX_WORDS and BARE_PRONOUN.search(asked)
+            and intent.does not in ("refuse", "decline")):
+        # "Is that deductible?", "Can I claim it back?": the thing asked about is not in the question.
+        _clarify(d, "question")
+        return d
     if not slots.amounts and SUM_REQUEST.search(asked) and not (sure and intent.does in ("refuse", "decline")):
         # "Can you work out my tax? I'm on tax code M": a sum of their own asked for with no figure.
         _clarify(d, "income")
@@ -259,7 +267,7 @@ def decide(question: str, classification: Classification | None, rules: RuleBook
             # Between the credit and a sum on their pay, with only donations stated: the credit.
             d.action, d.intent = "calculate", donation
             _plan(d, donation, slots)
-        elif slots.income_amount() is None and _asks_own_figure(asked):
+        elif _income_for(slots, intent.tool).income_amount() is None and _asks_own_figure(asked):
             _clarify(d, "income")
         elif runner is not None and runner.does == "calculate" and slots.income_amount() is not None:
             # Clearly a sum, but which of two? Work out both, each labelled, when both can run on
@@ -356,6 +364,13 @@ def _marginal_rate(d: Decision) -> float | None:
 def _gives_only(slots: Slots) -> bool:
     """Donations are the only money stated: no income to work a sum on."""
     return not slots.incomes and any(a.role == "donation" for a in slots.amounts)
+
+
+def _income_for(slots: Slots, tool: str | None) -> Slots:
+    """With no pay from work, a profit, interest or gain is the income of a calculator on all taxable income."""
+    if slots.income_amount() is None and tool in ALL_INCOME_TOOLS:
+        return replace(slots, amounts=[replace(a, role="income") if a.role == "other_income" else a for a in slots.amounts])
+    return slots
 
 
 def _asks_own_figure(text: str) -> bool:
@@ -470,8 +485,7 @@ def _plan(d: Decision, intent: IntentSpec, slots: Slots) -> None:
         else:
             _clarify(d, "secondary_code")
         return
-    if slots.income_amount() is None and tool in ALL_INCOME_TOOLS:
-        slots = replace(slots, amounts=[replace(a, role="income") if a.role == "other_income" else a for a in slots.amounts])
+    slots = _income_for(slots, tool)
     amount = slots.income_amount()
     if amount is None:
         _clarify(d, "income")

@@ -107,10 +107,11 @@ _FREQ_AFTER = [
 FREQ_AFTER = re.compile(r"^\s*(?:gross\s+|before tax\s+|pre-tax\s+)?(?:" +
                         "|".join(f"(?P<{n}>{p})" for n, p in _FREQ_AFTER) + ")", re.I)
 FREQ_BEFORE = re.compile(
-    r"\b(?:(?P<weekly>weekly)|(?P<fortnightly>fortnightly)|(?P<four_weekly>four[- ]?weekly|4[- ]?weekly)|"
-    r"(?P<monthly>monthly)|(?P<annual>annual|yearly)|(?P<hourly>hourly))"
+    r"\b(?:(?P<weekly>weekly|(?:this|last|next) week'?s)|(?P<fortnightly>fortnightly|(?:this|last|next) fortnight'?s)|"
+    r"(?P<four_weekly>four[- ]?weekly|4[- ]?weekly)|"
+    r"(?P<monthly>monthly|(?:this|last|next) month'?s)|(?P<annual>annual|yearly)|(?P<hourly>hourly))"
     r"\s*(?:(?:gross|before[- ]tax|take[- ]home)\s+)?(?:(?:pay|wages?|salary|income|earnings|rate|pay ?check)\s*)?"
-    r"(?:(?:of|is|=|:|was|about|around)\s*)*(?:nz\$|\$|nzd)?\s*$",
+    r"(?:(?:of|is|are|=|:|was|were|about|around)\s*)*(?:nz\$|\$|nzd)?\s*$",
     re.I,
 )
 # "each fortnight I get $2,000" / "earn $2,000 every fortnight" are both caught by FREQ_AFTER/BEFORE;

@@ -52,16 +52,17 @@ def follows_in_order(lowered: str, sequence: tuple[tuple[str, ...], ...], gap: i
     """True when each step of `sequence` (alternative phrases) occurs in `lowered` (" phrase text "), in
     order, with at most `gap` words between one step and the next."""
     tokens = lowered.split()
-    ends = [0]  # token positions where the next step may start
-    for step, alternatives in enumerate(sequence):
+    where: dict[str, list[int]] = {}
+    for position, token in enumerate(tokens):
+        where.setdefault(token, []).append(position)
+    ends: list[int] | None = None  # token positions after the last step matched
+    for alternatives in sequence:
         found = []
-        for start in range(len(tokens)):
-            if step and not any(0 <= start - end <= gap for end in ends):
-                continue
-            for phrase in alternatives:
-                size = len(phrase.split())
-                if tokens[start:start + size] == phrase.split():
-                    found.append(start + size)
+        for phrase in alternatives:
+            parts = phrase.split()
+            for start in where.get(parts[0], ()):
+                if (ends is None or any(0 <= start - end <= gap for end in ends)) and tokens[start:start + len(parts)] == parts:
+                    found.append(start + len(parts))
         if not found:
             return False
         ends = found

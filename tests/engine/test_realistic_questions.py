@@ -564,3 +564,22 @@ def test_business_entities_and_other_countries_are_out_of_scope(engine, question
 ])
 def test_requests_to_mislead_are_refused_by_their_shape(engine, question, refused):
     assert (ask(engine, question)["status"] == "refused") is refused
+
+
+@pytest.mark.parametrize("question,status", [
+    # Advice and other agencies' support, even in KiwiSaver's or a benefit's words, is not tax.
+    ("is a growth fund better than a conservative fund for a first home", "out_of_scope"),
+    ("how is child support worked out for two kids", "out_of_scope"),
+    ("is the PIR on my growth fund right at 28%?", "answered"),
+    # A short question about "it" or "that", with nothing before it, is asked back.
+    ("can I deduct that?", "needs_clarification"),
+    ("is this taxed?", "needs_clarification"),
+])
+def test_advice_is_declined_and_a_bare_it_is_asked_about(engine, question, status):
+    assert ask(engine, question)["status"] == status
+
+
+def test_a_sole_traders_profit_is_the_income_even_when_the_reading_is_close(engine):
+    # Unsure between the rates table and the sum, a stated profit is not asked for again.
+    out = ask(engine, "sole trader here, 64k profit - what's my top rate and the whole tax bill?")
+    assert out["status"] == "answered"

@@ -27,6 +27,9 @@ RULES = default_rules()
     ("$30 an hour", "30", "hourly"),
     ("85000nzd", "85000", "annual"),
     ("weekly pay of $880", "880", "weekly"),
+    ("this week's gross was $712.60", "712.60", "weekly"),
+    ("last fortnights pay was $2,300", "2300", "fortnightly"),
+    ("last month's wages were about $5,100", "5100", "monthly"),
 ])
 def test_amounts_with_their_period(text, value, period):
     amounts = find_money(text)
