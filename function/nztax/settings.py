@@ -197,8 +197,8 @@ class Settings:
     intent_avoid_weight: float = 0.2
     per_pay_ceiling: float = 12000.0
     refuse_margin: float = 0.15
-    intent_sequence_gap: int = 3
-    refuse_min_score_unworded: float = 0.6
+    intent_sequence_gap: int = 3          # words allowed between the steps of a refusal's word sequence
+    refuse_min_score_unworded: float = 0.6  # a refusal by nearness alone, without its words, needs this score
     bare_amount_minimum: float = 10000.0
     spelling_cutoff: float = 0.85
     spelling_min_length: int = 5

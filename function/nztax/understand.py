@@ -310,6 +310,12 @@ class IntentClassifier:
         return (dense + w * (0.5 * lexical + 0.5 * keyword) + self.settings.intent_slot_weight * prefer
                 - self.settings.intent_avoid_weight * avoid), keyword, decisive
 
+    @staticmethod
+    def _kept_in(spec: IntentSpec, question: str) -> bool:
+        """A decline without decisive words is held back by its words of New Zealand's own tax."""
+        lowered = f" {phrase_text(question)} "
+        return spec.does == "decline" and not spec.decisive and any(f" {k} " in lowered for k in spec.decisive_unless)
+
     def classify(self, question: str, vector: np.ndarray | None, slots=None) -> Classification:
         combined, keyword, decisive = self._scores(question, vector, slot_features(slots))
         order = np.argsort(-combined)
@@ -332,9 +338,13 @@ class IntentClassifier:
             # Asking how to make IRD believe something untrue is refused, whatever it is about; a
             # question only about a visa, a car's registration or a tenancy is not about tax.
             best, score, confident = decisive, float(combined[decisive]), True
+        elif intents[best].does == "decline" and self._kept_in(intents[best], question):
+            # Words of New Zealand's own tax ("am I still resident?") keep a question near another
+            # country's tax from being turned away: it is looked up instead. (Where a decline has
+            # decisive words, these words only stop those from settling it.)
+            confident = False
         elif (intents[best].does == "refuse" and keyword[best] > 0 and score >= self.settings.intent_min_score
-              or intents[best].does == "decline" and keyword[best] > 0
-              and not any(f" {k} " in f" {phrase_text(question)} " for k in intents[best].decisive_unless)):
+              or intents[best].does == "decline" and keyword[best] > 0):
             # Safety first: a request to evade tax, in its own words, is refused; a question naming
             # another tax, entity or country in its own words ("look-through company") is out of scope.
             confident = True
@@ -350,7 +360,7 @@ class IntentClassifier:
             for i in order[1:]:
                 spec = intents[int(i)]
                 if (spec.does in turn_away and keyword[int(i)] > 0 and combined[int(i)] >= self.settings.intent_min_score
-                        and score - float(combined[int(i)]) <= self.settings.refuse_margin):
+                        and score - float(combined[int(i)]) <= self.settings.refuse_margin and not self._kept_in(spec, question)):
                     best, score, confident = int(i), float(combined[int(i)]), True
                     break
         return Classification(

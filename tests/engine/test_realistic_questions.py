@@ -542,6 +542,9 @@ def test_other_agencies_matters_are_out_of_scope_unless_the_question_is_about_ta
     ("what are the tax brackets in Canada", True),
     ("I pay tax in Australia on my Aussie rental, do I pay NZ tax on it too?", False),
     ("my employer is a US company paying me in USD while I live in Auckland, is it taxed here?", False),
+    # Residence is New Zealand's own tax question, whichever country the person was in.
+    ("been living in Sydney since last year for work, am I still a resident?", False),
+    ("I was in the UK 190 days this year, does the 183 days rule make me non-resident?", False),
     # The person's own salary from a company is personal income tax.
     ("I earn 60k salary from my company job, how much tax do I pay", False),
 ])
