@@ -527,12 +527,6 @@ def test_familyboost_question_without_figures_gets_the_rule(engine):
     ("how many days annual leave am I owed after a year", True),
     ("I'm on jobseeker and picked up a few shifts, what tax code for the shifts?", False),
     ("can I claim the mortgage interest on my rental?", False),
-])
-def test_other_agencies_matters_are_out_of_scope_unless_the_question_is_about_tax(engine, question, out_of_scope):
-    assert (ask(engine, question)["status"] == "out_of_scope") is out_of_scope
-
-
-@pytest.mark.parametrize("question,out_of_scope", [
     # Other entities and employers' obligations are business tax, outside personal income tax.
     ("we run the orchard as a partnership, what return does the partnership file", True),
     ("does a look-through company pass its losses to the owners", True),
@@ -548,7 +542,7 @@ def test_other_agencies_matters_are_out_of_scope_unless_the_question_is_about_ta
     # The person's own salary from a company is personal income tax.
     ("I earn 60k salary from my company job, how much tax do I pay", False),
 ])
-def test_business_entities_and_other_countries_are_out_of_scope(engine, question, out_of_scope):
+def test_other_agencies_matters_are_out_of_scope_unless_the_question_is_about_tax(engine, question, out_of_scope):
     assert (ask(engine, question)["status"] == "out_of_scope") is out_of_scope
 
 
