@@ -48,25 +48,34 @@ def phrase_text(text: str) -> str:
     return " ".join(re.sub(r"[^a-z0-9$%']", " ", str(text).lower()).split())
 
 
-def follows_in_order(lowered: str, sequence: tuple[tuple[str, ...], ...], gap: int) -> bool:
-    """True when each step of `sequence` (alternative phrases) occurs in `lowered` (" phrase text "), in
-    order, with at most `gap` words between one step and the next."""
+def mentions(lowered: str, phrases: tuple[str, ...]) -> bool:
+    """True when one of `phrases` (phrase text) is in `lowered` (" phrase text ") as whole words."""
+    return any(f" {k} " in lowered for k in phrases)
+
+
+def follows_in_order(lowered: str, sequences: tuple[tuple[tuple[str, ...], ...], ...], gap: int) -> bool:
+    """True when, for one of `sequences`, each step (alternative phrases) occurs in `lowered`
+    (" phrase text "), in order, with at most `gap` words between one step and the next."""
     tokens = lowered.split()
     where: dict[str, list[int]] = {}
     for position, token in enumerate(tokens):
         where.setdefault(token, []).append(position)
-    ends: list[int] | None = None  # token positions after the last step matched
-    for alternatives in sequence:
-        found = []
-        for phrase in alternatives:
-            parts = phrase.split()
-            for start in where.get(parts[0], ()):
-                if (ends is None or any(0 <= start - end <= gap for end in ends)) and tokens[start:start + len(parts)] == parts:
-                    found.append(start + len(parts))
-        if not found:
-            return False
-        ends = found
-    return True
+
+    def matches(sequence: tuple[tuple[str, ...], ...]) -> bool:
+        ends: list[int] | None = None  # token positions after the last step matched
+        for alternatives in sequence:
+            found = []
+            for phrase in alternatives:
+                parts = phrase.split()
+                for start in where.get(parts[0], ()):
+                    if (ends is None or any(0 <= start - end <= gap for end in ends)) and tokens[start:start + len(parts)] == parts:
+                        found.append(start + len(parts))
+            if not found:
+                return False
+            ends = found
+        return True
+
+    return any(matches(sequence) for sequence in sequences)
 
 
 def words(text: str) -> set[str]:
@@ -275,8 +284,9 @@ class IntentClassifier:
         return self._scores(question, vector, features)[0]
 
     def _scores(self, question: str, vector: np.ndarray | None,
-                features: frozenset[str]) -> tuple[np.ndarray, np.ndarray, int | None]:
-        """(combined score, keyword hit) per intent, and the intent whose decisive words are in the question."""
+                features: frozenset[str]) -> tuple[np.ndarray, np.ndarray, int | None, str]:
+        """(combined score, keyword hit) per intent, the intent whose decisive words are in the
+        question, and the question as phrase text."""
         n = len(self.catalogue.intents)
         dense = np.zeros(n, dtype=np.float32)
         if vector is not None and len(self.vectors):
@@ -305,19 +315,18 @@ class IntentClassifier:
         avoid = np.array([len(features & a) for a in self.avoid_sets], dtype=np.float32)
         gap = self.settings.intent_sequence_gap
         decisive = next((i for i, phrases, sequences, unless in self.decisive
-                         if (any(f" {k} " in lowered for k in phrases) or any(follows_in_order(lowered, q, gap) for q in sequences))
-                         and not any(f" {k} " in lowered for k in unless)), None)
+                         if (mentions(lowered, phrases) or follows_in_order(lowered, sequences, gap))
+                         and not mentions(lowered, unless)), None)
         return (dense + w * (0.5 * lexical + 0.5 * keyword) + self.settings.intent_slot_weight * prefer
-                - self.settings.intent_avoid_weight * avoid), keyword, decisive
+                - self.settings.intent_avoid_weight * avoid), keyword, decisive, lowered
 
     @staticmethod
-    def _kept_in(spec: IntentSpec, question: str) -> bool:
+    def _kept_in(spec: IntentSpec, lowered: str) -> bool:
         """A decline without decisive words is held back by its words of New Zealand's own tax."""
-        lowered = f" {phrase_text(question)} "
-        return spec.does == "decline" and not spec.decisive and any(f" {k} " in lowered for k in spec.decisive_unless)
+        return spec.does == "decline" and not spec.decisive and mentions(lowered, spec.decisive_unless)
 
     def classify(self, question: str, vector: np.ndarray | None, slots=None) -> Classification:
-        combined, keyword, decisive = self._scores(question, vector, slot_features(slots))
+        combined, keyword, decisive, lowered = self._scores(question, vector, slot_features(slots))
         order = np.argsort(-combined)
         intents = self.catalogue.intents
         best = int(order[0])
@@ -338,7 +347,7 @@ class IntentClassifier:
             # Asking how to make IRD believe something untrue is refused, whatever it is about; a
             # question only about a visa, a car's registration or a tenancy is not about tax.
             best, score, confident = decisive, float(combined[decisive]), True
-        elif intents[best].does == "decline" and self._kept_in(intents[best], question):
+        elif self._kept_in(intents[best], lowered):
             # Words of New Zealand's own tax ("am I still resident?") keep a question near another
             # country's tax from being turned away: it is looked up instead. (Where a decline has
             # decisive words, these words only stop those from settling it.)
@@ -360,7 +369,7 @@ class IntentClassifier:
             for i in order[1:]:
                 spec = intents[int(i)]
                 if (spec.does in turn_away and keyword[int(i)] > 0 and combined[int(i)] >= self.settings.intent_min_score
-                        and score - float(combined[int(i)]) <= self.settings.refuse_margin and not self._kept_in(spec, question)):
+                        and score - float(combined[int(i)]) <= self.settings.refuse_margin and not self._kept_in(spec, lowered)):
                     best, score, confident = int(i), float(combined[int(i)]), True
                     break
         return Classification(

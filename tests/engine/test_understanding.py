@@ -203,7 +203,8 @@ def test_a_sequence_matches_its_steps_in_order_within_the_gap():
     from nztax.understand import follows_in_order
 
     sequence = (("so",), ("ird", "they"), ("never", "won't"), ("see", "find out"))
-    assert follows_in_order(" so that ird will never see it ", sequence, gap=1)
-    assert not follows_in_order(" so that ird will never see it ", sequence, gap=0)  # "will" sits between
-    assert not follows_in_order(" ird never sees it so ", sequence, gap=3)  # out of order
-    assert follows_in_order(" so they won't find out ", sequence, gap=0)  # a two-word step
+    assert follows_in_order(" so that ird will never see it ", (sequence,), gap=1)
+    assert not follows_in_order(" so that ird will never see it ", (sequence,), gap=0)  # "will" sits between
+    assert not follows_in_order(" ird never sees it so ", (sequence,), gap=3)  # out of order
+    assert follows_in_order(" so they won't find out ", (sequence,), gap=0)  # a two-word step
+    assert follows_in_order(" so they won't find out ", ((("edit",), ("payslip",)), sequence), gap=0)  # any one of several
