@@ -361,7 +361,7 @@ class IntentClassifier:
             # Some nearness is no proof of a request to mislead ("do I need to declare all my cash
             # takings?" sits near "can I not declare my cash jobs"): without its words, look it up.
             confident = False
-        else:
+        elif intents[best].does != "refuse":
             # Safety first: a request to evade tax close behind another reading, in words the refuse
             # intent names (its keywords), is refused; so is another tax or country's tax close behind
             # a calculation (the amount in "tax in Australia on A$90,000" pulls towards a sum).

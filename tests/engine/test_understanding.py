@@ -103,6 +103,24 @@ def test_a_decline_in_its_own_words_is_sure_unless_the_question_is_about_nz_tax(
     assert not classifier.classify("what are the tax rates over there", close).confident
 
 
+def test_a_refusal_is_not_turned_into_a_decline_close_behind_it(tmp_path):
+    import dataclasses
+
+    from nztax.settings import get_settings
+
+    path = tmp_path / "intents.yaml"
+    path.write_text(
+        "intents:\n"
+        "- {name: mislead, does: refuse, examples: [hide my income]}\n"
+        "- {name: gst, does: decline, keywords: [gst], examples: [register for gst]}\n", encoding="utf-8")
+    settings = dataclasses.replace(get_settings(), intent_lexical_weight=0.0, intent_slot_weight=0.0, intent_avoid_weight=0.0,
+                                   intent_neighbours=1, intent_margin=0.1, intent_min_score=0.3, refuse_margin=0.15,
+                                   refuse_min_score_unworded=0.6)
+    classifier = IntentClassifier(Catalogue.load(path), np.array([[1.0, 0.0], [0.0, 1.0]], dtype=np.float32), settings)
+    near_both = np.array([0.8, 0.7])  # the refusal ahead, the decline (in its own word) close behind
+    assert classifier.classify("hide my gst income", near_both).intent.name == "mislead"
+
+
 def _classification(name: str, confident: bool, runner: str = "rates_fact") -> Classification:
     return Classification(intent=CATALOGUE.get(name), score=1.0, runner_up=CATALOGUE.get(runner),
                           runner_up_score=0.99 if not confident else 0.5, confident=confident)
