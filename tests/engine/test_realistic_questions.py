@@ -576,7 +576,7 @@ def test_advice_is_declined_and_a_bare_it_is_asked_about(engine, question, statu
     assert ask(engine, question)["status"] == status
 
 
-def test_a_sole_traders_profit_is_the_income_even_when_the_reading_is_close(engine):
+def test_a_sole_traders_stated_profit_is_not_asked_for_again_when_the_reading_is_close(engine):
     # Unsure between the rates table and the sum, a stated profit is not asked for again.
     out = ask(engine, "sole trader here, 64k profit - what's my top rate and the whole tax bill?")
     assert out["status"] == "answered"
