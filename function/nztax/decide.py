@@ -98,6 +98,7 @@ class Decision:
     clarify_options: list[str] = field(default_factory=list)  # clarify: what it could be ("your take-home pay")
     assumptions: list[str] = field(default_factory=list)
     also_facts: list[IntentSpec] = field(default_factory=list)  # a second question answered from the rules
+    default_code: str = "M"           # the main-job code assumed when none is stated
     rule_results: dict[str, dict] = field(default_factory=dict)  # a fact's rule worked on stated figures (rule_sum)
     known_year: bool = True
     used_history: bool = False
@@ -177,7 +178,7 @@ def question_parts(question: str) -> list[str]:
 
 def decide(question: str, classification: Classification | None, rules: RuleBook, *,
            history: list[dict] | None = None, tax_year: str | None = None, slots: Slots | None = None,
-           also: list[IntentSpec] | None = None) -> Decision:
+           also: list[IntentSpec] | None = None, components: list[IntentSpec] | None = None) -> Decision:
     asked = clean_text(question)
     if slots is None:
         text, used_history, slots = question_slots(asked, history, rules)
@@ -284,7 +285,18 @@ def decide(question: str, classification: Classification | None, rules: RuleBook
             d.action = "topic"
         return d
     d.action = "calculate"
+    components = [c for c in components or [] if c.name in intent.covers and c.does == "calculate"]
+    if ((slots.denies_conditions or any(c.tool == "calculate_ietc" for c in components)) and slots.tax_code is None
+            and not (slots.wff or slots.benefit_or_super or slots.no_ird_number)):
+        # "Take-home on $55k if I include the IETC", "…, no WFF, not on a benefit": the credit they
+        # are owed comes through the ME code.
+        d.default_code = "ME"
     _plan(d, intent, slots)
+    for part in components:
+        # A part of this sum the question names ("…, KS 3.5%: and the employer's contribution after
+        # ESCT?") is worked out on its own as well, with its own working and source.
+        if d.action == "calculate" and (trial := _trial(d, part, slots)) is not None:
+            _add_calls(d, trial)
     if (d.action == "clarify" and d.missing == ["income"] and runner is not None and runner.does == "fact"
             and not _asks_own_figure(asked)):
         # Nothing this sum can work on, and no figure of their own asked for: "Does the ACC levy get
@@ -438,10 +450,10 @@ def _plan(d: Decision, intent: IntentSpec, slots: Slots) -> None:
         donations = [a for a in slots.amounts if a.role == "donation"] or [a for a in slots.amounts if not a.is_income][:1]
         if not donations and len(slots.amounts) == 1:
             donations = slots.amounts
-        income = slots.annual_income() if any(a is not donations[0] for a in slots.incomes) else None
         if not donations:
             _clarify(d, "donation")
             return
+        income = slots.annual_income() if any(a is not donations[0] for a in slots.incomes) else None
         given = donations[0]
         donated = slots.annual(given) or given.value  # "$250 a month" is $3,000 a year
         if given.period in PAY_FREQUENCIES and (slots.asked_period == given.period or EACH_PAY.search(d.asked)):
@@ -616,6 +628,9 @@ def _call_for(tool: str, d: Decision, slots: Slots, amount: Money, annual: Decim
             args["pay_frequency"] = frequency
         return tool, args
     if tool == "calculate_student_loan_repayment":
+        if slots.tax_code is not None and _base(slots.tax_code) in SECONDARY_CODES:
+            # A secondary job's loan deduction has no threshold: the pay's own deductions show it.
+            return _paye_call(d, slots, amount, annual, year)
         return tool, {"annual_income": money, "tax_year": year}
     if tool == "calculate_ietc":
         return tool, {"annual_income": money, "tax_year": year, "receives_working_for_families": slots.wff,
@@ -623,8 +638,9 @@ def _call_for(tool: str, d: Decision, slots: Slots, amount: Money, annual: Decim
     if tool == "choose_secondary_tax_code":
         return tool, {"total_annual_income": money, "student_loan": bool(slots.student_loan), "tax_year": year}
     if tool == "calculate_kiwisaver":
-        frequency = amount.period if amount.period in PAY_FREQUENCIES else "annual"
-        gross = amount.value if frequency != "annual" else annual
+        frequency = _pay_frequency(slots, amount) or "annual"
+        gross = amount.value if frequency == amount.period else annual / PERIODS_PER_YEAR.get(frequency, 1)
+        gross = Decimal(str(_cents(gross)))  # the pay as a payslip shows it
         args = {"gross_pay": float(gross), "pay_frequency": frequency, "tax_year": year}
         if slots.kiwisaver_rate is not None:
             args["employee_rate"] = slots.kiwisaver_rate
@@ -649,7 +665,7 @@ def _paye_call(d: Decision, slots: Slots, amount: Money, annual: Decimal, year: 
         # A second job's PAYE depends on its secondary code, which depends on the total income.
         _clarify(d, "secondary_code")
         return None
-    code = _code(slots)
+    code = _code(slots, d.default_code)
     frequency = _pay_frequency(slots, amount)
     if frequency is None and amount.period == "hourly" and slots.hours_per_week is not None:
         frequency = "weekly"  # "$25 an hour, 40 hours a week": a week's pay
@@ -676,7 +692,7 @@ def _paye_call(d: Decision, slots: Slots, amount: Money, annual: Decimal, year: 
 
 
 def _take_home_call(d: Decision, slots: Slots, amount: Money, annual: Decimal, year: str, frequency: str) -> tuple[str, dict]:
-    code = _code(slots)
+    code = _code(slots, d.default_code)
     args = {"annual_salary": _cents(annual), "tax_code": _base(code), "tax_year": year,
             "pay_frequency": frequency if frequency in PAY_FREQUENCIES else "fortnightly"}
     if slots.student_loan:

@@ -216,8 +216,12 @@ class Engine:
             readings = [self._part_reading(p, v, c, classification.intent) for p, v, c in later]
             also += [c.intent for c in readings if c.confident]
             also = [i for i in dict.fromkeys(also) if i.name != classification.intent.name]
+        least = self.settings.intent_min_score
+        components = [spec for spec in self.classifier.catalogue.intents
+                      if spec.name in classification.intent.covers and spec.name in classification.named
+                      and classification.scores.get(spec.name, 0.0) >= least]
         return decide(question, classification, self.rules, history=history, tax_year=tax_year, slots=slots,
-                      also=also), vector
+                      also=also, components=components), vector
 
     def _part_reading(self, part: str, vector, reading, main):
         """A later part of a two-part question, read with the whole question's figures ("…, and then

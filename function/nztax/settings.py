@@ -190,6 +190,7 @@ class Settings:
     faq_match_threshold: float = 0.8
     # understanding (issue 11)
     intent_margin: float = 0.04
+    intent_cover_margin: float = 0.15     # a named sum that shows the best intent's figure too wins by this much
     intent_min_score: float = 0.45
     intent_lexical_weight: float = 0.35
     intent_neighbours: int = 3
@@ -200,6 +201,7 @@ class Settings:
     intent_sequence_gap: int = 3          # words allowed between the steps of a refusal's word sequence
     refuse_min_score_unworded: float = 0.6  # a refusal by nearness alone, without its words, needs this score
     bare_amount_minimum: float = 10000.0
+    negation_window_words: int = 5        # "not on any benefit or super": words before a condition searched for a negation
     spelling_cutoff: float = 0.85
     spelling_min_length: int = 5
     plausible_pay_per_period: dict = field(default_factory=lambda: dict(PLAUSIBLE_PAY_DEFAULT))
@@ -289,6 +291,7 @@ def get_settings() -> Settings:
         answer_passages=int(_env("NZTAX_ANSWER_PASSAGES", "5")),
         faq_match_threshold=float(_env("NZTAX_FAQ_MATCH_THRESHOLD", "0.8")),
         intent_margin=float(_env("NZTAX_INTENT_MARGIN", "0.04")),
+        intent_cover_margin=float(_env("NZTAX_INTENT_COVER_MARGIN", "0.15")),
         intent_min_score=float(_env("NZTAX_INTENT_MIN_SCORE", "0.45")),
         intent_lexical_weight=float(_env("NZTAX_INTENT_LEXICAL_WEIGHT", "0.35")),
         intent_neighbours=int(_env("NZTAX_INTENT_NEIGHBOURS", "3")),
@@ -299,6 +302,7 @@ def get_settings() -> Settings:
         intent_sequence_gap=int(_env("NZTAX_INTENT_SEQUENCE_GAP", "3")),
         refuse_min_score_unworded=float(_env("NZTAX_REFUSE_MIN_SCORE_UNWORDED", "0.6")),
         bare_amount_minimum=float(_env("NZTAX_BARE_AMOUNT_MINIMUM", "10000")),
+        negation_window_words=int(_env("NZTAX_NEGATION_WINDOW_WORDS", "5")),
         spelling_cutoff=float(_env("NZTAX_SPELLING_CUTOFF", "0.85")),
         spelling_min_length=int(_env("NZTAX_SPELLING_MIN_LENGTH", "5")),
         plausible_pay_per_period=_period_limits(os.environ.get("NZTAX_PLAUSIBLE_PAY")),

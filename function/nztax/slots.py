@@ -93,7 +93,7 @@ AMOUNT = re.compile(
 MONEY_WORDS = re.compile(
     r"\b(earn\w*|salary|salaries|wages?|pay|paid|payslip|income|gross|make|making|made|donat\w*|gave|give|"
     r"contribut\w*|invest\w*|dividends?|interest|rent|rental|profit|loss|revenue|turnover|earnings|"
-    r"bonus|sold|sell|bought|worth|owe|refund|tax on|paye on|taxed on|take[- ]?home on|clear on|after tax on)\b", re.I)
+    r"bonus|sold|sell|bought|worth|owe|refund|(?:tax|paye|levy|acc|ietc|esct|kiwisaver|ks|repayments?|deductions?) on|taxed on|take[- ]?home on|clear on|after tax on)\b", re.I)
 _FREQ_AFTER = [
     ("hourly", r"an hour|per hour|a hr|an hr|/\s?hr|/\s?hour|/\s?h\b|hourly|p/?h\b|ph\b|per hr"),
     ("weekly", r"a week|per week|each week|every week|for the week|this week|weekly|/\s?wk|/\s?week|p/?w\b|pw\b|a wk|per wk"),
@@ -159,7 +159,7 @@ class Money:
 ROLE_WORDS = [
     # (role, pattern near the amount). The nearest match wins, before the amount first.
     ("income", r"earn\w*|salary|wages?|paid|pay of|pay is|income of|i make|making|on a|gross|job paying|pays? me|"
-               r"taxable income|income (?:was|is|around|about|roughly)"),
+               r"taxable income|income(?: (?:was|is|around|about|roughly))?"),
     ("donation", r"donat\w*|(?:i|we|i've|we've) (?:gave|give|given)|payroll giving|charit\w*|church|tithe|koha"),
     ("contribution", r"put in|putting in|paid in|chuck(?:ed)? in|(?:i|we|i've) put(?: in)?|contribut\w*|into (?:my |the )?kiwisaver|into ks"),
     ("pie_income", r"\bpie\b|pie income|kiwisaver (?:fund )?(?:earned|returns?|income)|fund (?:earned|income|returns?)"),
@@ -183,6 +183,8 @@ ROLE_WORDS = [
 INCOME_ROLE_HANDICAP = 20  # characters
 # "1,843 came off" is a deduction; "what comes off a $1,000 wage" is asking about the wage.
 AFTER_ONLY_ROLES = frozenset({"deduction"})
+# "$312 was taken out" is a deduction; "1150 p/w on ME code, whats the paye" asks about the pay.
+AFTER_NEAR = 12  # characters between the amount and an after-only role's words
 # "contributed $800" and "$800 into KiwiSaver" are contributions; "contributing 4% on $80k" is not.
 ADJACENT_ONLY_ROLES = frozenset({"contribution"})
 ADJACENT = 3  # characters between the words and the amount
@@ -252,6 +254,7 @@ def _period_and_end(text: str, start: int, end: int) -> tuple[str, bool, int]:
 
 
 # "$60k salary", "$20k profit", "$5,000 of interest": the noun right after an amount says what it is.
+LEADS_ANOTHER_AMOUNT = re.compile(r"[^\d$.?!,;]{0,20}\$?\d")
 NOUN_AFTER = re.compile(r"^\s*(?:(?:of|in|worth of|a year|per year|annual|gross)\s+)?")
 
 
@@ -277,10 +280,12 @@ def _role_of(text: str, start: int, end: int, skip: str | None = None) -> str:
                 continue
             for m in pattern.finditer(window):
                 distance = (len(window) - m.end()) if window is before else m.start()
-                if role in ADJACENT_ONLY_ROLES and distance > ADJACENT:
+                if role in ADJACENT_ONLY_ROLES and distance > ADJACENT or role in AFTER_ONLY_ROLES and distance > AFTER_NEAR:
                     continue
                 if role in ("second_job", "main_job") and NEGATED_JOB.search(window[:m.start()]):
                     continue  # "no other job": says there is none
+                if window is not before and LEADS_ANOTHER_AMOUNT.match(window, m.end()):
+                    continue  # "12k a year with PIE income of $500": the words are the next amount's
                 # Plain income words lose near-ties to a specific role ("main salary", "second employer pays me").
                 distance += INCOME_ROLE_HANDICAP if role == "income" else 0
                 if best is None or distance < best[0]:
@@ -428,6 +433,19 @@ NO_IRD_NUMBER = re.compile(r"\b(?:(?:don'?t|do not|didn'?t|never|won'?t) (?:give
 NEGATION = re.compile(r"\b(?:not|no|never|without|don'?t|doesn'?t|didn'?t|isn'?t|aren'?t|can'?t|cannot|won'?t|"
                       r"shouldn'?t|haven'?t|hasn'?t|wasn'?t|weren'?t)\b", re.I)
 
+CLAUSE_BREAK = re.compile(r"[.,;:!?]|\bbut\b", re.I)
+
+
+def _stated(condition: re.Pattern, text: str) -> bool:
+    """True when `condition` is said to hold: not "no kids, not on any benefit or super", not "my
+    partner doesn't get Working for Families" (a negation among the few words before it, in its clause)."""
+    for m in condition.finditer(text):
+        clause = CLAUSE_BREAK.split(text[:m.start()])[-1]
+        if not NEGATION.search(" ".join(clause.split()[-get_settings().negation_window_words:])):
+            return True
+    return False
+
+
 TAX_YEAR_EXPLICIT = re.compile(r"\b(?P<a>20\d{2})\s?(?:-|–|—|/|to)\s?(?P<b>20\d{2}|\d{2})\b")
 INCOME_YEAR = re.compile(r"\b(?:the\s+)?(?P<y>20\d{2})\s+(?:income\s+|tax\s+|financial\s+)?year\b|\btax year (?P<y2>20\d{2})\b", re.I)
 YEAR_ENDING = re.compile(r"\b(?:year\s+)?(?:ending|ended|to|until)\s+(?:31\s+)?march\s+(?P<y>20\d{2})\b|\b(?:march|mar)\s+(?P<y2>20\d{2})\b", re.I)
@@ -530,6 +548,7 @@ class Slots:
     wff: bool = False
     benefit_or_super: bool = False
     nz_super: bool = False
+    denies_conditions: bool = False   # "no WFF, not on a benefit": what would stop the IETC is said not to apply
     no_ird_number: bool = False
     flat_code: str | None = None      # "on the RSE scheme": work with a flat code of its own (NSW)
     names_income_tax: bool = False    # "what's my total income tax": the sum it names
@@ -620,9 +639,10 @@ def read_slots(text: str, rules: RuleBook | None = None, current: str | None = N
                 continue
             slots.kiwisaver_rate = float(pm.group("p"))
             break
-    slots.wff = bool(WFF.search(text))
-    slots.benefit_or_super = bool(BENEFIT_OR_SUPER.search(text))
-    slots.nz_super = bool(NZ_SUPER.search(text))
+    slots.wff = _stated(WFF, text)
+    slots.benefit_or_super = _stated(BENEFIT_OR_SUPER, text)
+    slots.nz_super = slots.benefit_or_super and _stated(NZ_SUPER, text)
+    slots.denies_conditions = not (slots.wff or slots.benefit_or_super) and bool(WFF.search(text) or BENEFIT_OR_SUPER.search(text))
     slots.no_ird_number = bool(NO_IRD_NUMBER.search(text))
     slots.second_job = any(not NEGATED_JOB.search(text[:m.start()]) for m in SECOND_JOB_WORDS.finditer(text))
     slots.names_income_tax = bool(re.search(r"\bincome tax\b", text, re.I))

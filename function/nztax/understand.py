@@ -252,6 +252,7 @@ class Classification:
     runner_up_score: float
     confident: bool
     scores: dict[str, float] = field(default_factory=dict)
+    named: tuple[str, ...] = ()       # intents whose keywords the question uses ("KS", "IETC", "ACC")
 
     @property
     def margin(self) -> float:
@@ -332,9 +333,12 @@ class IntentClassifier:
         best = int(order[0])
         if len(order) > 1:
             close = int(order[1])
-            if (intents[best].name in intents[close].covers
-                    and combined[best] - combined[close] < self.settings.intent_margin):
-                best = close  # its answer shows the other's figure too (take-home shows the student loan)
+            if intents[best].name in intents[close].covers and (
+                    combined[best] - combined[close] < self.settings.intent_margin
+                    or keyword[close] > 0 and combined[best] - combined[close] < self.settings.intent_cover_margin):
+                # Its answer shows the other's figure too (take-home shows the student loan); a sum
+                # the question names ("KiwiSaver at 4%, what's the PAYE?") wins by a wider margin.
+                best = close
         family, covered = intents[best].family, set(intents[best].covers)
         # The runner-up is the best intent that would give a different answer.
         rest = [int(i) for i in order if int(i) != best and (family is None or intents[int(i)].family != family)
@@ -376,6 +380,7 @@ class IntentClassifier:
             intent=intents[best], score=score, runner_up=intents[second] if second is not None else None,
             runner_up_score=runner, confident=confident,
             scores={intents[i].name: round(float(combined[i]), 4) for i in order[:5]},
+            named=tuple(intents[i].name for i in np.flatnonzero(keyword)),
         )
 
 

@@ -25,9 +25,12 @@ def test_a_claimed_credit_is_checked_not_computed(engine):
 
 def test_a_yearly_salary_asked_per_fortnight(engine):
     out = ask(engine, "I earn $70,000 and contribute 3% to KiwiSaver. How much comes out of each fortnightly pay?")
-    ((name, args),) = tools(out)
+    calls = dict(tools(out))
     # 70,000 / 26 = 2,692.307... -> 2,692.30 a fortnight; 3% of it = 80.769 -> 80.76.
-    assert name == "calculate_paye" and args["pay_frequency"] == "fortnightly" and args["gross_pay"] == 2692.30
+    args = calls["calculate_paye"]
+    assert args["pay_frequency"] == "fortnightly" and args["gross_pay"] == 2692.30
+    # KiwiSaver, which the question names, is worked out on the same fortnightly pay.
+    assert calls["calculate_kiwisaver"]["pay_frequency"] == "fortnightly" and calls["calculate_kiwisaver"]["gross_pay"] == 2692.30
     assert "$2,692.30" in out["answer"] and "$80.76" in out["answer"]
     assert "39%" not in out["answer"]  # the ESCT top rate a $70,000 fortnight would give
 

@@ -24,23 +24,24 @@ def test_contract_shape(engine):
     assert all(set(c) <= {"title", "url", "section"} for c in out["citations"])
 
 
-@pytest.mark.parametrize("question,figures,tool", [
+@pytest.mark.parametrize("question,figures,tools", [
     # 85,000 x 33% - 10,122.50 (IRD's subtract constant) = 17,927.50
-    ("How much tax do I pay on $85,000?", ["$17,927.50"], "calculate_income_tax"),
+    ("How much tax do I pay on $85,000?", ["$17,927.50"], ["calculate_income_tax"]),
     # IR340 April 2026, weekly $1,000: M 171.50, ME 161.50
-    ("PAYE on $1,000 a week, tax code M", ["$171.50"], "calculate_paye"),
-    ("PAYE on $1,000 a week, tax code ME", ["$161.50"], "calculate_paye"),
-    # Payroll specification 2026-27 example 4
-    ("I'm paid $3,500 every four weeks on M SL with KiwiSaver at 3.5%", ["$589.72", "$197.28", "$122.50", "$2,590.50"], "calculate_paye"),
+    ("PAYE on $1,000 a week, tax code M", ["$171.50"], ["calculate_paye"]),
+    ("PAYE on $1,000 a week, tax code ME", ["$161.50"], ["calculate_paye"]),
+    # Payroll specification 2026-27 example 4; the KiwiSaver it names is worked out on the same pay
+    ("I'm paid $3,500 every four weeks on M SL with KiwiSaver at 3.5%", ["$589.72", "$197.28", "$122.50", "$2,590.50"],
+     ["calculate_paye", "calculate_kiwisaver"]),
     # 2024-25 composite rates: 50,000 -> 7,777.92
-    ("Tax on $50,000 in 2024-25?", ["$7,777.92"], "calculate_income_tax"),
+    ("Tax on $50,000 in 2024-25?", ["$7,777.92"], ["calculate_income_tax"]),
     # (60,000 - 24,128) x 12% = 4,304.64
-    ("How much student loan do I repay on $60,000?", ["$4,304.64"], "calculate_student_loan_repayment"),
+    ("How much student loan do I repay on $60,000?", ["$4,304.64"], ["calculate_student_loan_repayment"]),
 ])
-def test_calculations(engine, question, figures, tool):
+def test_calculations(engine, question, figures, tools):
     out = answer(engine, question)
     assert out["status"] == "answered"
-    assert [t["name"] for t in out["tools"]] == [tool]
+    assert [t["name"] for t in out["tools"]] == tools
     for f in figures:
         assert f in out["answer"], f
     assert out["citations"] and all(c["url"].startswith("https://") for c in out["citations"])

@@ -580,3 +580,37 @@ def test_a_sole_traders_stated_profit_is_not_asked_for_again_when_the_reading_is
     # Unsure between the rates table and the sum, a stated profit is not asked for again.
     out = ask(engine, "sole trader here, 64k profit - what's my top rate and the whole tax bill?")
     assert out["status"] == "answered"
+
+
+def _calls(out):
+    return {t["name"]: t["arguments"] for t in out["tools"]}
+
+
+def test_a_part_of_the_sum_the_question_names_is_worked_out_on_the_same_pay(engine):
+    # The employer's contribution and ESCT are the KiwiSaver calculator's; the pay is fortnightly.
+    out = ask(engine, "$2,480 gross a fortnight, KS 4% - how much PAYE comes out, and what does the employer contribution come to after ESCT?")
+    calls = _calls(out)
+    assert calls["calculate_paye"]["gross_pay"] == 2480 and calls["calculate_kiwisaver"]["pay_frequency"] == "fortnightly"
+    assert "$99.20" in out["answer"]  # 4% of $2,480
+
+
+def test_take_home_including_the_ietc_uses_the_me_code(engine):
+    # 52,000: tax 1,638 + (52,000 - 15,600) x 17.5% = 8,008; ACC 1.75% = 910; IETC $520.
+    # 52,000 - 8,008 - 910 + 520 = 43,602.
+    out = ask(engine, "what's my take home on 52k a year with the IETC? no kids, not on a benefit")
+    calls = _calls(out)
+    assert calls["calculate_take_home_pay"]["tax_code"] == "ME" and "calculate_ietc" in calls
+    assert "$43,602" in out["answer"]
+
+
+def test_a_secondary_jobs_student_loan_is_not_the_annual_threshold_sum(engine):
+    # S SL: 12% of every dollar of the second job, no threshold: $300 x 12% = $36.00.
+    out = ask(engine, "my second job pays $300 a week on S SL, how much student loan comes off it?")
+    assert "calculate_student_loan_repayment" not in _calls(out)
+    assert "student loan $36," in out["answer"] and "$0.00" not in out["answer"]
+
+
+def test_a_named_sum_that_shows_the_other_wins_a_close_call(engine):
+    # PAYE shows the KiwiSaver deduction too: a question naming PAYE gets it. 58,000 / 26 = 2,230.76.
+    out = ask(engine, "on $58,000 with kiwisaver at 4%, what's the PAYE each fortnight")
+    assert _calls(out)["calculate_paye"]["gross_pay"] == 2230.76

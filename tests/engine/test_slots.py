@@ -124,6 +124,41 @@ def test_conditions_are_slots():
     assert read_slots("no student loan, 60k", RULES).student_loan is False
 
 
+@pytest.mark.parametrize("text", [
+    "single, no kids, not on any benefit or super, earning 48k",
+    "my partner doesn't get Working for Families and I earn 52k",
+    "no WFF here, salary $61,000",
+])
+def test_a_condition_said_not_to_apply_is_not_a_condition(text):
+    slots = read_slots(text, RULES)
+    assert not slots.wff and not slots.benefit_or_super and not slots.nz_super
+    assert slots.denies_conditions
+
+
+def test_a_condition_after_a_negation_in_another_clause_still_counts():
+    slots = read_slots("I'm not sure how it works, but I get Working for Families on 40k", RULES)
+    assert slots.wff and not slots.denies_conditions
+
+
+@pytest.mark.parametrize("text,roles", [
+    # Words asking about PAYE later in the question do not make the pay a deduction.
+    ("900 a week on M code, what's the paye", {"900": "income"}),
+    ("$1,843 came off my pay", {"1843": "deduction"}),
+    # Words that lead the next amount belong to it.
+    ("a student on 12k a year with PIE income of $500", {"12000": "income", "500": "pie_income"}),
+    ("sole trader, net income 40k, how much do I owe", {"40000": "income"}),
+])
+def test_roles_belong_to_the_amount_they_describe(text, roles):
+    found = {f"{a.value.normalize():f}": a.role for a in find_money(text)}
+    assert found == roles
+
+
+@pytest.mark.parametrize("text", ["acc levy on 60000", "ietc on 45000", "kiwisaver on 52000"])
+def test_a_levy_or_credit_on_a_bare_number_makes_it_money(text):
+    (amount,) = find_money(text)
+    assert not amount.questioned and amount.is_income
+
+
 @pytest.mark.parametrize("text,code", [
     ("my tax code is M SL", "M SL"), ("I'm on ME", "ME"), ("on tax code sh", "SH"), ("an ND code", "ND"),
     ("tell me about it", None), ("can you help me", None), ("3500 M SL four weekly", "M SL"),
