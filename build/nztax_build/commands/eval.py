@@ -26,6 +26,7 @@ TARGETS = {
     "supplement3": ("nztax_build.evaluate_answers", "question_bank_dev4.yaml", "supplement3.md"),  # development only
     "supplement4": ("nztax_build.evaluate_answers", "question_bank_dev5.yaml", "supplement4.md"),  # development only
     "supplement5": ("nztax_build.evaluate_answers", "question_bank_dev6.yaml", "supplement5.md"),  # development only
+    "supplement6": ("nztax_build.evaluate_answers", "question_bank_dev7.yaml", "supplement6.md"),  # development only
 }
 
 
