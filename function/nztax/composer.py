@@ -214,6 +214,9 @@ CLARIFYING_QUESTIONS: dict[str, tuple[str, tuple[str, ...]]] = {
                "or per week, fortnight or month? If you're paid salary or wages, your tax code (for example "
                "M, ME or M SL) and whether you have a student loan or KiwiSaver help too.",
                ("How much tax do I pay on $60,000 a year?", "What is my take-home pay on $1,200 a week?")),
+    "calendar_year": ("New Zealand's tax year runs from 1 April to 31 March, so January to December falls in two tax "
+                      "years. How much did you earn from 1 April to 31 March, and which tax year do you mean (for "
+                      "example 2025-26)?", ()),
     "hours": ("How many hours a week do you work at that rate? With that I can work out your pay and tax.", ()),
     "taxable_income_for_donations": ("The donation tax credit is limited by your taxable income. What was your taxable income "
                                      "for the year in which you made the donations?", ()),

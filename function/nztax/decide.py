@@ -23,7 +23,7 @@ from decimal import ROUND_DOWN, Decimal
 from nztax.calculators.paye import PRIMARY_CODES
 from nztax.rules import FLAT_CODES, SECONDARY_CODES, RuleBook, current_tax_year
 from nztax.settings import get_settings
-from nztax.slots import PAY_FREQUENCIES, PERIODS_PER_YEAR, Money, Slots, clean_text, read_slots
+from nztax.slots import OTHER_INCOME_ROLES, PAY_FREQUENCIES, PERIODS_PER_YEAR, Money, Slots, clean_text, read_slots
 from nztax.understand import Classification, IntentSpec
 
 # How many amounts a comparison ("$70k vs $80k") answers at most.
@@ -44,6 +44,8 @@ OWN_FIGURE = re.compile(r"\bhow much\b.*\b(i|my|me)\b|\bhow much (tax|paye)\b|\b
                         r"\b(which|what)\b[^?]*\b(should i|do i need|do i use|am i on|should i be on|do i (?:put|tick|pick|choose|select|go with))\b|"
                         r"\bwork out (my|the [^?]*\bmy)\b|\bam i up for\b|\bthe tax on my\b", re.I)
 # A short question about "it", "that" or "this" with nothing before it: what it means must be asked.
+# Words that only continue an earlier turn: "ok and what about for two of them".
+CONTINUES = re.compile(r"^\s*(?:(?:ok|okay|right|so)\s*,?\s*)?(?:and|but|also|what about|how about|same)\b", re.I)
 BARE_PRONOUN = re.compile(r"\b(?:it|that|this|them)\b", re.I)
 BARE_QUESTION_MAX_WORDS = 5
 # Asking for a sum of their own outright: with no amount, only a figure from them can answer it.
@@ -211,9 +213,11 @@ def decide(question: str, classification: Classification | None, rules: RuleBook
         d.action = "clarify"
         d.missing = ["income"]
         return d
-    if (not used_history and states_nothing and len(asked.split()) <= BARE_QUESTION_MAX_WORDS and BARE_PRONOUN.search(asked)
-            and intent.does not in ("refuse", "decline")):
-        # "Is that deductible?", "Can I claim it back?": the thing asked about is not in the question.
+    if (not used_history and states_nothing and BARE_PRONOUN.search(asked) and intent.does not in ("refuse", "decline")
+            and (len(asked.split()) <= BARE_QUESTION_MAX_WORDS
+                 or CONTINUES.match(asked) and len(asked.split()) <= 2 * BARE_QUESTION_MAX_WORDS)):
+        # "Is that deductible?", "Can I claim it back?", "ok and what about for two of them" with no
+        # turn before it: the thing asked about is not in the question.
         _clarify(d, "question")
         return d
     if not slots.amounts and SUM_REQUEST.search(asked) and not (sure and intent.does in ("refuse", "decline")):
@@ -250,6 +254,10 @@ def decide(question: str, classification: Classification | None, rules: RuleBook
             _clarify(d, "income")
         return d
     # A calculation.
+    if slots.calendar_year and not slots.pay_date:
+        # "$65,000 in 2025, January to December": that spans two tax years (1 April to 31 March).
+        _clarify(d, "calendar_year")
+        return d
     if not sure:
         fact = runner if runner is not None and runner.does == "fact" and runner.tool == intent.tool else None
         if runner is not None and runner.does == "fact" and runner.rule_sum and _rule_sum(d, runner, slots):
@@ -381,7 +389,7 @@ def _gives_only(slots: Slots) -> bool:
 def _income_for(slots: Slots, tool: str | None) -> Slots:
     """With no pay from work, a profit, interest or gain is the income of a calculator on all taxable income."""
     if slots.income_amount() is None and tool in ALL_INCOME_TOOLS:
-        return replace(slots, amounts=[replace(a, role="income") if a.role == "other_income" else a for a in slots.amounts])
+        return replace(slots, amounts=[replace(a, role="income") if a.role in OTHER_INCOME_ROLES else a for a in slots.amounts])
     return slots
 
 
@@ -497,6 +505,9 @@ def _plan(d: Decision, intent: IntentSpec, slots: Slots) -> None:
         else:
             _clarify(d, "secondary_code")
         return
+    if tool == "calculate_acc_levy":
+        # The levy is on earnings from work, never on interest, dividends or rent.
+        slots = replace(slots, amounts=[a for a in slots.amounts if a.role != "investment_income"])
     slots = _income_for(slots, tool)
     amount = slots.income_amount()
     if amount is None:
@@ -596,7 +607,7 @@ def _income_and_extra(slots: Slots) -> tuple[Decimal | None, Decimal]:
     """(the income from work for the year, the other income on top of it): "$12,000 profit trading
     crypto and my salary is $70k" is $70,000 and $12,000."""
     jobs = [a for a in slots.incomes if not a.questioned]
-    others = [a for a in slots.amounts if a.role == "other_income" and not a.questioned]
+    others = [a for a in slots.amounts if a.role in OTHER_INCOME_ROLES and not a.questioned]
     if not jobs or not others:
         return None, Decimal(0)
     values = [slots.annual(a) for a in (jobs if slots.adds_up else jobs[:1])]

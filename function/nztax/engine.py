@@ -173,6 +173,9 @@ class Engine:
             asking = [t for i in default_catalogue().intents for t in (*i.examples, *i.keywords)]
             sources = [] if isinstance(self.retriever, MissingIndex) else [
                 f"{c.get('title', '')} {c.get('text', '')}" for c in self.retriever.index.children]
+            # Words the embedder's vocabulary holds are English words, not misspellings ("customers").
+            vocabulary = getattr(self.embedder, "vocabulary", None)
+            sources += [" ".join(vocabulary())] if vocabulary is not None else []
             return Speller.from_texts(asking, sources, self.settings.spelling_cutoff, self.settings.spelling_min_length)
 
         return self._once("_speller", build)

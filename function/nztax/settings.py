@@ -29,6 +29,10 @@ Tax figures never live here: they are in `nztax/rules/*.yaml`.
 | NZTAX_INTENT_NEIGHBOURS | 3 | understanding: an intent's score is the mean of its this-many nearest examples |
 | NZTAX_PLAUSIBLE_PAY | hourly=1000,weekly=15000,fortnightly=30000,four_weekly=50000,monthly=50000,annual_minimum=1000 | largest pay per period read as it stands; a larger one ("$70,000 a fortnight") is questioned, not computed; so is a year's income under `annual_minimum` written without a period ("my salary is $55") |
 | NZTAX_REFUSE_MARGIN | 0.15 | understanding: a refuse intent this close behind the best intent wins (a request to evade tax often reads like a sum) |
+| NZTAX_REFUSE_MIN_SCORE_UNWORDED | 0.6 | understanding: a refusal by nearness alone, without the refusal's own words, needs at least this score |
+| NZTAX_INTENT_SEQUENCE_GAP | 3 | understanding: most words between the steps of a catalogue word sequence (the shape of a request to mislead) |
+| NZTAX_INTENT_COVER_MARGIN | 0.15 | understanding: a sum the question names that shows the best intent's figure too ("KiwiSaver at 4%, what's the PAYE?") wins when this close |
+| NZTAX_NEGATION_WINDOW_WORDS | 5 | understanding: words before a stated condition searched for a negation ("not on any benefit or super") |
 | NZTAX_BARE_AMOUNT_MINIMUM | 10000 | understanding: an income written as a bare number (no $, k, comma or period) under this is asked about ("I earn 4000": a week, a month or a year?) |
 | NZTAX_SPELLING_CUTOFF / NZTAX_SPELLING_MIN_LENGTH | 0.85 / 5 | understanding: a word neither the catalogue nor the sources use, of at least this many letters, is read as the closest catalogue word this similar (difflib ratio; "weekley" -> "weekly") |
 | NZTAX_PER_PAY_CEILING | 12000 | a PAYE question's amount with no period of its own, at or under this, is one pay ("$9,200 gross each time"); over it, a year's pay |

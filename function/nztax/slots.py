@@ -160,7 +160,7 @@ ROLE_WORDS = [
     # (role, pattern near the amount). The nearest match wins, before the amount first.
     ("income", r"earn\w*|salary|wages?|paid|pay of|pay is|income of|i make|making|on a|gross|job paying|pays? me|"
                r"taxable income|income(?: (?:was|is|around|about|roughly))?"),
-    ("donation", r"donat\w*|(?:i|we|i've|we've) (?:gave|give|given)|payroll giving|charit\w*|church|tithe|koha"),
+    ("donation", r"donat\w*|(?:gave|give|given)(?!\s+(?:me|us|him|her|them|my|our)\b)|payroll giving|charit\w*|church|tithe|koha"),
     ("contribution", r"put in|putting in|paid in|chuck(?:ed)? in|(?:i|we|i've) put(?: in)?|contribut\w*|into (?:my |the )?kiwisaver|into ks"),
     ("pie_income", r"\bpie\b|pie income|kiwisaver (?:fund )?(?:earned|returns?|income)|fund (?:earned|income|returns?)"),
     ("partner", r"partner|wife|husband|spouse|girlfriend|boyfriend|hubby|missus|other half|my mum|my dad|flatmate'?s"),
@@ -174,17 +174,26 @@ ROLE_WORDS = [
                   r"combined income|joint income|as a couple"),
     ("expense", r"expenses?|spent|spend|cost|costs|bought|buy|deductible|claim\w*|fees?|laptop|phone|mileage|home office|"
                 r"rent (?:is|of)|pay rent|paying rent|mortgage"),
-    ("other_income", r"interest|dividends?|rental income|rent from|rental profit|board from|crypto|trading|gain|"
-                     r"profit|bonus|side (?:business|hustle|income)|self[- ]employ\w*|freelanc\w*|contract(?:ing|or)"),
+    # Income from investments and property: taxed, but not earnings the ACC levy is charged on.
+    ("investment_income", r"interest|dividends?|rental income|rent from|rental profit|board from|crypto|trading|gain"),
+    ("other_income", r"profit|bonus|side (?:business|hustle|income)|on the side|self[- ]employ\w*|freelanc\w*|contract(?:ing|or)"),
     ("other", r"owe|owed|owing|refund|tax bill|rit|residual income tax|tax to pay|terminal tax|debt|arrears|boarders?|flatmates? pay|shares|sold|sell|sale|lump sum|redundancy|loss|inheritance|lotto|prize|gift|"
               r"penalt\w*|student loan balance|balance|savings|deposit|house price"),
     ("value", r"worth|valued at"),  # "the IETC is worth $1,040": before the amount only
 ]
-INCOME_ROLE_HANDICAP = 20  # characters
+# Taxable income besides pay from work: a side business's profit, a bonus, interest, rent.
+OTHER_INCOME_ROLES = ("other_income", "investment_income")
+INCOME_ROLE_HANDICAP = 20
+# Roles a later amount in the same list takes on when it has no words of its own.
+LISTED_ROLES = frozenset({"donation", "expense", "contribution", "investment_income"})
+LIST_JOIN = re.compile(r"[^.?!\d$]{0,40}?(?:,|\band\b|&|\bplus\b)\s*", re.I)  # characters
 # "1,843 came off" is a deduction; "what comes off a $1,000 wage" is asking about the wage.
 AFTER_ONLY_ROLES = frozenset({"deduction"})
 # "$312 was taken out" is a deduction; "1150 p/w on ME code, whats the paye" asks about the pay.
-AFTER_NEAR = 12  # characters between the amount and an after-only role's words
+ASKING_WORD = re.compile(r"\b(?:what|whats|what's|how|which|when|why|is|are|does|do)\b", re.I)
+# "22k in rent": rent received, unless the person pays it ("I pay $520 a week rent").
+RENT_AFTER = re.compile(r"(?:(?:a|per|each|every) (?:week|fortnight|month|year)\s+|p/?w\s+|weekly\s+)?(?:in\s+)?rent(?:al)?\b(?! (?:income|profit))", re.I)
+RENT_PAID = re.compile(r"\b(?:pay|pays|paying|paid|spend|spending|cost|costs)\b", re.I)
 # "contributed $800" and "$800 into KiwiSaver" are contributions; "contributing 4% on $80k" is not.
 ADJACENT_ONLY_ROLES = frozenset({"contribution"})
 ADJACENT = 3  # characters between the words and the amount
@@ -258,19 +267,21 @@ LEADS_ANOTHER_AMOUNT = re.compile(r"[^\d$.?!,;]{0,20}\$?\d")
 NOUN_AFTER = re.compile(r"^\s*(?:(?:of|in|worth of|a year|per year|annual|gross)\s+)?")
 
 
-def _role_of(text: str, start: int, end: int, skip: str | None = None) -> str:
+def _role_of(text: str, start: int, end: int, skip: str | None = None, default: str | None = "income") -> str | None:
     # The noun right after the amount, else the nearest money-role words, before the amount first
     # (in its clause), then just after.
     lead_in = NOUN_AFTER.match(text[end:])
     directly_after = text[end + lead_in.end(): end + lead_in.end() + 30]
+    clause_start = max(text.rfind(sep, 0, start) for sep in (".", "?", "!", ";", ","," and ", " but "))
+    before = text[max(clause_start + 1, start - 45):start]
+    if RENT_AFTER.match(directly_after) and skip != "investment_income":
+        return "expense" if RENT_PAID.search(before) else "investment_income"
     for role, pattern in ROLE_PATTERNS:
         if role in BEFORE_ONLY_ROLES or role == skip:
             continue
         m = pattern.match(directly_after)
-        if m:
+        if m and not (role == "income" and m.group(0).lower() == "on a"):  # "$2,000 on a laptop" is not a pay
             return role
-    clause_start = max(text.rfind(sep, 0, start) for sep in (".", "?", "!", ";", ","," and ", " but "))
-    before = text[max(clause_start + 1, start - 45):start]
     after_clause = re.split(r"[.?!;,]| and | but ", text[end:end + 45], maxsplit=1)[0]
     for window in (before, after_clause):
         best: tuple[int, str] | None = None
@@ -280,11 +291,13 @@ def _role_of(text: str, start: int, end: int, skip: str | None = None) -> str:
                 continue
             for m in pattern.finditer(window):
                 distance = (len(window) - m.end()) if window is before else m.start()
-                if role in ADJACENT_ONLY_ROLES and distance > ADJACENT or role in AFTER_ONLY_ROLES and distance > AFTER_NEAR:
+                if role in ADJACENT_ONLY_ROLES and distance > ADJACENT:
                     continue
+                if role in AFTER_ONLY_ROLES and window is not before and ASKING_WORD.search(window[:m.start()]):
+                    continue  # the question's own words about what it asks
                 if role in ("second_job", "main_job") and NEGATED_JOB.search(window[:m.start()]):
                     continue  # "no other job": says there is none
-                if window is not before and LEADS_ANOTHER_AMOUNT.match(window, m.end()):
+                if window is not before and LEADS_ANOTHER_AMOUNT.match(text, end + m.end()):
                     continue  # "12k a year with PIE income of $500": the words are the next amount's
                 # Plain income words lose near-ties to a specific role ("main salary", "second employer pays me").
                 distance += INCOME_ROLE_HANDICAP if role == "income" else 0
@@ -292,7 +305,7 @@ def _role_of(text: str, start: int, end: int, skip: str | None = None) -> str:
                     best = (distance, role)
         if best:
             return best[1]
-    return "income"
+    return default
 
 
 def find_money(text: str) -> list[Money]:
@@ -343,7 +356,11 @@ def find_money(text: str) -> list[Money]:
         separator = bool(m.group("neg")) and m.group("neg") != "-" and text[max(0, m.start() - 1):m.start()].isspace()
         negative = (bool(m.group("neg") or m.group("neg2")) and not separator
                     and bool(cur or "$" in text[max(0, m.start() - 2):m.start("num")]))
-        role = _role_of(text, m.start(), end)
+        role = _role_of(text, m.start(), end, default=None)
+        if role is None:
+            # "gave $1,200 to Red Cross and $300 to Starship": a list's later amounts share its role.
+            listed = found[-1] if found and found[-1].role in LISTED_ROLES else None
+            role = listed.role if listed and LIST_JOIN.fullmatch(text[listed.end:m.start()]) else "income"
         if negative:
             questioned = "a negative amount (a loss) is not an income to work tax out on"
             role = "other"
@@ -433,6 +450,7 @@ NO_IRD_NUMBER = re.compile(r"\b(?:(?:don'?t|do not|didn'?t|never|won'?t) (?:give
 NEGATION = re.compile(r"\b(?:not|no|never|without|don'?t|doesn'?t|didn'?t|isn'?t|aren'?t|can'?t|cannot|won'?t|"
                       r"shouldn'?t|haven'?t|hasn'?t|wasn'?t|weren'?t)\b", re.I)
 
+CALENDAR_YEAR = re.compile(r"\bcalendar year\b|\bjan(?:uary)?\.?\s*(?:-|–|to|through|till|until|and)\s*dec(?:ember)?\b", re.I)
 CLAUSE_BREAK = re.compile(r"[.,;:!?]|\bbut\b", re.I)
 
 
@@ -548,6 +566,7 @@ class Slots:
     wff: bool = False
     benefit_or_super: bool = False
     nz_super: bool = False
+    calendar_year: bool = False       # "January to December": a year that is not a tax year
     denies_conditions: bool = False   # "no WFF, not on a benefit": what would stop the IETC is said not to apply
     no_ird_number: bool = False
     flat_code: str | None = None      # "on the RSE scheme": work with a flat code of its own (NSW)
@@ -576,7 +595,7 @@ class Slots:
 
     @property
     def questioned(self) -> list[Money]:
-        return [a for a in self.amounts if a.questioned and a.role in ("income", "main_job", "second_job", "total", "other", "other_income")]
+        return [a for a in self.amounts if a.questioned and a.role in ("income", "main_job", "second_job", "total", "other", *OTHER_INCOME_ROLES)]
 
     def annual(self, amount: Money) -> Decimal | None:
         """An amount as a year's worth; None for an hourly rate without hours a week."""
@@ -598,7 +617,7 @@ class Slots:
         if self.adds_up and not self.comparison:
             # Other taxable income (interest, a side business, a trading gain) counts when the text
             # says it adds up ("plus", "on top", "total").
-            incomes += [a for a in self.amounts if a.role == "other_income" and not a.questioned]
+            incomes += [a for a in self.amounts if a.role in OTHER_INCOME_ROLES and not a.questioned]
         if len(incomes) > 1 and self.adds_up and not self.comparison:
             values = [self.annual(a) for a in incomes]
             return None if any(v is None for v in values) else sum(values, Decimal(0))
@@ -653,6 +672,7 @@ def read_slots(text: str, rules: RuleBook | None = None, current: str | None = N
     if ky:
         end_year = int(ky.group("y"))
         slots.kiwisaver_year = f"{end_year - 1}-{end_year % 100:02d}"
+    slots.calendar_year = bool(CALENDAR_YEAR.search(text))
     slots.flat_code = next((code for code, words in FLAT_CODE_WORK.items() if words.search(text)), None)
     slots.tax_year, slots.year_text = resolve_tax_year(text, rules, current)
     dm = FULL_DATE.search(text)

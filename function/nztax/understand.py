@@ -31,6 +31,7 @@ import numpy as np
 import yaml
 
 from nztax.settings import Settings, get_settings
+from nztax.slots import OTHER_INCOME_ROLES
 
 log = logging.getLogger("nztax.understand")
 
@@ -91,7 +92,7 @@ def words(text: str) -> set[str]:
 
 # Slot evidence an intent may prefer or avoid (catalogue `prefers` / `avoids`).
 SLOT_FEATURES = {
-    "amount": lambda s: s.income_amount() is not None or any(a.role == "other_income" for a in s.amounts),
+    "amount": lambda s: s.income_amount() is not None or any(a.role in OTHER_INCOME_ROLES for a in s.amounts),
     "no_amount": lambda s: not s.amounts,
     "annual_amount": lambda s: any(a.period == "annual" for a in s.incomes),
     "period_amount": lambda s: any(a.period_stated and a.period != "annual" for a in s.incomes),
@@ -349,7 +350,11 @@ class IntentClassifier:
         confident = score >= self.settings.intent_min_score and (score - runner) >= self.settings.intent_margin
         if decisive is not None:
             # Asking how to make IRD believe something untrue is refused, whatever it is about; a
-            # question only about a visa, a car's registration or a tenancy is not about tax.
+            # question only about a visa, a car's registration or a tenancy is not about tax. A
+            # request to evade in the refusal's own words stays refused ("paid under the table so
+            # Work and Income doesn't cut my benefit").
+            if intents[decisive].does == "decline":
+                decisive = next((int(i) for i in order if intents[int(i)].does == "refuse" and keyword[int(i)] > 0), decisive)
             best, score, confident = decisive, float(combined[decisive]), True
         elif self._kept_in(intents[best], lowered):
             # Words of New Zealand's own tax ("am I still resident?") keep a question near another

@@ -614,3 +614,42 @@ def test_a_named_sum_that_shows_the_other_wins_a_close_call(engine):
     # PAYE shows the KiwiSaver deduction too: a question naming PAYE gets it. 58,000 / 26 = 2,230.76.
     out = ask(engine, "on $58,000 with kiwisaver at 4%, what's the PAYE each fortnight")
     assert _calls(out)["calculate_paye"]["gross_pay"] == 2230.76
+
+
+def test_the_acc_levy_is_on_wages_not_on_rent(engine):
+    # 40,000 x 1.75% = 700.00; the 22,000 of rent carries no levy.
+    out = ask(engine, "i get 22k in rent and 40k wages. how much acc levy do i pay in total")
+    assert _calls(out)["calculate_acc_levy"]["annual_income"] == 40000 and "$700" in out["answer"]
+
+
+def test_a_calendar_years_income_is_asked_about_not_taxed(engine):
+    out = ask(engine, "I made $72,000 between January and December 2025, what tax should I have paid?")
+    assert out["status"] == "needs_clarification" and not out["tools"]
+
+
+@pytest.mark.parametrize("question,status", [
+    # Only continuing a turn that is not there: ask what it is about.
+    ("and what about for both of them?", "needs_clarification"),
+    # "Now that …" and "If I …" start questions of their own.
+    ("Now that I'm a contractor, how do I pay my ACC levy?", "answered"),
+    ("If I swap bitcoin for ether and never cash out, is that taxable?", "answered"),
+])
+def test_a_question_that_only_continues_is_asked_about(engine, question, status):
+    assert ask(engine, question)["status"] == status
+
+
+@pytest.mark.parametrize("question,status", [
+    # Other agencies' and employers' matters in their own words, even with a figure or a tax word nearby.
+    ("the landlord still hasn't given back our $1,900 bond, what can we do", "out_of_scope"),
+    ("I run a bakery with 3 staff, how do I work out their PAYE each payday?", "out_of_scope"),
+    ("what age can I apply for NZ super?", "out_of_scope"),
+    ("how much does the company pay in tax on its shares in my Ltd?", "out_of_scope"),
+    # A request to evade in the refusal's words stays refused, whatever agency it names.
+    ("how do I get paid cash under the table so WINZ doesn't cut my jobseeker", "refused"),
+    ("how do I bump up the amounts on my receipts before I claim", "refused"),
+    # Honest counterparts.
+    ("my customers pay me cash for cleaning, do I have to declare it?", "answered"),
+    ("I'm on a work visa, am I a tax resident?", "answered"),
+])
+def test_scope_words_by_class(engine, question, status):
+    assert ask(engine, question)["status"] == status

@@ -89,7 +89,7 @@ def test_the_noun_right_after_an_amount_names_it():
     side = read_slots("My side business made $20k profit on top of my $60k salary", RULES)
     assert [a.role for a in side.amounts] == ["other_income", "income"]
     interest = read_slots("I earn $60,000 and get $5,000 of interest", RULES)
-    assert [a.role for a in interest.amounts] == ["income", "other_income"]
+    assert [a.role for a in interest.amounts] == ["income", "investment_income"]
 
 
 def test_a_pay_that_looks_like_a_year_and_money_words_without_a_sign():
@@ -151,6 +151,28 @@ def test_a_condition_after_a_negation_in_another_clause_still_counts():
 def test_roles_belong_to_the_amount_they_describe(text, roles):
     found = {f"{a.value.normalize():f}": a.role for a in find_money(text)}
     assert found == roles
+
+
+@pytest.mark.parametrize("text,roles", [
+    # Rent received is investment income; rent paid is an expense.
+    ("i get 22k in rent and 40k wages", {"22000": "investment_income", "40000": "income"}),
+    ("i earn 45k and pay $520 a week rent", {"45000": "income", "520": "expense"}),
+    # A list's later amount with no words of its own shares the list's role.
+    ("gave $1,200 to the hospice and $300 to the SPCA", {"1200": "donation", "300": "donation"}),
+    ("spent $2,000 on a laptop and $300 on a phone, earn 80k", {"2000": "expense", "300": "expense", "80000": "income"}),
+    ("I donated $500 and earn $60,000", {"500": "donation", "60000": "income"}),
+])
+def test_what_an_amount_is_follows_the_words_around_it(text, roles):
+    assert {f"{a.value.normalize():f}": a.role for a in find_money(text)} == roles
+
+
+@pytest.mark.parametrize("text,calendar", [
+    ("I earned $65,000 from January to December 2025", True),
+    ("my income for the calendar year", True),
+    ("I earned $65,000 in the year to 31 March 2025", False),
+])
+def test_a_calendar_year_is_noticed(text, calendar):
+    assert read_slots(text, RULES).calendar_year is calendar
 
 
 @pytest.mark.parametrize("text", ["acc levy on 60000", "ietc on 45000", "kiwisaver on 52000"])
