@@ -43,9 +43,9 @@ OWN_FIGURE = re.compile(r"\bhow much\b.*\b(i|my|me)\b|\bhow much (tax|paye)\b|\b
                         r"\bwill i (pay|get|owe)\b|\bmy tax\b(?!\s*code)|\bis my tax right\b|"
                         r"\b(which|what)\b[^?]*\b(should i|do i need|do i use|am i on|should i be on|do i (?:put|tick|pick|choose|select|go with))\b|"
                         r"\bwork out (my|the [^?]*\bmy)\b|\bam i up for\b|\bthe tax on my\b", re.I)
-# A short question about "it", "that" or "this" with nothing before it: what it means must be asked.
 # Words that only continue an earlier turn: "ok and what about for two of them".
 CONTINUES = re.compile(r"^\s*(?:(?:ok|okay|right|so)\s*,?\s*)?(?:and|but|also|what about|how about|same)\b", re.I)
+# A short question about "it", "that" or "this" with nothing before it: what it means must be asked.
 BARE_PRONOUN = re.compile(r"\b(?:it|that|this|them)\b", re.I)
 BARE_QUESTION_MAX_WORDS = 5
 # Asking for a sum of their own outright: with no amount, only a figure from them can answer it.
@@ -651,8 +651,7 @@ def _call_for(tool: str, d: Decision, slots: Slots, amount: Money, annual: Decim
     if tool == "calculate_kiwisaver":
         frequency = _pay_frequency(slots, amount) or "annual"
         gross = amount.value if frequency == amount.period else annual / PERIODS_PER_YEAR.get(frequency, 1)
-        gross = Decimal(str(_cents(gross)))  # the pay as a payslip shows it
-        args = {"gross_pay": float(gross), "pay_frequency": frequency, "tax_year": year}
+        args = {"gross_pay": _cents(gross), "pay_frequency": frequency, "tax_year": year}
         if slots.kiwisaver_rate is not None:
             args["employee_rate"] = slots.kiwisaver_rate
         if slots.employer_rate is not None:

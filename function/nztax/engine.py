@@ -219,10 +219,10 @@ class Engine:
             readings = [self._part_reading(p, v, c, classification.intent) for p, v, c in later]
             also += [c.intent for c in readings if c.confident]
             also = [i for i in dict.fromkeys(also) if i.name != classification.intent.name]
-        least = self.settings.intent_min_score
-        components = [spec for spec in self.classifier.catalogue.intents
-                      if spec.name in classification.intent.covers and spec.name in classification.named
-                      and classification.scores.get(spec.name, 0.0) >= least]
+        # Intents the question names by their keywords, scored above the floor: decide() keeps the
+        # ones that are parts of its sum.
+        components = [self.classifier.catalogue.get(name) for name in classification.named
+                      if classification.scores.get(name, 0.0) >= self.settings.intent_min_score]
         return decide(question, classification, self.rules, history=history, tax_year=tax_year, slots=slots,
                       also=also, components=components), vector
 

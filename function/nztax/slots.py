@@ -183,10 +183,10 @@ ROLE_WORDS = [
 ]
 # Taxable income besides pay from work: a side business's profit, a bonus, interest, rent.
 OTHER_INCOME_ROLES = ("other_income", "investment_income")
-INCOME_ROLE_HANDICAP = 20
+INCOME_ROLE_HANDICAP = 20  # characters
 # Roles a later amount in the same list takes on when it has no words of its own.
 LISTED_ROLES = frozenset({"donation", "expense", "contribution", "investment_income"})
-LIST_JOIN = re.compile(r"[^.?!\d$]{0,40}?(?:,|\band\b|&|\bplus\b)\s*", re.I)  # characters
+LIST_JOIN = re.compile(r"[^.?!\d$]{0,40}?(?:,|\band\b|&|\bplus\b)\s*", re.I)
 # "1,843 came off" is a deduction; "what comes off a $1,000 wage" is asking about the wage.
 AFTER_ONLY_ROLES = frozenset({"deduction"})
 # "$312 was taken out" is a deduction; "1150 p/w on ME code, whats the paye" asks about the pay.

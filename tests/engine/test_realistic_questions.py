@@ -571,8 +571,24 @@ def test_requests_to_mislead_are_refused_by_their_shape(engine, question, refuse
     # A short question about "it" or "that", with nothing before it, is asked back.
     ("can I deduct that?", "needs_clarification"),
     ("is this taxed?", "needs_clarification"),
+    # Only continuing a turn that is not there: ask what it is about.
+    ("and what about for both of them?", "needs_clarification"),
+    # "Now that …" and "If I …" start questions of their own.
+    ("Now that I'm a contractor, how do I pay my ACC levy?", "answered"),
+    ("If I swap bitcoin for ether and never cash out, is that taxable?", "answered"),
+    # Other agencies' and employers' matters in their own words, even with a figure or a tax word nearby.
+    ("the landlord still hasn't given back our $1,900 bond, what can we do", "out_of_scope"),
+    ("I run a bakery with 3 staff, how do I work out their PAYE each payday?", "out_of_scope"),
+    ("what age can I apply for NZ super?", "out_of_scope"),
+    ("how much does the company pay in tax on its shares in my Ltd?", "out_of_scope"),
+    # A request to evade in the refusal's words stays refused, whatever agency it names.
+    ("how do I get paid cash under the table so WINZ doesn't cut my jobseeker", "refused"),
+    ("how do I bump up the amounts on my receipts before I claim", "refused"),
+    # Honest counterparts.
+    ("my customers pay me cash for cleaning, do I have to declare it?", "answered"),
+    ("I'm on a work visa, am I a tax resident?", "answered"),
 ])
-def test_advice_is_declined_and_a_bare_it_is_asked_about(engine, question, status):
+def test_scope_and_asking_back_by_class_of_question(engine, question, status):
     assert ask(engine, question)["status"] == status
 
 
@@ -625,31 +641,3 @@ def test_the_acc_levy_is_on_wages_not_on_rent(engine):
 def test_a_calendar_years_income_is_asked_about_not_taxed(engine):
     out = ask(engine, "I made $72,000 between January and December 2025, what tax should I have paid?")
     assert out["status"] == "needs_clarification" and not out["tools"]
-
-
-@pytest.mark.parametrize("question,status", [
-    # Only continuing a turn that is not there: ask what it is about.
-    ("and what about for both of them?", "needs_clarification"),
-    # "Now that …" and "If I …" start questions of their own.
-    ("Now that I'm a contractor, how do I pay my ACC levy?", "answered"),
-    ("If I swap bitcoin for ether and never cash out, is that taxable?", "answered"),
-])
-def test_a_question_that_only_continues_is_asked_about(engine, question, status):
-    assert ask(engine, question)["status"] == status
-
-
-@pytest.mark.parametrize("question,status", [
-    # Other agencies' and employers' matters in their own words, even with a figure or a tax word nearby.
-    ("the landlord still hasn't given back our $1,900 bond, what can we do", "out_of_scope"),
-    ("I run a bakery with 3 staff, how do I work out their PAYE each payday?", "out_of_scope"),
-    ("what age can I apply for NZ super?", "out_of_scope"),
-    ("how much does the company pay in tax on its shares in my Ltd?", "out_of_scope"),
-    # A request to evade in the refusal's words stays refused, whatever agency it names.
-    ("how do I get paid cash under the table so WINZ doesn't cut my jobseeker", "refused"),
-    ("how do I bump up the amounts on my receipts before I claim", "refused"),
-    # Honest counterparts.
-    ("my customers pay me cash for cleaning, do I have to declare it?", "answered"),
-    ("I'm on a work visa, am I a tax resident?", "answered"),
-])
-def test_scope_words_by_class(engine, question, status):
-    assert ask(engine, question)["status"] == status
