@@ -650,7 +650,10 @@ def _call_for(tool: str, d: Decision, slots: Slots, amount: Money, annual: Decim
         return tool, {"total_annual_income": money, "student_loan": bool(slots.student_loan), "tax_year": year}
     if tool == "calculate_kiwisaver":
         frequency = _pay_frequency(slots, amount) or "annual"
-        gross = amount.value if frequency == amount.period else annual / PERIODS_PER_YEAR.get(frequency, 1)
+        if frequency == "annual":
+            gross = annual  # the year's income, jobs added up when the question says so
+        else:  # one pay, as stated or as the year divided into the pays asked about
+            gross = amount.value if frequency == amount.period else annual / PERIODS_PER_YEAR[frequency]
         args = {"gross_pay": _cents(gross), "pay_frequency": frequency, "tax_year": year}
         if slots.kiwisaver_rate is not None:
             args["employee_rate"] = slots.kiwisaver_rate

@@ -641,3 +641,9 @@ def test_the_acc_levy_is_on_wages_not_on_rent(engine):
 def test_a_calendar_years_income_is_asked_about_not_taxed(engine):
     out = ask(engine, "I made $72,000 between January and December 2025, what tax should I have paid?")
     assert out["status"] == "needs_clarification" and not out["tools"]
+
+
+def test_kiwisaver_for_the_year_is_on_the_jobs_added_up(engine):
+    # 3% of $50,000 + $30,000 = $2,400 (contributions are a percentage of gross pay).
+    out = ask(engine, "I have two jobs, $50,000 and $30,000, that's my total. KiwiSaver at 3%, how much do I put in over the year?")
+    assert _calls(out)["calculate_kiwisaver"]["gross_pay"] == 80000 and "$2,400" in out["answer"]
