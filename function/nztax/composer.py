@@ -217,6 +217,14 @@ CLARIFYING_QUESTIONS: dict[str, tuple[str, tuple[str, ...]]] = {
     "calendar_year": ("New Zealand's tax year runs from 1 April to 31 March, so January to December falls in two tax "
                       "years. How much did you earn from 1 April to 31 March, and which tax year do you mean (for "
                       "example 2025-26)?", ()),
+    "pay_to_check": ("To check the tax taken from a pay I need the pay it came off: the gross amount before tax, how "
+                     "often you're paid (weekly, fortnightly, four-weekly or monthly) and your tax code (for example M "
+                     "or M SL). What are they?",
+                     ("What PAYE comes off $1,500 a week on tax code M?",)),
+    "rest_of_income": ("Tax on extra money like that depends on the rest of your income for the year, because it is "
+                       "taxed at the rate of the band your total income reaches. What else do you earn in the tax year "
+                       "(salary, wages, a benefit or other income), or is this your only income?",
+                       ("I earn $55,000 salary and made $3,000 on the side. How much extra tax is that?",)),
     "hours": ("How many hours a week do you work at that rate? With that I can work out your pay and tax.", ()),
     "taxable_income_for_donations": ("The donation tax credit is limited by your taxable income. What was your taxable income "
                                      "for the year in which you made the donations?", ()),

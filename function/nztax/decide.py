@@ -39,18 +39,31 @@ SECOND_PART = re.compile(r"\?\s+(?=\S)|[,;]?\s+(?:and|also|plus)(?:\s+then)?\s+(
 ASKS = re.compile(r"(?:what|how|whats|which|when|where|who|why|is|are|am|do|does|did|can|could|will|would|should|any)\b", re.I)
 # A figure of their own ("how much tax will I pay", "what's my …"), and a
 # topic question asking for their own sum ("How much tax will I pay on my shares?").
-OWN_FIGURE = re.compile(r"\bhow much\b.*\b(i|my|me)\b|\bhow much (tax|paye)\b|\bwhat'?s my\b|\bwhat is my\b|\bdo i owe\b|"
+OWN_FIGURE = re.compile(r"\bhow (?:much|many dollars)\b.*\b(i|my|me)\b|\bshould i be on\b|\bhow much (tax|paye)\b|\bwhat'?s my\b|\bwhat is my\b|\bdo i owe\b|"
                         r"\bwill i (pay|get|owe)\b|\bmy tax\b(?!\s*code)|\bis my tax right\b|"
                         r"\b(which|what)\b[^?]*\b(should i|do i need|do i use|am i on|should i be on|do i (?:put|tick|pick|choose|select|go with))\b|"
                         r"\bwork out (my|the [^?]*\bmy)\b|\bam i up for\b|\bthe tax on my\b", re.I)
 # Words that only continue an earlier turn: "ok and what about for two of them".
 CONTINUES = re.compile(r"^\s*(?:(?:ok|okay|right|so)\s*,?\s*)?(?:and|but|also|what about|how about|same)\b", re.I)
 # A short question about "it", "that" or "this" with nothing before it: what it means must be asked.
-BARE_PRONOUN = re.compile(r"\b(?:it|that|this|them)\b", re.I)
+BARE_PRONOUN = re.compile(r"\b(?:it|that|this|them)\b(?!\s+(?:year|week|fortnight|month|time|tax year|income year)\b)", re.I)
 BARE_QUESTION_MAX_WORDS = 5
+# Words that say nothing of what "it" is: "Quick one - is that deductible or not?", "do I have to pay
+# tax on it?". A question of only these and a bare pronoun names no subject.
+SUBJECTLESS_WORDS = frozenset("""
+    a an and any are am be been but can claim claimable could deduct deductible did do does eligible entitled for get
+    got have hey hi how i i'm im is it its just me much need not now of ok okay on one or owe pay paid please question
+    quick really right should so still tax taxable taxed that the them then these this those to what whats what's when
+    whether which will would yes you
+""".split())
+WORD = re.compile(r"[a-z']+", re.I)
 # Asking for a sum of their own outright: with no amount, only a figure from them can answer it.
 SUM_REQUEST = re.compile(r"\b(?:work out|calculate|figure out|estimate)\b[^?]*\bmy (?:tax|pay|paye|take[- ]home|net pay|refund)\b(?!\s*code)|"
+                         r"^(?=[^?]*\b(?:difference|compare|comparison|better)\b)(?=[^?]*\b(?:tax|take[- ]home|net|pay)\b)"
+                         r"(?=[^?]*\b(?:offers|job offers?|salaries|roles)\b)|"
                          r"\bwhat tax (?:am i|will i be|would i be) up for\b|\bhow much tax am i up for\b", re.I)
+# Asking whether tax taken is right: "is that right", "are they overtaxing me".
+CHECKS_DEDUCTION = re.compile(r"\b(?:right|correct|too much|too high|overtax\w*|over[- ]tax\w*|enough|wrong|accurate|legit)\b", re.I)
 # Someone in business on their own account, whose business expenses come off their income.
 SELF_EMPLOYED = re.compile(r"self[- ]employ|freelanc|contractor|sole trader|my (own )?business|side (business|hustle)", re.I)
 # Calculators that work on a year's taxable income (the PAYE ones work on a pay).
@@ -67,6 +80,11 @@ MARGINAL_RATE = re.compile(r"(?P<p>\d{2}(?:\.\d+)?)\s?%\s*(?:tax\s+)?(?:rate|bra
 # Calculators that need the person's income from work (or all their income) to run at all.
 INCOME_TOOLS = ("calculate_income_tax", "calculate_paye", "calculate_take_home_pay", "calculate_acc_levy",
                 "calculate_student_loan_repayment")
+# Sums whose rate follows the rest of the year's income (the ACC levy's rate does not).
+RATE_DEPENDS_ON_INCOME_TOOLS = ("calculate_income_tax", "calculate_paye", "calculate_take_home_pay",
+                                "calculate_student_loan_repayment")
+# "What's the tax on a 5k bonus?", "how much do I owe on it": a figure asked for.
+ASKS_AMOUNT_OF_TAX = re.compile(r"\b(?:tax|paye)\s+(?:on|for|off)\b|\bhow much\b|\bowe\b", re.I)
 # "On each pay", "per pay": the answer is wanted for one pay.
 EACH_PAY = re.compile(r"\b(?:each|every|per|a|one) pay(?:slip|cheque|check|day|packet)?\b", re.I)
 # "Total income tax for the year?": the sum over every income, not what one part of it adds.
@@ -215,10 +233,16 @@ def decide(question: str, classification: Classification | None, rules: RuleBook
         return d
     if (not used_history and states_nothing and BARE_PRONOUN.search(asked) and intent.does not in ("refuse", "decline")
             and (len(asked.split()) <= BARE_QUESTION_MAX_WORDS
-                 or CONTINUES.match(asked) and len(asked.split()) <= 2 * BARE_QUESTION_MAX_WORDS)):
+                 or CONTINUES.match(asked) and len(asked.split()) <= 2 * BARE_QUESTION_MAX_WORDS
+                 or all(w.lower() in SUBJECTLESS_WORDS for w in WORD.findall(asked)))):
         # "Is that deductible?", "Can I claim it back?", "ok and what about for two of them" with no
         # turn before it: the thing asked about is not in the question.
         _clarify(d, "question")
+        return d
+    if (any(a.role == "deduction" for a in slots.amounts) and slots.income_amount() is None
+            and CHECKS_DEDUCTION.search(asked) and not (sure and intent.does in ("refuse", "decline"))):
+        # "My payslip says PAYE 612.40, is that right?": checking it needs the pay it came off.
+        _clarify(d, "pay_to_check")
         return d
     if not slots.amounts and SUM_REQUEST.search(asked) and not (sure and intent.does in ("refuse", "decline")):
         # "Can you work out my tax? I'm on tax code M": a sum of their own asked for with no figure.
@@ -248,15 +272,20 @@ def decide(question: str, classification: Classification | None, rules: RuleBook
         elif intent.own_sum_asks and states_nothing and OWN_AMOUNT.search(asked):
             # "How much tax will I pay on my shares?": a figure of their own, with nothing to work from.
             _clarify(d, "details")
-        elif (intent.own_sum_asks and OWN_AMOUNT.search(asked) and slots.amounts and slots.income_amount() is None
-              and not d.rule_results):
+        elif (intent.own_sum_asks and (OWN_AMOUNT.search(asked) or slots.extra_only and ASKS_AMOUNT_OF_TAX.search(asked))
+              and slots.amounts and slots.income_amount() is None and not d.rule_results):
             # "How much tax will come off my $5k bonus?": what it costs depends on the rest of their income.
-            _clarify(d, "income")
+            _clarify(d, "rest_of_income" if slots.extra_only else "income")
         return d
     # A calculation.
     if slots.calendar_year and not slots.pay_date:
         # "$65,000 in 2025, January to December": that spans two tax years (1 April to 31 March).
         _clarify(d, "calendar_year")
+        return d
+    if slots.extra_only and intent.tool in RATE_DEPENDS_ON_INCOME_TOOLS:
+        # "I got paid $3,000 for some work on the side, how much tax?": taxed at the band the rest of
+        # their income reaches, which the question does not say.
+        _clarify(d, "rest_of_income")
         return d
     if not sure:
         fact = runner if runner is not None and runner.does == "fact" and runner.tool == intent.tool else None

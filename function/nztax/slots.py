@@ -124,10 +124,15 @@ ASKED_PERIOD = [
     ("annual", r"\b(?:a year|per year|annually|yearly|for the year|per annum|in a year|each year|over (?:the|a) (?:full )?year|"
                r"(?:full|whole) year|per yr|a yr)\b"),
 ]
+# People someone may ask about besides themselves (whose money an amount is, below).
+KIN = (r"wife|husband|partner|spouse|fianc[ée]e?|girlfriend|boyfriend|hubby|missus|son|daughter|kid|child|teenager|"
+       r"mum|mom|mother|dad|father|parents?|brother|sister|friend|mate|flatmate|nan|nana|grandma|grandmother|"
+       r"grandad|grandfather|grandson|granddaughter|uncle|aunt|aunty|auntie|cousin|niece|nephew|stepson|stepdaughter")
 NOT_MONEY_BEFORE = re.compile(
     r"(?:\bir\s?-?|\bform\s|\bus\s|\bsection\s|(?<!')\bs\s|\bLC\s|\bCB\s|\bCW\s|\bYA\s|\bMK\s|\bcode\s|\bnumber\s|#|\bno\.?\s|"
     r"\bage[ds]?\s|\baged\s|\bi'?m\s|\bi am\s|\bturning\s|\bturned\s|\bover\s(?=\d{2}\b)|\bunder\s(?=\d{2}\b)|"
-    r"\bchapter\s|\bpart\s|\bitem\s|\bbox\s|\bline\s|\bquestion\s|\bq)$", re.I)
+    r"\bchapter\s|\bpart\s|\bitem\s|\bbox\s|\bline\s|\bquestion\s|\bq|"
+    r"\b(?:" + KIN + r"|i|me|myself)\s?\()$", re.I)  # "my son (19)": an age
 NOT_MONEY_AFTER = re.compile(
     r"^\s?(?:%|percent|per ?cent|hours?\b|hrs?\b|h\b|weeks?\b|wks?\b|months?\b|years?\b|yrs?\b|days?\b|kids?\b|children|"
     r"child\b|jobs?\b|people|employees|staff|times|of (?:them|us)|yo\b|y/o|years? old|shares?\b|units?\b|km|kg|sqm|m2|"
@@ -143,7 +148,8 @@ class Money:
     value: Decimal               # as written, for its period
     period: str                  # hourly, weekly, fortnightly, four_weekly, monthly or annual
     period_stated: bool          # False: "annual" is the default, not something the text said
-    role: str                    # income, main_job, second_job, total, partner, donation, contribution, pie_income, expense, other
+    role: str                    # income, main_job, second_job, total, partner (not the person asked about),
+                                 # donation, contribution, pie_income, expense, other
     text: str
     start: int
     questioned: str | None = None   # why this amount cannot be used as it stands
@@ -187,7 +193,8 @@ INCOME_ROLE_HANDICAP = 20  # characters
 # Roles a later amount in the same list takes on when it has no words of its own.
 LISTED_ROLES = frozenset({"donation", "expense", "contribution", "investment_income"})
 LIST_JOIN = re.compile(r"[^.?!\d$]{0,40}?(?:,|\band\b|&|\bplus\b)\s*", re.I)
-# "1,843 came off" is a deduction; "what comes off a $1,000 wage" is asking about the wage.
+# "1,843 came off" is a deduction; "what comes off a $1,000 wage" is asking about the wage. Before
+# an amount, only a label right next to it counts ("PAYE 612.40").
 AFTER_ONLY_ROLES = frozenset({"deduction"})
 # "$312 was taken out" is a deduction; "1150 p/w on ME code, whats the paye" asks about the pay.
 ASKING_WORD = re.compile(r"\b(?:what|whats|what's|how|which|when|why|is|are|does|do)\b", re.I)
@@ -286,11 +293,13 @@ def _role_of(text: str, start: int, end: int, skip: str | None = None, default: 
     for window in (before, after_clause):
         best: tuple[int, str] | None = None
         for role, pattern in ROLE_PATTERNS:
-            if (role in AFTER_ONLY_ROLES and window is before) or (role in BEFORE_ONLY_ROLES and window is not before) \
-                    or role == skip:
+            if (role in BEFORE_ONLY_ROLES and window is not before) or role == skip:
                 continue
             for m in pattern.finditer(window):
                 distance = (len(window) - m.end()) if window is before else m.start()
+                if role in AFTER_ONLY_ROLES and window is before and (window[m.end():].strip() not in ("", ":", "-", "=")
+                                                                      or ASKING_WORD.search(window[:m.start()])):
+                    continue  # only a label right before it: "my payslip says PAYE 612.40"
                 if role in ADJACENT_ONLY_ROLES and distance > ADJACENT:
                     continue
                 if role in AFTER_ONLY_ROLES and window is not before and ASKING_WORD.search(window[:m.start()]):
@@ -306,6 +315,9 @@ def _role_of(text: str, start: int, end: int, skip: str | None = None, default: 
         if best:
             return best[1]
     return default
+
+
+HOUSEHOLD_QUESTIONED = "income tax is worked out for each person on their own income, not for a couple or household together"
 
 
 def find_money(text: str) -> list[Money]:
@@ -365,7 +377,7 @@ def find_money(text: str) -> list[Money]:
             questioned = "a negative amount (a loss) is not an income to work tax out on"
             role = "other"
         elif role == "household":
-            questioned = "income tax is worked out for each person on their own income, not for a couple or household together"
+            questioned = HOUSEHOLD_QUESTIONED
             role = "income"
         elif value < Decimal(str(get_settings().bare_amount_minimum)) and not period_stated and role == "income":
             # Too small for a year's pay, and no period said.
@@ -394,7 +406,86 @@ def find_money(text: str) -> list[Money]:
         # "I put $4 in a collection bucket": only KiwiSaver has contributions of the person's own here.
         found = [replace(a, role=_role_of(text, a.start, a.end, skip="contribution")) if a.role == "contribution" else a
                  for a in found]
-    return [_questioned_for_period(a) for a in found]
+    return [_questioned_for_period(a) for a in _of_the_person_asked_about(text, found)]
+
+
+# Whose money an amount is. A question may tell of someone else's income ("My wife made $25k profit
+# from hairdressing. I'm on $90k.") and ask about either person ("How much does she owe?"): the
+# amounts of the person asked about are the incomes, the other person's are not added.
+KIN_NOUN = re.compile(rf"\b(?:my|our)\s+(?:\w+\s+)?(?:{KIN})\b(?:'s)?|\bother half\b", re.I)
+# "she", "he", "her job": only where the text names someone it can be (else it is the boss or the accountant).
+OTHER_PRONOUN = re.compile(r"\b(?:she|he|she's|he's|she'll|he'll|shes)\b|\b(?:her|his)\s+(?=[a-z])", re.I)
+# "me and my partner earn 140k", "my wife and I make": one amount of two people.
+JOINT = re.compile(rf"\b(?:me|i|myself)\s+(?:and|&)\s+(?:my|our)\s+(?:\w+\s+)?(?:{KIN})\b|"
+                   rf"\b(?:my|our)\s+(?:\w+\s+)?(?:{KIN})\s+(?:and|&)\s+(?:me|i|myself)\b", re.I)
+SELF_WORDS = re.compile(r"\b(?:i|i'm|im|i've|ive|i'd|i'll|me|my|mine|myself)\b", re.I)
+# Words about the asking, not about whose sum it is: "can you tell me how much tax my son pays".
+ASKING_FOR = re.compile(r"\b(?:tell|show|help|let|give|explain to|advise)\s+(?:me|us)\b|\bi\s+(?:want|need|would like|wanted|'d like)\s+to\s+know\b|"
+                        r"\bi(?:'m| am)?\s+wonder(?:ing)?\b|\b(?:can|could|may)\s+i\s+(?:ask|check)\b|\bdo you know\b", re.I)
+SENTENCE_END = re.compile(r"[.?!;](?=\s|$)")
+
+
+def _people(text: str, names_kin: bool) -> list[tuple[int, str]]:
+    """(position, "self" | "other") for every mention of a person in the text, in order; "she" and
+    "he" count only when the whole question `names_kin`."""
+    joint = [(m.start(), m.end()) for m in JOINT.finditer(text)]
+    others = [(m.start(), m.end()) for m in KIN_NOUN.finditer(text) if not any(a <= m.start() < b for a, b in joint)]
+    if names_kin:
+        others += [(m.start(), m.end()) for m in OTHER_PRONOUN.finditer(text)]
+    found = [(a, "other") for a, _ in others] + [(a, "both") for a, _ in joint]
+    found += [(m.start(), "self") for m in SELF_WORDS.finditer(text) if not any(a <= m.start() < b for a, b in others + joint)]
+    return sorted(found)
+
+
+def _owner(people: list[tuple[int, str]], text: str, start: int) -> str | None:
+    """Whose an amount at `start` is: the last person named before it in its sentence, else the
+    first after it in its sentence, else the last one named before its sentence."""
+    sentence_start = max((m.end() for m in SENTENCE_END.finditer(text, 0, start)), default=0)
+    ends = [m.start() for m in SENTENCE_END.finditer(text, start)]
+    sentence_end = ends[0] if ends else len(text)
+    before = [who for at, who in people if sentence_start <= at < start]
+    after = [who for at, who in people if start <= at < sentence_end]
+    earlier = [who for at, who in people if at < sentence_start]
+    return (before or after[:1] or earlier or [None])[-1]
+
+
+def asked_about(text: str) -> str | None:
+    """Whose sum the question asks for: "other" ("how much does she owe?"), "self" ("what's my
+    take-home?") or None when its asking sentence names nobody."""
+    text = clean_text(text)
+    clauses = [p for p in CLAUSE_END.split(ASKING_FOR.sub(" ", text)) if p.strip()]
+    asking = next((p for p in reversed(clauses) if ASKS_SOMETHING.search(p)), clauses[-1] if clauses else "")
+    people = _people(asking, names_kin=bool(KIN_NOUN.search(text)))
+    return people[0][1] if people else None
+
+
+CLAUSE_END = re.compile(r"[.?!;,](?=\s|$)|\s(?:and|but|so)\s", re.I)
+ASKS_SOMETHING = re.compile(r"\b(?:how|what|whats|what's|which|does|do|did|will|would|should|can|is|are|owe)\b", re.I)
+INCOME_LIKE_ROLES = ("income", "main_job", "second_job", "total", "partner", "other_income", "investment_income")
+
+
+def _of_the_person_asked_about(text: str, amounts: list[Money]) -> list[Money]:
+    """Amounts of someone other than the person asked about become "partner" (never added); the
+    asked-about person's own income, named next to their relation ("my wife earns $50k"), is an income."""
+    if not KIN_NOUN.search(text):
+        return amounts
+    people = _people(text, names_kin=True)
+    owners = [_owner(people, text, a.start) for a in amounts]
+    subject = asked_about(text)
+    incomes = [o for a, o in zip(amounts, owners) if a.role in INCOME_LIKE_ROLES]
+    if subject is None:
+        subject = "other" if incomes and all(o == "other" for o in incomes) else "self"
+    result = []
+    for amount, owner in zip(amounts, owners):
+        if amount.role in INCOME_LIKE_ROLES and owner == "both":
+            amount = replace(amount, role="income", questioned=HOUSEHOLD_QUESTIONED)
+        elif amount.role in INCOME_LIKE_ROLES:
+            if (owner or "self") != subject:
+                amount = replace(amount, role="partner")
+            elif amount.role == "partner":
+                amount = replace(amount, role="income")
+        result.append(amount)
+    return result
 
 
 def _questioned_for_period(amount: Money) -> Money:
@@ -450,6 +541,13 @@ NO_IRD_NUMBER = re.compile(r"\b(?:(?:don'?t|do not|didn'?t|never|won'?t) (?:give
 NEGATION = re.compile(r"\b(?:not|no|never|without|don'?t|doesn'?t|didn'?t|isn'?t|aren'?t|can'?t|cannot|won'?t|"
                       r"shouldn'?t|haven'?t|hasn'?t|wasn'?t|weren'?t)\b", re.I)
 
+# Money on top of the rest of someone's income ("$3,000 for some work on the side", "a 5k bonus"): the
+# tax on it depends on that income, unless the text says there is none ("no other income").
+EXTRA_INCOME = re.compile(r"\bon the side\b|\bside (?:hustle|job|gig|income|work|business)\b|\bbonus\b|\bone[- ]off\b|"
+                          r"\bextra (?:income|money|cash|work|shifts?)\b|\bsome (?:extra )?work\b|\bcash jobs?\b|\bodd jobs?\b", re.I)
+ONLY_INCOME = re.compile(r"\b(?:no|not any|nothing|without any|don'?t have any) other (?:income|job|jobs|work|earnings)\b|"
+                         r"\bonly (?:income|earnings|money)\b|\bno (?:salary|wages|job|day job|main job)\b|\bnothing else\b|"
+                         r"\bthat'?s (?:all|it)\b|\ball (?:i|he|she|they) (?:earn|earned|made|make|get|got)\b|\bmy only\b", re.I)
 CALENDAR_YEAR = re.compile(r"\bcalendar year\b|\bjan(?:uary)?\.?\s*(?:-|–|to|through|till|until|and)\s*dec(?:ember)?\b", re.I)
 CLAUSE_BREAK = re.compile(r"[.,;:!?]|\bbut\b", re.I)
 
@@ -567,6 +665,7 @@ class Slots:
     benefit_or_super: bool = False
     nz_super: bool = False
     calendar_year: bool = False       # "January to December": a year that is not a tax year
+    extra_only: bool = False          # "$3,000 for some work on the side": extra money, and nothing said of the rest
     denies_conditions: bool = False   # "no WFF, not on a benefit": what would stop the IETC is said not to apply
     no_ird_number: bool = False
     flat_code: str | None = None      # "on the RSE scheme": work with a flat code of its own (NSW)
@@ -673,6 +772,9 @@ def read_slots(text: str, rules: RuleBook | None = None, current: str | None = N
         end_year = int(ky.group("y"))
         slots.kiwisaver_year = f"{end_year - 1}-{end_year % 100:02d}"
     slots.calendar_year = bool(CALENDAR_YEAR.search(text))
+    earned = [a for a in amounts if a.role in ("income", *OTHER_INCOME_ROLES)]
+    slots.extra_only = (bool(EXTRA_INCOME.search(text)) and not ONLY_INCOME.search(text) and len(earned) == 1
+                        and not earned[0].says_salary and not any(a.role in ("main_job", "second_job", "total") for a in amounts))
     slots.flat_code = next((code for code, words in FLAT_CODE_WORK.items() if words.search(text)), None)
     slots.tax_year, slots.year_text = resolve_tax_year(text, rules, current)
     dm = FULL_DATE.search(text)

@@ -56,7 +56,8 @@ def mentions(lowered: str, phrases: tuple[str, ...]) -> bool:
 
 def follows_in_order(lowered: str, sequences: tuple[tuple[tuple[str, ...], ...], ...], gap: int) -> bool:
     """True when, for one of `sequences`, each step (alternative phrases) occurs in `lowered`
-    (" phrase text "), in order, with at most `gap` words between one step and the next."""
+    (" phrase text "), in order, with at most `gap` words between one step and the next. An empty
+    step (written "..." in the catalogue) lets the next step come anywhere later."""
     tokens = lowered.split()
     where: dict[str, list[int]] = {}
     for position, token in enumerate(tokens):
@@ -64,16 +65,21 @@ def follows_in_order(lowered: str, sequences: tuple[tuple[tuple[str, ...], ...],
 
     def matches(sequence: tuple[tuple[str, ...], ...]) -> bool:
         ends: list[int] | None = None  # token positions after the last step matched
+        anywhere_later = False
         for alternatives in sequence:
+            if not alternatives:
+                anywhere_later = True
+                continue
             found = []
             for phrase in alternatives:
                 parts = phrase.split()
                 for start in where.get(parts[0], ()):
-                    if (ends is None or any(0 <= start - end <= gap for end in ends)) and tokens[start:start + len(parts)] == parts:
+                    if (ends is None or any(0 <= start - end <= (len(tokens) if anywhere_later else gap) for end in ends)) \
+                            and tokens[start:start + len(parts)] == parts:
                         found.append(start + len(parts))
             if not found:
                 return False
-            ends = found
+            ends, anywhere_later = found, False
         return True
 
     return any(matches(sequence) for sequence in sequences)
@@ -175,7 +181,7 @@ class Catalogue:
                 keywords=tuple(phrase_text(k) for k in raw.get("keywords") or ()),
                 decisive=tuple(phrase_text(k) for k in raw.get("decisive") or ()),
                 decisive_unless=tuple(phrase_text(k) for k in raw.get("decisive_unless") or ()),
-                decisive_sequences=tuple(tuple(tuple(phrase_text(k) for k in step) for step in seq)
+                decisive_sequences=tuple(tuple(() if step == "..." else tuple(phrase_text(k) for k in step) for step in seq)
                                          for seq in raw.get("decisive_sequences") or ()),
                 show=tuple(raw.get("show") or ()), family=raw.get("family"), asks=raw.get("asks"),
                 label=raw.get("label"), next=tuple(raw.get("next") or ()),

@@ -225,3 +225,39 @@ def test_role_words_match_whole_words(text, income):
 
 def test_an_amount_something_is_worth_is_not_an_income():
     assert read_slots("the IETC is worth $1,040", RULES).incomes == []
+
+
+@pytest.mark.parametrize("text,income", [
+    # The person asked about is the one whose income counts; the other person's is never added.
+    ("My wife made $25k profit from hairdressing. I'm on $90k salary. How much tax does she owe?", 25000),
+    ("I earn $80k and my wife earns $50k. How much tax does she pay?", 50000),
+    ("my partner earns $90k and I earn $40k, how much tax do I pay?", 40000),
+    ("my husband makes 60k, how much tax does he pay", 60000),
+    # Nobody named in the asking sentence: the only income told of is the one asked about.
+    ("My son (19) made $9,800 from a mowing round. Tax owed?", 9800),
+    # "she" without anyone it can be is the boss, not another person's income.
+    ("My boss said she'll pay me $60k. What's my tax?", 60000),
+])
+def test_the_income_is_the_person_asked_abouts(text, income):
+    amounts = read_slots(text, RULES).amounts
+    assert [a.value for a in amounts if a.role != "partner"] == [income]
+
+
+def test_one_amount_of_two_people_is_questioned():
+    slots = read_slots("me and my partner earn 140k together, how much tax do we pay?", RULES)
+    assert slots.annual_income() is None and "each person" in slots.questioned[0].questioned
+
+
+@pytest.mark.parametrize("text,extra_only", [
+    ("I got paid $3,000 for some work on the side. How much tax?", True),
+    ("What's the tax on a 5k bonus?", True),
+    ("I made $12k from my side hustle this year, no other income. how much tax", False),
+    ("Base salary is 92k and I got a 6k bonus on top. Total tax?", False),
+])
+def test_extra_money_with_nothing_said_of_the_rest(text, extra_only):
+    assert read_slots(text, RULES).extra_only is extra_only
+
+
+def test_a_label_right_before_an_amount_names_a_deduction():
+    assert [a.role for a in read_slots("my payslip says PAYE 612.40, is that right?", RULES).amounts] == ["deduction"]
+    assert [a.role for a in read_slots("paye on 2000 weekly gross", RULES).amounts] == ["income"]

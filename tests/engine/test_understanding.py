@@ -226,3 +226,6 @@ def test_a_sequence_matches_its_steps_in_order_within_the_gap():
     assert not follows_in_order(" ird never sees it so ", (sequence,), gap=3)  # out of order
     assert follows_in_order(" so they won't find out ", (sequence,), gap=0)  # a two-word step
     assert follows_in_order(" so they won't find out ", ((("edit",), ("payslip",)), sequence), gap=0)  # any one of several
+    later = (("tell",), ("ird",), (), ("actually",))  # an empty step: the next comes anywhere later
+    assert follows_in_order(" tell ird i lived in bali . i was in fact and actually here ", (later,), gap=0)
+    assert not follows_in_order(" i was actually here so tell ird ", (later,), gap=0)
