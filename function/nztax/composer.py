@@ -217,6 +217,14 @@ CLARIFYING_QUESTIONS: dict[str, tuple[str, tuple[str, ...]]] = {
     "calendar_year": ("New Zealand's tax year runs from 1 April to 31 March, so January to December falls in two tax "
                       "years. How much did you earn from 1 April to 31 March, and which tax year do you mean (for "
                       "example 2025-26)?", ()),
+    "part_year": ("New Zealand's tax year runs from 1 April to 31 March, so a salary that starts partway through it "
+                  "is only partly earned in that year. How much will you earn from the start date to 31 March (or "
+                  "what did you earn before it, if anything)? Tax is worked out on that year's total.",
+                  ("I'll earn $61,000 between August and 31 March. How much tax is that?",)),
+    "expenses": ("Tax is worked out on profit: what a business or a rental takes in, less the costs of earning it "
+                 "(for a rental: rates, insurance, repairs, mortgage interest where allowed, agent's fees). What were the "
+                 "costs for the year, and what else did you earn?",
+                 ("My side business took in $40,000 and its costs were $12,000; I also earn $50,000. How much tax?",)),
     "pay_to_check": ("To check the tax taken from a pay I need the pay it came off: the gross amount before tax, how "
                      "often you're paid (weekly, fortnightly, four-weekly or monthly) and your tax code (for example M "
                      "or M SL). What are they?",

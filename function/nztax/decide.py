@@ -70,7 +70,7 @@ SELF_EMPLOYED = re.compile(r"self[- ]employ|freelanc|contractor|sole trader|my (
 ANNUAL_TOOLS = ("calculate_income_tax", "calculate_acc_levy", "calculate_student_loan_repayment")
 # Calculators whose income is all taxable income: with no pay from work, a profit, interest or a
 # gain is the income ("$45,000 profit, no salary"). (The ACC earners' levy is on earnings only.)
-ALL_INCOME_TOOLS = ("calculate_income_tax", "calculate_student_loan_repayment", "calculate_ietc")
+ALL_INCOME_TOOLS = ("calculate_income_tax", "calculate_student_loan_repayment", "calculate_ietc", "calculate_donation_tax_credit")
 # "Haven't filed last year's return yet": the standard option then starts from the year before.
 RETURN_NOT_FILED = re.compile(r"\b(?:not|haven'?t|havent|hasn'?t|hasnt|isn'?t|isnt|wasn'?t|wasnt|yet to|didn'?t|didnt|still to)\s+(?:yet\s+|been\s+)?(?:filed|file|submitted|done)\b|"
                               r"\breturn\b[^.?!]{0,20}\bnot (?:yet )?(?:filed|in|done)\b", re.I)
@@ -87,6 +87,8 @@ RATE_DEPENDS_ON_INCOME_TOOLS = ("calculate_income_tax", "calculate_paye", "calcu
 ASKS_AMOUNT_OF_TAX = re.compile(r"\b(?:tax|paye)\s+(?:on|for|off)\b|\bhow much\b|\bowe\b", re.I)
 # "On each pay", "per pay": the answer is wanted for one pay.
 EACH_PAY = re.compile(r"\b(?:each|every|per|a|one) pay(?:slip|cheque|check|day|packet)?\b", re.I)
+# "How much extra tax is that?": what an income on top of the main one adds.
+EXTRA_TAX = re.compile(r"\b(?:extra|more|additional)\s+(?:income\s+)?tax\b|\btax on (?:the|that|this) extra\b", re.I)
 # "Total income tax for the year?": the sum over every income, not what one part of it adds.
 ASKS_TOTAL = re.compile(r"\b(total|altogether|all up|overall|combined|in all)\b", re.I)
 OWN_AMOUNT = re.compile(r"\bhow (?:much|big|large)\b[^?]*\b(i|my|me)\b|\b(?:what'?s|whats|what is) (?:the )?tax on my\b|"
@@ -282,6 +284,17 @@ def decide(question: str, classification: Classification | None, rules: RuleBook
         # "$65,000 in 2025, January to December": that spans two tax years (1 April to 31 March).
         _clarify(d, "calendar_year")
         return d
+    if slots.part_year and intent.tool in ANNUAL_TOOLS and slots.asked_period not in PAY_FREQUENCIES:
+        # "Moved here in August, started on 92k: my tax for the year?": only part of the salary is
+        # earned in the tax year (1 April to 31 March), and how much is not said.
+        _clarify(d, "part_year")
+        return d
+    if slots.gross_only and (intent.tool in ALL_INCOME_TOOLS or intent.tool == "calculate_acc_levy"
+                             and any(a.role == "takings" for a in slots.amounts)):
+        # "My cleaning business brought in $95k in sales, what's my tax?": tax is on the profit, and
+        # the costs that come off the takings are not stated.
+        _clarify(d, "expenses")
+        return d
     if slots.extra_only and intent.tool in RATE_DEPENDS_ON_INCOME_TOOLS:
         # "I got paid $3,000 for some work on the side, how much tax?": taxed at the band the rest of
         # their income reaches, which the question does not say.
@@ -322,7 +335,11 @@ def decide(question: str, classification: Classification | None, rules: RuleBook
             d.action = "topic"
         return d
     d.action = "calculate"
-    components = [c for c in components or [] if c.name in intent.covers and c.does == "calculate"]
+    named = components or []
+    components = [c for c in named if c.name in intent.covers and c.does == "calculate"]
+    if slots.names_income_tax and intent.tool in ("calculate_acc_levy", "calculate_student_loan_repayment"):
+        # "What's her income tax and ACC levy on that?": the income tax it names, on the same income.
+        components += [c for c in named if c.tool == "calculate_income_tax"]
     if ((slots.denies_conditions or any(c.tool == "calculate_ietc" for c in components)) and slots.tax_code is None
             and not (slots.wff or slots.benefit_or_super or slots.no_ird_number)):
         # "Take-home on $55k if I include the IETC", "…, no WFF, not on a benefit": the credit they
@@ -392,11 +409,24 @@ def _rule_sum(d: Decision, intent: IntentSpec, slots: Slots) -> bool:
         if intent.rule_sum == "provisional" and len(stated) == 1:
             d.rule_results["provisional"] = standard_provisional_tax(
                 float(stated[0].value), d.tax_year, last_return_filed=not RETURN_NOT_FILED.search(d.asked))
-        elif intent.rule_sum == "fif" and len(opening) == 1:
+        elif intent.rule_sum == "fif" and len(opening) == 1 and not _under_fif_threshold(d, slots):
             d.rule_results["fif"] = fair_dividend_rate_income(float(opening[0].value), d.tax_year, _marginal_rate(d))
     except ToolArgumentError:
         return False  # (a year without those rules: the rule's text alone)
     return bool(d.rule_results)
+
+
+# "shares that cost me $38,000": what the FIF interests cost, which decides whether the rules apply.
+COST_WORDS = re.compile(r"\b(?:cost|costs|paid|bought|invested|purchase[ds]?)\b", re.I)
+
+
+def _under_fif_threshold(d: Decision, slots: Slots) -> bool:
+    """The interests' stated cost is at or under the year's FIF threshold: no FDR income to work out."""
+    year = _year_data(d)
+    fif = year.foreign_investment_funds if year is not None else None
+    cost = [a for a in slots.amounts if a.role == "expense" and COST_WORDS.search(d.asked[max(0, a.start - 30):a.start])
+            and not re.search(r"\b(?:over|more than|above|exceed\w*)\s*$", d.asked[max(0, a.start - 15):a.start], re.I)]
+    return fif is not None and bool(cost) and sum(a.value for a in cost) <= Decimal(str(fif.de_minimis_cost))
 
 
 def _marginal_rate(d: Decision) -> float | None:
@@ -416,8 +446,9 @@ def _gives_only(slots: Slots) -> bool:
 
 
 def _income_for(slots: Slots, tool: str | None) -> Slots:
-    """With no pay from work, a profit, interest or gain is the income of a calculator on all taxable income."""
-    if slots.income_amount() is None and tool in ALL_INCOME_TOOLS:
+    """With no pay from work, a profit, interest or gain is the income of a calculator on all taxable
+    income, and a business's profit that of the ACC levy (its caller leaves out investment income)."""
+    if slots.income_amount() is None and tool in (*ALL_INCOME_TOOLS, "calculate_acc_levy"):
         return replace(slots, amounts=[replace(a, role="income") if a.role in OTHER_INCOME_ROLES else a for a in slots.amounts])
     return slots
 
@@ -490,7 +521,8 @@ def _plan(d: Decision, intent: IntentSpec, slots: Slots) -> None:
         if not donations:
             _clarify(d, "donation")
             return
-        income = slots.annual_income() if any(a is not donations[0] for a in slots.incomes) else None
+        earned = _income_for(slots, tool)  # "only $6,000 of interest" is a taxable income too
+        income = earned.annual_income() if any(a is not donations[0] for a in earned.incomes) else None
         given = donations[0]
         donated = slots.annual(given) or given.value  # "$250 a month" is $3,000 a year
         if given.period in PAY_FREQUENCIES and (slots.asked_period == given.period or EACH_PAY.search(d.asked)):
@@ -536,7 +568,7 @@ def _plan(d: Decision, intent: IntentSpec, slots: Slots) -> None:
         return
     if tool == "calculate_acc_levy":
         # The levy is on earnings from work, never on interest, dividends or rent.
-        slots = replace(slots, amounts=[a for a in slots.amounts if a.role != "investment_income"])
+        slots = replace(slots, amounts=[a for a in slots.amounts if a.role not in ("investment_income", "rent_received")])
     slots = _income_for(slots, tool)
     amount = slots.income_amount()
     if amount is None:
@@ -566,7 +598,7 @@ def _plan(d: Decision, intent: IntentSpec, slots: Slots) -> None:
 
     if (tool == "calculate_income_tax" and compared == [None] and slots.asked_period not in PAY_FREQUENCIES
             and not ASKS_TOTAL.search(d.asked)):
-        base, extra = _income_and_extra(slots)
+        base, extra = _income_and_extra(slots, asks_extra=bool(EXTRA_TAX.search(d.asked)))
         extra -= spent  # a side business's expenses come off what it adds
         if base is not None and extra > 0:
             # The answer shows the total and what the other income adds to it.
@@ -632,11 +664,15 @@ def _plan_government_contribution(d: Decision, slots: Slots) -> None:
     d.calls = [("calculate_kiwisaver", args)]
 
 
-def _income_and_extra(slots: Slots) -> tuple[Decimal | None, Decimal]:
+def _income_and_extra(slots: Slots, asks_extra: bool = False) -> tuple[Decimal | None, Decimal]:
     """(the income from work for the year, the other income on top of it): "$12,000 profit trading
-    crypto and my salary is $70k" is $70,000 and $12,000."""
+    crypto and my salary is $70k" is $70,000 and $12,000. Asked what the extra costs ("52k day job …
+    how much extra tax is the $15,600?"), incomes that add up are the main one and the extra."""
     jobs = [a for a in slots.incomes if not a.questioned]
     others = [a for a in slots.amounts if a.role in OTHER_INCOME_ROLES and not a.questioned]
+    if asks_extra and not others and len(jobs) > 1 and slots.adds_up and not slots.comparison:
+        main = next((a for a in jobs if a.role in ("main_job", "total")), jobs[0])
+        jobs, others = [main], [a for a in jobs if a is not main]
     if not jobs or not others:
         return None, Decimal(0)
     values = [slots.annual(a) for a in (jobs if slots.adds_up else jobs[:1])]

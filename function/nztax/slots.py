@@ -179,9 +179,12 @@ ROLE_WORDS = [
     ("household", r"between us|together we|we earn|we make|our (?:combined |household |joint )?income|household income|"
                   r"combined income|joint income|as a couple"),
     ("expense", r"expenses?|spent|spend|cost|costs|bought|buy|deductible|claim\w*|fees?|laptop|phone|mileage|home office|"
-                r"rent (?:is|of)|pay rent|paying rent|mortgage"),
+                r"materials|supplies|outgoings|overheads|rent (?:is|of)|pay rent|paying rent|mortgage"),
     # Income from investments and property: taxed, but not earnings the ACC levy is charged on.
     ("investment_income", r"interest|dividends?|rental income|rent from|rental profit|board from|crypto|trading|gain"),
+    # What a business or a rental takes in before its costs: taxed only on what is left after them.
+    ("takings", r"sales|turnover|takings|bookings|invoiced(?! at)|invoicing|revenue|brought in|took in|billed|gross receipts"),
+    ("rent_received", r"rent received|gross rent|rent (?:came|comes) to|in rent"),
     ("other_income", r"profit|bonus|side (?:business|hustle|income)|on the side|self[- ]employ\w*|freelanc\w*|contract(?:ing|or)"),
     ("other", r"owe|owed|owing|refund|tax bill|rit|residual income tax|tax to pay|terminal tax|debt|arrears|boarders?|flatmates? pay|shares|sold|sell|sale|lump sum|redundancy|loss|inheritance|lotto|prize|gift|"
               r"penalt\w*|student loan balance|balance|savings|deposit|house price"),
@@ -189,6 +192,13 @@ ROLE_WORDS = [
 ]
 # Taxable income besides pay from work: a side business's profit, a bonus, interest, rent.
 OTHER_INCOME_ROLES = ("other_income", "investment_income")
+# Takings before costs, and the income that is left of them after the costs: a business's profit
+# is earnings (the ACC levy is charged on it), a rental's is not.
+GROSS_ROLES = {"takings": "other_income", "rent_received": "investment_income"}
+# Costs that come off takings ("expenses plus materials came to $61k"), not a purchase price or the
+# rent someone pays where they live.
+BUSINESS_COSTS = re.compile(r"\b(?:expenses?|costs?|deductible|deductions?|materials|outgoings|overheads|rates|insurance|"
+                            r"repairs|interest|postage|supplies)\b", re.I)
 INCOME_ROLE_HANDICAP = 20  # characters
 # Roles a later amount in the same list takes on when it has no words of its own.
 LISTED_ROLES = frozenset({"donation", "expense", "contribution", "investment_income"})
@@ -274,15 +284,26 @@ LEADS_ANOTHER_AMOUNT = re.compile(r"[^\d$.?!,;]{0,20}\$?\d")
 NOUN_AFTER = re.compile(r"^\s*(?:(?:of|in|worth of|a year|per year|annual|gross)\s+)?")
 
 
+BRACKETED = re.compile(r"\([^()]*\)")
+ASSET_AFTER = re.compile(r"(?:house|home|property|apartment|townhouse|unit|section|car|boat|mortgage|loan|deposit)\b", re.I)
+# "$1,200 per day … 20 days this year": a day rate, and how many days it is paid for.
+DAY_RATE = re.compile(r"^\s*(?:a day|per day|/\s?day|each day|daily|day rate)\b", re.I)
+DAYS_WORKED = re.compile(r"\b(?P<d>\d{1,3})\s+(?:working\s+|billable\s+)?days?\b(?!\s+(?:in|out of|away|present|overseas))", re.I)
+
+
 def _role_of(text: str, start: int, end: int, skip: str | None = None, default: str | None = "income") -> str | None:
     # The noun right after the amount, else the nearest money-role words, before the amount first
     # (in its clause), then just after.
     lead_in = NOUN_AFTER.match(text[end:])
     directly_after = text[end + lead_in.end(): end + lead_in.end() + 30]
-    clause_start = max(text.rfind(sep, 0, start) for sep in (".", "?", "!", ";", ","," and ", " but "))
-    before = text[max(clause_start + 1, start - 45):start]
-    if RENT_AFTER.match(directly_after) and skip != "investment_income":
-        return "expense" if RENT_PAID.search(before) else "investment_income"
+    # (A list in brackets, "costs (gear, travel, software) were $27,400", stays in its clause.)
+    unbracketed = BRACKETED.sub(lambda m: " " * len(m.group(0)), text[:start])
+    clause_start = max(unbracketed.rfind(sep) for sep in (".", "?", "!", ";", ","," and ", " but "))
+    before = re.sub(r"\s{2,}", " ", unbracketed[clause_start + 1:start])[-45:]
+    if ASSET_AFTER.match(directly_after):
+        return "other"  # "a $780k house": a price, not an income
+    if RENT_AFTER.match(directly_after) and skip != "rent_received":
+        return "expense" if RENT_PAID.search(before) else "rent_received"
     for role, pattern in ROLE_PATTERNS:
         if role in BEFORE_ONLY_ROLES or role == skip:
             continue
@@ -461,7 +482,7 @@ def asked_about(text: str) -> str | None:
 
 CLAUSE_END = re.compile(r"[.?!;,](?=\s|$)|\s(?:and|but|so)\s", re.I)
 ASKS_SOMETHING = re.compile(r"\b(?:how|what|whats|what's|which|does|do|did|will|would|should|can|is|are|owe)\b", re.I)
-INCOME_LIKE_ROLES = ("income", "main_job", "second_job", "total", "partner", "other_income", "investment_income")
+INCOME_LIKE_ROLES = ("income", "main_job", "second_job", "total", "partner", "other_income", "investment_income", *GROSS_ROLES)
 
 
 def _of_the_person_asked_about(text: str, amounts: list[Money]) -> list[Money]:
@@ -486,6 +507,80 @@ def _of_the_person_asked_about(text: str, amounts: list[Money]) -> list[Money]:
                 amount = replace(amount, role="income")
         result.append(amount)
     return result
+
+
+def _one_year_each(text: str, amounts: list[Money], slots: Slots) -> list[Money]:
+    """A day rate worked out over the days stated ("$1,200 per day … 20 days": $24,000), or questioned;
+    and an amount that only restates another for a year ("$300 a week … $15,600 for the year") dropped."""
+    result: list[Money] = []
+    for a in amounts:
+        if a.role in INCOME_LIKE_ROLES and not a.questioned and DAY_RATE.match(text[a.end:]):
+            days = next((int(m.group("d")) for m in DAYS_WORKED.finditer(text) if m.start() != a.start), None)
+            if days is None or days > 366:
+                a = replace(a, questioned=f"{a.text} a day: how many days is it paid for in the year?")
+            else:
+                a = replace(a, value=a.value * days, period="annual", period_stated=True, text=f"{a.text} a day for {days} days")
+        same = next((b for b in result if b.role in INCOME_LIKE_ROLES and a.role in INCOME_LIKE_ROLES and b.period != a.period
+                     and not (a.questioned or b.questioned) and slots.annual(a) == slots.annual(b)), None)
+        if same is None:
+            result.append(a)
+    return result
+
+
+def _own_words(text: str, amount: Money) -> str:
+    """The words of an amount's own clause, either side of it."""
+    before = BRACKETED.sub(lambda m: " " * len(m.group(0)), text[:amount.start])
+    start = max(max(before.rfind(sep) for sep in (".", "?", "!", ";", ",", " and ", " but ")) + 1, amount.start - 45)
+    after = re.split(r"[.?!;,]| and | but ", text[amount.end:amount.end + 30], maxsplit=1)[0]
+    return text[start:amount.start] + " " + after
+
+
+def _rent_of_their_rental(text: str, amounts: list[Money]) -> list[Money]:
+    """"Bought a rental … Rent is $610 a week", "my flat is rented out at $500 a week": rent of a
+    place they let out is received, not paid."""
+    if not OWNS_RENTAL.search(text):
+        return amounts
+    def told_as_rent(a: Money) -> bool:
+        sentence = text[max(0, a.start - 45):a.start]
+        sentence = re.split(r"[.?!;]", sentence)[-1] + " " + _own_words(text, a)
+        own = _own_words(text, a)
+        return bool(RENT_WORD.search(sentence)) and not (RENT_PAID.search(own) and not PAYS_THEM.search(sentence + own))
+
+    return [replace(a, role="rent_received") if a.role in ("expense", "income") and told_as_rent(a) else a for a in amounts]
+
+
+OWNS_RENTAL = re.compile(r"\b(?:my|our|a|the|one)\s+(?:\w+\s+)?rental\b(?!\s+(?:application|agreement))|\brented out\b|"
+                         r"\b(?:let|rent|renting) (?:it|(?:my|our|the) \w+) out\b|\bmy tenants?\b|\btenants? pays?\b", re.I)
+PAYS_THEM = re.compile(r"\bpays? (?:me|us)\b|\bpaid (?:me|us)\b", re.I)
+RENT_WORD = re.compile(r"\brent(?:ed)?\b|\btenants?\b", re.I)
+# "only got 50 weeks of rent": the weeks a weekly rent was received in the year.
+RENT_WEEKS = re.compile(r"\b(?P<w>\d{1,2})\s+weeks?\s+(?:of\s+)?(?:rent|let|tenanted)\b", re.I)
+
+
+def _takings_less_costs(text: str, amounts: list[Money], slots: Slots) -> list[Money]:
+    """Takings or rent received less the costs stated with them: the profit, which is what is taxed
+    ("$83,000 in bookings … costs were $27,400" is $55,600). With no costs stated, `gross_only`."""
+    amounts = _rent_of_their_rental(text, amounts)
+    gross = [a for a in amounts if a.role in GROSS_ROLES and not a.questioned]
+    if not gross:
+        return amounts
+    costs = [a for a in amounts if a.role == "expense" and not a.questioned and BUSINESS_COSTS.search(_own_words(text, a))]
+    if not costs:
+        slots.gross_only = True
+        return amounts
+    weeks = RENT_WEEKS.search(text)
+
+    def year_of(a: Money) -> Decimal:
+        if a.role == "rent_received" and a.period == "weekly" and weeks and int(weeks.group("w")) <= PERIODS_PER_YEAR["weekly"]:
+            return a.value * int(weeks.group("w"))
+        return slots.annual(a) or a.value
+
+    taken, spent = (sum((year_of(a) for a in group), Decimal(0)) for group in (gross, costs))
+    profit = Money(value=taken - spent, period="annual", period_stated=True, role=GROSS_ROLES[gross[0].role],
+                   text=f"{gross[0].text} less {', '.join(c.text for c in costs)}", start=gross[0].start, end=gross[0].end)
+    if profit.value < 0:
+        profit = replace(profit, role="other", questioned="the costs are more than what was taken in: a loss, not an income to work tax out on")
+    return sorted([a for a in amounts if a not in gross and a not in costs] + [profit], key=lambda a: a.start)
 
 
 def _questioned_for_period(amount: Money) -> Money:
@@ -548,6 +643,10 @@ EXTRA_INCOME = re.compile(r"\bon the side\b|\bside (?:hustle|job|gig|income|work
 ONLY_INCOME = re.compile(r"\b(?:no|not any|nothing|without any|don'?t have any) other (?:income|job|jobs|work|earnings)\b|"
                          r"\bonly (?:income|earnings|money)\b|\bno (?:salary|wages|job|day job|main job)\b|\bnothing else\b|"
                          r"\bthat'?s (?:all|it)\b|\ball (?:i|he|she|they) (?:earn|earned|made|make|get|got)\b|\bmy only\b", re.I)
+# "moved to NZ in August and started a job on 92k": a salary earned for only part of the tax year.
+PART_YEAR = re.compile(r"\b(?:start(?:ed|ing)?|mov(?:ed|ing)|arriv(?:ed|ing)|began|join(?:ed|ing)|came)\b[^.?!]{0,40}?"
+                       r"\b(?:in|from|since|on)\s+(?:(?:the\s+)?\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?)?"
+                       r"(?:may|june?|july?|aug(?:ust)?|sep(?:t|tember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|jan(?:uary)?|feb(?:ruary)?|march|mar)\b", re.I)
 CALENDAR_YEAR = re.compile(r"\bcalendar year\b|\bjan(?:uary)?\.?\s*(?:-|–|to|through|till|until|and)\s*dec(?:ember)?\b", re.I)
 CLAUSE_BREAK = re.compile(r"[.,;:!?]|\bbut\b", re.I)
 
@@ -666,6 +765,8 @@ class Slots:
     nz_super: bool = False
     calendar_year: bool = False       # "January to December": a year that is not a tax year
     extra_only: bool = False          # "$3,000 for some work on the side": extra money, and nothing said of the rest
+    gross_only: bool = False          # "$95k in sales": takings or rent before costs, and no costs stated
+    part_year: bool = False           # "started a job on 92k in August": a salary for part of the tax year
     denies_conditions: bool = False   # "no WFF, not on a benefit": what would stop the IETC is said not to apply
     no_ird_number: bool = False
     flat_code: str | None = None      # "on the RSE scheme": work with a flat code of its own (NSW)
@@ -772,6 +873,8 @@ def read_slots(text: str, rules: RuleBook | None = None, current: str | None = N
         end_year = int(ky.group("y"))
         slots.kiwisaver_year = f"{end_year - 1}-{end_year % 100:02d}"
     slots.calendar_year = bool(CALENDAR_YEAR.search(text))
+    slots.part_year = bool(PART_YEAR.search(text)) and any(a.is_income and a.period == "annual" for a in amounts)
+    amounts = slots.amounts = _one_year_each(text, _takings_less_costs(text, amounts, slots), slots)
     earned = [a for a in amounts if a.role in ("income", *OTHER_INCOME_ROLES)]
     slots.extra_only = (bool(EXTRA_INCOME.search(text)) and not ONLY_INCOME.search(text) and len(earned) == 1
                         and not earned[0].says_salary and not any(a.role in ("main_job", "second_job", "total") for a in amounts))

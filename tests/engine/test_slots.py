@@ -154,8 +154,8 @@ def test_roles_belong_to_the_amount_they_describe(text, roles):
 
 
 @pytest.mark.parametrize("text,roles", [
-    # Rent received is investment income; rent paid is an expense.
-    ("i get 22k in rent and 40k wages", {"22000": "investment_income", "40000": "income"}),
+    # Rent received is a rental's takings (taxed after its costs); rent paid is an expense.
+    ("i get 22k in rent and 40k wages", {"22000": "rent_received", "40000": "income"}),
     ("i earn 45k and pay $520 a week rent", {"45000": "income", "520": "expense"}),
     # A list's later amount with no words of its own shares the list's role.
     ("gave $1,200 to the hospice and $300 to the SPCA", {"1200": "donation", "300": "donation"}),
@@ -261,3 +261,39 @@ def test_extra_money_with_nothing_said_of_the_rest(text, extra_only):
 def test_a_label_right_before_an_amount_names_a_deduction():
     assert [a.role for a in read_slots("my payslip says PAYE 612.40, is that right?", RULES).amounts] == ["deduction"]
     assert [a.role for a in read_slots("paye on 2000 weekly gross", RULES).amounts] == ["income"]
+
+
+@pytest.mark.parametrize("text,profit,role", [
+    # Takings less the costs stated with them: 83,000 - 27,400 = 55,600.
+    ("She took in $83,000 in bookings and her costs (gear, travel, software) were $27,400.", 55600, "other_income"),
+    # A rental's rent less its costs, not the rent paid where they live: 26,000 - 19,000 = 7,000.
+    ("Salary $72,000. My flat is rented out at $500 a week and the costs (rates, insurance) were $19,000. "
+     "I pay $560 a week rent where I live.", 7000, "investment_income"),
+    # The weeks it was let: 475 x 50 - 17,200 = 6,550.
+    ("My tenant pays me $475 a week, I only got 50 weeks of rent. Expenses were $17,200.", 6550, "investment_income"),
+])
+def test_takings_less_costs_is_the_profit(text, profit, role):
+    slots = read_slots(text, RULES)
+    assert [a.value for a in slots.amounts if a.role == role] == [profit] and not slots.gross_only
+
+
+def test_takings_without_costs_are_not_an_income():
+    slots = read_slots("My cleaning business brought in $95k in sales this year", RULES)
+    assert slots.gross_only and slots.annual_income() is None
+
+
+def test_a_day_rate_over_the_days_and_a_restated_amount():
+    assert read_slots("consulting at $1,200 per day, 20 days this year", RULES).annual_income() == 24000
+    assert read_slots("consulting at $1,200 per day this year", RULES).questioned
+    restated = read_slots("$300 a week on top of my 52k day job, $15,600 for the year", RULES)
+    assert [a.value for a in restated.amounts] == [300, 52000]
+
+
+def test_a_price_is_not_an_income():
+    slots = read_slots("We're buying a $780k house. I'm on $118,000.", RULES)
+    assert slots.annual_income() == 118000
+
+
+def test_a_salary_started_partway_through_the_year():
+    assert read_slots("I moved here in August and started a job on 92k", RULES).part_year
+    assert not read_slots("I started a job on 92k", RULES).part_year

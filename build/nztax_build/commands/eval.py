@@ -27,6 +27,7 @@ TARGETS = {
     "supplement4": ("nztax_build.evaluate_answers", "question_bank_dev5.yaml", "supplement4.md"),  # development only
     "supplement5": ("nztax_build.evaluate_answers", "question_bank_dev6.yaml", "supplement5.md"),  # development only
     "supplement6": ("nztax_build.evaluate_answers", "question_bank_dev7.yaml", "supplement6.md"),  # development only
+    "supplement7": ("nztax_build.evaluate_answers", "question_bank_dev8.yaml", "supplement7.md"),  # development only
 }
 
 
