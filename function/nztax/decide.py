@@ -42,7 +42,10 @@ ASKS = re.compile(r"(?:what|how|whats|which|when|where|who|why|is|are|am|do|does
 OWN_FIGURE = re.compile(r"\bhow (?:much|many dollars)\b.*\b(i|my|me)\b|\bshould i be on\b|\bhow much (tax|paye)\b|\bwhat'?s my\b|\bwhat is my\b|\bdo i owe\b|"
                         r"\bwill i (pay|get|owe)\b|\bmy tax\b(?!\s*code)|\bis my tax right\b|"
                         r"\b(which|what)\b[^?]*\b(should i|do i need|do i use|am i on|should i be on|do i (?:put|tick|pick|choose|select|go with))\b|"
-                        r"\bwork out (my|the [^?]*\bmy)\b|\bam i up for\b|\bthe tax on my\b", re.I)
+                        r"\bwork out (my|the [^?]*\bmy)\b|\bam i up for\b|\bthe tax on my\b|"
+                        # the same of someone they ask for: "how much tax does she owe?"
+                        r"\bhow much (?:nz |new zealand )?(?:tax|paye)?\s*(?:does|will|would|should|did) (?:she|he|they|my \w+)\b|"
+                        r"\b(?:does|will|would) (?:she|he|they) owe\b|\bhow much\b[^?]*\b(?:goes|go|going)\s+(?:to|in|on)\s+(?:extra\s+)?tax\b", re.I)
 # Words that only continue an earlier turn: "ok and what about for two of them".
 CONTINUES = re.compile(r"^\s*(?:(?:ok|okay|right|so)\s*,?\s*)?(?:and|but|also|what about|how about|same)\b", re.I)
 # A short question about "it", "that" or "this" with nothing before it: what it means must be asked.
@@ -91,7 +94,7 @@ EACH_PAY = re.compile(r"\b(?:each|every|per|a|one) pay(?:slip|cheque|check|day|p
 EXTRA_TAX = re.compile(r"\b(?:extra|more|additional)\s+(?:income\s+)?tax\b|\btax on (?:the|that|this) extra\b", re.I)
 # "Total income tax for the year?": the sum over every income, not what one part of it adds.
 ASKS_TOTAL = re.compile(r"\b(total|altogether|all up|overall|combined|in all)\b", re.I)
-OWN_AMOUNT = re.compile(r"\bhow (?:much|big|large)\b[^?]*\b(i|my|me)\b|\b(?:what'?s|whats|what is) (?:the )?tax on my\b|"
+OWN_AMOUNT = re.compile(r"\bhow (?:much|big|large)\b[^?]*\b(i|my|me)\b|\bhow much\b[^?]*\b(?:goes|go|going)\s+(?:to|in|on)\s+(?:extra\s+)?tax\b|\b(?:what'?s|whats|what is) (?:the )?tax on my\b|"
                         r"\bhow much\b[^?]*\b(?:they|ird|it|employer|boss|work)\s+(?:take|takes|deduct|deducts|withhold|keep)s?\b", re.I)
 # An amount stated as the person's own income ("I only earn $15,000", "I'm on 78k", "my salary is $90k"),
 # not a threshold being asked about ("is the first 14k tax free?").

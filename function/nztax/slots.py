@@ -639,7 +639,8 @@ NEGATION = re.compile(r"\b(?:not|no|never|without|don'?t|doesn'?t|didn'?t|isn'?t
 # Money on top of the rest of someone's income ("$3,000 for some work on the side", "a 5k bonus"): the
 # tax on it depends on that income, unless the text says there is none ("no other income").
 EXTRA_INCOME = re.compile(r"\bon the side\b|\bside (?:hustle|job|gig|income|work|business)\b|\bbonus\b|\bone[- ]off\b|"
-                          r"\bextra (?:income|money|cash|work|shifts?)\b|\bsome (?:extra )?work\b|\bcash jobs?\b|\bodd jobs?\b", re.I)
+                          r"\bextra (?:income|money|cash|work|shifts?)\b|\bsome (?:extra )?work\b|\bcash jobs?\b|\bodd jobs?\b|"
+                          r"\b(?:goes|go|going|went) up by\b|\b(?:pay )?(?:rise|raise|increase) of\b", re.I)
 ONLY_INCOME = re.compile(r"\b(?:no|not any|nothing|without any|don'?t have any) other (?:income|job|jobs|work|earnings)\b|"
                          r"\bonly (?:income|earnings|money)\b|\bno (?:salary|wages|job|day job|main job)\b|\bnothing else\b|"
                          r"\bthat'?s (?:all|it)\b|\ball (?:i|he|she|they) (?:earn|earned|made|make|get|got)\b|\bmy only\b", re.I)
