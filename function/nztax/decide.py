@@ -39,13 +39,15 @@ SECOND_PART = re.compile(r"\?\s+(?=\S)|[,;]?\s+(?:and|also|plus)(?:\s+then)?\s+(
 ASKS = re.compile(r"(?:what|how|whats|which|when|where|who|why|is|are|am|do|does|did|can|could|will|would|should|any)\b", re.I)
 # A figure of their own ("how much tax will I pay", "what's my …"), and a
 # topic question asking for their own sum ("How much tax will I pay on my shares?").
+# "how much of it goes to tax": what comes off an amount of their own.
+GOES_TO_TAX = r"\bhow much\b[^?]*\b(?:goes|go|going)\s+(?:to|in|on)\s+(?:extra\s+)?tax\b"
 OWN_FIGURE = re.compile(r"\bhow (?:much|many dollars)\b.*\b(i|my|me)\b|\bshould i be on\b|\bhow much (tax|paye)\b|\bwhat'?s my\b|\bwhat is my\b|\bdo i owe\b|"
                         r"\bwill i (pay|get|owe)\b|\bmy tax\b(?!\s*code)|\bis my tax right\b|"
                         r"\b(which|what)\b[^?]*\b(should i|do i need|do i use|am i on|should i be on|do i (?:put|tick|pick|choose|select|go with))\b|"
                         r"\bwork out (my|the [^?]*\bmy)\b|\bam i up for\b|\bthe tax on my\b|"
                         # the same of someone they ask for: "how much tax does she owe?"
                         r"\bhow much (?:nz |new zealand )?(?:tax|paye)?\s*(?:does|will|would|should|did) (?:she|he|they|my \w+)\b|"
-                        r"\b(?:does|will|would) (?:she|he|they) owe\b|\bhow much\b[^?]*\b(?:goes|go|going)\s+(?:to|in|on)\s+(?:extra\s+)?tax\b", re.I)
+                        r"\b(?:does|will|would) (?:she|he|they) owe\b|" + GOES_TO_TAX, re.I)
 # Words that only continue an earlier turn: "ok and what about for two of them".
 CONTINUES = re.compile(r"^\s*(?:(?:ok|okay|right|so)\s*,?\s*)?(?:and|but|also|what about|how about|same)\b", re.I)
 # A short question about "it", "that" or "this" with nothing before it: what it means must be asked.
@@ -94,7 +96,7 @@ EACH_PAY = re.compile(r"\b(?:each|every|per|a|one) pay(?:slip|cheque|check|day|p
 EXTRA_TAX = re.compile(r"\b(?:extra|more|additional)\s+(?:income\s+)?tax\b|\btax on (?:the|that|this) extra\b", re.I)
 # "Total income tax for the year?": the sum over every income, not what one part of it adds.
 ASKS_TOTAL = re.compile(r"\b(total|altogether|all up|overall|combined|in all)\b", re.I)
-OWN_AMOUNT = re.compile(r"\bhow (?:much|big|large)\b[^?]*\b(i|my|me)\b|\bhow much\b[^?]*\b(?:goes|go|going)\s+(?:to|in|on)\s+(?:extra\s+)?tax\b|\b(?:what'?s|whats|what is) (?:the )?tax on my\b|"
+OWN_AMOUNT = re.compile(r"\bhow (?:much|big|large)\b[^?]*\b(i|my|me)\b|" + GOES_TO_TAX + r"|\b(?:what'?s|whats|what is) (?:the )?tax on my\b|"
                         r"\bhow much\b[^?]*\b(?:they|ird|it|employer|boss|work)\s+(?:take|takes|deduct|deducts|withhold|keep)s?\b", re.I)
 # An amount stated as the person's own income ("I only earn $15,000", "I'm on 78k", "my salary is $90k"),
 # not a threshold being asked about ("is the first 14k tax free?").
@@ -421,6 +423,8 @@ def _rule_sum(d: Decision, intent: IntentSpec, slots: Slots) -> bool:
 
 # "shares that cost me $38,000": what the FIF interests cost, which decides whether the rules apply.
 COST_WORDS = re.compile(r"\b(?:cost|costs|paid|bought|invested|purchase[ds]?)\b", re.I)
+# "cost well over $50k": a bound, not the cost.
+OVER_BEFORE = re.compile(r"\b(?:over|more than|above|exceed\w*)\s*$", re.I)
 
 
 def _under_fif_threshold(d: Decision, slots: Slots) -> bool:
@@ -428,7 +432,7 @@ def _under_fif_threshold(d: Decision, slots: Slots) -> bool:
     year = _year_data(d)
     fif = year.foreign_investment_funds if year is not None else None
     cost = [a for a in slots.amounts if a.role == "expense" and COST_WORDS.search(d.asked[max(0, a.start - 30):a.start])
-            and not re.search(r"\b(?:over|more than|above|exceed\w*)\s*$", d.asked[max(0, a.start - 15):a.start], re.I)]
+            and not OVER_BEFORE.search(d.asked[max(0, a.start - 15):a.start])]
     return fif is not None and bool(cost) and sum(a.value for a in cost) <= Decimal(str(fif.de_minimis_cost))
 
 

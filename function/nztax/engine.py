@@ -220,9 +220,10 @@ class Engine:
             also = [i for i in dict.fromkeys(also) if i.name != classification.intent.name]
         # Intents the question names by their keywords, scored above the floor: decide() keeps the
         # ones that are parts of its sum.
-        # ("income tax" in its own words names the income tax calculation.)
-        named = [*classification.named, *(spec.name for spec in self.classifier.catalogue.intents
-                                          if slots.names_income_tax and spec.does == "calculate" and spec.tool == "calculate_income_tax")]
+        named = list(classification.named)
+        if slots.names_income_tax:  # "income tax" in its own words names the income tax calculation
+            named += [spec.name for spec in self.classifier.catalogue.intents
+                      if spec.does == "calculate" and spec.tool == "calculate_income_tax"]
         components = [self.classifier.catalogue.get(name) for name in dict.fromkeys(named)
                       if classification.scores.get(name, 0.0) >= self.settings.intent_min_score]
         return decide(question, classification, self.rules, history=history, tax_year=tax_year, slots=slots,

@@ -285,6 +285,16 @@ NOUN_AFTER = re.compile(r"^\s*(?:(?:of|in|worth of|a year|per year|annual|gross)
 
 
 BRACKETED = re.compile(r"\([^()]*\)")
+CLAUSE_SEPARATORS = (".", "?", "!", ";", ",", " and ", " but ")
+
+
+def _clause_start(text: str, start: int) -> tuple[str, int]:
+    """(the text before `start` with bracketed asides blanked, where the clause holding `start`
+    begins). A list in brackets, "costs (gear, travel, software) were $27,400", stays in its clause."""
+    unbracketed = BRACKETED.sub(lambda m: " " * len(m.group(0)), text[:start])
+    return unbracketed, max(unbracketed.rfind(sep) for sep in CLAUSE_SEPARATORS) + 1
+
+
 ASSET_AFTER = re.compile(r"(?:house|home|property|apartment|townhouse|unit|section|car|boat|mortgage|loan|deposit)\b", re.I)
 # "$1,200 per day … 20 days this year": a day rate, and how many days it is paid for.
 DAY_RATE = re.compile(r"^\s*(?:a day|per day|/\s?day|each day|daily|day rate)\b", re.I)
@@ -296,10 +306,8 @@ def _role_of(text: str, start: int, end: int, skip: str | None = None, default: 
     # (in its clause), then just after.
     lead_in = NOUN_AFTER.match(text[end:])
     directly_after = text[end + lead_in.end(): end + lead_in.end() + 30]
-    # (A list in brackets, "costs (gear, travel, software) were $27,400", stays in its clause.)
-    unbracketed = BRACKETED.sub(lambda m: " " * len(m.group(0)), text[:start])
-    clause_start = max(unbracketed.rfind(sep) for sep in (".", "?", "!", ";", ","," and ", " but "))
-    before = re.sub(r"\s{2,}", " ", unbracketed[clause_start + 1:start])[-45:]
+    unbracketed, clause_start = _clause_start(text, start)
+    before = re.sub(r"\s{2,}", " ", unbracketed[clause_start:start])[-45:]
     if ASSET_AFTER.match(directly_after):
         return "other"  # "a $780k house": a price, not an income
     if RENT_AFTER.match(directly_after) and skip != "rent_received":
@@ -470,19 +478,18 @@ def _owner(people: list[tuple[int, str]], text: str, start: int) -> str | None:
     return (before or after[:1] or earlier or [None])[-1]
 
 
-def asked_about(text: str) -> str | None:
-    """Whose sum the question asks for: "other" ("how much does she owe?"), "self" ("what's my
-    take-home?") or None when its asking sentence names nobody."""
-    text = clean_text(text)
+CLAUSE_END = re.compile(r"[.?!;,](?=\s|$)|\s(?:and|but|so)\s", re.I)
+ASKS_SOMETHING = re.compile(r"\b(?:how|what|whats|what's|which|does|do|did|will|would|should|can|is|are|owe)\b", re.I)
+INCOME_LIKE_ROLES = ("income", "main_job", "second_job", "total", "partner", "other_income", "investment_income", *GROSS_ROLES)
+
+
+def _asked_about(text: str) -> str | None:
+    """Whose sum the (cleaned) question asks for: "other" ("how much does she owe?"), "self" ("what's
+    my take-home?") or None when its asking clause names nobody."""
     clauses = [p for p in CLAUSE_END.split(ASKING_FOR.sub(" ", text)) if p.strip()]
     asking = next((p for p in reversed(clauses) if ASKS_SOMETHING.search(p)), clauses[-1] if clauses else "")
     people = _people(asking, names_kin=bool(KIN_NOUN.search(text)))
     return people[0][1] if people else None
-
-
-CLAUSE_END = re.compile(r"[.?!;,](?=\s|$)|\s(?:and|but|so)\s", re.I)
-ASKS_SOMETHING = re.compile(r"\b(?:how|what|whats|what's|which|does|do|did|will|would|should|can|is|are|owe)\b", re.I)
-INCOME_LIKE_ROLES = ("income", "main_job", "second_job", "total", "partner", "other_income", "investment_income", *GROSS_ROLES)
 
 
 def _of_the_person_asked_about(text: str, amounts: list[Money]) -> list[Money]:
@@ -492,7 +499,7 @@ def _of_the_person_asked_about(text: str, amounts: list[Money]) -> list[Money]:
         return amounts
     people = _people(text, names_kin=True)
     owners = [_owner(people, text, a.start) for a in amounts]
-    subject = asked_about(text)
+    subject = _asked_about(text)
     incomes = [o for a, o in zip(amounts, owners) if a.role in INCOME_LIKE_ROLES]
     if subject is None:
         subject = "other" if incomes and all(o == "other" for o in incomes) else "self"
@@ -515,22 +522,21 @@ def _one_year_each(text: str, amounts: list[Money], slots: Slots) -> list[Money]
     result: list[Money] = []
     for a in amounts:
         if a.role in INCOME_LIKE_ROLES and not a.questioned and DAY_RATE.match(text[a.end:]):
-            days = next((int(m.group("d")) for m in DAYS_WORKED.finditer(text) if m.start() != a.start), None)
+            days = next((int(m.group("d")) for m in DAYS_WORKED.finditer(text) if not a.start <= m.start() < a.end), None)
             if days is None or days > 366:
                 a = replace(a, questioned=f"{a.text} a day: how many days is it paid for in the year?")
             else:
                 a = replace(a, value=a.value * days, period="annual", period_stated=True, text=f"{a.text} a day for {days} days")
-        same = next((b for b in result if b.role in INCOME_LIKE_ROLES and a.role in INCOME_LIKE_ROLES and b.period != a.period
-                     and not (a.questioned or b.questioned) and slots.annual(a) == slots.annual(b)), None)
-        if same is None:
+        restates = any(b.role in INCOME_LIKE_ROLES and a.role in INCOME_LIKE_ROLES and b.period != a.period
+                       and not (a.questioned or b.questioned) and slots.annual(a) == slots.annual(b) for b in result)
+        if not restates:
             result.append(a)
     return result
 
 
 def _own_words(text: str, amount: Money) -> str:
     """The words of an amount's own clause, either side of it."""
-    before = BRACKETED.sub(lambda m: " " * len(m.group(0)), text[:amount.start])
-    start = max(max(before.rfind(sep) for sep in (".", "?", "!", ";", ",", " and ", " but ")) + 1, amount.start - 45)
+    start = max(_clause_start(text, amount.start)[1], amount.start - 45)
     after = re.split(r"[.?!;,]| and | but ", text[amount.end:amount.end + 30], maxsplit=1)[0]
     return text[start:amount.start] + " " + after
 
@@ -540,11 +546,11 @@ def _rent_of_their_rental(text: str, amounts: list[Money]) -> list[Money]:
     place they let out is received, not paid."""
     if not OWNS_RENTAL.search(text):
         return amounts
+
     def told_as_rent(a: Money) -> bool:
-        sentence = text[max(0, a.start - 45):a.start]
-        sentence = re.split(r"[.?!;]", sentence)[-1] + " " + _own_words(text, a)
         own = _own_words(text, a)
-        return bool(RENT_WORD.search(sentence)) and not (RENT_PAID.search(own) and not PAYS_THEM.search(sentence + own))
+        near = re.split(r"[.?!;]", text[max(0, a.start - 45):a.start])[-1] + " " + own  # (its sentence, past commas)
+        return bool(RENT_WORD.search(near)) and not (RENT_PAID.search(own) and not PAYS_THEM.search(near))
 
     return [replace(a, role="rent_received") if a.role in ("expense", "income") and told_as_rent(a) else a for a in amounts]
 
