@@ -124,6 +124,7 @@ ASKED_PERIOD = [
     ("annual", r"\b(?:a year|per year|annually|yearly|for the year|per annum|in a year|each year|over (?:the|a) (?:full )?year|"
                r"(?:full|whole) year|per yr|a yr)\b"),
 ]
+ANY_PERIOD_WORD = re.compile("|".join(p for _, p in ASKED_PERIOD) + r"|\bin a week\b", re.I)
 # People someone may ask about besides themselves (whose money an amount is, below).
 KIN = (r"wife|husband|partner|spouse|fianc[ée]e?|girlfriend|boyfriend|hubby|missus|son|daughter|kid|child|teenager|"
        r"mum|mom|mother|dad|father|parents?|brother|sister|friend|mate|flatmate|nan|nana|grandma|grandmother|"
@@ -415,6 +416,11 @@ def find_money(text: str) -> list[Money]:
             elif PAID_BEFORE.search(text[max(0, m.start() - 20):m.start()]):
                 # "I get paid 2.5k": a pay, but of which period?
                 questioned = f"{m.group(0).strip()} paid could be a week's, a fortnight's or a month's pay"
+            elif (EARNS_BEFORE.search(text[max(0, m.start() - 20):m.start()])
+                  and not WHOLE_YEAR_WORDS.search(text) and not ANY_PERIOD_WORD.search(text)):
+                # "i make 4k", "net pay on $1,650": too small for a year's pay, said of a pay, and no
+                # period anywhere in the question.
+                questioned = f"{m.group(0).strip()} could be a week's, a fortnight's, a month's or a year's pay"
         says_salary = bool(re.search(r"salary|annual|a year|per year|yearly|per annum", near, re.I))
         found.append(Money(value=value, period=period, period_stated=period_stated, role=role,
                            text=m.group(0).strip(), start=m.start(), questioned=questioned, end=period_end,
@@ -732,6 +738,12 @@ def resolve_tax_year(text: str, rules: RuleBook | None, current: str) -> tuple[s
 
 
 # "I get paid 2.5k", "my pay is $1,800": one pay, whose period the amount itself does not say.
+# "i make 4k", "net pay on $1,650": what someone earns, said right before a small amount.
+EARNS_BEFORE = re.compile(r"\b(?:make|makes|making|earn|earns|earning|on|(?:net|take[- ]?home|after[- ]tax)\s+(?:pay\s+)?on)"
+                          r"\s*(?:about|around|roughly|like|only|just)?\s*$", re.I)
+# Words that place a small amount in a whole year ("made $6k over summer", "earned 8k this tax year").
+WHOLE_YEAR_WORDS = re.compile(r"\b(?:year|yr|annual\w*|p\.?a|summer|holidays?|so far|in total|total|altogether|all up|"
+                              r"(?:19|20)\d\d)\b", re.I)
 PAID_BEFORE = re.compile(r"\b(?:get|gets|getting|am|i'm|im|being)\s+paid\s*(?:about|around|roughly|like)?\s*$|"
                          r"\bmy pay(?:check|cheque|packet)?\s+(?:is|was)\s*(?:about|around|roughly|like)?\s*$", re.I)
 # The government's part of KiwiSaver, however it is called.

@@ -297,3 +297,16 @@ def test_a_price_is_not_an_income():
 def test_a_salary_started_partway_through_the_year():
     assert read_slots("I moved here in August and started a job on 92k", RULES).part_year
     assert not read_slots("I started a job on 92k", RULES).part_year
+
+
+@pytest.mark.parametrize("text,questioned", [
+    ("i make 3k how much tax is that", True),                       # a pay, of which period?
+    ("take home on $2,400 on the M code?", True),
+    ("i make 3k a fortnight, how much tax", False),                 # the period is said
+    ("net pay on $2,400 each week on M?", False),
+    ("I earn $6k over the summer holidays, do I pay tax?", False),   # a whole year's earnings
+    ("earned 7k this tax year from tutoring", False),
+])
+def test_a_small_pay_with_a_sign_but_no_period_is_questioned(text, questioned):
+    (amount,) = read_slots(text, RULES).amounts
+    assert bool(amount.questioned) is questioned
