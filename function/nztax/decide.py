@@ -69,6 +69,12 @@ SUM_REQUEST = re.compile(r"\b(?:work out|calculate|figure out|estimate)\b[^?]*\b
                          r"\bwhat tax (?:am i|will i be|would i be) up for\b|\bhow much tax am i up for\b", re.I)
 # Asking whether tax taken is right: "is that right", "are they overtaxing me".
 CHECKS_DEDUCTION = re.compile(r"\b(?:right|correct|too much|too high|overtax\w*|over[- ]tax\w*|enough|wrong|accurate|legit)\b", re.I)
+# Asking whether an amount taken is right (not a tag question's "…, right?").
+CHECKS_AMOUNT = re.compile(r"\b(?:right|correct|wrong|proper) amount\b|\btoo (?:much|little|high|low)\b|\benough\b|"
+                           r"\b(?:over|under)[- ]?tax\w*", re.I)
+# Something taken off an amount by someone else: "took tax off", "deducting", "withheld".
+TAKEN_OFF = re.compile(r"\b(?:took|take|takes|taking|taken|deduct\w*|withh[eo]ld\w*|came off|comes off|coming off)\b", re.I)
+PAY_WORD = re.compile(r"\b(?:pay|paid|payslip|wages?|salary|pay ?packet)\b", re.I)
 # Someone in business on their own account, whose business expenses come off their income.
 SELF_EMPLOYED = re.compile(r"self[- ]employ|freelanc|contractor|sole trader|my (own )?business|side (business|hustle)", re.I)
 # Calculators that work on a year's taxable income (the PAYE ones work on a pay).
@@ -96,7 +102,7 @@ EACH_PAY = re.compile(r"\b(?:each|every|per|a|one) pay(?:slip|cheque|check|day|p
 EXTRA_TAX = re.compile(r"\b(?:extra|more|additional)\s+(?:income\s+)?tax\b|\btax on (?:the|that|this) extra\b", re.I)
 # "Total income tax for the year?": the sum over every income, not what one part of it adds.
 ASKS_TOTAL = re.compile(r"\b(total|altogether|all up|overall|combined|in all)\b", re.I)
-OWN_AMOUNT = re.compile(r"\bhow (?:much|big|large)\b[^?]*\b(i|my|me)\b|" + GOES_TO_TAX + r"|\b(?:what'?s|whats|what is) (?:the )?tax on my\b|"
+OWN_AMOUNT = re.compile(r"\bhow (?:much|big|large)\b[^?]*\b(i|my|me|we|our|us|she|her|he|his|him|they|their)\b|" + GOES_TO_TAX + r"|\b(?:what'?s|whats|what is) (?:the )?tax on my\b|"
                         r"\bhow much\b[^?]*\b(?:they|ird|it|employer|boss|work)\s+(?:take|takes|deduct|deducts|withhold|keep)s?\b", re.I)
 # An amount stated as the person's own income ("I only earn $15,000", "I'm on 78k", "my salary is $90k"),
 # not a threshold being asked about ("is the first 14k tax free?").
@@ -251,6 +257,12 @@ def decide(question: str, classification: Classification | None, rules: RuleBook
         # "My payslip says PAYE 612.40, is that right?": checking it needs the pay it came off.
         _clarify(d, "pay_to_check")
         return d
+    if (not slots.amounts and CHECKS_AMOUNT.search(asked) and TAKEN_OFF.search(asked)
+            and not (sure and intent.does in ("refuse", "decline"))):
+        # "The bank took tax off my interest. Did they take the right amount?": checking what was
+        # taken needs the figures it was taken from, and none is given.
+        _clarify(d, "pay_to_check" if PAY_WORD.search(asked) else "details")
+        return d
     if not slots.amounts and SUM_REQUEST.search(asked) and not (sure and intent.does in ("refuse", "decline")):
         # "Can you work out my tax? I'm on tax code M": a sum of their own asked for with no figure.
         _clarify(d, "income")
@@ -259,8 +271,12 @@ def decide(question: str, classification: Classification | None, rules: RuleBook
         both_out = intent.does == runner_does == "decline" and classification.score >= get_settings().intent_min_score
         if not sure and intent.does in ("refuse", "decline", "clarify") and not both_out:
             # Not sure enough to turn the question away: look it up instead. (Unsure only which of
-            # two things out of scope it is, "my company's vehicles", it is still out of scope.)
+            # two things out of scope it is, "my company's vehicles", it is still out of scope.) A sum
+            # of their own with no amount ("… and an Australian pension: how much tax will he pay?") is
+            # asked about, as a topic's is.
             d.action = "topic"
+            if intent.does == "decline" and not slots.amounts and OWN_AMOUNT.search(asked):
+                _clarify(d, "details")
             return d
         d.action = intent.does
         if intent.rule_sum:
@@ -276,8 +292,9 @@ def decide(question: str, classification: Classification | None, rules: RuleBook
             # misconception about their own income ("I only earn $15,000, so no tax, right?"): its
             # catalogue entry names the calculator that settles it.
             _fact_sum(d, intent, slots)
-        elif intent.own_sum_asks and states_nothing and OWN_AMOUNT.search(asked):
-            # "How much tax will I pay on my shares?": a figure of their own, with nothing to work from.
+        elif intent.own_sum_asks and not slots.amounts and OWN_AMOUNT.search(asked):
+            # "How much tax will I pay on my shares?", "Mum gets NZ Super and a UK pension: how much tax
+            # does she owe?": a figure of their own (or someone's they ask for), with no amount to work from.
             _clarify(d, "details")
         elif (intent.own_sum_asks and (OWN_AMOUNT.search(asked) or slots.extra_only and ASKS_AMOUNT_OF_TAX.search(asked))
               and slots.amounts and slots.income_amount() is None and not d.rule_results):

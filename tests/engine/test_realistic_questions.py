@@ -593,7 +593,17 @@ def test_turned_away_only_in_its_own_words_or_shape(engine, question, status, is
     ("my bonus is due next week, how much of it goes to tax?", "needs_clarification"),
     # Employment law in its own words.
     ("can my boss legally cut my hours without asking me?", "out_of_scope"),
+    # Someone else's own sum with no figure, though a condition (NZ Super, a pension) is stated.
+    ("Grandad's on NZ Super and has an Australian pension too, how much tax will he have to pay?", "needs_clarification"),
+    # Whether what was taken is the right amount, with nothing it was taken from.
+    ("Is my boss deducting too much PAYE?", "needs_clarification"),
+    ("KiwiSaver provider took tax off my fund returns, is it the correct amount?", "needs_clarification"),
+    # Income from overseas of someone living here is New Zealand's to tax; another country's return is not.
+    ("I live in Wellington and have a rental in Melbourne, do I declare the rent here?", "answered"),
+    ("How much Australian tax will I pay on my Aussie pension?", "out_of_scope"),
     # Honest counterparts.
+    ("Is ME the right code for my only job?", "answered"),
+    ("the student loan takes 12% of what I earn over the threshold, right?", "answered"),
     ("I lost my donation receipts, can I still claim the credit?", "answered"),
     ("Can I claim the IETC even though I'm not working full-time?", "answered"),
     ("I told IRD I was non-resident but I was actually here 200 days, am I resident?", "answered"),
