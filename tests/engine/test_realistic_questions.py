@@ -601,7 +601,12 @@ def test_turned_away_only_in_its_own_words_or_shape(engine, question, status, is
     # Income from overseas of someone living here is New Zealand's to tax; another country's return is not.
     ("I live in Wellington and have a rental in Melbourne, do I declare the rent here?", "answered"),
     ("How much Australian tax will I pay on my Aussie pension?", "out_of_scope"),
+    # ACC's cover for an injury and an organisation's charity status are other agencies' matters.
+    ("how do I make an ACC claim for my broken wrist?", "out_of_scope"),
+    ("what does it take to get our church registered as a charity?", "out_of_scope"),
     # Honest counterparts.
+    ("is ACC weekly compensation taxed?", "answered"),
+    ("can I claim a tax credit for giving to a registered charity?", "answered"),
     ("Is ME the right code for my only job?", "answered"),
     ("the student loan takes 12% of what I earn over the threshold, right?", "answered"),
     ("I lost my donation receipts, can I still claim the credit?", "answered"),
