@@ -96,6 +96,10 @@ RATE_DEPENDS_ON_INCOME_TOOLS = ("calculate_income_tax", "calculate_paye", "calcu
                                 "calculate_student_loan_repayment")
 # "What's the tax on a 5k bonus?", "how much do I owe on it": a figure asked for.
 ASKS_AMOUNT_OF_TAX = re.compile(r"\b(?:tax|paye)\s+(?:on|for|off)\b|\bhow much\b|\bowe\b", re.I)
+# A sum wanted for a pay period or for what comes off a pay ("how much will come off each
+# fortnight?", "take home pay weekly?"): a figure of the person's own, however it is worded.
+PER_PAY_ASKED = re.compile(r"\b(?:each|every|per|a) (?:week|fortnight|month|pay(?:day)?)\b|\b(?:weekly|fortnightly|monthly)\b|"
+                           r"\bhow much\b[^?]*\b(?:come|comes|coming|taken|take|taking)\s+(?:off|out)\b", re.I)
 # "On each pay", "per pay": the answer is wanted for one pay.
 EACH_PAY = re.compile(r"\b(?:each|every|per|a|one) pay(?:slip|cheque|check|day|packet)?\b", re.I)
 # "How much extra tax is that?": what an income on top of the main one adds.
@@ -104,6 +108,8 @@ EXTRA_TAX = re.compile(r"\b(?:extra|more|additional)\s+(?:income\s+)?tax\b|\btax
 ASKS_TOTAL = re.compile(r"\b(total|altogether|all up|overall|combined|in all)\b", re.I)
 OWN_AMOUNT = re.compile(r"\bhow (?:much|big|large)\b[^?]*\b(i|my|me|we|our|us|she|her|he|his|him|they|their)\b|" + GOES_TO_TAX + r"|\b(?:what'?s|whats|what is) (?:the )?tax on my\b|"
                         r"\bhow much\b[^?]*\b(?:they|ird|it|employer|boss|work)\s+(?:take|takes|deduct|deducts|withhold|keep)s?\b", re.I)
+# "How much can I earn before I pay tax?": a threshold asked about, which the rule answers.
+THRESHOLD_ASKED = re.compile(r"\bhow much\b[^?]*\b(?:before|until|tax[- ]free)\b", re.I)
 # An amount stated as the person's own income ("I only earn $15,000", "I'm on 78k", "my salary is $90k"),
 # not a threshold being asked about ("is the first 14k tax free?").
 OWN_INCOME_BEFORE = re.compile(r"\b(?:i|i'm|im|i am|i've|my|me)\b[^.?!]{0,20}?\b(?:earn\w*|make|making|on|salary|wages?|paid|"
@@ -263,6 +269,12 @@ def decide(question: str, classification: Classification | None, rules: RuleBook
         # taken needs the figures it was taken from, and none is given.
         _clarify(d, "pay_to_check" if PAY_WORD.search(asked) else "details")
         return d
+    if (not slots.amounts and OWN_AMOUNT.search(asked) and PER_PAY_ASKED.search(asked)
+            and not (sure and intent.does in ("refuse", "decline"))):
+        # "My son starts his first job next week. How much will they take out of his pay?": what
+        # comes off a pay follows the pay, which is not given.
+        _clarify(d, "income")
+        return d
     if not slots.amounts and SUM_REQUEST.search(asked) and not (sure and intent.does in ("refuse", "decline")):
         # "Can you work out my tax? I'm on tax code M": a sum of their own asked for with no figure.
         _clarify(d, "income")
@@ -292,7 +304,7 @@ def decide(question: str, classification: Classification | None, rules: RuleBook
             # misconception about their own income ("I only earn $15,000, so no tax, right?"): its
             # catalogue entry names the calculator that settles it.
             _fact_sum(d, intent, slots)
-        elif intent.own_sum_asks and not slots.amounts and OWN_AMOUNT.search(asked):
+        elif intent.own_sum_asks and not slots.amounts and OWN_AMOUNT.search(asked) and not THRESHOLD_ASKED.search(asked):
             # "How much tax will I pay on my shares?", "Mum gets NZ Super and a UK pension: how much tax
             # does she owe?": a figure of their own (or someone's they ask for), with no amount to work from.
             _clarify(d, "details")
@@ -374,7 +386,7 @@ def decide(question: str, classification: Classification | None, rules: RuleBook
         if d.action == "calculate" and (trial := _trial(d, part, slots)) is not None:
             _add_calls(d, trial)
     if (d.action == "clarify" and d.missing == ["income"] and runner is not None and runner.does == "fact"
-            and not _asks_own_figure(asked)):
+            and not _asks_own_figure(asked) and not PER_PAY_ASKED.search(asked)):
         # Nothing this sum can work on, and no figure of their own asked for: "Does the ACC levy get
         # charged on my term deposit interest?" is the rule's question.
         d.action, d.intent, d.missing = "fact", runner, []

@@ -147,6 +147,9 @@ class IntentSpec:
     # decline: its decisive words, or its keywords alone, settle it only in a question with none of
     # these (words of New Zealand's own income tax: "do I pay NZ tax on it too?")
     decisive_unless: tuple[str, ...] = ()
+    # refuse: nearness alone (no keyword, decisive word or shape) does not settle a question with one
+    # of these: an honest question of what must be told ("do I have to tell IRD about …?")
+    nearness_unless: tuple[str, ...] = ()
     show: tuple[str, ...] = ()
     family: str | None = None
     asks: str | None = None
@@ -181,6 +184,7 @@ class Catalogue:
                 keywords=tuple(phrase_text(k) for k in raw.get("keywords") or ()),
                 decisive=tuple(phrase_text(k) for k in raw.get("decisive") or ()),
                 decisive_unless=tuple(phrase_text(k) for k in raw.get("decisive_unless") or ()),
+                nearness_unless=tuple(phrase_text(k) for k in raw.get("nearness_unless") or ()),
                 decisive_sequences=tuple(tuple(() if step == "..." else tuple(phrase_text(k) for k in step) for step in seq)
                                          for seq in raw.get("decisive_sequences") or ()),
                 show=tuple(raw.get("show") or ()), family=raw.get("family"), asks=raw.get("asks"),
@@ -372,7 +376,8 @@ class IntentClassifier:
             # Safety first: a request to evade tax, in its own words, is refused; a question naming
             # another tax, entity or country in its own words ("look-through company") is out of scope.
             confident = True
-        elif intents[best].does == "refuse" and score < self.settings.refuse_min_score_unworded:
+        elif intents[best].does == "refuse" and (score < self.settings.refuse_min_score_unworded
+                                                 or mentions(lowered, intents[best].nearness_unless)):
             # Some nearness is no proof of a request to mislead ("do I need to declare all my cash
             # takings?" sits near "can I not declare my cash jobs"): without its words, look it up.
             confident = False
