@@ -233,6 +233,10 @@ CLARIFYING_QUESTIONS: dict[str, tuple[str, tuple[str, ...]]] = {
                        "taxed at the rate of the band your total income reaches. What else do you earn in the tax year "
                        "(salary, wages, a benefit or other income), or is this your only income?",
                        ("I earn $55,000 salary and made $3,000 on the side. How much extra tax is that?",)),
+    "job_split": ("The tax on each job follows that job's own pay: the main job is taxed on its code (M or ME) and "
+                  "the other on a secondary code chosen from your total income. How much does each job pay (and how "
+                  "often)?",
+                  ("My main job pays $50,000 and my second job $20,000. How much PAYE on each?",)),
     "hours": ("How many hours a week do you work at that rate? With that I can work out your pay and tax.", ()),
     "taxable_income_for_donations": ("The donation tax credit is limited by your taxable income. What was your taxable income "
                                      "for the year in which you made the donations?", ()),

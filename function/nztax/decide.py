@@ -100,6 +100,9 @@ ASKS_AMOUNT_OF_TAX = re.compile(r"\b(?:tax|paye)\s+(?:on|for|off)\b|\bhow much\b
 # fortnight?", "take home pay weekly?"): a figure of the person's own, however it is worded.
 PER_PAY_ASKED = re.compile(r"\b(?:each|every|per|a) (?:week|fortnight|month|pay(?:day)?)\b|\b(?:weekly|fortnightly|monthly)\b|"
                            r"\bhow much\b[^?]*\b(?:come|comes|coming|taken|take|taking)\s+(?:off|out)\b", re.I)
+# Two or more jobs named, and a figure wanted for each of them.
+TWO_JOBS = re.compile(r"\b(?:two|2|three|3|both|multiple|several)\s+(?:part[- ]time\s+)?(?:jobs|employers)\b", re.I)
+EACH_JOB = re.compile(r"\beach\s+(?:of (?:my|the)\s+)?(?:jobs?|employers?|one)\b|\bfor each\b|\beach of them\b", re.I)
 # "On each pay", "per pay": the answer is wanted for one pay.
 EACH_PAY = re.compile(r"\b(?:each|every|per|a|one) pay(?:slip|cheque|check|day|packet)?\b", re.I)
 # "How much extra tax is that?": what an income on top of the main one adds.
@@ -274,6 +277,12 @@ def decide(question: str, classification: Classification | None, rules: RuleBook
         # "My son starts his first job next week. How much will they take out of his pay?": what
         # comes off a pay follows the pay, which is not given.
         _clarify(d, "income")
+        return d
+    if (slots.second_job or TWO_JOBS.search(asked)) and len(slots.incomes) == 1 and EACH_JOB.search(asked) \
+            and not (sure and intent.does in ("refuse", "decline")):
+        # "Two jobs making 70k between them. How much PAYE should each employer take?": one total,
+        # and a figure asked for each job, which follows how the total is split.
+        _clarify(d, "job_split")
         return d
     if not slots.amounts and SUM_REQUEST.search(asked) and not (sure and intent.does in ("refuse", "decline")):
         # "Can you work out my tax? I'm on tax code M": a sum of their own asked for with no figure.

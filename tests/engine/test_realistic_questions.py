@@ -617,6 +617,9 @@ def test_turned_away_only_in_its_own_words_or_shape(engine, question, status, is
     # A pay's deductions asked for with no pay; a sum of their own on a job with no figure.
     ("how much PAYE will come off each week at my new job?", "needs_clarification"),
     ("Just started a weekend job at a cafe, how much tax will I pay on it?", "needs_clarification"),
+    # One total for several jobs, and a figure asked for each job: how it is split is asked.
+    ("3 part time jobs, about 45k all up. What tax comes off each one?", "needs_clarification"),
+    ("total from both jobs is 60k, which secondary code do I use?", "answered"),
     # Honest counterparts.
     ("do I have to tell IRD about income from overseas?", "answered"),   # near a refusal, but asks what must be told
     ("should I tell IRD about the cash I get for babysitting?", "answered"),
