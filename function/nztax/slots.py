@@ -138,6 +138,8 @@ NOT_MONEY_AFTER = re.compile(
     r"^\s?(?:%|percent|per ?cent|hours?\b|hrs?\b|h\b|weeks?\b|wks?\b|months?\b|years?\b|yrs?\b|days?\b|kids?\b|children|"
     r"child\b|jobs?\b|people|employees|staff|times|of (?:them|us)|yo\b|y/o|years? old|shares?\b|units?\b|km|kg|sqm|m2|"
     r"form|bedrooms?|rooms?|flatmates?|boarders?|properties|houses?|st\b|nd\b|rd\b|th\b|am\b|pm\b(?!\s*(?:salary|pay|income|wage)))", re.I)
+AGE = re.compile(r"1[5-9]|[2-9]\d")
+MONEY_AFTER_AGE = re.compile(r"\s*(?:an?\b|per\b|/|grand|dollars|bucks|hours?\b|hrs?\b|%|percent|p/?h\b|ph\b|nzd)", re.I)
 MONTH_NAMES = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*"
 DATE_AROUND = re.compile(r"(?:" + MONTH_NAMES + r")\s+\d{0,2}\s?$|^\s?(?:" + MONTH_NAMES + r")\b", re.I)
 
@@ -188,7 +190,9 @@ ROLE_WORDS = [
     ("rent_received", r"rent received|gross rent|rent (?:came|comes) to|in rent"),
     ("other_income", r"profit|bonus|side (?:business|hustle|income)|on the side|self[- ]employ\w*|freelanc\w*|contract(?:ing|or)"),
     ("other", r"owe|owed|owing|refund|tax bill|rit|residual income tax|tax to pay|terminal tax|debt|arrears|boarders?|flatmates? pay|shares|sold|sell|sale|lump sum|redundancy|loss|inheritance|lotto|prize|gift|"
-              r"penalt\w*|student loan balance|balance|savings|deposit|house price"),
+              r"penalt\w*|student loan balance|balance|savings|deposit|house price|"
+              # what an owner takes out of their business: not income (the business's profit is)
+              r"drawings|drew|took out of the business"),
     ("value", r"worth|valued at"),  # "the IETC is worth $1,040": before the amount only
 ]
 # Taxable income besides pay from work: a side business's profit, a bonus, interest, rent.
@@ -368,10 +372,12 @@ def find_money(text: str) -> list[Money]:
             end += cm.end()
         if NOT_MONEY_AFTER.match(text[m.end("num"):]) and not cur and not suf:
             continue
-        if re.match(r"\s?[-–/]\s?\d{2}\b", text[m.end("num"):]) or re.search(r"\d\s?[-–/]\s?$", before):
-            continue  # part of a tax year "2024-25" or a date
+        if re.match(r"\s?[-–/]\s?\d{1,2}\b", text[m.end("num"):]) or re.search(r"\d\s?[-–/]\s?$", before):
+            continue  # part of a tax year "2024-25" or a date "31/3/2024"
         if NOT_MONEY_BEFORE.search(before) and not cur:
             continue
+        if re.search(r"\bat\s$", before) and not (cur or suf or "." in num) and AGE.fullmatch(num) and not MONEY_AFTER_AGE.match(after):
+            continue  # "take my KiwiSaver out at 65": an age ("paid at 30 an hour" is money)
         if DATE_AROUND.search(before) or DATE_AROUND.match(text[m.end("num"):]):
             if not cur:
                 continue
@@ -434,9 +440,10 @@ def find_money(text: str) -> list[Money]:
                            text=m.group(0).strip(), start=m.start(), end=period_end))
     found.sort(key=lambda a: a.start)
     # "… which code for the 18k one?", "out of that $250": an amount named again, not a second one.
+    # ("the 92 or the 60?" after "profit 92k … 60k in drawings": the same amounts in thousands.)
     found = [a for i, a in enumerate(found)
              if not (re.search(r"\b(?:the|that|this)\s*$", text[max(0, a.start - 6):a.start], re.I)
-                     and any(b.value == a.value for b in found[:i]))]
+                     and any(b.value in (a.value, a.value * 1000) for b in found[:i]))]
     if not KIWISAVER.search(text):
         # "I put $4 in a collection bucket": only KiwiSaver has contributions of the person's own here.
         found = [replace(a, role=_role_of(text, a.start, a.end, skip="contribution")) if a.role == "contribution" else a

@@ -310,3 +310,18 @@ def test_a_salary_started_partway_through_the_year():
 def test_a_small_pay_with_a_sign_but_no_period_is_questioned(text, questioned):
     (amount,) = read_slots(text, RULES).amounts
     assert bool(amount.questioned) is questioned
+
+
+@pytest.mark.parametrize("text,values", [
+    ("my return for the year to 31/3/2025 showed a profit of 48,000", [Decimal(48000)]),   # a date, not $31
+    ("sole trader: profit 80k, I drew 50k in drawings. Is tax on the 80 or the 50?", [Decimal(80000), Decimal(50000)]),
+    ("can I cash in my KiwiSaver at 60 without tax?", []),                                   # an age
+    ("I'm paid at 30 an hour for 38 hours a week", [Decimal(30)]),                          # a pay rate
+])
+def test_dates_ages_and_amounts_named_again_in_thousands(text, values):
+    assert [a.value for a in read_slots(text, RULES).amounts] == values
+
+
+def test_drawings_are_not_income():
+    slots = read_slots("profit was 75k and I took 40k in drawings", RULES)
+    assert [(a.value, a.role) for a in slots.amounts] == [(Decimal(75000), "other_income"), (Decimal(40000), "other")]
