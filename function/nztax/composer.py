@@ -321,6 +321,9 @@ def _take_home_rows(figures: dict, loan_label: str) -> list[str]:
 
 def describe_tool_result(name: str, args: dict, result: dict) -> tuple[list[str], bool]:
     """Markdown lines for one calculator result, and whether it is an annual approximation."""
+    from nztax.tools import canonical_arguments  # (the tool modules load only when a result is described)
+
+    args = canonical_arguments(name, args)  # a result asked for under an older argument name reads the same
     if "error" in result:
         err = result["error"]
         if err.get("code") == "rules_unavailable":
@@ -362,7 +365,7 @@ def describe_tool_result(name: str, args: dict, result: dict) -> tuple[list[str]
                       f"take-home **{money(per['net_pay'])}**."]
         return lines, True
     if name == "calculate_student_loan_repayment":
-        lines = [f"With an income of {money(args.get('income', 0))} in {y}, the student loan repayment is about "
+        lines = [f"With an income of {money(args.get('annual_income', 0))} in {y}, the student loan repayment is about "
                  f"**{money(result['annual_repayment'])}** a year: {pct(result['rate'])} of income over the "
                  f"repayment threshold of {money(result['threshold'])}."]
         pt = result.get("period_thresholds") or {}

@@ -160,8 +160,11 @@ def _other_deductions(figures: dict) -> str:
 
 def lead_for(name: str, args: dict, result: dict, decision: Decision) -> str:
     """The sentence that answers the question, in the period it asked about."""
+    from nztax.tools import canonical_arguments
+
     if "error" in result:
         return ""
+    args = canonical_arguments(name, args)
     y = result.get("tax_year", decision.tax_year)
     asked = decision.slots.asked_period
     if name == "calculate_income_tax" and result.get("other_income"):
@@ -194,7 +197,7 @@ def lead_for(name: str, args: dict, result: dict, decision: Decision) -> str:
                     f"{money(result['annual_levy'])} for the year on {money(result['liable_income'])} of earnings ({y}).")
         return f"The ACC earners' levy on {money(result['liable_income'])} of earnings in {y} is **{money(result['annual_levy'])}** for the year."
     if name == "calculate_student_loan_repayment":
-        return (f"On {money(args.get('annual_income', args.get('income', 0)))} a year ({y}), student loan repayments are about "
+        return (f"On {money(args.get('annual_income', 0))} a year ({y}), student loan repayments are about "
                 f"**{money(result['annual_repayment'])} a year**: {pct(result['rate'])} of income over {money(result['threshold'])}.")
     if name == "calculate_ietc":
         if result.get("eligible"):

@@ -129,3 +129,12 @@ def test_offline_path_never_imports_litellm():
             "print('litellm' in sys.modules, 'google.genai' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["False", "False"]
+
+
+def test_a_calculations_working_names_the_income_it_was_worked_on(engine):
+    # 12% of ($60,000 - $24,128) = $4,304.64 (2026-27 threshold, nz_tax_facts.md). The working once
+    # read an argument name the tool no longer uses and said "With an income of $0".
+    out = answer(engine, "student loan repayment on 60k this year")
+    assert "$4,304.64" in out["answer"]
+    assert "$0 " not in out["answer"] and "$0." not in out["answer"]
+    assert "income of $60,000" in out["answer"]
