@@ -752,6 +752,10 @@ def _call_for(tool: str, d: Decision, slots: Slots, amount: Money, annual: Decim
         if slots.tax_code is not None and _base(slots.tax_code) in SECONDARY_CODES:
             # A secondary job's loan deduction has no threshold: the pay's own deductions show it.
             return _paye_call(d, slots, amount, annual, year)
+        if slots.asked_period != "annual" and _pay_frequency(slots, amount):
+            # "How much student loan comes off a $5,000 monthly pay?": the employer's deduction from
+            # that pay (over the pay period's threshold), not a year's repayment.
+            return _paye_call(d, replace(slots, student_loan=True), amount, annual, year)
         return tool, {"annual_income": money, "tax_year": year}
     if tool == "calculate_ietc":
         return tool, {"annual_income": money, "tax_year": year, "receives_working_for_families": slots.wff,

@@ -186,6 +186,16 @@ def lead_for(name: str, args: dict, result: dict, decision: Decision) -> str:
         return (f"On {money(result['annual_salary'])} a year ({y}), your take-home pay is about **{money(result['net_pay'])} a year** "
                 f"after income tax {money(result['income_tax'])}, ACC levy {money(result['acc_levy'])}"
                 f"{_other_deductions(result)}{credit}.")
+    if name == "calculate_paye" and result.get("student_loan") and decision.intent is not None \
+            and decision.intent.tool == "calculate_student_loan_repayment":
+        # A student loan question about one pay: the employer's deduction leads, with the pay
+        # period's threshold it is worked over.
+        loan = decision.rules.years[y].data.student_loan if decision.rules and y in decision.rules.years else None
+        over = (f": {pct(loan.rate)} of the pay over the {result['pay_frequency'].replace('_', '-')} threshold of "
+                f"{money(getattr(loan.period_thresholds, result['pay_frequency']))}") if loan is not None else ""
+        return (f"The student loan deduction from a pay of {money(result['gross_pay'])} {_per(result['pay_frequency'])} "
+                f"({y}) is **{money(result['student_loan'])}**{over}. PAYE on the same pay is {money(result['paye'])}, "
+                f"leaving {money(result['net_pay'])}.")
     if name == "calculate_paye":
         freq = PERIOD_WORDS.get(result["pay_frequency"], result["pay_frequency"])
         extra = _other_deductions(result)
@@ -303,6 +313,10 @@ def calculation(decision: Decision, results: list[tuple[str, dict, dict]], rules
         leads.append(f"Together they come to **{money(together)}** for the year.")
     body = [" ".join(leads)] if leads else []
     year_rules = rules.years.get(decision.tax_year)
+    if year_rules is not None and decision.intent is not None and decision.intent.tool == "calculate_student_loan_repayment" \
+            and all(name == "calculate_paye" for name, _, _ in results):
+        # The loan's deduction from one pay, worked out by PAYE: its rules are the student loan's too.
+        citations += composer.rule_citations(year_rules, composer.TOPIC_SECTIONS["student_loan"])
     for extra in decision.also_facts if year_rules else ():
         # "… Also, does the ACC levy stop at some point?": the second question's answer from the rules.
         line = fill(extra.lead, fact_values(year_rules))

@@ -726,3 +726,22 @@ def test_the_extra_tax_of_a_second_income_on_top(engine):
     # 60,000 + 10,000: 10,000 at 30% = 3,000.00 extra.
     out = ask(engine, "my day job is 60k and I make another $10,000 on top doing weddings, how much extra tax?")
     assert _calls(out)["calculate_income_tax"].get("other_income") == 10000 and "$3,000" in out["answer"]
+
+
+@pytest.mark.parametrize("question,figure,threshold", [
+    # 12% of the pay over the pay period's threshold (2026-27: $928 a fortnight, $2,010.66 a month):
+    # (2,400 - 928) x 12% = $176.64; (6,000 - 2,010.66) x 12% = 478.7208 -> $478.72 (truncated).
+    ("on $2,400 a fortnight, how much comes off for my student loan each pay?", "$176.64", "$928"),
+    ("student loan out of a $6,000 monthly salary?", "$478.72", "$2,010.66"),
+])
+def test_a_student_loan_asked_per_pay_is_the_pays_deduction(engine, question, figure, threshold):
+    out = ask(engine, question)
+    first = out["answer"].split("\n")[0]
+    assert first.startswith("The student loan deduction") and figure in first and threshold in first
+    assert any("student-loan" in c["url"] or "student" in c["title"].lower() for c in out["citations"])
+
+
+def test_a_student_loan_asked_for_the_year_is_the_years_repayment(engine):
+    # (60,000 - 24,128) x 12% = $4,304.64 for 2026-27.
+    out = ask(engine, "I earn $5,000 a month, how much student loan will I repay over the whole year?")
+    assert "$4,304.64" in out["answer"]
