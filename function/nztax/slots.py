@@ -211,6 +211,8 @@ LIST_JOIN = re.compile(r"[^.?!\d$]{0,40}?(?:,|\band\b|&|\bplus\b)\s*", re.I)
 # "1,843 came off" is a deduction; "what comes off a $1,000 wage" is asking about the wage. Before
 # an amount, only a label right next to it counts ("PAYE 612.40").
 AFTER_ONLY_ROLES = frozenset({"deduction"})
+# A tax code right after an amount ("$3,200 M code", "880 on ME"): the amount is the pay it applies to.
+CODE_RIGHT_AFTER = re.compile(r"\s?(?:on\s+)?(?:m|me|s|sb|sh|st|sa|nd)(?:\s?sl)?\s+(?:tax\s+)?code\b|\s?(?:on\s+)?(?:m|me)\s?sl\b", re.I)
 # "$312 was taken out" is a deduction; "1150 p/w on ME code, whats the paye" asks about the pay.
 ASKING_WORD = re.compile(r"\b(?:what|whats|what's|how|which|when|why|is|are|does|do)\b", re.I)
 # "22k in rent": rent received, unless the person pays it ("I pay $520 a week rent").
@@ -332,8 +334,9 @@ def _role_of(text: str, start: int, end: int, skip: str | None = None, default: 
             for m in pattern.finditer(window):
                 distance = (len(window) - m.end()) if window is before else m.start()
                 if role in AFTER_ONLY_ROLES and window is before and (window[m.end():].strip() not in ("", ":", "-", "=")
-                                                                      or ASKING_WORD.search(window[:m.start()])):
-                    continue  # only a label right before it: "my payslip says PAYE 612.40"
+                                                                      or ASKING_WORD.search(window[:m.start()])
+                                                                      or CODE_RIGHT_AFTER.match(text[end:])):
+                    continue  # only a label right before it: "my payslip says PAYE 612.40" ("paye $3,200 M code" asks)
                 if role in ADJACENT_ONLY_ROLES and distance > ADJACENT:
                     continue
                 if role in AFTER_ONLY_ROLES and window is not before and ASKING_WORD.search(window[:m.start()]):
@@ -363,8 +366,9 @@ def find_money(text: str) -> list[Money]:
         start, end = m.start("num") if not (m.group("neg") or cur) else m.start(), m.end()
         before, after = text[:m.start("num")], text[end:]
         code_after = False
-        if suf and suf.lower() == "m" and not cur and (suf == "M" or re.match(r"\s?sl\b", after, re.I)):
-            # "3500 M SL", "880 M": a tax code after the amount, not "million".
+        if suf and suf.lower() == "m" and (not cur and (suf == "M" or re.match(r"\s?sl\b", after, re.I))
+                                           or re.match(r"\s(?:sl\b|(?:tax\s)?code\b)", after, re.I)):
+            # "3500 M SL", "880 M", "$3,200 M code": a tax code after the amount, not "million".
             suf, end, after = None, m.end("num"), text[m.end("num"):]
         cm = re.match(r"\s?(?:on\s+)?(?:" + _CODES + r")\b(?:\s?(?:tax\s)?code)?", text[end:])
         if cm and cm.group(0).strip().upper() == cm.group(0).strip() and not cur:

@@ -325,3 +325,14 @@ def test_dates_ages_and_amounts_named_again_in_thousands(text, values):
 def test_drawings_are_not_income():
     slots = read_slots("profit was 75k and I took 40k in drawings", RULES)
     assert [(a.value, a.role) for a in slots.amounts] == [(Decimal(75000), "other_income"), (Decimal(40000), "other")]
+
+
+@pytest.mark.parametrize("text,value,role,code", [
+    ("fortnightly paye $2,750 ME code", Decimal(2750), "income", "ME"),   # "M"/"ME" before "code" is the code
+    ("paye on $1,500 M SL weekly", Decimal(1500), "income", "M SL"),
+    ("my payslip says PAYE 612.40, is that right?", Decimal("612.40"), "deduction", None),  # a payslip's label
+])
+def test_a_code_after_an_amount_is_a_code_and_the_amount_its_pay(text, value, role, code):
+    slots = read_slots(text, RULES)
+    (amount,) = slots.amounts
+    assert (amount.value, amount.role, slots.tax_code) == (value, role, code)
