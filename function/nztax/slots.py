@@ -575,7 +575,7 @@ def _rent_of_their_rental(text: str, amounts: list[Money]) -> list[Money]:
 OWNS_RENTAL = re.compile(r"\b(?:my|our|a|the|one)\s+(?:\w+\s+)?rental\b(?!\s+(?:application|agreement))|\brented out\b|"
                          r"\b(?:let|rent|renting) (?:it|(?:my|our|the) \w+) out\b|\bmy tenants?\b|\btenants? pays?\b", re.I)
 PAYS_THEM = re.compile(r"\bpays? (?:me|us)\b|\bpaid (?:me|us)\b", re.I)
-RENT_WORD = re.compile(r"\brent(?:ed)?\b|\btenants?\b", re.I)
+RENT_WORD = re.compile(r"\brent(?:ed)?\b|\btenants?\b|\b(?:let|lets|letting) (?:at|for)\b", re.I)
 # "only got 50 weeks of rent": the weeks a weekly rent was received in the year.
 RENT_WEEKS = re.compile(r"\b(?P<w>\d{1,2})\s+weeks?\s+(?:of\s+)?(?:rent|let|tenanted)\b", re.I)
 
@@ -604,6 +604,41 @@ def _takings_less_costs(text: str, amounts: list[Money], slots: Slots) -> list[M
     if profit.value < 0:
         profit = replace(profit, role="other", questioned="the costs are more than what was taken in: a loss, not an income to work tax out on")
     return sorted([a for a in amounts if a not in gross and a not in costs] + [profit], key=lambda a: a.start)
+
+
+# Something bought and later sold ("bought 0.4 BTC for $18,000 … sold it for $26,500"): the gain is
+# what is taxed, less the costs of the sale stated with it ("$3,000 of legal and agent fees").
+BOUGHT = re.compile(r"\b(?:bought|buy|buying|purchased?|paid|cost me|invested)\b", re.I)
+SOLD = re.compile(r"\b(?:sold|sell|selling|sale price|sells)\b", re.I)
+SALE_COSTS = re.compile(r"\b(?:fees?|commission|legal|lawyer'?s?|agent'?s?|conveyancing)\b", re.I)
+
+
+SALE_CLAUSE_BREAK = re.compile(r"[.?!;,](?=\s)| and | but ", re.I)  # a decimal point ("0.4 BTC") does not end a clause
+
+
+def _sale_less_purchase(text: str, amounts: list[Money]) -> list[Money]:
+    """One purchase and one sale in the question: the gain (sale less purchase less the sale's
+    costs), taxed as income but not earnings for the ACC levy. A loss is questioned."""
+    def clause(a: Money) -> str:  # its words before it, back to a clause break or the amount before it
+        starts = [m.end() for m in SALE_CLAUSE_BREAK.finditer(text, 0, a.start)] + [b.end for b in amounts if b.end <= a.start]
+        return text[max(starts, default=0):a.start]
+
+    def after(a: Money) -> str:
+        return re.split(r"[.?!;]", text[a.end:a.end + 45], maxsplit=1)[0]
+
+    bought = [a for a in amounts if not a.questioned and BOUGHT.search(clause(a)) and not SOLD.search(clause(a))]
+    sold = [a for a in amounts if not a.questioned and SOLD.search(clause(a))]
+    if len(bought) != 1 or len(sold) != 1 or bought[0].start > sold[0].start:
+        return amounts
+    costs = [a for a in amounts if a not in bought + sold and not a.questioned and a.start > sold[0].start
+             and SALE_COSTS.search(after(a) + " " + clause(a))]
+    gain_value = sold[0].value - bought[0].value - sum((c.value for c in costs), Decimal(0))
+    gain = Money(value=gain_value, period="annual", period_stated=True, role="investment_income",
+                 text=f"{sold[0].text} less {', '.join(x.text for x in [bought[0], *costs])}", start=sold[0].start, end=sold[0].end)
+    if gain_value <= 0:
+        gain = replace(gain, role="other", questioned="sold for no more than it cost: no gain to work tax out on")
+    used = [*bought, *sold, *costs]
+    return sorted([a for a in amounts if a not in used] + [gain], key=lambda a: a.start)
 
 
 def _questioned_for_period(amount: Money) -> Money:
@@ -904,7 +939,7 @@ def read_slots(text: str, rules: RuleBook | None = None, current: str | None = N
         slots.kiwisaver_year = f"{end_year - 1}-{end_year % 100:02d}"
     slots.calendar_year = bool(CALENDAR_YEAR.search(text))
     slots.part_year = bool(PART_YEAR.search(text)) and any(a.is_income and a.period == "annual" for a in amounts)
-    amounts = slots.amounts = _one_year_each(text, _takings_less_costs(text, amounts, slots), slots)
+    amounts = slots.amounts = _one_year_each(text, _takings_less_costs(text, _sale_less_purchase(text, amounts), slots), slots)
     earned = [a for a in amounts if a.role in ("income", *OTHER_INCOME_ROLES)]
     slots.extra_only = (bool(EXTRA_INCOME.search(text)) and not ONLY_INCOME.search(text) and len(earned) == 1
                         and not earned[0].says_salary and not any(a.role in ("main_job", "second_job", "total") for a in amounts))

@@ -336,3 +336,24 @@ def test_a_code_after_an_amount_is_a_code_and_the_amount_its_pay(text, value, ro
     slots = read_slots(text, RULES)
     (amount,) = slots.amounts
     assert (amount.value, amount.role, slots.tax_code) == (value, role, code)
+
+
+@pytest.mark.parametrize("text,gain", [
+    # The gain is the sale less the purchase less the sale's costs.
+    ("Bought 2 ETH for $6,200 and sold them for $9,000. I earn 70k. Tax on that?", Decimal(2800)),
+    ("bought a townhouse for $810,000 and sold it 18 months later for $845,000 after $9,500 in agent fees", Decimal(25500)),
+])
+def test_a_purchase_and_a_sale_are_read_as_the_gain(text, gain):
+    gains = [a for a in read_slots(text, RULES).amounts if a.role == "investment_income"]
+    assert [a.value for a in gains] == [gain]
+
+
+def test_a_sale_for_less_than_it_cost_is_questioned():
+    slots = read_slots("bought shares for $12,000 and sold them for $9,000, how much tax?", RULES)
+    assert slots.questioned and slots.income_amount() is None
+
+
+def test_rent_of_a_place_let_at_a_weekly_figure_is_received_less_its_costs():
+    # $550 x 52 = $28,600 received, less $7,000 of rates and insurance = $21,600.
+    slots = read_slots("my rental is let at $550 a week, rates and insurance cost $7,000. Salary 70k. Extra tax?", RULES)
+    assert [(a.value, a.role) for a in slots.amounts if a.role == "investment_income"] == [(Decimal(21600), "investment_income")]
