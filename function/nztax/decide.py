@@ -750,7 +750,11 @@ def _call_for(tool: str, d: Decision, slots: Slots, amount: Money, annual: Decim
         return tool, args
     if tool == "calculate_student_loan_repayment":
         if slots.tax_code is not None and _base(slots.tax_code) in SECONDARY_CODES:
-            # A secondary job's loan deduction has no threshold: the pay's own deductions show it.
+            # A secondary job's loan deduction has no threshold: the pay's own deductions show it,
+            # on that job's own pay ("$42,000 main job, $9,000 weekend job on S SL").
+            second = next((a for a in slots.incomes if a.role == "second_job" and not a.questioned), None)
+            if second is not None:
+                return _paye_call(d, slots, second, slots.annual(second) or second.value, year)
             return _paye_call(d, slots, amount, annual, year)
         if slots.asked_period != "annual" and _pay_frequency(slots, amount):
             # "How much student loan comes off a $5,000 monthly pay?": the employer's deduction from
@@ -796,7 +800,8 @@ def _paye_call(d: Decision, slots: Slots, amount: Money, annual: Decimal, year: 
     frequency = _pay_frequency(slots, amount)
     if frequency is None and amount.period == "hourly" and slots.hours_per_week is not None:
         frequency = "weekly"  # "$25 an hour, 40 hours a week": a week's pay
-    one_pay = not amount.period_stated and amount.value <= Decimal(str(get_settings().per_pay_ceiling))
+    one_pay = (not amount.period_stated and amount.value <= Decimal(str(get_settings().per_pay_ceiling))
+               and slots.asked_period != "annual")  # ("… over the year?": the amount is the year's)
     if one_pay and frequency is None and _base(code) in PRIMARY_CODES:
         # "How much PAYE comes out of $4,000?": one pay, but PAYE depends on how often it is paid.
         _clarify(d, "frequency")

@@ -745,3 +745,12 @@ def test_a_student_loan_asked_for_the_year_is_the_years_repayment(engine):
     # (60,000 - 24,128) x 12% = $4,304.64 for 2026-27.
     out = ask(engine, "I earn $5,000 a month, how much student loan will I repay over the whole year?")
     assert "$4,304.64" in out["answer"]
+
+
+def test_a_second_jobs_loan_deduction_is_worked_on_that_jobs_own_pay(engine):
+    # A secondary code's loan deduction is 12% of every dollar of that job's pay (no threshold):
+    # $6,000 a year is $500 a month, so $60.00 a month. (It was once worked on both jobs' $51,000.)
+    out = ask(engine, "I have two jobs: $45,000 a year at my main job and $6,000 from a second job on SB SL. "
+                      "How much student loan comes out of the second job over the year?")
+    assert "$500 a month" in out["answer"] and "$60" in out["answer"]
+    assert "$4,250" not in out["answer"]
