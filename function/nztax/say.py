@@ -21,6 +21,7 @@ from decimal import Decimal
 from typing import Any
 
 from nztax import composer
+from nztax.calculators.paye import PRIMARY_CODES
 from nztax.composer import money, pct, section_or_none
 from nztax.contract import AskResult, Citation, ToolCall
 from nztax.decide import Decision
@@ -191,8 +192,13 @@ def lead_for(name: str, args: dict, result: dict, decision: Decision) -> str:
         # A student loan question about one pay: the employer's deduction leads, with the pay
         # period's threshold it is worked over.
         loan = decision.rules.years[y].data.student_loan if decision.rules and y in decision.rules.years else None
-        over = (f": {pct(loan.rate)} of the pay over the {result['pay_frequency'].replace('_', '-')} threshold of "
-                f"{money(getattr(loan.period_thresholds, result['pay_frequency']))}") if loan is not None else ""
+        if loan is None:
+            over = ""
+        elif str(result["tax_code"]).split()[0] not in PRIMARY_CODES:
+            over = f": {pct(loan.rate)} of every dollar, as a secondary code has no threshold"
+        else:
+            over = (f": {pct(loan.rate)} of the pay over the {result['pay_frequency'].replace('_', '-')} threshold of "
+                    f"{money(getattr(loan.period_thresholds, result['pay_frequency']))}")
         return (f"The student loan deduction from a pay of {money(result['gross_pay'])} {_per(result['pay_frequency'])} "
                 f"({y}) is **{money(result['student_loan'])}**{over}. PAYE on the same pay is {money(result['paye'])}, "
                 f"leaving {money(result['net_pay'])}.")

@@ -750,7 +750,8 @@ def test_a_student_loan_asked_for_the_year_is_the_years_repayment(engine):
 def test_a_second_jobs_loan_deduction_is_worked_on_that_jobs_own_pay(engine):
     # A secondary code's loan deduction is 12% of every dollar of that job's pay (no threshold):
     # $7,200 a year is $600 a month, so $72.00 a month. (It was once worked on both jobs' $47,200.)
-    out = ask(engine, "I have two jobs: $40,000 a year at my main job and $7,200 from a second job on S SL. "
-                      "How much student loan comes out of the second job over the year?")
-    assert "$600 a month" in out["answer"] and "$72" in out["answer"]
+    out = ask(engine, "How much student loan comes out of my weekend job? Main job $40,000 a year, weekend job "
+                      "$7,200 a year on S SL.")
+    first = out["answer"].split("\n")[0]
+    assert "$600 a month" in first and "$72" in first and "every dollar" in first and "threshold of" not in first
     assert "$3,933.33" not in out["answer"]
