@@ -343,6 +343,11 @@ def decide(question: str, classification: Classification | None, rules: RuleBook
         # their income reaches, which the question does not say.
         _clarify(d, "rest_of_income")
         return d
+    if (slots.denies_conditions and slots.tax_code is None
+            and not (slots.wff or slots.benefit_or_super or slots.no_ird_number)):
+        # "…, no WFF, not on a benefit": the credit they are owed comes through the ME code, whichever
+        # of two close readings is worked out.
+        d.default_code = "ME"
     if not sure:
         fact = runner if runner is not None and runner.does == "fact" and runner.tool == intent.tool else None
         if runner is not None and runner.does == "fact" and runner.rule_sum and _rule_sum(d, runner, slots):
@@ -383,10 +388,9 @@ def decide(question: str, classification: Classification | None, rules: RuleBook
     if slots.names_income_tax and intent.tool in ("calculate_acc_levy", "calculate_student_loan_repayment"):
         # "What's her income tax and ACC levy on that?": the income tax it names, on the same income.
         components += [c for c in named if c.tool == "calculate_income_tax"]
-    if ((slots.denies_conditions or any(c.tool == "calculate_ietc" for c in components)) and slots.tax_code is None
+    if (any(c.tool == "calculate_ietc" for c in components) and slots.tax_code is None
             and not (slots.wff or slots.benefit_or_super or slots.no_ird_number)):
-        # "Take-home on $55k if I include the IETC", "…, no WFF, not on a benefit": the credit they
-        # are owed comes through the ME code.
+        # "Take-home on $55k if I include the IETC": the credit comes through the ME code.
         d.default_code = "ME"
     _plan(d, intent, slots)
     for part in components:

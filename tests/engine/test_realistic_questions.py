@@ -755,3 +755,11 @@ def test_a_second_jobs_loan_deduction_is_worked_on_that_jobs_own_pay(engine):
     first = out["answer"].split("\n")[0]
     assert "$600 a month" in first and "$72" in first and "every dollar" in first and "threshold of" not in first
     assert "$3,933.33" not in out["answer"]
+
+
+def test_conditions_said_not_to_apply_give_the_ietc_in_a_close_call_too(engine):
+    # Two jobs adding to $62,000 (2026-27), by the bands: 1,638 + 37,900 x 17.5% (6,632.50) + 8,500 x 30%
+    # (2,550) = 10,820.50; ACC 1.75% = 1,085; the full IETC $520 (income $24,000 to $66,000).
+    # Take-home 62,000 - 10,820.50 - 1,085 + 520 = $50,614.50.
+    out = ask(engine, "two jobs, 40k and 22k. no children, no benefit. how much do I take home for the year?")
+    assert "$50,614.50" in out["answer"]
