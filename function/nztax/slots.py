@@ -956,11 +956,13 @@ def read_slots(text: str, rules: RuleBook | None = None, current: str | None = N
             if slots.tax_year is None:
                 slots.tax_year, slots.year_text = tax_year_for(day), dm.group(0)
     if slots.tax_year is None:
-        mm = MONTH_YEAR.search(text)
-        if mm:
-            # "back in February 2026": the tax year that month falls in (1 April to 31 March).
-            month = MONTHS.index(mm.group("m")[:3].lower()) + 1
-            slots.tax_year, slots.year_text = tax_year_for(dt.date(int(mm.group("y")), month, 1)), mm.group(0)
+        dated = [(dt.date(int(mm.group("y")), MONTHS.index(mm.group("m")[:3].lower()) + 1, 1), mm.group(0))
+                 for mm in MONTH_YEAR.finditer(text)]
+        if dated:
+            # "back in February 2026": the tax year that month falls in (1 April to 31 March). Of
+            # several ("bought in September 2024 … sell it in August 2026"), the latest: the sale.
+            day, said = max(dated)
+            slots.tax_year, slots.year_text = tax_year_for(day), said
     slots.negated = bool(NEGATION.search(text))
     each = re.search(r"\b(two|2|both)\b[^.?!]{0,30}\bjobs?\b[^.?!]{0,30}\beach\b", text, re.I)
     if each and len(slots.incomes) == 1:

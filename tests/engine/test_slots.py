@@ -357,3 +357,9 @@ def test_rent_of_a_place_let_at_a_weekly_figure_is_received_less_its_costs():
     # $550 x 52 = $28,600 received, less $7,000 of rates and insurance = $21,600.
     slots = read_slots("my rental is let at $550 a week, rates and insurance cost $7,000. Salary 70k. Extra tax?", RULES)
     assert [(a.value, a.role) for a in slots.amounts if a.role == "investment_income"] == [(Decimal(21600), "investment_income")]
+
+
+def test_of_several_months_named_the_latest_names_the_tax_year():
+    # Sold in June 2026 (tax year 1 April 2026 to 31 March 2027), bought in May 2024.
+    slots = read_slots("bought a section in May 2024 for $300,000 and sold it in June 2026 for $340,000", RULES)
+    assert slots.tax_year == "2026-27"
