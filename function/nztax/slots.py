@@ -641,6 +641,30 @@ def _sale_less_purchase(text: str, amounts: list[Money]) -> list[Money]:
     return sorted([a for a in amounts if a not in used] + [gain], key=lambda a: a.start)
 
 
+# "$4,500 a month from September to March": a monthly pay for the months named, in the tax year
+# that runs from April to March.
+MONTH_RANGE = re.compile(r"^[^.?!;]{0,25}?\b(?:from\s+)?(?P<a>" + MONTH_NAMES + r")\b\.?\s*(?:-|–|to|through|till|until)\s*"
+                         r"(?:the end of\s+)?(?P<b>" + MONTH_NAMES + r")\b", re.I)
+
+
+def _months_paid(text: str, amounts: list[Money]) -> tuple[list[Money], int]:
+    """A monthly pay with the months it was paid for is that many months' pay, for the year; an
+    amount for a span of months is what was earned in it. Also how many incomes name their months
+    (two such, "the old job paid $31,200 from April to August, the new one $4,500 a month from
+    September to March", are one year's income and add up)."""
+    out, spans = [], 0
+    for a in amounts:
+        m = MONTH_RANGE.match(text[a.end:]) if a.is_income and not a.questioned else None
+        if m:
+            first, last = ((MONTHS.index(m.group(k)[:3].lower()) - 3) % 12 for k in ("a", "b"))  # April is 0
+            if last >= first and a.period in ("monthly", "annual"):
+                spans += 1
+                if a.period == "monthly":
+                    a = replace(a, value=a.value * (last - first + 1), period="annual", period_stated=True)
+        out.append(a)
+    return out, spans
+
+
 def _questioned_for_period(amount: Money) -> Money:
     """A "$70,000 fortnightly pay" is a year's pay written against a pay period: ask, don't compute."""
     if amount.questioned:
@@ -939,7 +963,8 @@ def read_slots(text: str, rules: RuleBook | None = None, current: str | None = N
         slots.kiwisaver_year = f"{end_year - 1}-{end_year % 100:02d}"
     slots.calendar_year = bool(CALENDAR_YEAR.search(text))
     slots.part_year = bool(PART_YEAR.search(text)) and any(a.is_income and a.period == "annual" for a in amounts)
-    amounts = slots.amounts = _one_year_each(text, _takings_less_costs(text, _sale_less_purchase(text, amounts), slots), slots)
+    amounts, spans = _months_paid(text, _sale_less_purchase(text, amounts))
+    amounts = slots.amounts = _one_year_each(text, _takings_less_costs(text, amounts, slots), slots)
     earned = [a for a in amounts if a.role in ("income", *OTHER_INCOME_ROLES)]
     slots.extra_only = (bool(EXTRA_INCOME.search(text)) and not ONLY_INCOME.search(text) and len(earned) == 1
                         and not earned[0].says_salary and not any(a.role in ("main_job", "second_job", "total") for a in amounts))
@@ -973,7 +998,8 @@ def read_slots(text: str, rules: RuleBook | None = None, current: str | None = N
         # "My second job … It pays about 15k": the job just named.
         slots.amounts = [replace(a, role="second_job") if a.role == "income" and IT_PAYS.search(text[max(0, a.start - 25):a.start])
                          else a for a in slots.amounts]
-    slots.adds_up = bool(ADD_UP.search(text)) or {"main_job", "second_job"} <= {a.role for a in slots.amounts}
+    slots.adds_up = (bool(ADD_UP.search(text)) or {"main_job", "second_job"} <= {a.role for a in slots.amounts}
+                     or spans >= 2)
     slots.between = bool(re.search(r"\bbetween\s+\$?\d[\d,.]*\s?k?\s+and\s+\$?\d", text, re.I))
     slots.comparison = any(
         COMPARISON.search(text[max(0, b.start - 14):b.start]) or RANGE_BEFORE.search(text[max(0, a.start - 10):a.start])

@@ -363,3 +363,15 @@ def test_of_several_months_named_the_latest_names_the_tax_year():
     # Sold in June 2026 (tax year 1 April 2026 to 31 March 2027), bought in May 2024.
     slots = read_slots("bought a section in May 2024 for $300,000 and sold it in June 2026 for $340,000", RULES)
     assert slots.tax_year == "2026-27"
+
+
+def test_pays_for_the_months_named_make_up_the_years_income():
+    # $3,000 a month from June to March is 10 months, $30,000; with $9,000 for April and May: $39,000.
+    slots = read_slots("I earned $9,000 from April to May at my first job, then $3,000 a month from June to March "
+                       "at the new one. Tax for the year?", RULES)
+    assert slots.adds_up and slots.annual_income() == Decimal(39000)
+
+
+def test_an_old_and_a_new_salary_are_not_added():
+    slots = read_slots("My old job paid 60k and my new job pays 70k, how much more will I take home?", RULES)
+    assert slots.annual_income() != Decimal(130000)
