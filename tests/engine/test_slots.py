@@ -40,6 +40,7 @@ def test_amounts_with_their_period(text, value, period):
     "How do I file my US 1040 as an American living in Auckland?",
     "What does IR330 ask for?", "section LC 15", "I'm 67 years old", "the 2024-25 tax year", "since 2019",
     "40 hours a week", "I have 2 kids", "10.5%", "What is the 183-day rule?", "Am I resident after 325 days away?",
+    "why do only 90 cents go to my loan", "the return for the year to 31/3/2026", "can I withdraw it at 65?",
 ])
 def test_numbers_that_are_not_money(text):
     assert find_money(text) == []
