@@ -422,7 +422,8 @@ def find_money(text: str) -> list[Money]:
             role = "income"
         elif value < Decimal(str(get_settings().bare_amount_minimum)) and not period_stated and role == "income":
             # Too small for a year's pay, and no period said.
-            if not (cur or suf or dollars) and not re.search(r"\b(?:donat|gave)", near, re.I):
+            if not (cur or suf or dollars) and not re.search(r"\b(?:donat|gave)", near, re.I) and not ANY_PERIOD_WORD.search(text):
+                # (A pay period named elsewhere, "paid every 4 weeks, 3,900 gross", is its period.)
                 questioned = f"{num} on its own could be dollars a year, a week or an hour"
             elif PAID_BEFORE.search(text[max(0, m.start() - 20):m.start()]):
                 # "I get paid 2.5k": a pay, but of which period?

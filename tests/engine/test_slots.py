@@ -114,6 +114,9 @@ def test_a_number_with_a_thousands_separator_is_an_amount():
 def test_a_bare_number_under_a_years_pay_is_questioned():
     (amount,) = find_money("i earn 4000 how much tax")
     assert amount.questioned
+    # A pay period named elsewhere in the question is the amount's.
+    (amount,) = find_money("paid fortnightly, 2,100 gross. PAYE on M?")
+    assert not amount.questioned
 
 
 def test_conditions_are_slots():
