@@ -24,7 +24,7 @@ from nztax.calculators.paye import PRIMARY_CODES
 from nztax.rules import FLAT_CODES, SECONDARY_CODES, RuleBook, current_tax_year
 from nztax.settings import get_settings
 from nztax.slots import OTHER_INCOME_ROLES, PAY_FREQUENCIES, PERIODS_PER_YEAR, Money, Slots, clean_text, read_slots
-from nztax.understand import Classification, IntentSpec
+from nztax.understand import Classification, IntentSpec, default_catalogue
 
 # How many amounts a comparison ("$70k vs $80k") answers at most.
 MAX_COMPARED = 3
@@ -175,7 +175,7 @@ def understood_text(question: str, history: list[dict] | None) -> tuple[str, boo
 def merge_follow_up(current: Slots, previous: Slots) -> Slots:
     """A follow-up's own slots win; what it does not say comes from the turn it continues."""
     merged = previous
-    for name in ("hours_per_week", "weeks_per_year", "asked_period", "tax_code", "student_loan", "kiwisaver",
+    for name in ("hours_per_week", "weeks_per_year", "hours_per_year", "asked_period", "tax_code", "student_loan", "kiwisaver",
                  "kiwisaver_rate", "employer_rate", "tax_year", "year_text"):
         value = getattr(current, name)
         if value is not None:
@@ -323,6 +323,15 @@ def decide(question: str, classification: Classification | None, rules: RuleBook
             _clarify(d, "rest_of_income" if slots.extra_only else "income")
         return d
     # A calculation.
+    if (SELF_EMPLOYED.search(asked) and slots.tax_code is None and slots.asked_period not in PAY_FREQUENCIES
+            and "calculate_paye" in {intent.tool, runner.tool if runner is not None else None}):
+        # "Self-employed cleaner, $38 an hour, 1,400 hours this year: what's the tax?": no employer
+        # takes PAYE; their tax is the year's income tax on the profit. (Between the two, that settles it.)
+        income_tax = next((spec for spec in default_catalogue().intents
+                           if spec.does == "calculate" and spec.tool == "calculate_income_tax"), None)
+        if income_tax is not None and (intent.tool == "calculate_paye" or intent.name == income_tax.name):
+            sure = sure or {intent.tool, runner.tool} == {"calculate_paye", "calculate_income_tax"}
+            intent = d.intent = income_tax
     if slots.calendar_year and not slots.pay_date:
         # "$65,000 in 2025, January to December": that spans two tax years (1 April to 31 March).
         _clarify(d, "calendar_year")
@@ -623,10 +632,12 @@ def _plan(d: Decision, intent: IntentSpec, slots: Slots) -> None:
     if amount is None:
         _clarify(d, "income")
         return
-    if amount.period == "hourly" and slots.hours_per_week is None:
+    if amount.period == "hourly" and slots.hours_per_week is None and slots.hours_per_year is None:
         _clarify(d, "hours")
         return
-    if amount.period == "hourly":
+    if amount.period == "hourly" and slots.hours_per_year is not None:
+        d.assumptions.append(f"{slots.hours_per_year.normalize():f} hours in the year")
+    elif amount.period == "hourly":
         weeks = slots.weeks_per_year or Decimal(PERIODS_PER_YEAR["weekly"])
         d.assumptions.append(f"{slots.hours_per_week.normalize():f} hours a week for {weeks.normalize():f} weeks a year")
     incomes = [a for a in slots.incomes if not a.questioned]

@@ -687,7 +687,10 @@ def _questioned_for_period(amount: Money) -> Money:
 # ---------------------------------------------------------------------------------------------
 # Hours, weeks, codes, years and conditions
 
-HOURS = re.compile(r"(?P<h>\d+(?:\.\d+)?)\s?(?:hours|hrs|hr|h)\b(?:\s?(?:a|per|each|/|p)\s?(?:week|wk|w)\b|\s?pw\b|/wk)?", re.I)
+# "did about 1,400 hours this tax year": hours worked in the whole year.
+HOURS_A_YEAR = re.compile(r"(?<![\d,.])(?P<h>\d{1,3}(?:,\d{3})+|\d+)\s?(?:hours|hrs)\s+(?:(?:in|over|for|during)\s+)?"
+                          r"(?:this|last|the|a|per|each|that)\s+(?:(?:tax|income|financial|whole|full)\s+)?(?:year|yr)\b", re.I)
+HOURS = re.compile(r"(?<![\d,.])(?P<h>\d+(?:\.\d+)?)\s?(?:hours|hrs|hr|h)\b(?:\s?(?:a|per|each|/|p)\s?(?:week|wk|w)\b|\s?pw\b|/wk)?", re.I)
 WEEKS = re.compile(r"(?P<w>\d+(?:\.\d+)?)\s?(?:weeks|wks)\b(?:\s?(?:a|per|each|of the|in a|in the)\s?(?:year|yr)\b)?", re.I)
 TAX_CODE = re.compile(
     r"(?P<pre>tax\s+code(?:\s+is)?|code(?:\s+is)?|on|using|use|under)\s+(?:an?\s+|the\s+)?[\"'“]?(?P<c1>" + _CODES + r")\b(?![\w'])"
@@ -845,6 +848,7 @@ class Slots:
     amounts: list[Money] = field(default_factory=list)
     hours_per_week: Decimal | None = None
     weeks_per_year: Decimal | None = None
+    hours_per_year: Decimal | None = None   # "1,400 hours this tax year": an hourly rate's year without weeks
     asked_period: str | None = None
     tax_code: str | None = None
     student_loan: bool | None = None
@@ -891,6 +895,8 @@ class Slots:
     def annual(self, amount: Money) -> Decimal | None:
         """An amount as a year's worth; None for an hourly rate without hours a week."""
         if amount.period == "hourly":
+            if self.hours_per_year is not None:
+                return amount.value * self.hours_per_year
             if self.hours_per_week is None:
                 return None
             return amount.value * self.hours_per_week * (self.weeks_per_year or PERIODS_PER_YEAR["weekly"])
@@ -925,8 +931,11 @@ def read_slots(text: str, rules: RuleBook | None = None, current: str | None = N
     current = current or current_tax_year()
     amounts = find_money(text)
     slots = Slots(amounts=amounts)
+    ym = HOURS_A_YEAR.search(text)
     hm = HOURS.search(text)
-    if hm:
+    if ym:
+        slots.hours_per_year = Decimal(ym.group("h").replace(",", ""))
+    elif hm:
         slots.hours_per_week = Decimal(hm.group("h"))
     wm = WEEKS.search(text)
     if wm and Decimal(wm.group("w")) <= 53:

@@ -763,3 +763,12 @@ def test_conditions_said_not_to_apply_give_the_ietc_in_a_close_call_too(engine):
     # Take-home 62,000 - 10,820.50 - 1,085 + 520 = $50,614.50.
     out = ask(engine, "two jobs, 40k and 22k. no children, no benefit. how much do I take home for the year?")
     assert "$50,614.50" in out["answer"]
+
+
+def test_a_self_employed_persons_hourly_work_is_taxed_for_the_year_not_by_paye(engine):
+    # $50 x 1,000 hours = $50,000 less $4,000 of expenses = $46,000 (2026-27):
+    # 1,638 + (46,000 - 15,600) x 17.5% = 1,638 + 5,320 = $6,958.
+    for question in ("self-employed gardener, $50 an hour, worked 1,000 hours this year, $4,000 of expenses. how much tax?",
+                     "I'm self employed and charge $50 an hour. 1,000 hours this tax year, expenses $4,000. whats the tax"):
+        out = ask(engine, question)
+        assert [t["name"] for t in out["tools"]] == ["calculate_income_tax"] and "$6,958" in out["answer"]

@@ -379,3 +379,10 @@ def test_pays_for_the_months_named_make_up_the_years_income():
 def test_an_old_and_a_new_salary_are_not_added():
     slots = read_slots("My old job paid 60k and my new job pays 70k, how much more will I take home?", RULES)
     assert slots.annual_income() != Decimal(130000)
+
+
+def test_hours_worked_in_the_year_make_an_hourly_rate_a_years_income():
+    # $45 x 1,200 hours = $54,000 ("1,200" was once read as 200 hours a week).
+    slots = read_slots("freelance tutor, $45 an hour, about 1,200 hours this year", RULES)
+    assert slots.hours_per_year == Decimal(1200) and slots.hours_per_week is None
+    assert slots.annual_income() == Decimal(54000)
