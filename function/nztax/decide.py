@@ -62,6 +62,8 @@ SUBJECTLESS_WORDS = frozenset("""
     whether which will would yes you
 """.split())
 WORD = re.compile(r"[a-z']+", re.I)
+# "Am I eligible?" names nothing; "Do I pay tax?" names tax, which the rates answer.
+TAX_WORD = re.compile(r"\btax(?:ed|able|es)?\b", re.I)
 # Asking for a sum of their own outright: with no amount, only a figure from them can answer it.
 SUM_REQUEST = re.compile(r"\b(?:work out|calculate|figure out|estimate)\b[^?]*\bmy (?:tax|pay|paye|take[- ]home|net pay|refund)\b(?!\s*code)|"
                          r"^(?=[^?]*\b(?:difference|compare|comparison|better)\b)(?=[^?]*\b(?:tax|take[- ]home|net|pay)\b)"
@@ -110,6 +112,7 @@ EXTRA_TAX = re.compile(r"\b(?:extra|more|additional)\s+(?:income\s+)?tax\b|\btax
 # "Total income tax for the year?": the sum over every income, not what one part of it adds.
 ASKS_TOTAL = re.compile(r"\b(total|altogether|all up|overall|combined|in all)\b", re.I)
 OWN_AMOUNT = re.compile(r"\bhow (?:much|big|large)\b[^?]*\b(i|my|me|we|our|us|she|her|he|his|him|they|their)\b|" + GOES_TO_TAX + r"|\b(?:what'?s|whats|what is) (?:the )?tax on my\b|"
+                        r"^\W*(?:the\s+)?tax on my\b|\bwhat (?:do|will|would|should) (?:i|we) owe\b|"
                         r"\bhow much\b[^?]*\b(?:they|ird|it|employer|boss|work)\s+(?:take|takes|deduct|deducts|withhold|keep)s?\b", re.I)
 # "How much can I earn before I pay tax?": a threshold asked about, which the rule answers.
 THRESHOLD_ASKED = re.compile(r"\bhow much\b[^?]*\b(?:before|until|tax[- ]free)\b", re.I)
@@ -253,10 +256,12 @@ def decide(question: str, classification: Classification | None, rules: RuleBook
         d.action = "clarify"
         d.missing = ["income"]
         return d
-    if (not used_history and states_nothing and BARE_PRONOUN.search(asked) and intent.does not in ("refuse", "decline")
-            and (len(asked.split()) <= BARE_QUESTION_MAX_WORDS
-                 or CONTINUES.match(asked) and len(asked.split()) <= 2 * BARE_QUESTION_MAX_WORDS
-                 or all(w.lower() in SUBJECTLESS_WORDS for w in WORD.findall(asked)))):
+    subjectless = all(w.lower() in SUBJECTLESS_WORDS for w in WORD.findall(asked))
+    if (not used_history and states_nothing and intent.does not in ("refuse", "decline")
+            and (BARE_PRONOUN.search(asked) and (len(asked.split()) <= BARE_QUESTION_MAX_WORDS
+                                                  or CONTINUES.match(asked) and len(asked.split()) <= 2 * BARE_QUESTION_MAX_WORDS
+                                                  or subjectless)
+                 or subjectless and len(asked.split()) <= BARE_QUESTION_MAX_WORDS and not TAX_WORD.search(asked))):
         # "Is that deductible?", "Can I claim it back?", "ok and what about for two of them" with no
         # turn before it: the thing asked about is not in the question.
         _clarify(d, "question")

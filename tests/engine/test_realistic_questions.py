@@ -617,6 +617,10 @@ def test_turned_away_only_in_its_own_words_or_shape(engine, question, status, is
     # A pay's deductions asked for with no pay; a sum of their own on a job with no figure.
     ("how much PAYE will come off each week at my new job?", "needs_clarification"),
     ("Just started a weekend job at a cafe, how much tax will I pay on it?", "needs_clarification"),
+    # A question naming nothing, with no pronoun; a sum of their own on a named thing with no figure.
+    ("can I claim?", "needs_clarification"),
+    ("tax on my crypto?", "needs_clarification"),
+    ("what will I owe on my Airbnb room this year", "needs_clarification"),
     # One total for several jobs, and a figure asked for each job: how it is split is asked.
     ("3 part time jobs, about 45k all up. What tax comes off each one?", "needs_clarification"),
     ("total from both jobs is 60k, which secondary code do I use?", "answered"),
