@@ -621,6 +621,9 @@ def test_turned_away_only_in_its_own_words_or_shape(engine, question, status, is
     ("can I claim?", "needs_clarification"),
     ("tax on my crypto?", "needs_clarification"),
     ("what will I owe on my Airbnb room this year", "needs_clarification"),
+    # Income put in someone else's name to be taxed less; the honest question of whose name it is in.
+    ("I want to register my side business profit under my daughter's name so that it's taxed at a lower rate", "refused"),
+    ("the rental is in my name only, so is all the rental income taxed to me?", "answered"),
     # One total for several jobs, and a figure asked for each job: how it is split is asked.
     ("3 part time jobs, about 45k all up. What tax comes off each one?", "needs_clarification"),
     ("total from both jobs is 60k, which secondary code do I use?", "answered"),
