@@ -239,6 +239,11 @@ ADD_UP = re.compile(r"\b(?:two jobs|2 jobs|both jobs|second job|2nd job|other jo
                     r"total|combined|altogether|all up|in total|together|also earn|also get|also make|and also)\b", re.I)
 
 
+# Words of a rate that is not a KiwiSaver contribution rate.
+OTHER_RATE_NEAR = re.compile(r"\b(?:(?:home|car|personal|business) loan|loan (?:at|rate)|mortgage|interest|fixed|floating|pir|prescribed|tax rate|bracket|band|returns?|growth|"
+                             r"inflation|gst|raise|rise|increase|pay rise|discount)\b", re.I)
+
+
 def money_value(num: str, suffix: str | None) -> Decimal:
     """'85,000' -> 85000, '85 000' -> 85000, '85' + 'k' -> 85000, '1.5' + 'million' -> 1500000.
     Raises InvalidOperation for text that is not a number."""
@@ -953,11 +958,15 @@ def read_slots(text: str, rules: RuleBook | None = None, current: str | None = N
         slots.kiwisaver = False
     elif KIWISAVER.search(text) or employer or ESCT.search(text):
         slots.kiwisaver = True
-        for pm in PERCENT.finditer(text) if KIWISAVER.search(text) else ():
-            if employer and pm.start("p") == employer.start("p"):
-                continue
-            slots.kiwisaver_rate = float(pm.group("p"))
-            break
+        # The rate said of KiwiSaver: of several percentages, the one nearest a KiwiSaver word that is
+        # not another rate ("a $410,000 mortgage at 5.1% … put 4% into KiwiSaver": 4%).
+        mentions = [m.start() for m in KIWISAVER.finditer(text)]
+        rates = [pm for pm in PERCENT.finditer(text)
+                 if not (employer and pm.start("p") == employer.start("p"))
+                 and not OTHER_RATE_NEAR.search(text[max(0, pm.start() - 25):pm.end() + 15])]
+        if mentions and rates:
+            nearest = min(rates, key=lambda pm: min(abs(pm.start() - k) for k in mentions))
+            slots.kiwisaver_rate = float(nearest.group("p"))
     slots.wff = _stated(WFF, text)
     slots.benefit_or_super = _stated(BENEFIT_OR_SUPER, text)
     slots.nz_super = slots.benefit_or_super and _stated(NZ_SUPER, text)

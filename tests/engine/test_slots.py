@@ -386,3 +386,8 @@ def test_hours_worked_in_the_year_make_an_hourly_rate_a_years_income():
     slots = read_slots("freelance tutor, $45 an hour, about 1,200 hours this year", RULES)
     assert slots.hours_per_year == Decimal(1200) and slots.hours_per_week is None
     assert slots.annual_income() == Decimal(54000)
+
+
+def test_the_kiwisaver_rate_is_the_one_said_of_kiwisaver_not_a_mortgage_rate():
+    slots = read_slots("we have a $500,000 mortgage at 6.2%. I earn $5,000 a month and put 6% into KiwiSaver", RULES)
+    assert slots.kiwisaver_rate == 6.0
