@@ -836,11 +836,23 @@ def _paye_call(d: Decision, slots: Slots, amount: Money, annual: Decimal, year: 
     args = {"gross_pay": _cents(gross), "pay_frequency": frequency, "tax_code": code, "tax_year": year}
     if slots.pay_date is not None:
         args["pay_date"] = slots.pay_date  # the rates in force on the day it was paid
-    if slots.kiwisaver_rate is not None:
-        args["kiwisaver_rate"] = slots.kiwisaver_rate
+    _kiwisaver_rate(d, slots, args, year)
     if slots.tax_code is None:
         d.assumptions.append(f"tax code {code}")
     return "calculate_paye", args
+
+
+def _kiwisaver_rate(d: Decision, slots: Slots, args: dict, year: str) -> None:
+    """The employee's KiwiSaver rate for a pay: as stated, or the year's default rate when they say
+    they are in KiwiSaver without a rate ("I'm in KiwiSaver at the default rate")."""
+    if slots.kiwisaver_rate is not None:
+        args["kiwisaver_rate"] = slots.kiwisaver_rate
+        return
+    year_rules = d.rules.years.get(year) if d.rules is not None and slots.kiwisaver else None
+    scheme = year_rules.data.kiwisaver if year_rules is not None else None
+    if scheme is not None and scheme.default_employee_rate:
+        args["kiwisaver_rate"] = float(Decimal(str(scheme.default_employee_rate)) * 100)
+        d.assumptions.append(f"KiwiSaver at the default rate of {args['kiwisaver_rate']:g}%")
 
 
 def _take_home_call(d: Decision, slots: Slots, amount: Money, annual: Decimal, year: str, frequency: str) -> tuple[str, dict]:
@@ -849,8 +861,7 @@ def _take_home_call(d: Decision, slots: Slots, amount: Money, annual: Decimal, y
             "pay_frequency": frequency if frequency in PAY_FREQUENCIES else "fortnightly"}
     if slots.student_loan:
         args["student_loan"] = True
-    if slots.kiwisaver_rate is not None:
-        args["kiwisaver_rate"] = slots.kiwisaver_rate
+    _kiwisaver_rate(d, slots, args, year)
     if slots.tax_code is None:
         d.assumptions.append(f"tax code {code}")
     d.slots.asked_period = slots.asked_period or (frequency if frequency in PAY_FREQUENCIES else "annual")

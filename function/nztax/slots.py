@@ -706,7 +706,10 @@ BARE_SL_CODE = re.compile(r"(?<![\w'])(?P<c>(?:ME|M|SB|SH|ST|SA|S) SL)(?![\w'])"
 PERCENT = re.compile(r"(?P<p>\d+(?:\.\d+)?)\s?(?:%|percent\b|per cent\b)", re.I)
 ESCT = re.compile(r"\besct\b|employer superannuation contribution tax|employer (?:kiwi\s?saver )?contributions?", re.I)
 KIWISAVER = re.compile(r"kiwi\s?saver|\bks\b|\bk/s\b", re.I)
-NO_KIWISAVER = re.compile(r"\b(?:no|not in|not on|without|opted out of|don'?t have|not a member of|no longer in)\s+(?:a\s+)?(?:kiwi\s?saver|ks)\b", re.I)
+NO_KIWISAVER = re.compile(r"\b(?:no|not in|not on|without|opted out of|don'?t have|not a member of|no longer in|"
+                          r"(?:is|am|are)(?:n'?t| not) in|(?:is|am|are)(?:n'?t| not) a member of)\s+(?:a\s+)?(?:kiwi\s?saver|ks)\b|"
+                          # "no student loan or KiwiSaver": one "no" for both
+                          r"\b(?:no|not|without)\s+(?:a\s+)?student\s?loan\s+(?:or|nor|and)\s+(?:kiwi\s?saver|ks)\b", re.I)
 STUDENT_LOAN = re.compile(r"student\s?loans?|studylink loan|\bsl\b|\bstudent debt\b", re.I)
 NO_STUDENT_LOAN = re.compile(r"\b(?:no|without|don'?t have an?|paid off(?: my)?|no longer have an?)\s+(?:a\s+)?student\s?loans?", re.I)
 WFF = re.compile(r"working for families|\bwff\b|family tax credits?|in-?work tax credit|best start", re.I)

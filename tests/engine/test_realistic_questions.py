@@ -779,3 +779,11 @@ def test_a_self_employed_persons_hourly_work_is_taxed_for_the_year_not_by_paye(e
                      "I'm self employed and charge $50 an hour. 1,000 hours this tax year, expenses $4,000. whats the tax"):
         out = ask(engine, question)
         assert [t["name"] for t in out["tools"]] == ["calculate_income_tax"] and "$6,958" in out["answer"]
+
+
+def test_being_in_kiwisaver_without_a_rate_takes_the_years_default_rate(engine):
+    # 2026-27 default employee rate 3.5% (rules data, nz_tax_facts.md): $2,000 a fortnight -> $70.00.
+    out = ask(engine, "I get $2,000 a fortnight on M and I'm in KiwiSaver at the default rate. What's my net pay each fortnight?")
+    assert "KiwiSaver $70" in out["answer"]
+    out = ask(engine, "I get $2,000 a fortnight on M and I'm not in KiwiSaver. What's my net pay each fortnight?")
+    assert "KiwiSaver $" not in out["answer"].split("\n")[0]
