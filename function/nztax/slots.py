@@ -96,11 +96,13 @@ MONEY_WORDS = re.compile(
     r"bonus|sold|sell|bought|worth|owe|refund|(?:tax|paye|levy|acc|ietc|esct|kiwisaver|ks|repayments?|deductions?) on|taxed on|take[- ]?home on|clear on|after tax on)\b", re.I)
 _FREQ_AFTER = [
     ("hourly", r"an hour|per hour|a hr|an hr|/\s?hr|/\s?hour|/\s?h\b|hourly|p/?h\b|ph\b|per hr"),
-    ("weekly", r"a week|per week|each week|every week|for the week|this week|weekly|/\s?wk|/\s?week|p/?w\b|pw\b|a wk|per wk"),
+    ("weekly", r"a week|per week|each week|every week|for the week|this week|weekly|/\s?wk|/\s?week|p/?w\b|pw\b|a wk|per wk|"
+               r"week\b(?!s)"),  # "on a $1,000 week"
     ("fortnightly", r"a fortnight|per fortnight|each fortnight|every fortnight|for the fortnight|fortnightly|every (?:two|2) weeks|"
-                    r"/\s?fortnight|/\s?f/?n\b|p/?f\b"),
+                    r"/\s?fortnight|/\s?f/?n\b|p/?f\b|fortnight\b(?!s)"),
     ("four_weekly", r"every (?:four|4) weeks|(?:four|4)[- ]?weekly|per (?:four|4) weeks|a (?:four|4)[- ]week"),
-    ("monthly", r"a month|per month|each month|every month|for the month|monthly|/\s?month|/\s?mth|/\s?mo\b|p/?m\b|pm\b|a mth|per mth"),
+    ("monthly", r"a month|per month|each month|every month|for the month|monthly|/\s?month|/\s?mth|/\s?mo\b|p/?m\b|pm\b|a mth|per mth|"
+                r"month\b(?!s)"),
     ("annual", r"a year|per year|per annum|p\.?a\.?(?!\w)|annually|annual|/\s?yr|/\s?year|/\s?y\b|yearly|each year|a yr|per yr|"
                r"in the year|for the year"),
 ]
@@ -212,6 +214,8 @@ LIST_JOIN = re.compile(r"[^.?!\d$]{0,40}?(?:,|\band\b|&|\bplus\b)\s*", re.I)
 # "1,843 came off" is a deduction; "what comes off a $1,000 wage" is asking about the wage. Before
 # an amount, only a label right next to it counts ("PAYE 612.40").
 AFTER_ONLY_ROLES = frozenset({"deduction"})
+# What may stand between such a label and its amount: "PAYE 612.40", "PAYE: 612.40", "PAYE of $171.50".
+LABEL_JOINERS = frozenset({"", ":", "-", "=", "of", "was", "is", "of about", "of around"})
 # A tax code right after an amount ("$3,200 M code", "880 on ME"): the amount is the pay it applies to.
 CODE_RIGHT_AFTER = re.compile(r"\s?(?:on\s+)?(?:m|me|s|sb|sh|st|sa|nd)(?:\s?sl)?\s+(?:tax\s+)?code\b|\s?(?:on\s+)?(?:m|me)\s?sl\b", re.I)
 # "$312 was taken out" is a deduction; "1150 p/w on ME code, whats the paye" asks about the pay.
@@ -339,7 +343,7 @@ def _role_of(text: str, start: int, end: int, skip: str | None = None, default: 
                 continue
             for m in pattern.finditer(window):
                 distance = (len(window) - m.end()) if window is before else m.start()
-                if role in AFTER_ONLY_ROLES and window is before and (window[m.end():].strip() not in ("", ":", "-", "=")
+                if role in AFTER_ONLY_ROLES and window is before and (window[m.end():].strip() not in LABEL_JOINERS
                                                                       or ASKING_WORD.search(window[:m.start()])
                                                                       or CODE_RIGHT_AFTER.match(text[end:])):
                     continue  # only a label right before it: "my payslip says PAYE 612.40" ("paye $3,200 M code" asks)

@@ -391,3 +391,13 @@ def test_hours_worked_in_the_year_make_an_hourly_rate_a_years_income():
 def test_the_kiwisaver_rate_is_the_one_said_of_kiwisaver_not_a_mortgage_rate():
     slots = read_slots("we have a $500,000 mortgage at 6.2%. I earn $5,000 a month and put 6% into KiwiSaver", RULES)
     assert slots.kiwisaver_rate == 6.0
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("my payslip shows PAYE of $212.40 on a $1,200 week", [(Decimal("212.40"), "deduction"), (Decimal(1200), "income")]),
+    ("what comes off a $2,600 fortnight on M SL?", [(Decimal(2600), "income")]),
+])
+def test_a_pay_period_right_after_the_amount_and_a_payslips_line(text, expected):
+    slots = read_slots(text, RULES)
+    assert [(a.value, a.role) for a in slots.amounts] == expected
+    assert slots.amounts[-1].period in ("weekly", "fortnightly")
