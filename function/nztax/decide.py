@@ -266,9 +266,11 @@ def decide(question: str, classification: Classification | None, rules: RuleBook
         # turn before it: the thing asked about is not in the question.
         _clarify(d, "question")
         return d
-    if (any(a.role == "deduction" for a in slots.amounts) and slots.income_amount() is None
+    checked = ("deduction", "claimed") if intent.does == "calculate" and intent.tool in INCOME_TOOLS else ("deduction",)
+    if (any(a.role in checked for a in slots.amounts) and _income_for(slots, intent.tool).income_amount() is None
             and CHECKS_DEDUCTION.search(asked) and not (sure and intent.does in ("refuse", "decline"))):
-        # "My payslip says PAYE 612.40, is that right?": checking it needs the pay it came off.
+        # "My payslip says PAYE 612.40, is that right?", "I worked out my loan deduction as $88.80.
+        # Right?": checking it needs the pay it came off. (A stated profit is the income to check against.)
         _clarify(d, "pay_to_check")
         return d
     if (not slots.amounts and CHECKS_AMOUNT.search(asked) and TAKEN_OFF.search(asked)

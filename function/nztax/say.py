@@ -280,6 +280,26 @@ def _difference(results: list[tuple[str, dict, dict]]) -> str | None:
     return " ".join(sentences) or None
 
 
+CHECKS_A_FIGURE = re.compile(r"\b(?:right|correct|true|accurate|legit)\b", re.I)
+LEAD_FIGURE = re.compile(r"\*\*\$(?P<v>[\d,]+(?:\.\d+)?)")
+
+
+def _verdict(decision: Decision, lead: str) -> str | None:
+    """A figure they ask us to check ("I worked out my levy as $742.05. Correct?") answered first:
+    yes when the calculation's own figure is the same, to the cent; otherwise what it comes to."""
+    checks = CHECKS_A_FIGURE.search(decision.asked or "")
+    claimed = next((a for a in decision.slots.amounts if a.role == "claimed" or checks and a.role == "deduction"), None)
+    figures = [Decimal(m.group("v").replace(",", "")) for m in LEAD_FIGURE.finditer(lead)]
+    if claimed is None or not figures:
+        return None
+    ours = min(figures, key=lambda f: abs(f - claimed.value))  # the lead's figure of the same kind
+    if not (claimed.value / 2 <= ours <= claimed.value * 2):
+        return None  # the sum worked out is not the figure they quoted (a credit against a take-home)
+    if abs(ours - claimed.value) < Decimal("0.01"):
+        return f"Yes, {money(claimed.value)} is right."
+    return f"Not quite: it comes to {money(ours)}, not {money(claimed.value)}."
+
+
 def together_total(results: list[tuple[str, dict, dict]]) -> Decimal | None:
     """Income tax and the ACC earners' levy on the same income ("and the levy on top of that?"):
     what the two come to together, or None."""
@@ -317,7 +337,8 @@ def calculation(decision: Decision, results: list[tuple[str, dict, dict]], rules
     together = together_total(results)
     if together is not None:
         leads.append(f"Together they come to **{money(together)}** for the year.")
-    body = [" ".join(leads)] if leads else []
+    verdict = _verdict(decision, leads[0] if leads else "")
+    body = [" ".join(([verdict] if verdict else []) + leads)] if leads else []
     year_rules = rules.years.get(decision.tax_year)
     if year_rules is not None and decision.intent is not None and decision.intent.tool == "calculate_student_loan_repayment" \
             and all(name == "calculate_paye" for name, _, _ in results):

@@ -463,7 +463,38 @@ def find_money(text: str) -> list[Money]:
         # "I put $4 in a collection bucket": only KiwiSaver has contributions of the person's own here.
         found = [replace(a, role=_role_of(text, a.start, a.end, skip="contribution")) if a.role == "contribution" else a
                  for a in found]
-    return [_questioned_for_period(a) for a in _of_the_person_asked_about(text, found)]
+    return [_questioned_for_period(a) for a in _of_the_person_asked_about(text, _claimed_figures(text, found))]
+
+
+# A figure the person (or an app, a friend, an accountant) worked out and asks us to check: "I
+# worked out my levy as $742.05. Correct?", "an app says I'll get $500 back. True?". It is the
+# answer to compare with, never an income.
+CLAIMED_BEFORE = re.compile(r"\b(?:worked (?:it )?out|calculated|figured|estimated|came up with)\b[^.?!]{0,80}\bas\s*$|"
+                            r"\breckons?\b[^.?!]{0,80}\b(?:is|was|be|of|at|to|owe|get|pay|with)\s*$|"
+                            r"\b(?:i|we) reckon\b[^.?!$]{0,60}$|"
+                            r"\b(?:says?|said|told (?:me|us)|claims?)\b[^.?!]{0,60}\b(?:is|was|be|of|at|get|take home|pay|owe|=)\s*$|"
+                            r"\b(?:says?|said|told (?:me|us)|claims?)\b[^.?!$]{0,50}$|"
+                            r"\b(?:ended up with|end up with|came to|comes to|worked out to|works out (?:to|at))\s*$", re.I)
+# What a payslip says is the pay and its deductions, not a figure someone worked out.
+PAYSLIP_SAYS = re.compile(r"\b(?:pay ?slip|pay ?stub|statement)\b[^.?!$]{0,20}\b(?:says?|shows?|said)\b", re.I)
+PAY_WORDS_AFTER = re.compile(r"\s*(?:gross|before tax|pre-tax|salary|wages?)\b", re.I)
+INCOME_RIGHT_BEFORE = re.compile(r"\b(?:earn|earns|earning|make|makes|paid|salary|wages?|income|gross|on)\b\s*(?:(?:of|is|was)\s+)?"
+                                 r"(?:(?:about|around|roughly|like|only|just)\s*)?$", re.I)
+ASKS_IF_RIGHT = re.compile(r"\b(?:right|correct|true|accurate|legit|look right|sound right|add up|is that it)\b", re.I)
+
+
+def _claimed_figures(text: str, found: list[Money]) -> list[Money]:
+    if not ASKS_IF_RIGHT.search(text):
+        return found
+    out = []
+    for a in found:
+        sentence = re.split(r"[.?!]\s", text[:a.start])[-1]
+        if (CLAIMED_BEFORE.search(sentence) and a.role not in ("donation", "contribution", "deduction")
+                and not INCOME_RIGHT_BEFORE.search(sentence) and not PAYSLIP_SAYS.search(sentence)
+                and not PAY_WORDS_AFTER.match(text[a.end:])):
+            a = replace(a, role="claimed", questioned=None)
+        out.append(a)
+    return out
 
 
 # Whose money an amount is. A question may tell of someone else's income ("My wife made $25k profit
@@ -953,6 +984,9 @@ def read_slots(text: str, rules: RuleBook | None = None, current: str | None = N
     if wm and Decimal(wm.group("w")) <= 53:
         slots.weeks_per_year = Decimal(wm.group("w"))
     slots.asked_period = asked_period(text, amounts)
+    claimed = next((a for a in amounts if a.role == "claimed" and a.period_stated), None)
+    if slots.asked_period is None and claimed is not None:
+        slots.asked_period = claimed.period  # "says I'd take home $6,214 a month": the month is what is checked
     slots.tax_code = find_tax_code(text)
     if NO_STUDENT_LOAN.search(text):
         slots.student_loan = False

@@ -787,3 +787,20 @@ def test_being_in_kiwisaver_without_a_rate_takes_the_years_default_rate(engine):
     assert "KiwiSaver $70" in out["answer"]
     out = ask(engine, "I get $2,000 a fortnight on M and I'm not in KiwiSaver. What's my net pay each fortnight?")
     assert "KiwiSaver $" not in out["answer"].split("\n")[0]
+
+
+@pytest.mark.parametrize("question,first", [
+    # 2026-27 income tax on $70,000 by the bands: 1,638 + 6,632.50 + 16,500 x 30% (4,950) = $13,220.50.
+    ("I worked out my income tax on a $70,000 salary this year as $13,220.50. Is that right?", "Yes, $13,220.50 is right."),
+    ("my flatmate reckons the tax on 70k this year is $15,000, is that right?", "Not quite: it comes to $13,220.50, not $15,000."),
+    # IR340 (2026-27) weekly $1,000 on M: PAYE $171.50 (nz_tax_facts.md).
+    ("payslip shows PAYE of $171.50 on a $1,000 week, tax code M. correct?", "Yes, $171.50 is right."),
+])
+def test_a_figure_to_check_is_answered_yes_or_no_first(engine, question, first):
+    out = ask(engine, question)
+    assert out["answer"].startswith(first)
+    assert out["tools"] and "$15,000" not in [t["arguments"].get("taxable_income") for t in out["tools"]]
+
+
+def test_a_worked_out_figure_with_no_pay_asks_for_the_pay(engine):
+    assert ask(engine, "I've calculated my PAYE as $245.10 this week. Is that correct?")["status"] == "needs_clarification"
