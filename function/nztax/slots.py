@@ -795,6 +795,9 @@ def _stated(condition: re.Pattern, text: str) -> bool:
 TAX_YEAR_EXPLICIT = re.compile(r"\b(?P<a>20\d{2})\s?(?:-|–|—|/|to)\s?(?P<b>20\d{2}|\d{2})\b")
 INCOME_YEAR = re.compile(r"\b(?:the\s+)?(?P<y>20\d{2})\s+(?:income\s+|tax\s+|financial\s+)?year\b|\btax year (?P<y2>20\d{2})\b", re.I)
 YEAR_ENDING = re.compile(r"\b(?:year\s+)?(?:ending|ended|to|until)\s+(?:31\s+)?march\s+(?P<y>20\d{2})\b|\b(?:march|mar)\s+(?P<y2>20\d{2})\b", re.I)
+YEAR_OF_TAX_BEFORE = re.compile(r"\b(?:tax\w*|income|earn\w*|paid|pay|salary|wages?|made|owe\w*|refund|levy|acc|repa\w*|"
+                                r"deduct\w*|rates?|thresholds?|brackets?|bands?|ietc|credits?|kiwisaver|return|filed?|profit|"
+                                r"bright-line|sold|sell|bought|buy|changed?|scrapped|went up|go up)\b|\$\d|\d[\d,.]*k\b", re.I)
 BARE_YEAR = re.compile(r"\b(?:in|for|during|of)\s+(?P<y>20\d{2})\b(?!\s?[-–/])", re.I)
 RELATIVE_YEAR = {
     -1: re.compile(r"\b(?:last|previous|prior)\s+(?:tax\s+|income\s+|financial\s+)?year\b|\blast april\b", re.I),
@@ -849,9 +852,10 @@ def resolve_tax_year(text: str, rules: RuleBook | None, current: str) -> tuple[s
         m = pattern.search(text)
         if m:
             return year_from_start(first_current + offset), m.group(0)
-    m = BARE_YEAR.search(text)
-    if m:
-        return year_from_start(int(m.group("y"))), m.group(0)
+    for m in BARE_YEAR.finditer(text):
+        # "tax in 2024", "what was the top rate in 2019"; not "finished uni in 2024".
+        if YEAR_OF_TAX_BEFORE.search(text[max(0, m.start() - 40):m.start()]):
+            return year_from_start(int(m.group("y"))), m.group(0)
     return None, None
 
 
@@ -1031,6 +1035,9 @@ def read_slots(text: str, rules: RuleBook | None = None, current: str | None = N
                         and not earned[0].says_salary and not any(a.role in ("main_job", "second_job", "total") for a in amounts))
     slots.flat_code = next((code for code, words in FLAT_CODE_WORK.items() if words.search(text)), None)
     slots.tax_year, slots.year_text = resolve_tax_year(text, rules, current)
+    # "income tax for 2025 on $70,000": a calendar year's number alone could be the tax year ending
+    # in March 2025 or the one starting in April 2025.
+    slots.calendar_year = slots.calendar_year or bool(slots.year_text and BARE_YEAR.fullmatch(slots.year_text))
     dm = FULL_DATE.search(text)
     if dm:
         try:

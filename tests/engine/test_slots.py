@@ -401,3 +401,13 @@ def test_a_pay_period_right_after_the_amount_and_a_payslips_line(text, expected)
     slots = read_slots(text, RULES)
     assert [(a.value, a.role) for a in slots.amounts] == expected
     assert slots.amounts[-1].period in ("weekly", "fortnightly")
+
+
+@pytest.mark.parametrize("text,year,calendar", [
+    ("how much tax did I pay on $58,000 in 2024?", "2024-25", True),      # 2024 alone: Jan-Mar or Apr-Dec?
+    ("the 2025 tax year, salary $58,000", "2024-25", False),              # IRD's name: ends March 2025
+    ("graduated in 2023 and now earn $58,000, what's my tax?", None, False),  # a year of something else
+])
+def test_a_calendar_year_alone_is_asked_about_and_a_year_of_something_else_is_not_the_tax_year(text, year, calendar):
+    slots = read_slots(text, RULES, "2026-27")
+    assert (slots.tax_year, slots.calendar_year) == (year, calendar)
