@@ -330,14 +330,15 @@ def decide(question: str, classification: Classification | None, rules: RuleBook
             _clarify(d, "rest_of_income" if slots.extra_only else "income")
         return d
     # A calculation.
+    readings = {intent.tool, runner.tool if runner is not None else None}
     if (SELF_EMPLOYED.search(asked) and slots.tax_code is None and slots.asked_period not in PAY_FREQUENCIES
-            and "calculate_paye" in {intent.tool, runner.tool if runner is not None else None}):
+            and "calculate_paye" in readings):
         # "Self-employed cleaner, $38 an hour, 1,400 hours this year: what's the tax?": no employer
         # takes PAYE; their tax is the year's income tax on the profit. (Between the two, that settles it.)
         income_tax = next((spec for spec in default_catalogue().intents
                            if spec.does == "calculate" and spec.tool == "calculate_income_tax"), None)
-        if income_tax is not None and (intent.tool == "calculate_paye" or intent.name == income_tax.name):
-            sure = sure or {intent.tool, runner.tool} == {"calculate_paye", "calculate_income_tax"}
+        if income_tax is not None and intent.tool in ("calculate_paye", "calculate_income_tax"):
+            sure = sure or readings == {"calculate_paye", "calculate_income_tax"}
             intent = d.intent = income_tax
     if slots.calendar_year and not slots.pay_date:
         # "$65,000 in 2025, January to December": that spans two tax years (1 April to 31 March).
