@@ -297,6 +297,7 @@ def _period_and_end(text: str, start: int, end: int) -> tuple[str, bool, int]:
 
 
 # "$60k salary", "$20k profit", "$5,000 of interest": the noun right after an amount says what it is.
+LABELS_NEXT_AMOUNT = re.compile(r"\s*(?:of|is|was|:|=|-)?\s*\$?\d")  # "income 40k kiwisaver returns 3k"
 LEADS_ANOTHER_AMOUNT = re.compile(r"[^\d$.?!,;]{0,20}\$?\d")
 NOUN_AFTER = re.compile(r"^\s*(?:(?:of|in|worth of|a year|per year|annual|gross)\s+)?")
 
@@ -333,7 +334,9 @@ def _role_of(text: str, start: int, end: int, skip: str | None = None, default: 
         if role in BEFORE_ONLY_ROLES or role == skip:
             continue
         m = pattern.match(directly_after)
-        if m and not (role == "income" and m.group(0).lower() == "on a"):  # "$2,000 on a laptop" is not a pay
+        if m and not (role == "income" and m.group(0).lower() == "on a") \
+                and not LABELS_NEXT_AMOUNT.match(directly_after, m.end()):
+            # ("$2,000 on a laptop" is not a pay; in "income 40k kiwisaver returns 3k" the words lead the next amount.)
             return role
     after_clause = re.split(r"[.?!;,]| and | but ", text[end:end + 45], maxsplit=1)[0]
     for window in (before, after_clause):
@@ -413,6 +416,8 @@ def find_money(text: str) -> list[Money]:
         plain = not (cur or suf or dollars or "," in num)
         if plain and value < 10 and not period_stated:
             continue  # "3 jobs", "a 2 bedroom": a small bare number is a count
+        if plain and value < 100 and re.fullmatch(r"\d+\.\d", num) and not period_stated:
+            continue  # "pir 10.5 or 17.5", "kiwisaver 3.5": a rate written without its % sign
         questioned = None
         # "-$5,000" is a loss; the dash in "20 Dec 2024 - $1000 weekly" only separates.
         separator = bool(m.group("neg")) and m.group("neg") != "-" and text[max(0, m.start() - 1):m.start()].isspace()

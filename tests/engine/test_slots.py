@@ -411,3 +411,8 @@ def test_a_pay_period_right_after_the_amount_and_a_payslips_line(text, expected)
 def test_a_calendar_year_alone_is_asked_about_and_a_year_of_something_else_is_not_the_tax_year(text, year, calendar):
     slots = read_slots(text, RULES, "2026-27")
     assert (slots.tax_year, slots.calendar_year) == (year, calendar)
+
+
+def test_a_rate_without_its_sign_is_not_money_and_words_leading_the_next_amount_are_its():
+    slots = read_slots("pir 10.5 or 17.5? income 52k, kiwisaver fund earned 4k", RULES)
+    assert [(a.value, a.role) for a in slots.amounts] == [(Decimal(52000), "income"), (Decimal(4000), "pie_income")]
