@@ -643,6 +643,9 @@ def test_turned_away_only_in_its_own_words_or_shape(engine, question, status, is
     ("how do I claim expenses for my rental?", "answered"),
     ("I'm a full-time student, can I get the student loan repayment exemption?", "answered"),
     ("which PIR should I be on with $40,000 taxable income and $2,000 PIE income?", "answered"),
+    # Whether their own sum comes out one way, with nothing to work it out from; when it is paid is the rule's.
+    ("would we get any tax back this year?", "needs_clarification"),
+    ("when do refunds get paid out?", "answered"),
     # One total for several jobs, and a figure asked for each job: how it is split is asked.
     ("3 part time jobs, about 45k all up. What tax comes off each one?", "needs_clarification"),
     ("total from both jobs is 60k, which secondary code do I use?", "answered"),
