@@ -402,7 +402,9 @@ def decide(question: str, classification: Classification | None, rules: RuleBook
         return d
     d.action = "calculate"
     named = components or []
-    components = [c for c in named if c.name in intent.covers and c.does == "calculate"]
+    said_not = {"calculate_kiwisaver": slots.kiwisaver is False, "calculate_student_loan_repayment": slots.student_loan is False}
+    # (A part said not to apply, "no loan, no KiwiSaver", is not worked out because its word is there.)
+    components = [c for c in named if c.name in intent.covers and c.does == "calculate" and not said_not.get(c.tool)]
     if slots.names_income_tax and intent.tool in ("calculate_acc_levy", "calculate_student_loan_repayment"):
         # "What's her income tax and ACC levy on that?": the income tax it names, on the same income.
         components += [c for c in named if c.tool == "calculate_income_tax"]
@@ -803,6 +805,12 @@ def _call_for(tool: str, d: Decision, slots: Slots, amount: Money, annual: Decim
             args["employer_rate"] = slots.employer_rate
         return tool, args
     if tool == "calculate_paye":
+        jobs = [a for a in slots.incomes if not a.questioned]
+        if len(jobs) > 1 and slots.adds_up and not slots.comparison:
+            # PAYE is each employer's, on its own pay: the main job's (its code follows its own pay),
+            # never the jobs added up ("main one pays $40,000 and the second $8,000").
+            main = next((a for a in jobs if a.role == "main_job"), jobs[0])
+            return _paye_call(d, slots, main, slots.annual(main) or main.value, year)
         return _paye_call(d, slots, amount, annual, year)
     if tool == "calculate_take_home_pay":
         code = _code(slots)

@@ -176,7 +176,8 @@ ROLE_WORDS = [
     ("contribution", r"put in|putting in|paid in|chuck(?:ed)? in|(?:i|we|i've) put(?: in)?|contribut\w*|into (?:my |the )?kiwisaver|into ks"),
     ("pie_income", r"\bpie\b|pie income|kiwisaver (?:fund )?(?:earned|returns?|income)|fund (?:earned|income|returns?)"),
     ("partner", r"partner|wife|husband|spouse|girlfriend|boyfriend|hubby|missus|other half|my mum|my dad|flatmate'?s"),
-    ("second_job", r"second(?:ary)? job|2nd job|other job|another job|second employer|side job|part[- ]time job|"
+    ("second_job", r"second(?:ary)? job|2nd job|other job|another job|second employer|side job|part[- ]time job|the second(?: one)?|"
+                   r"the 2nd(?: one)?|the other one|"
                    r"weekend job|night job|secondary|extra job|second income"),
     ("total", r"total (?:income|earnings|pay)|in total|altogether|all up|all together|across (?:both|all) (?:jobs|my jobs)"),
     ("main_job", r"main|main job|main employer|primary job|first job|day job|full[- ]time job|main salary|main income"),
@@ -239,7 +240,7 @@ NAMES_TAKE_HOME = re.compile(r"\btake[- ]?home\b|\bafter[- ]tax\b|\bnet (?:pay|i
                              r"\bhits? my (?:account|bank)\b|\bclear (?:each|a|per|every)\b", re.I)
 COMPARISON = re.compile(r"\b(?:vs\.?|versus|compared (?:to|with)|or|instead of|(?:raise|rise|increase|bump|up|jump|promotion) to)\s*$", re.I)
 RANGE_BEFORE = re.compile(r"\b(?:from|between)\s*$", re.I)
-ADD_UP = re.compile(r"\b(?:two jobs|2 jobs|both jobs|second job|2nd job|other job|another job|plus|on top|as well as|"
+ADD_UP = re.compile(r"\b(?:(?:two|2|three|3|four|4|multiple|several) (?:part[- ]time |casual )?jobs|both jobs|second job|2nd job|other job|another job|plus|on top|as well as|"
                     r"total|combined|altogether|all up|in total|together|also earn|also get|also make|and also)\b", re.I)
 
 

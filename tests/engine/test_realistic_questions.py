@@ -826,3 +826,13 @@ def test_a_figure_to_check_is_answered_yes_or_no_first(engine, question, first):
 
 def test_a_worked_out_figure_with_no_pay_asks_for_the_pay(engine):
     assert ask(engine, "I've calculated my PAYE as $245.10 this week. Is that correct?")["status"] == "needs_clarification"
+
+
+def test_paye_with_two_jobs_is_on_the_main_jobs_own_pay_and_a_part_said_not_to_apply_is_left_out(engine):
+    # Main job $39,000 a year paid fortnightly ($1,500) on ME, IRD's algorithm (nz_tax_facts.md s8), 2026-27:
+    # tax 1,638 + 23,400 x 17.5% = 5,733; ACC 1.75% = 682.50; less IETC 520 -> 5,895.50 / 52 = 113.37
+    # (truncated) x 2 = $226.74. Never PAYE on both jobs added up.
+    out = ask(engine, "Two jobs: my main one pays $39,000 a year fortnightly on ME, and a second job pays $6,000 a year "
+                      "on S. What PAYE comes off my main job each fortnight? No KiwiSaver.")
+    assert "$226.74" in out["answer"]
+    assert all(t["name"] != "calculate_kiwisaver" for t in out["tools"])
