@@ -30,6 +30,7 @@ TARGETS = {
     "supplement7": ("nztax_build.evaluate_answers", "question_bank_dev8.yaml", "supplement7.md"),  # development only
     "supplement8": ("nztax_build.evaluate_answers", "question_bank_dev9.yaml", "supplement8.md"),  # development only
     "supplement9": ("nztax_build.evaluate_answers", "question_bank_dev10.yaml", "supplement9.md"),  # development only
+    "supplement10": ("nztax_build.evaluate_answers", "question_bank_dev11.yaml", "supplement10.md"),  # development only
 }
 
 
