@@ -326,9 +326,10 @@ class IntentClassifier:
         prefer = np.array([len(features & p) for p in self.prefer_sets], dtype=np.float32)
         avoid = np.array([len(features & a) for a in self.avoid_sets], dtype=np.float32)
         gap = self.settings.intent_sequence_gap
-        decisive = next((i for i, phrases, sequences, unless in self.decisive
-                         if (mentions(lowered, phrases) or follows_in_order(lowered, sequences, gap))
-                         and not mentions(lowered, unless)), None)
+        settled = [i for i, phrases, sequences, unless in self.decisive
+                   if (mentions(lowered, phrases) or follows_in_order(lowered, sequences, gap)) and not mentions(lowered, unless)]
+        # A request to mislead settles it before another agency's words do ("just not mention my jobseeker").
+        decisive = next((i for i in settled if self.catalogue.intents[i].does == "refuse"), settled[0] if settled else None)
         return (dense + w * (0.5 * lexical + 0.5 * keyword) + self.settings.intent_slot_weight * prefer
                 - self.settings.intent_avoid_weight * avoid), keyword, decisive, lowered
 
