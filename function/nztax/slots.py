@@ -140,7 +140,7 @@ NOT_MONEY_AFTER = re.compile(
     r"^\s?(?:%|percent|per ?cent|hours?\b|hrs?\b|h\b|weeks?\b|wks?\b|months?\b|years?\b|yrs?\b|days?\b|kids?\b|children|"
     r"child\b|jobs?\b|people|employees|staff|times|of (?:them|us)|yo\b|y/o|years? old|shares?\b|units?\b|km|kg|sqm|m2|"
     r"form|bedrooms?|rooms?|flatmates?|boarders?|properties|houses?|st\b|nd\b|rd\b|th\b|am\b|pm\b(?!\s*(?:salary|pay|income|wage))|"
-    r"cents?\b)", re.I)  # ("only 72 cents goes to my loan": a deduction being asked about, not a pay)
+    r"cents?\b|s\b)", re.I)  # ("only 72 cents goes to my loan": a deduction being asked about, not a pay)
 AGE = re.compile(r"1[5-9]|[2-9]\d")
 MONEY_AFTER_AGE = re.compile(r"\s*(?:an?\b|per\b|/|grand|dollars|bucks|hours?\b|hrs?\b|%|percent|p/?h\b|ph\b|nzd)", re.I)
 MONTH_NAMES = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*"
@@ -190,14 +190,14 @@ ROLE_WORDS = [
     # Income from investments and property: taxed, but not earnings the ACC levy is charged on.
     ("investment_income", r"interest|dividends?|rental income|rent from|rental profit|board from|crypto|trading|gain"),
     # What a business or a rental takes in before its costs: taxed only on what is left after them.
-    ("takings", r"sales|turnover|takings|bookings|invoiced(?! at)|invoicing|revenue|brought in|took in|billed|gross receipts"),
+    ("takings", r"sales|turnover|takings|bookings|invoiced(?! at)|invoicing|revenue|brought in|brings in|bring in|took in|takes in|billed|gross receipts"),
     ("rent_received", r"rent received|gross rent|rent (?:came|comes) to|in rent"),
     ("other_income", r"profit|bonus|side (?:business|hustle|income)|on the side|self[- ]employ\w*|freelanc\w*|contract(?:ing|or)"),
     ("other", r"owe|owed|owing|refund|tax bill|rit|residual income tax|tax to pay|terminal tax|debt|arrears|boarders?|flatmates? pay|shares|sold|sell|sale|lump sum|redundancy|loss|inheritance|lotto|prize|gift|"
               r"penalt\w*|student loan balance|balance|savings|deposit|house price|"
               # what an owner takes out of their business: not income (the business's profit is)
-              r"drawings|drew|took out of the business"),
-    ("value", r"worth|valued at"),  # "the IETC is worth $1,040": before the amount only
+              r"drawings|drew|took out of the business|left me|inherited|estate"),
+    ("value", r"worth|valued at|meant to be|supposed to be|the full"),  # "the IETC is worth $1,040": before the amount only
 ]
 # Taxable income besides pay from work: a side business's profit, a bonus, interest, rent.
 OTHER_INCOME_ROLES = ("other_income", "investment_income")
@@ -394,7 +394,8 @@ def find_money(text: str) -> list[Money]:
             continue  # part of a tax year "2024-25" or a date "31/3/2024"
         if NOT_MONEY_BEFORE.search(before) and not cur:
             continue
-        if re.search(r"\bat\s$", before) and not (cur or suf or "." in num) and AGE.fullmatch(num) and not MONEY_AFTER_AGE.match(after):
+        if (re.search(r"\bat\s$|\b(?:widow|widower|man|woman|lady|gentleman|pensioner|retiree|person|couple|age)\s+of\s$", before, re.I)
+                and not (cur or suf or "." in num) and AGE.fullmatch(num) and not MONEY_AFTER_AGE.match(after)):
             continue  # "take my KiwiSaver out at 65": an age ("paid at 30 an hour" is money)
         if DATE_AROUND.search(before) or DATE_AROUND.match(text[m.end("num"):]):
             if not cur:
@@ -776,7 +777,8 @@ NEGATION = re.compile(r"\b(?:not|no|never|without|don'?t|doesn'?t|didn'?t|isn'?t
 # tax on it depends on that income, unless the text says there is none ("no other income").
 EXTRA_INCOME = re.compile(r"\bon the side\b|\bside (?:hustle|job|gig|income|work|business)\b|\bbonus\b|\bone[- ]off\b|"
                           r"\bextra (?:income|money|cash|work|shifts?)\b|\bsome (?:extra )?work\b|\bcash jobs?\b|\bodd jobs?\b|"
-                          r"\b(?:goes|go|going|went) up by\b|\b(?:pay )?(?:rise|raise|increase) of\b", re.I)
+                          r"\b(?:goes|go|going|went) up by\b|\b(?:pay )?(?:rise|raise|increase) of\b|\bpay (?:rise|raise|increase)\b(?!\s+to\b)|"
+                          r"\bback ?pay\b|\bredundancy\b|\blump sum\b|\bpayout\b", re.I)
 ONLY_INCOME = re.compile(r"\b(?:no|not any|nothing|without any|don'?t have any) other (?:income|job|jobs|work|earnings)\b|"
                          r"\bonly (?:income|earnings|money)\b|\bno (?:salary|wages|job|day job|main job)\b|\bnothing else\b|"
                          r"\bthat'?s (?:all|it)\b|\ball (?:i|he|she|they) (?:earn|earned|made|make|get|got)\b|\bmy only\b", re.I)

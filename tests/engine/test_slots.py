@@ -416,3 +416,23 @@ def test_a_calendar_year_alone_is_asked_about_and_a_year_of_something_else_is_no
 def test_a_rate_without_its_sign_is_not_money_and_words_leading_the_next_amount_are_its():
     slots = read_slots("pir 10.5 or 17.5? income 52k, kiwisaver fund earned 4k", RULES)
     assert [(a.value, a.role) for a in slots.amounts] == [(Decimal(52000), "income"), (Decimal(4000), "pie_income")]
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("I coach year 9s at netball and earn $4,200 a year from it", [(Decimal(4200), "income")]),      # a school year
+    ("I'm a pensioner of 78 with $14,000 of taxable income", [(Decimal(14000), "income")]),           # an age
+    ("the IETC is supposed to be $520, right? I earn $50,000", [(Decimal(520), "value"), (Decimal(50000), "income")]),
+    ("my shop brings in $90,000 a year", [(Decimal(90000), "takings")]),
+    ("my aunt's estate left me $80,000", [(Decimal(80000), "other")]),                              # not income
+])
+def test_ages_school_years_rule_figures_takings_and_inheritances(text, expected):
+    assert [(a.value, a.role) for a in read_slots(text, RULES).amounts] == expected
+
+
+@pytest.mark.parametrize("text,extra", [
+    ("I'm getting $2,500 of back pay next week, how much tax comes off?", True),
+    ("a $3,000 pay rise from April, how much more tax is that?", True),
+    ("got a pay rise to 75k, how much tax now?", False),        # a new salary, not extra money
+])
+def test_extra_money_on_top_of_the_years_income(text, extra):
+    assert read_slots(text, RULES).extra_only is extra
