@@ -807,10 +807,15 @@ def _call_for(tool: str, d: Decision, slots: Slots, amount: Money, annual: Decim
     if tool == "calculate_paye":
         jobs = [a for a in slots.incomes if not a.questioned]
         if len(jobs) > 1 and slots.adds_up and not slots.comparison:
-            # PAYE is each employer's, on its own pay: the main job's (its code follows its own pay),
-            # never the jobs added up ("main one pays $40,000 and the second $8,000").
-            main = next((a for a in jobs if a.role == "main_job"), jobs[0])
-            return _paye_call(d, slots, main, slots.annual(main) or main.value, year)
+            if slots.second_job or TWO_JOBS.search(d.asked) or any(a.role in ("main_job", "second_job") for a in jobs):
+                # PAYE is each employer's, on its own pay: the main job's (its code follows its own
+                # pay), never the jobs added up ("main one pays $40,000 and the second $8,000").
+                main = next((a for a in jobs if a.role == "main_job"), jobs[0])
+                return _paye_call(d, slots, main, slots.annual(main) or main.value, year)
+            if len({a.period for a in jobs}) == 1:
+                # "base pay $2,380 plus a $210 shift allowance this fortnight": parts of one pay.
+                one = replace(jobs[0], value=sum((a.value for a in jobs), Decimal(0)))
+                return _paye_call(d, slots, one, slots.annual(one) or one.value, year)
         return _paye_call(d, slots, amount, annual, year)
     if tool == "calculate_take_home_pay":
         code = _code(slots)

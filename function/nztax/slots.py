@@ -119,10 +119,10 @@ FREQ_BEFORE = re.compile(
 # "each fortnight I get $2,000" / "earn $2,000 every fortnight" are both caught by FREQ_AFTER/BEFORE;
 # a period word elsewhere in the question is the period the answer is wanted in.
 ASKED_PERIOD = [
-    ("weekly", r"\b(?:weekly|a week|per week|each week|every week|p/?w|pw|week's|weekly pay)\b"),
-    ("fortnightly", r"\b(?:fortnightly|a fortnight|per fortnight|each fortnight|every fortnight|every two weeks)\b"),
+    ("weekly", r"\b(?:weekly|a week|per week|each week|every week|p/?w|pw|week's|weekly pay|this week|the week)\b"),
+    ("fortnightly", r"\b(?:fortnightly|a fortnight|per fortnight|each fortnight|every fortnight|every two weeks|this fortnight|the fortnight)\b"),
     ("four_weekly", r"\b(?:four[- ]?weekly|4[- ]?weekly|every (?:four|4) weeks)\b"),
-    ("monthly", r"\b(?:monthly|a month|per month|each month|every month|p/?m|month's)\b"),
+    ("monthly", r"\b(?:monthly|a month|per month|each month|every month|p/?m|month's|this month|the month)\b"),
     ("annual", r"\b(?:a year|per year|annually|yearly|for the year|per annum|in a year|each year|over (?:the|a) (?:full )?year|"
                r"(?:full|whole) year|per yr|a yr)\b"),
 ]
@@ -637,6 +637,12 @@ def _takings_less_costs(text: str, amounts: list[Money], slots: Slots) -> list[M
     if not gross:
         return amounts
     costs = [a for a in amounts if a.role == "expense" and not a.questioned and BUSINESS_COSTS.search(_own_words(text, a))]
+    profits = [a for a in amounts if a.role in OTHER_INCOME_ROLES and not a.questioned
+               and re.search(r"\b(?:profit|net)\b", _own_words(text, a), re.I)]
+    if not costs and profits:
+        # "turnover of $45,000 and a profit of $18,000 after expenses": the profit is stated; the
+        # takings only say where it came from.
+        return [a for a in amounts if a not in gross]
     if not costs:
         slots.gross_only = True
         return amounts
@@ -694,6 +700,21 @@ def _sale_less_purchase(text: str, amounts: list[Money]) -> list[Money]:
 # that runs from April to March.
 MONTH_RANGE = re.compile(r"^[^.?!;]{0,25}?\b(?:from\s+)?(?P<a>" + MONTH_NAMES + r")\b\.?\s*(?:-|–|to|through|till|until)\s*"
                          r"(?:the end of\s+)?(?P<b>" + MONTH_NAMES + r")\b", re.I)
+
+
+# "my normal $1,150 plus $380 of overtime, so $1,530 gross this week": the total, restated.
+RESTATES = re.compile(r"(?:\bso|\bthat'?s|\bthats|\bwhich is|\bmaking|\btotal(?: of)?|\ball up|\baltogether|=)\s*(?:about\s+)?$", re.I)
+
+
+def _restated_total(text: str, amounts: list[Money]) -> list[Money]:
+    """Parts that the question itself adds up to a later amount are that amount: only the total,
+    with its own period, is kept."""
+    for i, total in enumerate(amounts):
+        parts = [a for a in amounts[:i] if a.is_income and not a.questioned]
+        if (total.is_income and len(parts) > 1 and RESTATES.search(text[max(0, total.start - 20):total.start])
+                and sum((a.value for a in parts), Decimal(0)) == total.value):
+            return [a for a in amounts if a not in parts]
+    return amounts
 
 
 def _months_paid(text: str, amounts: list[Money]) -> tuple[list[Money], int]:
@@ -1036,7 +1057,7 @@ def read_slots(text: str, rules: RuleBook | None = None, current: str | None = N
         slots.kiwisaver_year = f"{end_year - 1}-{end_year % 100:02d}"
     slots.calendar_year = bool(CALENDAR_YEAR.search(text))
     slots.part_year = bool(PART_YEAR.search(text)) and any(a.is_income and a.period == "annual" for a in amounts)
-    amounts, spans = _months_paid(text, _sale_less_purchase(text, amounts))
+    amounts, spans = _months_paid(text, _sale_less_purchase(text, _restated_total(text, amounts)))
     amounts = slots.amounts = _one_year_each(text, _takings_less_costs(text, amounts, slots), slots)
     earned = [a for a in amounts if a.role in ("income", *OTHER_INCOME_ROLES)]
     slots.extra_only = (bool(EXTRA_INCOME.search(text)) and not ONLY_INCOME.search(text) and len(earned) == 1

@@ -847,3 +847,14 @@ def test_paye_with_two_jobs_is_on_the_main_jobs_own_pay_and_a_part_said_not_to_a
                       "on S. What PAYE comes off my main job each fortnight? No KiwiSaver.")
     assert "$226.74" in out["answer"]
     assert all(t["name"] != "calculate_kiwisaver" for t in out["tools"])
+
+
+@pytest.mark.parametrize("question,figure", [
+    # IRD's algorithm (nz_tax_facts.md s8), 2026-27, M: a week of $1,530 -> annual 79,560: tax 1,638 +
+    # 6,632.50 + 7,380 + 1,460 x 33% (481.80) = 16,132.30; ACC 1.75% 1,392.30; 17,524.60 / 52 = $337.01.
+    ("normal pay $1,100 plus $430 overtime, so $1,530 this week on M. PAYE?", "$337.01"),
+    ("this week: base $1,230 plus $300 of allowances, tax code M. what's the PAYE on the week?", "$337.01"),
+])
+def test_the_parts_of_one_pay_are_that_pay(engine, question, figure):
+    out = ask(engine, question)
+    assert out["tools"] and out["tools"][0]["name"] == "calculate_paye" and figure in out["answer"]
