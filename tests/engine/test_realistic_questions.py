@@ -643,6 +643,12 @@ def test_turned_away_only_in_its_own_words_or_shape(engine, question, status, is
     ("do I need to mention my NZ Super on my IR330 for a part-time job?", "answered"),
     ("I've lost my IRD number, how do I find it?", "answered"),
     ("can I claim a home office if I'm self-employed and work from home?", "answered"),
+    # A rent increase, where to put money, another country's withholding; the tax on each is in scope.
+    ("our landlord wants to put the rent up by $60 a week, can he?", "out_of_scope"),
+    ("should I put my savings in an index fund or term deposits?", "out_of_scope"),
+    ("how much tax does Australia take off my Aussie super pension?", "out_of_scope"),
+    ("is the interest on my term deposit taxed?", "answered"),
+    ("how is my UK pension taxed here in NZ?", "answered"),
     # Employment law, MSD's rates and redundancy entitlements; the tax on them is in scope.
     ("my manager changed my roster with no notice, is she allowed to?", "out_of_scope"),
     ("how much jobseeker will I get a week?", "out_of_scope"),
