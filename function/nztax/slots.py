@@ -120,7 +120,8 @@ FREQ_BEFORE = re.compile(
 # a period word elsewhere in the question is the period the answer is wanted in.
 ASKED_PERIOD = [
     ("weekly", r"\b(?:weekly|a week|per week|each week|every week|p/?w|pw|week's|weekly pay|this week|the week)\b"),
-    ("fortnightly", r"\b(?:fortnightly|a fortnight|per fortnight|each fortnight|every fortnight|every two weeks|this fortnight|the fortnight)\b"),
+    ("fortnightly", r"\b(?:fortnightly|a fortnight|per fortnight|each fortnight|every fortnight|every (?:two|2) weeks|every second week|"
+                    r"this fortnight|the fortnight)\b"),
     ("four_weekly", r"\b(?:four[- ]?weekly|4[- ]?weekly|every (?:four|4) weeks)\b"),
     ("monthly", r"\b(?:monthly|a month|per month|each month|every month|p/?m|month's|this month|the month)\b"),
     ("annual", r"\b(?:a year|per year|annually|yearly|for the year|per annum|in a year|each year|over (?:the|a) (?:full )?year|"
@@ -890,7 +891,8 @@ def resolve_tax_year(text: str, rules: RuleBook | None, current: str) -> tuple[s
 
 # "I get paid 2.5k", "my pay is $1,800": one pay, whose period the amount itself does not say.
 # "i make 4k", "net pay on $1,650": what someone earns, said right before a small amount.
-EARNS_BEFORE = re.compile(r"\b(?:make|makes|making|earn|earns|earning|on|(?:net|take[- ]?home|after[- ]tax)\s+(?:pay\s+)?on)"
+EARNS_BEFORE = re.compile(r"\b(?:make|makes|making|earn|earns|earning|on|(?:net|take[- ]?home|after[- ]tax)\s+(?:pay\s+)?on|"
+                          r"(?:come|comes|coming|taken|take|takes|came) (?:out of|off)(?: my)?|out of my|off my)"
                           r"\s*(?:about|around|roughly|like|only|just)?\s*$", re.I)
 # Words that place a small amount in a whole year ("made $6k over summer", "earned 8k this tax year").
 WHOLE_YEAR_WORDS = re.compile(r"\b(?:year|yr|annual\w*|p\.?a|summer|holidays?|so far|in total|total|altogether|all up|"

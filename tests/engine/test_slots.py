@@ -436,3 +436,13 @@ def test_ages_school_years_rule_figures_takings_and_inheritances(text, expected)
 ])
 def test_extra_money_on_top_of_the_years_income(text, extra):
     assert read_slots(text, RULES).extra_only is extra
+
+
+@pytest.mark.parametrize("text,questioned,asked", [
+    ("how much PAYE comes out of my $850 pay", True, None),            # one pay, of which period?
+    ("what tax comes off $2,000", True, None),
+    ("I earn $700 a week, paid every 2 weeks. PAYE each payday?", False, "fortnightly"),
+])
+def test_a_pay_with_no_period_is_questioned_and_every_2_weeks_is_fortnightly(text, questioned, asked):
+    slots = read_slots(text, RULES)
+    assert bool(slots.amounts[0].questioned) is questioned and slots.asked_period == asked
