@@ -576,7 +576,10 @@ def _plan(d: Decision, intent: IntentSpec, slots: Slots) -> None:
     year = d.tax_year
     questioned = slots.questioned
     if questioned and "income" in intent.needs:
-        _clarify(d, "amount", questioned[0].questioned)
+        if questioned[0].one_pay and intent.tool == "calculate_paye":
+            _clarify(d, "frequency")  # PAYE on one pay: how often it is paid is what is missing
+        else:
+            _clarify(d, "amount", questioned[0].questioned)
         return
     tool = intent.tool
     if tool in INCOME_TOOLS and _gives_only(slots):

@@ -163,6 +163,7 @@ class Money:
     end: int = 0                    # where the amount and its period words end
 
     says_salary: bool = False       # "salary", "annual" or "a year" next to it
+    one_pay: bool = False           # questioned as one pay whose period is not said ("comes out of my $620 pay")
 
     @property
     def is_income(self) -> bool:
@@ -421,7 +422,7 @@ def find_money(text: str) -> list[Money]:
             continue  # "3 jobs", "a 2 bedroom": a small bare number is a count
         if plain and value < 100 and re.fullmatch(r"\d+\.\d", num) and not period_stated:
             continue  # "pir 10.5 or 17.5", "kiwisaver 3.5": a rate written without its % sign
-        questioned = None
+        questioned, one_pay = None, False
         # "-$5,000" is a loss; the dash in "20 Dec 2024 - $1000 weekly" only separates.
         separator = bool(m.group("neg")) and m.group("neg") != "-" and text[max(0, m.start() - 1):m.start()].isspace()
         negative = (bool(m.group("neg") or m.group("neg2")) and not separator
@@ -445,14 +446,16 @@ def find_money(text: str) -> list[Money]:
             elif PAID_BEFORE.search(text[max(0, m.start() - 20):m.start()]):
                 # "I get paid 2.5k": a pay, but of which period?
                 questioned = f"{m.group(0).strip()} paid could be a week's, a fortnight's or a month's pay"
+                one_pay = True
             elif (EARNS_BEFORE.search(text[max(0, m.start() - 20):m.start()])
                   and not WHOLE_YEAR_WORDS.search(text) and not ANY_PERIOD_WORD.search(text)):
                 # "i make 4k", "net pay on $1,650": too small for a year's pay, said of a pay, and no
                 # period anywhere in the question.
                 questioned = f"{m.group(0).strip()} could be a week's, a fortnight's, a month's or a year's pay"
+                one_pay = True
         says_salary = bool(re.search(r"salary|annual|a year|per year|yearly|per annum", near, re.I))
         found.append(Money(value=value, period=period, period_stated=period_stated, role=role,
-                           text=m.group(0).strip(), start=m.start(), questioned=questioned, end=period_end,
+                           text=m.group(0).strip(), start=m.start(), questioned=questioned, end=period_end, one_pay=one_pay,
                            says_salary=says_salary))
     for m in WORD_NUMBER.finditer(text):
         value = words_to_number(m.group(0))
