@@ -23,7 +23,7 @@ from decimal import ROUND_DOWN, Decimal
 from nztax.calculators.paye import PRIMARY_CODES
 from nztax.rules import FLAT_CODES, SECONDARY_CODES, RuleBook, current_tax_year
 from nztax.settings import get_settings
-from nztax.slots import OTHER_INCOME_ROLES, PAY_FREQUENCIES, PERIODS_PER_YEAR, Money, Slots, clean_text, read_slots
+from nztax.slots import OTHER_INCOME_ROLES, PAY_FREQUENCIES, PERIODS_PER_YEAR, Money, Slots, clean_text, find_tax_codes, read_slots
 from nztax.understand import Classification, IntentSpec, default_catalogue
 
 # How many amounts a comparison ("$70k vs $80k") answers at most.
@@ -145,6 +145,7 @@ class Decision:
     assumptions: list[str] = field(default_factory=list)
     also_facts: list[IntentSpec] = field(default_factory=list)  # a second question answered from the rules
     default_code: str = "M"           # the main-job code assumed when none is stated
+    per_job: bool = False             # several jobs' pays, each worked on its own code: shown together, not compared
     rule_results: dict[str, dict] = field(default_factory=dict)  # a fact's rule worked on stated figures (rule_sum)
     known_year: bool = True
     used_history: bool = False
@@ -813,6 +814,15 @@ def _call_for(tool: str, d: Decision, slots: Slots, amount: Money, annual: Decim
             if slots.second_job or TWO_JOBS.search(d.asked) or any(a.role in ("main_job", "second_job") for a in jobs):
                 # PAYE is each employer's, on its own pay: the main job's (its code follows its own
                 # pay), never the jobs added up ("main one pays $40,000 and the second $8,000").
+                # Each job whose own code is stated after it gets its own PAYE ("$700 a week on
+                # M SL, the other $220 a week on S SL").
+                codes = _codes_of(d.asked, jobs)
+                if codes:
+                    calls = [_paye_call(d, replace(slots, tax_code=code), job, slots.annual(job) or job.value, year)
+                             for job, code in zip(jobs, codes)]
+                    d.per_job = True
+                    d.calls += [c for c in calls[:-1] if c is not None and c not in d.calls]
+                    return calls[-1]
                 main = next((a for a in jobs if a.role == "main_job"), jobs[0])
                 return _paye_call(d, slots, main, slots.annual(main) or main.value, year)
             if len({a.period for a in jobs}) == 1:
@@ -827,6 +837,14 @@ def _call_for(tool: str, d: Decision, slots: Slots, amount: Money, annual: Decim
         frequency = _pay_frequency(slots, amount)
         return _take_home_call(d, slots, amount, annual, year, frequency or "annual")
     raise ValueError(f"no arguments are known for the calculator {tool!r}")  # the catalogue names a tool decide.py does not plan
+
+
+def _codes_of(text: str, jobs: list[Money]) -> list[str] | None:
+    """Each job's own tax code, when every job has one named after it and before the next job."""
+    codes = find_tax_codes(text)
+    ends = [j.start for j in jobs[1:]] + [len(text)]
+    own = [next((c for at, c in codes if job.start < at < end), None) for job, end in zip(jobs, ends)]
+    return own if all(own) else None
 
 
 def _paye_call(d: Decision, slots: Slots, amount: Money, annual: Decimal, year: str) -> tuple[str, dict] | None:

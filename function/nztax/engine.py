@@ -443,8 +443,9 @@ class Engine:
             if isinstance(call.result, dict) and isinstance(call.result.get("tax_year"), str):
                 years.add(call.result["tax_year"])
         ev.add_values(guard.differences([(c.name, c.result) for c in result.tools]))
-        together = say.together_total([(c.name, c.arguments, c.result) for c in result.tools])
-        ev.add_values([together] if together is not None else [])
+        calls = [(c.name, c.arguments, c.result) for c in result.tools]
+        together, pays = say.together_total(calls), say.take_home_together(calls)
+        ev.add_values([v for v in (together, pays[0] if pays else None) if v is not None])
         if result.tax_year in self.rules.years and self.rules.years[result.tax_year].data.partial:
             years.add(current_tax_year())  # a partly published year is answered with the current figures
         for year in years:

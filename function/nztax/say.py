@@ -312,11 +312,21 @@ def together_total(results: list[tuple[str, dict, dict]]) -> Decimal | None:
     return Decimal(str(tax["total_tax"])) + Decimal(str(levy["annual_levy"]))
 
 
+def take_home_together(results: list[tuple[str, dict, dict]]) -> tuple[Decimal, str] | None:
+    """Several pays of one frequency, each worked by PAYE (one per job): what they leave together,
+    and the frequency; or None."""
+    pays = [r for name, _, r in results if name == "calculate_paye" and "error" not in r]
+    if len(pays) < 2 or len({r["pay_frequency"] for r in pays}) != 1:
+        return None
+    return sum((Decimal(str(r["net_pay"])) for r in pays), Decimal(0)), pays[0]["pay_frequency"]
+
+
 def calculation(decision: Decision, results: list[tuple[str, dict, dict]], rules: RuleBook, titles: dict[str, str],
                 current_year: str) -> AskResult:
     leads, working, citations, tools = [], [], [], []
     approximate = False
-    comparison = len({name for name, _, _ in results}) < len(results)  # one calculator, several amounts
+    # One calculator on several amounts compares them, unless they are several jobs' pays.
+    comparison = len({name for name, _, _ in results}) < len(results) and not decision.per_job
     one_pay = decision.slots.asked_period in PAY_FREQUENCIES
     paye_shown = {a.get("pay_frequency") for n, a, r in results if n == "calculate_paye" and "error" not in r}
     for name, args, result in results:
@@ -337,6 +347,10 @@ def calculation(decision: Decision, results: list[tuple[str, dict, dict]], rules
     together = together_total(results)
     if together is not None:
         leads.append(f"Together they come to **{money(together)}** for the year.")
+    both = take_home_together(results) if decision.per_job else None
+    if both is not None:
+        # "What lands in my account from the two jobs together?"
+        leads.append(f"From the jobs together you take home **{money(both[0])}** {_per(both[1])}.")
     verdict = _verdict(decision, leads[0] if leads else "")
     body = [" ".join(([verdict] if verdict else []) + leads)] if leads else []
     year_rules = rules.years.get(decision.tax_year)

@@ -845,6 +845,16 @@ FULL_DATE = re.compile(r"\b(?P<d>\d{1,2})(?:st|nd|rd|th)?\s+(?P<m>" + MONTH_NAME
 
 def find_tax_code(text: str) -> str | None:
     """A tax code named in the text. After "on"/"use" only upper-case counts ("on M SL", not "on me")."""
+    codes = find_tax_codes(text)
+    if codes:
+        return codes[0][1]
+    m = BARE_SL_CODE.search(text)
+    return " ".join(m.group("c").split()) if m else None
+
+
+def find_tax_codes(text: str) -> list[tuple[int, str]]:
+    """Every tax code named in the text, with where it is ("$700 a week on M SL, the other $220 on S SL")."""
+    found = []
     for m in TAX_CODE.finditer(text):
         if m.group("c2"):
             raw, named_as_code = m.group("c2"), True
@@ -856,9 +866,8 @@ def find_tax_code(text: str) -> str | None:
             continue
         if raw.upper() == "S" and not named_as_code and not (raw == "S" and SECOND_JOB_WORDS.search(text)):
             continue  # "on S" is too easily a typo or a word, except said of a second job
-        return " ".join(raw.upper().split())
-    m = BARE_SL_CODE.search(text)
-    return " ".join(m.group("c").split()) if m else None
+        found.append((m.start(), " ".join(raw.upper().split())))
+    return found
 
 
 def resolve_tax_year(text: str, rules: RuleBook | None, current: str) -> tuple[str | None, str | None]:

@@ -864,3 +864,13 @@ def test_paye_with_two_jobs_is_on_the_main_jobs_own_pay_and_a_part_said_not_to_a
 def test_the_parts_of_one_pay_are_that_pay(engine, question, figure):
     out = ask(engine, question)
     assert out["tools"] and out["tools"][0]["name"] == "calculate_paye" and figure in out["answer"]
+
+
+def test_each_job_with_its_own_code_gets_its_own_paye(engine):
+    # IRD's own examples (nz_tax_facts.md s3): weekly $600 on a main code -> $16.32 student loan;
+    # secondary weekly $200 -> $24.00 (12% from the first dollar).
+    out = ask(engine, "two jobs: main job $600 a week on M SL and the other one $200 a week on S SL. "
+                      "how much student loan comes out of each every week?")
+    assert [t["arguments"]["tax_code"] for t in out["tools"]] == ["M SL", "S SL"]
+    assert "student loan $16.32" in out["answer"] and "student loan $24" in out["answer"]
+    assert "From the jobs together you take home" in out["answer"] and "difference" not in out["answer"]
