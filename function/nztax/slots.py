@@ -495,6 +495,7 @@ ASKS_IF_RIGHT = re.compile(r"\b(?:right|correct|true|accurate|legit|look right|s
 
 
 def _claimed_figures(text: str, found: list[Money]) -> list[Money]:
+    """In a question asking whether something is right, the figures it quotes to be checked."""
     if not ASKS_IF_RIGHT.search(text):
         return found
     out = []
