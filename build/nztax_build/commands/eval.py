@@ -31,6 +31,7 @@ TARGETS = {
     "supplement8": ("nztax_build.evaluate_answers", "question_bank_dev9.yaml", "supplement8.md"),  # development only
     "supplement9": ("nztax_build.evaluate_answers", "question_bank_dev10.yaml", "supplement9.md"),  # development only
     "supplement10": ("nztax_build.evaluate_answers", "question_bank_dev11.yaml", "supplement10.md"),  # development only
+    "supplement11": ("nztax_build.evaluate_answers", "question_bank_dev12.yaml", "supplement11.md"),  # development only
 }
 
 
