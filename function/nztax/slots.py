@@ -840,6 +840,7 @@ RELATIVE_YEAR = {
 }
 
 
+MID_MONTH = 15  # the day that stands for a pay date named only by its month
 MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
 FULL_DATE = re.compile(r"\b(?P<d>\d{1,2})(?:st|nd|rd|th)?\s+(?P<m>" + MONTH_NAMES + r")\s+(?P<y>20\d{2})\b", re.I)
 
@@ -1100,6 +1101,10 @@ def read_slots(text: str, rules: RuleBook | None = None, current: str | None = N
             # several ("bought in September 2024 … sell it in August 2026"), the latest: the sale.
             day, said = max(dated)
             slots.tax_year, slots.year_text = tax_year_for(day), said
+            if slots.pay_date is None and len(dated) == 1:
+                # A pay in that month is worked with the rates then in force ("back in June 2024":
+                # before the 31 July 2024 change). Mid-month stands for the month.
+                slots.pay_date = day.replace(day=MID_MONTH).isoformat()
     slots.negated = bool(NEGATION.search(text))
     each = re.search(r"\b(two|2|both)\b[^.?!]{0,30}\bjobs?\b[^.?!]{0,30}\beach\b", text, re.I)
     if each and len(slots.incomes) == 1:

@@ -874,3 +874,11 @@ def test_each_job_with_its_own_code_gets_its_own_paye(engine):
     assert [t["arguments"]["tax_code"] for t in out["tools"]] == ["M SL", "S SL"]
     assert "student loan $16.32" in out["answer"] and "student loan $24" in out["answer"]
     assert "From the jobs together you take home" in out["answer"] and "difference" not in out["answer"]
+
+
+def test_a_pay_named_by_its_month_is_worked_with_the_rates_then_in_force(engine):
+    # Before 31 July 2024 (nz_tax_facts.md): bands 10.5% to 14,000, 17.5% to 48,000, 30% to 70,000, ACC
+    # 1.60%. Weekly $1,000 -> 52,000: 1,470 + 5,950 + 1,200 = 8,620 tax + 832 ACC = 9,452 / 52 = $181.76
+    # (truncated). From 31 July 2024 the same pay is $170.00.
+    out = ask(engine, "In May 2024 my weekly pay was $1,000 on M. How much PAYE should have come off each pay?")
+    assert "$181.76" in out["answer"] and "$170" not in out["answer"]
