@@ -321,9 +321,6 @@ def _take_home_rows(figures: dict, loan_label: str) -> list[str]:
 
 def describe_tool_result(name: str, args: dict, result: dict) -> tuple[list[str], bool]:
     """Markdown lines for one calculator result, and whether it is an annual approximation."""
-    from nztax.tools import canonical_arguments  # (the tool modules load only when a result is described)
-
-    args = canonical_arguments(name, args)  # a result asked for under an older argument name reads the same
     if "error" in result:
         err = result["error"]
         if err.get("code") == "rules_unavailable":

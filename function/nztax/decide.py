@@ -268,34 +268,9 @@ def decide(question: str, classification: Classification | None, rules: RuleBook
         # turn before it: the thing asked about is not in the question.
         _clarify(d, "question")
         return d
-    checked = ("deduction", "claimed") if intent.does == "calculate" and intent.tool in INCOME_TOOLS else ("deduction",)
-    if (any(a.role in checked for a in slots.amounts) and _income_for(slots, intent.tool).income_amount() is None
-            and CHECKS_DEDUCTION.search(asked) and not (sure and intent.does in ("refuse", "decline"))):
-        # "My payslip says PAYE 612.40, is that right?", "I worked out my loan deduction as $88.80.
-        # Right?": checking it needs the pay it came off. (A stated profit is the income to check against.)
-        _clarify(d, "pay_to_check")
-        return d
-    if (not slots.amounts and CHECKS_AMOUNT.search(asked) and TAKEN_OFF.search(asked)
-            and not (sure and intent.does in ("refuse", "decline"))):
-        # "The bank took tax off my interest. Did they take the right amount?": checking what was
-        # taken needs the figures it was taken from, and none is given.
-        _clarify(d, "pay_to_check" if PAY_WORD.search(asked) else "details")
-        return d
-    if (not slots.amounts and OWN_AMOUNT.search(asked) and PER_PAY_ASKED.search(asked)
-            and not (sure and intent.does in ("refuse", "decline"))):
-        # "My son starts his first job next week. How much will they take out of his pay?": what
-        # comes off a pay follows the pay, which is not given.
-        _clarify(d, "income")
-        return d
-    if (slots.second_job or TWO_JOBS.search(asked)) and len(slots.incomes) == 1 and EACH_JOB.search(asked) \
-            and not (sure and intent.does in ("refuse", "decline")):
-        # "Two jobs making 70k between them. How much PAYE should each employer take?": one total,
-        # and a figure asked for each job, which follows how the total is split.
-        _clarify(d, "job_split")
-        return d
-    if not slots.amounts and SUM_REQUEST.search(asked) and not (sure and intent.does in ("refuse", "decline")):
-        # "Can you work out my tax? I'm on tax code M": a sum of their own asked for with no figure.
-        _clarify(d, "income")
+    missing = None if sure and intent.does in ("refuse", "decline") else _missing_before_anything(asked, intent, slots)
+    if missing:
+        _clarify(d, missing)
         return d
     if intent.does in ("refuse", "decline", "clarify", "fact", "topic"):
         both_out = intent.does == runner_does == "decline" and classification.score >= get_settings().intent_min_score
@@ -438,6 +413,32 @@ def decide(question: str, classification: Classification | None, rules: RuleBook
         if trial is not None:
             _add_calls(d, trial)
     return d
+
+
+def _missing_before_anything(asked: str, intent: IntentSpec, slots: Slots) -> str | None:
+    """What a question needs before any reading of it can be answered, whatever it is about."""
+    checked = ("deduction", "claimed") if intent.does == "calculate" and intent.tool in INCOME_TOOLS else ("deduction",)
+    if (any(a.role in checked for a in slots.amounts) and _income_for(slots, intent.tool).income_amount() is None
+            and CHECKS_DEDUCTION.search(asked)):
+        # "My payslip says PAYE 612.40, is that right?", "I worked out my loan deduction as $88.80.
+        # Right?": checking it needs the pay it came off. (A stated profit is the income to check against.)
+        return "pay_to_check"
+    if not slots.amounts and CHECKS_AMOUNT.search(asked) and TAKEN_OFF.search(asked):
+        # "The bank took tax off my interest. Did they take the right amount?": checking what was
+        # taken needs the figures it was taken from, and none is given.
+        return "pay_to_check" if PAY_WORD.search(asked) else "details"
+    if not slots.amounts and OWN_AMOUNT.search(asked) and PER_PAY_ASKED.search(asked):
+        # "My son starts his first job next week. How much will they take out of his pay?": what
+        # comes off a pay follows the pay, which is not given.
+        return "income"
+    if (slots.second_job or TWO_JOBS.search(asked)) and len(slots.incomes) == 1 and EACH_JOB.search(asked):
+        # "Two jobs making 70k between them. How much PAYE should each employer take?": one total,
+        # and a figure asked for each job, which follows how the total is split.
+        return "job_split"
+    if not slots.amounts and SUM_REQUEST.search(asked):
+        # "Can you work out my tax? I'm on tax code M": a sum of their own asked for with no figure.
+        return "income"
+    return None
 
 
 def after_retrieval(d: Decision, found: bool) -> Decision:

@@ -26,6 +26,7 @@ from nztax.composer import money, pct, section_or_none
 from nztax.contract import AskResult, Citation, ToolCall
 from nztax.decide import Decision
 from nztax.rules import PAY_FREQUENCIES, RuleBook, TaxYearRules
+from nztax.slots import ASKS_IF_RIGHT
 from nztax.understand import words
 
 PERIOD_WORDS = {"weekly": "week", "fortnightly": "fortnight", "four_weekly": "four weeks", "monthly": "month",
@@ -161,11 +162,8 @@ def _other_deductions(figures: dict) -> str:
 
 def lead_for(name: str, args: dict, result: dict, decision: Decision) -> str:
     """The sentence that answers the question, in the period it asked about."""
-    from nztax.tools import canonical_arguments
-
     if "error" in result:
         return ""
-    args = canonical_arguments(name, args)
     y = result.get("tax_year", decision.tax_year)
     asked = decision.slots.asked_period
     if name == "calculate_income_tax" and result.get("other_income"):
@@ -280,14 +278,13 @@ def _difference(results: list[tuple[str, dict, dict]]) -> str | None:
     return " ".join(sentences) or None
 
 
-CHECKS_A_FIGURE = re.compile(r"\b(?:right|correct|true|accurate|legit)\b", re.I)
 LEAD_FIGURE = re.compile(r"\*\*\$(?P<v>[\d,]+(?:\.\d+)?)")
 
 
 def _verdict(decision: Decision, lead: str) -> str | None:
     """A figure they ask us to check ("I worked out my levy as $742.05. Correct?") answered first:
     yes when the calculation's own figure is the same, to the cent; otherwise what it comes to."""
-    checks = CHECKS_A_FIGURE.search(decision.asked or "")
+    checks = ASKS_IF_RIGHT.search(decision.asked or "")
     claimed = next((a for a in decision.slots.amounts if a.role == "claimed" or checks and a.role == "deduction"), None)
     figures = [Decimal(m.group("v").replace(",", "")) for m in LEAD_FIGURE.finditer(lead)]
     if claimed is None or not figures:

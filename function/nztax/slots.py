@@ -491,7 +491,8 @@ PAYSLIP_SAYS = re.compile(r"\b(?:pay ?slip|pay ?stub|statement)\b[^.?!$]{0,20}\b
 PAY_WORDS_AFTER = re.compile(r"\s*(?:gross|before tax|pre-tax|salary|wages?)\b", re.I)
 INCOME_RIGHT_BEFORE = re.compile(r"\b(?:earn|earns|earning|make|makes|paid|salary|wages?|income|gross|on)\b\s*(?:(?:of|is|was)\s+)?"
                                  r"(?:(?:about|around|roughly|like|only|just)\s*)?$", re.I)
-ASKS_IF_RIGHT = re.compile(r"\b(?:right|correct|true|accurate|legit|look right|sound right|add up|is that it)\b", re.I)
+# Asking whether a figure is right ("look right", "sound right" included).
+ASKS_IF_RIGHT = re.compile(r"\b(?:right|correct|true|accurate|legit|add up|is that it)\b", re.I)
 
 
 def _claimed_figures(text: str, found: list[Money]) -> list[Money]:
