@@ -242,6 +242,13 @@ CLARIFYING_QUESTIONS: dict[str, tuple[str, tuple[str, ...]]] = {
                                      "for the year in which you made the donations?", ()),
     "contribution": ("How much did you put into KiwiSaver yourself in the KiwiSaver year (1 July to 30 June)? The "
                      "government contribution is worked out from that.", ()),
+    "esct_salary": ("The ESCT rate on your employer's KiwiSaver contributions follows what you earned from that employer plus "
+                    "their contributions in the previous tax year (for a new job, an estimate for this year). What do you earn "
+                    "there, and what does your employer put into KiwiSaver for you?",
+                    ("What ESCT comes off my employer's contributions on a $60,000 salary?",)),
+    "family_income": ("Working for Families depends on your family's income before tax for the year and on your "
+                      "children. What is your family's total income (both partners), and how many children do you have?",
+                      ()),
     "pie_income": ("Your prescribed investor rate depends on two figures for each of the last two tax years: "
                    "your taxable income (not counting PIE income) and your PIE income. What were they?", ()),
 }

@@ -45,9 +45,17 @@ OWN_FIGURE = re.compile(r"\bhow (?:much|many dollars)\b.*\b(i|my|me)\b|\bshould 
                         r"\bwill i (pay|get|owe)\b|\bmy tax\b(?!\s*code)|\bis my tax right\b|"
                         r"\b(which|what)\b[^?]*\b(should i|do i need|do i use|am i on|should i be on|do i (?:put|tick|pick|choose|select|go with))\b|"
                         r"\bwork out (my|the [^?]*\bmy)\b|\bam i up for\b|\bthe tax on my\b|"
+                        # "what ESCT rate applies to my …"
+                        r"\b(?:what|which)\b[^?]*\bappl(?:y|ies) to (?:me|my)\b|"
                         # the same of someone they ask for: "how much tax does she owe?"
                         r"\bhow much (?:nz |new zealand )?(?:tax|paye)?\s*(?:does|will|would|should|did) (?:she|he|they|my \w+)\b|"
                         r"\b(?:does|will|would) (?:she|he|they) owe\b|" + GOES_TO_TAX, re.I)
+# A figure of their own foretold: "how much WFF will we get", "what will my refund be".
+PREDICTS_OWN = re.compile(r"\bhow much\b[^?]*\b(?:will|would|am i going to|are we going to)\s+(?:i|we)\s+(?:get|receive|be paid|be getting)\b|"
+                          r"\bwhat (?:will|would) (?:my|our)\b[^?]*\bbe\b", re.I)
+# A figure asked for (not "will I get it?"), and a figure the rule itself gives: its most, or what is paid in.
+FIGURE_ASKED = re.compile(r"\bhow (?:much|many dollars)\b|\bwhat|\bwhich\b|\bwork(?:ing)? out\b|\bcalculate\b", re.I)
+RULE_FIGURE_ASKED = re.compile(r"\bhow much\b[^?]*\b(?:can|could)\b|\b(?:most|max|maximum|full)\b|\bhow much does the\b", re.I)
 # Words that only continue an earlier turn: "ok and what about for two of them".
 CONTINUES = re.compile(r"^\s*(?:(?:ok|okay|right|so)\s*,?\s*)?(?:and|but|also|what about|how about|same)\b", re.I)
 # A short question about "it", "that" or "this" with nothing before it: what it means must be asked.
@@ -113,10 +121,13 @@ EXTRA_TAX = re.compile(r"\b(?:extra|more|additional)\s+(?:income\s+)?tax\b|\btax
 ASKS_TOTAL = re.compile(r"\b(total|altogether|all up|overall|combined|in all)\b", re.I)
 OWN_AMOUNT = re.compile(r"\bhow (?:much|big|large)\b[^?]*\b(i|my|me|we|our|us|she|her|he|his|him|they|their)\b|" + GOES_TO_TAX + r"|\b(?:what'?s|whats|what is) (?:the )?tax on my\b|"
                         r"^\W*(?:the\s+)?tax on my\b|\bwhat (?:do|will|would|should) (?:i|we) owe\b|"
+                        r"\bwhat (?:will|would) (?:my|our)\b[^?]*\bbe\b|"
                         r"\b(?:will|would) (?:i|we) (?:get|be getting|have to pay) (?:a|any)\b|"
                         r"\bhow much\b[^?]*\b(?:they|ird|it|employer|boss|work)\s+(?:take|takes|deduct|deducts|withhold|keep)s?\b", re.I)
-# "How much can I earn before I pay tax?": a threshold asked about, which the rule answers.
-THRESHOLD_ASKED = re.compile(r"\bhow much\b[^?]*\b(?:before|until|tax[- ]free)\b", re.I)
+# "How much can I earn before I pay tax?", "how much do I need to put in to get the full government
+# contribution?": a threshold asked about, which the rule answers.
+THRESHOLD_ASKED = re.compile(r"\bhow much\b[^?]*\b(?:before|until|tax[- ]free)\b|"
+                             r"\bhow much\b[^?]*\b(?:need|have) to (?:put|contribute|earn|save)\b", re.I)
 # An amount stated as the person's own income ("I only earn $15,000", "I'm on 78k", "my salary is $90k"),
 # not a threshold being asked about ("is the first 14k tax free?").
 OWN_INCOME_BEFORE = re.compile(r"\b(?:i|i'm|im|i am|i've|my|me)\b[^.?!]{0,20}?\b(?:earn\w*|make|making|on|salary|wages?|paid|"
@@ -288,7 +299,7 @@ def decide(question: str, classification: Classification | None, rules: RuleBook
             _rule_sum(d, intent, slots)
         if intent.does == "clarify":
             d.missing = ["income"] if slots.income_amount() is None and _asks_own_figure(asked) else ["question"]
-        elif intent.does == "fact" and intent.asks and states_nothing and _asks_own_figure(asked):
+        elif intent.does == "fact" and intent.asks and _own_figure_with_nothing(asked, intent, slots, states_nothing):
             # "What's my PIR?", "What tax code should I use?": their own, with nothing to go on.
             _clarify(d, intent.asks)
         elif intent.does == "fact" and intent.tool and (slots.income_amount() is not None or slots.contributions) and (
@@ -423,6 +434,11 @@ def _missing_before_anything(asked: str, intent: IntentSpec, slots: Slots) -> st
         # "My payslip says PAYE 612.40, is that right?", "I worked out my loan deduction as $88.80.
         # Right?": checking it needs the pay it came off. (A stated profit is the income to check against.)
         return "pay_to_check"
+    if (slots.amounts and all(a.role == "claimed" for a in slots.amounts) and intent.does == "topic"
+            and CHECKS_DEDUCTION.search(asked)):
+        # "My accountant says the tax on my rental is $4,100. Does that look right?": a figure to check,
+        # nothing it was worked from, and no rule that gives it.
+        return "pay_to_check" if PAY_WORD.search(asked) else "details"
     if not slots.amounts and CHECKS_AMOUNT.search(asked) and TAKEN_OFF.search(asked):
         # "The bank took tax off my interest. Did they take the right amount?": checking what was
         # taken needs the figures it was taken from, and none is given.
@@ -526,6 +542,17 @@ def _income_for(slots: Slots, tool: str | None) -> Slots:
 
 def _asks_own_figure(text: str) -> bool:
     return bool(OWN_FIGURE.search(text))
+
+
+def _own_figure_with_nothing(asked: str, fact: IntentSpec, slots: Slots, states_nothing: bool) -> bool:
+    """A fact asked of their own case with nothing to work it from: "What PIR should I pick for my
+    KiwiSaver?", "how much Working for Families will we get?". A code follows the situation, which a
+    stated condition can settle; every other fact's figure follows amounts. ("How much can we get?",
+    "what's the most?", "how much does the government put in?" ask the rule, which answers them.)"""
+    if fact.asks == "situation":
+        return states_nothing and _asks_own_figure(asked)
+    return (not slots.amounts and not THRESHOLD_ASKED.search(asked) and not RULE_FIGURE_ASKED.search(asked)
+            and (bool(PREDICTS_OWN.search(asked)) or _asks_own_figure(asked) and bool(FIGURE_ASKED.search(asked))))
 
 
 def _fact_sum(d: Decision, fact: IntentSpec, slots: Slots) -> None:

@@ -834,6 +834,9 @@ YEAR_OF_TAX_BEFORE = re.compile(r"\b(?:tax\w*|income|earn\w*|paid|pay|salary|wag
                                 r"deduct\w*|rates?|thresholds?|brackets?|bands?|ietc|credits?|kiwisaver|return|filed?|profit|"
                                 r"bright-line|sold|sell|bought|buy|changed?|scrapped|went up|go up)\b|\$\d|\d[\d,.]*k\b", re.I)
 BARE_YEAR = re.compile(r"\b(?:in|for|during|of)\s+(?P<y>20\d{2})\b(?!\s?[-–/])", re.I)
+# "In 2025 I earned $61,000": a year that opens its sentence and is followed by what was earned.
+YEAR_OPENS_CLAUSE = re.compile(r"(?:^|[.;!?,])\s*(?:(?:and|but|so|back|well|ok|okay|also)\s+)?$", re.I)
+YEAR_OF_TAX_AFTER = re.compile(r"^[^.?!;]{0,30}?\b(?:earn\w*|made|make|paid|got paid|income|salary|wages?|worked)\b", re.I)
 RELATIVE_YEAR = {
     -1: re.compile(r"\b(?:last|previous|prior)\s+(?:tax\s+|income\s+|financial\s+)?year\b|\blast april\b", re.I),
     0: re.compile(r"\b(?:this|current)\s+(?:tax\s+|income\s+|financial\s+)?year\b|\bright now\b|\bnowadays\b", re.I),
@@ -899,7 +902,8 @@ def resolve_tax_year(text: str, rules: RuleBook | None, current: str) -> tuple[s
             return year_from_start(first_current + offset), m.group(0)
     for m in BARE_YEAR.finditer(text):
         # "tax in 2024", "what was the top rate in 2019"; not "finished uni in 2024".
-        if YEAR_OF_TAX_BEFORE.search(text[max(0, m.start() - 40):m.start()]):
+        if (YEAR_OF_TAX_BEFORE.search(text[max(0, m.start() - 40):m.start()])
+                or (YEAR_OPENS_CLAUSE.search(text[:m.start()]) and YEAR_OF_TAX_AFTER.search(text[m.end():]))):
             return year_from_start(int(m.group("y"))), m.group(0)
     return None, None
 
