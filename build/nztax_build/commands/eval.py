@@ -32,6 +32,9 @@ TARGETS = {
     "supplement9": ("nztax_build.evaluate_answers", "question_bank_dev10.yaml", "supplement9.md"),  # development only
     "supplement10": ("nztax_build.evaluate_answers", "question_bank_dev11.yaml", "supplement10.md"),  # development only
     "supplement11": ("nztax_build.evaluate_answers", "question_bank_dev12.yaml", "supplement11.md"),  # development only
+    "supplement12": ("nztax_build.evaluate_answers", "question_bank_dev13.yaml", "supplement12.md"),  # development only
+    "supplement13": ("nztax_build.evaluate_answers", "question_bank_dev14.yaml", "supplement13.md"),  # development only
+    "supplement14": ("nztax_build.evaluate_answers", "question_bank_dev15.yaml", "supplement14.md"),  # development only
 }
 
 
