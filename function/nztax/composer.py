@@ -249,6 +249,13 @@ CLARIFYING_QUESTIONS: dict[str, tuple[str, tuple[str, ...]]] = {
     "family_income": ("Working for Families depends on your family's income before tax for the year and on your "
                       "children. What is your family's total income (both partners), and how many children do you have?",
                       ()),
+    "sale_cost": ("Tax on something sold is worked out on the gain: what it sold for, less what it cost you and the costs "
+                  "of buying and selling it, and only when the sale is taxable. What did it cost you, and when did you buy it? "
+                  "What else did you earn in the tax year?",
+                  ("I bought shares for $8,000 and sold them for $12,000; my salary is $60,000. How much tax?",)),
+    "whose_income": ("Income tax is worked out for each person on their own income, not for a couple or a household "
+                     "together. How much does each of you earn in the tax year?",
+                     ("How much tax do I pay on $70,000?",)),
     "pie_income": ("Your prescribed investor rate depends on two figures for each of the last two tax years: "
                    "your taxable income (not counting PIE income) and your PIE income. What were they?", ()),
 }
@@ -263,6 +270,12 @@ def clarify(intent: Decision, rules: RuleBook, current_year: str) -> AskResult:
         answer = (f"Before I work anything out: {reason}. Is that amount per year, or per week, fortnight or month? "
                   "Tell me again and I'll work it out.")
         actions = ["How much tax do I pay on $60,000 a year?", "What is my take-home pay on $2,300 a fortnight?"]
+    elif missing == "which_year":
+        named = re.search(r"20\d\d", (intent.slots.year_text if intent.slots else None) or "")
+        y = int(named.group()) if named else int(current_year[:4])
+        answer = (f"New Zealand's tax year runs from 1 April to 31 March, so {y} could mean the tax year ending 31 March {y} "
+                  f"({y - 1}-{y % 100:02d}) or the one starting 1 April {y} ({y}-{(y + 1) % 100:02d}). Which one do you mean?")
+        actions = []
     elif missing == "which_calculation":
         options = intent.clarify_options or ["the tax for the year", "your take-home pay"]
         answer = f"Do you want {options[0]} or {options[1]}? Tell me which and I'll work it out."

@@ -23,7 +23,7 @@ from decimal import ROUND_DOWN, Decimal
 from nztax.calculators.paye import PRIMARY_CODES
 from nztax.rules import FLAT_CODES, SECONDARY_CODES, RuleBook, current_tax_year
 from nztax.settings import get_settings
-from nztax.slots import OTHER_INCOME_ROLES, PAY_FREQUENCIES, PERIODS_PER_YEAR, Money, Slots, clean_text, find_tax_codes, read_slots
+from nztax.slots import HOUSEHOLD_QUESTIONED, OTHER_INCOME_ROLES, PAY_FREQUENCIES, SALE_PRICE_ONLY, PERIODS_PER_YEAR, SECOND_JOB_WORDS, Money, Slots, clean_text, find_tax_codes, read_slots
 from nztax.understand import Classification, IntentSpec, default_catalogue
 
 # How many amounts a comparison ("$70k vs $80k") answers at most.
@@ -51,8 +51,8 @@ OWN_FIGURE = re.compile(r"\bhow (?:much|many dollars)\b.*\b(i|my|me)\b|\bshould 
                         r"\bhow much (?:nz |new zealand )?(?:tax|paye)?\s*(?:does|will|would|should|did) (?:she|he|they|my \w+)\b|"
                         r"\b(?:does|will|would) (?:she|he|they) owe\b|" + GOES_TO_TAX, re.I)
 # A figure of their own foretold: "how much WFF will we get", "what will my refund be".
-PREDICTS_OWN = re.compile(r"\bhow much\b[^?]*\b(?:will|would|am i going to|are we going to)\s+(?:i|we)\s+(?:get|receive|be paid|be getting)\b|"
-                          r"\bwhat (?:will|would) (?:my|our)\b[^?]*\bbe\b", re.I)
+PREDICTS_OWN = re.compile(r"\bhow much\b[^?]*\b(?:will|would|am i going to|are we going to)\s+(?:i|we|she|he|they)\s+(?:get|receive|be paid|be getting)\b|"
+                          r"\bwhat (?:will|would) (?:my|our|his|her|their)\b[^?]*\bbe\b", re.I)
 # A figure asked for (not "will I get it?"), and a figure the rule itself gives: its most, or what is paid in.
 FIGURE_ASKED = re.compile(r"\bhow (?:much|many dollars)\b|\bwhat|\bwhich\b|\bwork(?:ing)? out\b|\bcalculate\b", re.I)
 RULE_FIGURE_ASKED = re.compile(r"\bhow much\b[^?]*\b(?:can|could)\b|\b(?:most|max|maximum|full)\b|\bhow much does the\b", re.I)
@@ -110,6 +110,9 @@ ASKS_AMOUNT_OF_TAX = re.compile(r"\b(?:tax|paye)\s+(?:on|for|off)\b|\bhow much\b
 # fortnight?", "take home pay weekly?"): a figure of the person's own, however it is worded.
 PER_PAY_ASKED = re.compile(r"\b(?:each|every|per|a) (?:week|fortnight|month|pay(?:day)?)\b|\b(?:weekly|fortnightly|monthly)\b|"
                            r"\bhow much\b[^?]*\b(?:come|comes|coming|taken|take|taking)\s+(?:off|out)\b", re.I)
+# Tax taken off a pay asked about: "how much tax comes off the $500?", "what would come off a $175 shift?"
+TAX_OFF_ASKED = re.compile(r"\b(?:come|comes|coming|taken|take|takes|taking|deducted|withheld)\s+(?:off|out)\b|"
+                           r"\bhow much (?:tax|paye)\b|\bwhat(?:'s| is| would be)? (?:the )?(?:tax|paye) on\b", re.I)
 # Two or more jobs named, and a figure wanted for each of them.
 TWO_JOBS = re.compile(r"\b(?:two|2|three|3|both|multiple|several)\s+(?:part[- ]time\s+)?(?:jobs|employers)\b", re.I)
 EACH_JOB = re.compile(r"\beach\s+(?:of (?:my|the)\s+)?(?:jobs?|employers?|one)\b|\bfor each\b|\beach of them\b", re.I)
@@ -283,6 +286,17 @@ def decide(question: str, classification: Classification | None, rules: RuleBook
     if missing:
         _clarify(d, missing)
         return d
+    if (not sure and intent.does == "fact" and runner is not None and runner.does == "calculate" and slots.incomes
+            and TAX_OFF_ASKED.search(asked)):
+        # "what student loan comes out of a $1,650 pay, code M SL?": near a fact about codes, but a sum
+        # asked on a stated pay is the calculation's (which asks how often it is paid).
+        intent = d.intent = runner
+        runner = classification.intent
+    if intent.does == "fact" and slots.year_of_rule and not _same_rule_either_year(intent, rules, slots.year_text):
+        # "acc levy 2025": the tax year ending in March 2025 or the one starting in April 2025, whose
+        # figures differ. ("tax brackets 2026": the same bands either way, so it is answered.)
+        _clarify(d, "which_year")
+        return d
     if intent.does in ("refuse", "decline", "clarify", "fact", "topic"):
         both_out = intent.does == runner_does == "decline" and classification.score >= get_settings().intent_min_score
         if not sure and intent.does in ("refuse", "decline", "clarify") and not both_out:
@@ -418,12 +432,28 @@ def decide(question: str, classification: Classification | None, rules: RuleBook
         if extra.does == "fact" and extra.lead:
             d.also_facts.append(extra)
             continue
-        if extra.does != "calculate":
-            continue
+        if extra.does != "calculate" or any(name == extra.tool for name, _ in d.calls):
+            continue  # (a calculator already run answers that part: "… and what PAYE comes off the weekend pay?")
         trial = _trial(d, extra, slots)
         if trial is not None:
             _add_calls(d, trial)
     return d
+
+
+def _same_rule_either_year(fact: IntentSpec, rules: RuleBook, year_text: str) -> bool:
+    """Whether a fact's lead says the same in both tax years a calendar year's number can mean."""
+    from nztax.say import fact_values, fill  # (say renders decisions; only its rule values are needed here)
+
+    y = int(re.search(r"20\d\d", year_text).group())
+    years = [f"{y - 1}-{y % 100:02d}", f"{y}-{(y + 1) % 100:02d}"]
+    leads = []
+    for year in years:
+        year_rules = rules.years.get(year)
+        lead = fill(fact.lead, fact_values(year_rules)) if year_rules is not None and fact.lead else None
+        if lead is None:
+            return False
+        leads.append(lead.replace(year, ""))
+    return leads[0] == leads[1]
 
 
 def _missing_before_anything(asked: str, intent: IntentSpec, slots: Slots) -> str | None:
@@ -494,7 +524,9 @@ def _rule_sum(d: Decision, intent: IntentSpec, slots: Slots) -> bool:
         if intent.rule_sum == "provisional" and len(stated) == 1:
             d.rule_results["provisional"] = standard_provisional_tax(
                 float(stated[0].value), d.tax_year, last_return_filed=not RETURN_NOT_FILED.search(d.asked))
-        elif intent.rule_sum == "fif" and len(opening) == 1 and not _under_fif_threshold(d, slots):
+        elif intent.rule_sum == "fif" and (under := _fif_cost_under_threshold(d, slots)) is not None:
+            d.rule_results["fif_under"] = under
+        elif intent.rule_sum == "fif" and len(opening) == 1:
             d.rule_results["fif"] = fair_dividend_rate_income(float(opening[0].value), d.tax_year, _marginal_rate(d))
     except ToolArgumentError:
         return False  # (a year without those rules: the rule's text alone)
@@ -507,13 +539,17 @@ COST_WORDS = re.compile(r"\b(?:cost|costs|paid|bought|invested|purchase[ds]?)\b"
 OVER_BEFORE = re.compile(r"\b(?:over|more than|above|exceed\w*)\s*$", re.I)
 
 
-def _under_fif_threshold(d: Decision, slots: Slots) -> bool:
-    """The interests' stated cost is at or under the year's FIF threshold: no FDR income to work out."""
+def _fif_cost_under_threshold(d: Decision, slots: Slots) -> dict | None:
+    """The interests' stated cost and the year's FIF threshold, when the cost is at or under it: no FDR
+    income to work out, whatever they are worth now ("bought for $38,000, worth $61,000 now")."""
     year = _year_data(d)
     fif = year.foreign_investment_funds if year is not None else None
-    cost = [a for a in slots.amounts if a.role == "expense" and COST_WORDS.search(d.asked[max(0, a.start - 30):a.start])
+    cost = [a for a in slots.amounts if a.role in ("expense", "other") and COST_WORDS.search(d.asked[max(0, a.start - 30):a.start])
             and not OVER_BEFORE.search(d.asked[max(0, a.start - 15):a.start])]
-    return fif is not None and bool(cost) and sum(a.value for a in cost) <= Decimal(str(fif.de_minimis_cost))
+    total = sum((a.value for a in cost), Decimal(0))
+    if fif is None or not cost or total > Decimal(str(fif.de_minimis_cost)):
+        return None
+    return {"cost": total, "de_minimis_cost": fif.de_minimis_cost, "tax_year": d.tax_year}
 
 
 def _marginal_rate(d: Decision) -> float | None:
@@ -607,6 +643,10 @@ def _plan(d: Decision, intent: IntentSpec, slots: Slots) -> None:
     if questioned and "income" in intent.needs:
         if questioned[0].one_pay and intent.tool == "calculate_paye":
             _clarify(d, "frequency")  # PAYE on one pay: how often it is paid is what is missing
+        elif questioned[0].questioned == HOUSEHOLD_QUESTIONED:
+            _clarify(d, "whose_income")  # tax is each person's, on their own income
+        elif questioned[0].questioned == SALE_PRICE_ONLY:
+            _clarify(d, "sale_cost")  # tax on a sale is on the gain, which needs what it cost
         else:
             _clarify(d, "amount", questioned[0].questioned)
         return
@@ -658,6 +698,25 @@ def _plan(d: Decision, intent: IntentSpec, slots: Slots) -> None:
         return
 
     jobs = [a for a in slots.incomes if not a.questioned]
+    asked_pay = _pay_asked_about(d.asked, slots) if tool == "choose_secondary_tax_code" else None
+    if tool == "choose_secondary_tax_code" and any(a.role == "second_job" for a in jobs) and not any(
+            a.role in ("main_job", "total") for a in jobs):
+        # "My salary is $70,000 and I've picked up a weekend job": beside a second job, the salary is the main one.
+        first = next((a for a in jobs if a.role == "income"), None)
+        slots = replace(slots, amounts=[replace(a, role="main_job") if a is first else a for a in slots.amounts])
+        jobs = [a for a in slots.incomes if not a.questioned]
+    if tool == "choose_secondary_tax_code" and any(a.role == "main_job" for a in jobs):
+        # "A full-time job on $48,000 and a bar that will pay about $9,000: which code?": beside a main job,
+        # the other pays are the other jobs, all counted in the total the code follows (a pay asked about,
+        # "what would come off a $175 shift?", is not a year's income).
+        slots = replace(slots, adds_up=True, amounts=[
+            replace(a, role="second_job") if a.role == "income" else a for a in slots.amounts if a is not asked_pay])
+        jobs = [a for a in slots.incomes if not a.questioned]
+    if (tool == "choose_secondary_tax_code" and len(jobs) == 1 and jobs[0].role == "income" and jobs[0].period in PAY_FREQUENCIES
+            and SECOND_JOB_WORDS.search(d.asked)):
+        # "Starting a second job, $300 a week. Which code?": a pay in a question about the second job is
+        # that job's pay, not the year's total income the code follows.
+        jobs = [replace(jobs[0], role="second_job")]
     if tool == "choose_secondary_tax_code" and jobs and all(a.role == "second_job" and a.value == jobs[0].value for a in jobs):
         # Only the second job's pay is known: its code follows the total income, which is not.
         if slots.tax_code is not None and _base(slots.tax_code) in SECONDARY_CODES:
@@ -718,6 +777,8 @@ def _plan(d: Decision, intent: IntentSpec, slots: Slots) -> None:
             return
         if call not in d.calls:  # "80k vs 70k … on the 80k" names one amount twice
             d.calls.append(call)
+    if tool == "choose_secondary_tax_code" and d.calls and TAX_OFF_ASKED.search(d.asked):
+        _add_second_job_paye(d, slots, d.calls[0][1], year, asked_pay)
     if (tool == "calculate_take_home_pay" and compared == [None] and d.calls
             and d.calls[0][0] == "calculate_take_home_pay" and d.calls[0][1]["pay_frequency"] == d.slots.asked_period):
         # Take-home for one pay: IRD's PAYE on that pay, to the cent, leads; the take-home
@@ -725,6 +786,34 @@ def _plan(d: Decision, intent: IntentSpec, slots: Slots) -> None:
         pay = _paye_call(d, slots, amount, annual_total, year)
         if pay is not None:
             d.calls.insert(0, pay)
+
+
+def _pay_asked_about(asked: str, slots: Slots) -> Money | None:
+    """A pay with no period of its own named after the words asking what comes off it ("what would
+    come off a $175 shift?")."""
+    m = TAX_OFF_ASKED.search(asked)
+    return next((a for a in slots.amounts if m and a.start > m.start() and a.is_income and not a.period_stated
+                 and not a.questioned), None)
+
+
+def _add_second_job_paye(d: Decision, slots: Slots, code_args: dict, year: str, asked_pay: Money | None) -> None:
+    """"Which code should the bar use, and how much tax comes off the $500?": the second job's PAYE
+    on its own pay (the pay asked about, else the second job's), on the code chosen from the total income."""
+    from nztax.calculators.errors import ToolArgumentError
+    from nztax.calculators.secondary import choose_secondary_tax_code
+
+    second = asked_pay or next((a for a in slots.incomes if a.role == "second_job" and not a.questioned), None)
+    if second is None:
+        return
+    try:
+        code = choose_secondary_tax_code(**code_args)["tax_code"]
+    except ToolArgumentError:
+        return
+    call = _paye_call(d, replace(slots, tax_code=code), second, slots.annual(second) or second.value, year)
+    if call is not None and call not in d.calls:
+        d.calls.append(call)
+    elif call is None:
+        d.action, d.missing = "calculate", []  # (the code stands; the pay's period was not clear enough to go on)
 
 
 def _year_data(d: Decision):

@@ -541,6 +541,11 @@ def _provisional_sum(decision: Decision) -> str | None:
 def _fif_sum(decision: Decision) -> str | None:
     """"Worth $120,000 on 1 April": FIF income under the fair dividend rate method (and the tax on
     it at a marginal rate the question states), worked out in decide.py."""
+    under = decision.rule_results.get("fif_under")
+    if under is not None:
+        return (f"No: the shares cost {money(under['cost'])}, not over the {money(under['de_minimis_cost'])} threshold, so the "
+                f"FIF rules do not apply in {under['tax_year']}, whatever they are worth now. Their dividends are taxed as "
+                f"income instead.")
     r = decision.rule_results.get("fif")
     if r is None:
         return None

@@ -173,6 +173,7 @@ class Money:
 ROLE_WORDS = [
     # (role, pattern near the amount). The nearest match wins, before the amount first.
     ("income", r"earn\w*|salary|wages?|paid|pay of|pay is|income of|i make|making|on a|gross|job paying|pays? me|"
+               r"(?:with|including|incl\.?|inc\.?) (?:my |the |a )?bonus(?:es)?|"
                r"taxable income|income(?: (?:was|is|around|about|roughly))?"),
     ("donation", r"donat\w*|(?:gave|give|given)(?!\s+(?:me|us|him|her|them|my|our)\b)|payroll giving|charit\w*|church|tithe|koha"),
     ("contribution", r"put in|putting in|paid in|chuck(?:ed)? in|(?:i|we|i've) put(?: in)?|contribut\w*|into (?:my |the )?kiwisaver|into ks"),
@@ -181,18 +182,18 @@ ROLE_WORDS = [
     ("second_job", r"second(?:ary)? job|2nd job|other job|another job|second employer|side job|part[- ]time job|the second(?: one)?|"
                    r"the 2nd(?: one)?|the other one|"
                    r"weekend job|night job|secondary|extra job|second income"),
-    ("total", r"total (?:income|earnings|pay)|in total|altogether|all up|all together|across (?:both|all) (?:jobs|my jobs)"),
+    ("total", r"total (?:income|earnings|pay)|in total|total for the (?:tax )?year|total (?:this|a|per) year|altogether|all up|all together|together(?: (?:it'?s|it is|that'?s|thats|they'?re|they are|they make|they pay))?|across (?:both|all) (?:jobs|my jobs)"),
     ("main_job", r"main|main job|main employer|primary job|first job|day job|full[- ]time job|main salary|main income"),
     ("deduction", r"came off|taken off|taken out|comes off|deducted(?!\s+(?:from|on|off))|got taxed|paid in tax|tax of|"
                   r"paye\b|in tax\b|of tax\b|withheld"),
-    ("household", r"between us|together we|we earn|we make|our (?:combined |household |joint )?income|household income|"
+    ("household", r"between us|together we|we earn|we make|our (?:combined |household |joint )?income|household income|our combined|"
                   r"combined income|joint income|as a couple"),
     ("expense", r"expenses?|spent|spend|cost|costs|bought|buy|deductible|claim\w*|fees?|laptop|phone|mileage|home office|"
                 r"materials|supplies|outgoings|overheads|rent (?:is|of)|pay rent|paying rent|mortgage"),
     # Income from investments and property: taxed, but not earnings the ACC levy is charged on.
     ("investment_income", r"interest|dividends?|rental income|rent from|rental profit|board from|crypto|trading|gain"),
     # What a business or a rental takes in before its costs: taxed only on what is left after them.
-    ("takings", r"sales|turnover|takings|bookings|invoiced(?! at)|invoicing|revenue|brought in|brings in|bring in|took in|takes in|billed|gross receipts"),
+    ("takings", r"sales|turnover|turned over|turns over|takings|bookings|invoiced(?! at)|invoicing|revenue|brought in|brings in|bring in|took in|takes in|billed|gross receipts"),
     ("rent_received", r"rent received|gross rent|rent (?:came|comes) to|in rent"),
     ("other_income", r"profit|bonus|side (?:business|hustle|income)|on the side|self[- ]employ\w*|freelanc\w*|contract(?:ing|or)"),
     ("other", r"owe|owed|owing|refund|tax bill|rit|residual income tax|tax to pay|terminal tax|debt|arrears|boarders?|flatmates? pay|shares|sold|sell|sale|lump sum|redundancy|loss|inheritance|lotto|prize|gift|"
@@ -211,6 +212,16 @@ GROSS_ROLES = {"takings": "other_income", "rent_received": "investment_income"}
 BUSINESS_COSTS = re.compile(r"\b(?:expenses?|costs?|deductible|deductions?|materials|outgoings|overheads|rates|insurance|"
                             r"repairs|interest|postage|supplies)\b", re.I)
 INCOME_ROLE_HANDICAP = 20  # characters
+# Earning said right before an amount: "only earned 2,700", "monthly pay 3900".
+EARNED_RIGHT_BEFORE = re.compile(r"\b(?:earn\w*|made|make|makes|making|salary|wages?|(?:my|the|monthly|weekly|fortnightly|gross|net) pay)"
+                                 r"\s*(?:is|of|was)?\s*(?:about|around|roughly|only|just)?\s*\$?$", re.I)
+# Roles of money that is not earned: earning said right before the amount beats them however near they are.
+NOT_EARNED_ROLES = frozenset({"donation", "expense", "contribution", "deduction", "other", "value"})
+# Roles that say which job or whose pay it is: nothing right before the amount overrides them.
+JOB_ROLES = frozenset({"main_job", "second_job", "total", "partner", "household"})
+# A pay named right before the amount ("salary 60k", "monthly pay 3900"), which beats any other kind of income.
+SALARY_RIGHT_BEFORE = re.compile(r"\b(?:salary|wages?|(?:my|the|monthly|weekly|fortnightly|gross|net) pay)"
+                                 r"\s*(?:is|of|was)?\s*(?:about|around|roughly|only|just)?\s*\$?$", re.I)
 # Roles a later amount in the same list takes on when it has no words of its own.
 LISTED_ROLES = frozenset({"donation", "expense", "contribution", "investment_income"})
 LIST_JOIN = re.compile(r"[^.?!\d$]{0,40}?(?:,|\band\b|&|\bplus\b)\s*", re.I)
@@ -316,7 +327,9 @@ def _clause_start(text: str, start: int) -> tuple[str, int]:
     return unbracketed, max(unbracketed.rfind(sep) for sep in CLAUSE_SEPARATORS) + 1
 
 
-ASSET_AFTER = re.compile(r"(?:house|home|property|apartment|townhouse|unit|section|car|boat|mortgage|loan|deposit)\b", re.I)
+ASSET_AFTER = re.compile(r"(?:house|home|property|apartment|townhouse|unit|section|car|boat|mortgage|loan|deposit|term deposit|"
+                         r"savings(?! scheme)|savings account|balance|portfolio|share portfolio|student loan|kiwisaver balance)\b"
+                         r"(?!\s+(?:interest|income|returns?|dividends?|earnings|repayments?|deductions?))", re.I)
 # "$1,200 per day … 20 days this year": a day rate, and how many days it is paid for.
 DAY_RATE = re.compile(r"^\s*(?:a day|per day|/\s?day|each day|daily|day rate)\b", re.I)
 DAYS_WORKED = re.compile(r"\b(?P<d>\d{1,3})\s+(?:working\s+|billable\s+)?days?\b(?!\s+(?:in|out of|away|present|overseas))", re.I)
@@ -329,8 +342,8 @@ def _role_of(text: str, start: int, end: int, skip: str | None = None, default: 
     directly_after = text[end + lead_in.end(): end + lead_in.end() + 30]
     unbracketed, clause_start = _clause_start(text, start)
     before = re.sub(r"\s{2,}", " ", unbracketed[clause_start:start])[-45:]
-    if ASSET_AFTER.match(directly_after):
-        return "other"  # "a $780k house": a price, not an income
+    if ASSET_AFTER.match(directly_after) and not EARNED_RIGHT_BEFORE.search(before):
+        return "other"  # "a $780k house": a price, not an income ("monthly pay 3900 student loan …" is a pay)
     if RENT_AFTER.match(directly_after) and skip != "rent_received":
         return "expense" if RENT_PAID.search(before) else "rent_received"
     for role, pattern in ROLE_PATTERNS:
@@ -342,6 +355,7 @@ def _role_of(text: str, start: int, end: int, skip: str | None = None, default: 
             # ("$2,000 on a laptop" is not a pay; in "income 40k kiwisaver returns 3k" the words lead the next amount.)
             return role
     after_clause = re.split(r"[.?!;,]| and | but ", text[end:end + 45], maxsplit=1)[0]
+    earned_right_before = bool(EARNED_RIGHT_BEFORE.search(before))
     for window in (before, after_clause):
         best: tuple[int, str] | None = None
         for role, pattern in ROLE_PATTERNS:
@@ -366,11 +380,24 @@ def _role_of(text: str, start: int, end: int, skip: str | None = None, default: 
                 if best is None or distance < best[0]:
                     best = (distance, role)
         if best:
+            if earned_right_before and (best[1] in NOT_EARNED_ROLES
+                                        or best[1] not in JOB_ROLES and SALARY_RIGHT_BEFORE.search(before)):
+                # "gave 3,300 to charity, only earned 2,700", "5k profit, salary 60k": the word right before
+                # it wins (but "my side business earned $20,000" is the business's).
+                return "income"
             return best[1]
     return default
 
 
 HOUSEHOLD_QUESTIONED = "income tax is worked out for each person on their own income, not for a couple or household together"
+
+
+RESTATED_IN_BRACKETS = re.compile(r"^\s*[(\[]\s*(?:about|around|roughly|approx\w*\.?|~|so|i\.?e\.?,?|or|which is|that'?s|thats|=)?\s*\$?$", re.I)
+# Words that make two equal amounts two things: "plus", "each", "also", "both", "two jobs".
+TWO_OF_THEM = re.compile(r"\b(?:each|both|every one|apiece|twice|two|2|three|3|plus|on top|as well as|total|combined|"
+                         r"altogether|all up|together|also|another|other|too)\b", re.I)
+# The words of a question right before an amount: "what's the tax on $184k?"
+ASKED_ABOUT_AGAIN = re.compile(r"\b(?:what|what's|whats|how much|how)\b[^.?!$\d]*\b(?:on|of|for)\s*$", re.I)
 
 
 def find_money(text: str) -> list[Money]:
@@ -467,14 +494,52 @@ def find_money(text: str) -> list[Money]:
     found.sort(key=lambda a: a.start)
     # "… which code for the 18k one?", "out of that $250": an amount named again, not a second one.
     # ("the 92 or the 60?" after "profit 92k … 60k in drawings": the same amounts in thousands.)
-    found = [a for i, a in enumerate(found)
-             if not (re.search(r"\b(?:the|that|this)\s*$", text[max(0, a.start - 6):a.start], re.I)
-                     and any(b.value in (a.value, a.value * 1000) for b in found[:i]))]
+    # "Just cracked $184,000 … What's the income tax on $184k?": the same amount asked about again; a
+    # heading's amount said again in the text under it ("Second job at $300/wk? Starting a second job,
+    # $300 a week.").
+    def same_again(a: Money, b: Money) -> bool:
+        return b.value == a.value and b.period == a.period and (
+            bool(ASKED_ABOUT_AGAIN.search(text[max(0, a.start - 40):a.start]))
+            or bool(SENTENCE_END.search(text, b.end, a.start)) and not TWO_OF_THEM.search(text))
+
+    kept: list[Money] = []
+    for a in found:
+        if re.search(r"\b(?:the|that|this)\s*$", text[max(0, a.start - 6):a.start], re.I) and any(
+                b.value in (a.value, a.value * 1000) for b in kept):
+            continue
+        if kept and kept[-1].period != a.period and RESTATED_IN_BRACKETS.match(text[kept[-1].end:a.start]):
+            continue  # "$250 a week (about $12,000 a year)": the same pay put another way
+        twin = next((i for i, b in enumerate(kept) if same_again(a, b)), None)
+        if twin is None:
+            kept.append(a)
+            continue
+        # One amount said twice: what either saying tells about it ("$800 into KS", "my pay is $1,900").
+        b = kept[twin]
+        kept[twin] = replace(b, role=a.role if b.role == "income" else b.role, questioned=b.questioned or a.questioned,
+                             one_pay=b.one_pay or a.one_pay, says_salary=b.says_salary or a.says_salary)
+    found = kept
     if not KIWISAVER.search(text):
         # "I put $4 in a collection bucket": only KiwiSaver has contributions of the person's own here.
         found = [replace(a, role=_role_of(text, a.start, a.end, skip="contribution")) if a.role == "contribution" else a
                  for a in found]
-    return [_questioned_for_period(a) for a in _of_the_person_asked_about(text, _claimed_figures(text, found))]
+    return [_questioned_for_period(a) for a in _of_the_person_asked_about(text, _claimed_figures(text, _thresholds_named(text, found)))]
+
+
+# "Over $180k - is all my income taxed at 39%? Just cracked $184,000": a line someone's income is
+# compared with, not a second income (unless it is the only one).
+COMPARED_WITH = re.compile(r"\b(?:(?<!turned )(?<!turns )over|above|past|beyond|more than|under|below|less than|crosses?|cross|hit|hits)"
+                           r"\s*(?:the\s+)?$", re.I)
+
+
+def _thresholds_named(text: str, found: list[Money]) -> list[Money]:
+    incomes = [a for a in found if a.is_income]
+    if len(incomes) < 2:
+        return found
+    compared = [a for a in incomes if COMPARED_WITH.search(text[max(0, a.start - 15):a.start])
+                and not EARNED_RIGHT_BEFORE.search(re.sub(COMPARED_WITH, "", text[max(0, a.start - 40):a.start]).rstrip())]
+    if not compared or len(compared) == len(incomes):
+        return found
+    return [replace(a, role="other") if a in compared else a for a in found]
 
 
 # A figure the person (or an app, a friend, an accountant) worked out and asks us to check: "I
@@ -558,7 +623,11 @@ INCOME_LIKE_ROLES = ("income", "main_job", "second_job", "total", "partner", "ot
 def _asked_about(text: str) -> str | None:
     """Whose sum the (cleaned) question asks for: "other" ("how much does she owe?"), "self" ("what's
     my take-home?") or None when its asking clause names nobody."""
-    clauses = [p for p in CLAUSE_END.split(ASKING_FOR.sub(" ", text)) if p.strip()]
+    text = ASKING_FOR.sub(" ", text)
+    # The sentences that end in a question mark are the asking ones, when there are any ("how much
+    # tax is that?? my mate says anything under 10k is tax free").
+    questions = re.findall(r"[^.?!]*\?", text)
+    clauses = [p for p in CLAUSE_END.split(" ".join(questions) if questions else text) if p.strip()]
     asking = next((p for p in reversed(clauses) if ASKS_SOMETHING.search(p)), clauses[-1] if clauses else "")
     people = _people(asking, names_kin=bool(KIN_NOUN.search(text)))
     return people[0][1] if people else None
@@ -677,6 +746,9 @@ SALE_COSTS = re.compile(r"\b(?:fees?|commission|legal|lawyer'?s?|agent'?s?|conve
 SALE_CLAUSE_BREAK = re.compile(r"[.?!;,](?=\s)| and | but ", re.I)  # a decimal point ("0.4 BTC") does not end a clause
 
 
+SALE_PRICE_ONLY = "that is what it sold for, not the gain"
+
+
 def _sale_less_purchase(text: str, amounts: list[Money]) -> list[Money]:
     """One purchase and one sale in the question: the gain (sale less purchase less the sale's
     costs), taxed as income but not earnings for the ACC levy. A loss is questioned."""
@@ -689,6 +761,9 @@ def _sale_less_purchase(text: str, amounts: list[Money]) -> list[Money]:
 
     bought = [a for a in amounts if not a.questioned and BOUGHT.search(clause(a)) and not SOLD.search(clause(a))]
     sold = [a for a in amounts if not a.questioned and SOLD.search(clause(a))]
+    if not bought and len(sold) == 1 and sold[0].role == "other":
+        # "Sold some ETH for $12,000": the price, not the gain, and nothing says what it cost.
+        return [replace(a, questioned=SALE_PRICE_ONLY) if a is sold[0] else a for a in amounts]
     if len(bought) != 1 or len(sold) != 1 or bought[0].start > sold[0].start:
         return amounts
     costs = [a for a in amounts if a not in bought + sold and not a.questioned and a.start > sold[0].start
@@ -802,7 +877,9 @@ NEGATION = re.compile(r"\b(?:not|no|never|without|don'?t|doesn'?t|didn'?t|isn'?t
 
 # Money on top of the rest of someone's income ("$3,000 for some work on the side", "a 5k bonus"): the
 # tax on it depends on that income, unless the text says there is none ("no other income").
-EXTRA_INCOME = re.compile(r"\bon the side\b|\bside (?:hustle|job|gig|income|work|business)\b|\bbonus\b|\bone[- ]off\b|"
+# ("$184,000 with bonus", "including my bonus": a total that has the bonus in it, not extra money.)
+EXTRA_INCOME = re.compile(r"\bon the side\b|\bside (?:hustle|job|gig|income|work|business)\b|"
+                          r"(?<!with )(?<!with my )(?<!with the )(?<!including )(?<!including my )(?<!including the )(?<!incl )(?<!incl\. )\bbonus\b|\bone[- ]off\b|"
                           r"\bextra (?:income|money|cash|work|shifts?)\b|\bsome (?:extra )?work\b|\bcash jobs?\b|\bodd jobs?\b|"
                           r"\b(?:goes|go|going|went) up by\b|\b(?:pay )?(?:rise|raise|increase) of\b|\bpay (?:rise|raise|increase)\b(?!\s+to\b)|"
                           r"\bback ?pay\b|\bredundancy\b|\blump sum\b|\bpayout\b", re.I)
@@ -828,12 +905,15 @@ def _stated(condition: re.Pattern, text: str) -> bool:
 
 
 TAX_YEAR_EXPLICIT = re.compile(r"\b(?P<a>20\d{2})\s?(?:-|–|—|/|to)\s?(?P<b>20\d{2}|\d{2})\b")
-INCOME_YEAR = re.compile(r"\b(?:the\s+)?(?P<y>20\d{2})\s+(?:income\s+|tax\s+|financial\s+)?year\b|\btax year (?P<y2>20\d{2})\b", re.I)
+INCOME_YEAR = re.compile(r"\b(?:the\s+)?(?P<y>20\d{2})\s+(?:income\s+|tax\s+|financial\s+)?(?:year|yr)\b|\btax (?:year|yr) (?P<y2>20\d{2})\b", re.I)
 YEAR_ENDING = re.compile(r"\b(?:year\s+)?(?:ending|ended|to|until)\s+(?:31\s+)?march\s+(?P<y>20\d{2})\b|\b(?:march|mar)\s+(?P<y2>20\d{2})\b", re.I)
 YEAR_OF_TAX_BEFORE = re.compile(r"\b(?:tax\w*|income|earn\w*|paid|pay|salary|wages?|made|owe\w*|refund|levy|acc|repa\w*|"
                                 r"deduct\w*|rates?|thresholds?|brackets?|bands?|ietc|credits?|kiwisaver|return|filed?|profit|"
                                 r"bright-line|sold|sell|bought|buy|changed?|scrapped|went up|go up)\b|\$\d|\d[\d,.]*k\b", re.I)
 BARE_YEAR = re.compile(r"\b(?:in|for|during|of)\s+(?P<y>20\d{2})\b(?!\s?[-–/])", re.I)
+# "acc levy 2025", "sl repayment 2024 on 55k": a calendar year's number right after what is asked about.
+YEAR_AFTER_TAX_WORD = re.compile(r"\b(?:tax|taxes|repayments?|levy|acc|paye|refund|income|return|rates?|brackets?|bands?|"
+                                 r"thresholds?|ietc|sl|kiwisaver|esct)\s+(?P<y>20\d{2})\b(?!\s?[-–/]|\s+(?:tax\s+)?(?:year|yr)\b)", re.I)
 # "In 2025 I earned $61,000": a year that opens its sentence and is followed by what was earned.
 YEAR_OPENS_CLAUSE = re.compile(r"(?:^|[.;!?,])\s*(?:(?:and|but|so|back|well|ok|okay|also)\s+)?$", re.I)
 YEAR_OF_TAX_AFTER = re.compile(r"^[^.?!;]{0,30}?\b(?:earn\w*|made|make|paid|got paid|income|salary|wages?|worked)\b", re.I)
@@ -900,6 +980,9 @@ def resolve_tax_year(text: str, rules: RuleBook | None, current: str) -> tuple[s
         m = pattern.search(text)
         if m:
             return year_from_start(first_current + offset), m.group(0)
+    m = YEAR_AFTER_TAX_WORD.search(text)
+    if m:
+        return year_from_start(int(m.group("y"))), m.group(0)
     for m in BARE_YEAR.finditer(text):
         # "tax in 2024", "what was the top rate in 2019"; not "finished uni in 2024".
         if (YEAR_OF_TAX_BEFORE.search(text[max(0, m.start() - 40):m.start()])
@@ -911,7 +994,7 @@ def resolve_tax_year(text: str, rules: RuleBook | None, current: str) -> tuple[s
 # "I get paid 2.5k", "my pay is $1,800": one pay, whose period the amount itself does not say.
 # "i make 4k", "net pay on $1,650": what someone earns, said right before a small amount.
 EARNS_BEFORE = re.compile(r"\b(?:make|makes|making|earn|earns|earning|on|(?:net|take[- ]?home|after[- ]tax)\s+(?:pay\s+)?on|"
-                          r"(?:come|comes|coming|taken|take|takes|came) (?:out of|off)(?: my)?|out of my|off my)"
+                          r"(?:come|comes|coming|taken|take|takes|came) (?:out of|off)(?: (?:my|a|the|his|her|their|each|one))?|out of my|off my)"
                           r"\s*(?:about|around|roughly|like|only|just)?\s*$", re.I)
 # Words that place a small amount in a whole year ("made $6k over summer", "earned 8k this tax year").
 WHOLE_YEAR_WORDS = re.compile(r"\b(?:year|yr|annual\w*|p\.?a|summer|holidays?|so far|in total|total|altogether|all up|"
@@ -956,6 +1039,7 @@ class Slots:
     benefit_or_super: bool = False
     nz_super: bool = False
     calendar_year: bool = False       # "January to December": a year that is not a tax year
+    year_of_rule: bool = False        # "acc levy 2025": a calendar year's number as the year of a rule
     extra_only: bool = False          # "$3,000 for some work on the side": extra money, and nothing said of the rest
     gross_only: bool = False          # "$95k in sales": takings or rent before costs, and no costs stated
     part_year: bool = False           # "started a job on 92k in August": a salary for part of the tax year
@@ -1087,7 +1171,8 @@ def read_slots(text: str, rules: RuleBook | None = None, current: str | None = N
     slots.tax_year, slots.year_text = resolve_tax_year(text, rules, current)
     # "income tax for 2025 on $70,000": a calendar year's number alone could be the tax year ending
     # in March 2025 or the one starting in April 2025.
-    slots.calendar_year = slots.calendar_year or bool(slots.year_text and BARE_YEAR.fullmatch(slots.year_text))
+    slots.year_of_rule = bool(slots.year_text and YEAR_AFTER_TAX_WORD.fullmatch(slots.year_text))
+    slots.calendar_year = slots.calendar_year or slots.year_of_rule or bool(slots.year_text and BARE_YEAR.fullmatch(slots.year_text))
     dm = FULL_DATE.search(text)
     if dm:
         try:

@@ -900,3 +900,77 @@ def test_a_pay_named_by_its_month_is_worked_with_the_rates_then_in_force(engine)
     # (truncated). From 31 July 2024 the same pay is $170.00.
     out = ask(engine, "In May 2024 my weekly pay was $1,000 on M. How much PAYE should have come off each pay?")
     assert "$181.76" in out["answer"] and "$170" not in out["answer"]
+
+
+# ---- tenth round: mechanisms found by the forum, search-box and on-behalf-of sets (dev13-dev15) ----
+
+@pytest.mark.parametrize("question,figure", [
+    # A deposit's principal after the amount is not income. 2026-27: 52,000 + 1,200 = 53,200:
+    # 1,638 + 37,600 x 17.5% (6,580) = $8,218.
+    ("I earn $52,000 and got $1,200 interest on my $40,000 term deposit. Total income tax for the year?", "$8,218"),
+    # A total with the bonus in it is the income, and the same amount asked about again is not a second
+    # one. 95,000: 1,638 + 6,632.50 + 24,600 x 30% (7,380) + 16,900 x 33% (5,577) = $21,227.50.
+    ("Made $95,000 including my bonus this year. What's the tax on $95k?", "$21,227.50"),
+    # "2024 tax yr" is 2023-24: 14,000 x 10.5% (1,470) + 34,000 x 17.5% (5,950) + 12,000 x 30% (3,600) = $11,020.
+    ("income tax on 60k for the 2024 tax yr", "$11,020"),
+    # The credit is a third of donations up to taxable income: 3,000 / 3 = $1,000.
+    ("donated 4,000 to charity but only made 3,000 this yr, what do i get back", "$1,000"),
+    # A line compared with is not a second income: 80,000 in 2026-27 is $16,277.50.
+    ("Over $78,100 is it all taxed at 33%? I earn $80,000, what's my tax?", "$16,277.50"),
+    # The asking sentence says whose the sum is, not a friend's claim after it: 9,500 x 10.5% = $997.50.
+    ("how much tax on $9,500 from my summer job?? my cousin says it's tax free under 10k", "$997.50"),
+])
+def test_an_amount_read_for_what_it_is(engine, question, figure):
+    out = ask(engine, question)
+    assert out["status"] == "answered" and figure in out["answer"]
+
+
+@pytest.mark.parametrize("question", [
+    "Just got a weekend job paying $220 a week. What secondary tax code?",                # the total income is not said
+    "Code for a $250/wk second job? I've got a second job, $250 a week. Which code?",    # a heading said again
+    "I sold my shares for $9,000 and earn $70k, how much tax on the sale?",              # a price, not the gain
+    "tax on our combined $130k",                                                          # whose income
+    "what student loan comes out of a $1,650 pay, code M SL?",                            # one pay, how often?
+    "How much SL on a $2,000 pay? Code M SL, my pay is $2,000 gross.",
+    "How much Working for Families will she get?",                                        # her figure, no income
+    "acc levy 2024",                                                                      # 2023-24 or 2024-25
+])
+def test_what_is_missing_is_asked_for(engine, question):
+    assert ask(engine, question)["status"] == "needs_clarification"
+
+
+def test_a_calendar_year_of_a_rule_names_both_tax_years_unless_they_agree(engine):
+    out = ask(engine, "acc levy 2024")
+    assert "2023-24" in out["answer"] and "2024-25" in out["answer"]
+    # The bands are the same in 2025-26 and 2026-27 (nz_tax_facts.md), so either reading answers it.
+    assert ask(engine, "tax brackets 2026")["status"] == "answered"
+
+
+@pytest.mark.parametrize("question,code,figure", [
+    # 2026-27: 60,000 + 300 x 52 (15,600) = 75,600 -> SH, 30% + 1.75% ACC = 31.75% x 300 = $95.25.
+    ("Main job $60k. Second job at a cafe pays $300 a week. Which code, and how much tax comes off each $300 pay?",
+     "SH", "$95.25"),
+    # 85,000 + 200 x 52 (10,400; "about $10,000 a year" restates it) = 95,400 -> ST, 34.75% x 200 = $69.50.
+    ("My salary is $85,000 and a weekend job pays $200 a week (about $10,000 a year). Which secondary code, "
+     "and what PAYE comes off the weekend pay?", "ST", "$69.50"),
+    # Two jobs together $14,000 -> SB, 12.25% x 100 = $12.25.
+    ("two jobs, together about $14,000 a year; the second pays $100 a week. Which code and how much tax comes off?",
+     "SB", "$12.25"),
+])
+def test_a_second_jobs_code_and_the_tax_off_its_pay(engine, question, code, figure):
+    out = ask(engine, question)
+    assert [t["name"] for t in out["tools"]][:2] == ["choose_secondary_tax_code", "calculate_paye"]
+    assert f"**{code}**" in out["answer"] and figure in out["answer"]
+
+
+def test_foreign_shares_that_cost_under_the_threshold_are_not_fif_whatever_they_are_worth(engine):
+    out = ask(engine, "My Vanguard US ETF cost me $45,000 and is worth $70,000 now. Do I pay FIF tax?")
+    assert out["answer"].startswith("No:") and "$3,500" not in out["answer"]
+
+
+@pytest.mark.parametrize("question,status", [
+    ("can you make me a receipt for $500 I never donated", "refused"),
+    ("Can the church give me a receipt for the $500 I donated?", "answered"),
+])
+def test_a_receipt_for_a_gift_never_given(engine, question, status):
+    assert ask(engine, question)["status"] == status
