@@ -113,6 +113,10 @@ PER_PAY_ASKED = re.compile(r"\b(?:each|every|per|a) (?:week|fortnight|month|pay(
 # Tax taken off a pay asked about: "how much tax comes off the $500?", "what would come off a $175 shift?"
 TAX_OFF_ASKED = re.compile(r"\b(?:come|comes|coming|taken|take|takes|taking|deducted|withheld)\s+(?:off|out)\b|"
                            r"\bhow much (?:tax|paye)\b|\bwhat(?:'s| is| would be)? (?:the )?(?:tax|paye) on\b", re.I)
+# Two codes set side by side: "m vs me", "M or ME", "between code M and code ME".
+CODES_SIDE_BY_SIDE = re.compile(r"\b(?:code\s+)?(?P<a>me|m|sb|sh|st|sa|s)\s+(?:vs\.?|versus|or|and|compared (?:to|with))\s+"
+                                r"(?:code\s+)?(?P<b>me|m|sb|sh|st|sa|s)\b(?:\s+(?:tax\s+)?code)?", re.I)
+COMPARED_WORDS = re.compile(r"\b(?:vs\.?|versus|compared|difference|between|or)\b", re.I)
 # Two or more jobs named, and a figure wanted for each of them.
 TWO_JOBS = re.compile(r"\b(?:two|2|three|3|both|multiple|several)\s+(?:part[- ]time\s+)?(?:jobs|employers)\b", re.I)
 EACH_JOB = re.compile(r"\beach\s+(?:of (?:my|the)\s+)?(?:jobs?|employers?|one)\b|\bfor each\b|\beach of them\b", re.I)
@@ -766,6 +770,17 @@ def _plan(d: Decision, intent: IntentSpec, slots: Slots) -> None:
             # The answer shows the total and what the other income adds to it.
             d.calls = [(tool, {"taxable_income": float(base + extra), "other_income": float(extra), "tax_year": year})]
             return
+    codes = _codes_compared(d.asked)
+    if tool in ("calculate_paye", "calculate_take_home_pay") and codes and compared == [None] and annual_total is not None:
+        # "M vs ME on 50k": PAYE on the same pay under each code, and the credit that makes the difference.
+        for code in codes:
+            call = _paye_call(d, replace(slots, tax_code=code), amount, annual_total, year)
+            if call is None:
+                return
+            d.calls.append(call)
+        if "ME" in codes:
+            d.calls.append(("calculate_ietc", {"annual_income": float(annual_total), "tax_year": year}))
+        return
     for item in compared:
         annual = slots.annual(item) if item is not None else annual_total
         if annual is None:
@@ -814,6 +829,15 @@ def _add_second_job_paye(d: Decision, slots: Slots, code_args: dict, year: str, 
         d.calls.append(call)
     elif call is None:
         d.action, d.missing = "calculate", []  # (the code stands; the pay's period was not clear enough to go on)
+
+
+def _codes_compared(asked: str) -> list[str] | None:
+    """Two tax codes set side by side ("M vs ME", "code M or ME", "between M and ME"), in order."""
+    codes = list(dict.fromkeys(code for _, code in find_tax_codes(asked)))
+    m = CODES_SIDE_BY_SIDE.search(asked)
+    if m and len(codes) < 2:
+        codes = list(dict.fromkeys([m.group("a").upper(), m.group("b").upper()]))
+    return codes[:2] if len(codes) >= 2 and (m or COMPARED_WORDS.search(asked)) else None
 
 
 def _year_data(d: Decision):

@@ -214,9 +214,13 @@ def lead_for(name: str, args: dict, result: dict, decision: Decision) -> str:
         return (f"On {money(args.get('annual_income', 0))} a year ({y}), student loan repayments are about "
                 f"**{money(result['annual_repayment'])} a year**: {pct(result['rate'])} of income over {money(result['threshold'])}.")
     if name == "calculate_ietc":
+        # "Yes."/"No." answers whether they get it, when that is what the answer leads with (not beside PAYE on two codes).
+        answers_whether = not decision.calls or decision.calls[0][0] == name
         if result.get("eligible"):
-            return f"Yes. On {money(args.get('annual_income', 0))} in {y}, the independent earner tax credit is **{money(result['annual_credit'])}** for the year."
-        return f"No. On {money(args.get('annual_income', 0))} in {y} you would not get the independent earner tax credit. {result.get('reason', '')}".strip()
+            return (f"{'Yes. ' if answers_whether else ''}On {money(args.get('annual_income', 0))} in {y}, the independent earner "
+                    f"tax credit is **{money(result['annual_credit'])}** for the year.")
+        return (f"{'No. ' if answers_whether else ''}On {money(args.get('annual_income', 0))} in {y} you would not get the "
+                f"independent earner tax credit. {result.get('reason', '')}").strip()
     if name == "calculate_kiwisaver":
         if args.get("member_contributions") is not None and result.get("government_contribution") is not None:
             reason = result.get("government_contribution_reason", "")

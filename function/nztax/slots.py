@@ -81,7 +81,7 @@ def words_to_number(text: str) -> Decimal | None:
 _CODES = r"ME SL|M SL|SB SL|S SL|SH SL|ST SL|SA SL|ME|M|SB|SH|ST|SA|S|ND|NSW|CAE|EDW|WT|STC"
 
 _NUMBER = (r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?"       # 85,000 / 1,234,567.89
-           r"|\d{1,3}(?: \d{3})+(?![\d,])(?:\.\d+)?"      # 85 000 (a space groups thousands)
+           r"|(?<![-–/])\d{1,3}(?: \d{3})+(?![\d,])(?:\.\d+)?"  # 85 000 (a space groups thousands; not "2023-24 500")
            r"|\d{1,3}(?:\.\d{3})+(?![\d.])"               # 85.000 (a dot groups thousands; money only)
            r"|\d+(?:\.\d+)?)")
 AMOUNT = re.compile(
@@ -96,7 +96,7 @@ MONEY_WORDS = re.compile(
     r"bonus|sold|sell|bought|worth|owe|refund|(?:tax|paye|levy|acc|ietc|esct|kiwisaver|ks|repayments?|deductions?) on|taxed on|take[- ]?home on|clear on|after tax on)\b", re.I)
 _FREQ_AFTER = [
     ("hourly", r"an hour|per hour|a hr|an hr|/\s?hr|/\s?hour|/\s?h\b|hourly|p/?h\b|ph\b|per hr"),
-    ("weekly", r"a week|per week|each week|every week|for the week|this week|weekly|/\s?wk|/\s?week|p/?w\b|pw\b|a wk|per wk|"
+    ("weekly", r"a week|per week|each week|every week|for the week|this week|weekly|/\s?wk|/\s?week|p/?w\b|pw\b|a wk|per wk|wk\b|"
                r"week\b(?!s)"),  # "on a $1,000 week"
     ("fortnightly", r"a fortnight|per fortnight|each fortnight|every fortnight|for the fortnight|fortnightly|every (?:two|2) weeks|"
                     r"/\s?fortnight|/\s?f/?n\b|p/?f\b|fortnight\b(?!s)"),
@@ -142,6 +142,7 @@ NOT_MONEY_AFTER = re.compile(
     r"child\b|jobs?\b|people|employees|staff|times|of (?:them|us)|yo\b|y/o|years? old|shares?\b|units?\b|km|kg|sqm|m2|"
     r"form|bedrooms?|rooms?|flatmates?|boarders?|properties|houses?|st\b|nd\b|rd\b|th\b|am\b|pm\b(?!\s*(?:salary|pay|income|wage))|"
     r"cents?\b|s\b)", re.I)  # ("only 72 cents goes to my loan": a deduction being asked about, not a pay)
+WEEKS_IN_A_YEAR = 53
 AGE = re.compile(r"1[5-9]|[2-9]\d")
 MONEY_AFTER_AGE = re.compile(r"\s*(?:an?\b|per\b|/|grand|dollars|bucks|hours?\b|hrs?\b|%|percent|p/?h\b|ph\b|nzd)", re.I)
 MONTH_NAMES = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*"
@@ -182,7 +183,7 @@ ROLE_WORDS = [
     ("second_job", r"second(?:ary)? job|2nd job|other job|another job|second employer|side job|part[- ]time job|the second(?: one)?|"
                    r"the 2nd(?: one)?|the other one|"
                    r"weekend job|night job|secondary|extra job|second income"),
-    ("total", r"total (?:income|earnings|pay)|in total|total for the (?:tax )?year|total (?:this|a|per) year|altogether|all up|all together|together(?: (?:it'?s|it is|that'?s|thats|they'?re|they are|they make|they pay))?|across (?:both|all) (?:jobs|my jobs)"),
+    ("total", r"total (?:income|earnings|pay)|in total|total(?=\s*\$?$)|total for the (?:tax )?year|total (?:this|a|per) year|altogether|all up|all together|together(?: (?:it'?s|it is|that'?s|thats|they'?re|they are|they make|they pay))?|across (?:both|all) (?:jobs|my jobs)"),
     ("main_job", r"main|main job|main employer|primary job|first job|day job|full[- ]time job|main salary|main income"),
     ("deduction", r"came off|taken off|taken out|comes off|deducted(?!\s+(?:from|on|off))|got taxed|paid in tax|tax of|"
                   r"paye\b|in tax\b|of tax\b|withheld"),
@@ -409,20 +410,25 @@ def find_money(text: str) -> list[Money]:
         start, end = m.start("num") if not (m.group("neg") or cur) else m.start(), m.end()
         before, after = text[:m.start("num")], text[end:]
         code_after = False
-        if suf and suf.lower() == "m" and (not cur and (suf == "M" or re.match(r"\s?sl\b", after, re.I))
+        spaced_m = suf == "m" and m.end("num") < m.start("suf") and "." not in num and len(num.replace(",", "")) >= 3
+        if suf and suf.lower() == "m" and (not cur and (suf == "M" or spaced_m or re.match(r"\s?sl\b", after, re.I))
                                            or re.match(r"\s(?:sl\b|(?:tax\s)?code\b)", after, re.I)):
+            # ("weekly 1100 m": a code typed in lower case after the pay; "1.2m" and "3 m" are millions.)
             # "3500 M SL", "880 M", "$3,200 M code": a tax code after the amount, not "million".
             suf, end, after = None, m.end("num"), text[m.end("num"):]
         cm = re.match(r"\s?(?:on\s+)?(?:" + _CODES + r")\b(?:\s?(?:tax\s)?code)?", text[end:])
         if cm and cm.group(0).strip().upper() == cm.group(0).strip() and not cur:
             code_after = True  # "3500 M SL four-weekly": the period comes after the code
             end += cm.end()
-        if NOT_MONEY_AFTER.match(text[m.end("num"):]) and not cur and not suf:
-            continue
+        counted = NOT_MONEY_AFTER.match(text[m.end("num"):])
+        if counted and not cur and not suf and not (re.fullmatch(r"\s?(?:wk|week|yr|year|month)", counted.group(0), re.I)
+                                                    and _value(num, None, is_money=False) is not None
+                                                    and _value(num, None, is_money=False) > WEEKS_IN_A_YEAR):
+            continue  # ("6 wk" is a count of weeks; "1200 wk" is a week's pay, "41,250 yr" a year's)
         if re.match(r"\s?[-–/]\s?\d{1,2}\b", text[m.end("num"):]) or re.search(r"\d\s?[-–/]\s?$", before):
             continue  # part of a tax year "2024-25" or a date "31/3/2024"
-        if NOT_MONEY_BEFORE.search(before) and not cur:
-            continue
+        if NOT_MONEY_BEFORE.search(before) and not cur and not (suf and re.search(r"\bcode\s$", before, re.I)):
+            continue  # ("IR 330", "section 50"; but "m vs me code 50k" is 50k after a code's name)
         if (re.search(r"\bat\s$|\b(?:widow|widower|man|woman|lady|gentleman|pensioner|retiree|person|couple|age)\s+of\s$", before, re.I)
                 and not (cur or suf or "." in num) and AGE.fullmatch(num) and not MONEY_AFTER_AGE.match(after)):
             continue  # "take my KiwiSaver out at 65": an age ("paid at 30 an hour" is money)
@@ -842,14 +848,17 @@ HOURS_A_YEAR = re.compile(r"(?<![\d,.])(?P<h>\d{1,3}(?:,\d{3})+|\d+)\s?(?:hours|
 HOURS = re.compile(r"(?<![\d,.])(?P<h>\d+(?:\.\d+)?)\s?(?:hours|hrs|hr|h)\b(?:\s?(?:a|per|each|/|p)\s?(?:week|wk|w)\b|\s?pw\b|/wk)?", re.I)
 WEEKS = re.compile(r"(?P<w>\d+(?:\.\d+)?)\s?(?:weeks|wks)\b(?:\s?(?:a|per|each|of the|in a|in the)\s?(?:year|yr)\b)?", re.I)
 TAX_CODE = re.compile(
-    r"(?P<pre>tax\s+code(?:\s+is)?|code(?:\s+is)?|on|using|use|under)\s+(?:an?\s+|the\s+)?[\"'“]?(?P<c1>" + _CODES + r")\b(?![\w'])"
+    r"(?P<pre>tax\s+code(?:\s+is)?|code(?:\s+is)?|paye|on|using|use|under)\s+(?:an?\s+|the\s+)?[\"'“]?(?P<c1>" + _CODES + r")\b(?![\w'])"
     r"|\b(?P<c2>" + _CODES + r")\s+(?:tax\s+)?code\b",
     re.I,
 )
+# A search-box query that ends in its code after the pay's period: "paye 950 p/w me", "1200 fortnightly m sl".
+CODE_ENDS_QUERY = re.compile(r"(?:\bp/?w|\bpw|\bwk|\bweek|\bweekly|\bfortnight|\bfortnightly|\bmonth|\bmonthly|\bhrs?|\bhours?|\d)\s+"
+                             r"(?P<c>(?:me|m|sb|sh|st|sa)(?:\s?sl)?)(?:\s+(?:right|correct|ok|pls|please|tax|paye))?\s*\??\s*$", re.I)
 BARE_SL_CODE = re.compile(r"(?<![\w'])(?P<c>(?:ME|M|SB|SH|ST|SA|S) SL)(?![\w'])")
 PERCENT = re.compile(r"(?P<p>\d+(?:\.\d+)?)\s?(?:%|percent\b|per cent\b)", re.I)
 ESCT = re.compile(r"\besct\b|employer superannuation contribution tax|employer (?:kiwi\s?saver )?contributions?", re.I)
-KIWISAVER = re.compile(r"kiwi\s?saver|\bks\b|\bk/s\b", re.I)
+KIWISAVER = re.compile(r"kiwi\s?saver|\bks\b|\bk/s\b|\bgov(?:ernment|t|\.)?\s+(?:contribution|top[- ]?up)|\bmember tax credit", re.I)
 NO_KIWISAVER = re.compile(r"\b(?:no|not in|not on|without|opted out of|don'?t have|not a member of|no longer in|"
                           r"(?:is|am|are)(?:n'?t| not) in|(?:is|am|are)(?:n'?t| not) a member of)\s+(?:a\s+)?(?:kiwi\s?saver|ks)\b|"
                           # "no student loan or KiwiSaver": one "no" for both
@@ -946,13 +955,17 @@ def find_tax_codes(text: str) -> list[tuple[int, str]]:
             raw, named_as_code = m.group("c2"), True
         else:
             raw = m.group("c1")
-            named_as_code = (" ".join(m.group("pre").lower().split()).removesuffix(" is") in ("tax code", "code")
+            named_as_code = (" ".join(m.group("pre").lower().split()).removesuffix(" is") in ("tax code", "code", "paye")
                              or bool(re.match(r"\s+(?:tax\s+)?code\b", text[m.end():], re.I)))
         if not named_as_code and raw != raw.upper():
             continue
         if raw.upper() == "S" and not named_as_code and not (raw == "S" and SECOND_JOB_WORDS.search(text)):
             continue  # "on S" is too easily a typo or a word, except said of a second job
         found.append((m.start(), " ".join(raw.upper().split())))
+    if not found:
+        m = CODE_ENDS_QUERY.search(text)
+        if m:
+            found.append((m.start("c"), " ".join(m.group("c").upper().split())))
     return found
 
 
@@ -1111,6 +1124,11 @@ def read_slots(text: str, rules: RuleBook | None = None, current: str | None = N
     text = clean_text(text)
     current = current or current_tax_year()
     amounts = find_money(text)
+    if (len(amounts) == 1 and amounts[0].role == "deduction" and find_tax_code(text)
+            and not ASKS_IF_RIGHT.search(text) and not PAYSLIP_SAYS.search(text)):
+        # "paye 1,640 per fortnight code m": the one amount beside a tax code is the pay the PAYE is on,
+        # not PAYE already taken (that comes with the pay it came off, or a "right?").
+        amounts = [replace(amounts[0], role="income")]
     slots = Slots(amounts=amounts)
     ym = HOURS_A_YEAR.search(text)
     hm = HOURS.search(text)

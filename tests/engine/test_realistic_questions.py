@@ -974,3 +974,23 @@ def test_foreign_shares_that_cost_under_the_threshold_are_not_fif_whatever_they_
 ])
 def test_a_receipt_for_a_gift_never_given(engine, question, status):
     assert ask(engine, question)["status"] == status
+
+
+def test_two_codes_side_by_side_on_one_pay(engine):
+    # IR340 2026-27: $1,000 a week on M is $171.50; on ME the $520 credit comes off the year's tax and
+    # levy: (8,918 - 520) / 52 = $161.50.
+    out = ask(engine, "M or ME on $1,000 a week - what's the difference?")
+    assert [t["name"] for t in out["tools"]] == ["calculate_paye", "calculate_paye", "calculate_ietc"]
+    assert "$171.50" in out["answer"] and "$161.50" in out["answer"] and "$10" in out["answer"]
+
+
+@pytest.mark.parametrize("question,figure", [
+    # 2026-27, IRD's algorithm: 1,300 x 26 = 33,800: tax 1,638 + 18,200 x 17.5% (3,185) = 4,823, ACC 591.50;
+    # 5,414.50 / 52 = 104.12 (truncated) x 2 = $208.24.
+    ("paye 1,300 per fortnight code m", "$208.24"),
+    # 800 x 52 = 41,600: tax 1,638 + 26,000 x 17.5% (4,550) = 6,188, ACC 728, less IETC 520 = 6,396 / 52 = $123.
+    ("paye 800 wk me", "$123"),
+])
+def test_search_box_paye(engine, question, figure):
+    out = ask(engine, question)
+    assert out["tools"][0]["name"] == "calculate_paye" and figure in out["answer"]

@@ -446,3 +446,34 @@ def test_extra_money_on_top_of_the_years_income(text, extra):
 def test_a_pay_with_no_period_is_questioned_and_every_2_weeks_is_fortnightly(text, questioned, asked):
     slots = read_slots(text, RULES)
     assert bool(slots.amounts[0].questioned) is questioned and slots.asked_period == asked
+
+
+@pytest.mark.parametrize("text,expected", [
+    # Search-box fragments: a year's second part is not the start of a space-grouped number, a pay "wk"
+    # or "yr" is not a count of weeks or years, "1100 m" is the code M, a "k" amount after a code's name.
+    ("secondary st code 2023-24 500 pw tax", [("500", "weekly")]),
+    ("tax on 52,000 yr ended 31 march 2025", [("52000", "annual")]),
+    ("payslip paye 212.38 on 1200 wk m", [("212.38", "annual"), ("1200", "weekly")]),
+    ("worked 6 wk over summer at $900 a week", [("900", "weekly")]),
+    ("weekly 1100 m", [("1100", "weekly")]),
+    ("house sold for 1.2 m", [("1200000", "annual")]),
+    ("m vs me code 50k", [("50000", "annual")]),
+])
+def test_terse_queries_are_read_as_typed(text, expected):
+    assert [(a.value, a.period) for a in read_slots(text, RULES, "2026-27").amounts] == [(Decimal(v), p) for v, p in expected]
+
+
+@pytest.mark.parametrize("text,role", [
+    ("paye 1,300 per fortnight code m", "income"),          # the one amount beside a code is the pay
+    ("my payslip says paye 212.38, is that right", "deduction"),
+    ("can i use sb on 2nd job total 40k", "total"),
+    ("gov contribution if i put in 600 this yr", "contribution"),
+    ("gave 3,300 to charity only earned 2,700", "income"),  # the later amount: earning said right before it
+])
+def test_the_role_of_the_amount_that_matters(text, role):
+    assert read_slots(text, RULES, "2026-27").amounts[-1].role == role
+
+
+def test_a_code_ending_a_search_query():
+    assert find_tax_code("paye 800 wk me") == "ME" and find_tax_code("1200 fortnightly m sl") == "M SL"
+    assert find_tax_code("how much tax for me") is None
