@@ -258,6 +258,9 @@ ADD_UP = re.compile(r"\b(?:(?:two|2|three|3|four|4|multiple|several) (?:part[- ]
                     r"total|combined|altogether|all up|in total|together|also earn|also get|also make|and also)\b", re.I)
 
 
+# A clause about someone else: "my partner's on 6%", "my mate puts in 10%".
+SOMEONE_ELSES = re.compile(r"\b(?:partner|wife|husband|spouse|girlfriend|boyfriend|hubby|missus|mum|dad|mother|father|son|daughter|"
+                           r"friend|mate|colleague|co-?worker|brother|sister|flatmate|boss)'?s?\b|\b(?:she|he|they)(?:'s| is| are)?\b", re.I)
 # Words of a rate that is not a KiwiSaver contribution rate.
 OTHER_RATE_NEAR = re.compile(r"\b(?:(?:home|car|personal|business) loan|loan (?:at|rate)|mortgage|interest|fixed|floating|pir|prescribed|tax rate|bracket|band|returns?|growth|"
                              r"inflation|gst|raise|rise|increase|pay rise|discount)\b", re.I)
@@ -1160,7 +1163,9 @@ def read_slots(text: str, rules: RuleBook | None = None, current: str | None = N
         mentions = [m.start() for m in KIWISAVER.finditer(text)]
         rates = [pm for pm in PERCENT.finditer(text)
                  if not (employer and pm.start("p") == employer.start("p"))
-                 and not OTHER_RATE_NEAR.search(text[max(0, pm.start() - 25):pm.end() + 15])]
+                 and not OTHER_RATE_NEAR.search(text[max(0, pm.start() - 25):pm.end() + 15])
+                 and not SOMEONE_ELSES.search(re.split(r"[.;!?]", text[:pm.start()])[-1])]
+        # ("My partner's on 6% at her work": someone else's rate, not theirs.)
         if mentions and rates:
             nearest = min(rates, key=lambda pm: min(abs(pm.start() - k) for k in mentions))
             slots.kiwisaver_rate = float(nearest.group("p"))
