@@ -696,6 +696,18 @@ def test_turned_away_only_in_its_own_words_or_shape(engine, question, status, is
     ("how much could we get in family tax credit for three kids?", "answered"),
     ("what's the most the government puts into KiwiSaver?", "answered"),
     ("I finished school in 2023 and now earn $52,000. What's my tax?", "answered"),
+    # Another country's own tax, MSD's payments, wages owed, a tenant asked to leave, a fund's risk; the tax
+    # on each of them is in scope.
+    ("canadian income tax rates for 2026", "out_of_scope"),
+    ("how do I lodge my aussie tax return from here?", "out_of_scope"),
+    ("does India tax my salary?", "out_of_scope"),
+    ("when is the winter energy payment paid?", "out_of_scope"),
+    ("can the labour inspectorate chase my unpaid wages?", "out_of_scope"),
+    ("my tenant won't pay, can I evict him?", "out_of_scope"),
+    ("should I move my KiwiSaver from conservative to growth?", "out_of_scope"),
+    ("Is the winter energy payment taxable?", "answered"),
+    ("I live here now. Is my Australian pension taxed in NZ?", "answered"),
+    ("how is redundancy pay taxed in NZ?", "answered"),
     # Honest counterparts.
     ("do I have to tell IRD about income from overseas?", "answered"),   # near a refusal, but asks what must be told
     ("should I tell IRD about the cash I get for babysitting?", "answered"),
