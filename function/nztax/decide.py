@@ -86,7 +86,9 @@ CHECKS_AMOUNT = re.compile(r"\b(?:right|correct|wrong|proper) amount\b|\btoo (?:
 TAKEN_OFF = re.compile(r"\b(?:took|take|takes|taking|taken|deduct\w*|withh[eo]ld\w*|came off|comes off|coming off)\b", re.I)
 PAY_WORD = re.compile(r"\b(?:pay|paid|payslip|wages?|salary|pay ?packet)\b", re.I)
 # Someone in business on their own account, whose business expenses come off their income.
-SELF_EMPLOYED = re.compile(r"self[- ]employ|freelanc|contractor|sole trader|my (own )?business|side (business|hustle)", re.I)
+SELF_EMPLOYED = re.compile(r"self[- ]employ|freelanc|contractor|sole trader|my (own )?business|side (business|hustle)|"
+                           r"\b(?:uber|doordash|airtasker|deliveroo|menulog|ola|etsy|hireup)\b|gig (?:work|economy|job)|"
+                           r"delivery driver|courier driver|rideshare|ride-share", re.I)
 # Calculators that work on a year's taxable income (the PAYE ones work on a pay).
 ANNUAL_TOOLS = ("calculate_income_tax", "calculate_acc_levy", "calculate_student_loan_repayment")
 # Calculators whose income is all taxable income: with no pay from work, a profit, interest or a
@@ -113,6 +115,7 @@ PER_PAY_ASKED = re.compile(r"\b(?:each|every|per|a) (?:week|fortnight|month|pay(
 # Tax taken off a pay asked about: "how much tax comes off the $500?", "what would come off a $175 shift?"
 TAX_OFF_ASKED = re.compile(r"\b(?:come|comes|coming|taken|take|takes|taking|deducted|withheld)\s+(?:off|out)\b|"
                            r"\bhow much (?:tax|paye)\b|\bwhat(?:'s| is| would be)? (?:the )?(?:tax|paye) on\b", re.I)
+RIT_NAMED = re.compile(r"\b(?:rit|residual income tax|terminal tax|tax to pay|tax bill)\b", re.I)
 # Two codes set side by side: "m vs me", "M or ME", "between code M and code ME".
 CODES_SIDE_BY_SIDE = re.compile(r"\b(?:code\s+)?(?P<a>me|m|sb|sh|st|sa|s)\s+(?:vs\.?|versus|or|and|compared (?:to|with))\s+"
                                 r"(?:code\s+)?(?P<b>me|m|sb|sh|st|sa|s)\b(?:\s+(?:tax\s+)?code)?", re.I)
@@ -346,6 +349,14 @@ def decide(question: str, classification: Classification | None, rules: RuleBook
         if income_tax is not None and intent.tool in ("calculate_paye", "calculate_income_tax"):
             sure = sure or readings == {"calculate_paye", "calculate_income_tax"}
             intent = d.intent = income_tax
+    if (intent.tool == "calculate_paye" and slots.names_take_home and slots.tax_code is not None and len(slots.incomes) == 1
+            and not SECOND_JOB_WORDS.search(asked)):
+        # "How much will I actually get paid each week after tax?": the take-home pay, which leads with
+        # IRD's PAYE on the same pay and adds what else comes off it.
+        take_home = next((spec for spec in default_catalogue().intents
+                          if spec.does == "calculate" and spec.tool == "calculate_take_home_pay"), None)
+        if take_home is not None:
+            intent = d.intent = take_home
     if slots.calendar_year and not slots.pay_date:
         # "$65,000 in 2025, January to December": that spans two tax years (1 April to 31 March).
         _clarify(d, "calendar_year")
@@ -395,10 +406,14 @@ def decide(question: str, classification: Classification | None, rules: RuleBook
             # Clearly a sum, but which of two? Work out both, each labelled, when both can run on
             # what was said; otherwise ask which is meant.
             trials = [_trial(d, spec, slots) for spec in (intent, runner)]
+            by_rule = replace(d, action="calculate", calls=[], assumptions=[], rule_results={})
+            _plan(by_rule, intent, slots)
             if all(trials):
                 d.action = "calculate"
                 for trial in trials:
                     _add_calls(d, trial)
+            elif by_rule.action == "fact" and by_rule.rule_results:
+                return by_rule  # the nearer reading is answered by its rule on their figure, whatever the other
             else:
                 _clarify(d, "which_calculation")
                 d.clarify_options = [i.label or i.name.replace("_", " ") for i in (intent, runner)]
@@ -523,6 +538,8 @@ def _rule_sum(d: Decision, intent: IntentSpec, slots: Slots) -> bool:
     if not d.known_year:
         return False
     stated = [a for a in slots.amounts if a.period == "annual" and a.value > 0]
+    named_rit = [a for a in stated if RIT_NAMED.search(d.asked[max(0, a.start - 40):a.start])]
+    stated = named_rit or stated  # ("my residual income tax was $7,200 and turnover about $95,000")
     opening = [a for a in stated if a.role == "value" or OPENING_VALUE.search(d.asked[a.end:a.end + 40])]
     try:
         if intent.rule_sum == "provisional" and len(stated) == 1:
@@ -541,6 +558,22 @@ def _rule_sum(d: Decision, intent: IntentSpec, slots: Slots) -> bool:
 COST_WORDS = re.compile(r"\b(?:cost|costs|paid|bought|invested|purchase[ds]?)\b", re.I)
 # "cost well over $50k": a bound, not the cost.
 OVER_BEFORE = re.compile(r"\b(?:over|more than|above|exceed\w*)\s*$", re.I)
+
+
+def _second_job_loan(d: Decision, pay: Money) -> bool:
+    """"My second job pays $240 a week and I have a student loan: how much comes off?": on any secondary
+    code the loan deduction is the rate on every dollar of that job's pay, so the code need not be known.
+    Turns the decision into the rule's answer with that figure; False when the year's rules lack it."""
+    year = _year_data(d)
+    loan = year.student_loan if year is not None else None
+    rule = next((spec for spec in default_catalogue().intents if spec.rule_sum == "secondary_sl"), None)
+    if loan is None or rule is None:
+        return False
+    rate = Decimal(str(loan.rate))
+    d.action, d.intent, d.calls = "fact", rule, []
+    d.rule_results["secondary_sl"] = {"pay": pay.value, "pay_frequency": pay.period, "rate": rate,
+                                      "deduction": (pay.value * rate).quantize(Decimal("0.01"), rounding=ROUND_DOWN)}
+    return True
 
 
 def _fif_cost_under_threshold(d: Decision, slots: Slots) -> dict | None:
@@ -920,6 +953,8 @@ def _call_for(tool: str, d: Decision, slots: Slots, amount: Money, annual: Decim
             args["pay_frequency"] = frequency
         return tool, args
     if tool == "calculate_student_loan_repayment":
+        if slots.tax_code is None and amount.role == "second_job" and amount.period in PAY_FREQUENCIES and _second_job_loan(d, amount):
+            return None  # (answered by the rule: every dollar of a second job's pay, whichever secondary code)
         if slots.tax_code is not None and _base(slots.tax_code) in SECONDARY_CODES:
             # A secondary job's loan deduction has no threshold: the pay's own deductions show it,
             # on that job's own pay ("$42,000 main job, $9,000 weekend job on S SL").

@@ -487,6 +487,9 @@ def fact(decision: Decision, rules: RuleBook, hits: list, current_year: str, too
         values.update({k: v for k, v in fact_values(ks_year).items() if k.startswith("gc_")})
     values.update(decision_values(decision, tool_results, values))
     lead = fill(intent.lead, values) if intent and intent.lead and year_rules else None
+    if lead and values.get("rule_sum") and lead.startswith(values["rule_sum"] + "Yes. "):
+        # The sum on their own figures answers first; the rule's bare "Yes." after it answers nothing.
+        lead = values["rule_sum"] + lead[len(values["rule_sum"]) + len("Yes. "):]
     if not lead:
         return topic(decision, rules, hits, current_year)
     band = _band_asked(decision, year_rules) if intent and "tax_rates" in intent.show else None
@@ -542,6 +545,16 @@ def _provisional_sum(decision: Decision) -> str | None:
             f"**{money(r['instalment'])}** on {', '.join(dates[:-1])} and {dates[-1]} (31 March balance date).")
 
 
+def _second_job_loan_sum(decision: Decision) -> str | None:
+    """"$240 a week from my second job: how much student loan?": the rate on every dollar of that pay."""
+    r = decision.rule_results.get("secondary_sl")
+    if r is None:
+        return None
+    per = _per(r["pay_frequency"])
+    return (f"On {money(r['pay'])} {per} from a second job, **{money(r['deduction'])}** {per} comes off for your student "
+            f"loan: {pct(r['rate'])} of every dollar, whichever secondary code the job is on.")
+
+
 def _fif_sum(decision: Decision) -> str | None:
     """"Worth $120,000 on 1 April": FIF income under the fair dividend rate method (and the tax on
     it at a marginal rate the question states), worked out in decide.py."""
@@ -578,7 +591,7 @@ def _band_asked(decision: Decision, year_rules: TaxYearRules | None) -> str | No
 def decision_values(decision: Decision, tool_results: list | None, values: dict[str, str]) -> dict[str, str]:
     """Placeholders that depend on the question itself (the main-job code for a stated income);
     `values` are the year's own placeholders."""
-    sentence = _provisional_sum(decision) or _fif_sum(decision)
+    sentence = _provisional_sum(decision) or _fif_sum(decision) or _second_job_loan_sum(decision)
     if sentence:
         return {"rule_sum": sentence + "\n\n"}
     if decision.slots.no_ird_number and "nd_rate" in values:

@@ -175,6 +175,7 @@ ROLE_WORDS = [
     # (role, pattern near the amount). The nearest match wins, before the amount first.
     ("income", r"earn\w*|salary|wages?|paid|pay of|pay is|income of|i make|making|on a|gross|job paying|pays? me|"
                r"(?:with|including|incl\.?|inc\.?) (?:my |the |a )?bonus(?:es)?|"
+               r"from (?:[\w-]+ ){0,3}?(?:work|job|teaching|shifts|nursing|labouring)|"
                r"taxable income|income(?: (?:was|is|around|about|roughly))?"),
     ("donation", r"donat\w*|(?:gave|give|given)(?!\s+(?:me|us|him|her|them|my|our)\b)|payroll giving|charit\w*|church|tithe|koha"),
     ("contribution", r"put in|putting in|paid in|chuck(?:ed)? in|(?:i|we|i've) put(?: in)?|contribut\w*|into (?:my |the )?kiwisaver|into ks"),
@@ -198,7 +199,8 @@ ROLE_WORDS = [
     ("rent_received", r"rent received|gross rent|rent (?:came|comes) to|in rent"),
     ("other_income", r"profit|bonus|side (?:business|hustle|income)|on the side|self[- ]employ\w*|freelanc\w*|contract(?:ing|or)"),
     ("other", r"owe|owed|owing|refund|tax bill|rit|residual income tax|tax to pay|terminal tax|debt|arrears|boarders?|flatmates? pay|shares|sold|sell|sale|lump sum|redundancy|loss|inheritance|lotto|prize|gift|"
-              r"penalt\w*|student loan balance|balance|savings|deposit|house price|"
+              r"penalt\w*|student loan balance|balance|savings(?! interest)|deposit(?! interest)|house price|"
+              r"kiwisaver (?:balance |fund |account )?(?:is|was|sits at|has|of)|"
               # what an owner takes out of their business: not income (the business's profit is)
               r"drawings|drew|took out of the business|left me|inherited|estate"),
     ("value", r"worth|valued at|meant to be|supposed to be|the full"),  # "the IETC is worth $1,040": before the amount only
@@ -251,6 +253,7 @@ NEGATED_JOB = re.compile(r"\b(?:no|not a|not any|without a|without any|don'?t ha
 MONTH_YEAR = re.compile(r"\b(?:in|during|back in|from|since|of)\s+(?P<m>" + MONTH_NAMES + r")\.?\s+(?P<y>20\d\d)\b", re.I)
 IT_PAYS = re.compile(r"\b(?:it|that job|that one|the job)(?: only)? (?:pays|pays me|is|brings in)\b[^.?!]*$", re.I)
 NAMES_TAKE_HOME = re.compile(r"\btake[- ]?home\b|\bafter[- ]tax\b|\bnet (?:pay|income|salary)\b|\bin my pocket\b|"
+                             r"\blands? in my\b|\bland in (?:my|the)\b|\bget in (?:my )?hand\b|\bin hand\b|"
                              r"\bhits? my (?:account|bank)\b|\bclear (?:each|a|per|every)\b", re.I)
 COMPARISON = re.compile(r"\b(?:vs\.?|versus|compared (?:to|with)|or|instead of|(?:raise|rise|increase|bump|up|jump|promotion) to)\s*$", re.I)
 RANGE_BEFORE = re.compile(r"\b(?:from|between)\s*$", re.I)
@@ -316,7 +319,8 @@ def _period_and_end(text: str, start: int, end: int) -> tuple[str, bool, int]:
 
 # "$60k salary", "$20k profit", "$5,000 of interest": the noun right after an amount says what it is.
 LABELS_NEXT_AMOUNT = re.compile(r"\s*(?:of|is|was|:|=|-)?\s*\$?\d")  # "income 40k kiwisaver returns 3k"
-LEADS_ANOTHER_AMOUNT = re.compile(r"[^\d$.?!,;]{0,20}\$?\d")
+# ("… $12,000 of term deposit interest and $9,000 from teaching": "and" closes the words before it.)
+LEADS_ANOTHER_AMOUNT = re.compile(r"(?:(?!\band\b|&|\bplus\b)[^\d$.?!,;]){0,20}\$?\d", re.I)
 NOUN_AFTER = re.compile(r"^\s*(?:(?:of|in|worth of|a year|per year|annual|gross)\s+)?")
 
 
@@ -531,7 +535,22 @@ def find_money(text: str) -> list[Money]:
         # "I put $4 in a collection bucket": only KiwiSaver has contributions of the person's own here.
         found = [replace(a, role=_role_of(text, a.start, a.end, skip="contribution")) if a.role == "contribution" else a
                  for a in found]
-    return [_questioned_for_period(a) for a in _of_the_person_asked_about(text, _claimed_figures(text, _thresholds_named(text, found)))]
+    return [_questioned_for_period(a) for a in _of_the_person_asked_about(
+        text, _claimed_figures(text, _thresholds_named(text, _costs_listed(text, found))))]
+
+
+# "… rates, insurance, repairs and the property manager came to $19,500": what a list of costs came to.
+COSTS_CAME_TO = re.compile(r"\b(?:came to|come to|comes to|totall?ed|totals?|add(?:ed|s)? up to|were|cost(?: me| us)?)\s*"
+                           r"(?:about|around|roughly)?\s*\$?$", re.I)
+
+
+def _a_list_of_costs_came_to(text: str, a: Money) -> bool:
+    sentence = re.split(r"[.?!;]", text[:a.start])[-1]
+    return bool(COSTS_CAME_TO.search(sentence) and BUSINESS_COSTS.search(sentence) and not EARNED_RIGHT_BEFORE.search(sentence))
+
+
+def _costs_listed(text: str, found: list[Money]) -> list[Money]:
+    return [replace(a, role="expense") if a.role == "income" and _a_list_of_costs_came_to(text, a) else a for a in found]
 
 
 # "Over $180k - is all my income taxed at 39%? Just cracked $184,000": a line someone's income is
@@ -720,7 +739,8 @@ def _takings_less_costs(text: str, amounts: list[Money], slots: Slots) -> list[M
     gross = [a for a in amounts if a.role in GROSS_ROLES and not a.questioned]
     if not gross:
         return amounts
-    costs = [a for a in amounts if a.role == "expense" and not a.questioned and BUSINESS_COSTS.search(_own_words(text, a))]
+    costs = [a for a in amounts if a.role == "expense" and not a.questioned
+             and (BUSINESS_COSTS.search(_own_words(text, a)) or _a_list_of_costs_came_to(text, a))]
     profits = [a for a in amounts if a.role in OTHER_INCOME_ROLES and not a.questioned
                and re.search(r"\b(?:profit|net)\b", _own_words(text, a), re.I)]
     if not costs and profits:
@@ -1063,6 +1083,7 @@ class Slots:
     no_ird_number: bool = False
     flat_code: str | None = None      # "on the RSE scheme": work with a flat code of its own (NSW)
     names_income_tax: bool = False    # "what's my total income tax": the sum it names
+    names_acc_levy: bool = False      # "how much ACC earners' levy do I pay": the levy it names
     second_job: bool = False          # "my 2nd job": a second job is what the question is about
     names_take_home: bool = False     # "what's my take-home", "after tax": the net pay it names
     names_pir: bool = False           # "which PIR": the rate it names, whatever else the amount suggests
@@ -1176,6 +1197,7 @@ def read_slots(text: str, rules: RuleBook | None = None, current: str | None = N
     slots.no_ird_number = bool(NO_IRD_NUMBER.search(text))
     slots.second_job = any(not NEGATED_JOB.search(text[:m.start()]) for m in SECOND_JOB_WORDS.finditer(text))
     slots.names_income_tax = bool(re.search(r"\bincome tax\b", text, re.I))
+    slots.names_acc_levy = bool(re.search(r"\bacc\b[^.?!]{0,20}\blevy\b|\bearners'? levy\b", text, re.I))
     slots.names_take_home = bool(NAMES_TAKE_HOME.search(text))
     slots.names_pir = bool(re.search(r"\b(?:pir|prescribed investor rate)\b", text, re.I))
     slots.names_government_contribution = bool(GOVERNMENT_CONTRIBUTION.search(text))

@@ -113,6 +113,7 @@ SLOT_FEATURES = {
     "donation": lambda s: any(a.role == "donation" for a in s.amounts),
     "pie_income": lambda s: any(a.role == "pie_income" for a in s.amounts),
     "names_income_tax": lambda s: s.names_income_tax,
+    "names_acc_levy": lambda s: s.names_acc_levy,
     "second_job": lambda s: s.second_job,
     "names_take_home": lambda s: s.names_take_home,
     "names_pir": lambda s: s.names_pir,

@@ -1024,3 +1024,34 @@ def test_someone_elses_kiwisaver_rate_is_not_theirs(engine):
     # The default rate from the rules (3.5% from 1 April 2026): 1,200 x 3.5% = $42.00, not 8% ($96).
     out = ask(engine, "On $1,200 a week, default KiwiSaver. My wife is on 8% at her job. What comes out of my pay for KiwiSaver?")
     assert "$42" in out["answer"] and "$96" not in out["answer"]
+
+
+@pytest.mark.parametrize("question,tool,figure", [
+    # Take-home named in other words on one pay: IR340 2026-27, $1,000 a week on M is $171.50 PAYE,
+    # so $828.50 lands in the account.
+    ("I'm on M, $1,000 a week. How much lands in my account each week?", "calculate_take_home_pay", "$828.50"),
+    # The levy named, beside a KiwiSaver balance and interest: 1.75% of the $6,000 from teaching = $105.
+    ("I get $15,000 of bank interest and $6,000 from relief teaching. My KiwiSaver is about $90,000. "
+     "How much ACC levy do I pay?", "calculate_acc_levy", "$105"),
+    # A list of costs that "came to" an amount: rent 30,000 - 12,000 = 18,000 on top of 50,000:
+    # 3,500 x 17.5% (612.50) + 14,500 x 30% (4,350) = $4,962.50.
+    ("Rent was $30,000 and rates, insurance and repairs came to $12,000. I earn a $50,000 salary. "
+     "How much extra tax from the rental?", "calculate_income_tax", "$4,962.50"),
+    # A gig driver's costs come off the fares: 40,000 - 9,000 = 31,000: 1,638 + 15,400 x 17.5% = $4,333.
+    ("Uber driver, fares $40,000 this year, car costs came to $9,000. Income tax?", "calculate_income_tax", "$4,333"),
+])
+def test_the_sum_the_words_name(engine, question, tool, figure):
+    out = ask(engine, question)
+    assert tool in [t["name"] for t in out["tools"]] and figure in out["answer"]
+
+
+def test_provisional_tax_on_the_rit_named_beside_other_figures(engine):
+    # Standard option: last year's RIT plus 5% (nz_tax_facts.md, provisional tax): 6,000 x 1.05 = $6,300.
+    out = ask(engine, "My RIT last year was $6,000 and my sales were $80,000. Standard option provisional tax?")
+    assert "$6,300" in out["answer"]
+
+
+def test_a_second_jobs_loan_deduction_needs_no_code(engine):
+    # On any secondary code with SL: 12% of every dollar (nz_tax_facts.md s3): 180 x 12% = $21.60.
+    out = ask(engine, "second job pays $180 a week and I have a student loan, how much comes off for the loan?")
+    assert out["status"] == "answered" and out["answer"].startswith("On $180 a week") and "$21.60" in out["answer"]
