@@ -256,6 +256,10 @@ CLARIFYING_QUESTIONS: dict[str, tuple[str, tuple[str, ...]]] = {
     "whose_income": ("Income tax is worked out for each person on their own income, not for a couple or a household "
                      "together. How much does each of you earn in the tax year?",
                      ("How much tax do I pay on $70,000?",)),
+    "residence_facts": ("Whether you are a New Zealand tax resident depends on how long you have been here and whether you "
+                        "have a home here: how many days have you been in New Zealand in the last 12 months, and do you have "
+                        "a place you live in here that is yours to come back to?",
+                        ("I've been in New Zealand 200 days in the last 12 months. Am I a tax resident?",)),
     "pie_income": ("Your prescribed investor rate depends on two figures for each of the last two tax years: "
                    "your taxable income (not counting PIE income) and your PIE income. What were they?", ()),
 }

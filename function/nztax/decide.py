@@ -116,6 +116,11 @@ PER_PAY_ASKED = re.compile(r"\b(?:each|every|per|a) (?:week|fortnight|month|pay(
 TAX_OFF_ASKED = re.compile(r"\b(?:come|comes|coming|taken|take|takes|taking|deducted|withheld)\s+(?:off|out)\b|"
                            r"\bhow much (?:tax|paye)\b|\bwhat(?:'s| is| would be)? (?:the )?(?:tax|paye) on\b", re.I)
 RIT_NAMED = re.compile(r"\b(?:rit|residual income tax|terminal tax|tax to pay|tax bill)\b", re.I)
+# Whether someone is a tax resident, asked; how long they have been here, said.
+ASKS_IF_RESIDENT = re.compile(r"\b(?:am i|is (?:he|she|my \w+)|are (?:we|they)|would i be|will i be)\b[^.?!]{0,30}\bresident\b", re.I)
+HOW_LONG_HERE = re.compile(r"\b\d+\s*(?:days?|weeks?|months?|years?|yrs?)\b|\b(?:since|in|from|on)\s+(?:the\s+)?(?:\d{1,2}(?:st|nd|rd|th)?\s+)?"
+                           r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\w*\b|\b(?:a|one|two|three|six) (?:days?|weeks?|months?|years?)\b|"
+                           r"\bhalf a year\b|\bpermanent\w*\b|\bcitizen\b|\bhome here\b|\bbought a house\b", re.I)
 # Two codes set side by side: "m vs me", "M or ME", "between code M and code ME".
 CODES_SIDE_BY_SIDE = re.compile(r"\b(?:code\s+)?(?P<a>me|m|sb|sh|st|sa|s)\s+(?:vs\.?|versus|or|and|compared (?:to|with))\s+"
                                 r"(?:code\s+)?(?P<b>me|m|sb|sh|st|sa|s)\b(?:\s+(?:tax\s+)?code)?", re.I)
@@ -496,6 +501,10 @@ def _missing_before_anything(asked: str, intent: IntentSpec, slots: Slots) -> st
         # "My son starts his first job next week. How much will they take out of his pay?": what
         # comes off a pay follows the pay, which is not given.
         return "income"
+    if intent.asks == "residence_facts" and ASKS_IF_RESIDENT.search(asked) and not HOW_LONG_HERE.search(asked):
+        # "Am I a tax resident? Came over on a working holiday visa": residence follows the days here and
+        # whether they have a home here, and neither is said.
+        return "residence_facts"
     if (slots.second_job or TWO_JOBS.search(asked)) and len(slots.incomes) == 1 and EACH_JOB.search(asked):
         # "Two jobs making 70k between them. How much PAYE should each employer take?": one total,
         # and a figure asked for each job, which follows how the total is split.

@@ -722,7 +722,11 @@ def test_turned_away_only_in_its_own_words_or_shape(engine, question, status, is
     ("I told IRD I was non-resident but I was actually here 200 days, am I resident?", "answered"),
     ("I made $12k from my side hustle this year and have no other income, how much tax?", "answered"),
     ("my customers pay me cash for cleaning, do I have to declare it?", "answered"),
-    ("I'm on a work visa, am I a tax resident?", "answered"),
+    # Whether someone is resident, with nothing said of the days here or a home: asked (five writers agree);
+    # with the days said, answered.
+    ("I'm on a work visa, am I a tax resident?", "needs_clarification"),
+    ("is my brother a tax resident? he moved here from Fiji", "needs_clarification"),
+    ("I've been here 8 months on a work visa, am I a tax resident?", "answered"),
 ])
 def test_scope_and_asking_back_by_class_of_question(engine, question, status):
     assert ask(engine, question)["status"] == status
