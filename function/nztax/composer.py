@@ -260,6 +260,9 @@ CLARIFYING_QUESTIONS: dict[str, tuple[str, tuple[str, ...]]] = {
                         "have a home here: how many days have you been in New Zealand in the last 12 months, and do you have "
                         "a place you live in here that is yours to come back to?",
                         ("I've been in New Zealand 200 days in the last 12 months. Am I a tax resident?",)),
+    "extra_amount": ("Tax on a bonus or other extra pay is worked out on its amount, at the rate of the band your income for "
+                     "the year reaches with it (PAYE on a lump sum is worked the same way). How much is it, before tax?",
+                     ("My salary is $88,000 and my bonus is $6,000. How much tax comes off the bonus?",)),
     "pie_income": ("Your prescribed investor rate depends on two figures for each of the last two tax years: "
                    "your taxable income (not counting PIE income) and your PIE income. What were they?", ()),
 }

@@ -121,6 +121,10 @@ ASKS_IF_RESIDENT = re.compile(r"\b(?:am i|is (?:he|she|my \w+)|are (?:we|they)|w
 HOW_LONG_HERE = re.compile(r"\b\d+\s*(?:days?|weeks?|months?|years?|yrs?)\b|\b(?:since|in|from|on)\s+(?:the\s+)?(?:\d{1,2}(?:st|nd|rd|th)?\s+)?"
                            r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\w*\b|\b(?:a|one|two|three|six) (?:days?|weeks?|months?|years?)\b|"
                            r"\bhalf a year\b|\bpermanent\w*\b|\bcitizen\b|\bhome here\b|\bbought a house\b", re.I)
+# Tax on an extra payment asked about by name: "off the bonus", "on my overtime", "from the redundancy".
+EXTRA_ASKED_ABOUT = re.compile(r"\b(?:on|off|from|of|out of)\s+(?:the|my|this|his|her|their|a|that)\s+(?:annual\s+|year-end\s+|christmas\s+|"
+                               r"performance\s+)?(?:bonus|overtime|back ?pay|redundancy|lump sum|payout)\b", re.I)
+INCOME_SAID_BEFORE = re.compile(r"\b(?:income|salary|wages?|earn\w*|make|made)\b[^.?!$\d]{0,12}\$?$", re.I)
 # Two codes set side by side: "m vs me", "M or ME", "between code M and code ME".
 CODES_SIDE_BY_SIDE = re.compile(r"\b(?:code\s+)?(?P<a>me|m|sb|sh|st|sa|s)\s+(?:vs\.?|versus|or|and|compared (?:to|with))\s+"
                                 r"(?:code\s+)?(?P<b>me|m|sb|sh|st|sa|s)\b(?:\s+(?:tax\s+)?code)?", re.I)
@@ -501,6 +505,10 @@ def _missing_before_anything(asked: str, intent: IntentSpec, slots: Slots) -> st
         # "My son starts his first job next week. How much will they take out of his pay?": what
         # comes off a pay follows the pay, which is not given.
         return "income"
+    if EXTRA_ASKED_ABOUT.search(asked) and slots.amounts and not any(a.role in OTHER_INCOME_ROLES for a in slots.amounts):
+        # "Salary $88,000. How much tax will come off the bonus?": the bonus is what is asked about, and
+        # its amount is not said.
+        return "extra_amount"
     if intent.asks == "residence_facts" and ASKS_IF_RESIDENT.search(asked) and not HOW_LONG_HERE.search(asked):
         # "Am I a tax resident? Came over on a working holiday visa": residence follows the days here and
         # whether they have a home here, and neither is said.
@@ -703,8 +711,8 @@ def _plan(d: Decision, intent: IntentSpec, slots: Slots) -> None:
         tool = "calculate_donation_tax_credit"
     if tool == "calculate_donation_tax_credit":
         donations = [a for a in slots.amounts if a.role == "donation"] or [a for a in slots.amounts if not a.is_income][:1]
-        if not donations and len(slots.amounts) == 1:
-            donations = slots.amounts
+        if not donations and len(slots.amounts) == 1 and not INCOME_SAID_BEFORE.search(d.asked[:slots.amounts[0].start]):
+            donations = slots.amounts  # ("the credit on 1,000?"; but "income $58k" is the income, and the gifts are not said)
         if not donations:
             _clarify(d, "donation")
             return

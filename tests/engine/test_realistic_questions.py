@@ -1059,3 +1059,12 @@ def test_a_second_jobs_loan_deduction_needs_no_code(engine):
     # On any secondary code with SL: 12% of every dollar (nz_tax_facts.md s3): 180 x 12% = $21.60.
     out = ask(engine, "second job pays $180 a week and I have a student loan, how much comes off for the loan?")
     assert out["status"] == "answered" and out["answer"].startswith("On $180 a week") and "$21.60" in out["answer"]
+
+
+@pytest.mark.parametrize("question", [
+    "gave to a couple of charities, my income is $64,000, what's my donation credit?",   # the gifts are not said
+    "My salary's $72,000 and there's a bonus coming in March. What tax comes off the bonus?",  # nor the bonus
+])
+def test_the_amount_asked_about_is_not_another_amount(engine, question):
+    out = ask(engine, question)
+    assert out["status"] == "needs_clarification" and not out["tools"]
