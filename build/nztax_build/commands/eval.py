@@ -36,6 +36,7 @@ TARGETS = {
     "supplement13": ("nztax_build.evaluate_answers", "question_bank_dev14.yaml", "supplement13.md"),  # development only
     "supplement14": ("nztax_build.evaluate_answers", "question_bank_dev15.yaml", "supplement14.md"),  # development only
     "supplement15": ("nztax_build.evaluate_answers", "question_bank_dev16.yaml", "supplement15.md"),  # development only
+    "supplement16": ("nztax_build.evaluate_answers", "question_bank_dev17.yaml", "supplement16.md"),  # development only
 }
 
 
