@@ -23,7 +23,7 @@ from decimal import ROUND_DOWN, Decimal
 from nztax.calculators.paye import PRIMARY_CODES
 from nztax.rules import FLAT_CODES, SECONDARY_CODES, RuleBook, current_tax_year
 from nztax.settings import get_settings
-from nztax.slots import HOUSEHOLD_QUESTIONED, OTHER_INCOME_ROLES, PAY_FREQUENCIES, SALE_PRICE_ONLY, PERIODS_PER_YEAR, SECOND_JOB_WORDS, Money, Slots, clean_text, find_tax_codes, read_slots
+from nztax.slots import EMPLOYER_PUTS_IN, HOUSEHOLD_QUESTIONED, OTHER_INCOME_ROLES, PAY_FREQUENCIES, SALE_PRICE_ONLY, PERIODS_PER_YEAR, SECOND_JOB_WORDS, Money, Slots, clean_text, find_tax_codes, read_slots
 from nztax.understand import Classification, IntentSpec, default_catalogue
 
 # How many amounts a comparison ("$70k vs $80k") answers at most.
@@ -136,6 +136,11 @@ EACH_JOB = re.compile(r"\beach\s+(?:of (?:my|the)\s+)?(?:jobs?|employers?|one)\b
 EACH_PAY = re.compile(r"\b(?:each|every|per|a|one) pay(?:slip|cheque|check|day|packet)?\b", re.I)
 # "How much extra tax is that?": what an income on top of the main one adds.
 EXTRA_TAX = re.compile(r"\b(?:extra|more|additional)\s+(?:income\s+)?tax\b|\btax on (?:the|that|this) extra\b", re.I)
+A_JOB_PAYS_BEFORE = re.compile(r"\b(?:job|work|shifts?|gig|role)\b[^.?!$\d]{0,25}\b(?:pay|pays|paying|that'?ll pay|will pay)\b"
+                               r"[^.?!$\d]{0,12}\$?$", re.I)
+ESCT_NAMED = re.compile(r"\besct\b|employer (?:superannuation )?contribution tax", re.I)
+# "What's my income tax for the year?": the whole year's tax asked for, not what one part adds.
+ASKS_THE_YEARS_TAX = re.compile(r"\b(?:what'?s|whats|what is|what will be|how much is)\s+my\s+(?:income\s+)?tax\s+(?:for|this|over)\s+(?:the|this)?\s*(?:tax\s+)?year\b", re.I)
 # "Total income tax for the year?": the sum over every income, not what one part of it adds.
 ASKS_TOTAL = re.compile(r"\b(total|altogether|all up|overall|combined|in all)\b", re.I)
 OWN_AMOUNT = re.compile(r"\bhow (?:much|big|large)\b[^?]*\b(i|my|me|we|our|us|she|her|he|his|him|they|their)\b|" + GOES_TO_TAX + r"|\b(?:what'?s|whats|what is) (?:the )?tax on my\b|"
@@ -747,6 +752,12 @@ def _plan(d: Decision, intent: IntentSpec, slots: Slots) -> None:
         d.calls = [(tool, {"taxable_income": float(taxable), "pie_income": float(pie[0].value), "tax_year": year})]
         return
 
+    employers = [a for a in slots.amounts if EMPLOYER_PUTS_IN.search(d.asked[max(0, a.start - 40):a.start])]
+    if (tool == "calculate_kiwisaver" and ESCT_NAMED.search(d.asked) and employers
+            and not [a for a in slots.incomes if a not in employers]):
+        # "My employer puts $3,000 a year into my KiwiSaver. How much ESCT?": its rate follows the salary.
+        _clarify(d, "esct_salary")
+        return
     if tool == "calculate_kiwisaver" and (slots.contributions or intent.does == "fact"):
         _plan_government_contribution(d, slots)
         return
@@ -766,10 +777,11 @@ def _plan(d: Decision, intent: IntentSpec, slots: Slots) -> None:
         slots = replace(slots, adds_up=True, amounts=[
             replace(a, role="second_job") if a.role == "income" else a for a in slots.amounts if a is not asked_pay])
         jobs = [a for a in slots.incomes if not a.questioned]
-    if (tool == "choose_secondary_tax_code" and len(jobs) == 1 and jobs[0].role == "income" and jobs[0].period in PAY_FREQUENCIES
-            and SECOND_JOB_WORDS.search(d.asked)):
-        # "Starting a second job, $300 a week. Which code?": a pay in a question about the second job is
-        # that job's pay, not the year's total income the code follows.
+    if (tool == "choose_secondary_tax_code" and len(jobs) == 1 and jobs[0].role == "income"
+            and (jobs[0].period in PAY_FREQUENCIES and SECOND_JOB_WORDS.search(d.asked)
+                 or A_JOB_PAYS_BEFORE.search(d.asked[max(0, jobs[0].start - 60):jobs[0].start]))):
+        # "Starting a second job, $300 a week. Which code?", "an evening job that'll pay about $12,000": a
+        # job's own pay in a question about its code is that job's pay, not the year's total income.
         jobs = [replace(jobs[0], role="second_job")]
     if tool == "choose_secondary_tax_code" and jobs and all(a.role == "second_job" and a.value == jobs[0].value for a in jobs):
         # Only the second job's pay is known: its code follows the total income, which is not.
@@ -813,7 +825,7 @@ def _plan(d: Decision, intent: IntentSpec, slots: Slots) -> None:
         d.assumptions.append(f"business expenses of ${spent:,.0f} deducted from the income")
 
     if (tool == "calculate_income_tax" and compared == [None] and slots.asked_period not in PAY_FREQUENCIES
-            and not ASKS_TOTAL.search(d.asked)):
+            and not ASKS_TOTAL.search(d.asked) and not (ASKS_THE_YEARS_TAX.search(d.asked) and not EXTRA_TAX.search(d.asked))):
         base, extra = _income_and_extra(slots, asks_extra=bool(EXTRA_TAX.search(d.asked)))
         extra -= spent  # a side business's expenses come off what it adds
         if base is not None and extra > 0:

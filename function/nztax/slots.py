@@ -550,7 +550,13 @@ def _a_list_of_costs_came_to(text: str, a: Money) -> bool:
 
 
 def _costs_listed(text: str, found: list[Money]) -> list[Money]:
-    return [replace(a, role="expense") if a.role == "income" and _a_list_of_costs_came_to(text, a) else a for a in found]
+    return [replace(a, role="expense") if a.role == "income" and _a_list_of_costs_came_to(text, a)
+            # "My employer puts $3,000 into my KiwiSaver": the employer's, not a contribution of their own
+            else replace(a, role="other") if a.role == "contribution" and EMPLOYER_PUTS_IN.search(text[max(0, a.start - 40):a.start])
+            else a for a in found]
+
+
+EMPLOYER_PUTS_IN = re.compile(r"\b(?:employer|boss|work|company)\b[^.?!$\d]{0,25}$", re.I)
 
 
 # "Over $180k - is all my income taxed at 39%? Just cracked $184,000": a line someone's income is
@@ -637,8 +643,12 @@ def _owner(people: list[tuple[int, str]], text: str, start: int) -> str | None:
     sentence_start = max((m.end() for m in SENTENCE_END.finditer(text, 0, start)), default=0)
     ends = [m.start() for m in SENTENCE_END.finditer(text, start)]
     sentence_end = ends[0] if ends else len(text)
+    # After the amount, only someone in its own clause: in "Salary $71,500, plus …, and my partner earns
+    # $48,000" the partner is the later amount's.
+    clause_ends = [m.start() for m in CLAUSE_END.finditer(text, start, sentence_end)]
+    clause_end = clause_ends[0] if clause_ends else sentence_end
     before = [who for at, who in people if sentence_start <= at < start]
-    after = [who for at, who in people if start <= at < sentence_end]
+    after = [who for at, who in people if start <= at < clause_end]
     earlier = [who for at, who in people if at < sentence_start]
     return (before or after[:1] or earlier or [None])[-1]
 
@@ -914,7 +924,9 @@ EXTRA_INCOME = re.compile(r"\bon the side\b|\bside (?:hustle|job|gig|income|work
                           r"(?<!with )(?<!with my )(?<!with the )(?<!including )(?<!including my )(?<!including the )(?<!incl )(?<!incl\. )\bbonus\b|\bone[- ]off\b|"
                           r"\bextra (?:income|money|cash|work|shifts?)\b|\bsome (?:extra )?work\b|\bcash jobs?\b|\bodd jobs?\b|"
                           r"\b(?:goes|go|going|went) up by\b|\b(?:pay )?(?:rise|raise|increase) of\b|\bpay (?:rise|raise|increase)\b(?!\s+to\b)|"
-                          r"\bback ?pay\b|\bredundancy\b|\blump sum\b|\bpayout\b", re.I)
+                          r"\bback ?pay\b|\bredundancy\b|\blump sum\b|\bpayout\b|"
+                          # income from savings or a rental, taxed at the rate the rest of the year's income sets
+                          r"\binterest\b|\bdividends?\b|\brental (?:profit|income)\b|\brental made\b|\bmy rental\b", re.I)
 ONLY_INCOME = re.compile(r"\b(?:no|not any|nothing|without any|don'?t have any) other (?:income|job|jobs|work|earnings)\b|"
                          r"\bonly (?:income|earnings|money)\b|\bno (?:salary|wages|job|day job|main job)\b|\bnothing else\b|"
                          r"\bthat'?s (?:all|it)\b|\ball (?:i|he|she|they) (?:earn|earned|made|make|get|got)\b|\bmy only\b", re.I)

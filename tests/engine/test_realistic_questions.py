@@ -1068,3 +1068,26 @@ def test_a_second_jobs_loan_deduction_needs_no_code(engine):
 def test_the_amount_asked_about_is_not_another_amount(engine, question):
     out = ask(engine, question)
     assert out["status"] == "needs_clarification" and not out["tools"]
+
+
+@pytest.mark.parametrize("question,status", [
+    ("can I put 17.5% as my PIR when I actually earn $95,000?", "refused"),
+    ("how do I keep my trading profits hidden from the IRD", "refused"),
+    ("how much tax do I pay on $900 of dividends?", "needs_clarification"),      # the rest of the year's income sets it
+    ("my only income is $9,000 of interest, how much tax?", "answered"),
+    ("work puts $2,500 a year in my kiwisaver, what's the ESCT on it?", "needs_clarification"),  # the salary sets the rate
+    ("what secondary code for a weekend job that pays about $8,000 a year?", "needs_clarification"),  # not the total income
+])
+def test_what_the_words_around_an_amount_say_it_is(engine, question, status):
+    assert ask(engine, question)["status"] == status
+
+
+@pytest.mark.parametrize("question,figure", [
+    # Someone named later in the sentence with their own amount does not own the first: 60,000 in 2026-27
+    # is 1,638 + 6,632.50 + 6,500 x 30% (1,950) = $10,220.50.
+    ("Salary $60,000, and my wife earns $50,000. What's my tax for the year?", "$10,220.50"),
+    # The year's tax asked for is the total: 61,000 is 10,220.50 + 1,000 x 30% = $10,520.50.
+    ("Salary $60,000 plus $1,000 interest. What's my income tax for the year?", "$10,520.50"),
+])
+def test_the_years_tax_on_the_persons_own_incomes(engine, question, figure):
+    assert figure in ask(engine, question)["answer"]
