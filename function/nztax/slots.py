@@ -556,7 +556,8 @@ def _costs_listed(text: str, found: list[Money]) -> list[Money]:
             else a for a in found]
 
 
-EMPLOYER_PUTS_IN = re.compile(r"\b(?:employer|boss|work|company)\b[^.?!$\d]{0,25}$", re.I)
+EMPLOYER_PUTS_IN = re.compile(r"\b(?:employer|boss|work|company)\b[^.?!$\d]{0,15}\b(?:puts?|putting|pays?|contributes?|chips? in|adds?|gives?|"
+                              r"matches)\b[^.?!$\d]{0,12}$", re.I)
 
 
 # "Over $180k - is all my income taxed at 39%? Just cracked $184,000": a line someone's income is
