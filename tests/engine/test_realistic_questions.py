@@ -708,6 +708,15 @@ def test_turned_away_only_in_its_own_words_or_shape(engine, question, status, is
     ("Is the winter energy payment taxable?", "answered"),
     ("I live here now. Is my Australian pension taxed in NZ?", "answered"),
     ("how is redundancy pay taxed in NZ?", "answered"),
+    # An organisation's donee approval, an employer's filing, NZ Super's own rates, rights at work, a first
+    # home withdrawal; and the tax on them.
+    ("how can our hospice get approved so donors can claim the credit?", "out_of_scope"),
+    ("as an employer when do I pay the PAYE I deduct to IRD?", "out_of_scope"),
+    ("what's the weekly rate of NZ Super for a single person living alone?", "out_of_scope"),
+    ("my boss says I don't get paid breaks, what are my rights?", "out_of_scope"),
+    ("can I withdraw my KiwiSaver to buy my first house?", "out_of_scope"),
+    ("Is NZ Super taxed?", "answered"),
+    ("Is a KiwiSaver first home withdrawal taxed?", "answered"),
     # Honest counterparts.
     ("do I have to tell IRD about income from overseas?", "answered"),   # near a refusal, but asks what must be told
     ("should I tell IRD about the cash I get for babysitting?", "answered"),
