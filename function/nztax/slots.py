@@ -142,7 +142,8 @@ NOT_MONEY_AFTER = re.compile(
     r"child\b|jobs?\b|people|employees|staff|times|of (?:them|us)|yo\b|y/o|years? old|shares?\b|units?\b|km|kg|sqm|m2|"
     r"form|bedrooms?|rooms?|flatmates?|boarders?|properties|houses?|st\b|nd\b|rd\b|th\b|am\b|pm\b(?!\s*(?:salary|pay|income|wage))|"
     r"cents?\b|s\b)", re.I)  # ("only 72 cents goes to my loan": a deduction being asked about, not a pay)
-WEEKS_IN_A_YEAR = 53
+# "6 wk", "3 yr": a count of weeks, months or years is never more than this; "1200 wk" is a pay.
+LONGEST_COUNT = 53
 AGE = re.compile(r"1[5-9]|[2-9]\d")
 MONEY_AFTER_AGE = re.compile(r"\s*(?:an?\b|per\b|/|grand|dollars|bucks|hours?\b|hrs?\b|%|percent|p/?h\b|ph\b|nzd)", re.I)
 MONTH_NAMES = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*"
@@ -430,7 +431,7 @@ def find_money(text: str) -> list[Money]:
         counted = NOT_MONEY_AFTER.match(text[m.end("num"):])
         if counted and not cur and not suf and not (re.fullmatch(r"\s?(?:wk|week|yr|year|month)", counted.group(0), re.I)
                                                     and _value(num, None, is_money=False) is not None
-                                                    and _value(num, None, is_money=False) > WEEKS_IN_A_YEAR):
+                                                    and _value(num, None, is_money=False) > LONGEST_COUNT):
             continue  # ("6 wk" is a count of weeks; "1200 wk" is a week's pay, "41,250 yr" a year's)
         if re.match(r"\s?[-–/]\s?\d{1,2}\b", text[m.end("num"):]) or re.search(r"\d\s?[-–/]\s?$", before):
             continue  # part of a tax year "2024-25" or a date "31/3/2024"
