@@ -116,6 +116,8 @@ PER_PAY_ASKED = re.compile(r"\b(?:each|every|per|a) (?:week|fortnight|month|pay(
 TAX_OFF_ASKED = re.compile(r"\b(?:come|comes|coming|taken|take|takes|taking|deducted|withheld)\s+(?:off|out)\b|"
                            r"\bhow much (?:tax|paye)\b|\bwhat(?:'s| is| would be)? (?:the )?(?:tax|paye) on\b", re.I)
 RIT_NAMED = re.compile(r"\b(?:rit|residual income tax|terminal tax|tax to pay|tax bill)\b", re.I)
+# The rental or business asked about: "how much tax on the rental?"
+GROSS_ASKED_ABOUT = re.compile(r"\b(?:on|from|for|off) (?:the|my|this|that|our) (?:rental|rent|flat|house|property|unit|business|side)", re.I)
 # Whether someone is a tax resident, asked; how long they have been here, said.
 ASKS_IF_RESIDENT = re.compile(r"\b(?:am i|is (?:he|she|my \w+)|are (?:we|they)|would i be|will i be)\b[^.?!]{0,30}\bresident\b", re.I)
 HOW_LONG_HERE = re.compile(r"\b\d+\s*(?:days?|weeks?|months?|years?|yrs?)\b|\b(?:since|in|from|on)\s+(?:the\s+)?(?:\d{1,2}(?:st|nd|rd|th)?\s+)?"
@@ -381,7 +383,8 @@ def decide(question: str, classification: Classification | None, rules: RuleBook
         _clarify(d, "part_year")
         return d
     if slots.gross_only and (intent.tool in ALL_INCOME_TOOLS or intent.tool == "calculate_acc_levy"
-                             and any(a.role == "takings" for a in slots.amounts)):
+                             and any(a.role == "takings" for a in slots.amounts)
+                             or intent.tool in ("calculate_paye", "calculate_take_home_pay") and GROSS_ASKED_ABOUT.search(asked)):
         # "My cleaning business brought in $95k in sales, what's my tax?": tax is on the profit, and
         # the costs that come off the takings are not stated.
         _clarify(d, "expenses")

@@ -36,9 +36,14 @@ INVISIBLE = re.compile("[\u200b-\u200d\u2060\ufeff\u00ad]")
 
 
 def clean_text(text: str) -> str:
-    """A question as one line: invisible characters dropped, every run of whitespace one space."""
+    """A question as one line: invisible characters dropped, every run of whitespace one space, and a
+    line that ends without a stop (a heading, "$62,400 salary paid fortnightly⏎Salary …") given one."""
     text = INVISIBLE.sub("", str(text)).replace("\u00a0", " ").replace("\u2019", "'").replace("\u2212", "-")
+    text = UNSTOPPED_LINE_END.sub(". ", text.strip())
     return " ".join(text.split())
+
+
+UNSTOPPED_LINE_END = re.compile(r"(?<=[\w%)$])[ \t]*\n+\s*(?=\S)")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -133,7 +138,7 @@ KIN = (r"wife|husband|partner|spouse|fianc[ée]e?|girlfriend|boyfriend|hubby|mis
        r"mum|mom|mother|dad|father|parents?|brother|sister|friend|mate|flatmate|nan|nana|grandma|grandmother|"
        r"grandad|grandfather|grandson|granddaughter|uncle|aunt|aunty|auntie|cousin|niece|nephew|stepson|stepdaughter")
 NOT_MONEY_BEFORE = re.compile(
-    r"(?:\bir\s?-?|\bform\s|\bus\s|\bsection\s|(?<!')\bs\s|\bLC\s|\bCB\s|\bCW\s|\bYA\s|\bMK\s|\bcode\s|\bnumber\s|#|\bno\.?\s|"
+    r"(?:\b(?:divided|divide|multiplied|multiply) (?:it |that )?by\s|[a-z)]\s?[/÷×]\s?|\bir\s?-?|\bform\s|\bus\s|\bsection\s|(?<!')\bs\s|\bLC\s|\bCB\s|\bCW\s|\bYA\s|\bMK\s|\bcode\s|\bnumber\s|#|\bno\.?\s|"
     r"\bage[ds]?\s|\baged\s|\bi'?m\s|\bi am\s|\bturning\s|\bturned\s|\bover\s(?=\d{2}\b)|\bunder\s(?=\d{2}\b)|"
     r"\bchapter\s|\bpart\s|\bitem\s|\bbox\s|\bline\s|\bquestion\s|\bq|"
     r"\b(?:" + KIN + r"|i|me|myself)\s?\()$", re.I)  # "my son (19)": an age
@@ -197,7 +202,8 @@ ROLE_WORDS = [
     ("investment_income", r"interest|dividends?|rental income|rent from|rental profit|board from|crypto|trading|gain"),
     # What a business or a rental takes in before its costs: taxed only on what is left after them.
     ("takings", r"sales|turnover|turned over|turns over|takings|bookings|invoiced(?! at)|invoicing|revenue|brought in|brings in|bring in|took in|takes in|billed|gross receipts"),
-    ("rent_received", r"rent received|gross rent|rent (?:came|comes) to|in rent"),
+    ("rent_received", r"rent received|gross rent|rent (?:came|comes) to|in rent|"
+                      r"(?:renting|rented|rent|letting|let) (?:it |them )?out(?: [\w-]+){0,3} for|(?:rent|let) it for"),
     ("other_income", r"profit|bonus|side (?:business|hustle|income)|on the side|self[- ]employ\w*|freelanc\w*|contract(?:ing|or)"),
     ("other", r"owe|owed|owing|refund|tax bill|rit|residual income tax|tax to pay|terminal tax|debt|arrears|boarders?|flatmates? pay|shares|sold|sell|selling|sale|lump sum|redundancy|loss|inheritance|lotto|prize|gift|"
               r"penalt\w*|student loan balance|balance|savings(?! interest)|deposit(?! interest)|house price|"
@@ -403,8 +409,9 @@ HOUSEHOLD_QUESTIONED = "income tax is worked out for each person on their own in
 
 RESTATED_IN_BRACKETS = re.compile(r"^\s*[(\[]\s*(?:about|around|roughly|approx\w*\.?|~|so|i\.?e\.?,?|or|which is|that'?s|thats|=)?\s*\$?$", re.I)
 # Words that make two equal amounts two things: "plus", "each", "also", "both", "two jobs".
-TWO_OF_THEM = re.compile(r"\b(?:each|both|every one|apiece|twice|two|2|three|3|plus|on top|as well as|total|combined|"
-                         r"altogether|all up|together|also|another|other|too)\b", re.I)
+# ("total" does not: a total equal to an amount said before is that amount, said again.)
+TWO_OF_THEM = re.compile(r"\b(?:each|both|every one|apiece|twice|two|three|(?:2|3) (?:jobs|people|of)|plus|on top|as well as|"
+                         r"also|another|other|too)\b", re.I)
 # The words of a question right before an amount: "what's the tax on $184k?"
 ASKED_ABOUT_AGAIN = re.compile(r"\b(?:what|what's|whats|how much|how)\b[^.?!$\d]*\b(?:on|of|for)\s*$", re.I)
 
@@ -437,7 +444,9 @@ def find_money(text: str) -> list[Money]:
             continue  # part of a tax year "2024-25" or a date "31/3/2024"
         if NOT_MONEY_BEFORE.search(before) and not cur and not (suf and re.search(r"\bcode\s$", before, re.I)):
             continue  # ("IR 330", "section 50"; but "m vs me code 50k" is 50k after a code's name)
-        if (re.search(r"\bat\s$|\b(?:widow|widower|man|woman|lady|gentleman|pensioner|retiree|person|couple|age)\s+of\s$", before, re.I)
+        if (re.search(r"\bat\s$|\b(?:widow|widower|man|woman|lady|gentleman|pensioner|retiree|person|couple|age)\s+of\s$|"
+                      r"\b(?:student|worker|nurse|teacher|apprentice|retiree|pensioner|mum|dad|son|daughter|guy|girl|boy|woman|man|"
+                      r"male|female|kid|teen|teenager|grad|graduate|migrant),\s$", before, re.I)
                 and not (cur or suf or "." in num) and AGE.fullmatch(num) and not MONEY_AFTER_AGE.match(after)):
             continue  # "take my KiwiSaver out at 65": an age ("paid at 30 an hour" is money)
         if DATE_AROUND.search(before) or DATE_AROUND.match(text[m.end("num"):]):
@@ -527,10 +536,11 @@ def find_money(text: str) -> list[Money]:
         if twin is None:
             kept.append(a)
             continue
-        # One amount said twice: what either saying tells about it ("$800 into KS", "my pay is $1,900").
+        # One amount said twice: the later saying (the text under a heading, the sentence with its
+        # people and words) stands, with what either tells about it ("$800 into KS", "my pay is $1,900").
         b = kept[twin]
-        kept[twin] = replace(b, role=a.role if b.role == "income" else b.role, questioned=b.questioned or a.questioned,
-                             one_pay=b.one_pay or a.one_pay, says_salary=b.says_salary or a.says_salary)
+        kept[twin] = replace(a, role=b.role if a.role == "income" else a.role, questioned=a.questioned or b.questioned,
+                             one_pay=a.one_pay or b.one_pay, says_salary=a.says_salary or b.says_salary)
     found = kept
     if not KIWISAVER.search(text):
         # "I put $4 in a collection bucket": only KiwiSaver has contributions of the person's own here.
