@@ -37,6 +37,8 @@ TARGETS = {
     "supplement14": ("nztax_build.evaluate_answers", "question_bank_dev15.yaml", "supplement14.md"),  # development only
     "supplement15": ("nztax_build.evaluate_answers", "question_bank_dev16.yaml", "supplement15.md"),  # development only
     "supplement16": ("nztax_build.evaluate_answers", "question_bank_dev17.yaml", "supplement16.md"),  # development only
+    "supplement17": ("nztax_build.evaluate_answers", "question_bank_dev18.yaml", "supplement17.md"),  # development only
+    "supplement18": ("nztax_build.evaluate_answers", "question_bank_dev19.yaml", "supplement18.md"),  # development only
 }
 
 
