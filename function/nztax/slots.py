@@ -195,6 +195,7 @@ ROLE_WORDS = [
     ("deduction", r"came off|taken off|taken out|comes off|deducted(?!\s+(?:from|on|off))|got taxed|paid in tax|tax of|"
                   r"paye\b|in tax\b|of tax\b|withheld"),
     ("household", r"between us|together we|we earn|we make|our (?:combined |household |joint )?income|household income|our combined|"
+                  r"couple(?: [\w-]+){0,2} (?:earning|earn|earns|making|make|on|with)|(?:household|family) (?:earning|on|with an income of)|"
                   r"combined income|joint income|as a couple"),
     ("expense", r"expenses?|spent|spend|cost|costs|bought|buy|deductible|claim\w*|fees?|laptop|phone|mileage|home office|"
                 r"materials|supplies|outgoings|overheads|rent (?:is|of)|pay rent|paying rent|mortgage"),
@@ -225,6 +226,9 @@ INCOME_ROLE_HANDICAP = 20  # characters
 # Earning said right before an amount: "only earned 2,700", "monthly pay 3900".
 EARNED_RIGHT_BEFORE = re.compile(r"\b(?:earn\w*|made|make|makes|making|salary|wages?|(?:my|the|monthly|weekly|fortnightly|gross|net) pay)"
                                  r"\s*(?:is|of|was)?\s*(?:about|around|roughly|only|just)?\s*\$?$", re.I)
+LINKING_WORD = re.compile(r"(?:and|or|plus|but|with|from|of|in|on|at|to|for|a|an|the|my|per|as|so|then|which|that)\b", re.I)
+# Nouns of a kind of income that may follow the amount after one word ("bank interest", "cash bonus").
+ONE_WORD_BEFORE_ROLES = frozenset({"investment_income", "other_income", "donation"})
 # Roles of money that is not earned: earning said right before the amount beats them however near they are.
 NOT_EARNED_ROLES = frozenset({"donation", "expense", "contribution", "deduction", "other", "value"})
 # Roles that say which job or whose pay it is: nothing right before the amount overrides them.
@@ -361,10 +365,12 @@ def _role_of(text: str, start: int, end: int, skip: str | None = None, default: 
         return "other"  # "a $780k house": a price, not an income ("monthly pay 3900 student loan …" is a pay)
     if RENT_AFTER.match(directly_after) and skip != "rent_received":
         return "expense" if RENT_PAID.search(before) else "rent_received"
+    # ("$1,200 of bank interest", "$500 cash bonus": one word may stand between the amount and its noun.)
+    after_one_word = "" if LINKING_WORD.match(directly_after) else re.sub(r"^[\w-]+\s+", "", directly_after, count=1)
     for role, pattern in ROLE_PATTERNS:
         if role in BEFORE_ONLY_ROLES or role == skip:
             continue
-        m = pattern.match(directly_after)
+        m = pattern.match(directly_after) or (role in ONE_WORD_BEFORE_ROLES and pattern.match(after_one_word))
         if m and not (role == "income" and m.group(0).lower() == "on a") \
                 and not LABELS_NEXT_AMOUNT.match(directly_after, m.end()):
             # ("$2,000 on a laptop" is not a pay; in "income 40k kiwisaver returns 3k" the words lead the next amount.)
@@ -560,8 +566,13 @@ def _a_list_of_costs_came_to(text: str, a: Money) -> bool:
     return bool(COSTS_CAME_TO.search(sentence) and BUSINESS_COSTS.search(sentence) and not EARNED_RIGHT_BEFORE.search(sentence))
 
 
+NET_OF_COSTS_AFTER = re.compile(r"^(?:\s+(?:a|per|each)\s+(?:year|yr|week|month))?\s+after\s+(?:\w+\s+)?(?:costs|expenses)\b", re.I)
+
+
 def _costs_listed(text: str, found: list[Money]) -> list[Money]:
     return [replace(a, role="expense") if a.role == "income" and _a_list_of_costs_came_to(text, a)
+            # "about $18,000 a year after her costs": what is left after the costs, a profit
+            else replace(a, role="other_income") if a.role == "expense" and NET_OF_COSTS_AFTER.match(text[a.end:])
             # "My employer puts $3,000 into my KiwiSaver": the employer's, not a contribution of their own
             else replace(a, role="other") if a.role == "contribution" and EMPLOYER_PUTS_IN.search(text[max(0, a.start - 40):a.start])
             else a for a in found]
@@ -741,7 +752,8 @@ def _rent_of_their_rental(text: str, amounts: list[Money]) -> list[Money]:
     def told_as_rent(a: Money) -> bool:
         own = _own_words(text, a)
         near = re.split(r"[.?!;]", text[max(0, a.start - 45):a.start])[-1] + " " + own  # (its sentence, past commas)
-        return bool(RENT_WORD.search(near)) and not (RENT_PAID.search(own) and not PAYS_THEM.search(near))
+        return (bool(RENT_WORD.search(near)) and not (RENT_PAID.search(own) and not PAYS_THEM.search(near))
+                and not BUSINESS_COSTS.search(own))  # ("… $31,200 of rent a year, with $24,000 of deductible expenses")
 
     return [replace(a, role="rent_received") if a.role in ("expense", "income") and told_as_rent(a) else a for a in amounts]
 
@@ -764,7 +776,7 @@ def _takings_less_costs(text: str, amounts: list[Money], slots: Slots) -> list[M
     costs = [a for a in amounts if a.role == "expense" and not a.questioned
              and (BUSINESS_COSTS.search(_own_words(text, a)) or _a_list_of_costs_came_to(text, a))]
     profits = [a for a in amounts if a.role in OTHER_INCOME_ROLES and not a.questioned
-               and re.search(r"\b(?:profit|net)\b", _own_words(text, a), re.I)]
+               and re.search(r"\b(?:profit|net)\b|\bafter (?:\w+ )?(?:costs|expenses)\b", _own_words(text, a), re.I)]
     if not costs and profits:
         # "turnover of $45,000 and a profit of $18,000 after expenses": the profit is stated; the
         # takings only say where it came from.
@@ -1053,7 +1065,7 @@ def resolve_tax_year(text: str, rules: RuleBook | None, current: str) -> tuple[s
 
 # "I get paid 2.5k", "my pay is $1,800": one pay, whose period the amount itself does not say.
 # "i make 4k", "net pay on $1,650": what someone earns, said right before a small amount.
-EARNS_BEFORE = re.compile(r"\b(?:make|makes|making|earn|earns|earning|on|(?:net|take[- ]?home|after[- ]tax)\s+(?:pay\s+)?on|"
+EARNS_BEFORE = re.compile(r"\b(?:make|makes|making|earn|earns|earning|on(?: a| an| my| the| one| each)?|(?:net|take[- ]?home|after[- ]tax)\s+(?:pay\s+)?on|"
                           r"(?:come|comes|coming|taken|take|takes|came) (?:out of|off)(?: (?:my|a|the|his|her|their|each|one))?|out of my|off my)"
                           r"\s*(?:about|around|roughly|like|only|just)?\s*$", re.I)
 # Words that place a small amount in a whole year ("made $6k over summer", "earned 8k this tax year").

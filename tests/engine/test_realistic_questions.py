@@ -1100,3 +1100,36 @@ def test_what_the_words_around_an_amount_say_it_is(engine, question, status):
 ])
 def test_the_years_tax_on_the_persons_own_incomes(engine, question, figure):
     assert figure in ask(engine, question)["answer"]
+
+
+@pytest.mark.parametrize("question,status", [
+    # Hypothetical third persons are answered, not taken for an employer's staff ("their KiwiSaver").
+    ("Say someone puts $1,042.86 into their KiwiSaver this year. How much does the government add?", "answered"),
+    ("For a person with $30,000 of taxable income and $2,000 of PIE income, what PIR applies to their KiwiSaver?", "answered"),
+    # A couple's income is each person's; a receipt altered; a status said not to be so, and whether IRD checks.
+    ("what's the income tax for a couple on $120,000?", "needs_clarification"),
+    ("the receipt says $200, could I just change it to $2,000?", "refused"),
+    ("I'm not actually enrolled any more but I ticked the student box. Will IRD check?", "refused"),
+    ("how do I tell IRD I'm non-resident so I don't pay tax here? my family and house are in Auckland", "refused"),
+    ("Two jobs, each about $25,000 a year. Can I just put M on both?", "answered"),
+    # ACC's weekly payments, another country's capital gains tax, an employer's holiday pay: other agencies' rules.
+    ("how much will ACC pay me a week while I'm off work with a broken leg?", "out_of_scope"),
+    ("what's the Australian capital gains tax rate on my Brisbane unit?", "out_of_scope"),
+    ("how much annual leave do I have to give my nanny?", "out_of_scope"),
+])
+def test_the_eleventh_rounds_classes(engine, question, status):
+    assert ask(engine, question)["status"] == status
+
+
+@pytest.mark.parametrize("question,figure", [
+    # A rental's rent less costs said after it: 31,200 - 24,000 = 7,200 on top of 70,000, all at 30%
+    # (70,000 to 77,200 is under 78,100): $2,160.
+    ("Say someone on a $70,000 salary owns a rental that brings in $31,200 of rent a year, with $24,000 of "
+     "deductible expenses. How much extra income tax does the rental add?", "$2,160"),
+    # "$1,200 of bank interest" is interest beside wages: 48,000 + 1,200 = 49,200: 1,638 + 33,600 x 17.5% = $7,518.
+    ("I earn $48,000 in wages plus $1,200 of bank interest. What's my income tax for the year?", "$7,518"),
+    # What is left after costs is the profit: 18,000: 1,638 + 2,400 x 17.5% (420) = $2,058.
+    ("My sister cleans houses for cash, about $18,000 a year after her costs, no other income. How much income tax?", "$2,058"),
+])
+def test_amounts_read_by_their_nouns(engine, question, figure):
+    assert figure in ask(engine, question)["answer"]
