@@ -114,9 +114,10 @@ _FREQ_AFTER = [
 FREQ_AFTER = re.compile(r"^\s*(?:gross\s+|before tax\s+|pre-tax\s+)?(?:" +
                         "|".join(f"(?P<{n}>{p})" for n, p in _FREQ_AFTER) + ")", re.I)
 FREQ_BEFORE = re.compile(
+    r"(?:^\W*(?P<weekly_opening>week)\b[^.?!$\d]*|"
     r"\b(?:(?P<weekly>weekly|(?:this|last|next) week'?s)|(?P<fortnightly>fortnightly|(?:this|last|next) fortnight'?s)|"
     r"(?P<four_weekly>four[- ]?weekly|4[- ]?weekly)|"
-    r"(?P<monthly>monthly|(?:this|last|next) month'?s)|(?P<annual>annual|yearly)|(?P<hourly>hourly))"
+    r"(?P<monthly>monthly|(?:this|last|next) month'?s)|(?P<annual>annual|yearly)|(?P<hourly>hourly)))"
     r"\s*(?:(?:gross|before[- ]tax|take[- ]home)\s+)?(?:(?:pay|wages?|salary|income|earnings|rate|pay ?check)\s*)?"
     r"(?:(?:of|is|are|=|:|was|were|about|around)\s*)*(?:nz\$|\$|nzd)?\s*$",
     re.I,
@@ -315,7 +316,11 @@ def _period_and_end(text: str, start: int, end: int) -> tuple[str, bool, int]:
     before = text[max(0, start - 60):start]
     m = FREQ_BEFORE.search(before)
     if m:
-        return next(n for n in ("weekly", "fortnightly", "four_weekly", "monthly", "annual", "hourly") if m.group(n)), True, end
+        if m.group("weekly_opening"):  # "Week with Sunday time-and-a-half: gross $1,905.60" (the question's first word)
+            if start <= len(before):
+                return "weekly", True, end
+        else:
+            return next(n for n in ("weekly", "fortnightly", "four_weekly", "monthly", "annual", "hourly") if m.group(n)), True, end
     # "$1,750 gross a week", "$1,200 take home weekly": the period after a word about the pay.
     m = re.match(r"^\s*(?:(?:take[- ]home|net|after tax|before tax|gross|pay|salary|wages?|income)\s+){1,2}"
                  r"(?P<w>weekly|fortnightly|monthly|a week|a fortnight|a month|per week|per month|per fortnight|"
@@ -607,14 +612,16 @@ CLAIMED_BEFORE = re.compile(r"\b(?:worked (?:it )?out|calculated|figured|estimat
                             r"\b(?:i|we) reckon\b[^.?!$]{0,60}$|"
                             r"\b(?:says?|said|told (?:me|us)|claims?)\b[^.?!]{0,60}\b(?:is|was|be|of|at|get|take home|pay|owe|=)\s*$|"
                             r"\b(?:says?|said|told (?:me|us)|claims?)\b[^.?!$]{0,50}$|"
-                            r"\b(?:ended up with|end up with|came to|comes to|worked out to|works out (?:to|at))\s*$", re.I)
+                            r"\b(?:ended up with|end up with|came to|comes to|worked out to|works out (?:to|at))\s*$|"
+                            # "Is $196.07 the right PAYE on …?": the figure the question opens on
+                            r"^\W*(?:is|was|would|should)\s*(?:it\s+be\s*)?$", re.I)
 # What a payslip says is the pay and its deductions, not a figure someone worked out.
 PAYSLIP_SAYS = re.compile(r"\b(?:pay ?slip|pay ?stub|statement)\b[^.?!$]{0,20}\b(?:says?|shows?|said)\b", re.I)
 PAY_WORDS_AFTER = re.compile(r"\s*(?:gross|before tax|pre-tax|salary|wages?)\b", re.I)
 INCOME_RIGHT_BEFORE = re.compile(r"\b(?:earn|earns|earning|make|makes|paid|salary|wages?|income|gross|on)\b\s*(?:(?:of|is|was)\s+)?"
                                  r"(?:(?:about|around|roughly|like|only|just)\s*)?$", re.I)
 # Asking whether a figure is right ("look right", "sound right" included).
-ASKS_IF_RIGHT = re.compile(r"\b(?:right|correct|true|accurate|legit|add up|is that it)\b", re.I)
+ASKS_IF_RIGHT = re.compile(r"\b(?:right|correct|true|accurate|legit|add up|is that it|enough|too much|too little)\b", re.I)
 
 
 def _claimed_figures(text: str, found: list[Money]) -> list[Money]:
@@ -930,7 +937,8 @@ NZ_SUPER = re.compile(r"\bnz ?super|superannuation|pension", re.I)
 # Work that has a flat tax code of its own (the codes and their rates are rules data).
 FLAT_CODE_WORK = {
     "NSW": re.compile(r"\brse\b|recogni[sz]ed seasonal|seasonal (?:worker|employer|employment) scheme", re.I),
-    "CAE": re.compile(r"casual agricultur\w*|shearing gang|shearer", re.I),
+    "CAE": re.compile(r"casual agricultur\w*|shearing gang|shearer|shearing\b[^.?!]{0,40}\b(?:day to day|daily|by the day|casual)|"
+                      r"(?:day to day|daily|by the day|casual)\b[^.?!]{0,40}\bshearing", re.I),
     "EDW": re.compile(r"election day", re.I),
 }
 NO_IRD_NUMBER = re.compile(r"\b(?:(?:don'?t|do not|didn'?t|never|won'?t) (?:give|provide|hand)\w*(?: in)? (?:(?:my|the|your|an?) )?(?:employer|boss) "
@@ -988,7 +996,9 @@ YEAR_OF_TAX_AFTER = re.compile(r"^[^.?!;]{0,30}?\b(?:earn\w*|made|make|paid|got 
 RELATIVE_YEAR = {
     -1: re.compile(r"\b(?:last|previous|prior)\s+(?:tax\s+|income\s+|financial\s+)?year\b|\blast april\b", re.I),
     0: re.compile(r"\b(?:this|current)\s+(?:tax\s+|income\s+|financial\s+)?year\b|\bright now\b|\bnowadays\b", re.I),
-    1: re.compile(r"\bnext\s+(?:tax\s+|income\s+|financial\s+)?year\b|\bfrom (?:next )?april\b|\bnext april\b", re.I),
+    # ("from April to August" is a stretch of months, not next year)
+    1: re.compile(r"\bnext\s+(?:tax\s+|income\s+|financial\s+)?year\b|\bfrom (?:next )?april\b(?!\s*(?:to|until|till|through|-|–)\s)|"
+                  r"\bnext april\b", re.I),
 }
 
 
@@ -1242,7 +1252,9 @@ def read_slots(text: str, rules: RuleBook | None = None, current: str | None = N
         end_year = int(ky.group("y"))
         slots.kiwisaver_year = f"{end_year - 1}-{end_year % 100:02d}"
     slots.calendar_year = bool(CALENDAR_YEAR.search(text))
-    slots.part_year = bool(PART_YEAR.search(text)) and any(a.is_income and a.period == "annual" for a in amounts)
+    # (Two incomes, each for its part of the year, "April to September $31,200, then from October $27,900", are the year.)
+    slots.part_year = (bool(PART_YEAR.search(text)) and any(a.is_income and a.period == "annual" for a in amounts)
+                       and len([a for a in amounts if a.is_income]) < 2)
     amounts, spans = _months_paid(text, _sale_less_purchase(text, _restated_total(text, amounts)))
     amounts = slots.amounts = _one_year_each(text, _takings_less_costs(text, amounts, slots), slots)
     earned = [a for a in amounts if a.role in ("income", *OTHER_INCOME_ROLES)]

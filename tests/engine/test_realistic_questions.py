@@ -1133,3 +1133,24 @@ def test_the_eleventh_rounds_classes(engine, question, status):
 ])
 def test_amounts_read_by_their_nouns(engine, question, figure):
     assert figure in ask(engine, question)["answer"]
+
+
+@pytest.mark.parametrize("question,figure", [
+    # A figure the question opens on, to be checked: IR340 2026-27, $1,000 a week on M is $171.50, so
+    # $343.00 a fortnight (2 x 171.50) on $2,000.
+    ("Is $300 the right PAYE on a $2,000 fortnightly pay on code M?", "Not quite: it comes to $343"),
+    ("Is $343 enough PAYE on $2,000 a fortnight, M code?", "Yes, $343"),
+    # A question opening on "Week" names the pay's period: $1,000 that week on M is $171.50.
+    ("Week with a public holiday: gross $1,000, code M. What PAYE comes off?", "$171.50"),
+    # Two incomes, each for its part of the year, are the year: 30,000 + 25,000 = 55,000:
+    # 1,638 + 6,632.50 + 1,500 x 30% (450) = $8,720.50.
+    ("Worked at a packhouse from April to August and earned $30,000, then from September at a vineyard I'll earn "
+     "$25,000 by 31 March. What's my total income tax for the year?", "$8,720.50"),
+])
+def test_the_pay_as_the_question_sets_it_out(engine, question, figure):
+    assert figure in ask(engine, question)["answer"]
+
+
+def test_casual_shearing_by_the_day_is_the_cae_code(engine):
+    out = ask(engine, "Going shearing for a fortnight, paid by the day. Which tax code do I use?")
+    assert "CAE" in out["answer"].split("\n")[0]
