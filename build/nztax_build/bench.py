@@ -19,6 +19,7 @@ import dataclasses
 import importlib
 import json
 import platform
+import re
 import resource
 import shutil
 import statistics
@@ -217,6 +218,7 @@ def run(args) -> int:
         "figures vary from machine to machine.",
     ]
     status = 0
+    measured: dict[str, list[str]] = {}
     for _, name, function in sorted(SECTIONS, key=lambda s: s[0]):
         if only and name not in only:
             continue
@@ -226,14 +228,34 @@ def run(args) -> int:
         except Exception as exc:  # one failing section must not hide the others
             body = [f"(section failed: {type(exc).__name__}: {exc})"]
             status = 1
+        measured[name] = body
         lines += ["", f"## {name}", "", *body]
     document = "\n".join(lines) + "\n"
     print(document)
     out = Path(getattr(args, "out", None) or settings.home / "docs" / "benchmarks.md")
     out.parent.mkdir(parents=True, exist_ok=True)
+    if only and out.exists():
+        # `--only` re-measures some sections: the others, measured before, stay in the file.
+        stamp = f"(Re-measured {datetime.now(timezone.utc):%Y-%m-%d %H:%M UTC} with `nztax bench --only`.)"
+        document = merge_sections(out.read_text(encoding="utf-8"), {k: [*v, "", stamp] for k, v in measured.items()})
     out.write_text(document, encoding="utf-8")
     _progress(f"written to {out}")
     return status
+
+
+def merge_sections(document: str, sections: dict[str, list[str]]) -> str:
+    """`document` (a benchmarks page of "## name" sections) with the named sections' bodies replaced,
+    and any new one added at the end; every other section is kept as it was."""
+    parts = re.split(r"(?m)^(?=## )", document)
+    head, rest = parts[0], parts[1:]
+    names = [p.split("\n", 1)[0][3:].strip() for p in rest]
+    for name, body in sections.items():
+        text = "\n".join([f"## {name}", "", *body]).rstrip() + "\n\n"
+        if name in names:
+            rest[names.index(name)] = text
+        else:
+            rest.append(text)
+    return (head + "".join(rest)).rstrip() + "\n"
 
 
 def _cpu_count() -> int:
