@@ -360,8 +360,7 @@ def decide(question: str, classification: Classification | None, rules: RuleBook
             and "calculate_paye" in readings):
         # "Self-employed cleaner, $38 an hour, 1,400 hours this year: what's the tax?": no employer
         # takes PAYE; their tax is the year's income tax on the profit. (Between the two, that settles it.)
-        income_tax = next((spec for spec in default_catalogue().intents
-                           if spec.does == "calculate" and spec.tool == "calculate_income_tax"), None)
+        income_tax = _calculation("calculate_income_tax")
         if income_tax is not None and intent.tool in ("calculate_paye", "calculate_income_tax"):
             sure = sure or readings == {"calculate_paye", "calculate_income_tax"}
             intent = d.intent = income_tax
@@ -369,8 +368,7 @@ def decide(question: str, classification: Classification | None, rules: RuleBook
             and not SECOND_JOB_WORDS.search(asked)):
         # "How much will I actually get paid each week after tax?": the take-home pay, which leads with
         # IRD's PAYE on the same pay and adds what else comes off it.
-        take_home = next((spec for spec in default_catalogue().intents
-                          if spec.does == "calculate" and spec.tool == "calculate_take_home_pay"), None)
+        take_home = _calculation("calculate_take_home_pay")
         if take_home is not None:
             intent = d.intent = take_home
     if slots.calendar_year and not slots.pay_date:
@@ -474,6 +472,11 @@ def decide(question: str, classification: Classification | None, rules: RuleBook
         if trial is not None:
             _add_calls(d, trial)
     return d
+
+
+def _calculation(tool: str) -> IntentSpec | None:
+    """The catalogue's calculation that runs `tool`."""
+    return next((spec for spec in default_catalogue().intents if spec.does == "calculate" and spec.tool == tool), None)
 
 
 def _same_rule_either_year(fact: IntentSpec, rules: RuleBook, year_text: str) -> bool:
