@@ -574,8 +574,14 @@ def _a_list_of_costs_came_to(text: str, a: Money) -> bool:
 NET_OF_COSTS_AFTER = re.compile(r"^(?:\s+(?:a|per|each)\s+(?:year|yr|week|month))?\s+after\s+(?:\w+\s+)?(?:costs|expenses)\b", re.I)
 
 
+PIE_INCOME_SUBJECT = re.compile(r"\bpie income\b[^.?!$\d]{0,30}$", re.I)
+
+
 def _costs_listed(text: str, found: list[Money]) -> list[Money]:
     return [replace(a, role="expense") if a.role == "income" and _a_list_of_costs_came_to(text, a)
+            # "My KiwiSaver PIE income is tiny, like $150 a year": the PIE income the sentence is about
+            else replace(a, role="pie_income", questioned=None) if a.role == "income"
+            and PIE_INCOME_SUBJECT.search(re.split(r"[.?!;]", text[:a.start])[-1])
             # "about $18,000 a year after her costs": what is left after the costs, a profit
             else replace(a, role="other_income") if a.role == "expense" and NET_OF_COSTS_AFTER.match(text[a.end:])
             # "My employer puts $3,000 into my KiwiSaver": the employer's, not a contribution of their own

@@ -477,3 +477,9 @@ def test_the_role_of_the_amount_that_matters(text, role):
 def test_a_code_ending_a_search_query():
     assert find_tax_code("paye 800 wk me") == "ME" and find_tax_code("1200 fortnightly m sl") == "M SL"
     assert find_tax_code("how much tax for me") is None
+
+
+def test_pie_income_named_earlier_in_its_sentence():
+    # "PIE income is tiny, like $150": the comma does not cut the amount off from what it is.
+    amounts = read_slots("I earned $29,000 last year. My KiwiSaver PIE income is small, about $300 a year.", RULES, "2026-27").amounts
+    assert [(a.value, a.role) for a in amounts] == [(Decimal("29000"), "income"), (Decimal("300"), "pie_income")]
