@@ -39,6 +39,7 @@ TARGETS = {
     "supplement16": ("nztax_build.evaluate_answers", "question_bank_dev17.yaml", "supplement16.md"),  # development only
     "supplement17": ("nztax_build.evaluate_answers", "question_bank_dev18.yaml", "supplement17.md"),  # development only
     "supplement18": ("nztax_build.evaluate_answers", "question_bank_dev19.yaml", "supplement18.md"),  # development only
+    "supplement19": ("nztax_build.evaluate_answers", "question_bank_dev20.yaml", "supplement19.md"),  # development only
 }
 
 
