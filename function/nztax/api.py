@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
 from nztax.answer_html import render_answer_html
-from nztax.contract import TAX_YEAR_PATTERN
+from nztax.contract import TAX_YEAR_PATTERN, tax_year_starting
 from nztax.ratelimit import RateLimiter
 from nztax.settings import Settings, get_settings
 
@@ -86,7 +86,7 @@ def parse_request(body: bytes, content_type: str | None, known_years: Callable[[
             raise RequestError(400, "bad_tax_year", '"tax_year" must look like "2026-27"')
         first, second = int(tax_year[:4]), int(tax_year[5:])
         if second != (first + 1) % 100:
-            raise RequestError(400, "bad_tax_year", f'"{tax_year}" is not a tax year (it should be {first}-{(first + 1) % 100:02d})')
+            raise RequestError(400, "bad_tax_year", f'"{tax_year}" is not a tax year (it should be {tax_year_starting(first)})')
         years = known_years()
         if tax_year not in years:
             raise RequestError(400, "bad_tax_year", f'no rules for the {tax_year} tax year (known: {", ".join(sorted(years))})')

@@ -15,7 +15,7 @@ import re
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
-from nztax.contract import MAX_NEXT_ACTIONS, AskResult, Citation, Status, ToolCall  # noqa: F401 (re-exported)
+from nztax.contract import MAX_NEXT_ACTIONS, AskResult, Citation, Status, ToolCall, tax_year_starting  # noqa: F401 (re-exported)
 from nztax.rules import RuleBook, RulesError, TaxYearRules
 
 if TYPE_CHECKING:
@@ -281,7 +281,7 @@ def clarify(intent: Decision, rules: RuleBook, current_year: str) -> AskResult:
         named = re.search(r"20\d\d", (intent.slots.year_text if intent.slots else None) or "")
         y = int(named.group()) if named else int(current_year[:4])
         answer = (f"New Zealand's tax year runs from 1 April to 31 March, so {y} could mean the tax year ending 31 March {y} "
-                  f"({y - 1}-{y % 100:02d}) or the one starting 1 April {y} ({y}-{(y + 1) % 100:02d}). Which one do you mean?")
+                  f"({tax_year_starting(y - 1)}) or the one starting 1 April {y} ({tax_year_starting(y)}). Which one do you mean?")
         actions = []
     elif missing == "which_calculation":
         options = intent.clarify_options or ["the tax for the year", "your take-home pay"]

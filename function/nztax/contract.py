@@ -1,7 +1,7 @@
 """The /ask contract: the result types every part shares (API, FAQ build, renderer, engine).
 
 In: nothing. Out: `AskResult` (whose `to_json()` is exactly the POST /ask JSON), `Citation`,
-`ToolCall`, `Status`, and the shared vocabulary: `SOURCE_TYPES`, `TAX_YEAR_PATTERN`.
+`ToolCall`, `Status`, and the shared vocabulary: `SOURCE_TYPES`, `TAX_YEAR_PATTERN`, `tax_year_starting`.
 """
 
 from __future__ import annotations
@@ -16,6 +16,11 @@ MAX_NEXT_ACTIONS = 3
 SOURCE_TYPES = ("ird_guidance", "guide_pdf", "legislation", "qwba", "interpretation_statement", "tib")
 # A tax year as the API, the CLI and the rules files write it: "2026-27".
 TAX_YEAR_PATTERN = r"^\d{4}-\d{2}$"
+
+
+def tax_year_starting(year: int) -> str:
+    """The tax year that starts on 1 April of `year`, as it is written: 2026 is "2026-27"."""
+    return f"{year}-{(year + 1) % 100:02d}"
 
 
 class Citation(BaseModel):

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field, replace
 from decimal import ROUND_DOWN, Decimal
 
 from nztax.calculators.paye import PRIMARY_CODES
+from nztax.contract import tax_year_starting
 from nztax.rules import FLAT_CODES, SECONDARY_CODES, RuleBook, current_tax_year
 from nztax.settings import get_settings
 from nztax.slots import EMPLOYER_PUTS_IN, HOUSEHOLD_QUESTIONED, OTHER_INCOME_ROLES, PAY_FREQUENCIES, SALE_PRICE_ONLY, PERIODS_PER_YEAR, SECOND_JOB_WORDS, Money, Slots, clean_text, find_tax_codes, read_slots
@@ -126,6 +127,7 @@ HOW_LONG_HERE = re.compile(r"\b\d+\s*(?:days?|weeks?|months?|years?|yrs?)\b|\b(?
 # Tax on an extra payment asked about by name: "off the bonus", "on my overtime", "from the redundancy".
 EXTRA_ASKED_ABOUT = re.compile(r"\b(?:on|off|from|of|out of)\s+(?:the|my|this|his|her|their|a|that)\s+(?:annual\s+|year-end\s+|christmas\s+|"
                                r"performance\s+)?(?:bonus|overtime|back ?pay|redundancy|lump sum|payout)\b", re.I)
+# Income named right before an amount ("income $58k"); not "paid" or "on" ("the credit on 1,000?").
 INCOME_SAID_BEFORE = re.compile(r"\b(?:income|salary|wages?|earn\w*|make|made)\b[^.?!$\d]{0,12}\$?$", re.I)
 # Two codes set side by side: "m vs me", "M or ME", "between code M and code ME".
 CODES_SIDE_BY_SIDE = re.compile(r"\b(?:code\s+)?(?P<a>me|m|sb|sh|st|sa|s)\s+(?:vs\.?|versus|or|and|compared (?:to|with))\s+"
@@ -138,8 +140,10 @@ EACH_JOB = re.compile(r"\beach\s+(?:of (?:my|the)\s+)?(?:jobs?|employers?|one)\b
 EACH_PAY = re.compile(r"\b(?:each|every|per|a|one) pay(?:slip|cheque|check|day|packet)?\b", re.I)
 # "How much extra tax is that?": what an income on top of the main one adds.
 EXTRA_TAX = re.compile(r"\b(?:extra|more|additional)\s+(?:income\s+)?tax\b|\btax on (?:the|that|this) extra\b", re.I)
+# A job's own pay named before the amount: "an evening job that'll pay about $12,000".
 A_JOB_PAYS_BEFORE = re.compile(r"\b(?:job|work|shifts?|gig|role)\b[^.?!$\d]{0,25}\b(?:pay|pays|paying|that'?ll pay|will pay)\b"
                                r"[^.?!$\d]{0,12}\$?$", re.I)
+# ESCT named as such (slots.ESCT also counts "employer contributions", which need not ask about the tax).
 ESCT_NAMED = re.compile(r"\besct\b|employer (?:superannuation )?contribution tax", re.I)
 # "What's my income tax for the year?": the whole year's tax asked for, not what one part adds.
 ASKS_THE_YEARS_TAX = re.compile(r"\b(?:what'?s|whats|what is|what will be|how much is)\s+my\s+(?:income\s+)?tax\s+(?:for|this|over)\s+(?:the|this)?\s*(?:tax\s+)?year\b", re.I)
@@ -421,13 +425,11 @@ def decide(question: str, classification: Classification | None, rules: RuleBook
             # Clearly a sum, but which of two? Work out both, each labelled, when both can run on
             # what was said; otherwise ask which is meant.
             trials = [_trial(d, spec, slots) for spec in (intent, runner)]
-            by_rule = replace(d, action="calculate", calls=[], assumptions=[], rule_results={})
-            _plan(by_rule, intent, slots)
             if all(trials):
                 d.action = "calculate"
                 for trial in trials:
                     _add_calls(d, trial)
-            elif by_rule.action == "fact" and by_rule.rule_results:
+            elif (by_rule := _rule_answer(d, intent, slots)) is not None:
                 return by_rule  # the nearer reading is answered by its rule on their figure, whatever the other
             else:
                 _clarify(d, "which_calculation")
@@ -484,7 +486,7 @@ def _same_rule_either_year(fact: IntentSpec, rules: RuleBook, year_text: str) ->
     from nztax.say import fact_values, fill  # (say renders decisions; only its rule values are needed here)
 
     y = int(re.search(r"20\d\d", year_text).group())
-    years = [f"{y - 1}-{y % 100:02d}", f"{y}-{(y + 1) % 100:02d}"]
+    years = [tax_year_starting(y - 1), tax_year_starting(y)]
     leads = []
     for year in years:
         year_rules = rules.years.get(year)
@@ -542,6 +544,14 @@ def after_retrieval(d: Decision, found: bool) -> Decision:
         if nearest.does in ("decline", "refuse"):
             d.action = nearest.does
     return d
+
+
+def _rule_answer(d: Decision, intent: IntentSpec, slots: Slots) -> Decision | None:
+    """What `intent` would plan, as a copy of `d`, when its plan is a rule worked on their figure
+    (a second job's loan deduction); None otherwise."""
+    trial = replace(d, action="calculate", calls=[], assumptions=[], rule_results={})
+    _plan(trial, intent, slots)
+    return trial if trial.action == "fact" and trial.rule_results else None
 
 
 def _trial(d: Decision, intent: IntentSpec, slots: Slots) -> Decision | None:

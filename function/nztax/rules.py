@@ -23,6 +23,8 @@ from typing import Annotated, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from nztax.contract import tax_year_starting
+
 TAX_YEAR_PATTERN = re.compile(r"^(\d{4})-(\d{2})$")
 PERIODS_PER_YEAR = {"weekly": 52, "fortnightly": 26, "four_weekly": 13, "monthly": 12}
 PAY_FREQUENCIES = tuple(PERIODS_PER_YEAR)
@@ -565,8 +567,7 @@ def default_rules() -> RuleBook:
 
 def tax_year_for(day: dt.date) -> str:
     """The tax year containing `day`: 1 April 2026 – 31 March 2027 is "2026-27"."""
-    first = day.year if day >= dt.date(day.year, 4, 1) else day.year - 1
-    return f"{first}-{(first + 1) % 100:02d}"
+    return tax_year_starting(day.year if day >= dt.date(day.year, 4, 1) else day.year - 1)
 
 
 def today() -> dt.date:

@@ -23,6 +23,7 @@ import re
 from dataclasses import dataclass, field, replace
 from decimal import Decimal, InvalidOperation
 
+from nztax.contract import tax_year_starting
 from nztax.rules import PAY_FREQUENCIES, RuleBook, current_tax_year, tax_year_for
 from nztax.rules import PERIODS_PER_YEAR as PAY_PERIODS_PER_YEAR
 from nztax.settings import get_settings
@@ -224,9 +225,12 @@ GROSS_ROLES = {"takings": "other_income", "rent_received": "investment_income"}
 BUSINESS_COSTS = re.compile(r"\b(?:expenses?|costs?|deductible|deductions?|materials|outgoings|overheads|rates|insurance|"
                             r"repairs|interest|postage|supplies)\b", re.I)
 INCOME_ROLE_HANDICAP = 20  # characters
-# Earning said right before an amount: "only earned 2,700", "monthly pay 3900".
-EARNED_RIGHT_BEFORE = re.compile(r"\b(?:earn\w*|made|make|makes|making|salary|wages?|(?:my|the|monthly|weekly|fortnightly|gross|net) pay)"
-                                 r"\s*(?:is|of|was)?\s*(?:about|around|roughly|only|just)?\s*\$?$", re.I)
+# Earning said right before an amount ("only earned 2,700", "monthly pay 3900"), and of that, a pay
+# named ("salary 60k"), which beats any other kind of income.
+_PAY_NAMED = r"salary|wages?|(?:my|the|monthly|weekly|fortnightly|gross|net) pay"
+_RIGHT_BEFORE = r"\s*(?:is|of|was)?\s*(?:about|around|roughly|only|just)?\s*\$?$"
+EARNED_RIGHT_BEFORE = re.compile(rf"\b(?:earn\w*|made|make|makes|making|{_PAY_NAMED}){_RIGHT_BEFORE}", re.I)
+SALARY_RIGHT_BEFORE = re.compile(rf"\b(?:{_PAY_NAMED}){_RIGHT_BEFORE}", re.I)
 LINKING_WORD = re.compile(r"(?:and|or|plus|but|with|from|of|in|on|at|to|for|a|an|the|my|per|as|so|then|which|that)\b", re.I)
 # Nouns of a kind of income that may follow the amount after one word ("bank interest", "cash bonus").
 ONE_WORD_BEFORE_ROLES = frozenset({"investment_income", "other_income", "donation"})
@@ -234,9 +238,6 @@ ONE_WORD_BEFORE_ROLES = frozenset({"investment_income", "other_income", "donatio
 NOT_EARNED_ROLES = frozenset({"donation", "expense", "contribution", "deduction", "other", "value"})
 # Roles that say which job or whose pay it is: nothing right before the amount overrides them.
 JOB_ROLES = frozenset({"main_job", "second_job", "total", "partner", "household"})
-# A pay named right before the amount ("salary 60k", "monthly pay 3900"), which beats any other kind of income.
-SALARY_RIGHT_BEFORE = re.compile(r"\b(?:salary|wages?|(?:my|the|monthly|weekly|fortnightly|gross|net) pay)"
-                                 r"\s*(?:is|of|was)?\s*(?:about|around|roughly|only|just)?\s*\$?$", re.I)
 # Roles a later amount in the same list takes on when it has no words of its own.
 LISTED_ROLES = frozenset({"donation", "expense", "contribution", "investment_income"})
 LIST_JOIN = re.compile(r"[^.?!\d$]{0,40}?(?:,|\band\b|&|\bplus\b)\s*", re.I)
@@ -558,7 +559,7 @@ def find_money(text: str) -> list[Money]:
         found = [replace(a, role=_role_of(text, a.start, a.end, skip="contribution")) if a.role == "contribution" else a
                  for a in found]
     return [_questioned_for_period(a) for a in _of_the_person_asked_about(
-        text, _claimed_figures(text, _thresholds_named(text, _costs_listed(text, found))))]
+        text, _claimed_figures(text, _thresholds_named(text, _roles_from_the_sentence(text, found))))]
 
 
 # "… rates, insurance, repairs and the property manager came to $19,500": what a list of costs came to.
@@ -566,8 +567,13 @@ COSTS_CAME_TO = re.compile(r"\b(?:came to|come to|comes to|totall?ed|totals?|add
                            r"(?:about|around|roughly)?\s*\$?$", re.I)
 
 
+def _sentence_before(text: str, a: Money) -> str:
+    """The words of an amount's sentence before it."""
+    return re.split(r"[.?!;]", text[:a.start])[-1]
+
+
 def _a_list_of_costs_came_to(text: str, a: Money) -> bool:
-    sentence = re.split(r"[.?!;]", text[:a.start])[-1]
+    sentence = _sentence_before(text, a)
     return bool(COSTS_CAME_TO.search(sentence) and BUSINESS_COSTS.search(sentence) and not EARNED_RIGHT_BEFORE.search(sentence))
 
 
@@ -577,16 +583,22 @@ NET_OF_COSTS_AFTER = re.compile(r"^(?:\s+(?:a|per|each)\s+(?:year|yr|week|month)
 PIE_INCOME_SUBJECT = re.compile(r"\bpie income\b[^.?!$\d]{0,30}$", re.I)
 
 
-def _costs_listed(text: str, found: list[Money]) -> list[Money]:
-    return [replace(a, role="expense") if a.role == "income" and _a_list_of_costs_came_to(text, a)
-            # "My KiwiSaver PIE income is tiny, like $150 a year": the PIE income the sentence is about
-            else replace(a, role="pie_income", questioned=None) if a.role == "income"
-            and PIE_INCOME_SUBJECT.search(re.split(r"[.?!;]", text[:a.start])[-1])
-            # "about $18,000 a year after her costs": what is left after the costs, a profit
-            else replace(a, role="other_income") if a.role == "expense" and NET_OF_COSTS_AFTER.match(text[a.end:])
-            # "My employer puts $3,000 into my KiwiSaver": the employer's, not a contribution of their own
-            else replace(a, role="other") if a.role == "contribution" and EMPLOYER_PUTS_IN.search(text[max(0, a.start - 40):a.start])
-            else a for a in found]
+def _roles_from_the_sentence(text: str, found: list[Money]) -> list[Money]:
+    """Roles that words further off in an amount's sentence settle, past the commas its nearest words
+    stop at: what a list of costs "came to", the PIE income a sentence is about, what is left "after
+    her costs", and an employer's KiwiSaver contribution."""
+    out = []
+    for a in found:
+        if a.role == "income" and _a_list_of_costs_came_to(text, a):
+            a = replace(a, role="expense")
+        elif a.role == "income" and PIE_INCOME_SUBJECT.search(_sentence_before(text, a)):
+            a = replace(a, role="pie_income", questioned=None)  # "My KiwiSaver PIE income is tiny, like $150 a year"
+        elif a.role == "expense" and NET_OF_COSTS_AFTER.match(text[a.end:]):
+            a = replace(a, role="other_income")  # "about $18,000 a year after her costs": a profit
+        elif a.role == "contribution" and EMPLOYER_PUTS_IN.search(text[max(0, a.start - 40):a.start]):
+            a = replace(a, role="other")  # "My employer puts $3,000 into my KiwiSaver": not their own
+        out.append(a)
+    return out
 
 
 EMPLOYER_PUTS_IN = re.compile(r"\b(?:employer|boss|work|company)\b[^.?!$\d]{0,15}\b(?:puts?|putting|pays?|contributes?|chips? in|adds?|gives?|"
@@ -1050,32 +1062,28 @@ def resolve_tax_year(text: str, rules: RuleBook | None, current: str) -> tuple[s
     IRD names a tax year after the March it ends in: "the 2025 year" and "year ending March 2025"
     are 2024-25."""
     first_current = int(current[:4])
-
-    def year_from_start(start: int) -> str:
-        return f"{start}-{(start + 1) % 100:02d}"
-
     m = TAX_YEAR_EXPLICIT.search(text)
     if m:
         a, b = int(m.group("a")), m.group("b")
         b_full = int(b) if len(b) == 4 else (a // 100) * 100 + int(b)
         if b_full == a + 1:
-            return year_from_start(a), m.group(0)
+            return tax_year_starting(a), m.group(0)
     m = INCOME_YEAR.search(text) or YEAR_ENDING.search(text)
     if m:
         y = m.group("y") or m.group("y2")
-        return year_from_start(int(y) - 1), m.group(0)
+        return tax_year_starting(int(y) - 1), m.group(0)
     for offset, pattern in RELATIVE_YEAR.items():
         m = pattern.search(text)
         if m:
-            return year_from_start(first_current + offset), m.group(0)
+            return tax_year_starting(first_current + offset), m.group(0)
     m = YEAR_AFTER_TAX_WORD.search(text)
     if m:
-        return year_from_start(int(m.group("y"))), m.group(0)
+        return tax_year_starting(int(m.group("y"))), m.group(0)
     for m in BARE_YEAR.finditer(text):
         # "tax in 2024", "what was the top rate in 2019"; not "finished uni in 2024".
         if (YEAR_OF_TAX_BEFORE.search(text[max(0, m.start() - 40):m.start()])
                 or (YEAR_OPENS_CLAUSE.search(text[:m.start()]) and YEAR_OF_TAX_AFTER.search(text[m.end():]))):
-            return year_from_start(int(m.group("y"))), m.group(0)
+            return tax_year_starting(int(m.group("y"))), m.group(0)
     return None, None
 
 
@@ -1256,7 +1264,7 @@ def read_slots(text: str, rules: RuleBook | None = None, current: str | None = N
     ky = KIWISAVER_YEAR_END.search(text)
     if ky:
         end_year = int(ky.group("y"))
-        slots.kiwisaver_year = f"{end_year - 1}-{end_year % 100:02d}"
+        slots.kiwisaver_year = tax_year_starting(end_year - 1)
     slots.calendar_year = bool(CALENDAR_YEAR.search(text))
     # (Two incomes, each for its part of the year, "April to September $31,200, then from October $27,900", are the year.)
     slots.part_year = (bool(PART_YEAR.search(text)) and any(a.is_income and a.period == "annual" for a in amounts)
