@@ -335,6 +335,12 @@ def decide(question: str, classification: Classification | None, rules: RuleBook
             if intent.does == "decline" and not slots.amounts and OWN_AMOUNT.search(asked):
                 _clarify(d, "details")
             return d
+        if (not sure and intent.does in ("fact", "topic") and runner_does == "decline"
+                and classification.score < get_settings().intent_min_score):
+            # Nothing in the catalogue is near, and the nearest way out is to turn it away: "How many
+            # weeks' redundancy pay am I entitled to by law?" is not a tax question.
+            d.action, d.intent = "decline", runner
+            return d
         d.action = intent.does
         if intent.rule_sum:
             _rule_sum(d, intent, slots)

@@ -179,6 +179,19 @@ def test_a_confident_decline_is_final_and_an_unsure_one_is_looked_up():
     assert decide("How do I register for GST?", _classification("decline_gst", False), RULES).action == "topic"
 
 
+def test_a_question_near_nothing_whose_nearest_way_out_is_a_decline_is_declined():
+    from nztax.settings import get_settings
+    floor = get_settings().intent_min_score
+    question = "how many weeks' notice does the law give me before redundancy?"
+
+    def near(score: float) -> Classification:
+        return Classification(intent=CATALOGUE.get("employee_expenses"), score=score,
+                              runner_up=CATALOGUE.get("decline_not_tax"), runner_up_score=score - 0.01, confident=False)
+
+    assert decide(question, near(floor - 0.02), RULES).action == "decline"
+    assert decide(question, near(floor + 0.1), RULES).action == "fact"  # near enough to a rule: answered
+
+
 def test_slots_read_for_a_decision_keep_their_values():
     slots = read_slots("$2,400 per fortnight with KS 4% and a student loan", RULES)
     assert slots.incomes[0].value == Decimal(2400) and slots.kiwisaver_rate == 4.0 and slots.student_loan
