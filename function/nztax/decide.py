@@ -124,6 +124,11 @@ ASKS_IF_RESIDENT = re.compile(r"\b(?:am i|is (?:he|she|my \w+)|are (?:we|they)|w
 HOW_LONG_HERE = re.compile(r"\b\d+\s*(?:days?|weeks?|months?|years?|yrs?)\b|\b(?:since|in|from|on)\s+(?:the\s+)?(?:\d{1,2}(?:st|nd|rd|th)?\s+)?"
                            r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\w*\b|\b(?:a|one|two|three|six) (?:days?|weeks?|months?|years?)\b|"
                            r"\bhalf a year\b|\bpermanent\w*\b|\bcitizen\b|\bhome here\b|\bbought a house\b", re.I)
+# Where someone lives, said by its place ("lives in Christchurch", "house and kids are still in Nelson"):
+# a home is one of the two facts residence turns on. (A place is a capitalised word.)
+LIVES_IN_A_PLACE = re.compile(r"\b(?i:lives?|living|based|settled)\s+(?i:here|in\s+(?:nz\b|[A-Z]\w+))|"
+                              r"\b(?i:house|home|family|wife|husband|partner|kids|children)\b[^.?!]{0,40}?\b(?i:are|is)\s+"
+                              r"(?i:still\s+)?(?i:here|in\s+(?:nz\b|[A-Z]\w+))")
 # Tax on an extra payment asked about by name: "off the bonus", "on my overtime", "from the redundancy".
 EXTRA_ASKED_ABOUT = re.compile(r"\b(?:on|off|from|of|out of)\s+(?:the|my|this|his|her|their|a|that)\s+(?:annual\s+|year-end\s+|christmas\s+|"
                                r"performance\s+)?(?:bonus|overtime|back ?pay|redundancy|lump sum|payout)\b", re.I)
@@ -528,7 +533,7 @@ def _missing_before_anything(asked: str, intent: IntentSpec, slots: Slots) -> st
         # "Salary $88,000. How much tax will come off the bonus?": the bonus is what is asked about, and
         # its amount is not said.
         return "extra_amount"
-    if intent.asks == "residence_facts" and ASKS_IF_RESIDENT.search(asked) and not HOW_LONG_HERE.search(asked):
+    if intent.asks == "residence_facts" and ASKS_IF_RESIDENT.search(asked) and not _residence_facts_said(asked):
         # "Am I a tax resident? Came over on a working holiday visa": residence follows the days here and
         # whether they have a home here, and neither is said.
         return "residence_facts"
@@ -668,8 +673,15 @@ def _own_figure_with_nothing(asked: str, fact: IntentSpec, slots: Slots, states_
     "what's the most?", "how much does the government put in?" ask the rule, which answers them.)"""
     if fact.asks == "situation":
         return states_nothing and _asks_own_figure(asked)
+    if fact.asks == "residence_facts" and _residence_facts_said(asked):
+        return False
     return (not slots.amounts and not THRESHOLD_ASKED.search(asked) and not RULE_FIGURE_ASKED.search(asked)
             and (bool(PREDICTS_OWN.search(asked)) or _asks_own_figure(asked) and bool(FIGURE_ASKED.search(asked))))
+
+
+def _residence_facts_said(asked: str) -> bool:
+    """Whether the question says how long someone has been here or where they live."""
+    return bool(HOW_LONG_HERE.search(asked) or LIVES_IN_A_PLACE.search(asked))
 
 
 def _fact_sum(d: Decision, fact: IntentSpec, slots: Slots) -> None:

@@ -743,6 +743,11 @@ def test_turned_away_only_in_its_own_words_or_shape(engine, question, status, is
     ("I'm on a work visa, am I a tax resident?", "needs_clarification"),
     ("is my brother a tax resident? he moved here from Fiji", "needs_clarification"),
     ("I've been here 8 months on a work visa, am I a tax resident?", "answered"),
+    # Where they live, said by its place, is a home: answered by the rule.
+    ("my sister lives in Hamilton but works for a Sydney firm from home. is she a NZ tax resident?", "answered"),
+    ("I'm on a contract in Dubai but my partner and our house are still in Tauranga. Am I still NZ resident "
+     "for tax, and what happens to my Dubai pay?", "answered"),
+    ("my sister works for a Sydney firm from home. is she a NZ tax resident?", "needs_clarification"),
 ])
 def test_scope_and_asking_back_by_class_of_question(engine, question, status):
     assert ask(engine, question)["status"] == status
