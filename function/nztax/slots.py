@@ -461,6 +461,8 @@ def find_money(text: str) -> list[Money]:
                       r"male|female|kid|teen|teenager|grad|graduate|migrant),\s$", before, re.I)
                 and not (cur or suf or "." in num) and AGE.fullmatch(num) and not MONEY_AFTER_AGE.match(after)):
             continue  # "take my KiwiSaver out at 65": an age ("paid at 30 an hour" is money)
+        if not (cur or suf or "." in num) and AGE.fullmatch(num) and not before.strip() and re.match(r"\s*,", after):
+            continue  # "34, salary $58,300 and …": an age opening the message
         if DATE_AROUND.search(before) or DATE_AROUND.match(text[m.end("num"):]):
             if not cur:
                 continue

@@ -421,6 +421,8 @@ def test_a_rate_without_its_sign_is_not_money_and_words_leading_the_next_amount_
 @pytest.mark.parametrize("text,expected", [
     ("I coach year 9s at netball and earn $4,200 a year from it", [(Decimal(4200), "income")]),      # a school year
     ("I'm a pensioner of 78 with $14,000 of taxable income", [(Decimal(14000), "income")]),           # an age
+    ("52, wages $71,000 a year, how much tax?", [(Decimal(71000), "income")]),                       # an age opening it
+    ("52,000 a year in wages, how much tax?", [(Decimal(52000), "income")]),                          # not an age
     ("the IETC is supposed to be $520, right? I earn $50,000", [(Decimal(520), "value"), (Decimal(50000), "income")]),
     ("my shop brings in $90,000 a year", [(Decimal(90000), "takings")]),
     ("my aunt's estate left me $80,000", [(Decimal(80000), "other")]),                              # not income
