@@ -461,6 +461,8 @@ def find_money(text: str) -> list[Money]:
                       r"male|female|kid|teen|teenager|grad|graduate|migrant),\s$", before, re.I)
                 and not (cur or suf or "." in num) and AGE.fullmatch(num) and not MONEY_AFTER_AGE.match(after)):
             continue  # "take my KiwiSaver out at 65": an age ("paid at 30 an hour" is money)
+        if num == "4" and not (cur or suf) and re.match(r"[- ]?weekly\b", text[m.end("num"):], re.I):
+            continue  # "4 weekly pay 4,100": the period, paid every four weeks
         if not (cur or suf or "." in num) and AGE.fullmatch(num) and not before.strip() and re.match(r"\s*,", after):
             continue  # "34, salary $58,300 and …": an age opening the message
         if DATE_AROUND.search(before) or DATE_AROUND.match(text[m.end("num"):]):
@@ -1001,6 +1003,10 @@ def _stated(condition: re.Pattern, text: str) -> bool:
 
 
 TAX_YEAR_EXPLICIT = re.compile(r"\b(?P<a>20\d{2})\s?(?:-|–|—|/|to)\s?(?P<b>20\d{2}|\d{2})\b")
+# "24/25", "25-26": a tax year in two-digit years, the second one more than the first (checked below).
+SHORT_TAX_YEAR = re.compile(r"(?<![\d/.,$-])\b(?P<a>[2-4]\d)\s?(?:/|-|–)\s?(?P<b>[2-4]\d)\b(?![/.,]?\d|\s?(?:%|hours?|hrs?|h\b|days?|weeks?|years?|yrs?))")
+# "FY25", "fy 2025": the financial year ending in March of that year.
+FINANCIAL_YEAR = re.compile(r"\bfy\s?'?(?P<y>(?:20)?\d{2})\b", re.I)
 INCOME_YEAR = re.compile(r"\b(?:the\s+)?(?P<y>20\d{2})\s+(?:income\s+|tax\s+|financial\s+)?(?:year|yr)\b|\btax (?:year|yr) (?P<y2>20\d{2})\b", re.I)
 YEAR_ENDING = re.compile(r"\b(?:year\s+)?(?:ending|ended|to|until)\s+(?:31\s+)?march\s+(?P<y>20\d{2})\b|\b(?:march|mar)\s+(?P<y2>20\d{2})\b", re.I)
 YEAR_OF_TAX_BEFORE = re.compile(r"\b(?:tax\w*|income|earn\w*|paid|pay|salary|wages?|made|owe\w*|refund|levy|acc|repa\w*|"
@@ -1070,10 +1076,17 @@ def resolve_tax_year(text: str, rules: RuleBook | None, current: str) -> tuple[s
         b_full = int(b) if len(b) == 4 else (a // 100) * 100 + int(b)
         if b_full == a + 1:
             return tax_year_starting(a), m.group(0)
+    m = SHORT_TAX_YEAR.search(text)
+    if m and int(m.group("b")) == int(m.group("a")) + 1:
+        return tax_year_starting(2000 + int(m.group("a"))), m.group(0)
     m = INCOME_YEAR.search(text) or YEAR_ENDING.search(text)
     if m:
         y = m.group("y") or m.group("y2")
         return tax_year_starting(int(y) - 1), m.group(0)
+    m = FINANCIAL_YEAR.search(text)
+    if m:
+        y = int(m.group("y"))
+        return tax_year_starting((y if y > 100 else 2000 + y) - 1), m.group(0)
     for offset, pattern in RELATIVE_YEAR.items():
         m = pattern.search(text)
         if m:

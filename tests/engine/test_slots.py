@@ -197,6 +197,9 @@ def test_tax_codes(text, code):
     ("in 2024-25", "2024-25"), ("2024/25", "2024-25"), ("the 2025 income year", "2024-25"), ("the 2025 year", "2024-25"),
     ("year ending 31 March 2026", "2025-26"), ("last year", "2025-26"), ("this tax year", "2026-27"),
     ("next year", "2027-28"), ("how much tax", None),
+    # Two-digit years and a financial year named by its end: IRD's year ending in March of the second.
+    ("paye on 900 a week 23/24", "2023-24"), ("acc levy 25-26 on 70k", "2025-26"), ("FY24 tax on 48k", "2023-24"),
+    ("fy 2026 income tax", "2025-26"), ("worked 24-25 hours a week", None), ("from 20-30k", None),
 ])
 def test_tax_years(text, year):
     assert resolve_tax_year(text, RULES, "2026-27")[0] == year

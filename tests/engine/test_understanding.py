@@ -174,6 +174,11 @@ def test_a_small_amount_with_no_period_is_one_pay():
                                            "tax_year": d.tax_year})]
 
 
+def test_four_weekly_written_with_a_digit_is_the_period_not_four_dollars():
+    d = decide("4 weekly pay 3,200 on M, paye?", _classification("paye", confident=True), RULES)
+    assert [(args["gross_pay"], args["pay_frequency"]) for _, args in d.calls] == [(3200.0, "four_weekly")]
+
+
 def test_a_confident_decline_is_final_and_an_unsure_one_is_looked_up():
     assert decide("How do I register for GST?", _classification("decline_gst", True), RULES).action == "decline"
     assert decide("How do I register for GST?", _classification("decline_gst", False), RULES).action == "topic"

@@ -40,6 +40,10 @@ TARGETS = {
     "supplement17": ("nztax_build.evaluate_answers", "question_bank_dev18.yaml", "supplement17.md"),  # development only
     "supplement18": ("nztax_build.evaluate_answers", "question_bank_dev19.yaml", "supplement18.md"),  # development only
     "supplement19": ("nztax_build.evaluate_answers", "question_bank_dev20.yaml", "supplement19.md"),  # development only
+    "supplement20": ("nztax_build.evaluate_answers", "question_bank_dev21.yaml", "supplement20.md"),  # development only
+    "supplement21": ("nztax_build.evaluate_answers", "question_bank_dev22.yaml", "supplement21.md"),  # development only
+    "supplement22": ("nztax_build.evaluate_answers", "question_bank_dev23.yaml", "supplement22.md"),  # development only
+    "supplement23": ("nztax_build.evaluate_answers", "question_bank_dev24.yaml", "supplement23.md"),  # development only
 }
 
 
