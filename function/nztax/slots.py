@@ -143,6 +143,7 @@ NOT_MONEY_BEFORE = re.compile(
     r"(?:\b(?:divided|divide|multiplied|multiply) (?:it |that )?by\s|[a-z)]\s?[/÷×]\s?|\bir\s?-?|\bform\s|\bus\s|\bsection\s|(?<!')\bs\s|\bLC\s|\bCB\s|\bCW\s|\bYA\s|\bMK\s|\bcode\s|\bnumber\s|#|\bno\.?\s|"
     r"\bage[ds]?\s|\baged\s|\bi'?m\s|\bi am\s|\bturning\s|\bturned\s|\bover\s(?=\d{2}\b)|\bunder\s(?=\d{2}\b)|"
     r"\bchapter\s|\bpart\s|\bitem\s|\bbox\s|\bline\s|\bquestion\s|\bq|"
+    r"\b(?:hours|hrs)(?:\s+(?:this|per|a|each)\s+(?:week|wk)|\s+worked)?\s*[:|=]?\s*|"
     r"\b(?:" + KIN + r"|i|me|myself)\s?\()$", re.I)  # "my son (19)": an age
 NOT_MONEY_AFTER = re.compile(
     r"^\s?(?:%|percent|per ?cent|hours?\b|hrs?\b|h\b|weeks?\b|wks?\b|months?\b|years?\b|yrs?\b|days?\b|kids?\b|children|"
@@ -154,7 +155,7 @@ LONGEST_COUNT = 53
 AGE = re.compile(r"1[5-9]|[2-9]\d")
 MONEY_AFTER_AGE = re.compile(r"\s*(?:an?\b|per\b|/|grand|dollars|bucks|hours?\b|hrs?\b|%|percent|p/?h\b|ph\b|nzd)", re.I)
 MONTH_NAMES = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*"
-DATE_AROUND = re.compile(r"(?:" + MONTH_NAMES + r")\s+\d{0,2}\s?$|^\s?(?:" + MONTH_NAMES + r")\b", re.I)
+DATE_AROUND = re.compile(r"\b(?:" + MONTH_NAMES + r")\s+\d{0,2}\s?$|^\s?(?:" + MONTH_NAMES + r")\b", re.I)  # ("turnover" is no "nov")
 
 
 @dataclass(frozen=True)
@@ -200,16 +201,21 @@ ROLE_WORDS = [
                   r"couple(?: [\w-]+){0,2} (?:earning|earn|earns|making|make|on|with)|(?:household|family) (?:earning|on|with an income of)|"
                   r"combined income|joint income|as a couple"),
     ("expense", r"expenses?|spent|spend|cost|costs|bought|buy|deductible|claim\w*|fees?|laptop|phone|mileage|home office|"
-                r"materials|supplies|outgoings|overheads|rent (?:is|of)|pay rent|paying rent|mortgage"),
+                r"materials|supplies|outgoings|overheads|rent (?:is|of)|pay rent|paying rent|mortgage|"
+                # what is charged for a service ("an accountant quoted me $650", "wants $900 for")
+                r"quoted(?: me| us)?|quote of|charg(?:e|es|ed|ing) (?:me|us)|wants|invoiced me|"
+                # a rental's costs listed by name ("rates 4,100, insurance 2,300, property manager 2,800")
+                r"(?<![a-z] )rates(?=\s?[:|=]?\s?\$?$)|council rates|insurance|repairs|maintenance|property manager|"
+                r"body corp\w*|letting fees|agent'?s? fees?"),
     # Income from investments and property: taxed, but not earnings the ACC levy is charged on.
-    ("investment_income", r"interest|dividends?|rental income|rent from|rental profit|board from|crypto|trading|gain"),
+    ("investment_income", r"interest|(?:term deposit|td|savings(?: account)?|bank account|on-call) interest|dividends?|rental income|rent from|rental profit|board from|crypto|trading|gain"),
     # What a business or a rental takes in before its costs: taxed only on what is left after them.
     ("takings", r"sales|turnover|turned over|turns over|takings|bookings|invoiced(?! at)|invoicing|revenue|brought in|brings in|bring in|took in|takes in|billed|gross receipts"),
     ("rent_received", r"rent received|gross rent|rent (?:came|comes) to|in rent|"
                       r"(?:renting|rented|rent|letting|let) (?:it |them )?out(?: [\w-]+){0,3} for|(?:rent|let) it for"),
     ("other_income", r"profit|bonus|side (?:business|hustle|income)|on the side|self[- ]employ\w*|freelanc\w*|contract(?:ing|or)"),
     ("other", r"owe|owed|owing|refund|tax bill|rit|residual income tax|tax to pay|terminal tax|debt|arrears|boarders?|flatmates? pay|shares|sold|sell|selling|sale|lump sum|redundancy|loss|inheritance|lotto|prize|gift|"
-              r"penalt\w*|student loan balance|balance|savings(?! interest)|deposit(?! interest)|house price|"
+              r"penalt\w*|student loan balance|balance|savings(?! interest)|deposit(?! interest)|house price|purchase price|sale price|"
               r"kiwisaver (?:balance |fund |account )?(?:is|was|sits at|has|of)|"
               # what an owner takes out of their business: not income (the business's profit is)
               r"drawings|drew|took out of the business|left me|inherited|estate"),
@@ -223,7 +229,7 @@ GROSS_ROLES = {"takings": "other_income", "rent_received": "investment_income"}
 # Costs that come off takings ("expenses plus materials came to $61k"), not a purchase price or the
 # rent someone pays where they live.
 BUSINESS_COSTS = re.compile(r"\b(?:expenses?|costs?|deductible|deductions?|materials|outgoings|overheads|rates|insurance|"
-                            r"repairs|interest|postage|supplies)\b", re.I)
+                            r"repairs|interest|postage|supplies|maintenance|property manager|body corp\w*|letting fees|agent'?s? fees?)\b", re.I)
 INCOME_ROLE_HANDICAP = 20  # characters
 # Earning said right before an amount ("only earned 2,700", "monthly pay 3900"), and of that, a pay
 # named ("salary 60k"), which beats any other kind of income.
@@ -353,8 +359,8 @@ def _clause_start(text: str, start: int) -> tuple[str, int]:
 
 
 ASSET_AFTER = re.compile(r"(?:house|home|property|apartment|townhouse|unit|section|car|boat|mortgage|loan|deposit|term deposit|"
-                         r"savings(?! scheme)|savings account|balance|portfolio|share portfolio|student loan|kiwisaver balance)\b"
-                         r"(?!\s+(?:interest|income|returns?|dividends?|earnings|repayments?|deductions?))", re.I)
+                         r"savings account|savings(?! scheme)|balance|portfolio|share portfolio|student loan|kiwisaver balance)\b"
+                         r"(?!\s+(?:account\s+)?(?:interest|income|returns?|dividends?|earnings|repayments?|deductions?))", re.I)
 # "$1,200 per day … 20 days this year": a day rate, and how many days it is paid for.
 DAY_RATE = re.compile(r"^\s*(?:a day|per day|/\s?day|each day|daily|day rate)\b", re.I)
 DAYS_WORKED = re.compile(r"\b(?P<d>\d{1,3})\s+(?:working\s+|billable\s+)?days?\b(?!\s+(?:in|out of|away|present|overseas))", re.I)
@@ -461,6 +467,8 @@ def find_money(text: str) -> list[Money]:
                       r"male|female|kid|teen|teenager|grad|graduate|migrant),\s$", before, re.I)
                 and not (cur or suf or "." in num) and AGE.fullmatch(num) and not MONEY_AFTER_AGE.match(after)):
             continue  # "take my KiwiSaver out at 65": an age ("paid at 30 an hour" is money)
+        if len(num) <= 2 and not (cur or suf) and PAYSLIP_NUMBER_BEFORE.search(before):
+            continue  # "Pay period 34", "Week 31", "Employee 00917": a payslip's numbering
         if num == "4" and not (cur or suf) and re.match(r"[- ]?weekly\b", text[m.end("num"):], re.I):
             continue  # "4 weekly pay 4,100": the period, paid every four weeks
         if not (cur or suf or "." in num) and AGE.fullmatch(num) and not before.strip() and re.match(r"\s*,", after):
@@ -470,6 +478,9 @@ def find_money(text: str) -> list[Money]:
                 continue
         near = text[max(0, m.start() - 40):m.end() + 30]
         period, period_stated, period_end = _period_and_end(text, m.start("num") - (len(cur) if cur else 0), end)
+        if not period_stated and (HOURS_THEN_RATE.search(before) or RATE_LABEL.search(before) and HOURS_LABELLED.search(text)):
+            # "38 hrs at $27.50", "40.00 hrs @ 29.80", "Rate 26.50 … Hours this week 32.0": a rate an hour.
+            period, period_stated = "hourly", True
         # "68,500" written with a thousands separator is an amount (counts were ruled out above).
         grouped = bool(re.fullmatch(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?", num))
         is_money = bool(cur or suf or dollars or period_stated or grouped or MONEY_WORDS.search(near) or code_after)
@@ -932,9 +943,16 @@ def _questioned_for_period(amount: Money) -> Money:
 HOURS_A_YEAR = re.compile(r"(?<![\d,.])(?P<h>\d{1,3}(?:,\d{3})+|\d+)\s?(?:hours|hrs)\s+(?:(?:in|over|for|during)\s+)?"
                           r"(?:this|last|the|a|per|each|that)\s+(?:(?:tax|income|financial|whole|full)\s+)?(?:year|yr)\b", re.I)
 HOURS = re.compile(r"(?<![\d,.])(?P<h>\d+(?:\.\d+)?)\s?(?:hours|hrs|hr|h)\b(?:\s?(?:a|per|each|/|p)\s?(?:week|wk|w)\b|\s?pw\b|/wk)?", re.I)
+# A payslip's or roster's label before the hours: "Hours 37.5/wk", "Hours this week 32.0", "Ordinary 40.00 hrs".
+PAYSLIP_NUMBER_BEFORE = re.compile(r"(?<!per )(?<!a )(?<!each )(?<!every )\b(?:(?:pay\s+)?period|week|wk|fortnight|employee|emp(?:loyee)?\s+(?:no|id|number)|"
+                                   r"ref(?:erence)?|clause|period\s+(?:no|number))\.?\s*[:#|]?\s*$", re.I)
+HOURS_THEN_RATE = re.compile(r"\b\d+(?:\.\d+)?\s?(?:hours|hrs|hr|h)(?:\s+(?:a|per|each)\s+(?:week|wk))?\s*(?:at|@|x)\s*\$?$", re.I)
+RATE_LABEL = re.compile(r"\b(?:hourly\s+)?rate\s*[:|=]?\s*\$?$", re.I)
+HOURS_LABELLED = re.compile(r"\b(?:hours|hrs)(?:\s+(?:this|per|a|each)\s+(?:week|wk)|\s+worked|/wk)?\s*[:|=]?\s*(?P<h>\d{1,2}(?:\.\d+)?)\b"
+                            r"(?!\s?(?:%|k\b|[,.]\d{3}))", re.I)
 WEEKS = re.compile(r"(?P<w>\d+(?:\.\d+)?)\s?(?:weeks|wks)\b(?:\s?(?:a|per|each|of the|in a|in the)\s?(?:year|yr)\b)?", re.I)
 TAX_CODE = re.compile(
-    r"(?P<pre>tax\s+code(?:\s+is)?|code(?:\s+is)?|paye|on|using|use|under)\s+(?:an?\s+|the\s+)?[\"'“]?(?P<c1>" + _CODES + r")\b(?![\w'])"
+    r"(?P<pre>tax\s+code(?:\s+is)?|code(?:\s+is)?|paye|on|using|use|under)\s+(?:an?\s+|the\s+)?[\"'“]?(?P<c1>" + _CODES + r")\b(?![\w]|'\w)"
     r"|\b(?P<c2>" + _CODES + r")\s+(?:tax\s+)?code\b",
     re.I,
 )
@@ -1230,7 +1248,7 @@ def read_slots(text: str, rules: RuleBook | None = None, current: str | None = N
         amounts = [replace(amounts[0], role="income")]
     slots = Slots(amounts=amounts)
     ym = HOURS_A_YEAR.search(text)
-    hm = HOURS.search(text)
+    hm = HOURS.search(text) or HOURS_LABELLED.search(text)
     if ym:
         slots.hours_per_year = Decimal(ym.group("h").replace(",", ""))
     elif hm:

@@ -44,9 +44,14 @@ _STOP = frozenset("a an and are as at be but by can could do does for from get g
                   "with would you your nz new zealand please thanks much".split())
 
 
+# A figure said to be gross, in phrase text: "before tax", "pre tax".
+BEFORE_TAX = re.compile(r" (?:before|pre) tax(?= )")
+
+
 def phrase_text(text: str) -> str:
     """Lower case, punctuation as spaces, one space between words: how keywords are matched."""
-    return " ".join(re.sub(r"[^a-z0-9$%']", " ", str(text).lower()).split())
+    # (A quote mark around pasted text, "'Jobseeker Support …'", is not part of its words.)
+    return " ".join(w.strip("'") for w in re.sub(r"[^a-z0-9$%']", " ", str(text).lower()).split() if w.strip("'"))
 
 
 def mentions(lowered: str, phrases: tuple[str, ...]) -> bool:
@@ -327,8 +332,10 @@ class IntentClassifier:
         prefer = np.array([len(features & p) for p in self.prefer_sets], dtype=np.float32)
         avoid = np.array([len(features & a) for a in self.avoid_sets], dtype=np.float32)
         gap = self.settings.intent_sequence_gap
+        # "$900 a week before tax" says what a figure is, not that the question is about tax.
+        qualified = BEFORE_TAX.sub(" ", lowered)
         settled = [i for i, phrases, sequences, unless in self.decisive
-                   if (mentions(lowered, phrases) or follows_in_order(lowered, sequences, gap)) and not mentions(lowered, unless)]
+                   if (mentions(lowered, phrases) or follows_in_order(lowered, sequences, gap)) and not mentions(qualified, unless)]
         # A request to mislead settles it before another agency's words do ("just not mention my jobseeker").
         decisive = next((i for i in settled if self.catalogue.intents[i].does == "refuse"), settled[0] if settled else None)
         return (dense + w * (0.5 * lexical + 0.5 * keyword) + self.settings.intent_slot_weight * prefer

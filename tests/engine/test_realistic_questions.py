@@ -743,6 +743,21 @@ def test_turned_away_only_in_its_own_words_or_shape(engine, question, status, is
     ("I'm on a work visa, am I a tax resident?", "needs_clarification"),
     ("is my brother a tax resident? he moved here from Fiji", "needs_clarification"),
     ("I've been here 8 months on a work visa, am I a tax resident?", "answered"),
+    # Customs' duty, an overseas seller's withholding, a valuation, an investment or a loan, a professional's
+    # fee, paid parental leave, NZ Super's couple rate, sick days, a benefit "before tax"; and the tax on them.
+    ("bringing back $2,300 of gear from Japan, do I go over the duty free allowance?", "out_of_scope"),
+    ("how much RLWT comes off when a non-resident sells a Christchurch house for $550,000?", "out_of_scope"),
+    ("roughly what is a 3 bedroom house in Napier worth now? paid $480,000 in 2017", "out_of_scope"),
+    ("should we put $40,000 into Bitcoin or pay down the loan?", "out_of_scope"),
+    ("on $2,100 a fortnight, how much can we borrow for a first home?", "out_of_scope"),
+    ("my tax agent wants $900 for a rental return, is that a fair price?", "answered"),
+    ("the electrician charged me $1,900, is that a reasonable price?", "out_of_scope"),
+    ("how many weeks of paid parental leave do I get on $55k a year?", "out_of_scope"),
+    ("how much NZ Super does a single person living alone get a fortnight?", "out_of_scope"),
+    ("Sole parent support is $450 a week before tax. Can I get the accommodation supplement too?", "out_of_scope"),
+    ("how many sick days will I get in my first year on $48k?", "out_of_scope"),
+    ("is paid parental leave taxed?", "answered"),
+    ("do I pay tax on my NZ Super if I also work part time?", "answered"),
     # Where they live, said by its place, is a home: answered by the rule.
     ("my sister lives in Hamilton but works for a Sydney firm from home. is she a NZ tax resident?", "answered"),
     ("I'm on a contract in Dubai but my partner and our house are still in Tauranga. Am I still NZ resident "

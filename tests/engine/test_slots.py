@@ -488,3 +488,38 @@ def test_pie_income_named_earlier_in_its_sentence():
     # "PIE income is tiny, like $150": the comma does not cut the amount off from what it is.
     amounts = read_slots("I earned $29,000 last year. My KiwiSaver PIE income is small, about $300 a year.", RULES, "2026-27").amounts
     assert [(a.value, a.role) for a in amounts] == [(Decimal("29000"), "income"), (Decimal("300"), "pie_income")]
+
+
+@pytest.mark.parametrize("text,expected", [
+    # A word holding a month's letters is no date ("turnover" is no "nov"): takings less costs, a profit.
+    ("contractor, turnover 96k and costs 30k", [(Decimal(66000), "other_income")]),
+    # The noun after an amount can be two words long.
+    ("salary 52k plus 3k savings account interest", [(Decimal(52000), "income"), (Decimal(3000), "investment_income")]),
+    # A rental's costs listed by name; "penal rates" are pay and a price is no income.
+    ("rates: 2,600 | insurance: 1,900 | property manager: 2,100",
+     [(Decimal(2600), "expense"), (Decimal(1900), "expense"), (Decimal(2100), "expense")]),
+    ("base $60,000 plus $4,000 of penal rates", [(Decimal(60000), "income"), (Decimal(4000), "income")]),
+    ("purchase price 710,000, salary 95,000", [(Decimal(710000), "other"), (Decimal(95000), "income")]),
+    # What someone is charged for a service is not their income; what they charge is.
+    ("the bookkeeper quoted us $1,150 for the year's accounts", [(Decimal(1150), "expense")]),
+    ("I charge $70 an hour as a sole trader", [(Decimal(70), "income")]),
+    # A payslip's numbering is not money.
+    ("Fortnight 12 | Gross 2,450.00 | Code M", [(Decimal(2450), "income")]),
+])
+def test_roles_of_amounts_in_lists_and_pasted_lines(text, expected):
+    assert [(a.value, a.role) for a in read_slots(text, RULES).amounts] == expected
+
+
+@pytest.mark.parametrize("text,rate,hours", [
+    ("fortnightly net on 30 hrs at $31.20, code M", Decimal("31.20"), Decimal(30)),
+    ("Ordinary 37.50 hrs @ 24.10 | Code M", Decimal("24.10"), Decimal("37.50")),
+    ("Rate: 28.00 | Hours per week: 25 | code M", Decimal(28), Decimal(25)),
+    ("I work 16 hours a week at $23.95", Decimal("23.95"), Decimal(16)),
+])
+def test_an_hourly_rate_after_its_hours_or_a_rate_label(text, rate, hours):
+    slots = read_slots(text, RULES)
+    assert [(a.value, a.period) for a in slots.amounts] == [(rate, "hourly")] and slots.hours_per_week == hours
+
+
+def test_a_tax_code_inside_quotes_is_read():
+    assert find_tax_code("pasted from my contract: 'Salary $61,000 | Tax code ME'.") == "ME"
