@@ -198,6 +198,7 @@ ROLE_WORDS = [
     ("deduction", r"came off|taken off|taken out|comes off|deducted(?!\s+(?:from|on|off))|got taxed|paid in tax|tax of|"
                   r"paye\b|in tax\b|of tax\b|withheld"),
     ("household", r"between us|together we|we earn|we make|our (?:combined |household |joint )?income|household income|our combined|"
+                  r"combined (?:gross |taxable |total )?income|"
                   r"couple(?: [\w-]+){0,2} (?:earning|earn|earns|making|make|on|with)|(?:household|family) (?:earning|on|with an income of)|"
                   r"combined income|joint income|as a couple"),
     ("expense", r"expenses?|spent|spend|cost|costs|bought|buy|deductible|claim\w*|fees?|laptop|phone|mileage|home office|"
@@ -422,6 +423,19 @@ def _role_of(text: str, start: int, end: int, skip: str | None = None, default: 
     return default
 
 
+# "me and husband together make 140k", "how much tax do we pay on 160k combined", "Combined gross income
+# 142,000 … are we paying": a couple's income put together.
+COUPLE_TOGETHER = re.compile(r"\b(?:we|us|our|me and (?:my )?(?:husband|wife|partner|hubby|missus))\b[^.?!]{0,50}\b(?:combined|together|joint)\b|"
+                             r"\b(?:combined|joint)\b[^.?!]{0,50}\b(?:we|us|our)\b", re.I)
+
+
+def _clause_around(text: str, start: int, end: int) -> str:
+    """The clause an amount stands in: from the last stop, comma or cell edge before it to the next."""
+    left = max(text.rfind(stop, 0, start) for stop in ".?!,;|")
+    right = min([i for i in (text.find(stop, end) for stop in ".?!,;|") if i >= 0] or [len(text)])
+    return text[left + 1:right + 1]
+
+
 HOUSEHOLD_QUESTIONED = "income tax is worked out for each person on their own income, not for a couple or household together"
 
 
@@ -512,7 +526,7 @@ def find_money(text: str) -> list[Money]:
         if negative:
             questioned = "a negative amount (a loss) is not an income to work tax out on"
             role = "other"
-        elif role == "household":
+        elif role == "household" or role in ("income", "total") and COUPLE_TOGETHER.search(_clause_around(text, m.start(), end)):
             questioned = HOUSEHOLD_QUESTIONED
             role = "income"
         elif value < Decimal(str(get_settings().bare_amount_minimum)) and not period_stated and role == "income":
@@ -1026,7 +1040,8 @@ SHORT_TAX_YEAR = re.compile(r"(?<![\d/.,$-])\b(?P<a>[2-4]\d)\s?(?:/|-|–)\s?(?P
 # "FY25", "fy 2025": the financial year ending in March of that year.
 FINANCIAL_YEAR = re.compile(r"\bfy\s?'?(?P<y>(?:20)?\d{2})\b", re.I)
 INCOME_YEAR = re.compile(r"\b(?:the\s+)?(?P<y>20\d{2})\s+(?:income\s+|tax\s+|financial\s+)?(?:year|yr)\b|\btax (?:year|yr) (?P<y2>20\d{2})\b", re.I)
-YEAR_ENDING = re.compile(r"\b(?:year\s+)?(?:ending|ended|to|until)\s+(?:31\s+)?march\s+(?P<y>20\d{2})\b|\b(?:march|mar)\s+(?P<y2>20\d{2})\b", re.I)
+YEAR_ENDING = re.compile(r"\b(?:year\s+)?(?:ending|ended|to|until)\s+(?:31\s+)?march\s+(?P<y>20\d{2})\b|\b(?:march|mar)\s+(?P<y2>20\d{2})\b|"
+                         r"\b(?:year\s+)?(?:ending|ended|to|until)\s+31/0?3/(?P<y3>20\d{2})\b", re.I)
 YEAR_OF_TAX_BEFORE = re.compile(r"\b(?:tax\w*|income|earn\w*|paid|pay|salary|wages?|made|owe\w*|refund|levy|acc|repa\w*|"
                                 r"deduct\w*|rates?|thresholds?|brackets?|bands?|ietc|credits?|kiwisaver|return|filed?|profit|"
                                 r"bright-line|sold|sell|bought|buy|changed?|scrapped|went up|go up)\b|\$\d|\d[\d,.]*k\b", re.I)
@@ -1048,6 +1063,15 @@ RELATIVE_YEAR = {
 
 MID_MONTH = 15  # the day that stands for a pay date named only by its month
 MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
+# A payslip's date written day/month/year, as New Zealand writes it: "Pay date 12/07/2024", "w/e 15/11/26".
+PAY_DATED = re.compile(r"\b(?:pay\s*date|dated|paid\s+on|w/?e|week\s+ending|period\s+ending|pay\s*day)\s*[:|]?\s*"
+                       r"(?P<d>\d{1,2})/(?P<m>\d{1,2})/(?P<y>20\d{2}|\d{2})\b", re.I)
+
+
+def _full_year(year: str) -> int:
+    return int(year) if len(year) == 4 else 2000 + int(year)
+
+
 FULL_DATE = re.compile(r"\b(?P<d>\d{1,2})(?:st|nd|rd|th)?\s+(?P<m>" + MONTH_NAMES + r")\s+(?P<y>20\d{2})\b", re.I)
 
 
@@ -1099,7 +1123,7 @@ def resolve_tax_year(text: str, rules: RuleBook | None, current: str) -> tuple[s
         return tax_year_starting(2000 + int(m.group("a"))), m.group(0)
     m = INCOME_YEAR.search(text) or YEAR_ENDING.search(text)
     if m:
-        y = m.group("y") or m.group("y2")
+        y = m.group("y") or m.group("y2") or (m.groupdict().get("y3"))
         return tax_year_starting(int(y) - 1), m.group(0)
     m = FINANCIAL_YEAR.search(text)
     if m:
@@ -1313,10 +1337,12 @@ def read_slots(text: str, rules: RuleBook | None = None, current: str | None = N
     # in March 2025 or the one starting in April 2025.
     slots.year_of_rule = bool(slots.year_text and YEAR_AFTER_TAX_WORD.fullmatch(slots.year_text))
     slots.calendar_year = slots.calendar_year or slots.year_of_rule or bool(slots.year_text and BARE_YEAR.fullmatch(slots.year_text))
-    dm = FULL_DATE.search(text)
+    dm = FULL_DATE.search(text) or PAY_DATED.search(text)
     if dm:
+        month = dm.group("m")
         try:
-            day = dt.date(int(dm.group("y")), MONTHS.index(dm.group("m")[:3].lower()) + 1, int(dm.group("d")))
+            day = dt.date(_full_year(dm.group("y")), int(month) if month.isdigit() else MONTHS.index(month[:3].lower()) + 1,
+                          int(dm.group("d")))
         except ValueError:
             day = None
         if day is not None:

@@ -523,3 +523,28 @@ def test_an_hourly_rate_after_its_hours_or_a_rate_label(text, rate, hours):
 
 def test_a_tax_code_inside_quotes_is_read():
     assert find_tax_code("pasted from my contract: 'Salary $61,000 | Tax code ME'.") == "ME"
+
+
+@pytest.mark.parametrize("text,tax_year,pay_date", [
+    # A payslip's date written day/month/year sets the rates of that day (IRD's year ends on 31 March).
+    ("Pay date 05/06/2024 | Fortnightly | Gross 2,000.00 | Code M", "2024-25", "2024-06-05"),
+    ("payslip dated 28/02/2026, weekly gross 900, code M", "2025-26", "2026-02-28"),
+    ("w/e 09/08/25 | Gross 1,100.00", "2025-26", "2025-08-09"),
+    ("Year ended 31/03/2025 | Salary 70,000", "2024-25", None),
+    ("started 14/04/2019, salary 70,000", None, None),   # a start date is not a pay date
+])
+def test_numeric_dates_on_payslips(text, tax_year, pay_date):
+    slots = read_slots(text, RULES)
+    assert (slots.tax_year, slots.pay_date) == (tax_year, pay_date)
+
+
+@pytest.mark.parametrize("text,questioned", [
+    ("my wife and I together earn 150k, how much tax do we pay?", True),
+    ("combined income 120,000 - tax for us?", True),
+    ("what's our tax on 130k combined", True),
+    ("both my jobs combined are 60k, what tax do I pay?", False),
+    ("we saved together 20k, and my salary is 85k. tax?", False),
+])
+def test_a_couples_income_put_together_is_questioned(text, questioned):
+    amounts = read_slots(text, RULES).amounts
+    assert bool(amounts[-1].questioned) is questioned
