@@ -40,8 +40,32 @@ def clean_text(text: str) -> str:
     """A question as one line: invisible characters dropped, every run of whitespace one space, and a
     line that ends without a stop (a heading, "$62,400 salary paid fortnightly⏎Salary …") given one."""
     text = INVISIBLE.sub("", str(text)).replace("\u00a0", " ").replace("\u2019", "'").replace("\u2212", "-")
-    text = UNSTOPPED_LINE_END.sub(". ", text.strip())
+    text = _table_rows_labelled(text.strip())
+    text = UNSTOPPED_LINE_END.sub(". ", text)
     return " ".join(text.split())
+
+
+def _table_rows_labelled(text: str) -> str:
+    """A pasted table's header row put beside the row of values under it: "Emp no | Base salary⏎4471 |
+    83,250" becomes "Emp no 4471 | Base salary 83,250", so each figure keeps its column's name."""
+    lines = text.split("\n")
+    out: list[str] = []
+    i = 0
+    while i < len(lines):
+        header = _cells(lines[i])
+        values = _cells(lines[i + 1]) if i + 1 < len(lines) else []
+        if (len(header) >= 2 and len(header) == len(values) and not any(c.isdigit() for c in lines[i])
+                and any(c.isdigit() for c in lines[i + 1])):
+            out.append(" | ".join(f"{h} {v}" for h, v in zip(header, values)))
+            i += 2
+            continue
+        out.append(lines[i])
+        i += 1
+    return "\n".join(out)
+
+
+def _cells(line: str) -> list[str]:
+    return [c.strip() for c in re.split(r"\s*\|\s*|\t+", line.strip())] if ("|" in line or "\t" in line) else []
 
 
 UNSTOPPED_LINE_END = re.compile(r"(?<=[\w%)$])[ \t]*\n+\s*(?=\S)")
@@ -110,7 +134,7 @@ _FREQ_AFTER = [
     ("monthly", r"a month|per month|each month|every month|for the month|monthly|/\s?month|/\s?mth|/\s?mo\b|p/?m\b|pm\b|a mth|per mth|"
                 r"month\b(?!s)"),
     ("annual", r"a year|per year|per annum|p\.?a\.?(?!\w)|annually|annual|/\s?yr|/\s?year|/\s?y\b|yearly|each year|a yr|per yr|"
-               r"in the year|for the year"),
+               r"in the year|for the year|ytd|year to date"),
 ]
 FREQ_AFTER = re.compile(r"^\s*(?:gross\s+|before tax\s+|pre-tax\s+)?(?:" +
                         "|".join(f"(?P<{n}>{p})" for n, p in _FREQ_AFTER) + ")", re.I)
@@ -118,7 +142,7 @@ FREQ_BEFORE = re.compile(
     r"(?:^\W*(?P<weekly_opening>week)\b[^.?!$\d]*|"
     r"\b(?:(?P<weekly>weekly|(?:this|last|next) week'?s)|(?P<fortnightly>fortnightly|(?:this|last|next) fortnight'?s)|"
     r"(?P<four_weekly>four[- ]?weekly|4[- ]?weekly)|"
-    r"(?P<monthly>monthly|(?:this|last|next) month'?s)|(?P<annual>annual|yearly)|(?P<hourly>hourly)))"
+    r"(?P<monthly>monthly|(?:this|last|next) month'?s)|(?P<annual>annual|yearly|ytd|year to date)|(?P<hourly>hourly)))"
     r"\s*(?:(?:gross|before[- ]tax|take[- ]home)\s+)?(?:(?:pay|wages?|salary|income|earnings|rate|pay ?check)\s*)?"
     r"(?:(?:of|is|are|=|:|was|were|about|around)\s*)*(?:nz\$|\$|nzd)?\s*$",
     re.I,
@@ -126,15 +150,15 @@ FREQ_BEFORE = re.compile(
 # "each fortnight I get $2,000" / "earn $2,000 every fortnight" are both caught by FREQ_AFTER/BEFORE;
 # a period word elsewhere in the question is the period the answer is wanted in.
 ASKED_PERIOD = [
-    ("weekly", r"\b(?:weekly|a week|per week|each week|every week|p/?w|pw|week's|weekly pay|this week|the week)\b"),
+    ("weekly", r"\b(?:weekly|a week|per week|each week|every week|p/?w|pw|week's|weekly pay|this week|the week|that week|one week)\b"),
     ("fortnightly", r"\b(?:fortnightly|a fortnight|per fortnight|each fortnight|every fortnight|every (?:two|2) weeks|every second week|"
-                    r"this fortnight|the fortnight)\b"),
+                    r"this fortnight|the fortnight|that fortnight|one fortnight)\b"),
     ("four_weekly", r"\b(?:four[- ]?weekly|4[- ]?weekly|every (?:four|4) weeks)\b"),
-    ("monthly", r"\b(?:monthly|a month|per month|each month|every month|p/?m|month's|this month|the month)\b"),
+    ("monthly", r"\b(?:monthly|a month|per month|each month|every month|p/?m|month's|this month|the month|that month|one month)\b"),
     ("annual", r"\b(?:a year|per year|annually|yearly|for the year|per annum|in a year|each year|over (?:the|a) (?:full )?year|"
                r"(?:full|whole) year|per yr|a yr)\b"),
 ]
-ANY_PERIOD_WORD = re.compile("|".join(p for _, p in ASKED_PERIOD) + r"|\bin a week\b", re.I)
+ANY_PERIOD_WORD = re.compile("|".join(p for _, p in ASKED_PERIOD) + r"|\bin a week\b|\b(?:one|1|a single) (?:week|fortnight|month)\b", re.I)
 # People someone may ask about besides themselves (whose money an amount is, below).
 KIN = (r"wife|husband|partner|spouse|fianc[ée]e?|girlfriend|boyfriend|hubby|missus|son|daughter|kid|child|teenager|"
        r"mum|mom|mother|dad|father|parents?|brother|sister|friend|mate|flatmate|nan|nana|grandma|grandmother|"
@@ -197,6 +221,11 @@ ROLE_WORDS = [
     ("main_job", r"main|main job|main employer|primary job|first job|day job|full[- ]time job|main salary|main income"),
     ("deduction", r"came off|taken off|taken out|comes off|deducted(?!\s+(?:from|on|off))|got taxed|paid in tax|tax of|"
                   r"paye\b|in tax\b|of tax\b|withheld"),
+    # A payslip's or statement's label right before its figure ("RWT 70.12", "SL 28.80", "Rates | 3,100").
+    ("deduction_label", r"(?:rwt|esct|sl|ks|kiwisaver employee|student loan)(?=\s*[:|=]?\s*\$?$)"),
+    ("expense_label", r"(?<![a-z] )rates(?=\s?[:|=]?\s?\$?$)"),
+    # An employer's own KiwiSaver contribution on a payslip ("Employer KS 3.5% 84.13").
+    ("other_label", r"employer (?:ks|kiwisaver|contribution|contrib)\s+\d+(?:\.\d+)?%(?=\s*[:|=]?\s*\$?$)"),
     ("household", r"between us|together we|we earn|we make|our (?:combined |household |joint )?income|household income|our combined|"
                   r"combined (?:gross |taxable |total )?income|"
                   r"couple(?: [\w-]+){0,2} (?:earning|earn|earns|making|make|on|with)|(?:household|family) (?:earning|on|with an income of)|"
@@ -206,7 +235,7 @@ ROLE_WORDS = [
                 # what is charged for a service ("an accountant quoted me $650", "wants $900 for")
                 r"quoted(?: me| us)?|quote of|charg(?:e|es|ed|ing) (?:me|us)|wants|invoiced me|"
                 # a rental's costs listed by name ("rates 4,100, insurance 2,300, property manager 2,800")
-                r"(?<![a-z] )rates(?=\s?[:|=]?\s?\$?$)|council rates|insurance|repairs|maintenance|property manager|"
+                r"council rates|insurance|repairs|maintenance|property manager|"
                 r"body corp\w*|letting fees|agent'?s? fees?"),
     # Income from investments and property: taxed, but not earnings the ACC levy is charged on.
     ("investment_income", r"interest|(?:term deposit|td|savings(?: account)?|bank account|on-call) interest|dividends?|rental income|rent from|rental profit|board from|crypto|trading|gain"),
@@ -264,7 +293,9 @@ RENT_PAID = re.compile(r"\b(?:pay|pays|paying|paid|spend|spending|cost|costs)\b"
 ADJACENT_ONLY_ROLES = frozenset({"contribution"})
 ADJACENT = 3  # characters between the words and the amount
 # "worth $1,040" says what something is worth; "$100k, is it worth it?" does not.
-BEFORE_ONLY_ROLES = frozenset({"value"})
+BEFORE_ONLY_ROLES = frozenset({"value", "deduction_label", "expense_label", "other_label"})
+# Labels read only before their figure, and the role each gives it.
+LABEL_ROLES = {"deduction_label": "deduction", "expense_label": "expense", "other_label": "other"}
 ROLE_PATTERNS = [(role, re.compile(rf"\b(?:{p})\b", re.I)) for role, p in ROLE_WORDS]
 SECOND_JOB_WORDS = dict(ROLE_PATTERNS)["second_job"]
 # A KiwiSaver year runs 1 July to 30 June and is named here by the June it ends in.
@@ -389,11 +420,15 @@ def _role_of(text: str, start: int, end: int, skip: str | None = None, default: 
             # ("$2,000 on a laptop" is not a pay; in "income 40k kiwisaver returns 3k" the words lead the next amount.)
             return role
     after_clause = re.split(r"[.?!;,]| and | but ", text[end:end + 45], maxsplit=1)[0]
+    # A payslip's figure has its cents or sits in a pasted row ("SL 28.80", "| SL | 103"); "sl 60k" asks about 60k.
+    payslip_figure = "|" in text or bool(re.search(r"\.\d\d$", text[start:end].strip()))
     earned_right_before = bool(EARNED_RIGHT_BEFORE.search(before))
     for window in (before, after_clause):
         best: tuple[int, str] | None = None
         for role, pattern in ROLE_PATTERNS:
             if (role in BEFORE_ONLY_ROLES and window is not before) or role == skip:
+                continue
+            if role == "deduction_label" and not payslip_figure:
                 continue
             for m in pattern.finditer(window):
                 distance = (len(window) - m.end()) if window is before else m.start()
@@ -419,7 +454,7 @@ def _role_of(text: str, start: int, end: int, skip: str | None = None, default: 
                 # "gave 3,300 to charity, only earned 2,700", "5k profit, salary 60k": the word right before
                 # it wins (but "my side business earned $20,000" is the business's).
                 return "income"
-            return best[1]
+            return LABEL_ROLES.get(best[1], best[1])
     return default
 
 
@@ -436,6 +471,9 @@ def _clause_around(text: str, start: int, end: int) -> str:
     return text[left + 1:right + 1]
 
 
+# One of two offers asked about by its figure: "on the $84,000 option", "for the 78k one".
+ONE_OF_THEM_PICKED = re.compile(r"\b(?:on|for|with|of|take|taking|pick|choose)\s+the\s+\$?(?P<num>\d[\d,]*(?:\.\d+)?)\s?(?P<suf>k)?\s+"
+                                r"(?P<noun>option|one|offer|job|salary|package)\b", re.I)
 HOUSEHOLD_QUESTIONED = "income tax is worked out for each person on their own income, not for a couple or household together"
 
 
@@ -481,8 +519,9 @@ def find_money(text: str) -> list[Money]:
                       r"male|female|kid|teen|teenager|grad|graduate|migrant),\s$", before, re.I)
                 and not (cur or suf or "." in num) and AGE.fullmatch(num) and not MONEY_AFTER_AGE.match(after)):
             continue  # "take my KiwiSaver out at 65": an age ("paid at 30 an hour" is money)
-        if len(num) <= 2 and not (cur or suf) and PAYSLIP_NUMBER_BEFORE.search(before):
-            continue  # "Pay period 34", "Week 31", "Employee 00917": a payslip's numbering
+        if not (cur or suf) and (len(num) <= 2 and PAYSLIP_NUMBER_BEFORE.search(before) or REFERENCE_BEFORE.search(before)
+                                 or re.fullmatch(r"0\d+", num)):
+            continue  # "Pay period 34", "Week 31", "Employee 7781", "ref 0045-…": a payslip's or letter's numbering
         if num == "4" and not (cur or suf) and re.match(r"[- ]?weekly\b", text[m.end("num"):], re.I):
             continue  # "4 weekly pay 4,100": the period, paid every four weeks
         if not (cur or suf or "." in num) and AGE.fullmatch(num) and not before.strip() and re.match(r"\s*,", after):
@@ -492,6 +531,12 @@ def find_money(text: str) -> list[Money]:
                 continue
         near = text[max(0, m.start() - 40):m.end() + 30]
         period, period_stated, period_end = _period_and_end(text, m.start("num") - (len(cur) if cur else 0), end)
+        if not period_stated and GROSS_LABEL.search(before):
+            # "Week 47 | Hours 16 | Gross 320.00", "Gross 1,192.00 … what should it be for that week?": the
+            # gross of the payslip's own period, or of the period the question names.
+            named = next((name for name, said in PAYSLIP_PERIOD if said.search(text)), None) or asked_period(text, [])
+            if named in PAY_FREQUENCIES:
+                period, period_stated = named, True
         if not period_stated and (HOURS_THEN_RATE.search(before) or RATE_LABEL.search(before) and HOURS_LABELLED.search(text)):
             # "38 hrs at $27.50", "40.00 hrs @ 29.80", "Rate 26.50 … Hours this week 32.0": a rate an hour.
             period, period_stated = "hourly", True
@@ -958,8 +1003,15 @@ HOURS_A_YEAR = re.compile(r"(?<![\d,.])(?P<h>\d{1,3}(?:,\d{3})+|\d+)\s?(?:hours|
                           r"(?:this|last|the|a|per|each|that)\s+(?:(?:tax|income|financial|whole|full)\s+)?(?:year|yr)\b", re.I)
 HOURS = re.compile(r"(?<![\d,.])(?P<h>\d+(?:\.\d+)?)\s?(?:hours|hrs|hr|h)\b(?:\s?(?:a|per|each|/|p)\s?(?:week|wk|w)\b|\s?pw\b|/wk)?", re.I)
 # A payslip's or roster's label before the hours: "Hours 37.5/wk", "Hours this week 32.0", "Ordinary 40.00 hrs".
-PAYSLIP_NUMBER_BEFORE = re.compile(r"(?<!per )(?<!a )(?<!each )(?<!every )\b(?:(?:pay\s+)?period|week|wk|fortnight|employee|emp(?:loyee)?\s+(?:no|id|number)|"
+PAYSLIP_NUMBER_BEFORE = re.compile(r"\|\s*pay\s*[:#]?\s*$|"
+                                   r"(?<!per )(?<!a )(?<!each )(?<!every )\b(?:(?:pay\s+)?period|week|wk|fortnight|employee|emp(?:loyee)?\s+(?:no|id|number)|"
                                    r"ref(?:erence)?|clause|period\s+(?:no|number))\.?\s*[:#|]?\s*$", re.I)
+REFERENCE_BEFORE = re.compile(r"\b(?:employee|emp(?:loyee)?\s+(?:no|id|number)|staff\s+(?:no|id)|ref(?:erence)?|customer\s+ref(?:erence)?|"
+                              r"id|ird\s+(?:no|number)|account\s+(?:no|number)|invoice\s+(?:no|number)|rcpt|receipt\s+(?:no|number))\.?\s*[:#|]?\s*$", re.I)
+# A payslip's own period named anywhere in it: "Week 47", "w/e 15/11/26", "Payslip fortnight 21", "Weekly payslip".
+PAYSLIP_PERIOD = [("weekly", re.compile(r"\b(?:week|wk)\s*\d{1,2}\b|\bw/e\b|\bweek\s+ending\b|\bweekly\s+payslip\b|\bpayslip\s+weekly\b", re.I)),
+                  ("fortnightly", re.compile(r"\bfortnight\s*\d{1,2}\b|\bfortnightly\s+payslip\b|\bpayslip\s+fortnight", re.I))]
+GROSS_LABEL = re.compile(r"\bgross(?:\s+pay)?\s*[:|=]?\s*\$?$", re.I)
 HOURS_THEN_RATE = re.compile(r"\b\d+(?:\.\d+)?\s?(?:hours|hrs|hr|h)(?:\s+(?:a|per|each)\s+(?:week|wk))?\s*(?:at|@|x)\s*\$?$", re.I)
 RATE_LABEL = re.compile(r"\b(?:hourly\s+)?rate\s*[:|=]?\s*\$?$", re.I)
 HOURS_LABELLED = re.compile(r"\b(?:hours|hrs)(?:\s+(?:this|per|a|each)\s+(?:week|wk)|\s+worked|/wk)?\s*[:|=]?\s*(?P<h>\d{1,2}(?:\.\d+)?)\b"
@@ -1280,6 +1332,10 @@ def read_slots(text: str, rules: RuleBook | None = None, current: str | None = N
     wm = WEEKS.search(text)
     if wm and Decimal(wm.group("w")) <= 53:
         slots.weeks_per_year = Decimal(wm.group("w"))
+    if slots.hours_per_week is not None:
+        weekly = {a.value for a in amounts if a.period == "weekly" and a.is_income}
+        # "40.00 hrs @ 29.80 … Gross 1,192.00": the rate and the week's gross it makes are one pay.
+        slots.amounts = amounts = [a for a in amounts if not (a.period == "hourly" and a.value * slots.hours_per_week in weekly)]
     slots.asked_period = asked_period(text, amounts)
     claimed = next((a for a in amounts if a.role == "claimed" and a.period_stated), None)
     if slots.asked_period is None and claimed is not None:
@@ -1377,6 +1433,14 @@ def read_slots(text: str, rules: RuleBook | None = None, current: str | None = N
     slots.comparison = any(
         COMPARISON.search(text[max(0, b.start - 14):b.start]) or RANGE_BEFORE.search(text[max(0, a.start - 10):a.start])
         for a, b in zip(slots.amounts, slots.amounts[1:]) if a.is_income and b.is_income)
+    picked = ONE_OF_THEM_PICKED.search(text)
+    if picked and len(slots.incomes) > 1 and (slots.comparison or picked.group("noun").lower() in ("option", "offer", "package")):
+        # (Of two jobs, "the 18k one" is the job a code is asked for: both incomes still count.)
+        # "$84,000, or $78,000 plus a car … take-home on the $84,000 option?": the one asked about.
+        value = _value(picked.group("num"), picked.group("suf"), is_money=True)
+        if value is not None and any(a.value == value for a in slots.incomes):
+            slots.amounts = [a for a in slots.amounts if not a.is_income or a.value == value]
+            slots.comparison = slots.adds_up = False
     return slots
 
 

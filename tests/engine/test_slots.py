@@ -548,3 +548,34 @@ def test_numeric_dates_on_payslips(text, tax_year, pay_date):
 def test_a_couples_income_put_together_is_questioned(text, questioned):
     amounts = read_slots(text, RULES).amounts
     assert bool(amounts[-1].questioned) is questioned
+
+
+@pytest.mark.parametrize("text,expected", [
+    # A pasted table's header names the figures under it.
+    ("Year | Staff no | Salary | Hours\n2026-27 | 5120 | 71,400 | 38", [(Decimal(71400), "annual", "income")]),
+    # A payslip's gross takes the payslip's own period, or the one the question names.
+    ("Week 22 | Gross 910.00 | Code M | PAYE ?", [(Decimal(910), "weekly", "income")]),
+    ("Gross 2,250.00 | Code M. what PAYE should come off that fortnight?", [(Decimal(2250), "fortnightly", "income")]),
+    # Reference and staff numbers, and numbers written with a leading zero, are not money.
+    ("IRD letter ref 7731-220: total income $48,900.00", [(Decimal(48900), "annual", "total")]),
+    ("Employee 00812 | Gross 1,400.00 weekly", [(Decimal(1400), "weekly", "income")]),
+    # A payslip's labels before figures with cents; a terse "sl 60k" is still the income.
+    ("Interest 310.40 | RWT 102.43 | Salary 58,000", [(Decimal("310.40"), "annual", "investment_income"),
+                                                      (Decimal("102.43"), "annual", "deduction"),
+                                                      (Decimal(58000), "annual", "income")]),
+    ("sl 60k per year how much", [(Decimal(60000), "annual", "income")]),
+    # A year-to-date figure is the year's so far.
+    ("Gross YTD 3,100 is all I earned this year", [(Decimal(3100), "annual", "income")]),
+])
+def test_pasted_payslips_statements_and_tables(text, expected):
+    assert [(a.value, a.period, a.role) for a in read_slots(text, RULES).amounts] == expected
+
+
+def test_one_of_two_offers_asked_about_by_its_figure_is_the_one_worked_out():
+    slots = read_slots("offer A is $92,000, offer B $88,000 plus a car. take-home on the $88,000 offer?", RULES)
+    assert [a.value for a in slots.incomes] == [Decimal(88000)] and not slots.comparison
+
+
+def test_an_hourly_rate_and_the_weeks_gross_it_makes_are_one_pay():
+    slots = read_slots("Ordinary 38.00 hrs @ 25.00 | Gross 950.00 | Code M | week 14", RULES)
+    assert [(a.value, a.period) for a in slots.incomes] == [(Decimal(950), "weekly")]
