@@ -365,11 +365,20 @@ def decide(question: str, classification: Classification | None, rules: RuleBook
             # does she owe?": a figure of their own (or someone's they ask for), with no amount to work from.
             _clarify(d, "details")
         elif (intent.own_sum_asks and (OWN_AMOUNT.search(asked) or slots.extra_only and ASKS_AMOUNT_OF_TAX.search(asked))
-              and slots.amounts and slots.income_amount() is None and not d.rule_results):
+              and any(a.role != "foreign" for a in slots.amounts) and slots.income_amount() is None and not d.rule_results):
             # "How much tax will come off my $5k bonus?": what it costs depends on the rest of their income.
             _clarify(d, "rest_of_income" if slots.extra_only else "income")
         return d
     # A calculation.
+    foreign = [a for a in slots.amounts if a.role == "foreign"]
+    if foreign and runner_does == "decline" and runner.copy == "overseas":
+        # "Moving to Brisbane, how much tax on 120k AUD there?": another country's tax on its own money.
+        d.action, d.intent = "decline", runner
+        return d
+    if foreign and slots.income_amount() is None:
+        # "My salary will be 90,000 AUD: how much NZ tax?": worked out only in New Zealand dollars.
+        _clarify(d, "amount", foreign[0].questioned)
+        return d
     readings = {intent.tool, runner.tool if runner is not None else None}
     if (SELF_EMPLOYED.search(asked) and slots.tax_code is None and slots.asked_period not in PAY_FREQUENCIES
             and "calculate_paye" in readings):

@@ -119,6 +119,11 @@ AMOUNT = re.compile(
     r"(?:\s?(?P<suf>k\b|m\b|mil\b|million\b|thousand\b|grand\b))?(?P<dollars>\s?(?:dollars|nzd|bucks)\b)?",
     re.I,
 )
+# Money in another currency: "120k AUD", "A$95,000", "£40,000", "60000 pounds".
+FOREIGN_BEFORE = re.compile(r"(?:\b(?:a|au|aud|us|usd|c|cad|s|sgd|hk|hkd)\$\s?|[£€₹¥]\s?|\b(?:aud|usd|gbp|eur|cad|inr|php|cny|rmb|sgd|zar|fjd)\s?)$", re.I)
+FOREIGN_AFTER = re.compile(r"^\s?(?:aud|usd|gbp|eur|cad|inr|php|cny|rmb|sgd|zar|fjd|pounds?|quid|euros?|rupees?|pesos?|yuan|"
+                           r"(?:australian|aussie|us|american|canadian|singapore|hong kong|fijian) dollars?)\b", re.I)
+FOREIGN_QUESTIONED = "{} is in another currency; what is it in New Zealand dollars?"
 # Words that make a nearby bare number money.
 MONEY_WORDS = re.compile(
     r"\b(earn\w*|salary|salaries|wages?|pay|paid|payslip|income|gross|make|making|made|donat\w*|gave|give|"
@@ -559,6 +564,8 @@ def find_money(text: str) -> list[Money]:
         if plain and value < 100 and re.fullmatch(r"\d+\.\d", num) and not period_stated:
             continue  # "pir 10.5 or 17.5", "kiwisaver 3.5": a rate written without its % sign
         questioned, one_pay = None, False
+        currency_before, currency_after = FOREIGN_BEFORE.search(text[:m.start("num")]), FOREIGN_AFTER.match(text[end:])
+        foreign = bool(currency_before or currency_after)
         # "-$5,000" is a loss; the dash in "20 Dec 2024 - $1000 weekly" only separates.
         separator = bool(m.group("neg")) and m.group("neg") != "-" and text[max(0, m.start() - 1):m.start()].isspace()
         negative = (bool(m.group("neg") or m.group("neg2")) and not separator
@@ -571,6 +578,10 @@ def find_money(text: str) -> list[Money]:
         if negative:
             questioned = "a negative amount (a loss) is not an income to work tax out on"
             role = "other"
+        elif foreign and role in ("income", "main_job", "second_job", "total", "other_income"):
+            # Not New Zealand dollars: never worked out as such ("Currently on £68,000 … offer of NZ$120,000").
+            said = (currency_before.group(0) if currency_before else "") + num + (suf or "") + (currency_after.group(0) if currency_after else "")
+            questioned, role = FOREIGN_QUESTIONED.format(said.strip()), "foreign"
         elif role == "household" or role in ("income", "total") and COUPLE_TOGETHER.search(_clause_around(text, m.start(), end)):
             questioned = HOUSEHOLD_QUESTIONED
             role = "income"

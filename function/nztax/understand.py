@@ -103,9 +103,10 @@ def words(text: str) -> set[str]:
 
 # Slot evidence an intent may prefer or avoid (catalogue `prefers` / `avoids`).
 SLOT_FEATURES = {
-    "amount": lambda s: s.income_amount() is not None or any(a.role in OTHER_INCOME_ROLES for a in s.amounts),
+    # (An income in another currency is still an income for what the question asks.)
+    "amount": lambda s: s.income_amount() is not None or any(a.role in (*OTHER_INCOME_ROLES, "foreign") for a in s.amounts),
     "no_amount": lambda s: not s.amounts,
-    "annual_amount": lambda s: any(a.period == "annual" for a in s.incomes),
+    "annual_amount": lambda s: any(a.period == "annual" for a in s.incomes + [a for a in s.amounts if a.role == "foreign"]),
     "period_amount": lambda s: any(a.period_stated and a.period != "annual" for a in s.incomes),
     "tax_code": lambda s: s.tax_code is not None,
     "student_loan": lambda s: bool(s.student_loan),

@@ -767,6 +767,10 @@ def test_turned_away_only_in_its_own_words_or_shape(engine, question, status, is
     ("we have separated, do I need to tell IRD for Working for Families?", "answered"),
     ("does my employer need to know if I get NZ Super before using ME?", "answered"),
     ("do I have to tell IRD about crypto I hold on an overseas exchange?", "answered"),
+    # Another country's tax on its own currency is declined; New Zealand's tax on it needs New Zealand dollars.
+    ("heading to Melbourne, what's the tax on 95k AUD over there?", "out_of_scope"),
+    ("my job offer in Auckland is 70,000 USD, what NZ tax would I pay on it?", "needs_clarification"),
+    ("back home the first £12,570 is tax free, what's the tax-free amount in NZ?", "answered"),
     # Customs' duty, an overseas seller's withholding, a valuation, an investment or a loan, a professional's
     # fee, paid parental leave, NZ Super's couple rate, sick days, a benefit "before tax"; and the tax on them.
     ("bringing back $2,300 of gear from Japan, do I go over the duty free allowance?", "out_of_scope"),

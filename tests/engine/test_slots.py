@@ -579,3 +579,17 @@ def test_one_of_two_offers_asked_about_by_its_figure_is_the_one_worked_out():
 def test_an_hourly_rate_and_the_weeks_gross_it_makes_are_one_pay():
     slots = read_slots("Ordinary 38.00 hrs @ 25.00 | Gross 950.00 | Code M | week 14", RULES)
     assert [(a.value, a.period) for a in slots.incomes] == [(Decimal(950), "weekly")]
+
+
+@pytest.mark.parametrize("text,foreign,incomes", [
+    # Another currency's money is never worked out as New Zealand dollars.
+    ("I'm on 85,000 AUD in Perth", [Decimal(85000)], []),
+    ("currently on £52,000 in Leeds, offered NZ$110,000 in Auckland", [Decimal(52000)], [Decimal(110000)]),
+    ("salary US$140k", [Decimal(140000)], []),
+    ("I earn $80,000 NZD", [], [Decimal(80000)]),
+    ("a $1,500 weekly wage", [], [Decimal(1500)]),   # "a $" is the article, not A$
+])
+def test_money_in_another_currency(text, foreign, incomes):
+    slots = read_slots(text, RULES)
+    assert [a.value for a in slots.amounts if a.role == "foreign"] == foreign
+    assert [a.value for a in slots.incomes] == incomes
