@@ -110,8 +110,9 @@ def words_to_number(text: str) -> Decimal | None:
 
 _CODES = r"ME SL|M SL|SB SL|S SL|SH SL|ST SL|SA SL|ME|M|SB|SH|ST|SA|S|ND|NSW|CAE|EDW|WT|STC"
 
-_NUMBER = (r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?"       # 85,000 / 1,234,567.89
-           r"|(?<![-–/])\d{1,3}(?: \d{3})+(?![\d,])(?:\.\d+)?"  # 85 000 (a space groups thousands; not "2023-24 500")
+_NUMBER = (r"(?P<num>\d{1,3},\d{1,2}(?=\s?k\b)"            # 1,5k (a decimal comma before k)
+           r"|\d{1,3}(?:,\d{3})+(?:\.\d+)?"       # 85,000 / 1,234,567.89
+           r"|(?<![-–/])\d{1,3}(?: \d{3})+(?!\d|,\d)(?:\.\d+)?"  # 85 000 (a space groups thousands; not "2023-24 500")
            r"|\d{1,3}(?:\.\d{3})+(?![\d.])"               # 85.000 (a dot groups thousands; money only)
            r"|\d+(?:\.\d+)?)")
 AMOUNT = re.compile(
@@ -339,6 +340,8 @@ def _value(num: str, suffix: str | None, is_money: bool) -> Decimal | None:
         if not is_money:
             return None
         num = num.replace(".", "")  # "$85.000": no amount of money is written to a tenth of a cent
+    if re.fullmatch(r"\d{1,3},\d{1,2}", num) and (suffix or "").lower() == "k":
+        num = num.replace(",", ".")  # "1,5k": 1.5 thousand
     try:
         value = Decimal(num.replace(",", "").replace(" ", ""))
     except InvalidOperation:
@@ -546,7 +549,7 @@ def find_money(text: str) -> list[Money]:
             # "38 hrs at $27.50", "40.00 hrs @ 29.80", "Rate 26.50 … Hours this week 32.0": a rate an hour.
             period, period_stated = "hourly", True
         # "68,500" written with a thousands separator is an amount (counts were ruled out above).
-        grouped = bool(re.fullmatch(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?", num))
+        grouped = bool(re.fullmatch(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d{1,3}(?: \d{3})+(?:\.\d+)?", num))
         is_money = bool(cur or suf or dollars or period_stated or grouped or MONEY_WORDS.search(near) or code_after)
         if not is_money:
             continue

@@ -593,3 +593,14 @@ def test_money_in_another_currency(text, foreign, incomes):
     slots = read_slots(text, RULES)
     assert [a.value for a in slots.amounts if a.role == "foreign"] == foreign
     assert [a.value for a in slots.incomes] == incomes
+
+
+@pytest.mark.parametrize("text,expected", [
+    # Thousands grouped with a space, before a comma or a stop; a decimal comma before "k".
+    ("weekly gross 1 480, code M", [(Decimal(1480), "weekly")]),
+    ("income 38 000 and 41 000 the two years before", [(Decimal(38000), "annual"), (Decimal(41000), "annual")]),
+    ("part time job 26 500. tax?", [(Decimal(26500), "annual")]),
+    ("I earn 2,5k per fortnight", [(Decimal(2500), "fortnightly")]),
+])
+def test_amounts_written_the_way_other_countries_write_them(text, expected):
+    assert [(a.value, a.period) for a in read_slots(text, RULES).amounts] == expected
