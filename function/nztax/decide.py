@@ -25,7 +25,7 @@ from nztax.contract import tax_year_starting
 from nztax.rules import FLAT_CODES, SECONDARY_CODES, RuleBook, current_tax_year
 from nztax.settings import get_settings
 from nztax.slots import EMPLOYER_PUTS_IN, HOUSEHOLD_QUESTIONED, OTHER_INCOME_ROLES, PAY_FREQUENCIES, SALE_PRICE_ONLY, PERIODS_PER_YEAR, SECOND_JOB_WORDS, Money, Slots, clean_text, find_tax_codes, read_slots
-from nztax.understand import Classification, IntentSpec, default_catalogue
+from nztax.understand import Classification, IntentSpec, default_catalogue, mentions, phrase_text
 
 # How many amounts a comparison ("$70k vs $80k") answers at most.
 MAX_COMPARED = 3
@@ -329,6 +329,13 @@ def decide(question: str, classification: Classification | None, rules: RuleBook
         # figures differ. ("tax brackets 2026": the same bands either way, so it is answered.)
         _clarify(d, "which_year")
         return d
+    if (not sure and intent.does == "decline" and runner is not None and classification.runner_up_score >= get_settings().intent_min_score
+            and mentions(f" {phrase_text(asked)} ", intent.decisive_unless)
+            and (runner.does == "fact" and not slots.amounts or runner.does == "calculate" and slots.income_amount() is not None)):
+        # Held back from turning it away (words of New Zealand's own tax, or of their own pay): the
+        # nearest reading that answers it ("Not company or trust, just personal: the top rate?").
+        intent, runner = runner, intent
+        d.intent, runner_does = intent, "decline"
     if intent.does in ("refuse", "decline", "clarify", "fact", "topic"):
         both_out = intent.does == runner_does == "decline" and classification.score >= get_settings().intent_min_score
         if not sure and intent.does in ("refuse", "decline", "clarify") and not both_out:

@@ -767,6 +767,17 @@ def test_turned_away_only_in_its_own_words_or_shape(engine, question, status, is
     ("we have separated, do I need to tell IRD for Working for Families?", "answered"),
     ("does my employer need to know if I get NZ Super before using ME?", "answered"),
     ("do I have to tell IRD about crypto I hold on an overseas exchange?", "answered"),
+    # Another country's allowance for a year, tax office or social insurance, and rights at work, declined; GST,
+    # a trust or a company named beside the person's own pay or said not to apply, answered.
+    ("Australian tax-free threshold 2025?", "out_of_scope"),
+    ("how do I claim back my lohnsteuer now I've left Germany?", "out_of_scope"),
+    ("should I keep paying UK national insurance voluntarily?", "out_of_scope"),
+    ("they say I'm still in my 90 day trial, is that the law?", "out_of_scope"),
+    ("what's the tax-free allowance in NZ? in the UK it's £12,570", "answered"),
+    ("my payslip says lohnsteuer in German, what is PAYE here on $1,200 a week, code M?", "answered"),
+    ("no GST stuff, just personal: what rate is my top dollar taxed at on $95,000?", "answered"),
+    ("I work for a GST-registered firm, my pay is $2,000 a fortnight on code M. PAYE?", "answered"),
+    ("Not about a trust, just me: when does the 39% rate start?", "answered"),
     # Another country's tax on its own currency is declined; New Zealand's tax on it needs New Zealand dollars.
     ("heading to Melbourne, what's the tax on 95k AUD over there?", "out_of_scope"),
     ("my job offer in Auckland is 70,000 USD, what NZ tax would I pay on it?", "needs_clarification"),
