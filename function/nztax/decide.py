@@ -50,7 +50,12 @@ OWN_FIGURE = re.compile(r"\bhow (?:much|many dollars)\b.*\b(i|my|me)\b|\bshould 
                         r"\b(?:what|which)\b[^?]*\bappl(?:y|ies) to (?:me|my)\b|"
                         # the same of someone they ask for: "how much tax does she owe?"
                         r"\bhow much (?:nz |new zealand )?(?:tax|paye)?\s*(?:does|will|would|should|did) (?:she|he|they|my \w+)\b|"
-                        r"\b(?:does|will|would) (?:she|he|they) owe\b|" + GOES_TO_TAX, re.I)
+                        r"\b(?:does|will|would) (?:she|he|they) owe\b|"
+                        # a code or rate for their own job or fund, or someone's they ask for: "secondary code for my
+                        # weekend job?", "which PIR must I put", "what PIR should my flatmate pick", "is it S or SH I should be using?"
+                        r"(?:^\W*|\b(?:which|what)\s+)(?:[\w-]+\s+){0,2}(?:code|pir|rate)\b[^?.]{0,25}\bfor (?:my|his|her|our|their)\b|"
+                        r"\b(?:which|what)\b[^?]*\b(?:must|should) (?:i|he|she|they|we|my \w+)\b|"
+                        r"\bis it \w+ or \w+\b[^?]*\bshould\b|" + GOES_TO_TAX, re.I)
 # A figure of their own foretold: "how much WFF will we get", "what will my refund be".
 PREDICTS_OWN = re.compile(r"\bhow much\b[^?]*\b(?:will|would|am i going to|are we going to)\s+(?:i|we|she|he|they)\s+(?:get|receive|be paid|be getting)\b|"
                           r"\bwhat (?:will|would) (?:my|our|his|her|their)\b[^?]*\bbe\b", re.I)

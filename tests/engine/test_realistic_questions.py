@@ -767,6 +767,14 @@ def test_turned_away_only_in_its_own_words_or_shape(engine, question, status, is
     ("we have separated, do I need to tell IRD for Working for Families?", "answered"),
     ("does my employer need to know if I get NZ Super before using ME?", "answered"),
     ("do I have to tell IRD about crypto I hold on an overseas exchange?", "answered"),
+    # A code or rate asked for their own (or someone's) job or fund with nothing to work it from: asked back
+    # (four writers agree); the rule's own questions are answered.
+    ("tax code for my evening job?", "needs_clarification"),
+    ("which PIR should my wife choose for her fund?", "needs_clarification"),
+    ("is it SB or S I should be on for the bar job?", "needs_clarification"),
+    ("what happens if my PIR is too low for my KiwiSaver?", "answered"),
+    ("which PIR applies with $30,000 taxable income and $1,000 of PIE income?", "answered"),
+    ("what rate does the SH code take?", "answered"),
     # Another country's allowance for a year, tax office or social insurance, and rights at work, declined; GST,
     # a trust or a company named beside the person's own pay or said not to apply, answered.
     ("Australian tax-free threshold 2025?", "out_of_scope"),
