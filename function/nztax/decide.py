@@ -525,8 +525,21 @@ def _same_rule_either_year(fact: IntentSpec, rules: RuleBook, year_text: str) ->
         lead = fill(fact.lead, fact_values(year_rules)) if year_rules is not None and fact.lead else None
         if lead is None:
             return False
-        leads.append(lead.replace(year, ""))
+        # (The lead shows a year's figures as they end it; a change part-way through, such as the
+        # 31 July 2024 one, shows in the section's own figures.)
+        leads.append((lead.replace(year, ""), [_figures_only(getattr(year_rules.data, t, None)) for t in fact.topics]))
     return leads[0] == leads[1]
+
+
+def _figures_only(section) -> object:
+    """A rules section's figures, without its dates and source (which differ every year)."""
+    def strip(value):
+        if isinstance(value, dict):
+            return {k: strip(v) for k, v in value.items() if k not in ("start", "end", "source")}
+        if isinstance(value, list):
+            return [strip(v) for v in value]
+        return value
+    return strip(section.model_dump()) if section is not None else None
 
 
 def _missing_before_anything(asked: str, intent: IntentSpec, slots: Slots) -> str | None:

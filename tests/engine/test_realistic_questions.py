@@ -1055,6 +1055,8 @@ def test_a_calendar_year_of_a_rule_names_both_tax_years_unless_they_agree(engine
     assert "2023-24" in out["answer"] and "2024-25" in out["answer"]
     # The bands are the same in 2025-26 and 2026-27 (nz_tax_facts.md), so either reading answers it.
     assert ask(engine, "tax brackets 2026")["status"] == "answered"
+    # The IETC's thresholds changed on 31 July 2024, part-way through 2024-25: "2025" could be either year.
+    assert ask(engine, "independent earner credit thresholds 2025")["status"] == "needs_clarification"
 
 
 @pytest.mark.parametrize("question,code,figure", [
