@@ -156,11 +156,13 @@ FREQ_BEFORE = re.compile(
 # "each fortnight I get $2,000" / "earn $2,000 every fortnight" are both caught by FREQ_AFTER/BEFORE;
 # a period word elsewhere in the question is the period the answer is wanted in.
 ASKED_PERIOD = [
-    ("weekly", r"\b(?:weekly|a week|per week|each week|every week|p/?w|pw|week's|weekly pay|this week|the week|that week|one week)\b"),
+    ("weekly", r"\b(?:weekly|a week|per week|each week|every week|p/?w|pw|week's|weekly pay|this week|the week|that week|one week|"
+               r"(?:take[- ]?home|net|paye)\s+(?:week|wk))\b"),
     ("fortnightly", r"\b(?:fortnightly|a fortnight|per fortnight|each fortnight|every fortnight|every (?:two|2) weeks|every second week|"
-                    r"this fortnight|the fortnight|that fortnight|one fortnight)\b"),
+                    r"this fortnight|the fortnight|that fortnight|one fortnight|(?:take[- ]?home|net|paye)\s+fortnight)\b"),
     ("four_weekly", r"\b(?:four[- ]?weekly|4[- ]?weekly|every (?:four|4) weeks)\b"),
-    ("monthly", r"\b(?:monthly|a month|per month|each month|every month|p/?m|month's|this month|the month|that month|one month)\b"),
+    ("monthly", r"\b(?:monthly|a month|per month|each month|every month|p/?m|month's|this month|the month|that month|one month|"
+                r"(?:take[- ]?home|net|paye)\s+month)\b"),
     ("annual", r"\b(?:a year|per year|annually|yearly|for the year|per annum|in a year|each year|over (?:the|a) (?:full )?year|"
                r"(?:full|whole) year|per yr|a yr)\b"),
 ]
@@ -721,6 +723,7 @@ CLAIMED_BEFORE = re.compile(r"\b(?:worked (?:it )?out|calculated|figured|estimat
                             r"\b(?:ended up with|end up with|came to|comes to|worked out to|works out (?:to|at))\s*$|"
                             # "Is $196.07 the right PAYE on …?": the figure the question opens on
                             r"^\W*(?:is|was|would|should)\s*(?:it\s+be\s*)?$", re.I)
+GUESSED_BEFORE = re.compile(r"(?:~|≈|\bapprox\.?|\bis it|\babout)\s*\$?$", re.I)
 # What a payslip says is the pay and its deductions, not a figure someone worked out.
 PAYSLIP_SAYS = re.compile(r"\b(?:pay ?slip|pay ?stub|statement)\b[^.?!$]{0,20}\b(?:says?|shows?|said)\b", re.I)
 PAY_WORDS_AFTER = re.compile(r"\s*(?:gross|before tax|pre-tax|salary|wages?)\b", re.I)
@@ -731,7 +734,12 @@ ASKS_IF_RIGHT = re.compile(r"\b(?:right|correct|true|accurate|legit|add up|is th
 
 
 def _claimed_figures(text: str, found: list[Money]) -> list[Money]:
-    """In a question asking whether something is right, the figures it quotes to be checked."""
+    """In a question asking whether something is right, the figures it quotes to be checked; and a
+    figure guessed at and asked ("52k take home fortnight ~1,650?")."""
+    guessed = [a for a in found if a.role == "income" and GUESSED_BEFORE.search(text[:a.start]) and re.match(r"[^.!?\w]*\?", text[a.end:])]
+    if guessed and any(a.is_income for a in found if a not in guessed):
+        # (The only income in the question, "tax on about 60k?", is the income.)
+        found = [replace(a, role="claimed", questioned=None) if a in guessed else a for a in found]
     if not ASKS_IF_RIGHT.search(text):
         return found
     out = []
@@ -1048,7 +1056,7 @@ NO_KIWISAVER = re.compile(r"\b(?:no|not in|not on|without|opted out of|don'?t ha
                           # "no student loan or KiwiSaver": one "no" for both
                           r"\b(?:no|not|without)\s+(?:a\s+)?student\s?loan\s+(?:or|nor|and)\s+(?:kiwi\s?saver|ks)\b", re.I)
 STUDENT_LOAN = re.compile(r"student\s?loans?|studylink loan|\bsl\b|\bstudent debt\b", re.I)
-NO_STUDENT_LOAN = re.compile(r"\b(?:no|without|don'?t have an?|paid off(?: my)?|no longer have an?)\s+(?:a\s+)?student\s?loans?", re.I)
+NO_STUDENT_LOAN = re.compile(r"\b(?:no|without|don'?t have an?|paid off(?: my)?|no longer have an?)\s+(?:a\s+)?(?:student\s?loans?|sl\b)", re.I)
 WFF = re.compile(r"working for families|\bwff\b|family tax credits?|in-?work tax credit|best start", re.I)
 BENEFIT_OR_SUPER = re.compile(r"\bbenefits?\b|jobseeker|sole parent support|supported living|\bnz ?super\b|"
                               r"new zealand superannuation|\bsuper(?:annuation)? (?:payments?|pension)|on the pension|\bpension\b|veteran'?s pension", re.I)

@@ -604,3 +604,21 @@ def test_money_in_another_currency(text, foreign, incomes):
 ])
 def test_amounts_written_the_way_other_countries_write_them(text, expected):
     assert [(a.value, a.period) for a in read_slots(text, RULES).amounts] == expected
+
+
+def test_no_sl_means_no_student_loan():
+    assert read_slots("take home 70k no ks no sl", RULES).student_loan is False
+    assert read_slots("take home 70k with sl", RULES).student_loan is True
+
+
+@pytest.mark.parametrize("text,period", [
+    ("60k take home fortnight?", "fortnightly"), ("net week on 48k", "weekly"), ("paye month 90k", "monthly"),
+])
+def test_a_terse_period_after_take_home_is_the_period_asked(text, period):
+    assert read_slots(text, RULES).asked_period == period
+
+
+def test_a_figure_guessed_at_beside_an_income_is_the_one_to_check():
+    slots = read_slots("70k take home fortnight ~2,100?", RULES)
+    assert [(a.value, a.role) for a in slots.amounts] == [(Decimal(70000), "income"), (Decimal(2100), "claimed")]
+    assert [(a.value, a.role) for a in read_slots("tax on about 60k?", RULES).amounts] == [(Decimal(60000), "income")]
