@@ -33,7 +33,7 @@ from nztax.faq_index import FaqIndex
 from nztax.index import IndexMissingError
 from nztax.rules import RuleBook, current_tax_year, default_rules, today
 from nztax.settings import Settings, get_settings
-from nztax.slots import clean_text, read_slots, reading
+from nztax.slots import without_denied, clean_text, read_slots, reading
 from nztax.spelling import Speller
 from nztax.understand import IntentClassifier, default_catalogue
 
@@ -184,11 +184,12 @@ class Engine:
         question = self.speller.correct(question)
         text, used_history, slots = question_slots(question, history, self.rules)
         # The question's own vector is the one retrieval uses too (the query with its synonyms).
+        asked = without_denied(text)
         if isinstance(self.retriever, MissingIndex):
-            vector = self._embed(text)
+            vector = self._embed(asked)
         else:
-            vector = self.retriever.embed_query(text)
-        classification = self.classifier.classify(text, vector, slots)
+            vector = self.retriever.embed_query(asked)
+        classification = self.classifier.classify(asked, vector, slots)
         if used_history:
             # A question that stands on its own as something to turn away ("write me a poem" after
             # tax questions) is not read as a follow-up.

@@ -312,6 +312,7 @@ NEGATED_JOB = re.compile(r"\b(?:no|not a|not any|without a|without any|don'?t ha
 MONTH_YEAR = re.compile(r"\b(?:in|during|back in|from|since|of)\s+(?P<m>" + MONTH_NAMES + r")\.?\s+(?P<y>20\d\d)\b", re.I)
 IT_PAYS = re.compile(r"\b(?:it|that job|that one|the job)(?: only)? (?:pays|pays me|is|brings in)\b[^.?!]*$", re.I)
 NAMES_TAKE_HOME = re.compile(r"\btake[- ]?home\b|\bafter[- ]tax\b|\bnet (?:pay|income|salary)\b|\bin my pocket\b|"
+                             r"\b(?:weekly|fortnightly|monthly|yearly|annual) net\b|\bnet (?:per|a|each) (?:week|fortnight|month|year)\b|"
                              r"\blands? in my\b|\bland in (?:my|the)\b|\bget in (?:my )?hand\b|\bin hand\b|"
                              r"\bhits? my (?:account|bank)\b|\bclear (?:each|a|per|every)\b", re.I)
 COMPARISON = re.compile(r"\b(?:vs\.?|versus|compared (?:to|with)|or|instead of|(?:raise|rise|increase|bump|up|jump|promotion) to)\s*$", re.I)
@@ -1057,6 +1058,16 @@ NO_KIWISAVER = re.compile(r"\b(?:no|not in|not on|without|opted out of|don'?t ha
                           r"\b(?:no|not|without)\s+(?:a\s+)?student\s?loan\s+(?:or|nor|and)\s+(?:kiwi\s?saver|ks)\b", re.I)
 STUDENT_LOAN = re.compile(r"student\s?loans?|studylink loan|\bsl\b|\bstudent debt\b", re.I)
 NO_STUDENT_LOAN = re.compile(r"\b(?:no|without|don'?t have an?|paid off(?: my)?|no longer have an?)\s+(?:a\s+)?(?:student\s?loans?|sl\b)", re.I)
+def without_denied(text: str) -> str:
+    """The question without the conditions it says do not apply ("M, no kiwisaver, no SL"): they say
+    what is left out of the sum, not what is asked."""
+    cut = text
+    for denied in (NO_KIWISAVER, NO_STUDENT_LOAN):
+        # (only a condition on its own: "no student loan threshold on a second job" is what is asked)
+        cut = re.sub(denied.pattern + r"(?=\s*(?:[,.;:?!)]|$|and\b|or\b|nor\b|no\b|with\b|on\b|code\b))", " ", cut, flags=re.I)
+    return " ".join(cut.split()) or text
+
+
 WFF = re.compile(r"working for families|\bwff\b|family tax credits?|in-?work tax credit|best start", re.I)
 BENEFIT_OR_SUPER = re.compile(r"\bbenefits?\b|jobseeker|sole parent support|supported living|\bnz ?super\b|"
                               r"new zealand superannuation|\bsuper(?:annuation)? (?:payments?|pension)|on the pension|\bpension\b|veteran'?s pension", re.I)

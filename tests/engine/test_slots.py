@@ -622,3 +622,15 @@ def test_a_figure_guessed_at_beside_an_income_is_the_one_to_check():
     slots = read_slots("70k take home fortnight ~2,100?", RULES)
     assert [(a.value, a.role) for a in slots.amounts] == [(Decimal(70000), "income"), (Decimal(2100), "claimed")]
     assert [(a.value, a.role) for a in read_slots("tax on about 60k?", RULES).amounts] == [(Decimal(60000), "income")]
+
+
+@pytest.mark.parametrize("text,left", [
+    # Conditions said not to apply are left out of what the question asks about; a rule named with the
+    # same words is not.
+    ("weekly net on 40 hrs at $30, M, no kiwisaver", "weekly net on 40 hrs at $30, M,"),
+    ("take home 70k no ks no sl", "take home 70k"),
+    ("is there no student loan threshold on a second job?", "is there no student loan threshold on a second job?"),
+])
+def test_conditions_said_not_to_apply_leave_the_question(text, left):
+    from nztax.slots import without_denied
+    assert without_denied(text) == left
