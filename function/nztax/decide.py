@@ -27,6 +27,9 @@ from nztax.settings import get_settings
 from nztax.slots import EMPLOYER_PUTS_IN, HOUSEHOLD_QUESTIONED, OTHER_INCOME_ROLES, PAY_FREQUENCIES, SALE_PRICE_ONLY, PERIODS_PER_YEAR, SECOND_JOB_WORDS, Money, Slots, clean_text, find_tax_codes, read_slots
 from nztax.understand import Classification, IntentSpec, default_catalogue, mentions, phrase_text
 
+# The student loan deduction asked about: "sl on …", "how much student loan comes off …".
+LOAN_ASKED = re.compile(r"^\W*sl\b|\b(?:sl|student loan)\s+(?:on|off|from|for|deduction|repayment|come|comes|taken)\b|"
+                        r"\bhow much (?:sl|student loan)\b", re.I)
 # How many amounts a comparison ("$70k vs $80k") answers at most.
 MAX_COMPARED = 3
 # A question this short after earlier turns, or one opening like a follow-up, is read together with
@@ -643,6 +646,11 @@ COST_WORDS = re.compile(r"\b(?:cost|costs|paid|bought|invested|purchase[ds]?)\b"
 OVER_BEFORE = re.compile(r"\b(?:over|more than|above|exceed\w*)\s*$", re.I)
 
 
+def _loan_asked(d: Decision, slots: Slots) -> bool:
+    """Whether the question asks about the student loan deduction itself ("sl on second job 400 a week")."""
+    return bool(slots.student_loan) and bool(LOAN_ASKED.search(d.asked))
+
+
 def _second_job_loan(d: Decision, pay: Money) -> bool:
     """"My second job pays $240 a week and I have a student loan: how much comes off?": on any secondary
     code the loan deduction is the rate on every dollar of that job's pay, so the code need not be known.
@@ -857,7 +865,8 @@ def _plan(d: Decision, intent: IntentSpec, slots: Slots) -> None:
             call = _paye_call(d, slots, jobs[0], slots.annual(jobs[0]) or jobs[0].value, year)
             if call is not None:  # (otherwise it has asked back)
                 d.calls = [call]
-        else:
+        elif not (_loan_asked(d, slots) and jobs[0].period in PAY_FREQUENCIES and _second_job_loan(d, jobs[0])):
+            # ("sl on second job 400 a week": the loan's share is the rate on every dollar, whichever code.)
             _clarify(d, "secondary_code")
         return
     if tool == "calculate_acc_levy":
@@ -1124,8 +1133,10 @@ def _paye_call(d: Decision, slots: Slots, amount: Money, annual: Decimal, year: 
     """IRD's PAYE for one pay: the pay as stated, or a year's pay divided into the pays asked about
     (monthly when neither the question nor the amount names a pay period)."""
     if amount.role == "second_job" and slots.tax_code is None:
-        # A second job's PAYE depends on its secondary code, which depends on the total income.
-        _clarify(d, "secondary_code")
+        # A second job's PAYE depends on its secondary code, which depends on the total income (its
+        # student loan deduction does not).
+        if not (_loan_asked(d, slots) and amount.period in PAY_FREQUENCIES and _second_job_loan(d, amount)):
+            _clarify(d, "secondary_code")
         return None
     code = _code(slots, d.default_code)
     frequency = _pay_frequency(slots, amount)

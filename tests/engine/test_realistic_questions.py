@@ -1144,6 +1144,9 @@ def test_a_second_jobs_loan_deduction_needs_no_code(engine):
     # On any secondary code with SL: 12% of every dollar (nz_tax_facts.md s3): 180 x 12% = $21.60.
     out = ask(engine, "second job pays $180 a week and I have a student loan, how much comes off for the loan?")
     assert out["status"] == "answered" and out["answer"].startswith("On $180 a week") and "$21.60" in out["answer"]
+    # Terse, asked as the code's question: 250 x 12% = $30.00.
+    out = ask(engine, "student loan on my second job, 250 a week?")
+    assert out["status"] == "answered" and "$30" in out["answer"]
 
 
 @pytest.mark.parametrize("question", [
