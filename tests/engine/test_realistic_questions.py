@@ -1221,3 +1221,10 @@ def test_casual_shearing_by_the_day_is_the_cae_code(engine):
 ])
 def test_figures_worked_from_the_amounts_as_written(engine, question, figure):
     assert figure in ask(engine, question)["answer"]
+
+
+def test_a_raise_stated_is_their_own_income_worked_out_beside_the_rule(engine):
+    # 2026-27 on $85,000: 15,600 x 10.5% + 37,900 x 17.5% + 24,600 x 30% + 6,900 x 33% = $17,927.50.
+    out = ask(engine, "my pay went up to $85k, is all of it taxed at 33% now?")
+    assert out["status"] == "answered" and "calculate_income_tax" in [t["name"] for t in out["tools"]]
+    assert "$17,927.50" in out["answer"]
