@@ -116,6 +116,8 @@ INCOME_TOOLS = ("calculate_income_tax", "calculate_paye", "calculate_take_home_p
 RATE_DEPENDS_ON_INCOME_TOOLS = ("calculate_income_tax", "calculate_paye", "calculate_take_home_pay",
                                 "calculate_student_loan_repayment")
 # "What's the tax on a 5k bonus?", "how much do I owe on it": a figure asked for.
+# A sum asked for in a word or two at the end: "…, tax?", "… - how much tax?", "what's the tax".
+TAX_ASKED_TERSELY = re.compile(r"(?:^|[,;:.\-–]\s*)(?:how much\s+|what'?s the\s+|whats the\s+)?(?:tax|income tax)\s*\?*\s*$", re.I)
 ASKS_AMOUNT_OF_TAX = re.compile(r"\b(?:tax|paye)\s+(?:on|for|off)\b|\bhow much\b|\bowe\b", re.I)
 # A sum wanted for a pay period or for what comes off a pay ("how much will come off each
 # fortnight?", "take home pay weekly?"): a figure of the person's own, however it is worded.
@@ -347,6 +349,11 @@ def decide(question: str, classification: Classification | None, rules: RuleBook
         # nearest reading that answers it ("Not company or trust, just personal: the top rate?").
         intent, runner = runner, intent
         d.intent, runner_does = intent, "decline"
+    if (intent.does == "topic" and runner is not None and runner.does == "calculate"
+            and _income_for(slots, "calculate_income_tax").income_amount() is not None and TAX_ASKED_TERSELY.search(asked)):
+        # "sole trader turnover 140k, expenses 62k, tax?": the topic's own sum on the stated figures.
+        intent, runner = runner, intent
+        d.intent, runner_does = intent, "topic"
     if intent.does in ("refuse", "decline", "clarify", "fact", "topic"):
         both_out = intent.does == runner_does == "decline" and classification.score >= get_settings().intent_min_score
         if not sure and intent.does in ("refuse", "decline", "clarify") and not both_out:

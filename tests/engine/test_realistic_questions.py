@@ -1228,3 +1228,9 @@ def test_a_raise_stated_is_their_own_income_worked_out_beside_the_rule(engine):
     out = ask(engine, "my pay went up to $85k, is all of it taxed at 33% now?")
     assert out["status"] == "answered" and "calculate_income_tax" in [t["name"] for t in out["tools"]]
     assert "$17,927.50" in out["answer"]
+
+
+def test_a_topic_with_its_figures_and_a_one_word_tax_asked_is_worked_out(engine):
+    # Profit 90,000 - 25,000 = 65,000 (2026-27): 1,638 + 37,900 x 17.5% + 11,500 x 30% = $11,720.50.
+    out = ask(engine, "freelancer, sales 90k, costs 25k, tax?")
+    assert out["status"] == "answered" and "$11,720.50" in out["answer"]
