@@ -176,7 +176,7 @@ THRESHOLD_ASKED = re.compile(r"\bhow much\b[^?]*\b(?:before|until|tax[- ]free)\b
 # An amount stated as the person's own income ("I only earn $15,000", "I'm on 78k", "my salary is $90k"),
 # not a threshold being asked about ("is the first 14k tax free?").
 OWN_INCOME_BEFORE = re.compile(r"\b(?:i|i'm|im|i am|i've|my|me)\b[^.?!]{0,20}?\b(?:earn\w*|make|making|on|salary|wages?|paid|"
-                               r"income|get|getting|take)\b[^.?!\d]{0,12}$|"
+                               r"income|get|getting|take)\b[^.?!\d]{0,20}$|"
                                # "got a raise to 80k", "my pay went up to $82,000": their new income
                                r"\b(?:got|get|getting|my)\b[^.?!]{0,12}\b(?:raise|rise|pay rise|payrise|bump|promotion|pay|salary)\s+"
                                r"(?:went up |goes up |jumps |jumped )?to\s*\$?$", re.I)

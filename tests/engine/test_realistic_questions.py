@@ -1234,3 +1234,9 @@ def test_a_topic_with_its_figures_and_a_one_word_tax_asked_is_worked_out(engine)
     # Profit 90,000 - 25,000 = 65,000 (2026-27): 1,638 + 37,900 x 17.5% + 11,500 x 30% = $11,720.50.
     out = ask(engine, "freelancer, sales 90k, costs 25k, tax?")
     assert out["status"] == "answered" and "$11,720.50" in out["answer"]
+
+
+def test_a_salary_said_a_few_words_before_its_figure_is_their_own(engine):
+    # 2026-27 on $85,000: $17,927.50 (worked in the test above); the rule's answer shows their sum too.
+    out = ask(engine, "my gross salary here will be 85 000 NZD. where is the tax free allowance?")
+    assert "$17,927.50" in out["answer"]
