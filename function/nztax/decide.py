@@ -64,7 +64,8 @@ PREDICTS_OWN = re.compile(r"\bhow much\b[^?]*\b(?:will|would|am i going to|are w
                           r"\bwhat (?:will|would) (?:my|our|his|her|their)\b[^?]*\bbe\b", re.I)
 # A figure asked for (not "will I get it?"), and a figure the rule itself gives: its most, or what is paid in.
 FIGURE_ASKED = re.compile(r"\bhow (?:much|many dollars)\b|\bwhat|\bwhich\b|\bwork(?:ing)? out\b|\bcalculate\b", re.I)
-RULE_FIGURE_ASKED = re.compile(r"\bhow much\b[^?]*\b(?:can|could)\b|\b(?:most|max|maximum|full)\b|\bhow much does the\b", re.I)
+RULE_FIGURE_ASKED = re.compile(r"\bhow much\b[^?]*\b(?:can|could)\b|\b(?:most|max|maximum|full)\b|\bhow much does the\b|"
+                               r"\bwhat\s*(?:%|(?:percent(?:age)?|(?:is the |'s the )?rate)\b)", re.I)  # "what % is it now?"
 # Words that only continue an earlier turn: "ok and what about for two of them".
 CONTINUES = re.compile(r"^\s*(?:(?:ok|okay|right|so)\s*,?\s*)?(?:and|but|also|what about|how about|same)\b", re.I)
 # A short question about "it", "that" or "this" with nothing before it: what it means must be asked.
