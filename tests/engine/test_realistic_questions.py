@@ -768,7 +768,7 @@ def test_turned_away_only_in_its_own_words_or_shape(engine, question, status, is
     ("does my employer need to know if I get NZ Super before using ME?", "answered"),
     ("do I have to tell IRD about crypto I hold on an overseas exchange?", "answered"),
     # The rule's own rate asked beside a question of their own: answered.
-    ("what percent is the student loan repayment now, and will I pay it on my bonus?", "answered"),
+    ("is the ACC levy like a pension scheme? what % is it now, and will I get money back when I retire?", "answered"),
     # A code or rate asked for their own (or someone's) job or fund with nothing to work it from: asked back
     # (four writers agree); the rule's own questions are answered.
     ("tax code for my evening job?", "needs_clarification"),
