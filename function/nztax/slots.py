@@ -668,6 +668,7 @@ def _a_list_of_costs_came_to(text: str, a: Money) -> bool:
     return bool(COSTS_CAME_TO.search(sentence) and BUSINESS_COSTS.search(sentence) and not EARNED_RIGHT_BEFORE.search(sentence))
 
 
+NET_OF_COSTS_BEFORE = re.compile(r"\bafter\s+(?:\w+\s+)?(?:costs|expenses)\b[^.?!\d$]{0,40}$", re.I)  # "after costs (petrol) about 18 000"
 NET_OF_COSTS_AFTER = re.compile(r"^(?:\s+(?:a|per|each)\s+(?:year|yr|week|month))?\s+after\s+(?:\w+\s+)?(?:costs|expenses)\b", re.I)
 
 
@@ -684,7 +685,7 @@ def _roles_from_the_sentence(text: str, found: list[Money]) -> list[Money]:
             a = replace(a, role="expense")
         elif a.role == "income" and PIE_INCOME_SUBJECT.search(_sentence_before(text, a)):
             a = replace(a, role="pie_income", questioned=None)  # "My KiwiSaver PIE income is tiny, like $150 a year"
-        elif a.role == "expense" and NET_OF_COSTS_AFTER.match(text[a.end:]):
+        elif a.role == "expense" and (NET_OF_COSTS_AFTER.match(text[a.end:]) or NET_OF_COSTS_BEFORE.search(text[:a.start])):
             a = replace(a, role="other_income")  # "about $18,000 a year after her costs": a profit
         elif a.role == "contribution" and EMPLOYER_PUTS_IN.search(text[max(0, a.start - 40):a.start]):
             a = replace(a, role="other")  # "My employer puts $3,000 into my KiwiSaver": not their own
@@ -1058,11 +1059,14 @@ NO_KIWISAVER = re.compile(r"\b(?:no|not in|not on|without|opted out of|don'?t ha
                           r"\b(?:no|not|without)\s+(?:a\s+)?student\s?loan\s+(?:or|nor|and)\s+(?:kiwi\s?saver|ks)\b", re.I)
 STUDENT_LOAN = re.compile(r"student\s?loans?|studylink loan|\bsl\b|\bstudent debt\b", re.I)
 NO_STUDENT_LOAN = re.compile(r"\b(?:no|without|don'?t have an?|paid off(?: my)?|no longer have an?)\s+(?:a\s+)?(?:student\s?loans?|sl\b)", re.I)
+NO_OTHER_JOB = re.compile(r"\b(?:no|not any|without an?|don'?t have an?)\s+(?:other|second|2nd|another)\s+(?:job|jobs|income|employer)", re.I)
+
+
 def without_denied(text: str) -> str:
     """The question without the conditions it says do not apply ("M, no kiwisaver, no SL"): they say
     what is left out of the sum, not what is asked."""
     cut = text
-    for denied in (NO_KIWISAVER, NO_STUDENT_LOAN):
+    for denied in (NO_KIWISAVER, NO_STUDENT_LOAN, NO_OTHER_JOB):
         # (only a condition on its own: "no student loan threshold on a second job" is what is asked)
         cut = re.sub(denied.pattern + r"(?=\s*(?:[,.;:?!)]|$|and\b|or\b|nor\b|no\b|with\b|on\b|code\b))", " ", cut, flags=re.I)
     return " ".join(cut.split()) or text

@@ -634,3 +634,8 @@ def test_a_figure_guessed_at_beside_an_income_is_the_one_to_check():
 def test_conditions_said_not_to_apply_leave_the_question(text, left):
     from nztax.slots import without_denied
     assert without_denied(text) == left
+
+
+def test_a_profit_said_after_its_costs_are_named_first():
+    slots = read_slots("people pay me cash for gardening, after costs (fuel, tools) about 21 000 a year", RULES)
+    assert [(a.value, a.role) for a in slots.amounts] == [(Decimal(21000), "other_income")]
