@@ -27,6 +27,7 @@ from nztax.contract import AskResult, Citation, ToolCall
 from nztax.decide import Decision
 from nztax.rules import PAY_FREQUENCIES, RuleBook, TaxYearRules
 from nztax.slots import ASKS_IF_RIGHT
+from nztax.query_expansion import default_expander
 from nztax.understand import words
 
 PERIOD_WORDS = {"weekly": "week", "fortnightly": "fortnight", "four_weekly": "four weeks", "monthly": "month",
@@ -39,6 +40,9 @@ LEAD_SENTENCES = 4
 SUPPORT_SENTENCES = 2
 # A sentence must share at least this share of the question's words to answer it on its own.
 MIN_SENTENCE_COVERAGE = 0.2
+# Words every tax passage shares with every tax question.
+GENERIC_WORDS = frozenset({"tax", "taxe", "taxed", "taxable", "ird", "inland", "revenue", "income", "pay", "paid", "nz"})
+QUESTION_AMOUNT = re.compile(r"\$\s?\d[\d,.]*\s?k?\b|\b\d{1,3}(?:,\d{3})+(?:\.\d+)?\b|\b\d+(?:\.\d+)?\s?k\b", re.I)
 # Added to a sentence's score by the rank of its passage (first, second, third …).
 RANK_BONUS = (0.2, 0.1, 0.05)
 # Added to a sentence holding a figure when the question asks for one ("how long", "threshold").
@@ -427,7 +431,11 @@ def best_sentences(question: str, hits: list, limit: int, extra_words: set[str] 
     word is among the candidates, a bonus for the better-ranked passages (retrieval already read the
     whole question) and for a figure when one is asked for; sentences about another tax year are
     left out, and at most two come from one passage."""
-    wanted = words(question) | (extra_words or set())
+    # (The question's own amounts are not words a passage shares with it: "$40,000 profit" is no "40";
+    # a year or a rate still is.)
+    plain = QUESTION_AMOUNT.sub(" ", question)
+    # IRD's own term for a word the question uses ("bitcoin" -> "crypto-asset") is a word to share too.
+    wanted = words(plain) | words(" ".join(default_expander().expansions(plain))) | (extra_words or set())
     if not wanted:
         return []
     candidates = [(s, hit, rank) for rank, hit in enumerate(hits) for s in _sentences(hit)
@@ -440,12 +448,14 @@ def best_sentences(question: str, hits: list, limit: int, extra_words: set[str] 
     scored = []
     for i, (s, hit, rank) in enumerate(candidates):
         shared = words(s) & wanted
-        if not shared:
-            continue
+        if not shared - GENERIC_WORDS:
+            continue  # ("taxed" alone is no answer to how staking rewards are taxed)
         # Summed in word order: a set's order follows the process's hash seed, and float sums in
         # another order can break a tie between two sentences differently from run to run.
         weight = sum(math.log(1 + n / frequency[w]) for w in sorted(shared))
-        total = sum(math.log(1 + n / max(frequency[w], 1)) for w in sorted(wanted))
+        # A word no candidate has counts as if every one had it: it tells the sentences apart no more
+        # than a common word does ("bought", "later" beside "crypto-asset").
+        total = sum(math.log(1 + n / (frequency[w] or n)) for w in sorted(wanted))
         coverage = weight / total if total else 0.0
         bonus = RANK_BONUS[rank] if rank < len(RANK_BONUS) else 0.0
         if wants_figure and re.search(r"\d", s) and coverage >= FIGURE_MIN_COVERAGE:

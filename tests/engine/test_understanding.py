@@ -235,6 +235,23 @@ def test_an_earlier_years_answer_quotes_no_undated_figures():
     assert any("$24,128" in s for s, _ in best_sentences("student loan repayment threshold", [hit], 3, tax_year="2026-27"))
 
 
+def test_a_long_question_still_finds_the_sentence_that_answers_it():
+    from types import SimpleNamespace
+
+    from nztax.say import best_sentences
+
+    crypto = SimpleNamespace(text="A gain when you sell or exchange a crypto-asset you bought to sell is income. "
+                                  "Keep records of each acquisition and disposal.", parent_id="c", title="c", url="c", section="")
+    other = SimpleNamespace(text="Tell each PIE fund your prescribed investor rate. Interest is taxed at your rate.",
+                            parent_id="o", title="o", url="o", section="")
+    # Its amounts and the words no passage has ("later", "about") do not crowd out "bitcoin" -> "crypto-asset".
+    chosen = best_sentences("I've got about $40,000 profit on Bitcoin that I bought to sell later. Do I tell IRD?",
+                            [crypto, other], 1, tax_year="2026-27")
+    assert chosen and chosen[0][0].startswith("A gain when you sell")
+    # A passage sharing only the words every tax passage has is no answer.
+    assert best_sentences("How are staking rewards taxed?", [other], 1, tax_year="2026-27") == []
+
+
 def test_a_sequence_matches_its_steps_in_order_within_the_gap():
     from nztax.understand import follows_in_order
 
