@@ -30,6 +30,8 @@ from nztax.understand import Classification, IntentSpec, default_catalogue, ment
 # The student loan deduction asked about: "sl on …", "how much student loan comes off …".
 LOAN_ASKED = re.compile(r"^\W*sl\b|\b(?:sl|student loan)\s+(?:on|off|from|for|deduction|repayment|come|comes|taken)\b|"
                         r"\bhow much (?:sl|student loan)\b", re.I)
+# A tax code asked for: "which tax code should the bar job use", "what code for the second job".
+CODE_ASKED = re.compile(r"\b(?:which|what)\s+(?:secondary\s+)?(?:tax\s+)?code\b", re.I)
 # How many amounts a comparison ("$70k vs $80k") answers at most.
 MAX_COMPARED = 3
 # A question this short after earlier turns, or one opening like a follow-up, is read together with
@@ -414,6 +416,13 @@ def decide(question: str, classification: Classification | None, rules: RuleBook
         if income_tax is not None and intent.tool in ("calculate_paye", "calculate_income_tax"):
             sure = sure or readings == {"calculate_paye", "calculate_income_tax"}
             intent = d.intent = income_tax
+    if (intent.tool == "calculate_paye" and slots.tax_code is None and CODE_ASKED.search(asked)
+            and {"second_job"} <= {a.role for a in slots.amounts} and len(slots.incomes) > 1):
+        # "Main job $49,000 … weekend bar work $260 a week. Which code should the bar job use and how much tax
+        # comes off each week?": the second job's code from the total, then the PAYE on its pay.
+        secondary = _calculation("choose_secondary_tax_code")
+        if secondary is not None:
+            intent = d.intent = secondary
     if (intent.tool == "calculate_paye" and slots.names_take_home and slots.tax_code is not None and len(slots.incomes) == 1
             and not SECOND_JOB_WORDS.search(asked)):
         # "How much will I actually get paid each week after tax?": the take-home pay, which leads with

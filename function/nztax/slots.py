@@ -482,6 +482,8 @@ def _clause_around(text: str, start: int, end: int) -> str:
     return text[left + 1:right + 1]
 
 
+# Work besides a main job: "I also do weekend bar work", "evening shifts", "on the side".
+ALSO_WORK = re.compile(r"\b(?:also|as well|on the side|on top|weekends?|evenings?|nights?|casual|part[- ]time|extra)\b", re.I)
 # One of two offers asked about by its figure: "on the $84,000 option", "for the 78k one".
 ONE_OF_THEM_PICKED = re.compile(r"\b(?:on|for|with|of|take|taking|pick|choose)\s+the\s+\$?(?P<num>\d[\d,]*(?:\.\d+)?)\s?(?P<suf>k)?\s+"
                                 r"(?P<noun>option|one|offer|job|salary|package)\b", re.I)
@@ -1460,6 +1462,11 @@ def read_slots(text: str, rules: RuleBook | None = None, current: str | None = N
         # "two part-time jobs that each pay about $30k": the amount twice.
         first = slots.incomes[0]
         slots.amounts = [replace(first, role="main_job"), replace(first, role="second_job", start=first.start + 1)]
+    mains = [a for a in slots.amounts if a.role == "main_job"]
+    others = [a for a in slots.amounts if a.role == "income"]
+    if len(mains) == 1 and len(others) == 1 and ALSO_WORK.search(_sentence_before(text, others[0])):
+        # "Main job is $49,000 a year. I also do weekend bar work for $260 a week": the other job.
+        slots.amounts = [replace(a, role="second_job") if a is others[0] else a for a in slots.amounts]
     if slots.second_job and not any(a.role in ("main_job", "second_job") for a in slots.amounts):
         # "My second job … It pays about 15k": the job just named.
         slots.amounts = [replace(a, role="second_job") if a.role == "income" and IT_PAYS.search(text[max(0, a.start - 25):a.start])

@@ -1242,3 +1242,11 @@ def test_a_salary_said_a_few_words_before_its_figure_is_their_own(engine):
     # 2026-27 on $85,000: $17,927.50 (worked in the test above); the rule's answer shows their sum too.
     out = ask(engine, "my gross salary here will be 85 000 NZD. where is the tax free allowance?")
     assert "$17,927.50" in out["answer"]
+
+
+def test_work_besides_a_main_job_is_the_second_job_and_its_code_is_chained_to_its_paye(engine):
+    # 2026-27: 52,000 + 300 x 52 (15,600) = 67,600 -> SH (to $78,100); 30% + 1.75% ACC = 31.75% x 300 = $95.25.
+    out = ask(engine, "Main job pays $52,000. I also do evening cleaning for $300 a week. What code for the cleaning, "
+                      "and how much tax comes off it each week?")
+    assert [t["name"] for t in out["tools"]] == ["choose_secondary_tax_code", "calculate_paye"]
+    assert "**SH**" in out["answer"] and "$95.25" in out["answer"]
