@@ -1250,3 +1250,9 @@ def test_work_besides_a_main_job_is_the_second_job_and_its_code_is_chained_to_it
                       "and how much tax comes off it each week?")
     assert [t["name"] for t in out["tools"]] == ["choose_secondary_tax_code", "calculate_paye"]
     assert "**SH**" in out["answer"] and "$95.25" in out["answer"]
+
+
+def test_a_topic_with_its_income_and_how_much_extra_tax_asked_is_worked_out(engine):
+    # $12,000 crypto gain on a $70,000 salary (2026-27): 8,100 x 30% + 3,900 x 33% = 2,430 + 1,287 = $3,717.
+    out = ask(engine, "Sold some ethereum I bought to trade, about $12,000 profit. My salary is $70,000. How much extra tax is that?")
+    assert out["status"] == "answered" and "$3,717" in out["answer"]
