@@ -357,7 +357,7 @@ def decide(question: str, classification: Classification | None, rules: RuleBook
             and _income_for(slots, "calculate_income_tax").income_amount() is not None and TAX_ASKED_TERSELY.search(asked)):
         # "sole trader turnover 140k, expenses 62k, tax?": the topic's own sum on the stated figures.
         intent, runner = runner, intent
-        d.intent, runner_does = intent, "topic"
+        d.intent, runner_does, sure = intent, "topic", True
     if intent.does in ("refuse", "decline", "clarify", "fact", "topic"):
         both_out = intent.does == runner_does == "decline" and classification.score >= get_settings().intent_min_score
         if not sure and intent.does in ("refuse", "decline", "clarify") and not both_out:

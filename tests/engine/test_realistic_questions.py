@@ -1254,5 +1254,5 @@ def test_work_besides_a_main_job_is_the_second_job_and_its_code_is_chained_to_it
 
 def test_a_topic_with_its_income_and_how_much_extra_tax_asked_is_worked_out(engine):
     # $12,000 crypto gain on a $70,000 salary (2026-27): 8,100 x 30% + 3,900 x 33% = 2,430 + 1,287 = $3,717.
-    out = ask(engine, "Sold some ethereum I bought to trade, about $12,000 profit. My salary is $70,000. How much extra tax is that?")
+    out = ask(engine, "Made roughly $12,000 profit trading bitcoin this year. Do I have to tell IRD? I earn $70,000, how much extra tax is that?")
     assert out["status"] == "answered" and "$3,717" in out["answer"]
