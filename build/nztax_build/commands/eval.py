@@ -44,6 +44,8 @@ TARGETS = {
     "supplement21": ("nztax_build.evaluate_answers", "question_bank_dev22.yaml", "supplement21.md"),  # development only
     "supplement22": ("nztax_build.evaluate_answers", "question_bank_dev23.yaml", "supplement22.md"),  # development only
     "supplement23": ("nztax_build.evaluate_answers", "question_bank_dev24.yaml", "supplement23.md"),  # development only
+    "supplement24": ("nztax_build.evaluate_answers", "question_bank_dev25.yaml", "supplement24.md"),  # development only
+    "supplement25": ("nztax_build.evaluate_answers", "question_bank_dev26.yaml", "supplement25.md"),  # development only
 }
 
 
