@@ -146,6 +146,9 @@ LIVES_IN_A_PLACE = re.compile(r"\b(?i:lives?|living|based|settled)\s+(?i:here|in
 # Tax on an extra payment asked about by name: "off the bonus", "on my overtime", "from the redundancy".
 EXTRA_ASKED_ABOUT = re.compile(r"\b(?:on|off|from|of|out of)\s+(?:the|my|this|his|her|their|a|that)\s+(?:annual\s+|year-end\s+|christmas\s+|"
                                r"performance\s+)?(?:bonus|overtime|back ?pay|redundancy|lump sum|payout)\b", re.I)
+# "Getting a bonus next month on my $84k salary, how much tax comes off it": the extra pay, asked about as "it".
+EXTRA_THEN_IT = re.compile(r"\b(?:a|my|the)\s+(?:annual\s+|christmas\s+|performance\s+|year-end\s+)?(?:bonus|back ?pay|lump sum|payout)\b"
+                           r"(?=[^?]*\b(?:off|on|from|of)\s+it\b)", re.I)
 # Income named right before an amount ("income $58k"); not "paid" or "on" ("the credit on 1,000?").
 INCOME_SAID_BEFORE = re.compile(r"\b(?:income|salary|wages?|earn\w*|make|made)\b[^.?!$\d]{0,12}\$?$", re.I)
 # Two codes set side by side: "m vs me", "M or ME", "between code M and code ME".
@@ -587,7 +590,8 @@ def _missing_before_anything(asked: str, intent: IntentSpec, slots: Slots) -> st
         # "My son starts his first job next week. How much will they take out of his pay?": what
         # comes off a pay follows the pay, which is not given.
         return "income"
-    if EXTRA_ASKED_ABOUT.search(asked) and slots.amounts and not any(a.role in OTHER_INCOME_ROLES for a in slots.amounts):
+    if ((EXTRA_ASKED_ABOUT.search(asked) or EXTRA_THEN_IT.search(asked)) and slots.amounts
+            and not any(a.role in OTHER_INCOME_ROLES for a in slots.amounts)):
         # "Salary $88,000. How much tax will come off the bonus?": the bonus is what is asked about, and
         # its amount is not said.
         return "extra_amount"

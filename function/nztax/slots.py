@@ -250,8 +250,9 @@ ROLE_WORDS = [
     # What a business or a rental takes in before its costs: taxed only on what is left after them.
     ("takings", r"sales|turnover|turned over|turns over|takings|bookings|invoiced(?! at)|invoicing|revenue|brought in|brings in|bring in|took in|takes in|billed|gross receipts"),
     ("rent_received", r"rent received|gross rent|rent (?:came|comes) to|in rent|"
-                      r"(?:renting|rented|rent|letting|let) (?:it |them )?out(?: [\w-]+){0,3} for|(?:rent|let) it for"),
-    ("other_income", r"profit|bonus|side (?:business|hustle|income)|on the side|self[- ]employ\w*|freelanc\w*|contract(?:ing|or)"),
+                      r"(?:renting|rented|rent|letting|let) (?:it |them )?out(?: [\w-]+){0,6} for|(?:rent|let) it for"),
+    ("other_income", r"profit|bonus|side (?:business|hustle|income|jobs?)|on the side|self[- ]employ\w*|freelanc\w*|contract(?:ing|or)|"
+                     r"cash (?:jobs?|work)|odd jobs"),
     ("other", r"owe|owed|owing|refund|tax bill|rit|residual income tax|tax to pay|terminal tax|debt|arrears|boarders?|flatmates? pay|shares|sold|sell|selling|sale|lump sum|redundancy|loss|inheritance|lotto|prize|gift|"
               r"penalt\w*|student loan balance|balance|savings(?! interest)|deposit(?! interest)|house price|purchase price|sale price|"
               r"kiwisaver (?:balance |fund |account )?(?:is|was|sits at|has|of)|"
@@ -401,6 +402,8 @@ def _clause_start(text: str, start: int) -> tuple[str, int]:
     return unbracketed, max(unbracketed.rfind(sep) for sep in CLAUSE_SEPARATORS) + 1
 
 
+RULE_FIGURE_AFTER = re.compile(r"(?:independent earner (?:tax )?credit|ietc|tax credit|credit|rebate|threshold|allowance|cap|limit|"
+                               r"government contribution|max(?:imum)?)\b", re.I)
 ASSET_AFTER = re.compile(r"(?:house|home|property|apartment|townhouse|unit|section|car|boat|mortgage|loan|deposit|term deposit|"
                          r"savings account|savings(?! scheme)|balance|portfolio|share portfolio|student loan|kiwisaver balance)\b"
                          r"(?!\s+(?:account\s+)?(?:interest|income|returns?|dividends?|earnings|repayments?|deductions?))", re.I)
@@ -418,6 +421,8 @@ def _role_of(text: str, start: int, end: int, skip: str | None = None, default: 
     before = re.sub(r"\s{2,}", " ", unbracketed[clause_start:start])[-45:]
     if ASSET_AFTER.match(directly_after) and not EARNED_RIGHT_BEFORE.search(before):
         return "other"  # "a $780k house": a price, not an income ("monthly pay 3900 student loan …" is a pay)
+    if RULE_FIGURE_AFTER.match(directly_after) and re.search(r"\bthe\s*\$?$", before, re.I):
+        return "value"  # "the $520 independent earner credit", "the $24,128 threshold": the rule's own figure
     if RENT_AFTER.match(directly_after) and skip != "rent_received":
         return "expense" if RENT_PAID.search(before) else "rent_received"
     # ("$1,200 of bank interest", "$500 cash bonus": one word may stand between the amount and its noun.)

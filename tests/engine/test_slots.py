@@ -639,3 +639,14 @@ def test_conditions_said_not_to_apply_leave_the_question(text, left):
 def test_a_profit_said_after_its_costs_are_named_first():
     slots = read_slots("people pay me cash for gardening, after costs (fuel, tools) about 21 000 a year", RULES)
     assert [(a.value, a.role) for a in slots.amounts] == [(Decimal(21000), "other_income")]
+
+
+@pytest.mark.parametrize("text,expected", [
+    # A rule's own figure named before its noun is not an income.
+    ("can I get the $520 tax credit on my $30,000?", [(Decimal(520), "value"), (Decimal(30000), "income")]),
+    # Cash jobs and side jobs are income besides pay; a room let out is rent received.
+    ("about $6,000 of cash jobs on top of my $48,000 wages", [(Decimal(6000), "other_income"), (Decimal(48000), "income")]),
+    ("letting out the spare room in our place for $220 a week", [(Decimal(220), "rent_received")]),
+])
+def test_rule_figures_cash_jobs_and_rooms_let(text, expected):
+    assert [(a.value, a.role) for a in read_slots(text, RULES).amounts] == expected
