@@ -242,6 +242,7 @@ ROLE_WORDS = [
                 r"materials|supplies|outgoings|overheads|rent (?:is|of)|pay rent|paying rent|mortgage|"
                 # what is charged for a service ("an accountant quoted me $650", "wants $900 for")
                 r"quoted(?: me| us)?|quote of|charg(?:e|es|ed|ing) (?:me|us)|wants|invoiced me|"
+                r"(?:invoice|bill)(?: from [\w' ]{1,25})? (?:is|was|of|for|says|came to|comes to)|"
                 # a rental's costs listed by name ("rates 4,100, insurance 2,300, property manager 2,800")
                 r"council rates|insurance|repairs|maintenance|property manager|"
                 r"body corp\w*|letting fees|agent'?s? fees?"),
@@ -477,6 +478,7 @@ def _role_of(text: str, start: int, end: int, skip: str | None = None, default: 
 # "me and husband together make 140k", "how much tax do we pay on 160k combined", "Combined gross income
 # 142,000 … are we paying": a couple's income put together.
 COUPLE_TOGETHER = re.compile(r"\b(?:we|us|our|me and (?:my )?(?:husband|wife|partner|hubby|missus))\b[^.?!]{0,50}\b(?:combined|together|joint)\b|"
+                             r"\bhow much (?:tax )?(?:do|will|would|should) we (?:pay|owe)\b[^.?!]{0,20}[.?!]?\s*$|"
                              r"\b(?:combined|joint)\b[^.?!]{0,50}\b(?:we|us|our)\b", re.I)
 
 
@@ -692,7 +694,7 @@ def _roles_from_the_sentence(text: str, found: list[Money]) -> list[Money]:
             a = replace(a, role="expense")
         elif a.role == "income" and PIE_INCOME_SUBJECT.search(_sentence_before(text, a)):
             a = replace(a, role="pie_income", questioned=None)  # "My KiwiSaver PIE income is tiny, like $150 a year"
-        elif a.role == "expense" and (NET_OF_COSTS_AFTER.match(text[a.end:]) or NET_OF_COSTS_BEFORE.search(text[:a.start])):
+        elif a.role in ("expense", "income") and (NET_OF_COSTS_AFTER.match(text[a.end:]) or a.role == "expense" and NET_OF_COSTS_BEFORE.search(text[:a.start])):
             a = replace(a, role="other_income")  # "about $18,000 a year after her costs": a profit
         elif a.role == "contribution" and EMPLOYER_PUTS_IN.search(text[max(0, a.start - 40):a.start]):
             a = replace(a, role="other")  # "My employer puts $3,000 into my KiwiSaver": not their own

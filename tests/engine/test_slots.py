@@ -502,6 +502,7 @@ def test_pie_income_named_earlier_in_its_sentence():
     ("purchase price 710,000, salary 95,000", [(Decimal(710000), "other"), (Decimal(95000), "income")]),
     # What someone is charged for a service is not their income; what they charge is.
     ("the bookkeeper quoted us $1,150 for the year's accounts", [(Decimal(1150), "expense")]),
+    ("the invoice from the electrician is $640, is it deductible?", [(Decimal(640), "expense")]),
     ("I charge $70 an hour as a sole trader", [(Decimal(70), "income")]),
     # A payslip's numbering is not money.
     ("Fortnight 12 | Gross 2,450.00 | Code M", [(Decimal(2450), "income")]),
