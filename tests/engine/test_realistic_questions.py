@@ -1248,25 +1248,6 @@ def test_figures_worked_from_the_amounts_as_written(engine, question, figure):
     assert figure in ask(engine, question)["answer"]
 
 
-def test_a_raise_stated_is_their_own_income_worked_out_beside_the_rule(engine):
-    # 2026-27 on $85,000: 15,600 x 10.5% + 37,900 x 17.5% + 24,600 x 30% + 6,900 x 33% = $17,927.50.
-    out = ask(engine, "my pay went up to $85k, is all of it taxed at 33% now?")
-    assert out["status"] == "answered" and "calculate_income_tax" in [t["name"] for t in out["tools"]]
-    assert "$17,927.50" in out["answer"]
-
-
-def test_a_topic_with_its_figures_and_a_one_word_tax_asked_is_worked_out(engine):
-    # Profit 90,000 - 25,000 = 65,000 (2026-27): 1,638 + 37,900 x 17.5% + 11,500 x 30% = $11,720.50.
-    out = ask(engine, "freelancer, sales 90k, costs 25k, tax?")
-    assert out["status"] == "answered" and "$11,720.50" in out["answer"]
-
-
-def test_a_salary_said_a_few_words_before_its_figure_is_their_own(engine):
-    # 2026-27 on $85,000: $17,927.50 (worked in the test above); the rule's answer shows their sum too.
-    out = ask(engine, "my gross salary here will be 85 000 NZD. where is the tax free allowance?")
-    assert "$17,927.50" in out["answer"]
-
-
 def test_work_besides_a_main_job_is_the_second_job_and_its_code_is_chained_to_its_paye(engine):
     # 2026-27: 52,000 + 300 x 52 (15,600) = 67,600 -> SH (to $78,100); 30% + 1.75% ACC = 31.75% x 300 = $95.25.
     out = ask(engine, "Main job pays $52,000. I also do evening cleaning for $300 a week. What code for the cleaning, "
@@ -1275,7 +1256,21 @@ def test_work_besides_a_main_job_is_the_second_job_and_its_code_is_chained_to_it
     assert "**SH**" in out["answer"] and "$95.25" in out["answer"]
 
 
-def test_a_topic_with_its_income_and_how_much_extra_tax_asked_is_worked_out(engine):
-    # $12,000 crypto gain on a $70,000 salary (2026-27): 8,100 x 30% + 3,900 x 33% = 2,430 + 1,287 = $3,717.
-    out = ask(engine, "Made roughly $12,000 profit trading bitcoin this year. Do I have to tell IRD? I earn $70,000, how much extra tax is that?")
-    assert out["status"] == "answered" and "$3,717" in out["answer"]
+@pytest.mark.parametrize("question,figure", [
+    # A raise stated is their own income, worked out beside the rule. 2026-27 on $85,000:
+    # 15,600 x 10.5% + 37,900 x 17.5% + 24,600 x 30% + 6,900 x 33% = $17,927.50.
+    ("my pay went up to $85k, is all of it taxed at 33% now?", "$17,927.50"),
+    # A salary said a few words before its figure is their own (the same $17,927.50).
+    ("my gross salary here will be 85 000 NZD. where is the tax free allowance?", "$17,927.50"),
+    # A topic with its figures and the tax asked in a word. Profit 90,000 - 25,000 = 65,000:
+    # 1,638 + 37,900 x 17.5% + 11,500 x 30% = $11,720.50.
+    ("freelancer, sales 90k, costs 25k, tax?", "$11,720.50"),
+    # A topic with the income stated and how much extra tax asked. $12,000 gain on a $70,000 salary:
+    # 8,100 x 30% + 3,900 x 33% = 2,430 + 1,287 = $3,717.
+    ("Made roughly $12,000 profit trading bitcoin this year. Do I have to tell IRD? I earn $70,000, how much extra tax is that?",
+     "$3,717"),
+])
+def test_their_own_figures_stated_beside_a_rule_or_topic_are_worked_out(engine, question, figure):
+    out = ask(engine, question)
+    assert out["status"] == "answered" and "calculate_income_tax" in [t["name"] for t in out["tools"]]
+    assert figure in out["answer"]
