@@ -100,3 +100,10 @@ class QueryExpander:
 @lru_cache(maxsize=1)
 def default_expander() -> QueryExpander:
     return QueryExpander.from_file()
+
+
+@lru_cache(maxsize=2048)
+def canonical_terms(query: str) -> tuple[str, ...]:
+    """IRD's own terms for the everyday words a text uses, from the default table (cached: the same
+    question's words are looked up again when its answer is written)."""
+    return tuple(default_expander().expansions(query))

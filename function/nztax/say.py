@@ -27,7 +27,7 @@ from nztax.contract import AskResult, Citation, ToolCall
 from nztax.decide import Decision
 from nztax.rules import PAY_FREQUENCIES, RuleBook, TaxYearRules
 from nztax.slots import ASKS_IF_RIGHT
-from nztax.query_expansion import default_expander
+from nztax.query_expansion import canonical_terms
 from nztax.understand import words
 
 PERIOD_WORDS = {"weekly": "week", "fortnightly": "fortnight", "four_weekly": "four weeks", "monthly": "month",
@@ -435,7 +435,7 @@ def best_sentences(question: str, hits: list, limit: int, extra_words: set[str] 
     # a year or a rate still is.)
     plain = QUESTION_AMOUNT.sub(" ", question)
     # IRD's own term for a word the question uses ("bitcoin" -> "crypto-asset") is a word to share too.
-    wanted = words(plain) | words(" ".join(default_expander().expansions(plain))) | (extra_words or set())
+    wanted = words(plain) | words(" ".join(canonical_terms(plain))) | (extra_words or set())
     if not wanted:
         return []
     candidates = [(s, hit, rank) for rank, hit in enumerate(hits) for s in _sentences(hit)
