@@ -118,10 +118,10 @@ INCOME_TOOLS = ("calculate_income_tax", "calculate_paye", "calculate_take_home_p
 # Sums whose rate follows the rest of the year's income (the ACC levy's rate does not).
 RATE_DEPENDS_ON_INCOME_TOOLS = ("calculate_income_tax", "calculate_paye", "calculate_take_home_pay",
                                 "calculate_student_loan_repayment")
-# "What's the tax on a 5k bonus?", "how much do I owe on it": a figure asked for.
 # A sum asked for in a word or two at the end: "…, tax?", "… - how much tax?", "what's the tax".
 TAX_ASKED_TERSELY = re.compile(r"(?:^|[,;:.\-–]\s*)(?:how much\s+|what'?s the\s+|whats the\s+)?(?:tax|income tax)\s*\?*\s*$|"
                                r"\bhow much (?:extra |more |additional )?(?:income )?tax\b(?! (?:credit|code|return|rate))", re.I)
+# "What's the tax on a 5k bonus?", "how much do I owe on it": a figure asked for.
 ASKS_AMOUNT_OF_TAX = re.compile(r"\b(?:tax|paye)\s+(?:on|for|off)\b|\bhow much\b|\bowe\b", re.I)
 # A sum wanted for a pay period or for what comes off a pay ("how much will come off each
 # fortnight?", "take home pay weekly?"): a figure of the person's own, however it is worded.
