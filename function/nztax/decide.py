@@ -24,8 +24,8 @@ from nztax.calculators.paye import PRIMARY_CODES
 from nztax.contract import tax_year_starting
 from nztax.rules import FLAT_CODES, SECONDARY_CODES, RuleBook, current_tax_year
 from nztax.settings import get_settings
-from nztax.slots import EMPLOYER_PUTS_IN, HOUSEHOLD_QUESTIONED, OTHER_INCOME_ROLES, PAY_FREQUENCIES, SALE_PRICE_ONLY, PERIODS_PER_YEAR, SECOND_JOB_WORDS, Money, Slots, clean_text, find_tax_codes, read_slots
-from nztax.understand import Classification, IntentSpec, default_catalogue, mentions, phrase_text
+from nztax.slots import EMPLOYER_PUTS_IN, HOUSEHOLD_QUESTIONED, MONTH_NAMES, OTHER_INCOME_ROLES, PAY_FREQUENCIES, SALE_PRICE_ONLY, PERIODS_PER_YEAR, SECOND_JOB_WORDS, Money, Slots, clean_text, find_tax_codes, read_slots
+from nztax.understand import Classification, IntentSpec, default_catalogue, says_any
 
 # The student loan deduction asked about: "sl on …", "how much student loan comes off …".
 LOAN_ASKED = re.compile(r"^\W*sl\b|\b(?:sl|student loan)\s+(?:on|off|from|for|deduction|repayment|come|comes|taken)\b|"
@@ -136,7 +136,7 @@ GROSS_ASKED_ABOUT = re.compile(r"\b(?:on|from|for|off) (?:the|my|this|that|our) 
 # Whether someone is a tax resident, asked; how long they have been here, said.
 ASKS_IF_RESIDENT = re.compile(r"\b(?:am i|is (?:he|she|my \w+)|are (?:we|they)|would i be|will i be)\b[^.?!]{0,30}\bresident\b", re.I)
 HOW_LONG_HERE = re.compile(r"\b\d+\s*(?:days?|weeks?|months?|years?|yrs?)\b|\b(?:since|in|from|on)\s+(?:the\s+)?(?:\d{1,2}(?:st|nd|rd|th)?\s+)?"
-                           r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\w*\b|\b(?:a|one|two|three|six) (?:days?|weeks?|months?|years?)\b|"
+                           + MONTH_NAMES + r"\b|\b(?:a|one|two|three|six) (?:days?|weeks?|months?|years?)\b|"
                            r"\bhalf a year\b|\bpermanent\w*\b|\bcitizen\b|\bhome here\b|\bbought a house\b", re.I)
 # Where someone lives, said by its place ("lives in Christchurch", "house and kids are still in Nelson"):
 # a home is one of the two facts residence turns on. (A place is a capitalised word.)
@@ -350,7 +350,7 @@ def decide(question: str, classification: Classification | None, rules: RuleBook
         _clarify(d, "which_year")
         return d
     if (not sure and intent.does == "decline" and runner is not None and classification.runner_up_score >= get_settings().intent_min_score
-            and mentions(f" {phrase_text(asked)} ", intent.decisive_unless)
+            and says_any(asked, intent.decisive_unless)
             and (runner.does == "fact" and not slots.amounts or runner.does == "calculate" and slots.income_amount() is not None)):
         # Held back from turning it away (words of New Zealand's own tax, or of their own pay): the
         # nearest reading that answers it ("Not company or trust, just personal: the top rate?").

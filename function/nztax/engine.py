@@ -33,7 +33,7 @@ from nztax.faq_index import FaqIndex
 from nztax.index import IndexMissingError
 from nztax.rules import RuleBook, current_tax_year, default_rules, today
 from nztax.settings import Settings, get_settings
-from nztax.slots import without_denied, clean_text, read_slots, reading
+from nztax.slots import clean_text, read_slots, reading, without_denied
 from nztax.spelling import Speller
 from nztax.understand import IntentClassifier, default_catalogue
 

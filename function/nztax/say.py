@@ -40,7 +40,7 @@ LEAD_SENTENCES = 4
 SUPPORT_SENTENCES = 2
 # A sentence must share at least this share of the question's words to answer it on its own.
 MIN_SENTENCE_COVERAGE = 0.2
-# Words every tax passage shares with every tax question.
+# Words every tax passage shares with every tax question (as `words` stems them: "taxes" is "taxe").
 GENERIC_WORDS = frozenset({"tax", "taxe", "taxed", "taxable", "ird", "inland", "revenue", "income", "pay", "paid", "nz"})
 QUESTION_AMOUNT = re.compile(r"\$\s?\d[\d,.]*\s?k?\b|\b\d{1,3}(?:,\d{3})+(?:\.\d+)?\b|\b\d+(?:\.\d+)?\s?k\b", re.I)
 # Added to a sentence's score by the rank of its passage (first, second, third …).

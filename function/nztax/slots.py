@@ -48,6 +48,8 @@ def clean_text(text: str) -> str:
 def _table_rows_labelled(text: str) -> str:
     """A pasted table's header row put beside the row of values under it: "Emp no | Base salary⏎4471 |
     83,250" becomes "Emp no 4471 | Base salary 83,250", so each figure keeps its column's name."""
+    if "\n" not in text:
+        return text  # (one line: no table; clean_text runs often)
     lines = text.split("\n")
     out: list[str] = []
     i = 0
@@ -1037,8 +1039,8 @@ HOURS_A_YEAR = re.compile(r"(?<![\d,.])(?P<h>\d{1,3}(?:,\d{3})+|\d+)\s?(?:hours|
 HOURS = re.compile(r"(?<![\d,.])(?P<h>\d+(?:\.\d+)?)\s?(?:hours|hrs|hr|h)\b(?:\s?(?:a|per|each|/|p)\s?(?:week|wk|w)\b|\s?pw\b|/wk)?", re.I)
 # A payslip's or roster's label before the hours: "Hours 37.5/wk", "Hours this week 32.0", "Ordinary 40.00 hrs".
 PAYSLIP_NUMBER_BEFORE = re.compile(r"\|\s*pay\s*[:#]?\s*$|"
-                                   r"(?<!per )(?<!a )(?<!each )(?<!every )\b(?:(?:pay\s+)?period|week|wk|fortnight|employee|emp(?:loyee)?\s+(?:no|id|number)|"
-                                   r"ref(?:erence)?|clause|period\s+(?:no|number))\.?\s*[:#|]?\s*$", re.I)
+                                   r"(?<!per )(?<!a )(?<!each )(?<!every )\b(?:(?:pay\s+)?period|week|wk|fortnight|"
+                                   r"clause|period\s+(?:no|number))\.?\s*[:#|]?\s*$", re.I)
 REFERENCE_BEFORE = re.compile(r"\b(?:employee|emp(?:loyee)?\s+(?:no|id|number)|staff\s+(?:no|id)|ref(?:erence)?|customer\s+ref(?:erence)?|"
                               r"id|ird\s+(?:no|number)|account\s+(?:no|number)|invoice\s+(?:no|number)|rcpt|receipt\s+(?:no|number))\.?\s*[:#|]?\s*$", re.I)
 # A payslip's own period named anywhere in it: "Week 47", "w/e 15/11/26", "Payslip fortnight 21", "Weekly payslip".
@@ -1071,13 +1073,17 @@ NO_STUDENT_LOAN = re.compile(r"\b(?:no|without|don'?t have an?|paid off(?: my)?|
 NO_OTHER_JOB = re.compile(r"\b(?:no|not any|without an?|don'?t have an?)\s+(?:other|second|2nd|another)\s+(?:job|jobs|income|employer)", re.I)
 
 
+# Each only as a condition on its own: "no student loan threshold on a second job" is what is asked.
+DENIED_ON_ITS_OWN = [re.compile(denied.pattern + r"(?=\s*(?:[,.;:?!)]|$|and\b|or\b|nor\b|no\b|with\b|on\b|code\b))", re.I)
+                     for denied in (NO_KIWISAVER, NO_STUDENT_LOAN, NO_OTHER_JOB)]
+
+
 def without_denied(text: str) -> str:
     """The question without the conditions it says do not apply ("M, no kiwisaver, no SL"): they say
     what is left out of the sum, not what is asked."""
     cut = text
-    for denied in (NO_KIWISAVER, NO_STUDENT_LOAN, NO_OTHER_JOB):
-        # (only a condition on its own: "no student loan threshold on a second job" is what is asked)
-        cut = re.sub(denied.pattern + r"(?=\s*(?:[,.;:?!)]|$|and\b|or\b|nor\b|no\b|with\b|on\b|code\b))", " ", cut, flags=re.I)
+    for denied in DENIED_ON_ITS_OWN:
+        cut = denied.sub(" ", cut)
     return " ".join(cut.split()) or text
 
 

@@ -59,6 +59,11 @@ def mentions(lowered: str, phrases: tuple[str, ...]) -> bool:
     return any(f" {k} " in lowered for k in phrases)
 
 
+def says_any(question: str, phrases: tuple[str, ...]) -> bool:
+    """True when the question uses one of `phrases` (phrase text) as whole words."""
+    return mentions(f" {phrase_text(question)} ", phrases)
+
+
 def follows_in_order(lowered: str, sequences: tuple[tuple[tuple[str, ...], ...], ...], gap: int) -> bool:
     """True when, for one of `sequences`, each step (alternative phrases) occurs in `lowered`
     (" phrase text "), in order, with at most `gap` words between one step and the next. An empty
