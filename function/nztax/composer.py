@@ -114,6 +114,22 @@ def pct(rate: Any) -> str:
     return f"{d:f}%"
 
 
+def kiwisaver_reduction(ks) -> str:
+    """The temporary rate reduction as one sentence, with how long it lasts where the rules say."""
+    sentence = f"You can apply to IRD for a temporary rate reduction to {pct(ks.temporary_reduction_rate)}"
+    if ks.temporary_reduction_months:
+        shortest, longest = ks.temporary_reduction_months
+        sentence += f", lasting {shortest} to {longest} months at a time (you can apply again when it ends)"
+    return sentence + "."
+
+
+def with_acc_levy(rate: Any, rules: TaxYearRules) -> str:
+    """'45% plus the ACC earners' levy of 1.75%: 46.75% in all' — a flat code's rate as payroll deducts it."""
+    acc = rules.data.acc_levy
+    combined = Decimal(str(rate)) + Decimal(str(acc.rate))
+    return f"{pct(rate)} plus the ACC earners' levy of {pct(acc.rate)}: {pct(combined)} in all"
+
+
 def threshold_change(tax_year: str | None) -> str:
     """'on 31 July 2024': when a split year's PAYE bands changed (the rules' second PAYE period)."""
     from nztax.rules import default_rules
@@ -249,6 +265,9 @@ CLARIFYING_QUESTIONS: dict[str, tuple[str, tuple[str, ...]]] = {
     "family_income": ("Working for Families depends on your family's income before tax for the year and on your "
                       "children. What is your family's total income (both partners), and how many children do you have?",
                       ()),
+    "children": ("The family tax credit is an amount for the eldest child and a smaller one for each other child, reduced "
+                 "as family income rises. How many dependent children do you have?",
+                 ("We have two kids and our family income is $62,000. How much family tax credit would we get?",)),
     "sale_cost": ("Tax on something sold is worked out on the gain: what it sold for, less what it cost you and the costs "
                   "of buying and selling it, and only when the sale is taxable. What did it cost you, and when did you buy it? "
                   "What else did you earn in the tax year?",
@@ -502,7 +521,7 @@ def topic_lines(topic: str, rules: TaxYearRules) -> list[str]:
         lines = [f"In {y}, KiwiSaver employee contribution rates are {rates} of gross pay; the default is "
                  f"{pct(ks.default_employee_rate)}. Employers must contribute at least {pct(ks.employer_minimum_rate)}."]
         if ks.temporary_reduction_rate is not None:
-            lines.append(f"You can apply for a temporary rate reduction to {pct(ks.temporary_reduction_rate)}.")
+            lines.append(kiwisaver_reduction(ks))
         return lines + topic_lines("government_contribution", rules)
     if topic == "government_contribution":
         gc = section_or_none(rules, "government_contribution")
@@ -524,11 +543,13 @@ def topic_lines(topic: str, rules: TaxYearRules) -> list[str]:
         if sec is None:
             return []
         period = sec.periods[-1]
+        acc = rules.data.acc_levy
         lines = [f"For a second job, the secondary tax code follows your expected total income for the year ({y}):", "",
-                 "| Code | Total yearly income up to | Rate |", "|---|---|---|"]
+                 "| Code | Total yearly income up to | Rate | With the ACC earners' levy |", "|---|---|---|---|"]
         for code, c in period.codes.items():
-            lines.append(f"| {code} | {money(c.income_to) if c.income_to is not None else 'no limit'} | {pct(c.rate)} |")
-        lines += ["", "The ACC earners' levy is added on top; add SL if you have a student loan."]
+            combined = pct(Decimal(str(c.rate)) + Decimal(str(acc.rate)))
+            lines.append(f"| {code} | {money(c.income_to) if c.income_to is not None else 'no limit'} | {pct(c.rate)} | {combined} |")
+        lines += ["", "Payroll deducts the rate with the ACC earners' levy; add SL if you have a student loan."]
         return lines
     if topic == "tax_codes":
         fc = section_or_none(rules, "flat_codes")
@@ -536,8 +557,8 @@ def topic_lines(topic: str, rules: TaxYearRules) -> list[str]:
                  "qualify for the independent earner tax credit, SL added if you have a student loan, and SB, S, SH, "
                  "ST or SA for a second job."]
         if fc is not None:
-            lines.append(f"Without a declaration or IRD number you are taxed at the non-declaration rate of {pct(fc.codes['ND'].rate)} "
-                         "plus the ACC levy (code ND).")
+            lines.append(f"Without a declaration or IRD number you are taxed at the non-declaration rate of "
+                         f"{with_acc_levy(fc.codes['ND'].rate, rules)} (code ND).")
         return lines
     if topic == "donations":
         dc = section_or_none(rules, "donation_credit")

@@ -176,6 +176,17 @@ OWN_AMOUNT = re.compile(r"\bhow (?:much|big|large)\b[^?]*\b(i|my|me|we|our|us|sh
                         r"\bwhat (?:will|would) (?:my|our)\b[^?]*\bbe\b|"
                         r"\b(?:will|would) (?:i|we) (?:get|be getting|have to pay) (?:a|any)\b|"
                         r"\bhow much\b[^?]*\b(?:they|ird|it|employer|boss|work)\s+(?:take|takes|deduct|deducts|withhold|keep)s?\b", re.I)
+# "Can I drop my KiwiSaver back to 3%? I'm on $67k", "can I switch to ME, I earn 52k": whether they
+# may change something, which a rule answers (the income is context, not a sum to work out).
+PERMISSION_ASKED = re.compile(
+    r"^\W*(?:(?:so|ok|okay|and|but|hi|hey|quick q)\W+)?(?:can|could|may)\s+(?:i|we)\s+(?:still\s+|just\s+|now\s+|legally\s+|actually\s+)?"
+    r"(?:drop|lower|reduce|decrease|switch|change|swap|go back|move|opt out|stop|pause|cancel|deduct|write off|"
+    r"claim (?!(?:the |an? |my )?(?:ietc|independent|donations?|tax credits?|refund|it back|back)\b))\b"
+    r"|\bam i allowed to\b|\bis it (?:ok|okay|allowed|legal) (?:for me )?to\b", re.I)
+SUM_ASKED = re.compile(r"\bhow (?:much|many)\b|\bwhat(?:'s| is| would| will| does)?\b[^?]{0,30}\b(?:take[- ]home|cost|come to|work out|be)\b", re.I)
+# Money paid for something in return (a raffle ticket, a gala dinner) is not a gift: which of several
+# payments count is the rule's question, not a sum of them all.
+BOUGHT_NOT_GIVEN = re.compile(r"\b(?:raffles?|tickets?|dinners?|auctions?|gala|bought|purchased?|fundraising event)\b", re.I)
 # "How much can I earn before I pay tax?", "how much do I need to put in to get the full government
 # contribution?": a threshold asked about, which the rule answers.
 THRESHOLD_ASKED = re.compile(r"\bhow much\b[^?]*\b(?:before|until|tax[- ]free)\b|"
@@ -361,6 +372,11 @@ def decide(question: str, classification: Classification | None, rules: RuleBook
         # "sole trader turnover 140k, expenses 62k, tax?": the topic's own sum on the stated figures.
         intent, runner = runner, intent
         d.intent, runner_does, sure = intent, "topic", True
+    if intent.does == "calculate" and PERMISSION_ASKED.search(asked) and not SUM_ASKED.search(asked):
+        rule = _nearest_rule(classification)
+        if rule is not None:
+            intent, runner = rule, intent
+            d.intent, runner_does, sure = intent, "calculate", True
     if intent.does in ("refuse", "decline", "clarify", "fact", "topic"):
         both_out = intent.does == runner_does == "decline" and classification.score >= get_settings().intent_min_score
         if not sure and intent.does in ("refuse", "decline", "clarify") and not both_out:
@@ -381,6 +397,10 @@ def decide(question: str, classification: Classification | None, rules: RuleBook
         d.action = intent.does
         if intent.rule_sum:
             _rule_sum(d, intent, slots)
+        if "wff" in d.rule_results and "full_credit" not in d.rule_results["wff"] and CREDIT_AMOUNT_ASKED.search(asked):
+            # "How much Working for Families will we get on $65k?": the credit is per child.
+            _clarify(d, "children")
+            return d
         if intent.does == "clarify":
             d.missing = ["income"] if slots.income_amount() is None and _asks_own_figure(asked) else ["question"]
         elif intent.does == "fact" and intent.asks and _own_figure_with_nothing(asked, intent, slots, states_nothing):
@@ -535,6 +555,13 @@ def decide(question: str, classification: Classification | None, rules: RuleBook
     return d
 
 
+def _nearest_rule(classification) -> IntentSpec | None:
+    """The best-scoring fact or topic in the catalogue, if it is near enough to the question."""
+    rules = [spec for spec in default_catalogue().intents if spec.does in ("fact", "topic")
+             and classification.scores.get(spec.name, 0.0) >= get_settings().intent_min_score]
+    return max(rules, key=lambda spec: classification.scores[spec.name], default=None)
+
+
 def _calculation(tool: str) -> IntentSpec | None:
     """The catalogue's calculation that runs `tool`."""
     return next((spec for spec in default_catalogue().intents if spec.does == "calculate" and spec.tool == tool), None)
@@ -645,6 +672,7 @@ def _rule_sum(d: Decision, intent: IntentSpec, slots: Slots) -> bool:
     from nztax.calculators.errors import ToolArgumentError
     from nztax.calculators.fif import fair_dividend_rate_income
     from nztax.calculators.provisional import standard_provisional_tax
+    from nztax.calculators.wff import family_tax_credit
 
     if not d.known_year:
         return False
@@ -660,9 +688,31 @@ def _rule_sum(d: Decision, intent: IntentSpec, slots: Slots) -> bool:
             d.rule_results["fif_under"] = under
         elif intent.rule_sum == "fif" and len(opening) == 1:
             d.rule_results["fif"] = fair_dividend_rate_income(float(opening[0].value), d.tax_year, _marginal_rate(d))
+        elif intent.rule_sum == "wff" and not FAMILYBOOST.search(d.asked) and len(family := [a for a in slots.incomes if a.period == "annual" and a.questioned
+                                                         in (None, HOUSEHOLD_QUESTIONED)]) == 1:
+            # (A couple's income together is just what Working for Families goes by.)
+            d.rule_results["wff"] = family_tax_credit(float(family[0].value), _children(d.asked), d.tax_year)
     except ToolArgumentError:
         return False  # (a year without those rules: the rule's text alone)
     return bool(d.rule_results)
+
+
+# "how much will we get", "how much family tax credit": the credit itself asked for (not how much it is cut by).
+CREDIT_AMOUNT_ASKED = re.compile(r"\bhow much\b(?![^?]*\b(?:cut|reduc\w*|abate\w*|lose|drop|go(?:es)? down|less)\b)", re.I)
+# FamilyBoost (childcare fees), a Working for Families payment of its own: not the family tax credit's sum.
+FAMILYBOOST = re.compile(r"\bfamily ?boost\b|\bday ?care\b|\bchildcare\b|\bece\b|\bkindy\b|\bkindergarten\b", re.I)
+CHILD_COUNT = re.compile(r"\b(?P<n>\d|one|two|three|four|five|six)\s+(?:dependent\s+)?(?:kids|children|child|kid)\b|"
+                         r"\b(?:a|our|one|an only)\s+(?:child|kid|baby|toddler|son|daughter)\b", re.I)
+COUNT_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
+
+
+def _children(text: str) -> int | None:
+    """How many dependent children the question says the family has ("two kids", "our child")."""
+    m = CHILD_COUNT.search(text)
+    if m is None:
+        return None
+    n = m.group("n")
+    return 1 if n is None else int(n) if n.isdigit() else COUNT_WORDS[n.lower()]
 
 
 # "shares that cost me $38,000": what the FIF interests cost, which decides whether the rules apply.
@@ -829,6 +879,10 @@ def _plan(d: Decision, intent: IntentSpec, slots: Slots) -> None:
         if given.period in PAY_FREQUENCIES and (slots.asked_period == given.period or EACH_PAY.search(d.asked)):
             # "$45 every fortnight … the credit on each pay": payroll giving credits each pay as it goes.
             donated = given.value
+        elif (len(donations) > 1 and not slots.comparison and all(slots.annual(a) for a in donations)
+              and not BOUGHT_NOT_GIVEN.search(d.asked)):
+            # "$1,800 to the SPCA and $600 to my church": the credit is on all the year's gifts.
+            donated = sum((slots.annual(a) for a in donations), Decimal(0))
         if income is None:
             # The credit is capped only by a taxable income below the donations: say the assumption.
             income = donated

@@ -226,7 +226,7 @@ class Engine:
             named += [spec.name for spec in self.classifier.catalogue.intents
                       if spec.does == "calculate" and spec.tool == "calculate_income_tax"]
         components = [self.classifier.catalogue.get(name) for name in dict.fromkeys(named)
-                      if classification.scores.get(name, 0.0) >= self.settings.intent_min_score]
+                      if name in classification.leading and classification.scores[name] >= self.settings.intent_min_score]
         return decide(question, classification, self.rules, history=history, tax_year=tax_year, slots=slots,
                       also=also, components=components), vector
 

@@ -229,6 +229,7 @@ class KiwiSaver(_Strict):
     default_employee_rate: Rate
     employer_minimum_rate: Rate
     temporary_reduction_rate: Rate | None = None
+    temporary_reduction_months: tuple[int, int] | None = None  # (shortest, longest) one reduction lasts
 
     @model_validator(mode="after")
     def _default_listed(self):
@@ -478,6 +479,14 @@ def _figures_of(data: "TaxYearFile") -> frozenset[Decimal]:
                 walk(v)
 
     walk(data.model_dump(mode="python"))
+    # A flat or secondary code's rate as payroll deducts it, with the ACC earners' levy added
+    # (ND: 45% + 1.75% = 46.75%), which IRD's tables print beside the rate.
+    code_rates = [c.rate for c in data.flat_codes.codes.values()] if data.flat_codes else []
+    if data.secondary_codes:
+        code_rates += [c.rate for period in data.secondary_codes.periods for c in period.codes.values()]
+    for rate in code_rates:
+        combined = Decimal(str(rate)) + Decimal(str(data.acc_levy.rate))
+        found.update({combined.normalize(), (combined * 100).normalize()})
     return frozenset(found)
 
 

@@ -76,7 +76,8 @@ def fact_values(rules: TaxYearRules) -> dict[str, str]:
     if ks is not None:
         rates = [pct(r) for r in ks.employee_rates]
         v.update(ks_rates=", ".join(rates[:-1]) + f" or {rates[-1]}", ks_default=pct(ks.default_employee_rate),
-                 employer_min=pct(ks.employer_minimum_rate))
+                 employer_min=pct(ks.employer_minimum_rate),
+                 ks_reduction=" " + composer.kiwisaver_reduction(ks) if ks.temporary_reduction_rate is not None else "")
     gc = section_or_none(rules, "government_contribution")
     if gc is not None:
         cents = int(round(float(gc.match_rate) * 100))
@@ -100,11 +101,11 @@ def fact_values(rules: TaxYearRules) -> dict[str, str]:
     v.update(_topic_values(rules))
     fc = section_or_none(rules, "flat_codes")
     if fc is not None and "ND" in fc.codes:
-        v["nd_rate"] = pct(fc.codes["ND"].rate)
+        v["nd_rate"] = composer.with_acc_levy(fc.codes["ND"].rate, rules)
     for code, flat in (fc.codes.items() if fc is not None else ()):
         # The code for work with a flat code of its own ("on the RSE scheme"), as the answer's opening.
         v[f"flat_{code}"] = (f"For this work ({flat.meaning.lower()}) your employer uses the **{code}** tax code: "
-                             f"a flat {pct(flat.rate)} plus the ACC earners' levy. ")
+                             f"a flat {composer.with_acc_levy(flat.rate, rules)}. ")
     v["code_main"] = v["rule_sum"] = ""
     return v
 
@@ -164,6 +165,10 @@ def _other_deductions(figures: dict) -> str:
     return out
 
 
+# "how much student loan should come off each week?", "what's the SL deduction each month": the loan is what is asked.
+LOAN_DEDUCTION_ASKED = re.compile(r"\b(?:how much|what(?:'s| is| will be)?)\b[^?.]{0,20}\b(?:student loan|sl)\b(?! code)", re.I)
+
+
 def lead_for(name: str, args: dict, result: dict, decision: Decision) -> str:
     """The sentence that answers the question, in the period it asked about."""
     if "error" in result:
@@ -189,8 +194,9 @@ def lead_for(name: str, args: dict, result: dict, decision: Decision) -> str:
         return (f"On {money(result['annual_salary'])} a year ({y}), your take-home pay is about **{money(result['net_pay'])} a year** "
                 f"after income tax {money(result['income_tax'])}, ACC levy {money(result['acc_levy'])}"
                 f"{_other_deductions(result)}{credit}.")
-    if name == "calculate_paye" and result.get("student_loan") and decision.intent is not None \
-            and decision.intent.tool == "calculate_student_loan_repayment":
+    if name == "calculate_paye" and result.get("student_loan") and (
+            decision.intent is not None and decision.intent.tool == "calculate_student_loan_repayment"
+            or LOAN_DEDUCTION_ASKED.search(decision.asked) and not decision.slots.names_take_home):
         # A student loan question about one pay: the employer's deduction leads, with the pay
         # period's threshold it is worked over.
         loan = decision.rules.years[y].data.student_loan if decision.rules and y in decision.rules.years else None
@@ -583,6 +589,30 @@ def _fif_sum(decision: Decision) -> str | None:
     return out + f". This applies when the shares' total cost is over {money(r['de_minimis_cost'])} at any time in the year."
 
 
+def _wff_sum(decision: Decision) -> str | None:
+    """"Two kids, family income $62,700": the family tax credit's abatement on that income and, with
+    the children counted, the credit left (worked out in decide.py)."""
+    r = decision.rule_results.get("wff")
+    if r is None:
+        return None
+    if r["abatement"] == 0:
+        out = (f"On a family income of {money(r['family_income'])} the family tax credit is not reduced: it abates only "
+               f"on family income over {money(r['abatement_threshold'])}.")
+    else:
+        out = (f"On a family income of {money(r['family_income'])} the family tax credit is reduced by **{money(r['abatement'])}** "
+               f"a year: {pct(r['abatement_rate'])} of the {money(r['income_over_threshold'])} over "
+               f"{money(r['abatement_threshold'])}.")
+    if "full_credit" in r:
+        kids = "one child" if r["children"] == 1 else f"{r['children']} children"
+        out += f" For {kids} the full credit is **{money(r['full_credit'])}** a year"
+        if r["abatement"] == 0:
+            out += f" in {r['tax_year']}."
+        else:
+            out += f", so about **{money(r['credit_after_abatement'])}** is left for {r['tax_year']}"
+            out += " (the rest of the abatement comes off the in-work tax credit)." if r["credit_after_abatement"] == 0 else "."
+    return out + " Working for Families has other credits and rules too; IRD works out the exact amounts."
+
+
 def _band_asked(decision: Decision, year_rules: TaxYearRules | None) -> str | None:
     """"Income between $48,000 and $53,500 is taxed at 21.64% in 2024-25": the rate for the range a
     question names, when one band covers all of it; None otherwise."""
@@ -601,12 +631,12 @@ def _band_asked(decision: Decision, year_rules: TaxYearRules | None) -> str | No
 def decision_values(decision: Decision, tool_results: list | None, values: dict[str, str]) -> dict[str, str]:
     """Placeholders that depend on the question itself (the main-job code for a stated income);
     `values` are the year's own placeholders."""
-    sentence = _provisional_sum(decision) or _fif_sum(decision) or _second_job_loan_sum(decision)
+    sentence = _provisional_sum(decision) or _fif_sum(decision) or _wff_sum(decision) or _second_job_loan_sum(decision)
     if sentence:
         return {"rule_sum": sentence + "\n\n"}
     if decision.slots.no_ird_number and "nd_rate" in values:
         return {"code_main": f"Without an IRD number or a tax code declaration your employer must use **ND**, the non-declaration "
-                             f"code: tax at {values['nd_rate']} plus the ACC earners' levy. "}
+                             f"code: tax at {values['nd_rate']}. "}
     if decision.slots.flat_code and f"flat_{decision.slots.flat_code}" in values:
         return {"code_main": values[f"flat_{decision.slots.flat_code}"]}
     for name, args, result in tool_results or []:

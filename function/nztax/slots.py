@@ -220,7 +220,10 @@ ROLE_WORDS = [
                r"(?:with|including|incl\.?|inc\.?) (?:my |the |a )?bonus(?:es)?|"
                r"from (?:[\w-]+ ){0,3}?(?:work|job|teaching|shifts|nursing|labouring)|"
                r"taxable income|income(?: (?:was|is|around|about|roughly))?"),
-    ("donation", r"donat\w*|(?:gave|give|given)(?!\s+(?:me|us|him|her|them|my|our)\b)|payroll giving|charit\w*|church|tithe|koha"),
+    ("donation", r"donat\w*|(?:gave|give|given)(?!\s+(?:me|us|him|her|them|my|our)\b)|payroll giving|charit\w*|church|tithe|koha|"
+                 # a gift to a charity named after it ("$500 to the hospice")
+                 r"to (?:the )?(?:red cross|hospice|salvation army|sally army|spca|unicef|world vision|starship|cancer society|"
+                 r"heart foundation|plunket|oxfam|st john|city mission|women'?s refuge|foodbank|food bank|mosque|temple|gurdwara|marae)"),
     ("contribution", r"put in|putting in|paid in|chuck(?:ed)? in|(?:i|we|i've) put(?: in)?|contribut\w*|into (?:my |the )?kiwisaver|into ks"),
     ("pie_income", r"\bpie\b|pie income|kiwisaver (?:fund )?(?:earned|returns?|income)|fund (?:earned|income|returns?)"),
     ("partner", r"partner|wife|husband|spouse|girlfriend|boyfriend|hubby|missus|other half|my mum|my dad|flatmate'?s"),
@@ -390,6 +393,7 @@ def _period_and_end(text: str, start: int, end: int) -> tuple[str, bool, int]:
 # "$60k salary", "$20k profit", "$5,000 of interest": the noun right after an amount says what it is.
 LABELS_NEXT_AMOUNT = re.compile(r"\s*(?:of|is|was|:|=|-)?\s*\$?\d")  # "income 40k kiwisaver returns 3k"
 # ("… $12,000 of term deposit interest and $9,000 from teaching": "and" closes the words before it.)
+MONEY_FIGURE = re.compile(r"\$\s?\d|\d\s?k\b", re.I)
 LEADS_ANOTHER_AMOUNT = re.compile(r"(?:(?!\band\b|&|\bplus\b)[^\d$.?!,;]){0,20}\$?\d", re.I)
 NOUN_AFTER = re.compile(r"^\s*(?:(?:of|in|worth of|a year|per year|annual|gross)\s+)?")
 
@@ -463,6 +467,8 @@ def _role_of(text: str, start: int, end: int, skip: str | None = None, default: 
                     continue  # "no other job": says there is none
                 if window is not before and LEADS_ANOTHER_AMOUNT.match(text, end + m.end()):
                     continue  # "12k a year with PIE income of $500": the words are the next amount's
+                if window is not before and MONEY_FIGURE.search(window[:m.start()]):
+                    continue  # "$12k a year on top of my $50k day job": the words after $50k are its own
                 # Plain income words lose near-ties to a specific role ("main salary", "second employer pays me").
                 distance += INCOME_ROLE_HANDICAP if role == "income" else 0
                 if best is None or distance < best[0]:
@@ -538,9 +544,10 @@ def find_money(text: str) -> list[Money]:
             continue  # ("IR 330", "section 50"; but "m vs me code 50k" is 50k after a code's name)
         if (re.search(r"\bat\s$|\b(?:widow|widower|man|woman|lady|gentleman|pensioner|retiree|person|couple|age)\s+of\s$|"
                       r"\b(?:student|worker|nurse|teacher|apprentice|retiree|pensioner|mum|dad|son|daughter|guy|girl|boy|woman|man|"
-                      r"male|female|kid|teen|teenager|grad|graduate|migrant),\s$", before, re.I)
+                      r"male|female|kid|teen|teenager|grad|graduate|migrant),\s$|"
+                      r"\b(?:" + KIN + r"|he|she)(?:'s|\s+is|\s+was|\s+turns|\s+turned)\s$", before, re.I)
                 and not (cur or suf or "." in num) and AGE.fullmatch(num) and not MONEY_AFTER_AGE.match(after)):
-            continue  # "take my KiwiSaver out at 65": an age ("paid at 30 an hour" is money)
+            continue  # "take my KiwiSaver out at 65", "Dad's 67": an age ("paid at 30 an hour" is money)
         if not (cur or suf) and (len(num) <= 2 and PAYSLIP_NUMBER_BEFORE.search(before) or REFERENCE_BEFORE.search(before)
                                  or re.fullmatch(r"0\d+", num)):
             continue  # "Pay period 34", "Week 31", "Employee 7781", "ref 0045-…": a payslip's or letter's numbering
@@ -607,12 +614,14 @@ def find_money(text: str) -> list[Money]:
             if not (cur or suf or dollars) and not re.search(r"\b(?:donat|gave)", near, re.I) and not ANY_PERIOD_WORD.search(text):
                 # (A pay period named elsewhere, "paid every 4 weeks, 3,900 gross", is its period.)
                 questioned = f"{num} on its own could be dollars a year, a week or an hour"
-            elif PAID_BEFORE.search(text[max(0, m.start() - 20):m.start()]):
+            elif (PAID_BEFORE.search(text[max(0, m.start() - 20):m.start()])
+                  or GETS_BEFORE.search(text[max(0, m.start() - 20):m.start()]) and PAY_AFTER.match(text[m.end():])):
                 # "I get paid 2.5k": a pay, but of which period?
                 questioned = f"{m.group(0).strip()} paid could be a week's, a fortnight's or a month's pay"
                 one_pay = True
             elif (EARNS_BEFORE.search(text[max(0, m.start() - 20):m.start()])
-                  and not WHOLE_YEAR_WORDS.search(text) and not ANY_PERIOD_WORD.search(text)):
+                  and not WHOLE_YEAR_WORDS.search(text) and not ANY_PERIOD_WORD.search(text)
+                  and not ON_TOP_OF_ANOTHER.search(text[m.end():])):
                 # "i make 4k", "net pay on $1,650": too small for a year's pay, said of a pay, and no
                 # period anywhere in the question.
                 questioned = f"{m.group(0).strip()} could be a week's, a fortnight's, a month's or a year's pay"
@@ -1053,7 +1062,7 @@ HOURS_LABELLED = re.compile(r"\b(?:hours|hrs)(?:\s+(?:this|per|a|each)\s+(?:week
                             r"(?!\s?(?:%|k\b|[,.]\d{3}))", re.I)
 WEEKS = re.compile(r"(?P<w>\d+(?:\.\d+)?)\s?(?:weeks|wks)\b(?:\s?(?:a|per|each|of the|in a|in the)\s?(?:year|yr)\b)?", re.I)
 TAX_CODE = re.compile(
-    r"(?P<pre>tax\s+code(?:\s+is)?|code(?:\s+is)?|paye|on|using|use|under)\s+(?:an?\s+|the\s+)?[\"'“]?(?P<c1>" + _CODES + r")\b(?![\w]|'\w)"
+    r"(?P<pre>tax\s+code(?:\s+is)?|code(?:\s+is)?|paye|on|using|use|under|(?:(?<=\bi )|(?<=\bi've )|(?<=\bi have ))(?:put|ticked|chose|picked|selected|wrote))\s+(?:an?\s+|the\s+)?[\"'“]?(?P<c1>" + _CODES + r")\b(?![\w]|'\w)"
     r"|\b(?P<c2>" + _CODES + r")\s+(?:tax\s+)?code\b",
     re.I,
 )
@@ -1070,12 +1079,13 @@ NO_KIWISAVER = re.compile(r"\b(?:no|not in|not on|without|opted out of|don'?t ha
                           r"\b(?:no|not|without)\s+(?:a\s+)?student\s?loan\s+(?:or|nor|and)\s+(?:kiwi\s?saver|ks)\b", re.I)
 STUDENT_LOAN = re.compile(r"student\s?loans?|studylink loan|\bsl\b|\bstudent debt\b", re.I)
 NO_STUDENT_LOAN = re.compile(r"\b(?:no|without|don'?t have an?|paid off(?: my)?|no longer have an?)\s+(?:a\s+)?(?:student\s?loans?|sl\b)", re.I)
+NO_WFF = re.compile(r"\b(?:no|not on|not getting|not receiving|don'?t get|doesn'?t get|without)\s+(?:any\s+)?(?:working for families|wff)\b", re.I)
 NO_OTHER_JOB = re.compile(r"\b(?:no|not any|without an?|don'?t have an?)\s+(?:other|second|2nd|another)\s+(?:job|jobs|income|employer)", re.I)
 
 
 # Each only as a condition on its own: "no student loan threshold on a second job" is what is asked.
 DENIED_ON_ITS_OWN = [re.compile(denied.pattern + r"(?=\s*(?:[,.;:?!)]|$|and\b|or\b|nor\b|no\b|with\b|on\b|code\b))", re.I)
-                     for denied in (NO_KIWISAVER, NO_STUDENT_LOAN, NO_OTHER_JOB)]
+                     for denied in (NO_KIWISAVER, NO_STUDENT_LOAN, NO_OTHER_JOB, NO_WFF)]
 
 
 def without_denied(text: str) -> str:
@@ -1114,7 +1124,7 @@ EXTRA_INCOME = re.compile(r"\bon the side\b|\bside (?:hustle|job|gig|income|work
                           r"(?<!with )(?<!with my )(?<!with the )(?<!including )(?<!including my )(?<!including the )(?<!incl )(?<!incl\. )\bbonus\b|\bone[- ]off\b|"
                           r"\bextra (?:income|money|cash|work|shifts?)\b|\bsome (?:extra )?work\b|\bcash jobs?\b|\bodd jobs?\b|"
                           r"\b(?:goes|go|going|went) up by\b|\b(?:pay )?(?:rise|raise|increase) of\b|\bpay (?:rise|raise|increase)\b(?!\s+to\b)|"
-                          r"\bback ?pay\b|\bredundancy\b|\blump sum\b|\bpayout\b|"
+                          r"\bback ?pay\b|\bredundancy\b|\blump sum\b|\bpayout\b|(?<!including )(?<!incl )(?<!with )\bholiday pay\b|\bfinal pay\b|"
                           # income from savings or a rental, taxed at the rate the rest of the year's income sets
                           r"\binterest\b|\bdividends?\b|\brental (?:profit|income)\b|\brental made\b|\bmy rental\b", re.I)
 ONLY_INCOME = re.compile(r"\b(?:no|not any|nothing|without any|don'?t have any) other (?:income|job|jobs|work|earnings)\b|"
@@ -1124,6 +1134,8 @@ ONLY_INCOME = re.compile(r"\b(?:no|not any|nothing|without any|don'?t have any) 
 PART_YEAR = re.compile(r"\b(?:start(?:ed|ing)?|mov(?:ed|ing)|arriv(?:ed|ing)|began|join(?:ed|ing)|came)\b[^.?!]{0,40}?"
                        r"\b(?:in|from|since|on)\s+(?:(?:the\s+)?\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?)?"
                        r"(?:may|june?|july?|aug(?:ust)?|sep(?:t|tember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|jan(?:uary)?|feb(?:ruary)?|march|mar)\b", re.I)
+# "bought a rental in March 2023": when something was acquired, not the tax year asked about.
+ACQUIRED_BEFORE = re.compile(r"\b(?:bought|brought|purchased|acquired|settled)\b[^.?!]*$", re.I)
 CALENDAR_YEAR = re.compile(r"\bcalendar year\b|\bjan(?:uary)?\.?\s*(?:-|–|to|through|till|until|and)\s*dec(?:ember)?\b", re.I)
 CLAUSE_BREAK = re.compile(r"[.,;:!?]|\bbut\b", re.I)
 
@@ -1144,7 +1156,11 @@ SHORT_TAX_YEAR = re.compile(r"(?<![\d/.,$-])\b(?P<a>[2-4]\d)\s?(?:/|-|–)\s?(?P
 # "FY25", "fy 2025": the financial year ending in March of that year.
 FINANCIAL_YEAR = re.compile(r"\bfy\s?'?(?P<y>(?:20)?\d{2})\b", re.I)
 INCOME_YEAR = re.compile(r"\b(?:the\s+)?(?P<y>20\d{2})\s+(?:income\s+|tax\s+|financial\s+)?(?:year|yr)\b|\btax (?:year|yr) (?P<y2>20\d{2})\b", re.I)
-YEAR_ENDING = re.compile(r"\b(?:year\s+)?(?:ending|ended|to|until)\s+(?:31\s+)?march\s+(?P<y>20\d{2})\b|\b(?:march|mar)\s+(?P<y2>20\d{2})\b|"
+YEAR_ENDING = re.compile(r"\b(?:year\s+)?(?:ending|ended|to|until)\s+(?:31\s+)?march\s+(?P<y>20\d{2})\b|"
+                         # "March 2025" on its own is the year ending then; "bought it in March 2023", "on 3 March
+                         # 2023" are dates of something that happened (the 31st is the year's last day).
+                         r"(?<!\bin )(?<!\bon )(?<!\bsince )(?<!\bfrom )(?<!\bby )(?<!\bbefore )(?<!\bafter )(?<!\buntil )"
+                         r"(?<!\b[1-9] )(?<![12]\d )(?<!30 )\b(?:march|mar)\s+(?P<y2>20\d{2})\b|"
                          r"\b(?:year\s+)?(?:ending|ended|to|until)\s+31/0?3/(?P<y3>20\d{2})\b", re.I)
 YEAR_OF_TAX_BEFORE = re.compile(r"\b(?:tax\w*|income|earn\w*|paid|pay|salary|wages?|made|owe\w*|refund|levy|acc|repa\w*|"
                                 r"deduct\w*|rates?|thresholds?|brackets?|bands?|ietc|credits?|kiwisaver|return|filed?|profit|"
@@ -1256,6 +1272,11 @@ EARNS_BEFORE = re.compile(r"\b(?:make|makes|making|earn|earns|earning|on(?: a| a
 # Words that place a small amount in a whole year ("made $6k over summer", "earned 8k this tax year").
 WHOLE_YEAR_WORDS = re.compile(r"\b(?:year|yr|annual\w*|p\.?a|summer|holidays?|so far|in total|total|altogether|all up|"
                               r"(?:19|20)\d\d)\b", re.I)
+# "$8k tutoring on top of my $45k day job": extra money beside a year's income, so a year's too.
+ON_TOP_OF_ANOTHER = re.compile(r"^[^.?!]{0,30}\b(?:on top of|as well as|besides|beside|alongside)\b[^.?!\d]{0,20}\$?\d", re.I)
+# "I get $2,650 pay on M SL": one pay, said without its period.
+GETS_BEFORE = re.compile(r"\b(?:i|we|he|she|they)\s+(?:get|gets|receive|receives)\s*(?:about|around|roughly|like)?\s*$", re.I)
+PAY_AFTER = re.compile(r"\s*(?:(?:gross|net|take[- ]home)\s+)?pay\b(?!\s*(?:rise|raise|increase|out|back))", re.I)
 PAID_BEFORE = re.compile(r"\b(?:get|gets|getting|am|i'm|im|being)\s+paid\s*(?:about|around|roughly|like)?\s*$|"
                          r"\bmy pay(?:check|cheque|packet)?\s+(?:is|was)\s*(?:about|around|roughly|like)?\s*$", re.I)
 # The government's part of KiwiSaver, however it is called.
@@ -1459,7 +1480,7 @@ def read_slots(text: str, rules: RuleBook | None = None, current: str | None = N
                 slots.tax_year, slots.year_text = tax_year_for(day), dm.group(0)
     if slots.tax_year is None:
         dated = [(dt.date(int(mm.group("y")), MONTHS.index(mm.group("m")[:3].lower()) + 1, 1), mm.group(0))
-                 for mm in MONTH_YEAR.finditer(text)]
+                 for mm in MONTH_YEAR.finditer(text) if not ACQUIRED_BEFORE.search(text[max(0, mm.start() - 40):mm.start()])]
         if dated:
             # "back in February 2026": the tax year that month falls in (1 April to 31 March). Of
             # several ("bought in September 2024 … sell it in August 2026"), the latest: the sale.
@@ -1470,9 +1491,10 @@ def read_slots(text: str, rules: RuleBook | None = None, current: str | None = N
                 # before the 31 July 2024 change). Mid-month stands for the month.
                 slots.pay_date = day.replace(day=MID_MONTH).isoformat()
     slots.negated = bool(NEGATION.search(text))
-    each = re.search(r"\b(two|2|both)\b[^.?!]{0,30}\bjobs?\b[^.?!]{0,30}\beach\b", text, re.I)
+    each = re.search(r"\b(two|2|both)\b[^.?!]{0,30}\bjobs?\b(?:[^.?!]{0,30}\beach\b|.{0,80}\b(?:at|from|in|for) each(?: one| job)?\b|.{0,80}\bapiece\b)",
+                     text, re.I)
     if each and len(slots.incomes) == 1:
-        # "two part-time jobs that each pay about $30k": the amount twice.
+        # "two part-time jobs that each pay about $30k", "two jobs … I earn 30k at each": the amount twice.
         first = slots.incomes[0]
         slots.amounts = [replace(first, role="main_job"), replace(first, role="second_job", start=first.start + 1)]
     mains = [a for a in slots.amounts if a.role == "main_job"]

@@ -37,6 +37,9 @@ log = logging.getLogger("nztax.understand")
 
 CATALOGUE_PATH = Path(__file__).parent / "data" / "intents.yaml"
 VECTORS_FILE = "intents.npz"
+# How many of the best readings count as the question's own: an intent it names by keyword is part of
+# its sum only if it is among these.
+LEADING_READINGS = 5
 ACTIONS = ("calculate", "fact", "topic", "clarify", "decline", "refuse")
 
 _STOP = frozenset("a an and are as at be but by can could do does for from get got have how i i'm im if in is it "
@@ -274,7 +277,8 @@ class Classification:
     runner_up: IntentSpec | None
     runner_up_score: float
     confident: bool
-    scores: dict[str, float] = field(default_factory=dict)
+    scores: dict[str, float] = field(default_factory=dict)  # every intent's score, best first
+    leading: tuple[str, ...] = ()     # the few best readings (LEADING_READINGS), whose parts a sum may show
     named: tuple[str, ...] = ()       # intents whose keywords the question uses ("KS", "IETC", "ACC")
 
     @property
@@ -410,7 +414,8 @@ class IntentClassifier:
         return Classification(
             intent=intents[best], score=score, runner_up=intents[second] if second is not None else None,
             runner_up_score=runner, confident=confident,
-            scores={intents[i].name: round(float(combined[i]), 4) for i in order[:5]},
+            scores={intents[i].name: round(float(combined[i]), 4) for i in order},
+            leading=tuple(intents[i].name for i in order[:LEADING_READINGS]),
             named=tuple(intents[i].name for i in np.flatnonzero(keyword)),
         )
 

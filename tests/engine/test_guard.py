@@ -61,3 +61,12 @@ def test_a_comparison_may_state_the_difference_between_two_runs_of_one_calculato
             ("calculate_income_tax", {"total_tax": 13220.5, "tax_year": "2026-27"}),
             ("calculate_acc_levy", {"annual_levy": 1400.0})]
     assert guard.differences(runs) == [Decimal("3057.0")]
+
+
+def test_a_codes_rate_with_the_acc_levy_is_in_the_years_figures():
+    # nz_tax_facts.md s4: ND is 45% + ACC, 46.67% in 2025-26 and 46.75% in 2026-27; SH 31.75% in 2026-27.
+    from nztax.rules import default_rules
+
+    rules = default_rules()
+    assert {Decimal("46.67")} <= rules.get("2025-26").figures() and Decimal("46.75") not in rules.get("2025-26").figures()
+    assert {Decimal("46.75"), Decimal("31.75")} <= rules.get("2026-27").figures()
