@@ -454,8 +454,9 @@ def decide(question: str, classification: Classification | None, rules: RuleBook
         take_home = _calculation("calculate_take_home_pay")
         if take_home is not None:
             intent = d.intent = take_home
-    if slots.calendar_year and not slots.pay_date:
+    if slots.calendar_year and not slots.pay_date and not _same_sum_either_year(d, intent, slots):
         # "$65,000 in 2025, January to December": that spans two tax years (1 April to 31 March).
+        # ("income tax on 70k for 2026": the same sum in 2025-26 and 2026-27, so it is answered.)
         _clarify(d, "calendar_year")
         return d
     if slots.part_year and intent.tool in ANNUAL_TOOLS and slots.asked_period not in PAY_FREQUENCIES:
@@ -583,6 +584,33 @@ def _same_rule_either_year(fact: IntentSpec, rules: RuleBook, year_text: str) ->
         # 31 July 2024 one, shows in the section's own figures.)
         leads.append((lead.replace(year, ""), [_figures_only(getattr(year_rules.data, t, None)) for t in fact.topics]))
     return leads[0] == leads[1]
+
+
+def _same_sum_either_year(d: Decision, intent: IntentSpec, slots: Slots) -> bool:
+    """Whether a calculation on a calendar year's number comes out the same in both tax years it
+    can mean; if so the later year is answered and the sameness said."""
+    from nztax.tools import call_tool
+
+    named = re.search(r"20\d\d", slots.year_text or "")
+    if named is None or intent.tool is None:
+        return False
+    y = int(named.group())
+    years = [tax_year_starting(y - 1), tax_year_starting(y)]
+    outcomes = []
+    for year in years:
+        trial = replace(d, tax_year=year, calls=[], assumptions=[], known_year=year in d.rules.years)
+        _plan(trial, intent, slots)
+        if trial.action == "clarify" or not trial.calls:
+            return False
+        results = [call_tool(name, {**args, "tax_year": year}) for name, args in trial.calls]
+        if any("error" in r for r in results):
+            return False
+        outcomes.append([{k: v for k, v in r.items() if k not in ("tax_year", "source", "sources")} for r in results])
+    if outcomes[0] != outcomes[1]:
+        return False
+    d.tax_year = years[1]
+    d.assumptions.append(f"{y} as either tax year it can mean, {years[0]} or {years[1]}: the figures are the same in both")
+    return True
 
 
 def _figures_only(section) -> object:
