@@ -265,6 +265,9 @@ CLARIFYING_QUESTIONS: dict[str, tuple[str, tuple[str, ...]]] = {
     "family_income": ("Working for Families depends on your family's income before tax for the year and on your "
                       "children. What is your family's total income (both partners), and how many children do you have?",
                       ()),
+    "gst_exclusive": ("When you're registered for GST, income tax is worked out on your income and expenses without GST. "
+                      "What were your sales and your expenses excluding GST (and did you have any other income)?",
+                      ("Sole trader, sales $60,000 and expenses $8,000 excluding GST, no other income. What's my income tax?",)),
     "children": ("The family tax credit is an amount for the eldest child and a smaller one for each other child, reduced "
                  "as family income rises. How many dependent children do you have?",
                  ("We have two kids and our family income is $62,000. How much family tax credit would we get?",)),

@@ -160,6 +160,8 @@ TWO_JOBS = re.compile(r"\b(?:two|2|three|3|both|multiple|several)\s+(?:part[- ]t
 EACH_JOB = re.compile(r"\beach\s+(?:of (?:my|the)\s+)?(?:jobs?|employers?|one)\b|\bfor each\b|\beach of them\b", re.I)
 # "On each pay", "per pay": the answer is wanted for one pay.
 EACH_PAY = re.compile(r"\b(?:each|every|per|a|one) pay(?:slip|cheque|check|day|packet)?\b", re.I)
+# "each pay", "every payday": one of the pays, whichever they are (not "a pay rise", "a payslip").
+EVERY_PAY = re.compile(r"\b(?:each|every|per) pay(?:day|cheque|check|packet)?\b", re.I)
 # "How much extra tax is that?": what an income on top of the main one adds.
 EXTRA_TAX = re.compile(r"\b(?:extra|more|additional)\s+(?:income\s+)?tax\b|\btax on (?:the|that|this) extra\b", re.I)
 # A job's own pay named before the amount: "an evening job that'll pay about $12,000".
@@ -458,6 +460,17 @@ def decide(question: str, classification: Classification | None, rules: RuleBook
         # "$65,000 in 2025, January to December": that spans two tax years (1 April to 31 March).
         # ("income tax on 70k for 2026": the same sum in 2025-26 and 2026-27, so it is answered.)
         _clarify(d, "calendar_year")
+        return d
+    if (EVERY_PAY.search(asked) and slots.asked_period is None and slots.incomes
+            and all(a.period == "annual" for a in slots.incomes) and intent.tool in (*ANNUAL_TOOLS, "calculate_take_home_pay", "calculate_paye")):
+        # "on 55k with a student loan, how much comes off each pay": one pay of a year's salary,
+        # and how often it is paid is not said.
+        _clarify(d, "frequency")
+        return d
+    if slots.gst_inclusive and intent.tool in ALL_INCOME_TOOLS:
+        # "sales were $69,000 incl GST": income tax is on income and costs without GST, and the
+        # question's figures have it in them.
+        _clarify(d, "gst_exclusive")
         return d
     if slots.part_year and intent.tool in ANNUAL_TOOLS and slots.asked_period not in PAY_FREQUENCIES:
         # "Moved here in August, started on 92k: my tax for the year?": only part of the salary is

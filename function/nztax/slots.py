@@ -1136,6 +1136,7 @@ PART_YEAR = re.compile(r"\b(?:start(?:ed|ing)?|mov(?:ed|ing)|arriv(?:ed|ing)|beg
                        r"(?:may|june?|july?|aug(?:ust)?|sep(?:t|tember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|jan(?:uary)?|feb(?:ruary)?|march|mar)\b", re.I)
 # "bought a rental in March 2023": when something was acquired, not the tax year asked about.
 ACQUIRED_BEFORE = re.compile(r"\b(?:bought|brought|purchased|acquired|settled)\b[^.?!]*$", re.I)
+GST_INCLUSIVE = re.compile(r"\b(?:incl?\.?|including|inclusive of|with)\s+gst\b|\bgst[- ]inclusive\b|\bgst incl\b", re.I)
 CALENDAR_YEAR = re.compile(r"\bcalendar year\b|\bjan(?:uary)?\.?\s*(?:-|–|to|through|till|until|and)\s*dec(?:ember)?\b", re.I)
 CLAUSE_BREAK = re.compile(r"[.,;:!?]|\bbut\b", re.I)
 
@@ -1317,6 +1318,7 @@ class Slots:
     benefit_or_super: bool = False
     nz_super: bool = False
     calendar_year: bool = False       # "January to December": a year that is not a tax year
+    gst_inclusive: bool = False       # "sales $69,000 incl GST": figures with GST in them, which income tax is not on
     year_of_rule: bool = False        # "acc levy 2025": a calendar year's number as the year of a rule
     extra_only: bool = False          # "$3,000 for some work on the side": extra money, and nothing said of the rest
     gross_only: bool = False          # "$95k in sales": takings or rent before costs, and no costs stated
@@ -1452,6 +1454,7 @@ def read_slots(text: str, rules: RuleBook | None = None, current: str | None = N
         end_year = int(ky.group("y"))
         slots.kiwisaver_year = tax_year_starting(end_year - 1)
     slots.calendar_year = bool(CALENDAR_YEAR.search(text))
+    slots.gst_inclusive = bool(GST_INCLUSIVE.search(text))
     # (Two incomes, each for its part of the year, "April to September $31,200, then from October $27,900", are the year.)
     slots.part_year = (bool(PART_YEAR.search(text)) and any(a.is_income and a.period == "annual" for a in amounts)
                        and len([a for a in amounts if a.is_income]) < 2)

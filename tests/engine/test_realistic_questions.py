@@ -1424,3 +1424,23 @@ def test_a_calendar_years_number_is_answered_when_both_tax_years_give_the_same_s
     assert out["status"] == "answered" and "$16,277.50" in out["answer"] and "same in both" in out["answer"]
     # 2024-25 had composite rates, so "2025" still asks which year.
     assert ask(engine, "income tax on $80k for 2025?")["status"] == "needs_clarification"
+
+
+@pytest.mark.parametrize("question", [
+    "how much tax comes off every payday on a $70k salary?",
+    "I'm on 48k with a student loan - how much student loan per pay?",
+])
+def test_one_pay_of_a_years_salary_asks_how_often_it_is_paid(engine, question):
+    out = ask(engine, question)
+    assert out["status"] == "needs_clarification" and not out["tools"] and "How often" in out["answer"]
+
+
+def test_a_pay_rise_is_not_each_pay(engine):
+    # The twin: "a pay rise to $80,000" is a year's income. 80,000 is $16,277.50 (see above).
+    out = ask(engine, "getting a pay rise to $80,000. How much income tax will I pay?")
+    assert out["status"] == "answered" and "$16,277.50" in out["answer"]
+
+
+def test_figures_with_gst_in_them_ask_for_them_without(engine):
+    out = ask(engine, "GST registered contractor: invoiced $92,000 incl GST, costs $11,500 incl GST. What income tax do I owe?")
+    assert out["status"] == "needs_clarification" and not out["tools"] and "excluding GST" in out["answer"]
