@@ -120,7 +120,10 @@ RATE_DEPENDS_ON_INCOME_TOOLS = ("calculate_income_tax", "calculate_paye", "calcu
                                 "calculate_student_loan_repayment")
 # A sum asked for in a word or two at the end: "…, tax?", "… - how much tax?", "what's the tax".
 TAX_ASKED_TERSELY = re.compile(r"(?:^|[,;:.\-–]\s*)(?:how much\s+|what'?s the\s+|whats the\s+)?(?:tax|income tax)\s*\?*\s*$|"
-                               r"\bhow much (?:extra |more |additional )?(?:income )?tax\b(?! (?:credit|code|return|rate))", re.I)
+                               r"\bhow much (?:extra |more |additional )?(?:income )?tax\b(?! (?:credit|code|return|rate))|"
+                               # "whats my total tax", "what will my income tax be"
+                               r"\bwhat'?s my (?:total |overall )?(?:income )?tax\b(?! (?:code|rate|credit|return|refund))|"
+                               r"\bwhats my (?:total |overall )?(?:income )?tax\b(?! (?:code|rate|credit|return|refund))", re.I)
 # "What's the tax on a 5k bonus?", "how much do I owe on it": a figure asked for.
 ASKS_AMOUNT_OF_TAX = re.compile(r"\b(?:tax|paye)\s+(?:on|for|off)\b|\bhow much\b|\bowe\b", re.I)
 # A sum wanted for a pay period or for what comes off a pay ("how much will come off each

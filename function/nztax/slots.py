@@ -394,6 +394,7 @@ def _period_and_end(text: str, start: int, end: int) -> tuple[str, bool, int]:
 LABELS_NEXT_AMOUNT = re.compile(r"\s*(?:of|is|was|:|=|-)?\s*\$?\d")  # "income 40k kiwisaver returns 3k"
 # ("… $12,000 of term deposit interest and $9,000 from teaching": "and" closes the words before it.)
 MONEY_FIGURE = re.compile(r"\$\s?\d|\d\s?k\b", re.I)
+FIGURE_JUST_BEFORE = re.compile(r"(?:\$\s?\d[\d,.]*|\d[\d,.]*\s?k)\s+(?:[a-z']+\s+){0,1}$", re.I)
 LEADS_ANOTHER_AMOUNT = re.compile(r"(?:(?!\band\b|&|\bplus\b)[^\d$.?!,;]){0,20}\$?\d", re.I)
 NOUN_AFTER = re.compile(r"^\s*(?:(?:of|in|worth of|a year|per year|annual|gross)\s+)?")
 
@@ -469,6 +470,8 @@ def _role_of(text: str, start: int, end: int, skip: str | None = None, default: 
                     continue  # "12k a year with PIE income of $500": the words are the next amount's
                 if window is not before and MONEY_FIGURE.search(window[:m.start()]):
                     continue  # "$12k a year on top of my $50k day job": the words after $50k are its own
+                if window is before and FIGURE_JUST_BEFORE.search(window[:m.start()]):
+                    continue  # "8k profit this year on top of my 60k job": "profit" is the 8k's
                 # Plain income words lose near-ties to a specific role ("main salary", "second employer pays me").
                 distance += INCOME_ROLE_HANDICAP if role == "income" else 0
                 if best is None or distance < best[0]:
@@ -1121,7 +1124,7 @@ NEGATION = re.compile(r"\b(?:not|no|never|without|don'?t|doesn'?t|didn'?t|isn'?t
 # tax on it depends on that income, unless the text says there is none ("no other income").
 # ("$184,000 with bonus", "including my bonus": a total that has the bonus in it, not extra money.)
 EXTRA_INCOME = re.compile(r"\bon the side\b|\bside (?:hustle|job|gig|income|work|business)\b|"
-                          r"(?<!with )(?<!with my )(?<!with the )(?<!including )(?<!including my )(?<!including the )(?<!incl )(?<!incl\. )\bbonus\b|\bone[- ]off\b|"
+                          r"(?<!with )(?<!with my )(?<!with the )(?<!including )(?<!including my )(?<!including the )(?<!incl )(?<!incl\. )(?<!incl my )(?<!incl\. my )(?<!inc my )\bbonus\b|\bone[- ]off\b|"
                           r"\bextra (?:income|money|cash|work|shifts?)\b|\bsome (?:extra )?work\b|\bcash jobs?\b|\bodd jobs?\b|"
                           r"\b(?:goes|go|going|went) up by\b|\b(?:pay )?(?:rise|raise|increase) of\b|\bpay (?:rise|raise|increase)\b(?!\s+to\b)|"
                           r"\bback ?pay\b|\bredundancy\b|\blump sum\b|\bpayout\b|(?<!including )(?<!incl )(?<!with )\bholiday pay\b|\bfinal pay\b|"

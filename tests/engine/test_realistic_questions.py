@@ -1444,3 +1444,16 @@ def test_a_pay_rise_is_not_each_pay(engine):
 def test_figures_with_gst_in_them_ask_for_them_without(engine):
     out = ask(engine, "GST registered contractor: invoiced $92,000 incl GST, costs $11,500 incl GST. What income tax do I owe?")
     assert out["status"] == "needs_clarification" and not out["tools"] and "excluding GST" in out["answer"]
+
+
+def test_a_word_right_after_a_figure_is_that_figures_role(engine):
+    # "5k profit this year on top of my 45k job": the 45k is the job's pay, the 5k the profit on top.
+    # 45,000 + 5,000 = 50,000, all under 53,500: 5,000 at 17.5% = $875.
+    out = ask(engine, "roughly 5k profit this year on top of my 45k job, how much extra tax will that be?")
+    assert "The $5,000 on top of $45,000 adds **$875**" in out["answer"]
+
+
+def test_a_total_with_the_bonus_in_it_and_my_total_tax_asked_is_worked_out(engine):
+    # 200,000 in 2026-27: 1,638 + 6,632.50 + 7,380 + 33,627 (101,900 x 33%) + 7,800 (20,000 x 39%) = $57,077.50.
+    out = ask(engine, "made 200k this year incl my bonus, whats my total tax?")
+    assert out["status"] == "answered" and "$57,077.50" in out["answer"]
