@@ -47,6 +47,7 @@ TARGETS = {
     "supplement24": ("nztax_build.evaluate_answers", "question_bank_dev25.yaml", "supplement24.md"),  # development only
     "supplement25": ("nztax_build.evaluate_answers", "question_bank_dev26.yaml", "supplement25.md"),  # development only
     "supplement26": ("nztax_build.evaluate_answers", "question_bank_dev27.yaml", "supplement26.md"),  # development only
+    "supplement27": ("nztax_build.evaluate_answers", "question_bank_dev28.yaml", "supplement27.md"),  # development only
     "supplement28": ("nztax_build.evaluate_answers", "question_bank_dev29.yaml", "supplement28.md"),  # development only
 }
 
