@@ -31,6 +31,8 @@ from nztax.understand import Classification, IntentSpec, default_catalogue, says
 LOAN_ASKED = re.compile(r"^\W*sl\b|\b(?:sl|student loan)\s+(?:on|off|from|for|deduction|repayment|come|comes|taken)\b|"
                         r"\bhow much (?:sl|student loan)\b", re.I)
 # A tax code asked for: "which tax code should the bar job use", "what code for the second job".
+# "should I put S or SH", "which one do I give them": a choice of code asked for.
+CODE_CHOICE_ASKED = re.compile(r"\bshould i (?:put|use|give|pick|choose|go with|be on|tick)\b|\bwhich\b|\bwhat code\b|\bdo i (?:put|use|give)\b", re.I)
 CODE_ASKED = re.compile(r"\b(?:which|what)\s+(?:secondary\s+)?(?:tax\s+)?code\b", re.I)
 # How many amounts a comparison ("$70k vs $80k") answers at most.
 MAX_COMPARED = 3
@@ -445,6 +447,13 @@ def decide(question: str, classification: Classification | None, rules: RuleBook
         if income_tax is not None and intent.tool in ("calculate_paye", "calculate_income_tax"):
             sure = sure or readings == {"calculate_paye", "calculate_income_tax"}
             intent = d.intent = income_tax
+    compared = _codes_compared(asked) if intent.tool == "calculate_paye" else None
+    if compared and all(_base(c) in SECONDARY_CODES for c in compared) and CODE_CHOICE_ASKED.search(asked):
+        # "Should I put S or SH on the form?": which secondary code follows the year's total income,
+        # not the PAYE each would take.
+        secondary = _calculation("choose_secondary_tax_code")
+        if secondary is not None:
+            intent = d.intent = secondary
     if (intent.tool == "calculate_paye" and slots.tax_code is None and CODE_ASKED.search(asked)
             and {"second_job"} <= {a.role for a in slots.amounts} and len(slots.incomes) > 1):
         # "Main job $49,000 … weekend bar work $260 a week. Which code should the bar job use and how much tax
@@ -977,9 +986,9 @@ def _plan(d: Decision, intent: IntentSpec, slots: Slots) -> None:
             replace(a, role="second_job") if a.role == "income" else a for a in slots.amounts if a is not asked_pay])
         jobs = [a for a in slots.incomes if not a.questioned]
     if (tool == "choose_secondary_tax_code" and len(jobs) == 1 and jobs[0].role == "income"
-            and (jobs[0].period in PAY_FREQUENCIES and SECOND_JOB_WORDS.search(d.asked)
+            and (jobs[0].period in (*PAY_FREQUENCIES, "hourly") and SECOND_JOB_WORDS.search(d.asked)
                  or A_JOB_PAYS_BEFORE.search(d.asked[max(0, jobs[0].start - 60):jobs[0].start]))):
-        # "Starting a second job, $300 a week. Which code?", "an evening job that'll pay about $12,000": a
+        # "Starting a second job, $300 a week. Which code?", "$24 an hour for 15 hours", "an evening job that'll pay about $12,000": a
         # job's own pay in a question about its code is that job's pay, not the year's total income.
         jobs = [replace(jobs[0], role="second_job")]
     if tool == "choose_secondary_tax_code" and jobs and all(a.role == "second_job" and a.value == jobs[0].value for a in jobs):

@@ -259,7 +259,7 @@ ROLE_WORDS = [
                       r"(?:renting|rented|rent|letting|let) (?:it |them )?out(?: [\w-]+){0,6} for|(?:rent|let) it for"),
     ("other_income", r"profit|bonus|side (?:business|hustle|income|jobs?)|on the side|self[- ]employ\w*|freelanc\w*|contract(?:ing|or)|"
                      r"cash (?:jobs?|work)|odd jobs"),
-    ("other", r"owe|owed|owing|refund|tax bill|rit|residual income tax|tax to pay|terminal tax|debt|arrears|boarders?|flatmates? pay|shares|sold|sell|selling|sale|lump sum|redundancy|loss|inheritance|lotto|prize|gift|"
+    ("other", r"(?:partnership|company|trust|firm|business|estate|club|charity|society|body corp\w*)'s|owe|owed|owing|refund|tax bill|rit|residual income tax|tax to pay|terminal tax|debt|arrears|boarders?|flatmates? pay|shares|sold|sell|selling|sale|lump sum|redundancy|loss|inheritance|lotto|prize|gift|"
               r"penalt\w*|student loan balance|balance|savings(?! interest)|deposit(?! interest)|house price|purchase price|sale price|"
               r"kiwisaver (?:balance |fund |account )?(?:is|was|sits at|has|of)|"
               # what an owner takes out of their business: not income (the business's profit is)
@@ -1069,6 +1069,8 @@ TAX_CODE = re.compile(
     r"|\b(?P<c2>" + _CODES + r")\s+(?:tax\s+)?code\b",
     re.I,
 )
+# "should I put", "can I tick": the code after it is one they are asking about.
+PROPOSED_BEFORE = re.compile(r"\b(?:should|can|could|would|do|shall|will|may|must)\s+i\s+$", re.I)
 # A search-box query that ends in its code after the pay's period: "paye 950 p/w me", "1200 fortnightly m sl".
 CODE_ENDS_QUERY = re.compile(r"(?:\bp/?w|\bpw|\bwk|\bweek|\bweekly|\bfortnight|\bfortnightly|\bmonth|\bmonthly|\bhrs?|\bhours?|\d)\s+"
                              r"(?P<c>(?:me|m|sb|sh|st|sa)(?:\s?sl)?)(?:\s+(?:right|correct|ok|pls|please|tax|paye))?\s*\??\s*$", re.I)
@@ -1146,12 +1148,18 @@ CLAUSE_BREAK = re.compile(r"[.,;:!?]|\bbut\b", re.I)
 
 def _stated(condition: re.Pattern, text: str) -> bool:
     """True when `condition` is said to hold: not "no kids, not on any benefit or super", not "my
-    partner doesn't get Working for Families" (a negation among the few words before it, in its clause)."""
+    partner doesn't get Working for Families", not "just came off Jobseeker" (a negation or an ending
+    among the few words before it, in its clause)."""
     for m in condition.finditer(text):
         clause = CLAUSE_BREAK.split(text[:m.start()])[-1]
-        if not NEGATION.search(" ".join(clause.split()[-get_settings().negation_window_words:])):
+        window = " ".join(clause.split()[-get_settings().negation_window_words:])
+        if not NEGATION.search(window) and not ENDED.search(window):
             return True
     return False
+
+
+# "just came off Jobseeker", "no longer on the benefit": a condition that has ended.
+ENDED = re.compile(r"\b(?:came|come|coming|got|get|getting) off\b|\bno longer\b|\bstopped\b|\bfinished\b|\bused to\b|\bleft\b", re.I)
 
 
 TAX_YEAR_EXPLICIT = re.compile(r"\b(?P<a>20\d{2})\s?(?:-|–|—|/|to)\s?(?P<b>20\d{2}|\d{2})\b")
@@ -1220,6 +1228,8 @@ def find_tax_codes(text: str) -> list[tuple[int, str]]:
                              or bool(re.match(r"\s+(?:tax\s+)?code\b", text[m.end():], re.I)))
         if not named_as_code and raw != raw.upper():
             continue
+        if m.group("pre") and PROPOSED_BEFORE.search(text[:m.start("pre")]):
+            continue  # "should I put S or SH?", "can I tick M": a code proposed, not the one they are on
         if raw.upper() == "S" and not named_as_code and not (raw == "S" and SECOND_JOB_WORDS.search(text)):
             continue  # "on S" is too easily a typo or a word, except said of a second job
         found.append((m.start(), " ".join(raw.upper().split())))
