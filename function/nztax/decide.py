@@ -157,9 +157,9 @@ EXTRA_THEN_IT = re.compile(r"\b(?:a|my|the)\s+(?:annual\s+|christmas\s+|performa
 # Income named right before an amount ("income $58k"); not "paid" or "on" ("the credit on 1,000?").
 INCOME_SAID_BEFORE = re.compile(r"\b(?:income|salary|wages?|earn\w*|make|made)\b[^.?!$\d]{0,12}\$?$", re.I)
 # Two codes set side by side: "m vs me", "M or ME", "between code M and code ME".
-CODES_SIDE_BY_SIDE = re.compile(r"\b(?:code\s+)?(?P<a>me|m|sb|sh|st|sa|s)\s+(?:vs\.?|versus|or|and|compared (?:to|with))\s+"
+CODES_SIDE_BY_SIDE = re.compile(r"\b(?:code\s+)?(?P<a>me|m|sb|sh|st|sa|s)\s+(?:vs\.?|versus|or|and|compared (?:to|with)|instead of|rather than)\s+"
                                 r"(?:code\s+)?(?P<b>me|m|sb|sh|st|sa|s)\b(?:\s+(?:tax\s+)?code)?", re.I)
-COMPARED_WORDS = re.compile(r"\b(?:vs\.?|versus|compared|difference|between|or)\b", re.I)
+COMPARED_WORDS = re.compile(r"\b(?:vs\.?|versus|compared|difference|between|or|instead of|rather than)\b", re.I)
 # Two or more jobs named, and a figure wanted for each of them.
 TWO_JOBS = re.compile(r"\b(?:two|2|three|3|both|multiple|several)\s+(?:part[- ]time\s+)?(?:jobs|employers)\b", re.I)
 EACH_JOB = re.compile(r"\beach\s+(?:of (?:my|the)\s+)?(?:jobs?|employers?|one)\b|\bfor each\b|\beach of them\b", re.I)
@@ -182,7 +182,7 @@ OWN_AMOUNT = re.compile(r"\bhow (?:much|big|large)\b[^?]*\b(i|my|me|we|our|us|sh
                         r"^\W*(?:the\s+)?tax on my\b|\bwhat (?:do|will|would|should) (?:i|we) owe\b|"
                         r"\bwhat (?:will|would) (?:my|our)\b[^?]*\bbe\b|"
                         r"\b(?:will|would) (?:i|we) (?:get|be getting|have to pay) (?:a|any)\b|"
-                        r"\bhow much\b[^?]*\b(?:they|ird|it|employer|boss|work)\s+(?:take|takes|deduct|deducts|withhold|keep)s?\b", re.I)
+                        r"\bhow much\b[^?]*\b(?:they|ird|it|employer|boss|work|tax)\s+(?:take|takes|deduct|deducts|withhold|keep)s?\b", re.I)
 # "Can I drop my KiwiSaver back to 3%? I'm on $67k", "can I switch to ME, I earn 52k": whether they
 # may change something, which a rule answers (the income is context, not a sum to work out).
 PERMISSION_ASKED = re.compile(
@@ -386,6 +386,12 @@ def decide(question: str, classification: Classification | None, rules: RuleBook
             d.intent, runner_does, sure = intent, "calculate", True
     if intent.does in ("refuse", "decline", "clarify", "fact", "topic"):
         both_out = intent.does == runner_does == "decline" and classification.score >= get_settings().intent_min_score
+        if (not sure and intent.does == "refuse" and runner is not None and runner.does in ("fact", "topic")
+                and classification.runner_up_score >= get_settings().intent_min_score):
+            # Near a request to mislead but in an honest question's words ("How do I declare my cash
+            # lawn-mowing properly?"): the nearest rule or topic answers it.
+            intent = d.intent = runner
+            sure = True
         if not sure and intent.does in ("refuse", "decline", "clarify") and not both_out:
             # Not sure enough to turn the question away: look it up instead. (Unsure only which of
             # two things out of scope it is, "my company's vehicles", it is still out of scope.) A sum

@@ -323,6 +323,8 @@ NAMES_TAKE_HOME = re.compile(r"\btake[- ]?home\b|\bafter[- ]tax\b|\bnet (?:pay|i
                              r"\blands? in my\b|\bland in (?:my|the)\b|\bget in (?:my )?hand\b|\bin hand\b|"
                              r"\bhits? my (?:account|bank)\b|\bclear (?:each|a|per|every)\b", re.I)
 COMPARISON = re.compile(r"\b(?:vs\.?|versus|compared (?:to|with)|or|instead of|(?:raise|rise|increase|bump|up|jump|promotion) to)\s*$", re.I)
+# "Two job offers: $92,000 and $97,500 … on the higher one?": two offers weighed, not two incomes.
+OFFERS_WEIGHED = re.compile(r"\b(?:two|2|both|the)\s+(?:job\s+)?offers\b|\bthe (?:higher|lower|bigger|smaller|better) (?:one|offer|salary)\b", re.I)
 RANGE_BEFORE = re.compile(r"\b(?:from|between)\s*$", re.I)
 ADD_UP = re.compile(r"\b(?:(?:two|2|three|3|four|4|multiple|several) (?:part[- ]time |casual )?jobs|both jobs|second job|2nd job|other job|another job|plus|on top|as well as|"
                     r"total|combined|altogether|all up|in total|together|also earn|also get|also make|and also)\b", re.I)
@@ -501,7 +503,8 @@ def _clause_around(text: str, start: int, end: int) -> str:
 
 
 # Work besides a main job: "I also do weekend bar work", "evening shifts", "on the side".
-ALSO_WORK = re.compile(r"\b(?:also|as well|on the side|on top|weekends?|evenings?|nights?|casual|part[- ]time|extra)\b", re.I)
+ALSO_WORK = re.compile(r"\b(?:also|as well|on the side|on top|weekends?|evenings?|nights?|casual|part[- ]time|extra|picked up|"
+                       r"relief|second|2nd|another|other)\b", re.I)
 # One of two offers asked about by its figure: "on the $84,000 option", "for the 78k one".
 ONE_OF_THEM_PICKED = re.compile(r"\b(?:on|for|with|of|take|taking|pick|choose)\s+the\s+\$?(?P<num>\d[\d,]*(?:\.\d+)?)\s?(?P<suf>k)?\s+"
                                 r"(?P<noun>option|one|offer|job|salary|package)\b", re.I)
@@ -762,7 +765,7 @@ def _claimed_figures(text: str, found: list[Money]) -> list[Money]:
     """In a question asking whether something is right, the figures it quotes to be checked; and a
     figure guessed at and asked ("52k take home fortnight ~1,650?")."""
     guessed = [a for a in found if a.role == "income" and GUESSED_BEFORE.search(text[:a.start]) and re.match(r"[^.!?\w]*\?", text[a.end:])]
-    if guessed and any(a.is_income for a in found if a not in guessed):
+    if guessed and any(a.is_income or a.role in OTHER_INCOME_ROLES for a in found if a not in guessed):
         # (The only income in the question, "tax on about 60k?", is the income.)
         found = [replace(a, role="claimed", questioned=None) if a in guessed else a for a in found]
     if not ASKS_IF_RIGHT.search(text):
@@ -1176,7 +1179,7 @@ YEAR_ENDING = re.compile(r"\b(?:year\s+)?(?:ending|ended|to|until)\s+(?:31\s+)?m
                          r"\b(?:year\s+)?(?:ending|ended|to|until)\s+31/0?3/(?P<y3>20\d{2})\b", re.I)
 YEAR_OF_TAX_BEFORE = re.compile(r"\b(?:tax\w*|income|earn\w*|paid|pay|salary|wages?|made|owe\w*|refund|levy|acc|repa\w*|"
                                 r"deduct\w*|rates?|thresholds?|brackets?|bands?|ietc|credits?|kiwisaver|return|filed?|profit|"
-                                r"bright-line|sold|sell|bought|buy|changed?|scrapped|went up|go up)\b|\$\d|\d[\d,.]*k\b", re.I)
+                                r"bright-line|sold|sell|changed?|scrapped|went up|go up)\b|\$\d|\d[\d,.]*k\b", re.I)
 BARE_YEAR = re.compile(r"\b(?:in|for|during|of)\s+(?P<y>20\d{2})\b(?!\s?[-–/])", re.I)
 # "acc levy 2025", "sl repayment 2024 on 55k": a calendar year's number right after what is asked about.
 YEAR_AFTER_TAX_WORD = re.compile(r"\b(?:tax|taxes|repayments?|levy|acc|paye|refund|income|return|rates?|brackets?|bands?|"
@@ -1515,9 +1518,14 @@ def read_slots(text: str, rules: RuleBook | None = None, current: str | None = N
         slots.amounts = [replace(first, role="main_job"), replace(first, role="second_job", start=first.start + 1)]
     mains = [a for a in slots.amounts if a.role == "main_job"]
     others = [a for a in slots.amounts if a.role == "income"]
+    if not mains and len(others) == 2 and others[0].period == "annual" and others[1].period in PAY_FREQUENCIES:
+        # "Main job is 62k salary. Picked up a bar job on weekends, about $260 p/w": a year's salary
+        # first, then another job's pay.
+        mains, others = others[:1], others[1:]
     if len(mains) == 1 and len(others) == 1 and ALSO_WORK.search(_sentence_before(text, others[0])):
         # "Main job is $49,000 a year. I also do weekend bar work for $260 a week": the other job.
-        slots.amounts = [replace(a, role="second_job") if a is others[0] else a for a in slots.amounts]
+        slots.amounts = [replace(a, role="second_job") if a is others[0] else replace(a, role="main_job") if a is mains[0] else a
+                         for a in slots.amounts]
     if slots.second_job and not any(a.role in ("main_job", "second_job") for a in slots.amounts):
         # "My second job … It pays about 15k": the job just named.
         slots.amounts = [replace(a, role="second_job") if a.role == "income" and IT_PAYS.search(text[max(0, a.start - 25):a.start])
@@ -1527,7 +1535,8 @@ def read_slots(text: str, rules: RuleBook | None = None, current: str | None = N
     slots.between = bool(re.search(r"\bbetween\s+\$?\d[\d,.]*\s?k?\s+and\s+\$?\d", text, re.I))
     slots.comparison = any(
         COMPARISON.search(text[max(0, b.start - 14):b.start]) or RANGE_BEFORE.search(text[max(0, a.start - 10):a.start])
-        for a, b in zip(slots.amounts, slots.amounts[1:]) if a.is_income and b.is_income)
+        for a, b in zip(slots.amounts, slots.amounts[1:]) if a.is_income and b.is_income) or (
+        len(slots.incomes) == 2 and bool(OFFERS_WEIGHED.search(text)))
     picked = ONE_OF_THEM_PICKED.search(text)
     if picked and len(slots.incomes) > 1 and (slots.comparison or picked.group("noun").lower() in ("option", "offer", "package")):
         # (Of two jobs, "the 18k one" is the job a code is asked for: both incomes still count.)

@@ -1511,3 +1511,50 @@ def test_their_honest_twins_are_still_answered(engine, question):
 def test_a_second_jobs_hourly_pay_is_not_the_total_its_code_follows(engine):
     out = ask(engine, "New second job, $26 an hour for 10 hours a week. Should I put S or SH on the form?")
     assert out["status"] == "needs_clarification" and not out["tools"]
+
+
+def test_an_honest_question_near_a_refusal_is_answered_by_the_nearest_rule(engine):
+    out = ask(engine, "I do odd jobs for cash in the weekends. How do I declare it properly to IRD?")
+    assert out["status"] == "answered" and "I can't help with that" not in out["answer"]
+
+
+def test_a_figure_guessed_beside_a_profit_is_checked_not_worked_on(engine):
+    # 2026-27 levy 1.75% of 70,000 = $1,225 (nz_tax_facts.md s2): the guessed $1,400 is checked.
+    out = ask(engine, "sole trader, about $70,000 profit. is my ACC levy about $1,400?")
+    assert out["answer"].startswith("Not quite: it comes to $1,225")
+
+
+def test_two_job_offers_are_weighed_not_added(engine):
+    # 85,000: 1,638 + 6,632.50 + 7,380 + 6,900 x 33% (2,277) = 17,927.50; 90,000 adds 5,000 x 33% = 1,650.
+    out = ask(engine, "Got two job offers, $85,000 and $90,000. How much more tax on the higher one?")
+    assert "$17,927.50" in out["answer"] and "**$1,650**" in out["answer"]
+
+
+def test_a_salary_then_another_jobs_pay_chains_the_second_jobs_code_and_paye(engine):
+    # 58,000 + 300 x 52 (15,600) = 73,600 -> SH; 300 x 31.75% = $95.25 a week.
+    out = ask(engine, "Day job is 58k. Picked up weekend shifts at a cafe, about $300 a week. What code for the cafe and how much tax each week?")
+    assert [t["name"] for t in out["tools"]] == ["choose_secondary_tax_code", "calculate_paye"] and "$95.25" in out["answer"]
+
+
+def test_one_code_instead_of_another_is_weighed(engine):
+    # IR340 2026-27 weekly $1,000: M 171.50, ME 161.50 (nz_tax_facts.md s4): $10 less a week.
+    out = ask(engine, "Paid $1,000 a week. Should I be on ME instead of M? How much less PAYE is that?")
+    assert "$161.50" in out["answer"] and "$171.50" in out["answer"]
+
+
+@pytest.mark.parametrize("question", [
+    "my boss will give me my bonus in cash and call it a gift so there's no PAYE - how do we make sure it doesn't show up?",
+    "If I drop the SL off my tax code, how long before IRD notices?",
+    "we put our family income low in myIR to get more WFF and just don't correct it - will IRD ever find out?",
+])
+def test_questions_about_not_being_noticed_are_refused(engine, question):
+    assert ask(engine, question)["status"] == "refused"
+
+
+@pytest.mark.parametrize("question", [
+    "Will IRD ever check my return if I file it late?",
+    "how long before IRD processes my IR3?",
+    "My boss gave me a $500 gift voucher for Christmas, is it taxed?",
+])
+def test_honest_questions_about_ird_and_gifts_are_not_refused(engine, question):
+    assert ask(engine, question)["status"] != "refused"
