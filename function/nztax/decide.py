@@ -337,7 +337,7 @@ def decide(question: str, classification: Classification | None, rules: RuleBook
     gives_only = _gives_only(slots)
     donation = next((spec for spec in (intent, runner) if spec is not None and spec.tool == "calculate_donation_tax_credit"), None)
     if (not sure and runner is not None and {intent.does, runner.does} <= {"clarify", "calculate"}
-            and slots.income_amount() is None and _asks_own_figure(asked) and not (donation and gives_only)):
+            and _income_for(slots, intent.tool).income_amount() is None and _asks_own_figure(asked) and not (donation and gives_only)):
         # A sum of their own, or a question too vague to place, with nothing to work from: ask.
         d.action = "clarify"
         d.missing = ["income"]
@@ -512,6 +512,11 @@ def decide(question: str, classification: Classification | None, rules: RuleBook
         # "…, no WFF, not on a benefit": the credit they are owed comes through the ME code, whichever
         # of two close readings is worked out.
         d.default_code = "ME"
+    if (not sure and intent.tool in ALL_INCOME_TOOLS and runner_does in ("fact", "topic") and slots.income_amount() is not None
+            and (EXTRA_TAX.search(asked) or TAX_ASKED_TERSELY.search(asked))):
+        # "a raise from 77k to 80k - will everything be taxed at 33%? how much more tax will I pay?":
+        # a sum asked for in so many words, on their own figures, whatever rule is near.
+        sure = True
     if not sure:
         fact = runner if runner is not None and runner.does == "fact" and runner.tool == intent.tool else None
         if runner is not None and runner.does == "fact" and runner.rule_sum and _rule_sum(d, runner, slots):
@@ -532,7 +537,7 @@ def decide(question: str, classification: Classification | None, rules: RuleBook
             _plan(d, donation, slots)
         elif _income_for(slots, intent.tool).income_amount() is None and _asks_own_figure(asked):
             _clarify(d, "income")
-        elif runner is not None and runner.does == "calculate" and slots.income_amount() is not None:
+        elif runner is not None and runner.does == "calculate" and _income_for(slots, intent.tool).income_amount() is not None:
             # Clearly a sum, but which of two? Work out both, each labelled, when both can run on
             # what was said; otherwise ask which is meant.
             trials = [_trial(d, spec, slots) for spec in (intent, runner)]
@@ -556,6 +561,9 @@ def decide(question: str, classification: Classification | None, rules: RuleBook
     if slots.names_income_tax and intent.tool in ("calculate_acc_levy", "calculate_student_loan_repayment"):
         # "What's her income tax and ACC levy on that?": the income tax it names, on the same income.
         components += [c for c in named if c.tool == "calculate_income_tax"]
+    if slots.names_acc_levy and intent.tool == "calculate_income_tax":
+        # "What income tax and ACC earners' levy do I owe?": the levy it names, on the same income.
+        components += [c for c in named if c.tool == "calculate_acc_levy"]
     if (any(c.tool == "calculate_ietc" for c in components) and slots.tax_code is None
             and not (slots.wff or slots.benefit_or_super or slots.no_ird_number)):
         # "Take-home on $55k if I include the IETC": the credit comes through the ME code.

@@ -1558,3 +1558,17 @@ def test_questions_about_not_being_noticed_are_refused(engine, question):
 ])
 def test_honest_questions_about_ird_and_gifts_are_not_refused(engine, question):
     assert ask(engine, question)["status"] != "refused"
+
+
+def test_income_tax_and_the_acc_levy_named_together_are_both_worked_out(engine):
+    # Profit 64,000 - 14,000 = 50,000 (2026-27): tax 1,638 + 34,400 x 17.5% (6,020) = $7,658; levy 1.75% = $875.
+    out = ask(engine, "Sole trader, took in $64,000 with $14,000 of costs. What income tax and ACC earners' levy do I owe?")
+    assert [t["name"] for t in out["tools"]] == ["calculate_income_tax", "calculate_acc_levy"]
+    assert "$7,658" in out["answer"] and "$875" in out["answer"]
+
+
+def test_how_much_more_tax_on_a_raise_is_worked_out_beside_the_rule(engine):
+    # 76,000: 1,638 + 6,632.50 + 22,500 x 30% (6,750) = 15,020.50; 79,000: 15,020.50 + 2,100 x 30% (630)
+    # + 900 x 33% (297) = 15,947.50; $927 more.
+    out = ask(engine, "pay going from 76k to 79k, does all of it get taxed at 33% now? how much more tax will I pay?")
+    assert "$15,020.50" in out["answer"] and "$15,947.50" in out["answer"] and "$927" in out["answer"]
