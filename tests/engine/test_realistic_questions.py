@@ -1572,3 +1572,17 @@ def test_how_much_more_tax_on_a_raise_is_worked_out_beside_the_rule(engine):
     # + 900 x 33% (297) = 15,947.50; $927 more.
     out = ask(engine, "pay going from 76k to 79k, does all of it get taxed at 33% now? how much more tax will I pay?")
     assert "$15,020.50" in out["answer"] and "$15,947.50" in out["answer"] and "$927" in out["answer"]
+
+
+@pytest.mark.parametrize("question,figure", [
+    # 70,000 in 2026-27: 1,638 + 6,632.50 + 16,500 x 30% (4,950) = $13,220.50.
+    ("I'm a trustee of our family trust but leaving the trust aside, my own job pays $70,000. Income tax on that?", "$13,220.50"),
+    ("Not the trust rate - what's the top personal tax rate now?", "39%"),
+])
+def test_a_trust_said_to_be_aside_leaves_their_own_tax_in_scope(engine, question, figure):
+    out = ask(engine, question)
+    assert out["status"] == "answered" and figure in out["answer"]
+
+
+def test_a_trusts_own_tax_is_still_out_of_scope(engine):
+    assert ask(engine, "Our family trust earned $40,000 of rent. What rate does the trust pay?")["status"] == "out_of_scope"
