@@ -180,7 +180,7 @@ NOT_MONEY_BEFORE = re.compile(
     r"\b(?:hours|hrs)(?:\s+(?:this|per|a|each)\s+(?:week|wk)|\s+worked)?\s*[:|=]?\s*|"
     r"\b(?:" + KIN + r"|i|me|myself)\s?\()$", re.I)  # "my son (19)": an age
 NOT_MONEY_AFTER = re.compile(
-    r"^\s?(?:%|percent|per ?cent|hours?\b|hrs?\b|h\b|weeks?\b|wks?\b|months?\b|years?\b|yrs?\b|days?\b|kids?\b|children|"
+    r"^\s?(?:%|percent|per ?cent|(?:(?:billable|billed|chargeable|working)\s)?(?:hours?\b|hrs?\b)|h\b|weeks?\b|wks?\b|months?\b|years?\b|yrs?\b|days?\b|kids?\b|children|"
     r"child\b|jobs?\b|people|employees|staff|times|of (?:them|us)|yo\b|y/o|years? old|shares?\b|units?\b|km|kg|sqm|m2|"
     r"form|bedrooms?|rooms?|flatmates?|boarders?|properties|houses?|st\b|nd\b|rd\b|th\b|am\b|pm\b(?!\s*(?:salary|pay|income|wage))|"
     r"cents?\b|s\b)", re.I)  # ("only 72 cents goes to my loan": a deduction being asked about, not a pay)
@@ -244,7 +244,7 @@ ROLE_WORDS = [
                   r"couple(?: [\w-]+){0,2} (?:earning|earn|earns|making|make|on|with)|(?:household|family) (?:earning|on|with an income of)|"
                   r"combined income|joint income|as a couple"),
     ("expense", r"expenses?|spent|spend|cost|costs|bought|buy|deductible|claim\w*|fees?|laptop|phone|mileage|home office|"
-                r"materials|supplies|outgoings|overheads|rent (?:is|of)|pay rent|paying rent|mortgage|"
+                r"materials|supplies|outgoings|overheads|postage|packaging|shipping|freight|ingredients|stock costs?|rent (?:is|of)|pay rent|paying rent|mortgage|"
                 # what is charged for a service ("an accountant quoted me $650", "wants $900 for")
                 r"quoted(?: me| us)?|quote of|charg(?:e|es|ed|ing) (?:me|us)|wants|invoiced me|"
                 r"(?:invoice|bill)(?: from [\w' ]{1,25})? (?:is|was|of|for|says|came to|comes to)|"
@@ -254,7 +254,7 @@ ROLE_WORDS = [
     # Income from investments and property: taxed, but not earnings the ACC levy is charged on.
     ("investment_income", r"interest|(?:term deposit|td|savings(?: account)?|bank account|on-call) interest|dividends?|rental income|rent from|rental profit|board from|crypto|trading|gain"),
     # What a business or a rental takes in before its costs: taxed only on what is left after them.
-    ("takings", r"sales|turnover|turned over|turns over|takings|bookings|invoiced(?! at)|invoicing|revenue|brought in|brings in|bring in|took in|takes in|billed|gross receipts"),
+    ("takings", r"sales|(?:shop|store|business|stall) (?:sells|sold|makes|made|takes)|turnover|turned over|turns over|takings|bookings|invoiced(?! at)|invoicing|revenue|brought in|brings in|bring in|took in|takes in|billed|gross receipts"),
     ("rent_received", r"rent received|gross rent|rent (?:came|comes) to|in rent|"
                       r"(?:renting|rented|rent|letting|let) (?:it |them )?out(?: [\w-]+){0,6} for|(?:rent|let) it for"),
     ("other_income", r"profit|bonus|side (?:business|hustle|income|jobs?)|on the side|self[- ]employ\w*|freelanc\w*|contract(?:ing|or)|"
@@ -790,7 +790,10 @@ OTHER_PRONOUN = re.compile(r"\b(?:she|he|she's|he's|she'll|he'll|shes)\b|\b(?:he
 # "me and my partner earn 140k", "my wife and I make": one amount of two people.
 JOINT = re.compile(rf"\b(?:me|i|myself)\s+(?:and|&)\s+(?:my|our)\s+(?:\w+\s+)?(?:{KIN})\b|"
                    rf"\b(?:my|our)\s+(?:\w+\s+)?(?:{KIN})\s+(?:and|&)\s+(?:me|i|myself)\b", re.I)
-SELF_WORDS = re.compile(r"\b(?:i|i'm|im|i've|ive|i'd|i'll|me|my|mine|myself)\b", re.I)
+# ("in my cafe", "at my shop" name a place, not whose money a figure is.)
+SELF_WORDS = re.compile(r"\b(?:i|i'm|im|i've|ive|i'd|i'll|me|mine|myself)\b|"
+                        r"\bmy\b(?!\s+(?:own\s+)?(?:cafe|café|shop|business|company|house|home|flat|farm|restaurant|store|firm|"
+                        r"practice|bar|salon|office|workplace)\b)", re.I)
 # Words about the asking, not about whose sum it is: "can you tell me how much tax my son pays".
 ASKING_FOR = re.compile(r"\b(?:tell|show|help|let|give|explain to|advise)\s+(?:me|us)\b|\bi\s+(?:want|need|would like|wanted|'d like)\s+to\s+know\b|"
                         r"\bi(?:'m| am)?\s+wonder(?:ing)?\b|\b(?:can|could|may)\s+i\s+(?:ask|check)\b|\bdo you know\b", re.I)
@@ -1049,7 +1052,7 @@ def _questioned_for_period(amount: Money) -> Money:
 # Hours, weeks, codes, years and conditions
 
 # "did about 1,400 hours this tax year": hours worked in the whole year.
-HOURS_A_YEAR = re.compile(r"(?<![\d,.])(?P<h>\d{1,3}(?:,\d{3})+|\d+)\s?(?:hours|hrs)\s+(?:(?:in|over|for|during)\s+)?"
+HOURS_A_YEAR = re.compile(r"(?<![\d,.])(?P<h>\d{1,3}(?:,\d{3})+|\d+)\s?(?:(?:billable|billed|chargeable|paid|working|work)\s+)?(?:hours|hrs)\s+(?:(?:in|over|for|during)\s+)?"
                           r"(?:this|last|the|a|per|each|that)\s+(?:(?:tax|income|financial|whole|full)\s+)?(?:year|yr)\b", re.I)
 HOURS = re.compile(r"(?<![\d,.])(?P<h>\d+(?:\.\d+)?)\s?(?:hours|hrs|hr|h)\b(?:\s?(?:a|per|each|/|p)\s?(?:week|wk|w)\b|\s?pw\b|/wk)?", re.I)
 # A payslip's or roster's label before the hours: "Hours 37.5/wk", "Hours this week 32.0", "Ordinary 40.00 hrs".

@@ -1573,3 +1573,23 @@ def test_a_trust_said_to_be_aside_leaves_their_own_tax_in_scope(engine, question
 
 def test_a_trusts_own_tax_is_still_out_of_scope(engine):
     assert ask(engine, "Our family trust earned $40,000 of rent. What rate does the trust pay?")["status"] == "out_of_scope"
+
+
+def test_billable_hours_in_a_year_make_an_hourly_rates_year(engine):
+    # $60 x 1,500 = 90,000: 1,638 + 6,632.50 + 7,380 + 11,900 x 33% (3,927) = $19,577.50.
+    out = ask(engine, "Contracting at $60 an hour, roughly 1,500 billable hours a year, nothing else. Income tax for the year?")
+    assert "$19,577.50" in out["answer"]
+
+
+def test_a_shops_costs_named_by_kind_come_off_its_sales(engine):
+    # (3,000 - 1,000) x 12 = 24,000 on top of 20 x 22 x 52 = 22,880: 22,880 + 24,000 = 46,880, all under
+    # 53,500, so the 24,000 adds 24,000 x 17.5% = $4,200.
+    out = ask(engine, "My online shop sells about $3,000 a month, and packaging and postage are about $1,000 a month. I also work "
+                      "20 hours a week at $22 an hour. How much tax does the shop add?")
+    assert "adds **$4,200**" in out["answer"]
+
+
+def test_a_place_of_mine_does_not_make_my_wifes_pay_mine(engine):
+    # Her pay, asked about as hers: 10 x $30 = $300 a week on M is $36.75 (IR340 2026-27, the same row as above).
+    out = ask(engine, "My husband does 10 hours a week in my shop at $30 an hour, it's his only job. On M, what PAYE comes off his pay each week?")
+    assert "$36.75" in out["answer"]
