@@ -265,6 +265,9 @@ CLARIFYING_QUESTIONS: dict[str, tuple[str, tuple[str, ...]]] = {
     "family_income": ("Working for Families depends on your family's income before tax for the year and on your "
                       "children. What is your family's total income (both partners), and how many children do you have?",
                       ()),
+    "tax_paid": ("A refund is the tax taken off during the year (PAYE, and RWT on interest) less the tax due on the year's "
+                 "income. How much tax was taken off in the tax year (your payslips or myIR show it), and what did you earn?",
+                 ("I earned $19,000 this tax year and $2,600 of PAYE came off. How much refund will I get?",)),
     "gst_exclusive": ("When you're registered for GST, income tax is worked out on your income and expenses without GST. "
                       "What were your sales and your expenses excluding GST (and did you have any other income)?",
                       ("Sole trader, sales $60,000 and expenses $8,000 excluding GST, no other income. What's my income tax?",)),

@@ -165,6 +165,8 @@ TWO_JOBS = re.compile(r"\b(?:two|2|three|3|both|multiple|several)\s+(?:part[- ]t
 EACH_JOB = re.compile(r"\beach\s+(?:of (?:my|the)\s+)?(?:jobs?|employers?|one)\b|\bfor each\b|\beach of them\b", re.I)
 # "On each pay", "per pay": the answer is wanted for one pay.
 EACH_PAY = re.compile(r"\b(?:each|every|per|a|one) pay(?:slip|cheque|check|day|packet)?\b", re.I)
+# "how much refund will I get", "will I get some tax back": a refund asked for.
+REFUND_ASKED = re.compile(r"\brefund\b|\b(?:get|getting|got) (?:some |any )?(?:money |tax )?back\b|\bmoney back\b", re.I)
 # "each pay", "every payday": one of the pays, whichever they are (not "a pay rise", "a payslip").
 EVERY_PAY = re.compile(r"\b(?:each|every|per) pay(?:day|cheque|check|packet)?\b", re.I)
 # "How much extra tax is that?": what an income on top of the main one adds.
@@ -484,6 +486,13 @@ def decide(question: str, classification: Classification | None, rules: RuleBook
         # "on 55k with a student loan, how much comes off each pay": one pay of a year's salary,
         # and how often it is paid is not said.
         _clarify(d, "frequency")
+        return d
+    if (REFUND_ASKED.search(asked) and not gives_only and intent.tool != "calculate_donation_tax_credit" and slots.tax_code is None
+            and not any(a.role in ("deduction", "deduction_label") for a in slots.amounts)):
+        # (With a code stated, "…on the S code: will I get a refund?" is answered by whether the code is right.)
+        # "stopped working in August after earning $19,000: how much refund?": a refund is the tax
+        # taken off less the tax due, and what was taken off is not said.
+        _clarify(d, "tax_paid")
         return d
     if slots.gst_inclusive and intent.tool in ALL_INCOME_TOOLS:
         # "sales were $69,000 incl GST": income tax is on income and costs without GST, and the

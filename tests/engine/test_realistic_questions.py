@@ -1593,3 +1593,18 @@ def test_a_place_of_mine_does_not_make_my_wifes_pay_mine(engine):
     # Her pay, asked about as hers: 10 x $30 = $300 a week on M is $36.75 (IR340 2026-27, the same row as above).
     out = ask(engine, "My husband does 10 hours a week in my shop at $30 an hour, it's his only job. On M, what PAYE comes off his pay each week?")
     assert "$36.75" in out["answer"]
+
+
+@pytest.mark.parametrize("question", [
+    "left my job in July having earned $21,000 this tax year, how much refund am I due?",
+    "made about $52k across two jobs, will I get any tax back this year?",
+])
+def test_a_refund_without_the_tax_taken_off_asks_for_it(engine, question):
+    out = ask(engine, question)
+    assert out["status"] == "needs_clarification" and not out["tools"] and "taken off" in out["answer"]
+
+
+def test_a_refund_asked_beside_a_stated_code_checks_the_code(engine):
+    # 45,000 + 8,000 = 53,000 total: S (to $53,500) is right for the second job.
+    out = ask(engine, "main job 45k and 8k from a second job on the S code. is that the right code or will I get a refund?")
+    assert "choose_secondary_tax_code" in [t["name"] for t in out["tools"]] and "**S**" in out["answer"]
