@@ -49,6 +49,8 @@ TARGETS = {
     "supplement26": ("nztax_build.evaluate_answers", "question_bank_dev27.yaml", "supplement26.md"),  # development only
     "supplement27": ("nztax_build.evaluate_answers", "question_bank_dev28.yaml", "supplement27.md"),  # development only
     "supplement28": ("nztax_build.evaluate_answers", "question_bank_dev29.yaml", "supplement28.md"),  # development only
+    "supplement29": ("nztax_build.evaluate_answers", "question_bank_dev30.yaml", "supplement29.md"),  # development only
+    "supplement30": ("nztax_build.evaluate_answers", "question_bank_dev31.yaml", "supplement30.md"),  # development only
 }
 
 
