@@ -24,7 +24,7 @@ from nztax.calculators.paye import PRIMARY_CODES
 from nztax.contract import tax_year_starting
 from nztax.rules import FLAT_CODES, SECONDARY_CODES, RuleBook, current_tax_year
 from nztax.settings import get_settings
-from nztax.slots import EMPLOYER_PUTS_IN, HOUSEHOLD_QUESTIONED, MONTH_NAMES, OTHER_INCOME_ROLES, PAY_FREQUENCIES, SALE_PRICE_ONLY, PERIODS_PER_YEAR, SECOND_JOB_WORDS, Money, Slots, clean_text, find_tax_codes, read_slots
+from nztax.slots import EMPLOYER_PUTS_IN, HOUSEHOLD_QUESTIONED, TAX_FIGURE_AFTER, MONTH_NAMES, OTHER_INCOME_ROLES, PAY_FREQUENCIES, SALE_PRICE_ONLY, PERIODS_PER_YEAR, SECOND_JOB_WORDS, Money, Slots, clean_text, find_tax_codes, read_slots
 from nztax.understand import Classification, IntentSpec, default_catalogue, says_any
 
 # The student loan deduction asked about: "sl on …", "how much student loan comes off …".
@@ -752,8 +752,9 @@ def _rule_sum(d: Decision, intent: IntentSpec, slots: Slots) -> bool:
 
     if not d.known_year:
         return False
-    stated = [a for a in slots.amounts if a.period == "annual" and a.value > 0]
-    named_rit = [a for a in stated if RIT_NAMED.search(d.asked[max(0, a.start - 40):a.start])]
+    named_rit = [a for a in slots.amounts if a.period == "annual" and a.value > 0 and RIT_NAMED.search(d.asked[max(0, a.start - 40):a.start])]
+    # ("ir3 showed $9,400 tax on my income": the year's whole tax, PAYE and all, not what was left to pay.)
+    stated = [a for a in slots.amounts if a.period == "annual" and a.value > 0 and (a in named_rit or not TAX_FIGURE_AFTER.match(d.asked[a.end:]))]
     stated = named_rit or stated  # ("my residual income tax was $7,200 and turnover about $95,000")
     opening = [a for a in stated if a.role == "value" or OPENING_VALUE.search(d.asked[a.end:a.end + 40])]
     try:

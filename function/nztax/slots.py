@@ -168,6 +168,8 @@ ASKED_PERIOD = [
     ("annual", r"\b(?:a year|per year|annually|yearly|for the year|per annum|in a year|each year|over (?:the|a) (?:full )?year|"
                r"(?:full|whole) year|per yr|a yr)\b"),
 ]
+# A pay period named anywhere ("paid four-weekly, $4,100 a pay"); not "for the year".
+PAY_FREQUENCY_WORD = re.compile("|".join(p for name, p in ASKED_PERIOD if name in PAY_FREQUENCIES), re.I)
 ANY_PERIOD_WORD = re.compile("|".join(p for _, p in ASKED_PERIOD) + r"|\bin a week\b|\b(?:one|1|a single) (?:week|fortnight|month)\b", re.I)
 # People someone may ask about besides themselves (whose money an amount is, below).
 KIN = (r"wife|husband|partner|spouse|fianc[ée]e?|girlfriend|boyfriend|hubby|missus|son|daughter|kid|child|teenager|"
@@ -431,6 +433,8 @@ def _role_of(text: str, start: int, end: int, skip: str | None = None, default: 
     before = re.sub(r"\s{2,}", " ", unbracketed[clause_start:start])[-45:]
     if ASSET_AFTER.match(directly_after) and not EARNED_RIGHT_BEFORE.search(before):
         return "other"  # "a $780k house": a price, not an income ("monthly pay 3900 student loan …" is a pay)
+    if TAX_FIGURE_AFTER.match(text[end:]) and not TAX_ON_BEFORE.search(before):
+        return "other"  # "ir3 showed $9,400 tax on my income": a tax figure, not the income ("tax on $9,400" is)
     if RULE_FIGURE_AFTER.match(directly_after) and re.search(r"\bthe\s*\$?$", before, re.I):
         return "value"  # "the $520 independent earner credit", "the $24,128 threshold": the rule's own figure
     if RENT_AFTER.match(directly_after) and skip != "rent_received":
@@ -621,7 +625,8 @@ def find_money(text: str) -> list[Money]:
                 # (A pay period named elsewhere, "paid every 4 weeks, 3,900 gross", is its period.)
                 questioned = f"{num} on its own could be dollars a year, a week or an hour"
             elif (PAID_BEFORE.search(text[max(0, m.start() - 20):m.start()])
-                  or GETS_BEFORE.search(text[max(0, m.start() - 20):m.start()]) and PAY_AFTER.match(text[m.end():])):
+                  or GETS_BEFORE.search(text[max(0, m.start() - 20):m.start()]) and PAY_AFTER.match(text[m.end():])
+                  or EACH_PAY_AFTER.match(text[m.end():]) and not PAY_FREQUENCY_WORD.search(text)):
                 # "I get paid 2.5k": a pay, but of which period?
                 questioned = f"{m.group(0).strip()} paid could be a week's, a fortnight's or a month's pay"
                 one_pay = True
@@ -1294,6 +1299,11 @@ WHOLE_YEAR_WORDS = re.compile(r"\b(?:year|yr|annual\w*|p\.?a|summer|holidays?|so
                               r"(?:19|20)\d\d)\b", re.I)
 # "$8k tutoring on top of my $45k day job": extra money beside a year's income, so a year's too.
 ON_TOP_OF_ANOTHER = re.compile(r"^[^.?!]{0,30}\b(?:on top of|as well as|besides|beside|alongside)\b[^.?!\d]{0,20}\$?\d", re.I)
+# "$2,400 each pay": one pay, whichever period it is.
+EACH_PAY_AFTER = re.compile(r"\s*(?:each|every|per|a)\s+pay(?:day|check|cheque|packet)?\b(?!\s*(?:rise|raise|increase))", re.I)
+TAX_FIGURE_AFTER = re.compile(r"\s*(?:of\s+)?(?:income\s+)?tax\b(?!\s*(?:free|code|credit|rate|bracket|band|year|return|refund|deductible|resident|file))"
+                              r"(?=\s+(?:on|to pay|owing|owed|due|bill|was|showed|for the year|this year|last year)\b)", re.I)
+TAX_ON_BEFORE = re.compile(r"\b(?:tax|paye|levy)\s+(?:on|of|for)\s*(?:about|around|roughly)?\s*\$?$", re.I)
 # "I get $2,650 pay on M SL": one pay, said without its period.
 GETS_BEFORE = re.compile(r"\b(?:i|we|he|she|they)\s+(?:get|gets|receive|receives)\s*(?:about|around|roughly|like)?\s*$", re.I)
 PAY_AFTER = re.compile(r"\s*(?:(?:gross|net|take[- ]home)\s+)?pay\b(?!\s*(?:rise|raise|increase|out|back))", re.I)
