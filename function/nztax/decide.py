@@ -24,7 +24,7 @@ from nztax.calculators.paye import PRIMARY_CODES
 from nztax.contract import tax_year_starting
 from nztax.rules import FLAT_CODES, SECONDARY_CODES, RuleBook, current_tax_year
 from nztax.settings import get_settings
-from nztax.slots import EMPLOYER_PUTS_IN, HOUSEHOLD_QUESTIONED, TAX_FIGURE_AFTER, MONTH_NAMES, OTHER_INCOME_ROLES, PAY_FREQUENCIES, SALE_PRICE_ONLY, PERIODS_PER_YEAR, SECOND_JOB_WORDS, Money, Slots, clean_text, find_tax_codes, read_slots
+from nztax.slots import EMPLOYER_PUTS_IN, EVERY_PAY_WORDS, HOUSEHOLD_QUESTIONED, TAX_FIGURE_AFTER, MONTH_NAMES, OTHER_INCOME_ROLES, PAY_FREQUENCIES, SALE_PRICE_ONLY, PERIODS_PER_YEAR, SECOND_JOB_WORDS, Money, Slots, clean_text, find_tax_codes, read_slots
 from nztax.understand import Classification, IntentSpec, default_catalogue, says_any
 
 # The student loan deduction asked about: "sl on …", "how much student loan comes off …".
@@ -124,8 +124,7 @@ RATE_DEPENDS_ON_INCOME_TOOLS = ("calculate_income_tax", "calculate_paye", "calcu
 TAX_ASKED_TERSELY = re.compile(r"(?:^|[,;:.\-–]\s*)(?:how much\s+|what'?s the\s+|whats the\s+)?(?:tax|income tax)\s*\?*\s*$|"
                                r"\bhow much (?:extra |more |additional )?(?:income )?tax\b(?! (?:credit|code|return|rate))|"
                                # "whats my total tax", "what will my income tax be"
-                               r"\bwhat'?s my (?:total |overall )?(?:income )?tax\b(?! (?:code|rate|credit|return|refund))|"
-                               r"\bwhats my (?:total |overall )?(?:income )?tax\b(?! (?:code|rate|credit|return|refund))", re.I)
+                               r"\bwhat'?s my (?:total |overall )?(?:income )?tax\b(?! (?:code|rate|credit|return|refund))", re.I)
 # "What's the tax on a 5k bonus?", "how much do I owe on it": a figure asked for.
 ASKS_AMOUNT_OF_TAX = re.compile(r"\b(?:tax|paye)\s+(?:on|for|off)\b|\bhow much\b|\bowe\b", re.I)
 # A sum wanted for a pay period or for what comes off a pay ("how much will come off each
@@ -167,8 +166,7 @@ EACH_JOB = re.compile(r"\beach\s+(?:of (?:my|the)\s+)?(?:jobs?|employers?|one)\b
 EACH_PAY = re.compile(r"\b(?:each|every|per|a|one) pay(?:slip|cheque|check|day|packet)?\b", re.I)
 # "how much refund will I get", "will I get some tax back": a refund asked for.
 REFUND_ASKED = re.compile(r"\brefund\b|\b(?:get|getting|got) (?:some |any )?(?:money |tax )?back\b|\bmoney back\b", re.I)
-# "each pay", "every payday": one of the pays, whichever they are (not "a pay rise", "a payslip").
-EVERY_PAY = re.compile(r"\b(?:each|every|per) pay(?:day|cheque|check|packet)?\b", re.I)
+EVERY_PAY = re.compile(EVERY_PAY_WORDS, re.I)
 # "How much extra tax is that?": what an income on top of the main one adds.
 EXTRA_TAX = re.compile(r"\b(?:extra|more|additional)\s+(?:income\s+)?tax\b|\btax on (?:the|that|this) extra\b", re.I)
 # A job's own pay named before the amount: "an evening job that'll pay about $12,000".
@@ -489,9 +487,9 @@ def decide(question: str, classification: Classification | None, rules: RuleBook
         return d
     if (REFUND_ASKED.search(asked) and not gives_only and intent.tool != "calculate_donation_tax_credit" and slots.tax_code is None
             and not any(a.role in ("deduction", "deduction_label") for a in slots.amounts)):
-        # (With a code stated, "…on the S code: will I get a refund?" is answered by whether the code is right.)
         # "stopped working in August after earning $19,000: how much refund?": a refund is the tax
-        # taken off less the tax due, and what was taken off is not said.
+        # taken off less the tax due, and what was taken off is not said. (With a code stated, "…on the
+        # S code: will I get a refund?" is answered by whether the code is right.)
         _clarify(d, "tax_paid")
         return d
     if slots.gst_inclusive and intent.tool in ALL_INCOME_TOOLS:

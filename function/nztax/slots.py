@@ -1299,8 +1299,10 @@ WHOLE_YEAR_WORDS = re.compile(r"\b(?:year|yr|annual\w*|p\.?a|summer|holidays?|so
                               r"(?:19|20)\d\d)\b", re.I)
 # "$8k tutoring on top of my $45k day job": extra money beside a year's income, so a year's too.
 ON_TOP_OF_ANOTHER = re.compile(r"^[^.?!]{0,30}\b(?:on top of|as well as|besides|beside|alongside)\b[^.?!\d]{0,20}\$?\d", re.I)
-# "$2,400 each pay": one pay, whichever period it is.
-EACH_PAY_AFTER = re.compile(r"\s*(?:each|every|per|a)\s+pay(?:day|check|cheque|packet)?\b(?!\s*(?:rise|raise|increase))", re.I)
+# "each pay", "every payday": one of the pays, whichever they are (not "a pay rise", "a payslip").
+EVERY_PAY_WORDS = r"\b(?:each|every|per)\s+pay(?:day|cheque|check|packet)?\b"
+# "$2,400 each pay", "$4,100 a pay": one pay, whichever period it is.
+EACH_PAY_AFTER = re.compile(r"\s*(?:" + EVERY_PAY_WORDS + r"|a\s+pay\b(?!\s*(?:rise|raise|increase)))", re.I)
 TAX_FIGURE_AFTER = re.compile(r"\s*(?:of\s+)?(?:income\s+)?tax\b(?!\s*(?:free|code|credit|rate|bracket|band|year|return|refund|deductible|resident|file))"
                               r"(?=\s+(?:on|to pay|owing|owed|due|bill|was|showed|for the year|this year|last year)\b)", re.I)
 TAX_ON_BEFORE = re.compile(r"\b(?:tax|paye|levy)\s+(?:on|of|for)\s*(?:about|around|roughly)?\s*\$?$", re.I)
