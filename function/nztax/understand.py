@@ -48,7 +48,8 @@ _STOP = frozenset("a an and are as at be but by can could do does for from get g
 
 
 # A figure said to be gross, in phrase text: "before tax", "pre tax".
-BEFORE_TAX = re.compile(r" (?:before|pre) tax(?= )")
+# "$900 a week before tax", "about $380 a wk after tax": words saying what a figure is, right after it.
+BEFORE_TAX = re.compile(r" (?:before|pre) tax(?= )|(?<=\d)(?P<per> (?:a|per) (?:week|wk|fortnight|month|year))? after tax(?= )")
 
 
 def phrase_text(text: str) -> str:
@@ -342,8 +343,8 @@ class IntentClassifier:
         prefer = np.array([len(features & p) for p in self.prefer_sets], dtype=np.float32)
         avoid = np.array([len(features & a) for a in self.avoid_sets], dtype=np.float32)
         gap = self.settings.intent_sequence_gap
-        # "$900 a week before tax" says what a figure is, not that the question is about tax.
-        qualified = BEFORE_TAX.sub(" ", lowered)
+        # "$900 a week before tax", "$380 a wk after tax" say what a figure is, not that the question is about tax.
+        qualified = BEFORE_TAX.sub(lambda m: (m.group("per") or "") + " ", lowered)
         settled = [i for i, phrases, sequences, unless in self.decisive
                    if (mentions(lowered, phrases) or follows_in_order(lowered, sequences, gap)) and not mentions(qualified, unless)]
         # A request to mislead settles it before another agency's words do ("just not mention my jobseeker").

@@ -1658,3 +1658,16 @@ def test_a_years_tax_figure_is_not_an_income(engine):
     # "$7,200 tax on my income" is the tax, not an income of $7,200 to work tax out on.
     out = ask(engine, "my return showed $7,200 tax on my income, do I need to pay provisional tax?")
     assert "calculate_income_tax" not in [t["name"] for t in out["tools"]] and "$756" not in out["answer"]
+
+
+def test_a_benefits_own_rate_said_after_tax_is_out_of_scope(engine):
+    out = ask(engine, "sole parent support is about $450 a week after tax isn't it? what's the actual rate now")
+    assert out["status"] == "out_of_scope" and not out["tools"]
+
+
+@pytest.mark.parametrize("question", [
+    "how much tax comes off my Jobseeker of $380 a week?",
+    "what's $1,000 a week after tax on M?",
+])
+def test_tax_on_a_benefit_or_a_pay_after_tax_stays_in_scope(engine, question):
+    assert ask(engine, question)["status"] in ("answered", "needs_clarification")
