@@ -16,7 +16,7 @@ from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 from nztax.contract import MAX_NEXT_ACTIONS, AskResult, Citation, Status, ToolCall, tax_year_starting  # noqa: F401 (re-exported)
-from nztax.rules import RuleBook, RulesError, TaxYearRules
+from nztax.rules import RuleBook, RulesError, TaxYearRules, rate_with_acc_levy
 
 if TYPE_CHECKING:
     from nztax.decide import Decision
@@ -126,8 +126,7 @@ def kiwisaver_reduction(ks) -> str:
 def with_acc_levy(rate: Any, rules: TaxYearRules) -> str:
     """'45% plus the ACC earners' levy of 1.75%: 46.75% in all' — a flat code's rate as payroll deducts it."""
     acc = rules.data.acc_levy
-    combined = Decimal(str(rate)) + Decimal(str(acc.rate))
-    return f"{pct(rate)} plus the ACC earners' levy of {pct(acc.rate)}: {pct(combined)} in all"
+    return f"{pct(rate)} plus the ACC earners' levy of {pct(acc.rate)}: {pct(rate_with_acc_levy(rate, acc))} in all"
 
 
 def threshold_change(tax_year: str | None) -> str:
@@ -549,11 +548,10 @@ def topic_lines(topic: str, rules: TaxYearRules) -> list[str]:
         if sec is None:
             return []
         period = sec.periods[-1]
-        acc = rules.data.acc_levy
         lines = [f"For a second job, the secondary tax code follows your expected total income for the year ({y}):", "",
                  "| Code | Total yearly income up to | Rate | With the ACC earners' levy |", "|---|---|---|---|"]
         for code, c in period.codes.items():
-            combined = pct(Decimal(str(c.rate)) + Decimal(str(acc.rate)))
+            combined = pct(rate_with_acc_levy(c.rate, rules.data.acc_levy))
             lines.append(f"| {code} | {money(c.income_to) if c.income_to is not None else 'no limit'} | {pct(c.rate)} | {combined} |")
         lines += ["", "Payroll deducts the rate with the ACC earners' levy; add SL if you have a student loan."]
         return lines

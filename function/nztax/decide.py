@@ -24,7 +24,7 @@ from nztax.calculators.paye import PRIMARY_CODES
 from nztax.contract import tax_year_starting
 from nztax.rules import FLAT_CODES, SECONDARY_CODES, RuleBook, current_tax_year
 from nztax.settings import get_settings
-from nztax.slots import EMPLOYER_PUTS_IN, EVERY_PAY_WORDS, HOUSEHOLD_QUESTIONED, TAX_FIGURE_AFTER, MONTH_NAMES, OTHER_INCOME_ROLES, PAY_FREQUENCIES, SALE_PRICE_ONLY, PERIODS_PER_YEAR, SECOND_JOB_WORDS, Money, Slots, clean_text, find_tax_codes, read_slots
+from nztax.slots import EMPLOYER_PUTS_IN, EVERY_PAY_WORDS, HOUSEHOLD_QUESTIONED, TAX_FIGURE_AFTER, UNIT_WORDS, MONTH_NAMES, OTHER_INCOME_ROLES, PAY_FREQUENCIES, SALE_PRICE_ONLY, PERIODS_PER_YEAR, SECOND_JOB_WORDS, Money, Slots, clean_text, find_tax_codes, read_slots
 from nztax.understand import Classification, IntentSpec, default_catalogue, says_any
 
 # The student loan deduction asked about: "sl on …", "how much student loan comes off …".
@@ -778,7 +778,6 @@ CREDIT_AMOUNT_ASKED = re.compile(r"\bhow much\b(?![^?]*\b(?:cut|reduc\w*|abate\w
 FAMILYBOOST = re.compile(r"\bfamily ?boost\b|\bday ?care\b|\bchildcare\b|\bece\b|\bkindy\b|\bkindergarten\b", re.I)
 CHILD_COUNT = re.compile(r"\b(?P<n>\d|one|two|three|four|five|six)\s+(?:dependent\s+)?(?:kids|children|child|kid)\b|"
                          r"\b(?:a|our|one|an only)\s+(?:child|kid|baby|toddler|son|daughter)\b", re.I)
-COUNT_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
 
 
 def _children(text: str) -> int | None:
@@ -787,7 +786,7 @@ def _children(text: str) -> int | None:
     if m is None:
         return None
     n = m.group("n")
-    return 1 if n is None else int(n) if n.isdigit() else COUNT_WORDS[n.lower()]
+    return 1 if n is None else int(n) if n.isdigit() else UNIT_WORDS[n.lower()]
 
 
 # "shares that cost me $38,000": what the FIF interests cost, which decides whether the rules apply.

@@ -485,9 +485,14 @@ def _figures_of(data: "TaxYearFile") -> frozenset[Decimal]:
     if data.secondary_codes:
         code_rates += [c.rate for period in data.secondary_codes.periods for c in period.codes.values()]
     for rate in code_rates:
-        combined = Decimal(str(rate)) + Decimal(str(data.acc_levy.rate))
+        combined = rate_with_acc_levy(rate, data.acc_levy)
         found.update({combined.normalize(), (combined * 100).normalize()})
     return frozenset(found)
+
+
+def rate_with_acc_levy(rate: float, acc_levy: "AccLevy") -> Decimal:
+    """A flat or secondary code's rate plus the year's ACC earners' levy rate: what payroll deducts."""
+    return Decimal(str(rate)) + Decimal(str(acc_levy.rate))
 
 
 def _format_error(path: Path, err: ValidationError) -> str:

@@ -76,12 +76,12 @@ UNSTOPPED_LINE_END = re.compile(r"(?<=[\w%)$])[ \t]*\n+\s*(?=\S)")
 # ---------------------------------------------------------------------------------------------
 # Numbers written in words: "eighty-five thousand", "one hundred and twenty thousand dollars".
 
-_UNITS = {w: i for i, w in enumerate("zero one two three four five six seven eight nine ten eleven twelve thirteen "
+UNIT_WORDS = {w: i for i, w in enumerate("zero one two three four five six seven eight nine ten eleven twelve thirteen "
                                      "fourteen fifteen sixteen seventeen eighteen nineteen".split())}
 _TENS = {w: 10 * (i + 2) for i, w in enumerate("twenty thirty forty fifty sixty seventy eighty ninety".split())}
 _SCALES = {"hundred": 100, "thousand": 1000, "grand": 1000, "million": 1_000_000}
 WORD_NUMBER = re.compile(
-    r"\b(?:(?:" + "|".join([*_UNITS, *_TENS, *_SCALES, "a", "and"]) + r")(?:[\s-]+|\b)){2,}", re.I)
+    r"\b(?:(?:" + "|".join([*UNIT_WORDS, *_TENS, *_SCALES, "a", "and"]) + r")(?:[\s-]+|\b)){2,}", re.I)
 
 
 def words_to_number(text: str) -> Decimal | None:
@@ -89,14 +89,14 @@ def words_to_number(text: str) -> Decimal | None:
     words = [w for w in re.split(r"[\s-]+", text.lower().strip()) if w and w != "and"]
     while words and words[-1] == "a":
         words.pop()  # "eighty-five thousand a year": the "a" belongs to the period
-    if not any(w in _SCALES for w in words) or not any(w in _UNITS or w in _TENS or w == "a" for w in words):
+    if not any(w in _SCALES for w in words) or not any(w in UNIT_WORDS or w in _TENS or w == "a" for w in words):
         return None
     total, current = 0, 0
     for w in words:
         if w == "a":
             current = current or 1
-        elif w in _UNITS:
-            current += _UNITS[w]
+        elif w in UNIT_WORDS:
+            current += UNIT_WORDS[w]
         elif w in _TENS:
             current += _TENS[w]
         elif w == "hundred":
@@ -396,9 +396,11 @@ def _period_and_end(text: str, start: int, end: int) -> tuple[str, bool, int]:
 
 # "$60k salary", "$20k profit", "$5,000 of interest": the noun right after an amount says what it is.
 LABELS_NEXT_AMOUNT = re.compile(r"\s*(?:of|is|was|:|=|-)?\s*\$?\d")  # "income 40k kiwisaver returns 3k"
-# ("… $12,000 of term deposit interest and $9,000 from teaching": "and" closes the words before it.)
+# Another figure among the words around an amount, whose role words are its own: "… on top of my $50k
+# day job", "8k profit … on top of my 60k job".
 MONEY_FIGURE = re.compile(r"\$\s?\d|\d\s?k\b", re.I)
 FIGURE_JUST_BEFORE = re.compile(r"(?:\$\s?\d[\d,.]*|\d[\d,.]*\s?k)\s+(?:[a-z']+\s+){0,1}$", re.I)
+# ("… $12,000 of term deposit interest and $9,000 from teaching": "and" closes the words before it.)
 LEADS_ANOTHER_AMOUNT = re.compile(r"(?:(?!\band\b|&|\bplus\b)[^\d$.?!,;]){0,20}\$?\d", re.I)
 NOUN_AFTER = re.compile(r"^\s*(?:(?:of|in|worth of|a year|per year|annual|gross)\s+)?")
 
@@ -1303,6 +1305,8 @@ ON_TOP_OF_ANOTHER = re.compile(r"^[^.?!]{0,30}\b(?:on top of|as well as|besides|
 EVERY_PAY_WORDS = r"\b(?:each|every|per)\s+pay(?:day|cheque|check|packet)?\b"
 # "$2,400 each pay", "$4,100 a pay": one pay, whichever period it is.
 EACH_PAY_AFTER = re.compile(r"\s*(?:" + EVERY_PAY_WORDS + r"|a\s+pay\b(?!\s*(?:rise|raise|increase)))", re.I)
+# "$9,400 tax on my income", "$2,100 of tax to pay": a tax figure, named by "tax" right after it
+# (but not "tax on $9,400", nor "tax free", "tax code" and the like).
 TAX_FIGURE_AFTER = re.compile(r"\s*(?:of\s+)?(?:income\s+)?tax\b(?!\s*(?:free|code|credit|rate|bracket|band|year|return|refund|deductible|resident|file))"
                               r"(?=\s+(?:on|to pay|owing|owed|due|bill|was|showed|for the year|this year|last year)\b)", re.I)
 TAX_ON_BEFORE = re.compile(r"\b(?:tax|paye|levy)\s+(?:on|of|for)\s*(?:about|around|roughly)?\s*\$?$", re.I)

@@ -47,9 +47,9 @@ _STOP = frozenset("a an and are as at be but by can could do does for from get g
                   "with would you your nz new zealand please thanks much".split())
 
 
-# A figure said to be gross, in phrase text: "before tax", "pre tax".
-# "$900 a week before tax", "about $380 a wk after tax": words saying what a figure is, right after it.
-BEFORE_TAX = re.compile(r" (?:before|pre) tax(?= )|(?<=\d)(?P<per> (?:a|per) (?:week|wk|fortnight|month|year))? after tax(?= )")
+# "$900 a week before tax", "about $380 a wk after tax" (in phrase text): words saying what a figure
+# is, not that the question is about tax.
+FIGURE_QUALIFIER = re.compile(r" (?:before|pre) tax(?= )|(?<=\d)(?P<per> (?:a|per) (?:week|wk|fortnight|month|year))? after tax(?= )")
 
 
 def phrase_text(text: str) -> str:
@@ -279,8 +279,12 @@ class Classification:
     runner_up_score: float
     confident: bool
     scores: dict[str, float] = field(default_factory=dict)  # every intent's score, best first
-    leading: tuple[str, ...] = ()     # the few best readings (LEADING_READINGS), whose parts a sum may show
     named: tuple[str, ...] = ()       # intents whose keywords the question uses ("KS", "IETC", "ACC")
+
+    @property
+    def leading(self) -> tuple[str, ...]:
+        """The few best readings (LEADING_READINGS), whose parts a sum may show."""
+        return tuple(self.scores)[:LEADING_READINGS]
 
     @property
     def margin(self) -> float:
@@ -343,8 +347,7 @@ class IntentClassifier:
         prefer = np.array([len(features & p) for p in self.prefer_sets], dtype=np.float32)
         avoid = np.array([len(features & a) for a in self.avoid_sets], dtype=np.float32)
         gap = self.settings.intent_sequence_gap
-        # "$900 a week before tax", "$380 a wk after tax" say what a figure is, not that the question is about tax.
-        qualified = BEFORE_TAX.sub(lambda m: (m.group("per") or "") + " ", lowered)
+        qualified = FIGURE_QUALIFIER.sub(lambda m: (m.group("per") or "") + " ", lowered)
         settled = [i for i, phrases, sequences, unless in self.decisive
                    if (mentions(lowered, phrases) or follows_in_order(lowered, sequences, gap)) and not mentions(qualified, unless)]
         # A request to mislead settles it before another agency's words do ("just not mention my jobseeker").
@@ -416,7 +419,6 @@ class IntentClassifier:
             intent=intents[best], score=score, runner_up=intents[second] if second is not None else None,
             runner_up_score=runner, confident=confident,
             scores={intents[i].name: round(float(combined[i]), 4) for i in order},
-            leading=tuple(intents[i].name for i in order[:LEADING_READINGS]),
             named=tuple(intents[i].name for i in np.flatnonzero(keyword)),
         )
 
