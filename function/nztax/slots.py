@@ -1172,7 +1172,7 @@ def _stated(condition: re.Pattern, text: str) -> bool:
 
 
 # "just came off Jobseeker", "no longer on the benefit": a condition that has ended.
-ENDED = re.compile(r"\b(?:came|come|coming|got|get|getting) off\b|\bno longer\b|\bstopped\b|\bfinished\b|\bused to\b|\bleft\b", re.I)
+ENDED = re.compile(r"\b(?:came|come|coming|got|get|getting) off\b|\bno longer\b|\bstopped\b|\bfinished\b|\bused to\b", re.I)
 
 
 TAX_YEAR_EXPLICIT = re.compile(r"\b(?P<a>20\d{2})\s?(?:-|–|—|/|to)\s?(?P<b>20\d{2}|\d{2})\b")

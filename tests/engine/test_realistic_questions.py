@@ -1626,3 +1626,9 @@ def test_a_years_tax_figure_is_not_an_income(engine):
 def test_a_benefits_own_rate_said_after_tax_is_out_of_scope(engine):
     out = ask(engine, "sole parent support is about $450 a week after tax isn't it? what's the actual rate now")
     assert out["status"] == "out_of_scope" and not out["tools"]
+
+
+def test_leaving_work_does_not_end_nz_super(engine):
+    # "left" is no word of a benefit ending: on NZ Super there is no IETC (nz_tax_facts.md s4).
+    out = ask(engine, "I retired and left and now I'm on NZ Super with $30,000 from part time work. Do I get the IETC?")
+    assert out["answer"].startswith("No.") and "$520" not in out["answer"].split("\n")[0]
