@@ -412,6 +412,13 @@ def describe_tool_result(name: str, args: dict, result: dict) -> tuple[list[str]
             lines += ["", f"Each {freq} pay of {money(per['gross_pay'])}: PAYE {money(per['paye'])}{extra}, "
                       f"take-home **{money(per['net_pay'])}**."]
         return lines, True
+    if name == "calculate_student_loan_repayment" and result.get("deduction_per_pay") is not None:
+        freq = str(result["pay_frequency"]).replace("_", "-")
+        over = ("every whole dollar of it (a secondary job's pay has no threshold)" if result.get("secondary_income")
+                else f"the whole dollars over the {freq} threshold of {money(result['period_threshold'])}")
+        return [f"For a {freq} pay of {money(result['gross_pay'])} in {y}, the employer deducts {pct(result['rate'])} of "
+                f"{over}, truncated to the cent: **{money(result['deduction_per_pay'])}**. Each pay is worked out on its own, "
+                f"with no square-up at the end of the year for salary and wages."], True
     if name == "calculate_student_loan_repayment":
         lines = [f"With an income of {money(args.get('annual_income', 0))} in {y}, the student loan repayment is about "
                  f"**{money(result['annual_repayment'])}** a year: {pct(result['rate'])} of income over the "

@@ -132,6 +132,8 @@ ASKS_AMOUNT_OF_TAX = re.compile(r"\b(?:tax|paye)\s+(?:on|for|off)\b|\bhow much\b
 PER_PAY_ASKED = re.compile(r"\b(?:each|every|per|a) (?:week|fortnight|month|pay(?:day)?)\b|\b(?:weekly|fortnightly|monthly)\b|"
                            r"\bhow much\b[^?]*\b(?:come|comes|coming|taken|take|taking)\s+(?:off|out)\b", re.I)
 # Tax taken off a pay asked about: "how much tax comes off the $500?", "what would come off a $175 shift?"
+# "How much student loan …", "what's the SL …" (not "the SL code").
+LOAN_DEDUCTION_ASKED = re.compile(r"\b(?:how much|what(?:'s|’s|s| is| will be)?)\b[^?.]{0,20}\b(?:student loan|sl)\b(?! code)", re.I)
 TAX_OFF_ASKED = re.compile(r"\b(?:come|comes|coming|taken|take|takes|taking|deducted|withheld)\s+(?:off|out)\b|"
                            r"\bhow much (?:tax|paye)\b|\bwhat(?:'s| is| would be)? (?:the )?(?:tax|paye) on\b", re.I)
 RIT_NAMED = re.compile(r"\b(?:rit|residual income tax|terminal tax|tax to pay|tax bill)\b", re.I)
@@ -599,7 +601,18 @@ def decide(question: str, classification: Classification | None, rules: RuleBook
         trial = _trial(d, extra, slots)
         if trial is not None:
             _add_calls(d, trial)
+    _loan_deduction_first(d, intent, slots)
     return d
+
+
+def _loan_deduction_first(d: Decision, intent: IntentSpec, slots: Slots) -> None:
+    """"How much SL comes off a $720 weekly pay?": the student loan calculator's deduction from that
+    pay leads, with PAYE on the same pay beside it (two jobs' PAYE each lead with their own)."""
+    pays = [args for name, args in d.calls if name == "calculate_paye"]
+    if (d.action == "calculate" and len(pays) == 1 and "SL" in pays[0]["tax_code"].split()
+            and all(name != "calculate_student_loan_repayment" for name, _ in d.calls)
+            and (intent.tool == "calculate_student_loan_repayment" or LOAN_DEDUCTION_ASKED.search(d.asked) and not slots.names_take_home)):
+        d.calls.insert(d.calls.index(("calculate_paye", pays[0])), _loan_deduction_call(pays[0], d.tax_year))
 
 
 def _nearest_rule(classification) -> IntentSpec | None:
@@ -921,7 +934,6 @@ def _code(slots: Slots, default: str = "M") -> str:
 
 
 def _plan(d: Decision, intent: IntentSpec, slots: Slots) -> None:
-    """The calculator calls for a calculation intent, or a clarifying question."""
     year = d.tax_year
     questioned = slots.questioned
     if questioned and "income" in intent.needs:
@@ -1221,7 +1233,8 @@ def _call_for(tool: str, d: Decision, slots: Slots, amount: Money, annual: Decim
             if second is not None:
                 return _paye_call(d, slots, second, slots.annual(second) or second.value, year)
             return _paye_call(d, slots, amount, annual, year)
-        if slots.asked_period != "annual" and _pay_frequency(slots, amount):
+        weekly_hours = amount.period == "hourly" and slots.hours_per_week is not None and TAX_OFF_ASKED.search(d.asked)
+        if slots.asked_period != "annual" and (_pay_frequency(slots, amount) or weekly_hours):
             # "How much student loan comes off a $5,000 monthly pay?": the employer's deduction from
             # that pay (over the pay period's threshold), not a year's repayment.
             return _paye_call(d, replace(slots, student_loan=True), amount, annual, year)
@@ -1315,6 +1328,16 @@ def _paye_call(d: Decision, slots: Slots, amount: Money, annual: Decimal, year: 
     if slots.tax_code is None:
         d.assumptions.append(f"tax code {code}")
     return "calculate_paye", args
+
+
+def _loan_deduction_call(paye_args: dict, year: str) -> tuple[str, dict]:
+    """The student loan calculator on the same pay as a PAYE call: its deduction from that pay,
+    with no threshold on a secondary code's pay."""
+    frequency, gross = paye_args["pay_frequency"], paye_args["gross_pay"]
+    return "calculate_student_loan_repayment", {
+        "annual_income": _cents(Decimal(str(gross)) * PERIODS_PER_YEAR[frequency]), "tax_year": year,
+        "pay_frequency": frequency, "gross_pay": gross,
+        "secondary_income": _base(paye_args["tax_code"]) not in PRIMARY_CODES}
 
 
 def _kiwisaver_rate(d: Decision, slots: Slots, args: dict, year: str) -> None:

@@ -204,6 +204,7 @@ class PeriodThresholds(_Strict):
 
 class StudentLoan(_Strict):
     source: Url
+    secondary_source: Url  # the rule for a secondary code's pay
     rate: Rate
     annual_threshold: Money
     period_thresholds: PeriodThresholds

@@ -24,7 +24,7 @@ from nztax import composer
 from nztax.calculators.paye import PRIMARY_CODES
 from nztax.composer import money, pct, section_or_none
 from nztax.contract import AskResult, Citation, ToolCall
-from nztax.decide import Decision
+from nztax.decide import LOAN_DEDUCTION_ASKED, Decision
 from nztax.rules import PAY_FREQUENCIES, RuleBook, TaxYearRules
 from nztax.slots import ASKS_IF_RIGHT
 from nztax.query_expansion import canonical_terms
@@ -166,7 +166,6 @@ def _other_deductions(figures: dict) -> str:
 
 
 # "how much student loan should come off each week?", "what's the SL deduction each month": the loan is what is asked.
-LOAN_DEDUCTION_ASKED = re.compile(r"\b(?:how much|what(?:'s| is| will be)?)\b[^?.]{0,20}\b(?:student loan|sl)\b(?! code)", re.I)
 
 
 def lead_for(name: str, args: dict, result: dict, decision: Decision) -> str:
@@ -194,11 +193,10 @@ def lead_for(name: str, args: dict, result: dict, decision: Decision) -> str:
         return (f"On {money(result['annual_salary'])} a year ({y}), your take-home pay is about **{money(result['net_pay'])} a year** "
                 f"after income tax {money(result['income_tax'])}, ACC levy {money(result['acc_levy'])}"
                 f"{_other_deductions(result)}{credit}.")
-    if name == "calculate_paye" and result.get("student_loan") and (
-            decision.intent is not None and decision.intent.tool == "calculate_student_loan_repayment"
-            or LOAN_DEDUCTION_ASKED.search(decision.asked) and not decision.slots.names_take_home):
-        # A student loan question about one pay: the employer's deduction leads, with the pay
-        # period's threshold it is worked over.
+    if name == "calculate_paye" and result.get("student_loan") and LOAN_DEDUCTION_ASKED.search(decision.asked) \
+            and not decision.slots.names_take_home and not any(n == "calculate_student_loan_repayment" for n, _ in decision.calls):
+        # A student loan question about one pay (asked as PAYE): the employer's deduction leads, with
+        # the pay period's threshold it is worked over.
         loan = decision.rules.years[y].data.student_loan if decision.rules and y in decision.rules.years else None
         if loan is None:
             over = ""
@@ -220,6 +218,15 @@ def lead_for(name: str, args: dict, result: dict, decision: Decision) -> str:
             return (f"The ACC earners' levy is **{money(result['levy_per_pay'])} {_per(result['pay_frequency'])}**: "
                     f"{money(result['annual_levy'])} for the year on {money(result['liable_income'])} of earnings ({y}).")
         return f"The ACC earners' levy on {money(result['liable_income'])} of earnings in {y} is **{money(result['annual_levy'])}** for the year."
+    if name == "calculate_student_loan_repayment" and result.get("deduction_per_pay") is not None:
+        # One pay's deduction, with the pay period's threshold it is worked over.
+        if result.get("secondary_income"):
+            over = f"{pct(result['rate'])} of every dollar, as a secondary code has no threshold"
+        else:
+            over = (f"{pct(result['rate'])} of the pay over the {result['pay_frequency'].replace('_', '-')} threshold of "
+                    f"{money(result['period_threshold'])}")
+        return (f"The student loan deduction from a pay of {money(result['gross_pay'])} {_per(result['pay_frequency'])} "
+                f"({y}) is **{money(result['deduction_per_pay'])}**: {over}.")
     if name == "calculate_student_loan_repayment":
         return (f"On {money(args.get('annual_income', 0))} a year ({y}), student loan repayments are about "
                 f"**{money(result['annual_repayment'])} a year**: {pct(result['rate'])} of income over {money(result['threshold'])}.")

@@ -311,19 +311,41 @@
     }
 
     // -- student loan ------------------------------------------------------------------------------
-    function calculate_student_loan_repayment({ income, tax_year = null }) {
+    function loanDeductionForPay(loan, gross, frequency, secondary) {
+      const threshold = secondary ? ZERO : exactAmount(loan.period_thresholds[frequency]);
+      return qmax(new Q(qfloor(gross)).sub(threshold), ZERO).mul(exact(loan.rate));
+    }
+    function calculate_student_loan_repayment({ income, tax_year = null, pay_frequency = null, gross_pay = null, secondary_income = false }) {
       const rules = yearRules(tax_year, "student_loan");
       const loan = rules.section("student_loan");
-      const over = qmax(exactAmount(income).sub(exactAmount(loan.annual_threshold)), ZERO);
+      if (gross_pay !== null && pay_frequency === null) {
+        throw new ToolArgumentError("pay_frequency", "give pay_frequency with gross_pay (how often that pay is paid)");
+      }
+      const threshold = secondary_income ? ZERO : exactAmount(loan.annual_threshold);
+      const over = qmax(exactAmount(income).sub(threshold), ZERO);
+      const perPay = {};
+      if (pay_frequency !== null) {
+        const frequency = parseFrequency(pay_frequency);
+        const gross = gross_pay !== null ? exactAmount(gross_pay) : exactAmount(income).div(BigInt(PERIODS_PER_YEAR[frequency]));
+        Object.assign(perPay, {
+          pay_frequency: frequency,
+          gross_pay: asNumber(truncateCents(gross)),
+          period_threshold: secondary_income ? 0 : loan.period_thresholds[frequency],
+          deduction_per_pay: asNumber(truncateCents(loanDeductionForPay(loan, gross, frequency, secondary_income))),
+        });
+      }
       return {
         tax_year: rules.year,
-        threshold: asNumber(truncateCents(exactAmount(loan.annual_threshold))),
+        threshold: secondary_income ? 0 : asNumber(truncateCents(exactAmount(loan.annual_threshold))),
         rate: rateNumber(exact(loan.rate)),
         income_over_threshold: asNumber(truncateCents(over)),
         annual_repayment: asNumber(truncateCents(over.mul(exact(loan.rate)))),
         period_thresholds: Object.assign({}, loan.period_thresholds),
-        method: "annual approximation; employers deduct per pay period over the pay-period threshold",
-        source: loan.source,
+        secondary_income,
+        ...perPay,
+        method: "annual approximation; employers deduct per pay period over the pay-period threshold"
+          + (secondary_income ? " (a secondary job's pay: every dollar)" : ""),
+        source: secondary_income ? loan.secondary_source : loan.source,
       };
     }
 
@@ -422,16 +444,8 @@
         accPart = truncateCents(new Q(whole).mul(accRate));
         method = "flat rate on whole-dollar gross (code rate + ACC levy rate), truncated";
       }
-      let studentLoan = ZERO;
-      if (code.studentLoan) {
-        const loan = rules.section("student_loan");
-        if (PRIMARY_CODES.includes(code.base)) {
-          const threshold = exactAmount(loan.period_thresholds[frequency]);
-          studentLoan = qmax(new Q(whole).sub(threshold), ZERO).mul(exact(loan.rate));
-        } else {
-          studentLoan = new Q(whole).mul(exact(loan.rate));
-        }
-      }
+      const studentLoan = code.studentLoan
+        ? loanDeductionForPay(rules.section("student_loan"), gross, frequency, !PRIMARY_CODES.includes(code.base)) : ZERO;
       const studentLoanAmount = truncateCents(studentLoan);
       const kiwisaver = kiwisaver_rate !== null && kiwisaver_rate !== undefined
         ? truncateCents(gross.mul(asRate(kiwisaver_rate, "kiwisaver_rate"))) : 0n;

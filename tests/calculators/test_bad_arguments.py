@@ -31,6 +31,8 @@ BAD = [
     ("calculate_paye", {"gross_pay": 1000, "pay_frequency": "weekly", "kiwisaver_rate": 250}, "kiwisaver_rate"),
     ("calculate_paye", {"pay_frequency": "weekly"}, "gross_pay"),
     ("calculate_paye", {"gross_pay": 1000, "pay_frequency": "weekly", "bonus": 5}, "bonus"),
+    ("calculate_student_loan_repayment", {"annual_income": 50000, "gross_pay": 900}, "pay_frequency"),
+    ("calculate_student_loan_repayment", {"annual_income": 50000, "pay_frequency": "daily"}, "pay_frequency"),
     ("calculate_ietc", {"annual_income": 50000, "receives_benefit": "true"}, "receives_benefit"),
     ("calculate_ietc", {"annual_income": 50000, "receives_nz_super": 1}, "receives_nz_super"),
     ("calculate_take_home_pay", {"annual_salary": 65000, "student_loan": "yes"}, "student_loan"),

@@ -68,6 +68,25 @@ def test_student_loan_annual():
     assert tool("calculate_student_loan_repayment", income=20000, tax_year="2026-27")["annual_repayment"] == 0
 
 
+# §3: IRD's worked examples for one pay ("Repaying my student loan when I earn salary or wages"):
+# weekly $600 on a main code -> (600 - 464) x 12% = $16.32; a secondary code's weekly $200 -> 200 x 12%
+# = $24.00 (no threshold); spec 5.4: weekly 464.99 -> 464 whole dollars -> $0.00, 465.01 -> $0.12.
+@pytest.mark.parametrize("gross, secondary, deduction", [
+    (600, False, 16.32), (200, True, 24.00), (464.99, False, 0.00), (465.01, False, 0.12)])
+def test_student_loan_deduction_from_one_pay(gross, secondary, deduction):
+    r = tool("calculate_student_loan_repayment", annual_income=gross * 52, pay_frequency="weekly", gross_pay=gross,
+             secondary_income=secondary, tax_year="2026-27")
+    assert (r["deduction_per_pay"], r["period_threshold"]) == (deduction, 0 if secondary else 464)
+
+
+def test_student_loan_one_pay_defaults_to_the_year_divided_into_pays():
+    # $48,000 a year monthly is $4,000 a month: (4,000 - 2,010.66) x 12% = 238.7208 -> $238.72.
+    r = tool("calculate_student_loan_repayment", annual_income=48000, pay_frequency="monthly", tax_year="2026-27")
+    assert (r["gross_pay"], r["deduction_per_pay"]) == (4000, 238.72)
+    # A secondary code's year has no threshold either: $9,000 x 12% = $1,080.
+    assert tool("calculate_student_loan_repayment", annual_income=9000, secondary_income=True)["annual_repayment"] == 1080
+
+
 # §4: the 2024-25 transitional IETC (LC 14 x 121/365 + LC 15 x 244/365).
 @pytest.mark.parametrize("income, credit", [(30000, 520.00), (46000, 433.81), (60000, 347.62), (68000, 173.81)])
 def test_ietc_2024_25_part_year(income, credit):

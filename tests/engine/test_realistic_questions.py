@@ -891,7 +891,8 @@ def test_take_home_including_the_ietc_uses_the_me_code(engine):
 def test_a_secondary_jobs_student_loan_is_not_the_annual_threshold_sum(engine):
     # S SL: 12% of every dollar of the second job, no threshold: $300 x 12% = $36.00.
     out = ask(engine, "my second job pays $300 a week on S SL, how much student loan comes off it?")
-    assert "calculate_student_loan_repayment" not in _calls(out)
+    loan = _calls(out)["calculate_student_loan_repayment"]
+    assert loan["secondary_income"] is True and (loan["gross_pay"], loan["pay_frequency"]) == (300, "weekly")
     # The loan is what is asked, so it leads.
     assert out["answer"].startswith("The student loan deduction") and "**$36**" in out["answer"] and "$0.00" not in out["answer"]
 
@@ -1632,3 +1633,24 @@ def test_leaving_work_does_not_end_nz_super(engine):
     # "left" is no word of a benefit ending: on NZ Super there is no IETC (nz_tax_facts.md s4).
     out = ask(engine, "I retired and left and now I'm on NZ Super with $30,000 from part time work. Do I get the IETC?")
     assert out["answer"].startswith("No.") and "$520" not in out["answer"].split("\n")[0]
+
+
+@pytest.mark.parametrize("question,gross,deduction", [
+    # (2,300 - 928) x 12% = $164.64 a fortnight.
+    ("whats the student loan deduction on a fortnightly pay of $2,300? code M SL", 2300, "$164.64"),
+    # A secondary code: every dollar, $410 x 12% = $49.20.
+    ("weekend job is on SH SL and pays $410 a week - how much goes to my student loan?", 410, "$49.20"),
+    # $22 x 30 hours = $660 a week: (660 - 464) x 12% = $23.52.
+    ("$22/hr, 30 hours a week, M SL. how much student loan gets taken out?", 660, "$23.52"),
+])
+def test_a_loan_deduction_from_one_pay_is_the_student_loan_calculators(engine, question, gross, deduction):
+    out = ask(engine, question)
+    assert [t["name"] for t in out["tools"]] == ["calculate_student_loan_repayment", "calculate_paye"]
+    loan = out["tools"][0]
+    assert loan["arguments"]["gross_pay"] == gross and f"**{deduction}**" in out["answer"].split("\n")[0]
+
+
+def test_a_loan_asked_for_the_year_stays_the_years_repayment(engine):
+    # (50,000 - 24,128) x 12% = $3,104.64 for the year: no one pay is asked about.
+    out = ask(engine, "how much student loan will I repay this year on 50k?")
+    assert out["tools"][0]["arguments"].get("pay_frequency") is None and "$3,104.64" in out["answer"]

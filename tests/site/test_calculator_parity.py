@@ -155,6 +155,20 @@ def simple(argument: str, allow_partial: bool = False):
     return make
 
 
+def student_loan_case(g: Gen) -> dict:
+    """A year's income, and sometimes one pay's deduction: on that pay (near a pay-period threshold)
+    or on the year divided into pays, on a main or a secondary job's pay."""
+    r = g.r
+    args = simple("income", allow_partial=True)(g)
+    if r.random() < 0.5:
+        args["pay_frequency"] = r.choice(FREQUENCIES)
+        if r.random() < 0.6:
+            args["gross_pay"] = g.pay(args["pay_frequency"])
+        if r.random() < 0.3:
+            args["secondary_income"] = True
+    return args
+
+
 def ietc_case(g: Gen) -> dict:
     r = g.r
     args = {"annual_income": g.money(100_000)}
@@ -212,7 +226,7 @@ GENERATORS = {
     "calculate_income_tax": simple("taxable_income"),
     "calculate_paye": paye_case,
     "calculate_acc_levy": simple("income", allow_partial=True),
-    "calculate_student_loan_repayment": simple("income", allow_partial=True),
+    "calculate_student_loan_repayment": student_loan_case,
     "calculate_ietc": ietc_case,
     "calculate_kiwisaver": kiwisaver_case,
     "calculate_take_home_pay": take_home_case,

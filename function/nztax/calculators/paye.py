@@ -28,6 +28,7 @@ from nztax.calculators.errors import ToolArgumentError
 from nztax.calculators.ietc import credit_for_period
 from nztax.calculators.income_tax import TaxYear
 from nztax.calculators.money import as_number, exact_amount, rate_number, truncate_cents, whole_dollars
+from nztax.calculators.student_loan import deduction_for_pay
 from nztax.rules import FLAT_CODES, SECONDARY_CODES, TaxYearRules, exact, today
 
 WEEKS_PER_YEAR = PERIODS_PER_YEAR["weekly"]
@@ -126,12 +127,7 @@ def calculate_paye(
 
     student_loan = Fraction(0)
     if code.student_loan:
-        loan = rules.section("student_loan")
-        if code.base in PRIMARY_CODES:
-            threshold = exact_amount(getattr(loan.period_thresholds, frequency))
-            student_loan = max(Fraction(whole) - threshold, Fraction(0)) * exact(loan.rate)
-        else:
-            student_loan = Fraction(whole) * exact(loan.rate)
+        student_loan = deduction_for_pay(rules.section("student_loan"), gross, frequency, secondary=code.base not in PRIMARY_CODES)
     student_loan_amount = truncate_cents(student_loan)
 
     kiwisaver = truncate_cents(gross * as_rate(kiwisaver_rate, "kiwisaver_rate")) if kiwisaver_rate is not None else truncate_cents(Fraction(0))
