@@ -66,6 +66,11 @@ OWN_FIGURE = re.compile(r"\bhow (?:much|many dollars)\b.*\b(i|my|me)\b|\bshould 
 # A figure of their own foretold: "how much WFF will we get", "what will my refund be".
 PREDICTS_OWN = re.compile(r"\bhow much\b[^?]*\b(?:will|would|am i going to|are we going to)\s+(?:i|we|she|he|they)\s+(?:get|receive|be paid|be getting)\b|"
                           r"\bwhat (?:will|would) (?:my|our|his|her|their)\b[^?]*\bbe\b", re.I)
+# One rate asked of their own case: "what ESCT rate applies to my employer's contributions?", "esct rate on
+# my employer ks", "Employer KiwiSaver 3.5%, what ESCT rate?", "how much ESCT comes off it?".
+OWN_RATE_ASKED = re.compile(r"^(?=.*\b(?:my|me|i|i'm|im|employer(?!s)|boss)\b)(?=.*\b(?:rate\b(?!s)|how much)\b)", re.I | re.S)
+# The rates themselves, or how they work: "What are the ESCT rate thresholds?", "how does ESCT work?".
+RATES_TABLE_ASKED = re.compile(r"\b(?:rates|thresholds?|bands?|brackets?|table|how does|how do|explain|mean|what (?:is|'s|s) (?:esct|a pir|pir)\b(?!\s+rate))", re.I)
 # A figure asked for (not "will I get it?"), and a figure the rule itself gives: its most, or what is paid in.
 FIGURE_ASKED = re.compile(r"\bhow (?:much|many dollars)\b|\bwhat|\bwhich\b|\bwork(?:ing)? out\b|\bcalculate\b", re.I)
 RULE_FIGURE_ASKED = re.compile(r"\bhow much\b[^?]*\b(?:can|could)\b|\b(?:most|max|maximum|full)\b|\bhow much does the\b|"
@@ -877,6 +882,8 @@ def _own_figure_with_nothing(asked: str, fact: IntentSpec, slots: Slots, states_
     "what's the most?", "how much does the government put in?" ask the rule, which answers them.)"""
     if fact.asks == "situation":
         return states_nothing and _asks_own_figure(asked)
+    if fact.own_rate_asks and not slots.amounts and OWN_RATE_ASKED.search(asked) and not RATES_TABLE_ASKED.search(asked):
+        return True
     if fact.asks == "residence_facts" and _residence_facts_said(asked):
         return False
     return (not slots.amounts and not THRESHOLD_ASKED.search(asked) and not RULE_FIGURE_ASKED.search(asked)

@@ -180,6 +180,9 @@ class IntentSpec:
     # A fact whose rule works a figure out from an amount the question states ("my RIT was $8,000"):
     # the name of that sum in say.py.
     rule_sum: str | None = None
+    # A fact whose one rate follows the person's own figures (ESCT): "what ESCT rate comes off my
+    # employer's contributions?" with no figure is asked back; the table of rates answers "what are the rates?".
+    own_rate_asks: bool = False
 
 
 @dataclass
@@ -208,7 +211,7 @@ class Catalogue:
                 covers=tuple(raw.get("covers") or ()), prefers=tuple(raw.get("prefers") or ()),
                 avoids=tuple(raw.get("avoids") or ()),
                 own_sum_asks=raw.get("own_sum", "ask" if raw["does"] == "topic" else "answer") == "ask",
-                rule_sum=raw.get("rule_sum"),
+                rule_sum=raw.get("rule_sum"), own_rate_asks=raw.get("own_rate") == "ask",
             )
             unknown = set(spec.prefers + spec.avoids) - set(SLOT_FEATURES)
             if unknown:

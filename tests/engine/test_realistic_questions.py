@@ -1654,3 +1654,25 @@ def test_a_loan_asked_for_the_year_stays_the_years_repayment(engine):
     # (50,000 - 24,128) x 12% = $3,104.64 for the year: no one pay is asked about.
     out = ask(engine, "how much student loan will I repay this year on 50k?")
     assert out["tools"][0]["arguments"].get("pay_frequency") is None and "$3,104.64" in out["answer"]
+
+
+@pytest.mark.parametrize("question", [
+    "what rate of ESCT will my boss deduct from the kiwisaver they pay me?",
+    "employer KS contributions - esct rate for me?",
+    "how much ESCT gets taken off my employer's 4% contribution?",
+])
+def test_one_esct_rate_of_their_own_with_no_salary_asks_for_it(engine, question):
+    # ESCT's rate follows the salary plus employer contributions of the year before: without them
+    # there is no one rate to give.
+    out = ask(engine, question)
+    assert out["status"] == "needs_clarification" and "%" not in out["answer"].split("\n")[0]
+
+
+@pytest.mark.parametrize("question", [
+    "what are the ESCT rates and their income thresholds?",
+    "how does ESCT on employer kiwisaver contributions work?",
+])
+def test_the_esct_rates_themselves_are_still_answered(engine, question):
+    # The table of rates answers these: 10.5% is the lowest ESCT rate, 39% the top one (2026-27).
+    out = ask(engine, question)
+    assert out["status"] == "answered" and "10.5%" in out["answer"] and "39%" in out["answer"]
