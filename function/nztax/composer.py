@@ -277,6 +277,11 @@ CLARIFYING_QUESTIONS: dict[str, tuple[str, tuple[str, ...]]] = {
                   "of buying and selling it, and only when the sale is taxable. What did it cost you, and when did you buy it? "
                   "What else did you earn in the tax year?",
                   ("I bought shares for $8,000 and sold them for $12,000; my salary is $60,000. How much tax?",)),
+    "bought_when": ("A gain on a home or rental you sell is taxed only when the bright-line test catches it: for a sale on "
+                    "or after 1 July 2024, within 2 years of buying it (from the title transfer to the sale agreement), and "
+                    "never on your main home. When did you buy it, and was it your main home? What else did you earn in the "
+                    "tax year?",
+                    ("I bought a rental in March 2025 for $600,000 and sold it in October 2026 for $650,000; my salary is $70,000. How much tax?",)),
     "whose_income": ("Income tax is worked out for each person on their own income, not for a couple or a household "
                      "together. How much does each of you earn in the tax year?",
                      ("How much tax do I pay on $70,000?",)),

@@ -24,7 +24,7 @@ from nztax.calculators.paye import PRIMARY_CODES
 from nztax.contract import tax_year_starting
 from nztax.rules import FLAT_CODES, SECONDARY_CODES, RuleBook, current_tax_year
 from nztax.settings import get_settings
-from nztax.slots import EMPLOYER_PUTS_IN, EVERY_PAY_WORDS, HOUSEHOLD_QUESTIONED, TAX_FIGURE_AFTER, UNIT_WORDS, MONTH_NAMES, OTHER_INCOME_ROLES, PAY_FREQUENCIES, SALE_PRICE_ONLY, PERIODS_PER_YEAR, SECOND_JOB_WORDS, Money, Slots, clean_text, find_tax_codes, read_slots
+from nztax.slots import EMPLOYER_PUTS_IN, EVERY_PAY_WORDS, HOUSEHOLD_QUESTIONED, TAX_FIGURE_AFTER, UNIT_WORDS, MONTH_NAMES, OTHER_INCOME_ROLES, PAY_FREQUENCIES, PROPERTY_HELD_UNKNOWN, SALE_PRICE_ONLY, PERIODS_PER_YEAR, SECOND_JOB_WORDS, Money, Slots, clean_text, find_tax_codes, read_slots
 from nztax.understand import Classification, IntentSpec, default_catalogue, says_any
 
 # The student loan deduction asked about: "sl on …", "how much student loan comes off …".
@@ -420,6 +420,10 @@ def decide(question: str, classification: Classification | None, rules: RuleBook
         if "wff" in d.rule_results and "full_credit" not in d.rule_results["wff"] and CREDIT_AMOUNT_ASKED.search(asked):
             # "How much Working for Families will we get on $65k?": the credit is per child.
             _clarify(d, "children")
+            return d
+        if intent.does == "fact" and any(a.questioned == PROPERTY_HELD_UNKNOWN for a in slots.amounts):
+            # "Sold our rental for $780,000, we paid $690,000: is the gain taxable?": that turns on when it was bought.
+            _clarify(d, "bought_when")
             return d
         if intent.does == "clarify":
             d.missing = ["income"] if slots.income_amount() is None and _asks_own_figure(asked) else ["question"]
@@ -950,6 +954,8 @@ def _plan(d: Decision, intent: IntentSpec, slots: Slots) -> None:
             _clarify(d, "whose_income")  # tax is each person's, on their own income
         elif questioned[0].questioned == SALE_PRICE_ONLY:
             _clarify(d, "sale_cost")  # tax on a sale is on the gain, which needs what it cost
+        elif questioned[0].questioned == PROPERTY_HELD_UNKNOWN:
+            _clarify(d, "bought_when")  # a property's gain is taxed only inside the bright-line period
         else:
             _clarify(d, "amount", questioned[0].questioned)
         return

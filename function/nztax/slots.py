@@ -961,7 +961,7 @@ def _takings_less_costs(text: str, amounts: list[Money], slots: Slots) -> list[M
 # Something bought and later sold ("bought 0.4 BTC for $18,000 … sold it for $26,500"): the gain is
 # what is taxed, less the costs of the sale stated with it ("$3,000 of legal and agent fees").
 BOUGHT = re.compile(r"\b(?:bought|buy|buying|purchased?|paid|cost me|invested)\b", re.I)
-SOLD = re.compile(r"\b(?:sold|sell|selling|sale price|sells)\b", re.I)
+SOLD = re.compile(r"\b(?:sold|sell|selling|sale price|sells|went for|fetched)\b", re.I)
 SALE_COSTS = re.compile(r"\b(?:fees?|commission|legal|lawyer'?s?|agent'?s?|conveyancing)\b", re.I)
 
 
@@ -969,6 +969,15 @@ SALE_CLAUSE_BREAK = re.compile(r"[.?!;,](?=\s)| and | but ", re.I)  # a decimal 
 
 
 SALE_PRICE_ONLY = "that is what it sold for, not the gain"
+# A home or rental's gain is taxed only when it is sold within the bright-line period, which needs when it was bought.
+PROPERTY_HELD_UNKNOWN = "a property's gain is taxed only when it is sold within the bright-line period: when was it bought?"
+PROPERTY_SOLD = re.compile(r"\b(?:house|home|rental|property|properties|townhouse|apartment|unit|flat|section|bach|land|villa)\b", re.I)
+# When it was bought, or how long it was held: a year, a month, "18 months", "last year".
+HOLDING_TIME = re.compile(r"\b(?:19|20)\d\d\b|\b\d+\s*(?:months?|mths?|years?|yrs?|weeks?)\b|\b(?:a|one|two|three|four|five|six|ten) "
+                          r"(?:months?|years?)\b|\b(?:last|this) (?:year|month|summer|winter)\b|\bin (?:jan|feb|mar|apr|may|jun|jul|aug|sep|"
+                          r"oct|nov|dec)[a-z]*\b|\bbright[- ]line (?:period )?(?:is over|has passed|ended)\b", re.I)
+# A purchase after the sale that is another thing bought ("… and bought a new one for $900k").
+ANOTHER_BOUGHT = re.compile(r"\b(?:new|another|next|replacement|second)\b", re.I)
 
 
 def _sale_less_purchase(text: str, amounts: list[Money]) -> list[Money]:
@@ -986,8 +995,8 @@ def _sale_less_purchase(text: str, amounts: list[Money]) -> list[Money]:
     if not bought and len(sold) == 1 and sold[0].role == "other":
         # "Sold some ETH for $12,000": the price, not the gain, and nothing says what it cost.
         return [replace(a, questioned=SALE_PRICE_ONLY) if a is sold[0] else a for a in amounts]
-    if len(bought) != 1 or len(sold) != 1 or bought[0].start > sold[0].start:
-        return amounts
+    if len(bought) != 1 or len(sold) != 1 or bought[0].start > sold[0].start and ANOTHER_BOUGHT.search(clause(bought[0])):
+        return amounts  # ("sold for $780k, we paid $690k for it" is what it cost)
     costs = [a for a in amounts if a not in bought + sold and not a.questioned and a.start > sold[0].start
              and SALE_COSTS.search(after(a) + " " + clause(a))]
     gain_value = sold[0].value - bought[0].value - sum((c.value for c in costs), Decimal(0))
@@ -995,6 +1004,8 @@ def _sale_less_purchase(text: str, amounts: list[Money]) -> list[Money]:
                  text=f"{sold[0].text} less {', '.join(x.text for x in [bought[0], *costs])}", start=sold[0].start, end=sold[0].end)
     if gain_value <= 0:
         gain = replace(gain, role="other", questioned="sold for no more than it cost: no gain to work tax out on")
+    elif PROPERTY_SOLD.search(text) and not HOLDING_TIME.search(text):
+        gain = replace(gain, questioned=PROPERTY_HELD_UNKNOWN)
     used = [*bought, *sold, *costs]
     return sorted([a for a in amounts if a not in used] + [gain], key=lambda a: a.start)
 
@@ -1153,7 +1164,7 @@ PART_YEAR = re.compile(r"\b(?:start(?:ed|ing)?|mov(?:ed|ing)|arriv(?:ed|ing)|beg
                        r"\b(?:in|from|since|on)\s+(?:(?:the\s+)?\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?)?"
                        r"(?:may|june?|july?|aug(?:ust)?|sep(?:t|tember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|jan(?:uary)?|feb(?:ruary)?|march|mar)\b", re.I)
 # "bought a rental in March 2023": when something was acquired, not the tax year asked about.
-ACQUIRED_BEFORE = re.compile(r"\b(?:bought|brought|purchased|acquired|settled)\b[^.?!]*$", re.I)
+ACQUIRED_BEFORE = re.compile(r"\b(?:bought|brought|buying|purchased|purchasing|acquired|acquiring|settled)\b[^.?!]*$", re.I)
 GST_INCLUSIVE = re.compile(r"\b(?:incl?\.?|including|inclusive of|with)\s+gst\b|\bgst[- ]inclusive\b|\bgst incl\b", re.I)
 CALENDAR_YEAR = re.compile(r"\bcalendar year\b|\bjan(?:uary)?\.?\s*(?:-|–|to|through|till|until|and)\s*dec(?:ember)?\b", re.I)
 CLAUSE_BREAK = re.compile(r"[.,;:!?]|\bbut\b", re.I)
@@ -1284,7 +1295,9 @@ def resolve_tax_year(text: str, rules: RuleBook | None, current: str) -> tuple[s
     if m:
         return tax_year_starting(int(m.group("y"))), m.group(0)
     for m in BARE_YEAR.finditer(text):
-        # "tax in 2024", "what was the top rate in 2019"; not "finished uni in 2024".
+        # "tax in 2024", "what was the top rate in 2019"; not "finished uni in 2024", nor "$720k. Bought it in 2019".
+        if ACQUIRED_BEFORE.search(text[max(0, m.start() - 40):m.start()]):
+            continue
         if (YEAR_OF_TAX_BEFORE.search(text[max(0, m.start() - 40):m.start()])
                 or (YEAR_OPENS_CLAUSE.search(text[:m.start()]) and YEAR_OF_TAX_AFTER.search(text[m.end():]))):
             return tax_year_starting(int(m.group("y"))), m.group(0)

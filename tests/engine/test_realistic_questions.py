@@ -1722,3 +1722,27 @@ def test_sideways_requests_to_mislead_are_refused(engine, question):
 ])
 def test_honest_twins_of_sideways_requests_are_not_refused(engine, question):
     assert ask(engine, question)["status"] != "refused"
+
+
+@pytest.mark.parametrize("question", [
+    "sold the rental for $650k, we paid $560k for it. how much tax on the gain?",
+    "Our townhouse went for $815,000; we'd bought it for $760,000. Do we pay bright-line on the $55k?",
+])
+def test_a_property_gain_with_no_purchase_time_asks_when_it_was_bought(engine, question):
+    # The bright-line test (2 years for sales from 1 July 2024) turns on when it was bought: no sum yet,
+    # and never the price paid read as an income.
+    out = ask(engine, question)
+    assert out["status"] == "needs_clarification" and not out["tools"] and "When did you buy it" in out["answer"]
+
+
+def test_a_property_gain_with_its_purchase_date_is_worked_out_in_the_sale_year(engine):
+    # Bought March 2025, sold now (2026-27): $540,000 - $500,000 = $40,000 on top of $80,000, all in
+    # the 33% band ($78,100 - $180,000): 40,000 x 33% = $13,200. The purchase month is not the tax year.
+    out = ask(engine, "Sold my apartment for $540,000 after buying it for $500,000 in March 2025. "
+                      "My salary is $80,000. How much tax on the sale?")
+    assert out["tools"][0]["arguments"]["tax_year"] == "2026-27" and "$13,200" in out["answer"]
+
+
+def test_a_new_home_bought_after_a_sale_is_not_what_the_sold_one_cost(engine):
+    out = ask(engine, "Sold our house for $900k and bought a new one for $950k, is there any tax?")
+    assert not out["tools"] and "$50,000" not in out["answer"]
