@@ -24,7 +24,7 @@ from nztax.calculators.paye import PRIMARY_CODES
 from nztax.contract import tax_year_starting
 from nztax.rules import FLAT_CODES, SECONDARY_CODES, RuleBook, current_tax_year
 from nztax.settings import get_settings
-from nztax.slots import EMPLOYER_PUTS_IN, EVERY_PAY_WORDS, HOUSEHOLD_QUESTIONED, TAX_FIGURE_AFTER, UNIT_WORDS, MONTH_NAMES, OTHER_INCOME_ROLES, PAY_FREQUENCIES, PROPERTY_HELD_UNKNOWN, SALE_PRICE_ONLY, PERIODS_PER_YEAR, SECOND_JOB_WORDS, Money, Slots, clean_text, find_tax_codes, read_slots
+from nztax.slots import EMPLOYER_PUTS_IN, EVERY_PAY_WORDS, HOUSEHOLD_QUESTIONED, TAX_FIGURE_AFTER, UNIT_WORDS, MONTH_NAMES, ONLY_INCOME, OTHER_INCOME_ROLES, PAY_FREQUENCIES, PROPERTY_HELD_UNKNOWN, SALE_PRICE_ONLY, PERIODS_PER_YEAR, SECOND_JOB_WORDS, Money, Slots, clean_text, find_tax_codes, read_slots
 from nztax.understand import Classification, IntentSpec, default_catalogue, says_any
 
 # The student loan deduction asked about: "sl on …", "how much student loan comes off …".
@@ -177,6 +177,8 @@ EVERY_PAY = re.compile(EVERY_PAY_WORDS, re.I)
 # "How much extra tax is that?": what an income on top of the main one adds.
 EXTRA_TAX = re.compile(r"\b(?:extra|more|additional)\s+(?:income\s+)?tax\b|\btax on (?:the|that|this) extra\b", re.I)
 # A job's own pay named before the amount: "an evening job that'll pay about $12,000".
+# "their only part-time job", "my only job": a job named as a second job's kind is still the only one.
+ONLY_JOB = re.compile(r"\bonly\b[^.?!]{0,20}\bjob\b|" + ONLY_INCOME.pattern, re.I)
 A_JOB_PAYS_BEFORE = re.compile(r"\b(?:job|work|shifts?|gig|role)\b[^.?!$\d]{0,25}\b(?:pay|pays|paying|that'?ll pay|will pay)\b"
                                r"[^.?!$\d]{0,12}\$?$", re.I)
 # ESCT named as such (slots.ESCT also counts "employer contributions", which need not ask about the tax).
@@ -1032,9 +1034,12 @@ def _plan(d: Decision, intent: IntentSpec, slots: Slots) -> None:
             replace(a, role="second_job") if a.role == "income" else a for a in slots.amounts if a is not asked_pay])
         jobs = [a for a in slots.incomes if not a.questioned]
     if (tool == "choose_secondary_tax_code" and len(jobs) == 1 and jobs[0].role == "income"
+            and not ONLY_JOB.search(d.asked)
             and (jobs[0].period in (*PAY_FREQUENCIES, "hourly") and SECOND_JOB_WORDS.search(d.asked)
-                 or A_JOB_PAYS_BEFORE.search(d.asked[max(0, jobs[0].start - 60):jobs[0].start]))):
-        # "Starting a second job, $300 a week. Which code?", "$24 an hour for 15 hours", "an evening job that'll pay about $12,000": a
+                 or A_JOB_PAYS_BEFORE.search(d.asked[max(0, jobs[0].start - 60):jobs[0].start])
+                 or SECOND_JOB_WORDS.search(re.split(r"[.?!;]", d.asked[max(0, jobs[0].start - 60):jobs[0].start])[-1]))):
+        # "Starting a second job, $300 a week. Which code?", "$24 an hour for 15 hours", "an evening job that'll pay about $12,000",
+        # "a weekend job at a cafe, about $9,000 a year": a
         # job's own pay in a question about its code is that job's pay, not the year's total income.
         jobs = [replace(jobs[0], role="second_job")]
     if tool == "choose_secondary_tax_code" and jobs and all(a.role == "second_job" and a.value == jobs[0].value for a in jobs):

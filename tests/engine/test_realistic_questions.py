@@ -1746,3 +1746,9 @@ def test_a_property_gain_with_its_purchase_date_is_worked_out_in_the_sale_year(e
 def test_a_new_home_bought_after_a_sale_is_not_what_the_sold_one_cost(engine):
     out = ask(engine, "Sold our house for $900k and bought a new one for $950k, is there any tax?")
     assert not out["tools"] and "$50,000" not in out["answer"]
+
+
+def test_a_second_jobs_own_yearly_pay_asks_for_the_total_income(engine):
+    # A secondary code follows the total income from all jobs; a side job's own $11,000 is not it.
+    out = ask(engine, "took on a weekend job at the pub on the corner, about $7,500 a year. which secondary code?")
+    assert out["status"] == "needs_clarification" and not out["tools"]
