@@ -282,6 +282,9 @@ CLARIFYING_QUESTIONS: dict[str, tuple[str, tuple[str, ...]]] = {
                     "never on your main home. When did you buy it, and was it your main home? What else did you earn in the "
                     "tax year?",
                     ("I bought a rental in March 2025 for $600,000 and sold it in October 2026 for $650,000; my salary is $70,000. How much tax?",)),
+    "current_pay": ("To work out the difference I need what you earn now as well as the new figure. What is your pay now "
+                    "(before tax, and whether that's a year or per week, fortnight or month), and your tax code?",
+                    ("My salary is going from $70,000 to $82,000. How much more tax will I pay?",)),
     "whose_income": ("Income tax is worked out for each person on their own income, not for a couple or a household "
                      "together. How much does each of you earn in the tax year?",
                      ("How much tax do I pay on $70,000?",)),

@@ -183,6 +183,11 @@ A_JOB_PAYS_BEFORE = re.compile(r"\b(?:job|work|shifts?|gig|role)\b[^.?!$\d]{0,25
                                r"[^.?!$\d]{0,12}\$?$", re.I)
 # ESCT named as such (slots.ESCT also counts "employer contributions", which need not ask about the tax).
 ESCT_NAMED = re.compile(r"\besct\b|employer (?:superannuation )?contribution tax", re.I)
+# A difference asked for: "how much more tax", "how much extra will I take home", "better off".
+DIFFERENCE_ASKED = re.compile(r"\bhow much (?:more|extra|less)\b|\bdifference\b|\b(?:better|worse) off\b", re.I)
+# A pay named as the new one, right before its amount: "a raise to $82,000", "offered a job at $95,000".
+NEW_PAY_BEFORE = re.compile(r"\b(?:raise|rise|increase|bump(?:ed)?|go(?:ing)? up|goes up|went up|promoted|promotion|offered|offer(?: of)?|"
+                            r"new (?:job|role|salary|pay|position))\b[^.?!$\d]{0,20}$", re.I)
 # "What's my income tax for the year?": the whole year's tax asked for, not what one part adds.
 ASKS_THE_YEARS_TAX = re.compile(r"\b(?:what'?s|whats|what is|what will be|how much is)\s+my\s+(?:income\s+)?tax\s+(?:for|this|over)\s+(?:the|this)?\s*(?:tax\s+)?year\b", re.I)
 # "Total income tax for the year?": the sum over every income, not what one part of it adds.
@@ -526,6 +531,13 @@ def decide(question: str, classification: Classification | None, rules: RuleBook
         # "I got paid $3,000 for some work on the side, how much tax?": taxed at the band the rest of
         # their income reaches, which the question does not say.
         _clarify(d, "rest_of_income")
+        return d
+    if (intent.does == "calculate" and DIFFERENCE_ASKED.search(asked) and not slots.comparison
+            and len([a for a in slots.incomes if not a.questioned]) == 1
+            and NEW_PAY_BEFORE.search(asked[max(0, slots.incomes[0].start - 40):slots.incomes[0].start])):
+        # "If I get a raise to $82,000, how much more tax will I pay?": a difference from what they
+        # earn now, which is not said.
+        _clarify(d, "current_pay")
         return d
     if (slots.denies_conditions and slots.tax_code is None
             and not (slots.wff or slots.benefit_or_super or slots.no_ird_number)):

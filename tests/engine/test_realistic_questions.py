@@ -1752,3 +1752,19 @@ def test_a_second_jobs_own_yearly_pay_asks_for_the_total_income(engine):
     # A secondary code follows the total income from all jobs; a side job's own $11,000 is not it.
     out = ask(engine, "took on a weekend job at the pub on the corner, about $7,500 a year. which secondary code?")
     assert out["status"] == "needs_clarification" and not out["tools"]
+
+
+@pytest.mark.parametrize("question", [
+    "boss offered me $88k to stay, how much more would I actually take home each fortnight?",
+    "promoted to $105,000 - how much extra tax is that going to be?",
+])
+def test_a_difference_from_a_new_pay_alone_asks_what_they_earn_now(engine, question):
+    out = ask(engine, question)
+    assert out["status"] == "needs_clarification" and not out["tools"] and "earn now" in out["answer"]
+
+
+def test_a_difference_between_two_stated_pays_is_worked_out(engine):
+    # 2026-27: $60,000 -> $10,220.50 and $75,000 -> $14,720.50 (1,638 + 6,632.50 + 30% over $53,500);
+    # the rise adds 15,000 x 30% = $4,500.
+    out = ask(engine, "going from 60k to 75k, how much more tax will I pay?")
+    assert out["status"] == "answered" and "$4,500" in out["answer"]
