@@ -183,6 +183,9 @@ A_JOB_PAYS_BEFORE = re.compile(r"\b(?:job|work|shifts?|gig|role)\b[^.?!$\d]{0,25
                                r"[^.?!$\d]{0,12}\$?$", re.I)
 # ESCT named as such (slots.ESCT also counts "employer contributions", which need not ask about the tax).
 ESCT_NAMED = re.compile(r"\besct\b|employer (?:superannuation )?contribution tax", re.I)
+# The later of two pays asked about: "on the new salary", "PAYE on the new pay".
+NEW_ONE_ASKED = re.compile(r"\b(?:on|with|at|for|of|from|off|out of) (?:the|my|this|that) new (?:salary|pay|wage|wages|rate|amount|figure|income)\b|"
+                           r"\bnew (?:salary|pay|wage) (?:is|of|will be)\b", re.I)
 # A difference asked for: "how much more tax", "how much extra will I take home", "better off".
 DIFFERENCE_ASKED = re.compile(r"\bhow much (?:more|extra|less)\b|\bdifference\b|\b(?:better|worse) off\b", re.I)
 # A pay named as the new one, right before its amount: "a raise to $82,000", "offered a job at $95,000".
@@ -961,6 +964,10 @@ def _code(slots: Slots, default: str = "M") -> str:
 def _plan(d: Decision, intent: IntentSpec, slots: Slots) -> None:
     year = d.tax_year
     questioned = slots.questioned
+    changed = [a for a in slots.incomes if not a.questioned]
+    if slots.comparison and len(changed) == 2 and NEW_ONE_ASKED.search(d.asked):
+        # "My salary goes from $90,000 to $72,000 … take-home on the new salary?": the new one is asked about.
+        slots = replace(slots, comparison=False, amounts=[a for a in slots.amounts if a is not changed[0]])
     if questioned and "income" in intent.needs:
         if questioned[0].one_pay and intent.tool == "calculate_paye":
             _clarify(d, "frequency")  # PAYE on one pay: how often it is paid is what is missing

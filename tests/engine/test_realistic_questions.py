@@ -1768,3 +1768,10 @@ def test_a_difference_between_two_stated_pays_is_worked_out(engine):
     # the rise adds 15,000 x 30% = $4,500.
     out = ask(engine, "going from 60k to 75k, how much more tax will I pay?")
     assert out["status"] == "answered" and "$4,500" in out["answer"]
+
+
+def test_the_new_pay_of_two_is_the_one_worked_out(engine):
+    # 2026-27, $1,500 a week on M: annual 78,000 -> tax 1,638 + 6,632.50 + 24,500 x 30% (7,350) = 15,620.50,
+    # ACC 78,000 x 1.75% = 1,365: (15,620.50 + 1,365) / 52 = 326.6442 -> $326.64 a week. The old $1,300 is not worked.
+    out = ask(engine, "my weekly pay went from $1,300 to $1,500 on M. what PAYE comes off the new pay?")
+    assert [t["arguments"]["gross_pay"] for t in out["tools"]] == [1500] and "$326.64" in out["answer"]
