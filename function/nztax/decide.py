@@ -105,6 +105,10 @@ CHECKS_AMOUNT = re.compile(r"\b(?:right|correct|wrong|proper) amount\b|\btoo (?:
 TAKEN_OFF = re.compile(r"\b(?:took|take|takes|taking|taken|deduct\w*|withh[eo]ld\w*|came off|comes off|coming off)\b", re.I)
 PAY_WORD = re.compile(r"\b(?:pay|paid|payslip|wages?|salary|pay ?packet)\b", re.I)
 # Someone in business on their own account, whose business expenses come off their income.
+# Rent from a place let out: its rates, insurance and agent's fees come off the rent.
+RENTAL = re.compile(r"\b(?:rent(?:al|ed|ing)?|tenants?|landlord|let out|airbnb|bookabach|holiday home|bach)\b", re.I)
+RENTAL_COST_BEFORE = re.compile(r"\b(?:rates|insurance|property manager|manager|repairs|maintenance|body corp\w*|letting|agent'?s?|"
+                                r"interest|accountant|fees)\b[^.?!$\d]{0,12}\$?$", re.I)
 SELF_EMPLOYED = re.compile(r"self[- ]employ|freelanc|contractor|sole trader|my (own )?business|side (business|hustle)|"
                            r"\b(?:uber|doordash|airtasker|deliveroo|menulog|ola|etsy|hireup)\b|gig (?:work|economy|job)|"
                            r"delivery driver|courier driver|rideshare|ride-share", re.I)
@@ -860,7 +864,7 @@ def _fif_cost_under_threshold(d: Decision, slots: Slots) -> dict | None:
     income to work out, whatever they are worth now ("bought for $38,000, worth $61,000 now")."""
     year = _year_data(d)
     fif = year.foreign_investment_funds if year is not None else None
-    cost = [a for a in slots.amounts if a.role in ("expense", "other") and COST_WORDS.search(d.asked[max(0, a.start - 30):a.start])
+    cost = [a for a in slots.amounts if a.role in ("expense", "other", "total") and COST_WORDS.search(d.asked[max(0, a.start - 30):a.start])
             and not OVER_BEFORE.search(d.asked[max(0, a.start - 15):a.start])]
     total = sum((a.value for a in cost), Decimal(0))
     if fif is None or not cost or total > Decimal(str(fif.de_minimis_cost)):
@@ -1094,8 +1098,14 @@ def _plan(d: Decision, intent: IntentSpec, slots: Slots) -> None:
         d.assumptions.append("the incomes added together for the year")
     expenses = [a for a in slots.amounts if a.role == "expense" and not a.questioned]
     spent = Decimal(0)
-    if tool in ANNUAL_TOOLS and expenses and annual_total is not None and SELF_EMPLOYED.search(d.asked):
-        # "Freelancer: income $45,000, business expenses $5,000": taxed on what is left.
+    if not SELF_EMPLOYED.search(d.asked):
+        # A rental's own costs named before them ("Rates $3,900, insurance $1,800"), not the price it was
+        # bought for nor the rent paid where they live.
+        expenses = [a for a in expenses if any(a.role in ("investment_income", "rent_received") for a in slots.amounts)
+                    and RENTAL.search(d.asked) and RENTAL_COST_BEFORE.search(d.asked[max(0, a.start - 25):a.start])]
+    if tool in ANNUAL_TOOLS and expenses and annual_total is not None:
+        # "Freelancer: income $45,000, business expenses $5,000", "rent $520 a week, rates $3,900, insurance
+        # $1,800": taxed on what is left.
         spent = sum((slots.annual(a) or Decimal(0) for a in expenses), Decimal(0))
         if spent >= annual_total:
             _clarify(d, "income")

@@ -219,6 +219,7 @@ class Money:
 ROLE_WORDS = [
     # (role, pattern near the amount). The nearest match wins, before the amount first.
     ("income", r"earn\w*|salary|wages?|paid|pay of|pay is|income of|i make|making|on a|gross|job paying|pays? me|"
+               r"redundancy(?: pay(?:ment|out)?)?|severance(?: pay(?:ment)?)?|"
                r"(?:with|including|incl\.?|inc\.?) (?:my |the |a )?bonus(?:es)?|"
                r"from (?:[\w-]+ ){0,3}?(?:work|job|teaching|shifts|nursing|labouring)|"
                r"taxable income|income(?: (?:was|is|around|about|roughly))?"),
@@ -329,7 +330,7 @@ COMPARISON = re.compile(r"\b(?:vs\.?|versus|compared (?:to|with)|or|instead of|(
 OFFERS_WEIGHED = re.compile(r"\b(?:two|2|both|the)\s+(?:job\s+)?offers\b|\bthe (?:higher|lower|bigger|smaller|better) (?:one|offer|salary)\b", re.I)
 RANGE_BEFORE = re.compile(r"\b(?:from|between)\s*$", re.I)
 ADD_UP = re.compile(r"\b(?:(?:two|2|three|3|four|4|multiple|several) (?:part[- ]time |casual )?jobs|both jobs|second job|2nd job|other job|another job|plus|on top|as well as|"
-                    r"total|combined|altogether|all up|in total|together|also earn|also get|also make|and also)\b", re.I)
+                    r"total|combined|altogether|all up|in total|together|also earn|also get|also make|and also|the lot|all of it)\b", re.I)
 
 
 # A clause about someone else: "my partner's on 6%", "my mate puts in 10%".

@@ -1775,3 +1775,29 @@ def test_the_new_pay_of_two_is_the_one_worked_out(engine):
     # ACC 78,000 x 1.75% = 1,365: (15,620.50 + 1,365) / 52 = 326.6442 -> $326.64 a week. The old $1,300 is not worked.
     out = ask(engine, "my weekly pay went from $1,300 to $1,500 on M. what PAYE comes off the new pay?")
     assert [t["arguments"]["gross_pay"] for t in out["tools"]] == [1500] and "$326.64" in out["answer"]
+
+
+def test_everything_asked_on_the_lot_is_added_up(engine):
+    # $30,000 of wages + $20,000 of NZ Super = $50,000 (2026-27): 1,638 + 34,400 x 17.5% (6,020) = $7,658.
+    out = ask(engine, "retired in august. $30,000 from work before that, then NZ Super of $20,000 to march. tax on the lot?")
+    assert out["tools"][0]["arguments"]["taxable_income"] == 50000 and "$7,658" in out["answer"]
+
+
+def test_a_redundancy_payment_is_income_added_to_the_salary(engine):
+    # $48,000 salary + $22,000 redundancy = $70,000 (2026-27): 1,638 + 6,632.50 + 16,500 x 30% (4,950) = $13,220.50.
+    out = ask(engine, "the company paid out $22,000 redundancy and I'd earned $48,000 salary before that. total income tax this year?")
+    assert "$13,220.50" in out["answer"]
+
+
+def test_a_rentals_named_costs_come_off_its_rent(engine):
+    # Rent $450 x 52 = $23,400, less rates $3,100, insurance $1,400 and the property manager's $2,300 =
+    # $16,600 on top of $70,000 (2026-27): 8,100 x 30% (2,430) to $78,100, then 8,500 x 33% (2,805) = $5,235.
+    out = ask(engine, "Rent from the unit is $450 a week. Rates $3,100, insurance $1,400, property manager $2,300. "
+                      "I'm on $70,000. How much extra tax does the rental add?")
+    assert "**$5,235**" in out["answer"]
+
+
+def test_foreign_shares_costing_under_the_threshold_in_total_have_no_fif_income(engine):
+    # The FIF rules apply only when the total cost is over $50,000; $44,000 all up is under it.
+    out = ask(engine, "aus and us shares cost me $44,000 all up, now worth $71,000 - do I pay FIF tax on them?")
+    assert out["answer"].startswith("No") and "$3,550" not in out["answer"]
