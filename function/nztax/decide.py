@@ -310,6 +310,16 @@ def question_slots(question: str, history: list[dict] | None, rules: RuleBook) -
     return text, used_history, slots
 
 
+FINAL_QUESTION = re.compile(r"(?:^|(?<=[.!?])\s+)([^.!?]+\?)\s*$")
+
+
+def final_question(question: str) -> str | None:
+    """The last sentence of a question that has sentences before it, when it is a question ("… I'm 42,
+    on $71,000. Do I have to register for GST?"); None otherwise."""
+    m = FINAL_QUESTION.search(question.strip())
+    return m.group(1).strip() if m and m.start(1) > 0 else None
+
+
 def question_parts(question: str) -> list[str]:
     """The question split where a second question starts (one part when there is none). A part that
     asks nothing ("… each fortnight? M code, no KiwiSaver.") belongs to the question before it."""

@@ -28,7 +28,7 @@ import numpy as np
 
 from nztax import calculator_links, composer, guard, say
 from nztax.contract import AskResult, Citation, ToolCall
-from nztax.decide import Decision, after_retrieval, decide, question_parts, question_slots
+from nztax.decide import Decision, after_retrieval, decide, final_question, question_parts, question_slots
 from nztax.faq_index import FaqIndex
 from nztax.index import IndexMissingError
 from nztax.rules import RuleBook, current_tax_year, default_rules, today
@@ -198,6 +198,15 @@ class Engine:
             alone = self.classifier.classify(question, alone_vector, alone_slots)
             if alone.confident and alone.intent.does in ("decline", "refuse"):
                 return decide(question, alone, self.rules, history=None, tax_year=tax_year, slots=alone_slots), alone_vector
+        settled = classification.intent.does == "refuse" or classification.confident and classification.intent.does == "decline"
+        final = final_question(asked) if slots.amounts and not used_history and not settled else None
+        if final is not None:
+            # A post whose background is full of figures ("We earn $104,000 and $57,000 … How much will
+            # a bank lend us?"): what it asks is in its last question, read on its own.
+            final_slots = read_slots(final, self.rules)
+            reading = self.classifier.classify(final, self._embed(final), final_slots)
+            if reading.confident and reading.intent.final_question_decides:
+                return decide(question, reading, self.rules, history=None, tax_year=tax_year, slots=slots), vector
         also = []
         parts = question_parts(question) if classification.intent.does == "calculate" and not used_history else []
         if len(parts) > 1:

@@ -183,6 +183,8 @@ class IntentSpec:
     # A fact whose one rate follows the person's own figures (ESCT): "what ESCT rate comes off my
     # employer's contributions?" with no figure is asked back; the table of rates answers "what are the rates?".
     own_rate_asks: bool = False
+    # decline: its last question alone settles it, whatever figures the background holds (a non-tax subject).
+    final_question_decides: bool = False
 
 
 @dataclass
@@ -212,6 +214,7 @@ class Catalogue:
                 avoids=tuple(raw.get("avoids") or ()),
                 own_sum_asks=raw.get("own_sum", "ask" if raw["does"] == "topic" else "answer") == "ask",
                 rule_sum=raw.get("rule_sum"), own_rate_asks=raw.get("own_rate") == "ask",
+                final_question_decides=raw.get("final_question") == "decides",
             )
             unknown = set(spec.prefers + spec.avoids) - set(SLOT_FEATURES)
             if unknown:

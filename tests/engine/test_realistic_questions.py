@@ -1801,3 +1801,24 @@ def test_foreign_shares_costing_under_the_threshold_in_total_have_no_fif_income(
     # The FIF rules apply only when the total cost is over $50,000; $44,000 all up is under it.
     out = ask(engine, "aus and us shares cost me $44,000 all up, now worth $71,000 - do I pay FIF tax on them?")
     assert out["answer"].startswith("No") and "$3,550" not in out["answer"]
+
+
+@pytest.mark.parametrize("question", [
+    "I'm a landlord on an $88,000 salary with rent of $31,200 a year from my Petone unit. What insulation does the Healthy Homes standard need under the floor?",
+    "On $72k salary and my side hustle turned over $61,000 this year with costs of $9,000. What's the GST registration threshold?",
+])
+def test_a_posts_last_question_on_a_subject_outside_tax_is_declined_whatever_figures_come_first(engine, question):
+    out = ask(engine, question)
+    assert out["status"] == "out_of_scope" and not out["tools"]
+
+
+@pytest.mark.parametrize("question,figure", [
+    # 2026-27: $64,000 -> 1,638 + 6,632.50 + 10,500 x 30% (3,150) = $11,420.50.
+    ("I'm on $64,000 and pay $580 a week rent in Lower Hutt. How much income tax do I pay in a year?", "$11,420.50"),
+    # $70,000 - $20,000 = $50,000 profit + $40,000 = $90,000: 1,638 + 6,632.50 + 7,380 + 11,900 x 33% (3,927) = $19,577.50.
+    ("My cleaning business turned over $70,000 with $20,000 of costs and I also earn $40k part time. How much income tax in total?",
+     "$19,577.50"),
+])
+def test_the_same_posts_asking_their_own_tax_are_worked_out(engine, question, figure):
+    out = ask(engine, question)
+    assert out["status"] == "answered" and figure in out["answer"]
