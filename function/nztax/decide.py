@@ -112,6 +112,8 @@ RENTAL_COST_BEFORE = re.compile(r"\b(?:rates|insurance|property manager|manager|
 SELF_EMPLOYED = re.compile(r"self[- ]employ|freelanc|contractor|sole trader|my (own )?business|side (business|hustle)|"
                            r"\b(?:uber|doordash|airtasker|deliveroo|menulog|ola|etsy|hireup)\b|gig (?:work|economy|job)|"
                            r"delivery driver|courier driver|rideshare|ride-share", re.I)
+# Calculators on earnings from work only: a sale or an investment is none of theirs.
+EARNINGS_TOOLS = ("calculate_acc_levy", "calculate_paye", "calculate_take_home_pay", "calculate_kiwisaver")
 # Calculators that work on a year's taxable income (the PAYE ones work on a pay).
 ANNUAL_TOOLS = ("calculate_income_tax", "calculate_acc_levy", "calculate_student_loan_repayment")
 # Calculators whose income is all taxable income: with no pay from work, a profit, interest or a
@@ -165,7 +167,7 @@ EXTRA_ASKED_ABOUT = re.compile(r"\b(?:on|off|from|of|out of)\s+(?:the|my|this|hi
 EXTRA_THEN_IT = re.compile(r"\b(?:a|my|the)\s+(?:annual\s+|christmas\s+|performance\s+|year-end\s+)?(?:bonus|back ?pay|lump sum|payout)\b"
                            r"(?=[^?]*\b(?:off|on|from|of)\s+it\b)", re.I)
 # Income named right before an amount ("income $58k"); not "paid" or "on" ("the credit on 1,000?").
-INCOME_SAID_BEFORE = re.compile(r"\b(?:income|salary|wages?|earn\w*|make|made)\b[^.?!$\d]{0,12}\$?$", re.I)
+INCOME_SAID_BEFORE = re.compile(r"\b(?:income|salary|wages?|earn\w*|make|made|(?:i'?m|im|i am) on)\b[^.?!$\d]{0,12}\$?$", re.I)
 # Two codes set side by side: "m vs me", "M or ME", "between code M and code ME".
 CODES_SIDE_BY_SIDE = re.compile(r"\b(?:code\s+)?(?P<a>me|m|sb|sh|st|sa|s)\s+(?:vs\.?|versus|or|and|compared (?:to|with)|instead of|rather than)\s+"
                                 r"(?:code\s+)?(?P<b>me|m|sb|sh|st|sa|s)\b(?:\s+(?:tax\s+)?code)?", re.I)
@@ -624,6 +626,12 @@ def decide(question: str, classification: Classification | None, rules: RuleBook
         if d.action == "calculate" and (trial := _trial(d, part, slots)) is not None:
             _add_calls(d, trial)
     if (d.action == "clarify" and d.missing == ["income"] and runner is not None and runner.does == "fact"
+            and _asks_own_rate(asked, runner, slots)):
+        # "… $210,000 in the fund. What ESCT rate should come off my employer's contribution?": the
+        # rule's one rate follows their figures, which are not stated.
+        _clarify(d, runner.asks)
+        return d
+    if (d.action == "clarify" and d.missing == ["income"] and runner is not None and runner.does == "fact"
             and not _asks_own_figure(asked) and not PER_PAY_ASKED.search(asked)):
         # Nothing this sum can work on, and no figure of their own asked for: "Does the ACC levy get
         # charged on my term deposit interest?" is the rule's question.
@@ -910,6 +918,12 @@ def _asks_own_figure(text: str) -> bool:
     return bool(OWN_FIGURE.search(text))
 
 
+def _asks_own_rate(asked: str, fact: IntentSpec, slots: Slots) -> bool:
+    """One rate of their own asked of a fact whose rate follows the person's figures, none of which is stated."""
+    return (fact.own_rate_asks and slots.income_amount() is None and bool(OWN_RATE_ASKED.search(asked))
+            and not RATES_TABLE_ASKED.search(asked))
+
+
 def _own_figure_with_nothing(asked: str, fact: IntentSpec, slots: Slots, states_nothing: bool) -> bool:
     """A fact asked of their own case with nothing to work it from: "What PIR should I pick for my
     KiwiSaver?", "how much Working for Families will we get?". A code follows the situation, which a
@@ -917,7 +931,7 @@ def _own_figure_with_nothing(asked: str, fact: IntentSpec, slots: Slots, states_
     "what's the most?", "how much does the government put in?" ask the rule, which answers them.)"""
     if fact.asks == "situation":
         return states_nothing and _asks_own_figure(asked)
-    if fact.own_rate_asks and not slots.amounts and OWN_RATE_ASKED.search(asked) and not RATES_TABLE_ASKED.search(asked):
+    if _asks_own_rate(asked, fact, slots):
         return True
     if fact.asks == "residence_facts" and _residence_facts_said(asked):
         return False
@@ -978,6 +992,9 @@ def _code(slots: Slots, default: str = "M") -> str:
 def _plan(d: Decision, intent: IntentSpec, slots: Slots) -> None:
     year = d.tax_year
     questioned = slots.questioned
+    if intent.tool in EARNINGS_TOOLS and slots.income_amount() is not None:
+        # ("Salary $171,000, and we sold the bach for $1.2 million: my ACC levy?": a sale is no earnings.)
+        questioned = [a for a in questioned if a.questioned not in (SALE_PRICE_ONLY, PROPERTY_HELD_UNKNOWN)]
     changed = [a for a in slots.incomes if not a.questioned]
     if slots.comparison and len(changed) == 2 and NEW_ONE_ASKED.search(d.asked):
         # "My salary goes from $90,000 to $72,000 … take-home on the new salary?": the new one is asked about.
@@ -1104,6 +1121,12 @@ def _plan(d: Decision, intent: IntentSpec, slots: Slots) -> None:
     incomes = [a for a in slots.incomes if not a.questioned]
     compared = incomes[:MAX_COMPARED] if slots.comparison and len(incomes) > 1 else [None]
     annual_total = slots.annual_income()
+    invested = [a for a in slots.amounts if a.role in OTHER_INCOME_ROLES and not a.questioned and slots.annual(a)]
+    if (tool == "calculate_ietc" and annual_total is not None and invested and not (slots.adds_up and not slots.comparison)
+            and any(a.is_income for a in slots.amounts)):
+        # The credit is on all their income for the year: interest and dividends count as well as pay.
+        annual_total += sum((slots.annual(a) for a in invested), Decimal(0))
+        d.assumptions.append("interest and other investment income added to the pay: the credit is on the year's whole income")
     if len(incomes) > 1 and slots.adds_up and not slots.comparison:
         d.assumptions.append("the incomes added together for the year")
     expenses = [a for a in slots.amounts if a.role == "expense" and not a.questioned]

@@ -684,7 +684,25 @@ def find_money(text: str) -> list[Money]:
         found = [replace(a, role=_role_of(text, a.start, a.end, skip="contribution")) if a.role == "contribution" else a
                  for a in found]
     return [_questioned_for_period(a) for a in _of_the_person_asked_about(
-        text, _claimed_figures(text, _thresholds_named(text, _roles_from_the_sentence(text, found))))]
+        text, _claimed_figures(text, _thresholds_named(text, _balances(text, _roles_from_the_sentence(text, found)))))]
+
+
+# Money held, not earned: "$60,000 in term deposits", "$210,000 in the fund", "KiwiSaver balance about $38,000".
+BALANCE_AFTER = re.compile(r"^\s*(?:sitting |saved |invested |put away )?in (?:a |my |the |our |his |her )?(?:term deposits?|tds?\b|kiwisaver|ks\b|"
+                           r"(?:[\w-]+ )?fund\b|savings|(?:savings |bank )?account|the bank)", re.I)
+BALANCE_BEFORE = re.compile(r"\b(?:balance|balances|saved up|savings of|nest egg)\b[^.?!$\d]{0,12}$", re.I)
+
+
+def _balances(text: str, amounts: list[Money]) -> list[Money]:
+    """An amount held in an account or fund is a balance: never an income (its interest may be)."""
+    return [replace(a, role="balance") if a.role in ("income", "other", "total")
+            and (BALANCE_AFTER.match(text[a.end:]) and not EARNED_IN_CLAUSE.search(re.split(r"[.?!;]", text[:a.start])[-1])
+                 or BALANCE_BEFORE.search(text[max(0, a.start - 40):a.start])) else a
+            for a in amounts]
+
+
+# "earned 11k last year plus about $600 in my kiwisaver": what the fund made, not what is in it.
+EARNED_IN_CLAUSE = re.compile(r"\b(?:earn\w*|made|makes|return\w*|gain\w*|grew|growth|interest)\b", re.I)
 
 
 # "… rates, insurance, repairs and the property manager came to $19,500": what a list of costs came to.
@@ -832,10 +850,12 @@ def _owner(people: list[tuple[int, str]], text: str, start: int) -> str | None:
     clause_end = clause_ends[0] if clause_ends else sentence_end
     before = [who for at, who in people if sentence_start <= at < start]
     after = [who for at, who in people if start <= at < clause_end]
-    earlier = [who for at, who in people if at < sentence_start]
+    # (A young child named in an earlier sentence, "back at work after my second kid", earns nothing.)
+    earlier = [who for at, who in people if at < sentence_start and not YOUNG_CHILD.match(text, at)]
     return (before or after[:1] or earlier or [None])[-1]
 
 
+YOUNG_CHILD = re.compile(r"(?:my |our |the |a |second |first |third |new )*(?:kid|kids|child|children|baby|babies|toddler|bub)\b", re.I)
 CLAUSE_END = re.compile(r"[.?!;,](?=\s|$)|\s(?:and|but|so)\s", re.I)
 ASKS_SOMETHING = re.compile(r"\b(?:how|what|whats|what's|which|does|do|did|will|would|should|can|is|are|owe)\b", re.I)
 INCOME_LIKE_ROLES = ("income", "main_job", "second_job", "total", "partner", "other_income", "investment_income", *GROSS_ROLES)
@@ -935,7 +955,7 @@ def _takings_less_costs(text: str, amounts: list[Money], slots: Slots) -> list[M
         return amounts
     costs = [a for a in amounts if a.role == "expense" and not a.questioned
              and (BUSINESS_COSTS.search(_own_words(text, a)) or _a_list_of_costs_came_to(text, a))]
-    profits = [a for a in amounts if a.role in OTHER_INCOME_ROLES and not a.questioned
+    profits = [a for a in amounts if a.role in (*OTHER_INCOME_ROLES, "income") and not a.questioned
                and re.search(r"\b(?:profit|net)\b|\bafter (?:\w+ )?(?:costs|expenses)\b", _own_words(text, a), re.I)]
     if not costs and profits:
         # "turnover of $45,000 and a profit of $18,000 after expenses": the profit is stated; the
@@ -1164,8 +1184,14 @@ ONLY_INCOME = re.compile(r"\b(?:no|not any|nothing|without any|don'?t have any) 
 PART_YEAR = re.compile(r"\b(?:start(?:ed|ing)?|mov(?:ed|ing)|arriv(?:ed|ing)|began|join(?:ed|ing)|came)\b[^.?!]{0,40}?"
                        r"\b(?:in|from|since|on)\s+(?:(?:the\s+)?\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?)?"
                        r"(?:may|june?|july?|aug(?:ust)?|sep(?:t|tember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|jan(?:uary)?|feb(?:ruary)?|march|mar)\b", re.I)
+# The amount said to be for the rest of the year: "$41,000 between now and 31 March", "for the rest of the tax year".
+PART_AMOUNT_STATED = re.compile(r"\b(?:between now and|from now (?:until|till|to)|(?:up )?(?:to|until|till|by) (?:the end of |31(?:st)? )?march|"
+                                r"for the rest of the (?:tax )?year|rest of (?:this|the) (?:tax )?year|before 31 march|this tax year)\b", re.I)
 # "bought a rental in March 2023": when something was acquired, not the tax year asked about.
 ACQUIRED_BEFORE = re.compile(r"\b(?:bought|brought|buying|purchased|purchasing|acquired|acquiring|settled)\b[^.?!]*$", re.I)
+# Figures said to be without GST ("profit of $87,000 (GST-exclusive)", "leaving GST aside").
+GST_EXCLUSIVE = re.compile(r"\b(?:excl?\.?|excluding|exclusive of|ex|before|without|less)\s+gst\b|\bgst[- ]exclusive\b|\bgst excl\b|"
+                           r"\bgst aside\b|\bleaving gst\b|\bignor(?:e|ing) gst\b", re.I)
 GST_INCLUSIVE = re.compile(r"\b(?:incl?\.?|including|inclusive of|with)\s+gst\b|\bgst[- ]inclusive\b|\bgst incl\b", re.I)
 CALENDAR_YEAR = re.compile(r"\bcalendar year\b|\bjan(?:uary)?\.?\s*(?:-|–|to|through|till|until|and)\s*dec(?:ember)?\b", re.I)
 CLAUSE_BREAK = re.compile(r"[.,;:!?]|\bbut\b", re.I)
@@ -1503,9 +1529,10 @@ def read_slots(text: str, rules: RuleBook | None = None, current: str | None = N
         end_year = int(ky.group("y"))
         slots.kiwisaver_year = tax_year_starting(end_year - 1)
     slots.calendar_year = bool(CALENDAR_YEAR.search(text))
-    slots.gst_inclusive = bool(GST_INCLUSIVE.search(text))
+    slots.gst_inclusive = bool(GST_INCLUSIVE.search(text)) and not GST_EXCLUSIVE.search(text)
     # (Two incomes, each for its part of the year, "April to September $31,200, then from October $27,900", are the year.)
-    slots.part_year = (bool(PART_YEAR.search(text)) and any(a.is_income and a.period == "annual" for a in amounts)
+    slots.part_year = (bool(PART_YEAR.search(text)) and not PART_AMOUNT_STATED.search(text)
+                       and any(a.is_income and a.period == "annual" for a in amounts)
                        and len([a for a in amounts if a.is_income]) < 2)
     amounts, spans = _months_paid(text, _sale_less_purchase(text, _restated_total(text, amounts)))
     amounts = slots.amounts = _one_year_each(text, _takings_less_costs(text, amounts, slots), slots)

@@ -1822,3 +1822,56 @@ def test_a_posts_last_question_on_a_subject_outside_tax_is_declined_whatever_fig
 def test_the_same_posts_asking_their_own_tax_are_worked_out(engine, question, figure):
     out = ask(engine, question)
     assert out["status"] == "answered" and figure in out["answer"]
+
+
+@pytest.mark.parametrize("question", [
+    "I'm 50 with $85,000 in my Simplicity fund. Which ESCT rate applies to my employer's contributions?",
+    "about $150k in my KiwiSaver balance. what esct rate comes off what my boss puts in?",
+])
+def test_money_held_is_a_balance_not_an_income(engine, question):
+    # A balance is not a salary: the ESCT rate that follows the salary is asked for, never worked on the balance.
+    out = ask(engine, question)
+    assert out["status"] == "needs_clarification" and not out["tools"]
+
+
+def test_interest_counts_towards_the_ietc_beside_the_pay(engine):
+    # 2026-27: $66,500 salary + $2,000 interest = $68,500; 520 - (68,500 - 66,000) x 13% (325) = $195.
+    out = ask(engine, "salary $66,500, and my savings will pay me $2,000 interest this year. how much IETC do I get?")
+    assert "$195" in out["answer"]
+
+
+def test_a_sale_beside_a_salary_does_not_hold_up_the_acc_levy(engine):
+    # The levy is on earnings: $80,000 x 1.75% = $1,400 for 2026-27, whatever the section sold for.
+    out = ask(engine, "on $80,000 and we sold a section for $450,000 this year. how much ACC earners levy do I pay?")
+    assert out["status"] == "answered" and "$1,400" in out["answer"]
+
+
+def test_a_donation_with_no_amount_asks_for_it_rather_than_using_the_salary(engine):
+    out = ask(engine, "I'm on $95,000 and give to the Cancer Society every month. How much can I claim back?")
+    assert out["status"] == "needs_clarification" and not out["tools"]
+
+
+def test_a_net_income_makes_the_turnover_only_background(engine):
+    # 2024-25 IETC on $60,000 (LC 14 x 121/365 + LC 15 x 244/365, nz_tax_facts.md s4): $347.62.
+    out = ask(engine, "IR3 for the year to 31 March 2025: self-employed, net income $60,000 on turnover of $85,000. What IETC do I get?")
+    assert out["status"] == "answered" and "$347.62" in out["answer"]
+
+
+def test_an_amount_said_to_be_for_the_rest_of_the_year_is_worked_as_stated(engine):
+    # $30,000 between now and 31 March (2026-27): 1,638 + 14,400 x 17.5% (2,520) = $4,158.
+    out = ask(engine, "Moved to Nelson in October and started a job; I'll earn $30,000 between now and 31 March. Income tax on that?")
+    assert out["status"] == "answered" and "$4,158" in out["answer"]
+
+
+def test_figures_said_to_be_without_gst_are_not_asked_about_gst(engine):
+    # $70,000 profit (2026-27): 1,638 + 6,632.50 + 16,500 x 30% (4,950) = $13,220.50.
+    out = ask(engine, "GST registered builder; sales were $120,000 incl GST but my profit excl GST is $70,000. Income tax on the profit?")
+    assert out["status"] == "answered" and "$13,220.50" in out["answer"]
+
+
+@pytest.mark.parametrize("question", [
+    "I hold 2 ETH that cost me $7,000 and I earn $70k. Sell now or hold till next year, and which exchange has the lowest fees?",
+    "Rates and water charges on our $750,000 place are $4,800 a year and I earn $90k. Can we pay the water rates monthly?",
+])
+def test_advice_and_council_charges_are_declined_beside_their_figures(engine, question):
+    assert ask(engine, question)["status"] == "out_of_scope"
