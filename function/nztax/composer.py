@@ -285,6 +285,9 @@ CLARIFYING_QUESTIONS: dict[str, tuple[str, tuple[str, ...]]] = {
     "current_pay": ("To work out the difference I need what you earn now as well as the new figure. What is your pay now "
                     "(before tax, and whether that's a year or per week, fortnight or month), and your tax code?",
                     ("My salary is going from $70,000 to $82,000. How much more tax will I pay?",)),
+    "after_change": ("Tax for the year is on the whole year's income: what you earned before the change and after it, up to "
+                     "31 March. When did the change happen, and how much did (or will) you earn after it?",
+                     ("My salary went from $64,000 to $68,000 on 1 January. What's my income tax for the year?",)),
     "whose_income": ("Income tax is worked out for each person on their own income, not for a couple or a household "
                      "together. How much does each of you earn in the tax year?",
                      ("How much tax do I pay on $70,000?",)),

@@ -24,7 +24,7 @@ from nztax.calculators.paye import PRIMARY_CODES
 from nztax.contract import tax_year_starting
 from nztax.rules import FLAT_CODES, SECONDARY_CODES, RuleBook, current_tax_year
 from nztax.settings import get_settings
-from nztax.slots import EMPLOYER_PUTS_IN, EVERY_PAY_WORDS, HOUSEHOLD_QUESTIONED, TAX_FIGURE_AFTER, UNIT_WORDS, MONTH_NAMES, ONLY_INCOME, OTHER_INCOME_ROLES, PAY_FREQUENCIES, PROPERTY_HELD_UNKNOWN, SALE_PRICE_ONLY, PERIODS_PER_YEAR, SECOND_JOB_WORDS, Money, Slots, clean_text, find_tax_codes, read_slots
+from nztax.slots import TAX_YEAR_MONTHS, EMPLOYER_PUTS_IN, EVERY_PAY_WORDS, HOUSEHOLD_QUESTIONED, TAX_FIGURE_AFTER, UNIT_WORDS, MONTH_NAMES, ONLY_INCOME, OTHER_INCOME_ROLES, PAY_FREQUENCIES, PROPERTY_HELD_UNKNOWN, SALE_PRICE_ONLY, PERIODS_PER_YEAR, SECOND_JOB_WORDS, Money, Slots, clean_text, find_tax_codes, read_slots
 from nztax.understand import Classification, IntentSpec, default_catalogue, says_any
 
 # The student loan deduction asked about: "sl on …", "how much student loan comes off …".
@@ -189,6 +189,17 @@ A_JOB_PAYS_BEFORE = re.compile(r"\b(?:job|work|shifts?|gig|role)\b[^.?!$\d]{0,25
                                r"[^.?!$\d]{0,12}\$?$", re.I)
 # ESCT named as such (slots.ESCT also counts "employer contributions", which need not ask about the tax).
 ESCT_NAMED = re.compile(r"\besct\b|employer (?:superannuation )?contribution tax", re.I)
+# A pay that changed: "salary going from $64k to $68k", "pay rise from $58k to $72k".
+PAY_CHANGED = re.compile(r"\b(?:go(?:ing|es)?|went|gone|rise|raise|rose|bump\w*|increas\w*|drop\w*|cut|reduc\w*|chang\w*|moved?)\b"
+                         r"[^.?!]{0,20}\bfrom\b[^.?!]{0,20}\bto\b", re.I)
+# When it changed, after the new pay: "from 1 January", "in October", "starting Sept".
+CHANGE_MONTH = re.compile(r"[^.?!]{0,25}?\b(?:from|starting|in|on|since|as of|effective)\s+(?:the\s+)?(?:1(?:st)?\s+(?:of\s+)?)?"
+                          r"(?P<m>" + MONTH_NAMES + r")\b", re.I)
+# A pay that stopped or changed part-way with nothing said after: "until 30 Nov then went part time".
+PAY_ENDED = re.compile(r"^[^.?!]{0,30}\buntil\b[^.?!]{0,20}\b" + MONTH_NAMES + r"\b[^.?!]{0,10}\b(?:then|and then|when|after which)\b", re.I)
+# The whole tax year asked about: "for the full tax year", "for the year", "this year's tax".
+YEAR_ASKED = re.compile(r"\bfor the (?:full |whole |entire )?(?:tax |income )?year\b|\bover the (?:whole |full )?(?:tax )?year\b|"
+                        r"\bthis (?:tax )?year'?s\b|\bfor (?:this|the) tax year\b", re.I)
 # The later of two pays asked about: "on the new salary", "PAYE on the new pay".
 NEW_ONE_ASKED = re.compile(r"\b(?:on|with|at|for|of|from|off|out of) (?:the|my|this|that) new (?:salary|pay|wage|wages|rate|amount|figure|income)\b|"
                            r"\bnew (?:salary|pay|wage) (?:is|of|will be)\b", re.I)
@@ -534,6 +545,21 @@ def decide(question: str, classification: Classification | None, rules: RuleBook
         # question's figures have it in them.
         _clarify(d, "gst_exclusive")
         return d
+    if slots.part_year_months and intent.tool in (*ALL_INCOME_TOOLS, "calculate_acc_levy") and slots.asked_period not in PAY_FREQUENCIES:
+        # "Starting 1 Sept on $84,000 a year, no income before that: tax to 31 March?": the months paid.
+        yearly = next(a for a in slots.amounts if a.is_income and a.period == "annual")
+        earned = (yearly.value * slots.part_year_months / 12).quantize(Decimal("0.01"), rounding=ROUND_DOWN)
+        slots = d.slots = replace(slots, amounts=[replace(a, value=earned, text=f"{a.text} for {slots.part_year_months} months")
+                                                  if a is yearly else a for a in slots.amounts])
+        d.assumptions.append(f"${yearly.value:,.0f} a year paid for the {slots.part_year_months} months from the start to "
+                             f"31 March: ${earned:,.2f}, and nothing else earned in the tax year")
+    if intent.tool in (*ALL_INCOME_TOOLS, "calculate_acc_levy") and slots.asked_period not in PAY_FREQUENCIES and YEAR_ASKED.search(asked):
+        blended = _year_of_a_change(d, slots)
+        if blended is False:
+            _clarify(d, "after_change")
+            return d
+        if blended is not None:
+            slots = d.slots = blended
     if slots.part_year and intent.tool in ANNUAL_TOOLS and slots.asked_period not in PAY_FREQUENCIES:
         # "Moved here in August, started on 92k: my tax for the year?": only part of the salary is
         # earned in the tax year (1 April to 31 March), and how much is not said.
@@ -651,6 +677,29 @@ def decide(question: str, classification: Classification | None, rules: RuleBook
             _add_calls(d, trial)
     _loan_deduction_first(d, intent, slots)
     return d
+
+
+def _year_of_a_change(d: Decision, slots: Slots) -> Slots | None | bool:
+    """A pay that changed during the tax year, asked about for the whole year: the year's income is
+    each pay for its months ("from $64k to $68k from 1 January": 9 months and 3), as one income. False
+    when the year's income cannot be known (no month for the change, or nothing said after an end);
+    None when the question tells of no change."""
+    pays = [a for a in slots.incomes if not a.questioned and a.period == "annual"]
+    if (len(pays) == 2 and slots.comparison and PAY_CHANGED.search(d.asked) and not NEW_ONE_ASKED.search(d.asked)
+            and d.asked.count(pays[1].text) == 1):  # ("… How much tax will I pay on $81,000?" asks about the new one)
+        month = CHANGE_MONTH.match(d.asked, pays[1].end)
+        if month is None:
+            return False
+        later = 12 - TAX_YEAR_MONTHS.index(month.group("m")[:3].lower())
+        year = ((pays[0].value * (12 - later) + pays[1].value * later) / 12).quantize(Decimal("0.01"), rounding=ROUND_DOWN)
+        d.assumptions.append(f"${pays[0].value:,.0f} a year for {12 - later} months and ${pays[1].value:,.0f} a year for "
+                             f"{later} months: ${year:,.2f} for the tax year")
+        whole = replace(pays[0], value=year, text=f"{pays[0].text} then {pays[1].text}")
+        return replace(slots, comparison=False, adds_up=False,
+                       amounts=[whole if a is pays[0] else a for a in slots.amounts if a is not pays[1]])
+    if len(pays) == 1 and PAY_ENDED.search(d.asked[pays[0].end:]):
+        return False  # "full time on $80,000 until 30 Nov, then part time": the rest of the year is not said
+    return None
 
 
 def _loan_deduction_first(d: Decision, intent: IntentSpec, slots: Slots) -> None:

@@ -1182,8 +1182,16 @@ ONLY_INCOME = re.compile(r"\b(?:no|not any|nothing|without any|don'?t have any) 
                          r"\bthat'?s (?:all|it)\b|\ball (?:i|he|she|they) (?:earn|earned|made|make|get|got)\b|\bmy only\b", re.I)
 # "moved to NZ in August and started a job on 92k": a salary earned for only part of the tax year.
 PART_YEAR = re.compile(r"\b(?:start(?:ed|ing)?|mov(?:ed|ing)|arriv(?:ed|ing)|began|join(?:ed|ing)|came)\b[^.?!]{0,40}?"
-                       r"\b(?:in|from|since|on)\s+(?:(?:the\s+)?\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?)?"
-                       r"(?:may|june?|july?|aug(?:ust)?|sep(?:t|tember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|jan(?:uary)?|feb(?:ruary)?|march|mar)\b", re.I)
+                       r"\b(?:(?:in|from|since|on)\s+(?:(?:the\s+)?(?P<day>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?)?|(?P<day2>\d{1,2})(?:st|nd|rd|th)?\s+)"
+                       r"(?P<month>may|june?|july?|aug(?:ust)?|sep(?:t|tember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|jan(?:uary)?|feb(?:ruary)?|march|mar)\b", re.I)
+# What started part-way through is a business whose own figures are stated ("started a side biz in sept.
+# turnover $18,000"): its figures are the year's already.
+BUSINESS_STARTED = re.compile(r"\b(?:start(?:ed|ing)?|began)\s+(?:a\s+|my\s+|up\s+)?(?:side\s+)?(?:biz|business|company|contracting|freelanc\w*|hustle)\b", re.I)
+# Nothing earned in the tax year before the start, or the tax asked to 31 March: the year's pay is the
+# months from the start to March.
+NOTHING_BEFORE = re.compile(r"\bno (?:other )?income before\b|\bnothing before\b|\bno income (?:before|until)\b|"
+                            r"\b(?:up )?(?:to|until|till) (?:the end of |31(?:st)? )?march\b|\bfor the rest of the (?:tax )?year\b", re.I)
+TAX_YEAR_MONTHS = ("apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec", "jan", "feb", "mar")
 # The amount said to be for the rest of the year: "$41,000 between now and 31 March", "for the rest of the tax year".
 PART_AMOUNT_STATED = re.compile(r"\b(?:between now and|from now (?:until|till|to)|(?:up )?(?:to|until|till|by) (?:the end of |31(?:st)? )?march|"
                                 r"for the rest of the (?:tax )?year|rest of (?:this|the) (?:tax )?year|before 31 march|this tax year)\b", re.I)
@@ -1398,6 +1406,7 @@ class Slots:
     extra_only: bool = False          # "$3,000 for some work on the side": extra money, and nothing said of the rest
     gross_only: bool = False          # "$95k in sales": takings or rent before costs, and no costs stated
     part_year: bool = False           # "started a job on 92k in August": a salary for part of the tax year
+    part_year_months: int | None = None  # "starting 1 Sept on $84,000 a year, no income before": the months it is paid for
     denies_conditions: bool = False   # "no WFF, not on a benefit": what would stop the IETC is said not to apply
     no_ird_number: bool = False
     flat_code: str | None = None      # "on the RSE scheme": work with a flat code of its own (NSW)
@@ -1531,7 +1540,14 @@ def read_slots(text: str, rules: RuleBook | None = None, current: str | None = N
     slots.calendar_year = bool(CALENDAR_YEAR.search(text))
     slots.gst_inclusive = bool(GST_INCLUSIVE.search(text)) and not GST_EXCLUSIVE.search(text)
     # (Two incomes, each for its part of the year, "April to September $31,200, then from October $27,900", are the year.)
-    slots.part_year = (bool(PART_YEAR.search(text)) and not PART_AMOUNT_STATED.search(text)
+    started = PART_YEAR.search(text)
+    yearly = [a for a in amounts if a.is_income and a.period == "annual"]
+    if started and not BUSINESS_STARTED.search(text) and len(yearly) == 1 and yearly[0].period_stated and NOTHING_BEFORE.search(text) \
+            and (started.group("day") or started.group("day2") or "1") == "1":
+        # "moved to NZ, starting 1 Sept on $84,000 a year, no income before that": the months from the start to 31 March.
+        slots.part_year_months = 12 - TAX_YEAR_MONTHS.index(started.group("month")[:3].lower())
+    slots.part_year = (bool(started) and not BUSINESS_STARTED.search(text) and slots.part_year_months is None
+                       and not (PART_AMOUNT_STATED.search(text) and not (yearly and yearly[0].period_stated))
                        and any(a.is_income and a.period == "annual" for a in amounts)
                        and len([a for a in amounts if a.is_income]) < 2)
     amounts, spans = _months_paid(text, _sale_less_purchase(text, _restated_total(text, amounts)))

@@ -1875,3 +1875,33 @@ def test_figures_said_to_be_without_gst_are_not_asked_about_gst(engine):
 ])
 def test_advice_and_council_charges_are_declined_beside_their_figures(engine, question):
     assert ask(engine, question)["status"] == "out_of_scope"
+
+
+def test_a_years_salary_from_a_start_month_with_nothing_before_is_its_months(engine):
+    # From 1 November to 31 March is 5 months: $72,000 x 5/12 = $30,000 (2026-27):
+    # 1,638 + 14,400 x 17.5% (2,520) = $4,158.
+    out = ask(engine, "arrived in NZ and started on $72,000 a year from 1 November, nothing before that. Income tax to 31 March?")
+    assert out["tools"][0]["arguments"]["taxable_income"] == 30000 and "$4,158" in out["answer"]
+
+
+def test_a_pay_rise_with_its_month_is_blended_over_the_year(engine):
+    # 6 months at $50,000 ($25,000) and 6 at $62,000 ($31,000): $56,000 (2026-27):
+    # 1,638 + 6,632.50 + 2,500 x 30% (750) = $9,020.50.
+    out = ask(engine, "my salary went from $50,000 to $62,000 from 1 October. What's my income tax for the whole year?")
+    assert out["tools"][0]["arguments"]["taxable_income"] == 56000 and "$9,020.50" in out["answer"]
+
+
+@pytest.mark.parametrize("question", [
+    "pay went up from 50k to 62k this year, whats my income tax for the year?",
+    "worked full time on $70,000 until the end of October and then cut to 3 days. Tax for the year?",
+])
+def test_a_change_in_the_year_without_what_came_after_asks_for_it(engine, question):
+    out = ask(engine, question)
+    assert out["status"] == "needs_clarification" and not out["tools"]
+
+
+def test_a_business_started_part_way_gives_its_own_years_figures(engine):
+    # Sales $12,000 less costs $4,000 = $8,000 on top of a $60,000 salary, all in the 30% band (2026-27): $2,400.
+    out = ask(engine, "started a side business in October making candles: sales $12,000, costs $4,000. "
+                      "My salary is $60,000. How much extra tax from the business?")
+    assert out["status"] == "answered" and "$2,400" in out["answer"]
