@@ -51,6 +51,10 @@ TARGETS = {
     "supplement28": ("nztax_build.evaluate_answers", "question_bank_dev29.yaml", "supplement28.md"),  # development only
     "supplement29": ("nztax_build.evaluate_answers", "question_bank_dev30.yaml", "supplement29.md"),  # development only
     "supplement30": ("nztax_build.evaluate_answers", "question_bank_dev31.yaml", "supplement30.md"),  # development only
+    "supplement31": ("nztax_build.evaluate_answers", "question_bank_dev32.yaml", "supplement31.md"),  # development only
+    "supplement32": ("nztax_build.evaluate_answers", "question_bank_dev33.yaml", "supplement32.md"),  # development only
+    "supplement33": ("nztax_build.evaluate_answers", "question_bank_dev34.yaml", "supplement33.md"),  # development only
+    "supplement34": ("nztax_build.evaluate_answers", "question_bank_dev35.yaml", "supplement34.md"),  # development only
 }
 
 
