@@ -199,7 +199,7 @@ CHANGE_MONTH = re.compile(r"[^.?!]{0,25}?\b(?:from|starting|in|on|since|as of|ef
 PAY_ENDED = re.compile(r"^[^.?!]{0,30}\buntil\b[^.?!]{0,20}\b" + MONTH_NAMES + r"\b[^.?!]{0,10}\b(?:then|and then|when|after which)\b", re.I)
 # The whole tax year asked about: "for the full tax year", "for the year", "this year's tax".
 YEAR_ASKED = re.compile(r"\bfor the (?:full |whole |entire )?(?:tax |income )?year\b|\bover the (?:whole |full )?(?:tax )?year\b|"
-                        r"\bthis (?:tax )?year'?s\b|\bfor (?:this|the) tax year\b", re.I)
+                        r"\bthis (?:tax )?year'?s\b|\bfor (?:this|the) tax year\b|\btax this (?:tax )?year\b", re.I)
 # The later of two pays asked about: "on the new salary", "PAYE on the new pay".
 NEW_ONE_ASKED = re.compile(r"\b(?:on|with|at|for|of|from|off|out of) (?:the|my|this|that) new (?:salary|pay|wage|wages|rate|amount|figure|income)\b|"
                            r"\bnew (?:salary|pay|wage) (?:is|of|will be)\b", re.I)
@@ -553,7 +553,8 @@ def decide(question: str, classification: Classification | None, rules: RuleBook
                                                   if a is yearly else a for a in slots.amounts])
         d.assumptions.append(f"${yearly.value:,.0f} a year paid for the {slots.part_year_months} months from the start to "
                              f"31 March: ${earned:,.2f}, and nothing else earned in the tax year")
-    if intent.tool in (*ALL_INCOME_TOOLS, "calculate_acc_levy") and slots.asked_period not in PAY_FREQUENCIES and YEAR_ASKED.search(asked):
+    if (intent.tool in (*ALL_INCOME_TOOLS, "calculate_acc_levy") and slots.asked_period not in PAY_FREQUENCIES and YEAR_ASKED.search(asked)
+            and not DIFFERENCE_ASKED.search(asked)):  # ("how much more tax this year?" weighs the two pays)
         blended = _year_of_a_change(d, slots)
         if blended is False:
             _clarify(d, "after_change")

@@ -515,6 +515,7 @@ ALSO_WORK = re.compile(r"\b(?:also|as well|on the side|on top|weekends?|evenings
 # One of two offers asked about by its figure: "on the $84,000 option", "for the 78k one".
 ONE_OF_THEM_PICKED = re.compile(r"\b(?:on|for|with|of|take|taking|pick|choose)\s+the\s+\$?(?P<num>\d[\d,]*(?:\.\d+)?)\s?(?P<suf>k)?\s+"
                                 r"(?P<noun>option|one|offer|job|salary|package)\b", re.I)
+BARE_NUMBER_QUESTIONED = " on its own could be dollars a year, a week or an hour"
 HOUSEHOLD_QUESTIONED = "income tax is worked out for each person on their own income, not for a couple or household together"
 
 
@@ -626,7 +627,7 @@ def find_money(text: str) -> list[Money]:
             # Too small for a year's pay, and no period said.
             if not (cur or suf or dollars) and not re.search(r"\b(?:donat|gave)", near, re.I) and not ANY_PERIOD_WORD.search(text):
                 # (A pay period named elsewhere, "paid every 4 weeks, 3,900 gross", is its period.)
-                questioned = f"{num} on its own could be dollars a year, a week or an hour"
+                questioned = f"{num}{BARE_NUMBER_QUESTIONED}"
             elif (PAID_BEFORE.search(text[max(0, m.start() - 20):m.start()])
                   or GETS_BEFORE.search(text[max(0, m.start() - 20):m.start()]) and PAY_AFTER.match(text[m.end():])
                   or EACH_PAY_AFTER.match(text[m.end():]) and not PAY_FREQUENCY_WORD.search(text)):
@@ -1481,6 +1482,9 @@ def read_slots(text: str, rules: RuleBook | None = None, current: str | None = N
         # "paye 1,640 per fortnight code m": the one amount beside a tax code is the pay the PAYE is on,
         # not PAYE already taken (that comes with the pay it came off, or a "right?").
         amounts = [replace(amounts[0], role="income")]
+    # "from $68k to $82k … since I'm on 82 now": a bare number that is a stated amount in thousands says it again.
+    thousands = {a.value for a in amounts if not a.questioned}
+    amounts = [a for a in amounts if not (a.questioned and a.questioned.endswith(BARE_NUMBER_QUESTIONED) and a.value * 1000 in thousands)]
     slots = Slots(amounts=amounts)
     ym = HOURS_A_YEAR.search(text)
     hm = HOURS.search(text) or HOURS_LABELLED.search(text)

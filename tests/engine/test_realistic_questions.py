@@ -1905,3 +1905,27 @@ def test_a_business_started_part_way_gives_its_own_years_figures(engine):
     out = ask(engine, "started a side business in October making candles: sales $12,000, costs $4,000. "
                       "My salary is $60,000. How much extra tax from the business?")
     assert out["status"] == "answered" and "$2,400" in out["answer"]
+
+
+@pytest.mark.parametrize("question", [
+    "do charities have to pay income tax on what people give them?",
+    "moving out of my rental, how long does tenancy services take to get the bond back?",
+    "can my employer refuse to hold my job if I take 6 months unpaid leave?",
+])
+def test_other_bodies_and_employment_or_tenancy_law_are_declined(engine, question):
+    assert ask(engine, question)["status"] == "out_of_scope"
+
+
+@pytest.mark.parametrize("question", [
+    "I give to a registered charity - how much of my donation can I claim back? I earn $60k",
+    "I'm on unpaid leave for two months, will my tax code change?",
+])
+def test_honest_twins_of_those_declines_stay_in_scope(engine, question):
+    assert ask(engine, question)["status"] != "out_of_scope"
+
+
+def test_a_bare_number_that_restates_a_stated_pay_is_not_asked_about(engine):
+    # 6 months at $60,000 and 6 at $70,000 from 1 October: $65,000 (2026-27):
+    # 1,638 + 6,632.50 + 11,500 x 30% (3,450) = $11,720.50; "on 70 now" is the $70k said again.
+    out = ask(engine, "pay went from $60k to $70k starting 1 october. whats my income tax this year, since im on 70 now?")
+    assert out["status"] == "answered" and "$11,720.50" in out["answer"]
