@@ -288,6 +288,9 @@ CLARIFYING_QUESTIONS: dict[str, tuple[str, tuple[str, ...]]] = {
     "after_change": ("Tax for the year is on the whole year's income: what you earned before the change and after it, up to "
                      "31 March. When did the change happen, and how much did (or will) you earn after it?",
                      ("My salary went from $64,000 to $68,000 on 1 January. What's my income tax for the year?",)),
+    "side_income": ("The total is worked out on all your earnings for the year, and the other work you mention counts too. "
+                    "How much will it make this year (for a business, its profit after costs)?",
+                    ("My salary is $48,000 and my side business will make $12,000 profit. How much ACC levy in total?",)),
     "whose_income": ("Income tax is worked out for each person on their own income, not for a couple or a household "
                      "together. How much does each of you earn in the tax year?",
                      ("How much tax do I pay on $70,000?",)),

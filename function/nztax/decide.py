@@ -189,6 +189,9 @@ A_JOB_PAYS_BEFORE = re.compile(r"\b(?:job|work|shifts?|gig|role)\b[^.?!$\d]{0,25
                                r"[^.?!$\d]{0,12}\$?$", re.I)
 # ESCT named as such (slots.ESCT also counts "employer contributions", which need not ask about the tax).
 ESCT_NAMED = re.compile(r"\besct\b|employer (?:superannuation )?contribution tax", re.I)
+# Earnings beside the pay named without their amount: "starting a side business while still working".
+SIDE_EARNINGS_NAMED = re.compile(r"\bside (?:business|hustle|gig|job|income)\b|\bsecond job\b|\bfreelanc\w*\b|\bcontracting\b|"
+                                 r"\bself[- ]employ\w*\b", re.I)
 # A pay that changed: "salary going from $64k to $68k", "pay rise from $58k to $72k".
 PAY_CHANGED = re.compile(r"\b(?:go(?:ing|es)?|went|gone|rise|raise|rose|bump\w*|increas\w*|drop\w*|cut|reduc\w*|chang\w*|moved?)\b"
                          r"[^.?!]{0,20}\bfrom\b[^.?!]{0,20}\bto\b", re.I)
@@ -561,6 +564,14 @@ def decide(question: str, classification: Classification | None, rules: RuleBook
             return d
         if blended is not None:
             slots = d.slots = blended
+    side = SIDE_EARNINGS_NAMED.search(asked)
+    if (intent.tool in ANNUAL_TOOLS and ASKS_TOTAL.search(asked) and side and not ONLY_JOB.search(asked)
+            and not re.search(r"\b(?:no|not|without|don'?t have)\s+(?:a\s+|any\s+)?$", asked[:side.start()], re.I)
+            and len([a for a in slots.amounts if not a.questioned]) == 1 and slots.income_amount() is not None):
+        # "Starting a side business while still working, salary $48,000: ACC levy in total?": the
+        # business's earnings count too, and they are not said.
+        _clarify(d, "side_income")
+        return d
     if slots.part_year and intent.tool in ANNUAL_TOOLS and slots.asked_period not in PAY_FREQUENCIES:
         # "Moved here in August, started on 92k: my tax for the year?": only part of the salary is
         # earned in the tax year (1 April to 31 March), and how much is not said.

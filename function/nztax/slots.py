@@ -1180,7 +1180,8 @@ EXTRA_INCOME = re.compile(r"\bon the side\b|\bside (?:hustle|job|gig|income|work
                           r"\binterest\b|\bdividends?\b|\brental (?:profit|income)\b|\brental made\b|\bmy rental\b", re.I)
 ONLY_INCOME = re.compile(r"\b(?:no|not any|nothing|without any|don'?t have any) other (?:income|job|jobs|work|earnings)\b|"
                          r"\bonly (?:income|earnings|money)\b|\bno (?:salary|wages|job|day job|main job)\b|\bnothing else\b|"
-                         r"\bthat'?s (?:all|it)\b|\ball (?:i|he|she|they) (?:earn|earned|made|make|get|got)\b|\bmy only\b", re.I)
+                         r"\bthat'?s (?:all|it)\b|\ball (?:i|he|she|they) (?:earn|earned|made|make|get|got)\b|\bmy only\b|"
+                         r"\bno side (?:income|job|business|hustle|work)\b|\bjust (?:my|the) (?:\S+ )?(?:job|salary|wages?|pay)\b", re.I)
 # "moved to NZ in August and started a job on 92k": a salary earned for only part of the tax year.
 PART_YEAR = re.compile(r"\b(?:start(?:ed|ing)?|mov(?:ed|ing)|arriv(?:ed|ing)|began|join(?:ed|ing)|came)\b[^.?!]{0,40}?"
                        r"\b(?:(?:in|from|since|on)\s+(?:(?:the\s+)?(?P<day>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?)?|(?P<day2>\d{1,2})(?:st|nd|rd|th)?\s+)"

@@ -1929,3 +1929,18 @@ def test_a_bare_number_that_restates_a_stated_pay_is_not_asked_about(engine):
     # 1,638 + 6,632.50 + 11,500 x 30% (3,450) = $11,720.50; "on 70 now" is the $70k said again.
     out = ask(engine, "pay went from $60k to $70k starting 1 october. whats my income tax this year, since im on 70 now?")
     assert out["status"] == "answered" and "$11,720.50" in out["answer"]
+
+
+@pytest.mark.parametrize("question", [
+    "I do some freelancing on the side as well as my $58,000 job. What's my income tax in total this year?",
+    "started contracting a few hours a week alongside my $52,000 salary. how much ACC levy will I pay altogether?",
+])
+def test_a_total_beside_other_work_named_without_its_amount_asks_for_it(engine, question):
+    out = ask(engine, question)
+    assert out["status"] == "needs_clarification" and not out["tools"]
+
+
+def test_a_total_on_the_one_stated_income_is_worked_out(engine):
+    # $58,000 (2026-27): 1,638 + 6,632.50 + 4,500 x 30% (1,350) = $9,620.50.
+    out = ask(engine, "no side income, just my $58,000 job. What's my income tax in total this year?")
+    assert out["status"] == "answered" and "$9,620.50" in out["answer"]
