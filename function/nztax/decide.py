@@ -577,6 +577,12 @@ def decide(question: str, classification: Classification | None, rules: RuleBook
         # earned in the tax year (1 April to 31 March), and how much is not said.
         _clarify(d, "part_year")
         return d
+    if (runner is not None and runner.rule_sum == "provisional" and _rule_sum(d, runner, slots) and "provisional" in d.rule_results
+            and any(_rit_named_before(asked, a) for a in slots.amounts)):
+        # "My residual income tax came to $8,400 … turnover about $160,000. How much provisional tax?":
+        # the rule's sum on the tax named, whatever else the business took in.
+        d.action, d.intent = "fact", runner
+        return d
     if slots.gross_only and (intent.tool in ALL_INCOME_TOOLS or intent.tool == "calculate_acc_levy"
                              and any(a.role == "takings" for a in slots.amounts)
                              or intent.tool in ("calculate_paye", "calculate_take_home_pay") and GROSS_ASKED_ABOUT.search(asked)):
@@ -872,7 +878,7 @@ def _rule_sum(d: Decision, intent: IntentSpec, slots: Slots) -> bool:
 
     if not d.known_year:
         return False
-    named_rit = [a for a in slots.amounts if a.period == "annual" and a.value > 0 and RIT_NAMED.search(d.asked[max(0, a.start - 40):a.start])]
+    named_rit = [a for a in slots.amounts if a.period == "annual" and a.value > 0 and _rit_named_before(d.asked, a)]
     # ("ir3 showed $9,400 tax on my income": the year's whole tax, PAYE and all, not what was left to pay.)
     stated = [a for a in slots.amounts if a.period == "annual" and a.value > 0 and (a in named_rit or not TAX_FIGURE_AFTER.match(d.asked[a.end:]))]
     stated = named_rit or stated  # ("my residual income tax was $7,200 and turnover about $95,000")
@@ -936,6 +942,12 @@ def _second_job_loan(d: Decision, pay: Money) -> bool:
     d.rule_results["secondary_sl"] = {"pay": pay.value, "pay_frequency": pay.period, "rate": rate,
                                       "deduction": (pay.value * rate).quantize(Decimal("0.01"), rounding=ROUND_DOWN)}
     return True
+
+
+def _rit_named_before(asked: str, amount: Money) -> bool:
+    """Residual income tax named earlier in the amount's clause ("My residual income tax for the
+    2025-26 year came to $8,400"; not "… was $7,200 and turnover was about $95,000")."""
+    return bool(RIT_NAMED.search(re.split(r"[.?!;,]\s| and | but ", asked[max(0, amount.start - 80):amount.start])[-1]))
 
 
 def _fif_cost_under_threshold(d: Decision, slots: Slots) -> dict | None:

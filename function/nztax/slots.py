@@ -562,6 +562,8 @@ def find_money(text: str) -> list[Money]:
                       r"\b(?:" + KIN + r"|he|she)(?:'s|\s+is|\s+was|\s+turns|\s+turned)\s$", before, re.I)
                 and not (cur or suf or "." in num) and AGE.fullmatch(num) and not MONEY_AFTER_AGE.match(after)):
             continue  # "take my KiwiSaver out at 65", "Dad's 67": an age ("paid at 30 an hour" is money)
+        if not (cur or suf or "." in num) and AGE.fullmatch(num) and re.search(r"[a-z],\s?$", before, re.I) and re.match(r"\s*[,;]", after):
+            continue  # "a sole trader sparky in Whangārei, 42, GST registered": an age set off by commas
         if not (cur or suf) and (len(num) <= 2 and PAYSLIP_NUMBER_BEFORE.search(before) or REFERENCE_BEFORE.search(before)
                                  or re.fullmatch(r"0\d+", num)):
             continue  # "Pay period 34", "Week 31", "Employee 7781", "ref 0045-…": a payslip's or letter's numbering

@@ -1944,3 +1944,16 @@ def test_a_total_on_the_one_stated_income_is_worked_out(engine):
     # $58,000 (2026-27): 1,638 + 6,632.50 + 4,500 x 30% (1,350) = $9,620.50.
     out = ask(engine, "no side income, just my $58,000 job. What's my income tax in total this year?")
     assert out["status"] == "answered" and "$9,620.50" in out["answer"]
+
+
+def test_an_age_set_off_by_commas_is_not_an_amount(engine):
+    # $62,000 profit (2026-27): 1,638 + 6,632.50 + 8,500 x 30% (2,550) = $10,820.50.
+    out = ask(engine, "Self-employed plumber in Napier, 47, no other income. My profit this year is $62,000. Income tax?")
+    assert out["status"] == "answered" and "$10,820.50" in out["answer"]
+
+
+def test_a_residual_income_tax_named_earlier_in_its_clause_is_the_provisional_sum(engine):
+    # Standard option: last year's RIT + 5% = $6,300 x 1.05 = $6,615.
+    out = ask(engine, "The residual income tax on my 2025-26 return ended up being $6,300. Contractor, turnover around "
+                      "$120,000. How much provisional tax this year under the standard option?")
+    assert out["status"] == "answered" and "$6,615" in out["answer"]
