@@ -189,6 +189,10 @@ A_JOB_PAYS_BEFORE = re.compile(r"\b(?:job|work|shifts?|gig|role)\b[^.?!$\d]{0,25
                                r"[^.?!$\d]{0,12}\$?$", re.I)
 # ESCT named as such (slots.ESCT also counts "employer contributions", which need not ask about the tax).
 ESCT_NAMED = re.compile(r"\besct\b|employer (?:superannuation )?contribution tax", re.I)
+# A KiwiSaver rate said to have changed, without the new rate: "I changed my KiwiSaver rate last month".
+KIWISAVER_RATE_CHANGED = re.compile(r"\b(?:changed|changing|change|switched|upped|raised|increased|lowered|dropped|reduced|bumped)\s+"
+                                    r"(?:my\s+)?(?:kiwisaver|ks|kiwi saver)\s+(?:rate|contributions?|percentage|%)|"
+                                    r"\b(?:kiwisaver|ks)\s+(?:rate|contributions?)\s+(?:has\s+)?(?:changed|went up|went down|is changing)\b", re.I)
 # Earnings beside the pay named without their amount: "starting a side business while still working".
 SIDE_EARNINGS_NAMED = re.compile(r"\bside (?:business|hustle|gig|job|income)\b|\bsecond job\b|\bfreelanc\w*\b|\bcontracting\b|"
                                  r"\bself[- ]employ\w*\b", re.I)
@@ -564,6 +568,11 @@ def decide(question: str, classification: Classification | None, rules: RuleBook
             return d
         if blended is not None:
             slots = d.slots = blended
+    if (intent.tool in ("calculate_kiwisaver", "calculate_paye", "calculate_take_home_pay") and slots.kiwisaver_rate is None
+            and KIWISAVER_RATE_CHANGED.search(asked)):
+        # "I changed my KiwiSaver rate last month. What'll come out of my $2,400 pay now?": not the default rate.
+        _clarify(d, "kiwisaver_rate")
+        return d
     side = SIDE_EARNINGS_NAMED.search(asked)
     if (intent.tool in ANNUAL_TOOLS and ASKS_TOTAL.search(asked) and side and not ONLY_JOB.search(asked)
             and not re.search(r"\b(?:no|not|without|don'?t have)\s+(?:a\s+|any\s+)?$", asked[:side.start()], re.I)

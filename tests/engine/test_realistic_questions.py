@@ -1957,3 +1957,14 @@ def test_a_residual_income_tax_named_earlier_in_its_clause_is_the_provisional_su
     out = ask(engine, "The residual income tax on my 2025-26 return ended up being $6,300. Contractor, turnover around "
                       "$120,000. How much provisional tax this year under the standard option?")
     assert out["status"] == "answered" and "$6,615" in out["answer"]
+
+
+def test_a_kiwisaver_rate_said_to_have_changed_without_the_new_rate_asks_for_it(engine):
+    out = ask(engine, "upped my KS contributions recently - how much KiwiSaver comes out of my $1,500 weekly pay now?")
+    assert out["status"] == "needs_clarification" and not out["tools"]
+
+
+def test_a_changed_kiwisaver_rate_that_is_given_is_used(engine):
+    # 6% of $1,500 = $90 a week.
+    out = ask(engine, "changed my KiwiSaver rate to 6% - how much comes out of my $1,500 weekly pay for it now?")
+    assert out["status"] == "answered" and "$90" in out["answer"]
