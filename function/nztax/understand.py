@@ -163,6 +163,9 @@ class IntentSpec:
     # decline: its decisive words, or its keywords alone, settle it only in a question with none of
     # these (words of New Zealand's own income tax: "do I pay NZ tax on it too?")
     decisive_unless: tuple[str, ...] = ()
+    # decline: words naming the other body's own tax so plainly that no words of the person's own tax hold
+    # them back ("what rate does the company itself pay on the profit it keeps?" beside "it pays me $80,000")
+    decisive_always: tuple[str, ...] = ()
     # refuse: nearness alone (no keyword, decisive word or shape) does not settle a question with one
     # of these: an honest question of what must be told ("do I have to tell IRD about …?")
     nearness_unless: tuple[str, ...] = ()
@@ -205,6 +208,7 @@ class Catalogue:
                 keywords=tuple(phrase_text(k) for k in raw.get("keywords") or ()),
                 decisive=tuple(phrase_text(k) for k in raw.get("decisive") or ()),
                 decisive_unless=tuple(phrase_text(k) for k in raw.get("decisive_unless") or ()),
+                decisive_always=tuple(phrase_text(k) for k in raw.get("decisive_always") or ()),
                 nearness_unless=tuple(phrase_text(k) for k in raw.get("nearness_unless") or ()),
                 decisive_sequences=tuple(tuple(() if step == "..." else tuple(phrase_text(k) for k in step) for step in seq)
                                          for seq in raw.get("decisive_sequences") or ()),
@@ -316,6 +320,7 @@ class IntentClassifier:
         self.rows_with = {w: np.array(rows, dtype=np.int64) for w, rows in self.rows_with.items()}
         self.prefer_sets = [frozenset(spec.prefers) for spec in catalogue.intents]
         self.avoid_sets = [frozenset(spec.avoids) for spec in catalogue.intents]
+        self.always = [(i, spec.decisive_always) for i, spec in enumerate(catalogue.intents) if spec.decisive_always]
         self.decisive = [(i, spec.decisive, spec.decisive_sequences, spec.decisive_unless)
                          for i, spec in enumerate(catalogue.intents) if spec.decisive or spec.decisive_sequences]
 
@@ -356,6 +361,7 @@ class IntentClassifier:
         qualified = FIGURE_QUALIFIER.sub(lambda m: (m.group("per") or "") + " ", lowered)
         settled = [i for i, phrases, sequences, unless in self.decisive
                    if (mentions(lowered, phrases) or follows_in_order(lowered, sequences, gap)) and not mentions(qualified, unless)]
+        settled += [i for i, phrases in self.always if i not in settled and mentions(lowered, phrases)]
         # A request to mislead settles it before another agency's words do ("just not mention my jobseeker").
         decisive = next((i for i in settled if self.catalogue.intents[i].does == "refuse"), settled[0] if settled else None)
         return (dense + w * (0.5 * lexical + 0.5 * keyword) + self.settings.intent_slot_weight * prefer

@@ -1968,3 +1968,15 @@ def test_a_changed_kiwisaver_rate_that_is_given_is_used(engine):
     # 6% of $1,500 = $90 a week.
     out = ask(engine, "changed my KiwiSaver rate to 6% - how much comes out of my $1,500 weekly pay for it now?")
     assert out["status"] == "answered" and "$90" in out["answer"]
+
+
+def test_a_companys_own_tax_is_declined_beside_the_owners_salary(engine):
+    out = ask(engine, "I run my consulting through a limited company; it paid me $80,000 salary and made $120,000 profit. "
+                      "What rate of tax does the company itself pay?")
+    assert out["status"] == "out_of_scope" and not out["tools"]
+
+
+def test_the_owners_own_salary_from_the_company_is_still_worked_out(engine):
+    # $70,000 (2026-27): 1,638 + 6,632.50 + 16,500 x 30% (4,950) = $13,220.50.
+    out = ask(engine, "My Ltd pays me a $70,000 salary and the company keeps the rest. What's my own income tax on the salary?")
+    assert out["status"] == "answered" and "$13,220.50" in out["answer"]
