@@ -24,7 +24,9 @@ from nztax.calculators.paye import PRIMARY_CODES
 from nztax.contract import tax_year_starting
 from nztax.rules import FLAT_CODES, SECONDARY_CODES, RuleBook, current_tax_year
 from nztax.settings import get_settings
-from nztax.slots import TAX_YEAR_MONTHS, EMPLOYER_PUTS_IN, EVERY_PAY_WORDS, HOUSEHOLD_QUESTIONED, TAX_FIGURE_AFTER, UNIT_WORDS, MONTH_NAMES, ONLY_INCOME, OTHER_INCOME_ROLES, PAY_FREQUENCIES, PROPERTY_HELD_UNKNOWN, SALE_PRICE_ONLY, PERIODS_PER_YEAR, SECOND_JOB_WORDS, Money, Slots, clean_text, find_tax_codes, read_slots
+from nztax.slots import (EMPLOYER_PUTS_IN, EVERY_PAY_WORDS, HOUSEHOLD_QUESTIONED, MONTH_NAMES, ONLY_INCOME, OTHER_INCOME_ROLES,
+                         PAY_FREQUENCIES, PERIODS_PER_YEAR, PROPERTY_HELD_UNKNOWN, SALE_PRICE_ONLY, SECOND_JOB_WORDS,
+                         TAX_FIGURE_AFTER, UNIT_WORDS, Money, Slots, clean_text, find_tax_codes, months_to_march, read_slots)
 from nztax.understand import Classification, IntentSpec, default_catalogue, says_any
 
 # The student loan deduction asked about: "sl on …", "how much student loan comes off …".
@@ -104,11 +106,11 @@ CHECKS_AMOUNT = re.compile(r"\b(?:right|correct|wrong|proper) amount\b|\btoo (?:
 # Something taken off an amount by someone else: "took tax off", "deducting", "withheld".
 TAKEN_OFF = re.compile(r"\b(?:took|take|takes|taking|taken|deduct\w*|withh[eo]ld\w*|came off|comes off|coming off)\b", re.I)
 PAY_WORD = re.compile(r"\b(?:pay|paid|payslip|wages?|salary|pay ?packet)\b", re.I)
-# Someone in business on their own account, whose business expenses come off their income.
 # Rent from a place let out: its rates, insurance and agent's fees come off the rent.
 RENTAL = re.compile(r"\b(?:rent(?:al|ed|ing)?|tenants?|landlord|let out|airbnb|bookabach|holiday home|bach)\b", re.I)
 RENTAL_COST_BEFORE = re.compile(r"\b(?:rates|insurance|property manager|manager|repairs|maintenance|body corp\w*|letting|agent'?s?|"
                                 r"interest|accountant|fees)\b[^.?!$\d]{0,12}\$?$", re.I)
+# Someone in business on their own account, whose business expenses come off their income.
 SELF_EMPLOYED = re.compile(r"self[- ]employ|freelanc|contractor|sole trader|my (own )?business|side (business|hustle)|"
                            r"\b(?:uber|doordash|airtasker|deliveroo|menulog|ola|etsy|hireup)\b|gig (?:work|economy|job)|"
                            r"delivery driver|courier driver|rideshare|ride-share", re.I)
@@ -142,9 +144,9 @@ ASKS_AMOUNT_OF_TAX = re.compile(r"\b(?:tax|paye)\s+(?:on|for|off)\b|\bhow much\b
 # fortnight?", "take home pay weekly?"): a figure of the person's own, however it is worded.
 PER_PAY_ASKED = re.compile(r"\b(?:each|every|per|a) (?:week|fortnight|month|pay(?:day)?)\b|\b(?:weekly|fortnightly|monthly)\b|"
                            r"\bhow much\b[^?]*\b(?:come|comes|coming|taken|take|taking)\s+(?:off|out)\b", re.I)
-# Tax taken off a pay asked about: "how much tax comes off the $500?", "what would come off a $175 shift?"
 # "How much student loan …", "what's the SL …" (not "the SL code").
 LOAN_DEDUCTION_ASKED = re.compile(r"\b(?:how much|what(?:'s|’s|s| is| will be)?)\b[^?.]{0,20}\b(?:student loan|sl)\b(?! code)", re.I)
+# Tax taken off a pay asked about: "how much tax comes off the $500?", "what would come off a $175 shift?"
 TAX_OFF_ASKED = re.compile(r"\b(?:come|comes|coming|taken|take|takes|taking|deducted|withheld)\s+(?:off|out)\b|"
                            r"\bhow much (?:tax|paye)\b|\bwhat(?:'s| is| would be)? (?:the )?(?:tax|paye) on\b", re.I)
 RIT_NAMED = re.compile(r"\b(?:rit|residual income tax|terminal tax|tax to pay|tax bill)\b", re.I)
@@ -182,9 +184,9 @@ REFUND_ASKED = re.compile(r"\brefund\b|\b(?:get|getting|got) (?:some |any )?(?:m
 EVERY_PAY = re.compile(EVERY_PAY_WORDS, re.I)
 # "How much extra tax is that?": what an income on top of the main one adds.
 EXTRA_TAX = re.compile(r"\b(?:extra|more|additional)\s+(?:income\s+)?tax\b|\btax on (?:the|that|this) extra\b", re.I)
-# A job's own pay named before the amount: "an evening job that'll pay about $12,000".
 # "their only part-time job", "my only job": a job named as a second job's kind is still the only one.
 ONLY_JOB = re.compile(r"\bonly\b[^.?!]{0,20}\bjob\b|" + ONLY_INCOME.pattern, re.I)
+# A job's own pay named before the amount: "an evening job that'll pay about $12,000".
 A_JOB_PAYS_BEFORE = re.compile(r"\b(?:job|work|shifts?|gig|role)\b[^.?!$\d]{0,25}\b(?:pay|pays|paying|that'?ll pay|will pay)\b"
                                r"[^.?!$\d]{0,12}\$?$", re.I)
 # ESCT named as such (slots.ESCT also counts "employer contributions", which need not ask about the tax).
@@ -555,7 +557,7 @@ def decide(question: str, classification: Classification | None, rules: RuleBook
     if slots.part_year_months and intent.tool in (*ALL_INCOME_TOOLS, "calculate_acc_levy") and slots.asked_period not in PAY_FREQUENCIES:
         # "Starting 1 Sept on $84,000 a year, no income before that: tax to 31 March?": the months paid.
         yearly = next(a for a in slots.amounts if a.is_income and a.period == "annual")
-        earned = (yearly.value * slots.part_year_months / 12).quantize(Decimal("0.01"), rounding=ROUND_DOWN)
+        earned = _truncated(yearly.value * slots.part_year_months / 12)
         slots = d.slots = replace(slots, amounts=[replace(a, value=earned, text=f"{a.text} for {slots.part_year_months} months")
                                                   if a is yearly else a for a in slots.amounts])
         d.assumptions.append(f"${yearly.value:,.0f} a year paid for the {slots.part_year_months} months from the start to "
@@ -717,8 +719,8 @@ def _year_of_a_change(d: Decision, slots: Slots) -> Slots | None | bool:
         month = CHANGE_MONTH.match(d.asked, pays[1].end)
         if month is None:
             return False
-        later = 12 - TAX_YEAR_MONTHS.index(month.group("m")[:3].lower())
-        year = ((pays[0].value * (12 - later) + pays[1].value * later) / 12).quantize(Decimal("0.01"), rounding=ROUND_DOWN)
+        later = months_to_march(month.group("m"))
+        year = _truncated((pays[0].value * (12 - later) + pays[1].value * later) / 12)
         d.assumptions.append(f"${pays[0].value:,.0f} a year for {12 - later} months and ${pays[1].value:,.0f} a year for "
                              f"{later} months: ${year:,.2f} for the tax year")
         whole = replace(pays[0], value=year, text=f"{pays[0].text} then {pays[1].text}")
@@ -949,7 +951,7 @@ def _second_job_loan(d: Decision, pay: Money) -> bool:
     rate = Decimal(str(loan.rate))
     d.action, d.intent, d.calls = "fact", rule, []
     d.rule_results["secondary_sl"] = {"pay": pay.value, "pay_frequency": pay.period, "rate": rate,
-                                      "deduction": (pay.value * rate).quantize(Decimal("0.01"), rounding=ROUND_DOWN)}
+                                      "deduction": _truncated(pay.value * rate)}
     return True
 
 
@@ -1051,8 +1053,13 @@ def _states_own_income(asked: str, slots: Slots) -> bool:
     return False
 
 
+def _truncated(value: Decimal) -> Decimal:
+    """Down to the cent, as IRD truncates."""
+    return value.quantize(Decimal("0.01"), rounding=ROUND_DOWN)
+
+
 def _cents(value: Decimal) -> float:
-    return float(value.quantize(Decimal("0.01"), rounding=ROUND_DOWN))
+    return float(_truncated(value))
 
 
 def _clarify(d: Decision, missing: str, reason: str | None = None) -> None:
@@ -1072,6 +1079,7 @@ def _code(slots: Slots, default: str = "M") -> str:
 
 
 def _plan(d: Decision, intent: IntentSpec, slots: Slots) -> None:
+    """The calculator calls for a calculation intent, or a clarifying question."""
     year = d.tax_year
     questioned = slots.questioned
     if intent.tool in EARNINGS_TOOLS and slots.income_amount() is not None:

@@ -168,6 +168,14 @@ def _other_deductions(figures: dict) -> str:
 # "how much student loan should come off each week?", "what's the SL deduction each month": the loan is what is asked.
 
 
+def _loan_rule(rate, frequency: str, threshold, secondary: bool) -> str:
+    """How one pay's student loan deduction is worked: the rate on every dollar of a secondary code's pay,
+    or on the pay over the pay period's threshold."""
+    if secondary:
+        return f"{pct(rate)} of every dollar, as a secondary code has no threshold"
+    return f"{pct(rate)} of the pay over the {frequency.replace('_', '-')} threshold of {money(threshold)}"
+
+
 def lead_for(name: str, args: dict, result: dict, decision: Decision) -> str:
     """The sentence that answers the question, in the period it asked about."""
     if "error" in result:
@@ -198,13 +206,8 @@ def lead_for(name: str, args: dict, result: dict, decision: Decision) -> str:
         # A student loan question about one pay (asked as PAYE): the employer's deduction leads, with
         # the pay period's threshold it is worked over.
         loan = decision.rules.years[y].data.student_loan if decision.rules and y in decision.rules.years else None
-        if loan is None:
-            over = ""
-        elif str(result["tax_code"]).split()[0] not in PRIMARY_CODES:
-            over = f": {pct(loan.rate)} of every dollar, as a secondary code has no threshold"
-        else:
-            over = (f": {pct(loan.rate)} of the pay over the {result['pay_frequency'].replace('_', '-')} threshold of "
-                    f"{money(getattr(loan.period_thresholds, result['pay_frequency']))}")
+        over = "" if loan is None else ": " + _loan_rule(loan.rate, result["pay_frequency"], getattr(loan.period_thresholds, result["pay_frequency"]),
+                                                         secondary=str(result["tax_code"]).split()[0] not in PRIMARY_CODES)
         return (f"The student loan deduction from a pay of {money(result['gross_pay'])} {_per(result['pay_frequency'])} "
                 f"({y}) is **{money(result['student_loan'])}**{over}. PAYE on the same pay is {money(result['paye'])}, "
                 f"leaving {money(result['net_pay'])}.")
@@ -220,11 +223,7 @@ def lead_for(name: str, args: dict, result: dict, decision: Decision) -> str:
         return f"The ACC earners' levy on {money(result['liable_income'])} of earnings in {y} is **{money(result['annual_levy'])}** for the year."
     if name == "calculate_student_loan_repayment" and result.get("deduction_per_pay") is not None:
         # One pay's deduction, with the pay period's threshold it is worked over.
-        if result.get("secondary_income"):
-            over = f"{pct(result['rate'])} of every dollar, as a secondary code has no threshold"
-        else:
-            over = (f"{pct(result['rate'])} of the pay over the {result['pay_frequency'].replace('_', '-')} threshold of "
-                    f"{money(result['period_threshold'])}")
+        over = _loan_rule(result["rate"], result["pay_frequency"], result["period_threshold"], secondary=bool(result.get("secondary_income")))
         return (f"The student loan deduction from a pay of {money(result['gross_pay'])} {_per(result['pay_frequency'])} "
                 f"({y}) is **{money(result['deduction_per_pay'])}**: {over}.")
     if name == "calculate_student_loan_repayment":

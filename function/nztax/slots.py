@@ -693,6 +693,8 @@ def find_money(text: str) -> list[Money]:
 # Money held, not earned: "$60,000 in term deposits", "$210,000 in the fund", "KiwiSaver balance about $38,000".
 BALANCE_AFTER = re.compile(r"^\s*(?:sitting |saved |invested |put away )?in (?:a |my |the |our |his |her )?(?:term deposits?|tds?\b|kiwisaver|ks\b|"
                            r"(?:[\w-]+ )?fund\b|savings|(?:savings |bank )?account|the bank)", re.I)
+# "earned 11k last year plus about $600 in my kiwisaver": what the fund made, not what is in it.
+EARNED_IN_CLAUSE = re.compile(r"\b(?:earn\w*|made|makes|return\w*|gain\w*|grew|growth|interest)\b", re.I)
 BALANCE_BEFORE = re.compile(r"\b(?:balance|balances|saved up|savings of|nest egg)\b[^.?!$\d]{0,12}$", re.I)
 
 
@@ -703,9 +705,6 @@ def _balances(text: str, amounts: list[Money]) -> list[Money]:
                  or BALANCE_BEFORE.search(text[max(0, a.start - 40):a.start])) else a
             for a in amounts]
 
-
-# "earned 11k last year plus about $600 in my kiwisaver": what the fund made, not what is in it.
-EARNED_IN_CLAUSE = re.compile(r"\b(?:earn\w*|made|makes|return\w*|gain\w*|grew|growth|interest)\b", re.I)
 
 
 # "… rates, insurance, repairs and the property manager came to $19,500": what a list of costs came to.
@@ -998,8 +997,7 @@ PROPERTY_HELD_UNKNOWN = "a property's gain is taxed only when it is sold within 
 PROPERTY_SOLD = re.compile(r"\b(?:house|home|rental|property|properties|townhouse|apartment|unit|flat|section|bach|land|villa)\b", re.I)
 # When it was bought, or how long it was held: a year, a month, "18 months", "last year".
 HOLDING_TIME = re.compile(r"\b(?:19|20)\d\d\b|\b\d+\s*(?:months?|mths?|years?|yrs?|weeks?)\b|\b(?:a|one|two|three|four|five|six|ten) "
-                          r"(?:months?|years?)\b|\b(?:last|this) (?:year|month|summer|winter)\b|\bin (?:jan|feb|mar|apr|may|jun|jul|aug|sep|"
-                          r"oct|nov|dec)[a-z]*\b|\bbright[- ]line (?:period )?(?:is over|has passed|ended)\b", re.I)
+                          r"(?:months?|years?)\b|\b(?:last|this) (?:year|month|summer|winter)\b|\bin " + MONTH_NAMES + r"\b|\bbright[- ]line (?:period )?(?:is over|has passed|ended)\b", re.I)
 # A purchase after the sale that is another thing bought ("… and bought a new one for $900k").
 ANOTHER_BOUGHT = re.compile(r"\b(?:new|another|next|replacement|second)\b", re.I)
 
@@ -1196,6 +1194,13 @@ BUSINESS_STARTED = re.compile(r"\b(?:start(?:ed|ing)?|began)\s+(?:a\s+|my\s+|up\
 NOTHING_BEFORE = re.compile(r"\bno (?:other )?income before\b|\bnothing before\b|\bno income (?:before|until)\b|"
                             r"\b(?:up )?(?:to|until|till) (?:the end of |31(?:st)? )?march\b|\bfor the rest of the (?:tax )?year\b", re.I)
 TAX_YEAR_MONTHS = ("apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec", "jan", "feb", "mar")
+
+
+def months_to_march(month: str) -> int:
+    """The months of the tax year from the start of `month` ("sept", "January") to 31 March."""
+    return 12 - TAX_YEAR_MONTHS.index(month[:3].lower())
+
+
 # The amount said to be for the rest of the year: "$41,000 between now and 31 March", "for the rest of the tax year".
 PART_AMOUNT_STATED = re.compile(r"\b(?:between now and|from now (?:until|till|to)|(?:up )?(?:to|until|till|by) (?:the end of |31(?:st)? )?march|"
                                 r"for the rest of the (?:tax )?year|rest of (?:this|the) (?:tax )?year|before 31 march|this tax year)\b", re.I)
@@ -1552,10 +1557,10 @@ def read_slots(text: str, rules: RuleBook | None = None, current: str | None = N
     if started and not BUSINESS_STARTED.search(text) and len(yearly) == 1 and yearly[0].period_stated and NOTHING_BEFORE.search(text) \
             and (started.group("day") or started.group("day2") or "1") == "1":
         # "moved to NZ, starting 1 Sept on $84,000 a year, no income before that": the months from the start to 31 March.
-        slots.part_year_months = 12 - TAX_YEAR_MONTHS.index(started.group("month")[:3].lower())
+        slots.part_year_months = months_to_march(started.group("month"))
     slots.part_year = (bool(started) and not BUSINESS_STARTED.search(text) and slots.part_year_months is None
                        and not (PART_AMOUNT_STATED.search(text) and not (yearly and yearly[0].period_stated))
-                       and any(a.is_income and a.period == "annual" for a in amounts)
+                       and bool(yearly)
                        and len([a for a in amounts if a.is_income]) < 2)
     amounts, spans = _months_paid(text, _sale_less_purchase(text, _restated_total(text, amounts)))
     amounts = slots.amounts = _one_year_each(text, _takings_less_costs(text, amounts, slots), slots)
