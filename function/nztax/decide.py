@@ -24,18 +24,16 @@ from nztax.calculators.paye import PRIMARY_CODES
 from nztax.contract import tax_year_starting
 from nztax.rules import FLAT_CODES, SECONDARY_CODES, RuleBook, current_tax_year
 from nztax.settings import get_settings
-from nztax.slots import (EMPLOYER_PUTS_IN, EVERY_PAY_WORDS, HOUSEHOLD_QUESTIONED, MONTH_NAMES, ONLY_INCOME, OTHER_INCOME_ROLES,
-                         PAY_FREQUENCIES, PERIODS_PER_YEAR, PROPERTY_HELD_UNKNOWN, SALE_PRICE_ONLY, SECOND_JOB_WORDS,
+from nztax.slots import (CODE_ASKED, EMPLOYER_PUTS_IN, EVERY_PAY_WORDS, HOUSEHOLD_QUESTIONED, MONTH_NAMES, ONLY_INCOME,
+                         OTHER_INCOME_ROLES, PAY_FREQUENCIES, PERIODS_PER_YEAR, PROPERTY_HELD_UNKNOWN, SALE_PRICE_ONLY, SECOND_JOB_WORDS,
                          TAX_FIGURE_AFTER, UNIT_WORDS, Money, Slots, clean_text, find_tax_codes, months_to_march, read_slots)
 from nztax.understand import Classification, IntentSpec, default_catalogue, says_any
 
 # The student loan deduction asked about: "sl on …", "how much student loan comes off …".
 LOAN_ASKED = re.compile(r"^\W*sl\b|\b(?:sl|student loan)\s+(?:on|off|from|for|deduction|repayment|come|comes|taken)\b|"
                         r"\bhow much (?:sl|student loan)\b", re.I)
-# A tax code asked for: "which tax code should the bar job use", "what code for the second job".
 # "should I put S or SH", "which one do I give them": a choice of code asked for.
 CODE_CHOICE_ASKED = re.compile(r"\bshould i (?:put|use|give|pick|choose|go with|be on|tick)\b|\bwhich\b|\bwhat code\b|\bdo i (?:put|use|give)\b", re.I)
-CODE_ASKED = re.compile(r"\b(?:which|what)\s+(?:secondary\s+)?(?:tax\s+)?code\b", re.I)
 # How many amounts a comparison ("$70k vs $80k") answers at most.
 MAX_COMPARED = 3
 # A question this short after earlier turns, or one opening like a follow-up, is read together with

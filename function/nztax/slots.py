@@ -318,7 +318,19 @@ ROLE_PATTERNS = [(role, re.compile(rf"\b(?:{p})\b", re.I)) for role, p in ROLE_W
 SECOND_JOB_WORDS = dict(ROLE_PATTERNS)["second_job"]
 # A KiwiSaver year runs 1 July to 30 June and is named here by the June it ends in.
 KIWISAVER_YEAR_END = re.compile(r"\b(?:end(?:s|ed|ing)?|to|until)\s+(?:(?:the\s+)?30(?:th)?\s+)?june\s+(?P<y>20\d\d)\b", re.I)
+# A tax code asked for: "which tax code should the bar job use", "what code for the second job".
+CODE_ASKED = re.compile(r"\b(?:which|what)\s+(?:secondary\s+)?(?:tax\s+)?code\b", re.I)
 NEGATED_JOB = re.compile(r"\b(?:no|not a|not any|without a|without any|don'?t have a|dont have a)\s+$", re.I)
+# "their only part-time job", "my only weekend job": the one job there is, not a second one
+# ("the only other job" still names another).
+ONLY_JOB_BEFORE = re.compile(r"\bonly\s+$", re.I)
+NOT_ONE_MORE = re.compile(r"(?:other|another|second|2nd|extra|the)\b", re.I)
+
+
+def names_no_second_job(text: str, match: re.Match) -> bool:
+    """A second-job word that says there is none ("no other job") or that this is the only one."""
+    before = text[:match.start()]
+    return bool(NEGATED_JOB.search(before) or ONLY_JOB_BEFORE.search(before) and not NOT_ONE_MORE.match(match.group(0)))
 MONTH_YEAR = re.compile(r"\b(?:in|during|back in|from|since|of)\s+(?P<m>" + MONTH_NAMES + r")\.?\s+(?P<y>20\d\d)\b", re.I)
 IT_PAYS = re.compile(r"\b(?:it|that job|that one|the job)(?: only)? (?:pays|pays me|is|brings in)\b[^.?!]*$", re.I)
 NAMES_TAKE_HOME = re.compile(r"\btake[- ]?home\b|\bafter[- ]tax\b|\bnet (?:pay|income|salary)\b|\bin my pocket\b|"
@@ -473,8 +485,8 @@ def _role_of(text: str, start: int, end: int, skip: str | None = None, default: 
                     continue
                 if role in AFTER_ONLY_ROLES and window is not before and ASKING_WORD.search(window[:m.start()]):
                     continue  # the question's own words about what it asks
-                if role in ("second_job", "main_job") and NEGATED_JOB.search(window[:m.start()]):
-                    continue  # "no other job": says there is none
+                if role in ("second_job", "main_job") and names_no_second_job(window, m):
+                    continue  # "no other job", "my only part-time job": says there is none
                 if window is not before and LEADS_ANOTHER_AMOUNT.match(text, end + m.end()):
                     continue  # "12k a year with PIE income of $500": the words are the next amount's
                 if window is not before and MONEY_FIGURE.search(window[:m.start()]):
@@ -1424,6 +1436,7 @@ class Slots:
     second_job: bool = False          # "my 2nd job": a second job is what the question is about
     names_take_home: bool = False     # "what's my take-home", "after tax": the net pay it names
     names_pir: bool = False           # "which PIR": the rate it names, whatever else the amount suggests
+    asks_code: bool = False           # "which tax code does he use": a code is what is asked, not a sum
     names_government_contribution: bool = False  # "will the govt still top up my KiwiSaver"
     kiwisaver_year: str | None = None # "the KiwiSaver year ending June 2026": "2025-26" (1 July to 30 June)
     tax_year: str | None = None
@@ -1539,11 +1552,12 @@ def read_slots(text: str, rules: RuleBook | None = None, current: str | None = N
     slots.nz_super = slots.benefit_or_super and _stated(NZ_SUPER, text)
     slots.denies_conditions = not (slots.wff or slots.benefit_or_super) and bool(WFF.search(text) or BENEFIT_OR_SUPER.search(text))
     slots.no_ird_number = bool(NO_IRD_NUMBER.search(text))
-    slots.second_job = any(not NEGATED_JOB.search(text[:m.start()]) for m in SECOND_JOB_WORDS.finditer(text))
+    slots.second_job = any(not names_no_second_job(text, m) for m in SECOND_JOB_WORDS.finditer(text))
     slots.names_income_tax = bool(re.search(r"\bincome tax\b", text, re.I))
     slots.names_acc_levy = bool(re.search(r"\bacc\b[^.?!]{0,20}\blevy\b|\bearners'? levy\b", text, re.I))
     slots.names_take_home = bool(NAMES_TAKE_HOME.search(text))
     slots.names_pir = bool(re.search(r"\b(?:pir|prescribed investor rate)\b", text, re.I))
+    slots.asks_code = bool(CODE_ASKED.search(text))
     slots.names_government_contribution = bool(GOVERNMENT_CONTRIBUTION.search(text))
     ky = KIWISAVER_YEAR_END.search(text)
     if ky:

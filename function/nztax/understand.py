@@ -132,6 +132,7 @@ SLOT_FEATURES = {
     "second_job": lambda s: s.second_job,
     "names_take_home": lambda s: s.names_take_home,
     "names_pir": lambda s: s.names_pir,
+    "asks_code": lambda s: s.asks_code,
     "names_government_contribution": lambda s: s.names_government_contribution,
     "contribution": lambda s: bool(s.contributions),
 }

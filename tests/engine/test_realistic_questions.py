@@ -1980,3 +1980,20 @@ def test_the_owners_own_salary_from_the_company_is_still_worked_out(engine):
     # $70,000 (2026-27): 1,638 + 6,632.50 + 16,500 x 30% (4,950) = $13,220.50.
     out = ask(engine, "My Ltd pays me a $70,000 salary and the company keeps the rest. What's my own income tax on the salary?")
     assert out["status"] == "answered" and "$13,220.50" in out["answer"]
+
+
+def test_the_only_part_time_job_is_a_main_job_not_a_second_one(engine):
+    # "Only" makes a part-time or weekend job the one job there is: its code is M (ME for income from
+    # $24,000 to $70,000), never a secondary code. $14,500 is under $24,000, so M.
+    out = ask(engine, "my son's only weekend job pays about $14,500 a year, which tax code does he tick?")
+    assert out["status"] == "answered"
+    assert "choose_secondary_tax_code" not in [t["name"] for t in out["tools"]]
+    assert "**M**" in out["answer"] and "SB" not in out["answer"]
+
+
+def test_the_only_other_job_is_still_a_second_job(engine):
+    # Main job $58,000 plus the other job's $8,000 = $66,000 total: S is for $15,601 to $53,500, SH for
+    # $53,501 to $78,100, so SH.
+    out = ask(engine, "the only other job I've got is bar work, about $8,000 a year, next to my $58,000 main job. code for the bar?")
+    assert out["tools"][0]["name"] == "choose_secondary_tax_code"
+    assert "SH" in out["answer"]
