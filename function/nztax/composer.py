@@ -421,7 +421,8 @@ def describe_tool_result(name: str, args: dict, result: dict) -> tuple[list[str]
         if result.get("ietc"):
             lines.append(f"| Independent earner tax credit | −{money(result['ietc'])} |")
         lines += _take_home_rows(result, "Student loan repayment")
-        per = result.get("per_pay") or {}
+        # (An extra pay is not spread over the year's pays: no one pay shows it.)
+        per = result.get("per_pay") if not result.get("other_income") else None
         if per:
             freq = str(per.get("pay_frequency", "")).replace("_", "-")
             extra = f", student loan {money(per['student_loan'])}" if per.get("student_loan") else ""

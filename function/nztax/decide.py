@@ -182,6 +182,9 @@ REFUND_ASKED = re.compile(r"\brefund\b|\b(?:get|getting|got) (?:some |any )?(?:m
 EVERY_PAY = re.compile(EVERY_PAY_WORDS, re.I)
 # "How much extra tax is that?": what an income on top of the main one adds.
 EXTRA_TAX = re.compile(r"\b(?:extra|more|additional)\s+(?:income\s+)?tax\b|\btax on (?:the|that|this) extra\b", re.I)
+# An extra pay from the employer on top of the salary, whose deductions are the salary's own.
+EXTRA_PAY = re.compile(r"\bbonus(?:es)?\b|\bcommission\b|\bback ?pay\b|\bovertime\b|\bincentive\b|\bperformance pay\b|"
+                       r"\b13th month\b|\bretention (?:payment|bonus)\b", re.I)
 # "their only part-time job", "my only job": a job named as a second job's kind is still the only one.
 ONLY_JOB = re.compile(r"\bonly\b[^.?!]{0,20}\bjob\b|" + ONLY_INCOME.pattern, re.I)
 # A job's own pay named before the amount: "an evening job that'll pay about $12,000".
@@ -617,9 +620,11 @@ def decide(question: str, classification: Classification | None, rules: RuleBook
         # of two close readings is worked out.
         d.default_code = "ME"
     if (not sure and intent.tool in ALL_INCOME_TOOLS and runner_does in ("fact", "topic") and slots.income_amount() is not None
-            and (EXTRA_TAX.search(asked) or TAX_ASKED_TERSELY.search(asked))):
-        # "a raise from 77k to 80k - will everything be taxed at 33%? how much more tax will I pay?":
-        # a sum asked for in so many words, on their own figures, whatever rule is near.
+            and (EXTRA_TAX.search(asked) or TAX_ASKED_TERSELY.search(asked)
+                 or intent.tool == "calculate_take_home_pay" and slots.names_take_home)):
+        # "a raise from 77k to 80k - will everything be taxed at 33%? how much more tax will I pay?",
+        # "on 64k, a 4k bonus: how much of it do I keep?": a sum asked for in so many words, on their own
+        # figures, whatever rule is near.
         sure = True
     if not sure:
         fact = runner if runner is not None and runner.does == "fact" and runner.tool == intent.tool else None
@@ -1241,6 +1246,16 @@ def _plan(d: Decision, intent: IntentSpec, slots: Slots) -> None:
         if base is not None and extra > 0:
             # The answer shows the total and what the other income adds to it.
             d.calls = [(tool, {"taxable_income": float(base + extra), "other_income": float(extra), "tax_year": year})]
+            return
+    if tool == "calculate_take_home_pay" and compared == [None] and slots.asked_period not in PAY_FREQUENCIES:
+        base, extra = _income_and_extra(slots)
+        paid_extra = [a for a in slots.amounts if a.role in OTHER_INCOME_ROLES and not a.questioned
+                      and EXTRA_PAY.search(d.asked[max(0, a.start - 30):a.end + 30])]
+        if base is not None and extra > 0 and paid_extra and extra == sum((slots.annual(a) for a in paid_extra), Decimal(0)):
+            # "A $5,000 bonus on top of my $65,000 salary: how much of it do I keep?": the take-home pay on
+            # both, and what the bonus adds to each deduction.
+            name, args = _take_home_call(d, slots, paid_extra[0], base + extra, year, "annual")
+            d.calls = [(name, {**args, "other_income": float(extra)})]
             return
     codes = _codes_compared(d.asked)
     if tool in ("calculate_paye", "calculate_take_home_pay") and codes and compared == [None] and annual_total is not None:

@@ -191,6 +191,14 @@ def lead_for(name: str, args: dict, result: dict, decision: Decision) -> str:
     if name == "calculate_income_tax":
         return (f"Income tax on {money(result['taxable_income'])} in {y} is **{money(result['total_tax'])}** for the year: "
                 f"an average rate of {pct(result['effective_rate'])}, with the top dollar taxed at {pct(result['marginal_rate'])}.")
+    if name == "calculate_take_home_pay" and result.get("other_income"):
+        extra = result["other_income"]
+        parts = [f"{money(extra['income_tax'])} of income tax", f"{money(extra['acc_levy'])} of ACC earners' levy"]
+        parts += [f"{money(extra[k])} of {label}" for k, label in (("student_loan", "student loan"), ("kiwisaver_employee", "KiwiSaver"))
+                  if extra.get(k)]
+        lost = f", and {money(-extra['ietc'])} less IETC" if extra.get("ietc") and extra["ietc"] < 0 else ""
+        return (f"Of the {money(extra['amount'])} on top of {money(extra['rest_of_salary'])}, you keep about **{money(extra['kept'])}** "
+                f"({y}): it adds {', '.join(parts[:-1])} and {parts[-1]}{lost}.")
     if name == "calculate_take_home_pay":
         per = result.get("per_pay") or {}
         if asked in PERIOD_WORDS and asked != "annual" and per:

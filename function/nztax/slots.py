@@ -336,7 +336,9 @@ IT_PAYS = re.compile(r"\b(?:it|that job|that one|the job)(?: only)? (?:pays|pays
 NAMES_TAKE_HOME = re.compile(r"\btake[- ]?home\b|\bafter[- ]tax\b|\bnet (?:pay|income|salary)\b|\bin my pocket\b|"
                              r"\b(?:weekly|fortnightly|monthly|yearly|annual) net\b|\bnet (?:per|a|each) (?:week|fortnight|month|year)\b|"
                              r"\blands? in my\b|\bland in (?:my|the)\b|\bget in (?:my )?hand\b|\bin hand\b|"
-                             r"\bhits? my (?:account|bank)\b|\bclear (?:each|a|per|every)\b", re.I)
+                             r"\bhits? my (?:account|bank)\b|\bclear (?:each|a|per|every)\b|"
+                             # "how much of the bonus do I actually get to keep", "what do I end up with"
+                             r"\b(?:i|we)(?: actually)?(?: get to)? keep\b|\bend up with\b|\bleft with\b", re.I)
 COMPARISON = re.compile(r"\b(?:vs\.?|versus|compared (?:to|with)|or|instead of|(?:raise|rise|increase|bump|up|jump|promotion) to)\s*$", re.I)
 # "Two job offers: $92,000 and $97,500 … on the higher one?": two offers weighed, not two incomes.
 OFFERS_WEIGHED = re.compile(r"\b(?:two|2|both|the)\s+(?:job\s+)?offers\b|\bthe (?:higher|lower|bigger|smaller|better) (?:one|offer|salary)\b", re.I)

@@ -164,6 +164,19 @@ def test_take_home_with_ietc_student_loan_and_kiwisaver():
     assert r["tax_code"] == "ME SL"
 
 
+def test_take_home_of_a_bonus_on_top_of_the_salary():
+    # $64,000 ME + a $4,000 bonus = $68,000, KiwiSaver 3%, 2026-27 (worked by hand from §1, §2, §4):
+    # the bonus falls in the 30% band (53,500-78,100): 1,200 of tax; ACC 1.75% of 4,000 = 70;
+    # KiwiSaver 3% of 4,000 = 120; IETC on 64,000 is the full 520, on 68,000 it is 520 - 13% x 2,000 = 260,
+    # so the bonus loses 260 of credit. Kept: 4,000 - 1,200 - 70 - 120 - 260 = 2,350.
+    r = tool("calculate_take_home_pay", annual_salary=68000, tax_code="ME", kiwisaver_rate=3, other_income=4000, tax_year="2026-27")
+    added = r["other_income"]
+    assert (added["amount"], added["rest_of_salary"]) == (4000, 64000)
+    assert (added["income_tax"], added["acc_levy"], added["kiwisaver_employee"], added["ietc"]) == (1200, 70, 120, -260)
+    assert added["kept"] == 2350
+    assert "error" in call_tool("calculate_take_home_pay", {"annual_salary": 3000, "other_income": 4000})
+
+
 def test_donation_credit_is_a_third_capped_by_income():
     assert tool("calculate_donation_tax_credit", donations=300, taxable_income=50000)["credit"] == 100.00
     assert tool("calculate_donation_tax_credit", donations=3000, taxable_income=900)["credit"] == 300.00

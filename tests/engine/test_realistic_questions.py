@@ -1997,3 +1997,15 @@ def test_the_only_other_job_is_still_a_second_job(engine):
     out = ask(engine, "the only other job I've got is bar work, about $8,000 a year, next to my $58,000 main job. code for the bar?")
     assert out["tools"][0]["name"] == "choose_secondary_tax_code"
     assert "SH" in out["answer"]
+
+
+@pytest.mark.parametrize("question", [
+    "on $72,000 a year and they're giving me a $6,000 bonus - how much of it do I get to keep?",
+    "6k bonus coming, base salary 72k. what will I end up with from the bonus after tax",
+])
+def test_what_is_kept_of_a_bonus_on_top_of_the_salary(engine, question):
+    # 2026-27, tax code M: $72,000 + $6,000 = $78,000, all of the bonus in the 30% band (53,500-78,100):
+    # 1,800 of tax; ACC 1.75% of 6,000 = 105. Kept: 6,000 - 1,800 - 105 = 4,095.
+    out = ask(engine, question)
+    assert out["status"] == "answered" and out["tools"][0]["name"] == "calculate_take_home_pay"
+    assert "$4,095" in out["answer"] and "$1,800" in out["answer"] and "$105" in out["answer"]

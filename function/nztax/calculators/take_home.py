@@ -1,8 +1,10 @@
 """Take-home pay from an annual salary: the annual picture and one pay.
 
 In: annual salary, tax code (M, ME, with or without SL), KiwiSaver rate, student loan flag, pay
-frequency, tax year. Out: annual income tax, ACC levy, IETC, student loan, KiwiSaver and net pay
-(end-of-year method: annual rates, composite for 2024-25), plus one pay by IRD's payroll method.
+frequency, tax year, and optionally the part of the salary that is an extra pay (a bonus). Out: annual
+income tax, ACC levy, IETC, student loan, KiwiSaver and net pay (end-of-year method: annual rates,
+composite for 2024-25), plus one pay by IRD's payroll method, and what the extra pay adds to each
+deduction and how much of it is kept.
 The two methods differ by cents; each figure says which method made it.
 """
 
@@ -30,9 +32,12 @@ def calculate_take_home_pay(
     student_loan: Annotated[StrictBool, Field(description="Has a student loan (adds SL to the code).")] = False,
     pay_frequency: Annotated[str, Field(description="weekly, fortnightly, four_weekly or monthly, for the per-pay figures.")] = "fortnightly",
     tax_year: TaxYear = None,
+    other_income: Annotated[float | None, Field(ge=0, le=MAX_AMOUNT, allow_inf_nan=False, description=(
+        "Part of annual_salary that is an extra pay on top of the rest (a bonus): its own deductions and what is kept."))] = None,
 ) -> dict:
     """Take-home pay for a salary: annual income tax, ACC levy, IETC (ME), student loan, KiwiSaver
-    and net pay, plus the same for one pay using IRD's payroll method."""
+    and net pay, plus the same for one pay using IRD's payroll method. With `other_income`, also
+    what that part of the salary adds to each deduction and how much of it is kept."""
     code = parse_tax_code(tax_code)
     if code.base not in PRIMARY_CODES:
         raise ToolArgumentError("tax_code", "take-home pay is worked out for a main job: use M, ME, M SL or ME SL")
@@ -56,7 +61,20 @@ def calculate_take_home_pay(
         per_pay_gross, frequency, f"{code.base} SL" if has_loan else code.base, tax_year=year,
         kiwisaver_rate=kiwisaver_rate,
     )
+    added = {}
+    if other_income:
+        extra = exact_amount(other_income)
+        if extra > salary:
+            raise ToolArgumentError("other_income", "other_income must not be more than annual_salary, which includes it")
+        rest = calculate_take_home_pay(as_number(truncate_cents(salary - extra)), tax_code, kiwisaver_rate, student_loan, pay_frequency, year)
+        now = {"income_tax": income_tax, "acc_levy": acc_levy, "ietc": ietc, "student_loan": loan, "kiwisaver_employee": kiwisaver}
+        added = {"other_income": {
+            "amount": as_number(truncate_cents(extra)), "rest_of_salary": rest["annual_salary"],
+            **{k: as_number(truncate_cents(exact_amount(v) - exact_amount(rest[k]))) for k, v in now.items()},
+            "kept": as_number(truncate_cents(exact_amount(truncate_cents(net)) - exact_amount(rest["net_pay"]))),
+        }}
     return {
+        **added,
         "tax_year": year,
         "annual_salary": as_number(truncate_cents(salary)),
         "tax_code": f"{code.base} SL" if has_loan else code.base,
