@@ -55,6 +55,10 @@ TARGETS = {
     "supplement32": ("nztax_build.evaluate_answers", "question_bank_dev33.yaml", "supplement32.md"),  # development only
     "supplement33": ("nztax_build.evaluate_answers", "question_bank_dev34.yaml", "supplement33.md"),  # development only
     "supplement34": ("nztax_build.evaluate_answers", "question_bank_dev35.yaml", "supplement34.md"),  # development only
+    "supplement35": ("nztax_build.evaluate_answers", "question_bank_dev36.yaml", "supplement35.md"),  # development only
+    "supplement36": ("nztax_build.evaluate_answers", "question_bank_dev37.yaml", "supplement36.md"),  # development only
+    "supplement37": ("nztax_build.evaluate_answers", "question_bank_dev38.yaml", "supplement37.md"),  # development only
+    "supplement38": ("nztax_build.evaluate_answers", "question_bank_dev39.yaml", "supplement38.md"),  # development only
 }
 
 
