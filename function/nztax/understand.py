@@ -413,9 +413,11 @@ class IntentClassifier:
             # another tax, entity or country in its own words ("look-through company") is out of scope.
             confident = True
         elif intents[best].does == "refuse" and (score < self.settings.refuse_min_score_unworded
-                                                 or mentions(lowered, intents[best].nearness_unless)):
+                                                 or mentions(lowered, intents[best].nearness_unless)
+                                                 or mentions(lowered, intents[best].decisive_unless)):
             # Some nearness is no proof of a request to mislead ("do I need to declare all my cash
-            # takings?" sits near "can I not declare my cash jobs"): without its words, look it up.
+            # takings?" sits near "can I not declare my cash jobs"), nor beside a mistake owned up to
+            # ("I forgot to mention my tips - would IRD find out?"): without its words, look it up.
             confident = False
         elif intents[best].does != "refuse":
             # Safety first: a request to evade tax close behind another reading, in words the refuse
