@@ -182,6 +182,9 @@ REFUND_ASKED = re.compile(r"\brefund\b|\b(?:get|getting|got) (?:some |any )?(?:m
 EVERY_PAY = re.compile(EVERY_PAY_WORDS, re.I)
 # "How much extra tax is that?": what an income on top of the main one adds.
 EXTRA_TAX = re.compile(r"\b(?:extra|more|additional)\s+(?:income\s+)?tax\b|\btax on (?:the|that|this) extra\b", re.I)
+# The year something happened, not the year asked about: "someone said it was scrapped in 2025".
+EVENT_YEAR = re.compile(r"\b(?:scrapped|changed|introduced|removed|abolished|repealed|announced|started|ended|cut|raised|"
+                        r"increased|dropped|went up|came in|brought in)\s+(?:back\s+)?(?:in|from|on)\s+20\d\d\b", re.I)
 # An extra pay from the employer on top of the salary, whose deductions are the salary's own.
 EXTRA_PAY = re.compile(r"\bbonus(?:es)?\b|\bcommission\b|\bback ?pay\b|\bovertime\b|\bincentive\b|\bperformance pay\b|"
                        r"\b13th month\b|\bretention (?:payment|bonus)\b", re.I)
@@ -416,9 +419,10 @@ def decide(question: str, classification: Classification | None, rules: RuleBook
         # asked on a stated pay is the calculation's (which asks how often it is paid).
         intent = d.intent = runner
         runner = classification.intent
-    if intent.does == "fact" and slots.year_of_rule and not _same_rule_either_year(intent, rules, slots.year_text):
-        # "acc levy 2025": the tax year ending in March 2025 or the one starting in April 2025, whose
-        # figures differ. ("tax brackets 2026": the same bands either way, so it is answered.)
+    if (intent.does == "fact" and (slots.year_of_rule or slots.calendar_year and _asked_of_a_known_calendar_year(asked, slots, rules))
+            and re.search(r"20\d\d", slots.year_text or "") and not _same_rule_either_year(intent, rules, slots.year_text)):
+        # "acc levy 2025", "the IETC cut-off in 2024": the tax year ending in March or the one starting
+        # in April, whose figures differ. ("tax brackets 2026": the same bands either way, so it is answered.)
         _clarify(d, "which_year")
         return d
     if (not sure and intent.does == "decline" and runner is not None and classification.runner_up_score >= get_settings().intent_min_score
@@ -754,6 +758,16 @@ def _nearest_rule(classification) -> IntentSpec | None:
 def _calculation(tool: str) -> IntentSpec | None:
     """The catalogue's calculation that runs `tool`."""
     return next((spec for spec in default_catalogue().intents if spec.does == "calculate" and spec.tool == tool), None)
+
+
+def _asked_of_a_known_calendar_year(asked: str, slots: Slots, rules: RuleBook) -> bool:
+    """A calendar year the question asks about ("the IETC cut-off in 2024"), both of whose tax years
+    the rules hold: not a pay's date, a KiwiSaver year, or when something happened ("scrapped in 2025")."""
+    named = re.search(r"20\d\d", slots.year_text or "")
+    if named is None or slots.pay_date or slots.kiwisaver_year or EVENT_YEAR.search(asked):
+        return False
+    y = int(named.group())
+    return all(tax_year_starting(year) in rules.years for year in (y - 1, y))
 
 
 def _same_rule_either_year(fact: IntentSpec, rules: RuleBook, year_text: str) -> bool:

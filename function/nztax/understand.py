@@ -202,6 +202,11 @@ class Catalogue:
         data = yaml.safe_load(raw_text)
         intents = []
         for raw in data["intents"]:
+            for field_name in ("keywords", "decisive", "decisive_unless", "decisive_always", "nearness_unless", "decisive_sequences"):
+                odd_word = _first_boolean(raw.get(field_name) or ())
+                if odd_word is not None:
+                    # YAML reads a bare on, off, yes, no, true or false as a boolean, not as the word.
+                    raise ValueError(f"intent {raw['name']}: {field_name} holds {odd_word!r}, not a word (quote it)")
             spec = IntentSpec(
                 name=raw["name"], does=raw["does"], examples=tuple(raw.get("examples") or ()),
                 tool=raw.get("tool"), needs=tuple(raw.get("needs") or ()), lead=raw.get("lead"),
@@ -280,6 +285,15 @@ class Catalogue:
                 return stored
             log.warning(json.dumps({"event": "intent_vectors_stale_or_missing", "file": str(Path(directory) / VECTORS_FILE)}))
         return self.embed_examples(embedder)
+
+
+def _first_boolean(items) -> bool | None:
+    """The first item, at any depth of nested lists, that YAML read as a boolean."""
+    for item in items:
+        found = _first_boolean(item) if isinstance(item, list) else (item if isinstance(item, bool) else None)
+        if found is not None:
+            return found
+    return None
 
 
 @dataclass

@@ -56,6 +56,10 @@ def test_a_bad_catalogue_is_refused_with_the_reason(tmp_path):
     bad.write_text("intents:\n- name: x\n  does: fact\n  prefers: [moon]\n  examples: [a]\n", encoding="utf-8")
     with pytest.raises(ValueError, match="unknown slot features"):
         Catalogue.load(bad)
+    # A bare off (or on, yes, no) is a boolean to YAML: the word "off" would never be matched.
+    bad.write_text("intents:\n- name: x\n  does: refuse\n  decisive_sequences: [[[keep], [off, out of]]]\n  examples: [a]\n", encoding="utf-8")
+    with pytest.raises(ValueError, match="quote it"):
+        Catalogue.load(bad)
 
 
 def _toy(tmp_path):
