@@ -24,9 +24,9 @@ from nztax.calculators.paye import PRIMARY_CODES
 from nztax.contract import tax_year_starting
 from nztax.rules import FLAT_CODES, SECONDARY_CODES, RuleBook, current_tax_year
 from nztax.settings import get_settings
-from nztax.slots import (CODE_ASKED, EMPLOYER_PUTS_IN, EVERY_PAY_WORDS, HOUSEHOLD_QUESTIONED, MONTH_NAMES, ONLY_INCOME,
-                         OTHER_INCOME_ROLES, PAY_FREQUENCIES, PERIODS_PER_YEAR, PROPERTY_HELD_UNKNOWN, SALE_PRICE_ONLY, SECOND_JOB_WORDS,
-                         TAX_FIGURE_AFTER, UNIT_WORDS, Money, Slots, clean_text, find_tax_codes, months_to_march, read_slots)
+from nztax.slots import (CODE_ASKED, EMPLOYER_PUTS_IN, EVERY_PAY_WORDS, HOUSEHOLD_QUESTIONED, INCOME_LIKE_ROLES, MONTH_NAMES,
+                         ONLY_INCOME, OTHER_INCOME_ROLES, PAY_FREQUENCIES, PERIODS_PER_YEAR, PROPERTY_HELD_UNKNOWN, SALE_PRICE_ONLY,
+                         SECOND_JOB_WORDS, TAX_FIGURE_AFTER, UNIT_WORDS, Money, Slots, clean_text, find_tax_codes, months_to_march, read_slots)
 from nztax.understand import Classification, IntentSpec, default_catalogue, says_any
 
 # The student loan deduction asked about: "sl on …", "how much student loan comes off …".
@@ -912,9 +912,11 @@ def _rule_sum(d: Decision, intent: IntentSpec, slots: Slots) -> bool:
     stated = named_rit or stated  # ("my residual income tax was $7,200 and turnover about $95,000")
     opening = [a for a in stated if a.role == "value" or OPENING_VALUE.search(d.asked[a.end:a.end + 40])]
     try:
-        if intent.rule_sum == "provisional" and len(stated) == 1:
+        # ("a self-employed builder making around $90k": an income, not the tax on it.)
+        tax_stated = named_rit or [a for a in stated if a.role not in (*INCOME_LIKE_ROLES, "takings")]
+        if intent.rule_sum == "provisional" and len(tax_stated) == 1:
             d.rule_results["provisional"] = standard_provisional_tax(
-                float(stated[0].value), d.tax_year, last_return_filed=not RETURN_NOT_FILED.search(d.asked))
+                float(tax_stated[0].value), d.tax_year, last_return_filed=not RETURN_NOT_FILED.search(d.asked))
         elif intent.rule_sum == "fif" and (under := _fif_cost_under_threshold(d, slots)) is not None:
             d.rule_results["fif_under"] = under
         elif intent.rule_sum == "fif" and len(opening) == 1:

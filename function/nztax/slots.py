@@ -826,7 +826,8 @@ def _claimed_figures(text: str, found: list[Money]) -> list[Money]:
 # Whose money an amount is. A question may tell of someone else's income ("My wife made $25k profit
 # from hairdressing. I'm on $90k.") and ask about either person ("How much does she owe?"): the
 # amounts of the person asked about are the incomes, the other person's are not added.
-KIN_NOUN = re.compile(rf"\b(?:my|our)\s+(?:\w+\s+)?(?:{KIN})\b(?:'s)?|\bother half\b", re.I)
+# (Typed on a phone, "my" is dropped at the start: "husband gets $1,850 a fortnight", "Wife's on $1,100".)
+KIN_NOUN = re.compile(rf"\b(?:my|our)\s+(?:\w+\s+)?(?:{KIN})\b(?:'s)?|\bother half\b|(?:^|(?<=[.?!])\s+)(?:{KIN})\b(?:'s)?", re.I)
 # "she", "he", "her job": only where the text names someone it can be (else it is the boss or the accountant).
 OTHER_PRONOUN = re.compile(r"\b(?:she|he|she's|he's|she'll|he'll|shes)\b|\b(?:her|his)\s+(?=[a-z])", re.I)
 # "me and my partner earn 140k", "my wife and I make": one amount of two people.

@@ -2081,3 +2081,22 @@ def test_more_acts_beside_noticing_or_gain_are_refused(engine, question):
 ])
 def test_their_honest_twins_are_not_refused(engine, question):
     assert ask(engine, question)["status"] != "refused"
+
+
+def test_an_income_beside_provisional_tax_is_not_taken_for_residual_income_tax(engine):
+    # $120,000 is what she earns, not the tax left to pay: the standard option's 105% of it
+    # ($126,000) would be a wrong figure. The rule is stated instead.
+    out = ask(engine, "my sister's a self-employed sparky on about $120,000 - does she have to pay provisional tax?")
+    assert "$126,000" not in out["answer"] and not out["tools"]
+
+
+@pytest.mark.parametrize("question,figure", [
+    # Weekly $1,000 on M, 2026-27 (IRD's method, nz_tax_facts §8): 52,000 a year, tax 1,638 +
+    # 36,400 x 17.5% = 8,008, ACC 1.75% = 910; 8,918 / 52 = $171.50 (IR340's ME row, $161.50, plus $10 of IETC).
+    ("husband's on $1,000 a week gross, code M. how much PAYE comes off his pay?", "$171.50"),
+    # $60,000 (2026-27): 1,638 + 6,632.50 + 6,500 x 30% (1,950) = $10,220.50.
+    ("Wife earns $60,000 a year. What's her income tax?", "$10,220.50"),
+])
+def test_a_relative_named_first_without_my_is_the_person_asked_about(engine, question, figure):
+    out = ask(engine, question)
+    assert out["status"] == "answered" and figure in out["answer"]
