@@ -827,12 +827,15 @@ def _claimed_figures(text: str, found: list[Money]) -> list[Money]:
 # from hairdressing. I'm on $90k.") and ask about either person ("How much does she owe?"): the
 # amounts of the person asked about are the incomes, the other person's are not added.
 # (Typed on a phone, "my" is dropped at the start: "husband gets $1,850 a fortnight", "Wife's on $1,100".)
-KIN_NOUN = re.compile(rf"\b(?:my|our)\s+(?:\w+\s+)?(?:{KIN})\b(?:'s)?|\bother half\b|(?:^|(?<=[.?!])\s+)(?:{KIN})\b(?:'s)?", re.I)
+KIN_NOUN = re.compile(rf"\b(?:my|our)\s+(?:\w+\s+)?(?:{KIN})s?\b(?:'s)?|\bother half\b|(?:^|(?<=[.?!])\s+)(?:{KIN})\b(?:'s)?", re.I)
 # "she", "he", "her job": only where the text names someone it can be (else it is the boss or the accountant).
 OTHER_PRONOUN = re.compile(r"\b(?:she|he|she's|he's|she'll|he'll|shes)\b|\b(?:her|his)\s+(?=[a-z])", re.I)
 # "me and my partner earn 140k", "my wife and I make": one amount of two people.
+# ("my son and daughter … together they earn $70k", "my two daughters between them make $55k": two others' pay as one amount.)
 JOINT = re.compile(rf"\b(?:me|i|myself)\s+(?:and|&)\s+(?:my|our)\s+(?:\w+\s+)?(?:{KIN})\b|"
-                   rf"\b(?:my|our)\s+(?:\w+\s+)?(?:{KIN})\s+(?:and|&)\s+(?:me|i|myself)\b", re.I)
+                   rf"\b(?:my|our)\s+(?:\w+\s+)?(?:{KIN})\s+(?:and|&)\s+(?:me|i|myself)\b|"
+                   rf"\b(?:my|our)\s+(?:\w+\s+)?(?:(?:{KIN})s?\s+(?:and|&)\s+(?:my\s+|our\s+|his\s+|her\s+)?(?:\w+\s+)?(?:{KIN})s?|(?:{KIN})s)\b"
+                   r"(?=[^.?!]{0,40}\b(?:together|combined|between them|between the two))", re.I)
 # ("in my cafe", "at my shop" name a place, not whose money a figure is.)
 SELF_WORDS = re.compile(r"\b(?:i|i'm|im|i've|ive|i'd|i'll|me|mine|myself)\b|"
                         r"\bmy\b(?!\s+(?:own\s+)?(?:cafe|café|shop|business|company|house|home|flat|farm|restaurant|store|firm|"

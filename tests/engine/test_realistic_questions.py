@@ -2100,3 +2100,29 @@ def test_an_income_beside_provisional_tax_is_not_taken_for_residual_income_tax(e
 def test_a_relative_named_first_without_my_is_the_person_asked_about(engine, question, figure):
     out = ask(engine, question)
     assert out["status"] == "answered" and figure in out["answer"]
+
+
+@pytest.mark.parametrize("question", [
+    "my two daughters between them make about $55k from their jobs - what's the tax each?",
+    "my brother and his wife earn $150k combined. how much income tax do they each pay?",
+])
+def test_two_others_pay_given_as_one_amount_asks_each_ones_income(engine, question):
+    out = ask(engine, question)
+    assert out["status"] == "needs_clarification" and not out["tools"]
+
+
+@pytest.mark.parametrize("question", [
+    "does the marae have to pay income tax on the $80,000 it made from the hall hire?",
+    "when does our small business have to pay the PAYE over to IRD for our 3 workers?",
+])
+def test_an_organisations_own_tax_and_an_employers_payment_are_declined(engine, question):
+    out = ask(engine, question)
+    assert out["status"] == "out_of_scope" and not out["tools"]
+
+
+@pytest.mark.parametrize("question", [
+    "gave $400 to the marae this year, how much of it can I claim back?",
+    "my employer pays my PAYE to IRD for me. I get $1,200 a week on M, how much comes off?",
+])
+def test_their_honest_neighbours_are_answered(engine, question):
+    assert ask(engine, question)["status"] == "answered"
