@@ -291,8 +291,8 @@ CLARIFYING_QUESTIONS: dict[str, tuple[str, tuple[str, ...]]] = {
     "side_income": ("The total is worked out on all your earnings for the year, and the other work you mention counts too. "
                     "How much will it make this year (for a business, its profit after costs)?",
                     ("My salary is $48,000 and my side business will make $12,000 profit. How much ACC levy in total?",)),
-    "kiwisaver_rate": ("Your KiwiSaver deduction is the rate you chose, taken from each pay before tax is worked out on "
-                       "it. Which rate are you on now?",
+    "kiwisaver_rate": ("Your KiwiSaver deduction is the rate you chose, as a percentage of each pay's gross (PAYE is worked "
+                       "out on the whole gross pay as well). Which rate are you on now?",
                        ("How much KiwiSaver comes out of $2,400 a fortnight at 4%?",)),
     "whose_income": ("Income tax is worked out for each person on their own income, not for a couple or a household "
                      "together. How much does each of you earn in the tax year?",

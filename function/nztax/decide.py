@@ -182,6 +182,10 @@ REFUND_ASKED = re.compile(r"\brefund\b|\b(?:get|getting|got) (?:some |any )?(?:m
 EVERY_PAY = re.compile(EVERY_PAY_WORDS, re.I)
 # "How much extra tax is that?": what an income on top of the main one adds.
 EXTRA_TAX = re.compile(r"\b(?:extra|more|additional)\s+(?:income\s+)?tax\b|\btax on (?:the|that|this) extra\b", re.I)
+# An income said to be small without its amount: "a student with not much job income".
+LOW_INCOME_NAMED = re.compile(r"\bnot (?:much|a lot of|a lot|very much)(?: (?:job|work|taxable|other))? income\b|\blow income\b|"
+                              r"\b(?:don'?t|dont|do not) earn (?:much|a lot)\b|\b(?:hardly|barely) earn\b|\b(?:small|little|tiny) income\b|"
+                              r"\bnot much (?:from|in) (?:work|my job|wages)\b", re.I)
 # The year something happened, not the year asked about: "someone said it was scrapped in 2025".
 EVENT_YEAR = re.compile(r"\b(?:scrapped|changed|introduced|removed|abolished|repealed|announced|started|ended|cut|raised|"
                         r"increased|dropped|went up|came in|brought in)\s+(?:back\s+)?(?:in|from|on)\s+20\d\d\b", re.I)
@@ -198,7 +202,11 @@ ESCT_NAMED = re.compile(r"\besct\b|employer (?:superannuation )?contribution tax
 # A KiwiSaver rate said to have changed, without the new rate: "I changed my KiwiSaver rate last month".
 KIWISAVER_RATE_CHANGED = re.compile(r"\b(?:changed|changing|change|switched|upped|raised|increased|lowered|dropped|reduced|bumped)\s+"
                                     r"(?:my\s+)?(?:kiwisaver|ks|kiwi saver)\s+(?:rate|contributions?|percentage|%)|"
-                                    r"\b(?:kiwisaver|ks)\s+(?:rate|contributions?)\s+(?:has\s+)?(?:changed|went up|went down|is changing)\b", re.I)
+                                    r"\b(?:kiwisaver|ks)\s+(?:rate|contributions?)\s+(?:has\s+)?(?:changed|went up|went down|is changing)\b|"
+                                    # a rate they say they do not know: "picked the rate, no idea what it is"
+                                    r"\b(?:rate|percentage|%)\b[^.?!]{0,20}\b(?:no idea|not sure|unsure|don'?t know|dont know|can'?t remember|forgot)\b|"
+                                    r"\b(?:no idea|not sure|unsure|don'?t know|dont know|can'?t remember)\s+(?:what|which)\s+(?:my\s+|the\s+)?"
+                                    r"(?:kiwisaver\s+|ks\s+)?(?:rate|percentage|%)", re.I)
 # Earnings beside the pay named without their amount: "starting a side business while still working".
 SIDE_EARNINGS_NAMED = re.compile(r"\bside (?:business|hustle|gig|job|income)\b|\bsecond job\b|\bfreelanc\w*\b|\bcontracting\b|"
                                  r"\bself[- ]employ\w*\b", re.I)
@@ -577,7 +585,8 @@ def decide(question: str, classification: Classification | None, rules: RuleBook
             slots = d.slots = blended
     if (intent.tool in ("calculate_kiwisaver", "calculate_paye", "calculate_take_home_pay") and slots.kiwisaver_rate is None
             and KIWISAVER_RATE_CHANGED.search(asked)):
-        # "I changed my KiwiSaver rate last month. What'll come out of my $2,400 pay now?": not the default rate.
+        # "I changed my KiwiSaver rate last month. What'll come out of my $2,400 pay now?": not the default rate;
+        # nor when they say they don't know it.
         _clarify(d, "kiwisaver_rate")
         return d
     side = SIDE_EARNINGS_NAMED.search(asked)
@@ -1143,6 +1152,11 @@ def _plan(d: Decision, intent: IntentSpec, slots: Slots) -> None:
               and not BOUGHT_NOT_GIVEN.search(d.asked)):
             # "$1,800 to the SPCA and $600 to my church": the credit is on all the year's gifts.
             donated = sum((slots.annual(a) for a in donations), Decimal(0))
+        if income is None and LOW_INCOME_NAMED.search(d.asked):
+            # "a student with not much job income": the credit is capped at the taxable income, which
+            # they say may be below the donations.
+            _clarify(d, "income")
+            return
         if income is None:
             # The credit is capped only by a taxable income below the donations: say the assumption.
             income = donated

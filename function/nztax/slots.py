@@ -641,8 +641,10 @@ def find_money(text: str) -> list[Money]:
             role = "income"
         elif value < Decimal(str(get_settings().bare_amount_minimum)) and not period_stated and role == "income":
             # Too small for a year's pay, and no period said.
-            if not (cur or suf or dollars) and not re.search(r"\b(?:donat|gave)", near, re.I) and not ANY_PERIOD_WORD.search(text):
-                # (A pay period named elsewhere, "paid every 4 weeks, 3,900 gross", is its period.)
+            if (not (cur or suf or dollars) and not re.search(r"\b(?:donat|gave)", near, re.I)
+                    and not ANY_PERIOD_WORD.search(HOURS.sub(" ", text))):
+                # (A pay period named elsewhere, "paid every 4 weeks, 3,900 gross", is its period; the
+                # week of "40hrs a week" is the hours', not a pay's.)
                 questioned = f"{num}{BARE_NUMBER_QUESTIONED}"
             elif (PAID_BEFORE.search(text[max(0, m.start() - 20):m.start()])
                   or GETS_BEFORE.search(text[max(0, m.start() - 20):m.start()]) and PAY_AFTER.match(text[m.end():])
@@ -1010,6 +1012,7 @@ SALE_CLAUSE_BREAK = re.compile(r"[.?!;,](?=\s)| and | but ", re.I)  # a decimal 
 
 
 SALE_PRICE_ONLY = "that is what it sold for, not the gain"
+PRICE_ONLY_CLAUSE = re.compile(r"\s*(?:for|at)(?:\s+(?:about|around|roughly|approx\.?|just over|just under))?\s*\$?", re.I)
 # A home or rental's gain is taxed only when it is sold within the bright-line period, which needs when it was bought.
 PROPERTY_HELD_UNKNOWN = "a property's gain is taxed only when it is sold within the bright-line period: when was it bought?"
 PROPERTY_SOLD = re.compile(r"\b(?:house|home|rental|property|properties|townhouse|apartment|unit|flat|section|bach|land|villa)\b", re.I)
@@ -1025,14 +1028,18 @@ def _sale_less_purchase(text: str, amounts: list[Money]) -> list[Money]:
     costs), taxed as income but not earnings for the ACC levy. A loss is questioned."""
     def clause(a: Money) -> str:  # its words before it, back to a clause break or the amount before it
         starts = [m.end() for m in SALE_CLAUSE_BREAK.finditer(text, 0, a.start)] + [b.end for b in amounts if b.end <= a.start]
-        return text[max(starts, default=0):a.start]
+        start = max(starts, default=0)
+        if PRICE_ONLY_CLAUSE.fullmatch(text[start:a.start]) and not any(start - 2 <= b.end <= start for b in amounts):
+            # "sold my rental 18 months after buying it, for $1.05m": the clause before says what the price is for.
+            start = max([m.end() for m in SALE_CLAUSE_BREAK.finditer(text, 0, max(start - 1, 0))], default=0)
+        return text[start:a.start]
 
     def after(a: Money) -> str:
         return re.split(r"[.?!;]", text[a.end:a.end + 45], maxsplit=1)[0]
 
     bought = [a for a in amounts if not a.questioned and BOUGHT.search(clause(a)) and not SOLD.search(clause(a))]
     sold = [a for a in amounts if not a.questioned and SOLD.search(clause(a))]
-    if not bought and len(sold) == 1 and sold[0].role == "other":
+    if not bought and len(sold) == 1 and (sold[0].role == "other" or sold[0].role == "income" and PROPERTY_SOLD.search(clause(sold[0]))):
         # "Sold some ETH for $12,000": the price, not the gain, and nothing says what it cost.
         return [replace(a, questioned=SALE_PRICE_ONLY) if a is sold[0] else a for a in amounts]
     if len(bought) != 1 or len(sold) != 1 or bought[0].start > sold[0].start and ANOTHER_BOUGHT.search(clause(bought[0])):

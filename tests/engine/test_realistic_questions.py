@@ -2126,3 +2126,30 @@ def test_an_organisations_own_tax_and_an_employers_payment_are_declined(engine, 
 ])
 def test_their_honest_neighbours_are_answered(engine, question):
     assert ask(engine, question)["status"] == "answered"
+
+
+def test_a_small_bare_number_beside_hours_a_week_is_asked_about(engine):
+    # "31" could be an age or an hourly rate; the week of "38 hours a week" is the hours', not a pay's.
+    out = ask(engine, "how much tax am I gonna pay this year? 24, full time 37.5 hrs a week")
+    assert out["status"] == "needs_clarification" and not out["tools"]
+
+
+def test_a_property_price_after_a_comma_is_what_it_sold_for(engine):
+    # $880,000 is the sale price, not an income: the tax on it ($320,077.50 at 2026-27 rates) would be wrong.
+    out = ask(engine, "sold our townhouse a year after we bought it, for $880k. what's the tax on the gain?")
+    assert out["status"] == "needs_clarification" and "$320,077.50" not in out["answer"]
+
+
+@pytest.mark.parametrize("question", [
+    "not sure which rate my kiwisaver is on - I get $1,500 a fortnight, how much goes in?",
+    "can't remember what KS rate I picked, $62k salary, how much is my contribution a year?",
+])
+def test_a_kiwisaver_rate_they_do_not_know_is_asked_for(engine, question):
+    out = ask(engine, question)
+    assert out["status"] == "needs_clarification" and not out["tools"]
+
+
+def test_a_donation_beside_an_income_said_to_be_small_asks_for_it(engine):
+    # The credit is a third of $3,000 ($1,000) only if taxable income is at least $3,000.
+    out = ask(engine, "I don't earn much from my part-time job but I gave $3,000 to Red Cross. how much credit can I get?")
+    assert out["status"] == "needs_clarification" and "$1,000" not in out["answer"]
