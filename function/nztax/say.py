@@ -642,10 +642,19 @@ def _band_asked(decision: Decision, year_rules: TaxYearRules | None) -> str | No
             f"that rate applies to the part of income in the {composer.band_label(inside[0].lower, inside[0].upper)} band.")
 
 
+def _outside_bright_line(decision: Decision, values: dict[str, str]) -> str | None:
+    """A property the question says was held past the bright-line period: its gain is not taxed under it."""
+    if "bright_line_outside" not in decision.rule_results or "bl_years" not in values:
+        return None
+    return (f"No, not under the bright-line test: from what you say it was held for more than {values['bl_years']} years before "
+            "the sale. The gain can still be taxable if you bought the property intending to sell it, or if you deal in property.")
+
+
 def decision_values(decision: Decision, tool_results: list | None, values: dict[str, str]) -> dict[str, str]:
     """Placeholders that depend on the question itself (the main-job code for a stated income);
     `values` are the year's own placeholders."""
-    sentence = _provisional_sum(decision) or _fif_sum(decision) or _wff_sum(decision) or _second_job_loan_sum(decision)
+    sentence = (_provisional_sum(decision) or _fif_sum(decision) or _wff_sum(decision) or _second_job_loan_sum(decision)
+                or _outside_bright_line(decision, values))
     if sentence:
         return {"rule_sum": sentence + "\n\n"}
     if decision.slots.no_ird_number and "nd_rate" in values:

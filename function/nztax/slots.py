@@ -24,6 +24,7 @@ from dataclasses import dataclass, field, replace
 from decimal import Decimal, InvalidOperation
 
 from nztax.contract import tax_year_starting
+from nztax import rules as nztax_rules
 from nztax.rules import PAY_FREQUENCIES, RuleBook, current_tax_year, tax_year_for
 from nztax.rules import PERIODS_PER_YEAR as PAY_PERIODS_PER_YEAR
 from nztax.settings import get_settings
@@ -1023,9 +1024,47 @@ HOLDING_TIME = re.compile(r"\b(?:19|20)\d\d\b|\b\d+\s*(?:months?|mths?|years?|yr
 ANOTHER_BOUGHT = re.compile(r"\b(?:new|another|next|replacement|second)\b", re.I)
 
 
-def _sale_less_purchase(text: str, amounts: list[Money]) -> list[Money]:
+# How long a property was held: "18 months after buying it", "held it for 3 years", "bought it in 2023".
+HELD_FOR = re.compile(r"\b(?P<n>\d+(?:\.\d+)?|a|an|one|two|three|four|five|six|seven|eight|nine|ten)\s*(?P<u>years?|yrs?|months?|mths?)\b"
+                      r"(?=[^.?!]{0,12}\b(?:after|later|since)\b)|"
+                      r"\b(?:held|owned|had|kept)\s+(?:it|the \w+|them)?\s*(?:for\s+)?(?:about\s+|around\s+|just over\s+|just under\s+)?"
+                      r"(?P<n2>\d+(?:\.\d+)?|a|an|one|two|three|four|five|six|seven|eight|nine|ten)\s*(?P<u2>years?|yrs?|months?|mths?)\b|"
+                      r"\b(?P<n3>\d+(?:\.\d+)?|a|an|one|two|three|four|five|six|seven|eight|nine|ten)\s*(?P<u3>years?|yrs?|months?|mths?)\s+ago\b", re.I)
+BOUGHT_IN_YEAR = re.compile(r"\b(?:bought|purchased|got)\b[^.?!]{0,30}?\bin\s+(?:(?P<m>" + MONTH_NAMES + r")\s+)?(?P<y>20\d\d)\b", re.I)
+SOLD_IN_YEAR = re.compile(r"\b(?:sold|sell|selling|sale)\b[^.?!$]{0,30}?\bin\s+(?:(?P<m>" + MONTH_NAMES + r")\s+)?(?P<y>20\d\d)\b", re.I)
+COUNT_WORDS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10}
+HELD_PAST_BRIGHT_LINE = "held longer than the bright-line period: the gain is not taxed under the bright-line test"
+
+
+def months_held(text: str, today: dt.date) -> tuple[float, float] | None:
+    """The fewest and most months a property sold now was held, from the question's words; None
+    when it does not say, or when the sale was before today's bright-line rules (sold in 2023)."""
+    sale = SOLD_IN_YEAR.search(text)
+    if sale and int(sale.group("y")) < today.year - 1:
+        return None
+    # (Sold "in August 2026": held to then; sold "in 2026" with no month: to as late as today.)
+    sold_at = (int(sale.group("y")) * 12 + MONTHS.index(sale.group("m")[:3].lower()) + 1 if sale and sale.group("m")
+               else today.year * 12 + today.month)
+    m = HELD_FOR.search(text)
+    if m:
+        n = next(g for g in (m.group("n"), m.group("n2"), m.group("n3")) if g)
+        unit = next(g for g in (m.group("u"), m.group("u2"), m.group("u3")) if g).lower()
+        months = float(COUNT_WORDS.get(n.lower(), None) or n) * (12 if unit.startswith(("y")) else 1)
+        return months, months
+    b = BOUGHT_IN_YEAR.search(text)
+    if b:
+        year = int(b.group("y"))
+        first, last = (1, 12) if not b.group("m") else (MONTHS.index(b.group("m")[:3].lower()) + 1,) * 2
+        return float(sold_at - (year * 12 + last)), float(sold_at - (year * 12 + first))
+    return None
+
+
+def _sale_less_purchase(text: str, amounts: list[Money], bright_line_years: int | None = None,
+                        today: dt.date | None = None) -> list[Money]:
     """One purchase and one sale in the question: the gain (sale less purchase less the sale's
-    costs), taxed as income but not earnings for the ACC levy. A loss is questioned."""
+    costs), taxed as income but not earnings for the ACC levy. A loss is questioned; so is a
+    property's gain when the question does not settle whether it was held inside the bright-line
+    period, and one held past it is marked so."""
     def clause(a: Money) -> str:  # its words before it, back to a clause break or the amount before it
         starts = [m.end() for m in SALE_CLAUSE_BREAK.finditer(text, 0, a.start)] + [b.end for b in amounts if b.end <= a.start]
         start = max(starts, default=0)
@@ -1053,6 +1092,12 @@ def _sale_less_purchase(text: str, amounts: list[Money]) -> list[Money]:
         gain = replace(gain, role="other", questioned="sold for no more than it cost: no gain to work tax out on")
     elif PROPERTY_SOLD.search(text) and not HOLDING_TIME.search(text):
         gain = replace(gain, questioned=PROPERTY_HELD_UNKNOWN)
+    elif PROPERTY_SOLD.search(text) and bright_line_years and today is not None and (held := months_held(text, today)) is not None:
+        period = bright_line_years * 12
+        if held[0] > period:
+            gain = replace(gain, role="other", questioned=HELD_PAST_BRIGHT_LINE)
+        elif held[1] > period:
+            gain = replace(gain, questioned=PROPERTY_HELD_UNKNOWN)  # ("bought in 2024": either side of two years)
     used = [*bought, *sold, *costs]
     return sorted([a for a in amounts if a not in used] + [gain], key=lambda a: a.start)
 
@@ -1506,6 +1551,12 @@ class Slots:
         return incomes[0] if incomes else None
 
 
+def _bright_line_years(rules: RuleBook | None, year: str) -> int | None:
+    year_rules = rules.years.get(year) if rules is not None else None
+    section = year_rules.data.bright_line if year_rules is not None else None
+    return section.years if section is not None else None
+
+
 def read_slots(text: str, rules: RuleBook | None = None, current: str | None = None) -> Slots:
     """Read a question's slots; never raises for any text."""
     text = clean_text(text)
@@ -1589,7 +1640,8 @@ def read_slots(text: str, rules: RuleBook | None = None, current: str | None = N
                        and not (PART_AMOUNT_STATED.search(text) and not (yearly and yearly[0].period_stated))
                        and bool(yearly)
                        and len([a for a in amounts if a.is_income]) < 2)
-    amounts, spans = _months_paid(text, _sale_less_purchase(text, _restated_total(text, amounts)))
+    amounts, spans = _months_paid(text, _sale_less_purchase(text, _restated_total(text, amounts), _bright_line_years(rules, current),
+                                                            nztax_rules.today()))
     amounts = slots.amounts = _one_year_each(text, _takings_less_costs(text, amounts, slots), slots)
     earned = [a for a in amounts if a.role in ("income", *OTHER_INCOME_ROLES)]
     slots.extra_only = (bool(EXTRA_INCOME.search(text)) and not ONLY_INCOME.search(text) and len(earned) == 1

@@ -2153,3 +2153,20 @@ def test_a_donation_beside_an_income_said_to_be_small_asks_for_it(engine):
     # The credit is a third of $3,000 ($1,000) only if taxable income is at least $3,000.
     out = ask(engine, "I don't earn much from my part-time job but I gave $3,000 to Red Cross. how much credit can I get?")
     assert out["status"] == "needs_clarification" and "$1,000" not in out["answer"]
+
+
+@pytest.mark.parametrize("question", [
+    # Sales from 1 July 2024: a 2-year bright-line period (notes/topics.md). Held 4 years, or bought in 2022.
+    "sold our rental for $760k last month, we'd owned it for 4 years and paid $610k. how much tax on the gain?",
+    "bought the bach in 2022 for $450,000 and it just sold for $520,000 - what's the tax on that?",
+])
+def test_a_property_held_past_the_bright_line_period_is_not_taxed_under_it(engine, question):
+    out = ask(engine, question)
+    assert out["status"] == "answered" and not out["tools"]
+    assert out["answer"].startswith("No, not under the bright-line test")
+
+
+def test_a_property_held_inside_the_bright_line_period_is_taxed(engine):
+    # Gain $640,000 - $590,000 = $50,000 (2026-27): 1,638 + 34,400 x 17.5% (6,020) = $7,658.
+    out = ask(engine, "sold a flat for $640,000, bought it 14 months ago for $590,000, no other income. tax on the gain?")
+    assert out["status"] == "answered" and "$7,658" in out["answer"]

@@ -651,3 +651,21 @@ def test_a_profit_said_after_its_costs_are_named_first():
 ])
 def test_rule_figures_cash_jobs_and_rooms_let(text, expected):
     assert [(a.value, a.role) for a in read_slots(text, RULES).amounts] == expected
+
+
+def test_months_a_property_was_held():
+    import datetime as dt
+
+    from nztax.slots import months_held
+
+    today = dt.date(2026, 11, 26)
+    assert months_held("sold it 18 months after buying it", today) == (18, 18)
+    assert months_held("we've owned it for 3 years and just sold", today) == (36, 36)
+    assert months_held("bought it 5 years ago, selling now", today) == (60, 60)
+    # Bought some time in 2023, sold now (Nov 2026): 35 to 46 months.
+    assert months_held("bought in 2023 and sold last month", today) == (35, 46)
+    # A sale month named: September 2024 to August 2026 is 23 months.
+    assert months_held("bought in September 2024, signed to sell it in August 2026", today) == (23, 23)
+    # A sale before today's rules (sold in 2023) is not judged here; nor is a question with no holding time.
+    assert months_held("bought in 2019 and sold in 2023", today) is None
+    assert months_held("sold the rental for $700k", today) is None
