@@ -159,15 +159,15 @@ FREQ_BEFORE = re.compile(
 # "each fortnight I get $2,000" / "earn $2,000 every fortnight" are both caught by FREQ_AFTER/BEFORE;
 # a period word elsewhere in the question is the period the answer is wanted in.
 ASKED_PERIOD = [
-    ("weekly", r"\b(?:weekly|a week|per week|each week|every week|p/?w|pw|week's|weekly pay|this week|the week|that week|one week|"
+    ("weekly", r"\b(?:weekly|a week|per week|each week|every week|p/?w|pw|week's|weekly pay|this week|the week|that week|one week|week ending|"
                r"(?:take[- ]?home|net|paye)\s+(?:week|wk))\b"),
     ("fortnightly", r"\b(?:fortnightly|a fortnight|per fortnight|each fortnight|every fortnight|every (?:two|2) weeks|every second week|"
-                    r"this fortnight|the fortnight|that fortnight|one fortnight|(?:take[- ]?home|net|paye)\s+fortnight)\b"),
+                    r"this fortnight|the fortnight|that fortnight|one fortnight|fortnight ending|(?:take[- ]?home|net|paye)\s+fortnight)\b"),
     ("four_weekly", r"\b(?:four[- ]?weekly|4[- ]?weekly|every (?:four|4) weeks)\b"),
     ("monthly", r"\b(?:monthly|a month|per month|each month|every month|p/?m|month's|this month|the month|that month|one month|"
                 r"(?:take[- ]?home|net|paye)\s+month)\b"),
     ("annual", r"\b(?:a year|per year|annually|yearly|for the year|per annum|in a year|each year|over (?:the|a) (?:full )?year|"
-               r"(?:full|whole) year|per yr|a yr)\b"),
+               r"(?:full|whole) year|per yr|a yr|(?:for|in|over) (?:one|1) year)\b"),
 ]
 # A pay period named anywhere ("paid four-weekly, $4,100 a pay"); not "for the year".
 PAY_FREQUENCY_WORD = re.compile("|".join(p for name, p in ASKED_PERIOD if name in PAY_FREQUENCIES), re.I)
