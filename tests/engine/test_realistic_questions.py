@@ -2199,3 +2199,19 @@ def test_a_pay_for_the_week_ending_a_date_is_a_weekly_pay(engine):
 ])
 def test_another_countrys_tax_and_someone_elses_number_are_turned_away(engine, question):
     assert ask(engine, question)["status"] in ("out_of_scope", "refused")
+
+
+@pytest.mark.parametrize("question", [
+    "cashed out some of my crypto this month, about $2,500 gain. what tax do I owe on it?",
+    "sold a few of my shares at a $6,000 profit, how much tax is that?",
+])
+def test_a_gain_on_something_sold_alone_asks_for_the_rest_of_the_income(engine, question):
+    # The gain is taxed at the band the year's total income reaches, which is not said.
+    out = ask(engine, question)
+    assert out["status"] == "needs_clarification" and not out["tools"]
+
+
+def test_a_gain_beside_a_stated_income_is_worked_out(engine):
+    # $5,000 on top of $70,000 (2026-27) is all in the 30% band (53,500-78,100): $1,500.
+    out = ask(engine, "cashed out some shares for a $5,000 gain, and I earn $70k. how much tax on the gain?")
+    assert out["status"] == "answered" and "$1,500" in out["answer"]
