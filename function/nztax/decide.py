@@ -345,7 +345,8 @@ def question_slots(question: str, history: list[dict] | None, rules: RuleBook) -
     return text, used_history, slots
 
 
-FINAL_QUESTION = re.compile(r"(?:^|(?<=[.!?])\s+)([^.!?]+\?)\s*$")
+# (A decimal point, "4.99%", does not end a sentence.)
+FINAL_QUESTION = re.compile(r"(?:^|(?<=[.!?])\s+)((?:[^.!?]|(?<=\d)\.(?=\d))+\?)\s*$")
 
 
 def final_question(question: str) -> str | None:

@@ -52,6 +52,10 @@ _STOP = frozenset("a an and are as at be but by can could do does for from get g
 FIGURE_QUALIFIER = re.compile(r" (?:before|pre) tax(?= )|(?<=\d)(?P<per> (?:a|per) (?:week|wk|fortnight|month|year))? after tax(?= )")
 
 
+# A bank's lending ratio, whose "income" is no word of income tax.
+LENDING_RATIO = re.compile(r" debt to income(?: ratio)?(?= )")
+
+
 def phrase_text(text: str) -> str:
     """Lower case, punctuation as spaces, one space between words: how keywords are matched."""
     # (A quote mark around pasted text, "'Jobseeker Support …'", is not part of its words.)
@@ -373,7 +377,7 @@ class IntentClassifier:
         prefer = np.array([len(features & p) for p in self.prefer_sets], dtype=np.float32)
         avoid = np.array([len(features & a) for a in self.avoid_sets], dtype=np.float32)
         gap = self.settings.intent_sequence_gap
-        qualified = FIGURE_QUALIFIER.sub(lambda m: (m.group("per") or "") + " ", lowered)
+        qualified = LENDING_RATIO.sub(" dti ", FIGURE_QUALIFIER.sub(lambda m: (m.group("per") or "") + " ", lowered))
         settled = [i for i, phrases, sequences, unless in self.decisive
                    if (mentions(lowered, phrases) or follows_in_order(lowered, sequences, gap)) and not mentions(qualified, unless)]
         settled += [i for i, phrases in self.always if i not in settled and mentions(lowered, phrases)]

@@ -2215,3 +2215,23 @@ def test_a_gain_beside_a_stated_income_is_worked_out(engine):
     # $5,000 on top of $70,000 (2026-27) is all in the 30% band (53,500-78,100): $1,500.
     out = ask(engine, "cashed out some shares for a $5,000 gain, and I earn $70k. how much tax on the gain?")
     assert out["status"] == "answered" and "$1,500" in out["answer"]
+
+
+@pytest.mark.parametrize("question", [
+    "We're on $92,000 and $61,000 with $80,000 saved. How much could the bank lend us, and does the DTI cap apply to us?",
+    "Our mortgage is $430,000 and my salary is $88,000. Our 6.1% rate ends in March - should we fix for 2 years at 4.89% or 1 year at 4.69%?",
+    "Sole trader, about $54,000 profit this year. Which is cheapest for my books, Xero or MYOB?",
+])
+def test_lending_fixing_and_bookkeeping_software_are_declined_whatever_the_figures(engine, question):
+    out = ask(engine, question)
+    assert out["status"] == "out_of_scope" and not out["tools"]
+
+
+def test_a_decimal_point_does_not_end_the_last_question():
+    from nztax.decide import final_question
+
+    assert final_question("Rates are 4.99% and 5.29% now. Should we fix at 4.99% or 5.29%?") == "Should we fix at 4.99% or 5.29%?"
+
+
+def test_the_tax_of_bookkeeping_software_is_still_answered(engine):
+    assert ask(engine, "sole trader here - can I claim my Xero subscription as a business expense?")["status"] != "out_of_scope"
