@@ -143,13 +143,13 @@ _FREQ_AFTER = [
     ("monthly", r"a month|per month|each month|every month|for the month|monthly|/\s?month|/\s?mth|/\s?mo\b|p/?m\b|pm\b|a mth|per mth|"
                 r"month\b(?!s)"),
     ("annual", r"a year|per year|per annum|p\.?a\.?(?!\w)|annually|annual|/\s?yr|/\s?year|/\s?y\b|yearly|each year|a yr|per yr|"
-               r"in the year|for the year|ytd|year to date"),
+               r"in the year|for the year|ytd|year to date|(?:last|this|that) (?:tax )?year|over the year"),
 ]
 FREQ_AFTER = re.compile(r"^\s*(?:gross\s+|before tax\s+|pre-tax\s+)?(?:" +
                         "|".join(f"(?P<{n}>{p})" for n, p in _FREQ_AFTER) + ")", re.I)
 FREQ_BEFORE = re.compile(
     r"(?:^\W*(?P<weekly_opening>week)\b[^.?!$\d]*|"
-    r"\b(?:(?P<weekly>weekly|(?:this|last|next) week'?s)|(?P<fortnightly>fortnightly|(?:this|last|next) fortnight'?s)|"
+    r"\b(?:(?P<weekly>weekly|wkly|(?:this|last|next) week'?s)|(?P<fortnightly>fortnightly|fnightly|fn|f/n|(?:this|last|next) fortnight'?s)|"
     r"(?P<four_weekly>four[- ]?weekly|4[- ]?weekly)|"
     r"(?P<monthly>monthly|(?:this|last|next) month'?s)|(?P<annual>annual|yearly|ytd|year to date)|(?P<hourly>hourly)))"
     r"\s*(?:(?:gross|before[- ]tax|take[- ]home)\s+)?(?:(?:pay|wages?|salary|income|earnings|rate|pay ?check)\s*)?"
@@ -182,8 +182,8 @@ NOT_MONEY_BEFORE = re.compile(
     r"\bchapter\s|\bpart\s|\bitem\s|\bbox\s|\bline\s|\bquestion\s|\bq|"
     r"\b(?:hours|hrs)(?:\s+(?:this|per|a|each)\s+(?:week|wk)|\s+worked)?\s*[:|=]?\s*|"
     r"\b(?:" + KIN + r"|i|me|myself)\s?\()$", re.I)  # "my son (19)": an age
-NOT_MONEY_AFTER = re.compile(
-    r"^\s?(?:%|percent|per ?cent|(?:(?:billable|billed|chargeable|working)\s)?(?:hours?\b|hrs?\b)|h\b|weeks?\b|wks?\b|months?\b|years?\b|yrs?\b|days?\b|kids?\b|children|"
+NOT_MONEY_AFTER = re.compile(  # ("my 19-year-old": the hyphen joins a count to its unit)
+    r"^[\s-]?(?:%|percent|per ?cent|(?:(?:billable|billed|chargeable|working)\s)?(?:hours?\b|hrs?\b)|h\b|weeks?\b|wks?\b|months?\b|years?\b|yrs?\b|days?\b|kids?\b|children|"
     r"child\b|jobs?\b|people|employees|staff|times|of (?:them|us)|yo\b|y/o|years? old|shares?\b|units?\b|km|kg|sqm|m2|"
     r"form|bedrooms?|rooms?|flatmates?|boarders?|properties|houses?|st\b|nd\b|rd\b|th\b|am\b|pm\b(?!\s*(?:salary|pay|income|wage))|"
     r"cents?\b|s\b)", re.I)  # ("only 72 cents goes to my loan": a deduction being asked about, not a pay)
@@ -233,7 +233,7 @@ ROLE_WORDS = [
     ("partner", r"partner|wife|husband|spouse|girlfriend|boyfriend|hubby|missus|other half|my mum|my dad|flatmate'?s"),
     ("second_job", r"second(?:ary)? job|2nd job|other job|another job|second employer|side job|part[- ]time job|the second(?: one)?|"
                    r"the 2nd(?: one)?|the other one|"
-                   r"weekend job|night job|secondary|extra job|second income"),
+                   r"weekend job|night job|evening job|secondary|extra job|second income"),
     ("total", r"total (?:income|earnings|pay)|in total|total(?=\s*\$?$)|total for the (?:tax )?year|total (?:this|a|per) year|altogether|all up|all together|together(?: (?:it'?s|it is|that'?s|thats|they'?re|they are|they make|they pay))?|across (?:both|all) (?:jobs|my jobs)"),
     ("main_job", r"main|main job|main employer|primary job|first job|day job|full[- ]time job|main salary|main income"),
     ("deduction", r"came off|taken off|taken out|comes off|deducted(?!\s+(?:from|on|off))|got taxed|paid in tax|tax of|"
@@ -1554,6 +1554,10 @@ class Slots:
         return incomes[0] if incomes else None
 
 
+ON_TOP_OF_BEFORE = re.compile(r"\bon top of\s*(?:my|the|a|an|his|her|our|their)?\s*(?:(?:main|day|full[- ]time|normal|usual|regular)\s+)?"
+                              r"(?:salary|wages?|pay|income|job)?\s*(?:of\s+)?(?:nz)?\$?$", re.I)
+
+
 def _bright_line_years(rules: RuleBook | None, year: str) -> int | None:
     year_rules = rules.years.get(year) if rules is not None else None
     section = year_rules.data.bright_line if year_rules is not None else None
@@ -1565,6 +1569,9 @@ def read_slots(text: str, rules: RuleBook | None = None, current: str | None = N
     text = clean_text(text)
     current = current or current_tax_year()
     amounts = find_money(text)
+    # "a $3,000 bonus on top of 70k": what comes after "on top of" is the pay the extra sits on.
+    amounts = [replace(a, role="income") if a.role == "other_income" and ON_TOP_OF_BEFORE.search(text[max(0, a.start - 30):a.start])
+               else a for a in amounts]
     if (len(amounts) == 1 and amounts[0].role == "deduction" and find_tax_code(text)
             and not ASKS_IF_RIGHT.search(text) and not PAYSLIP_SAYS.search(text)):
         # "paye 1,640 per fortnight code m": the one amount beside a tax code is the pay the PAYE is on,

@@ -669,3 +669,23 @@ def test_months_a_property_was_held():
     # A sale before today's rules (sold in 2023) is not judged here; nor is a question with no holding time.
     assert months_held("bought in 2019 and sold in 2023", today) is None
     assert months_held("sold the rental for $700k", today) is None
+
+
+@pytest.mark.parametrize("text,expected", [
+    # An age joined to "year-old" is no amount.
+    ("What PIR for my 18-year-old? He earned $8,000 last year", [("$8,000", "annual", "income")]),
+    # "fn" is a fortnight's pay, written before it.
+    ("fn pay 1,980 gross on M", [("1,980", "fortnightly", "income")]),
+    # An amount said of last year is a year's, not a bare number to question.
+    ("income 8 200 last year, what PIR?", [("8 200", "annual", "income")]),
+    # An evening job is a second job.
+    ("main job 58,000 + evening job about 7,500, which code?", [("58,000", "annual", "main_job"), ("7,500", "annual", "second_job")]),
+    # What comes after "on top of" is the pay the extra sits on.
+    ("a $2,000 bonus on top of 64k, tax?", [("$2,000", "annual", "other_income"), ("64k", "annual", "income")]),
+])
+def test_ages_periods_and_roles_read_from_their_words(text, expected):
+    from nztax.slots import read_slots
+
+    slots = read_slots(text)
+    assert [(a.text, a.period, a.role) for a in slots.amounts] == expected
+    assert not any(a.questioned for a in slots.amounts)
