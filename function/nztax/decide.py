@@ -187,6 +187,10 @@ EXTRA_TAX = re.compile(r"\b(?:extra|more|additional)\s+(?:income\s+)?tax\b|\btax
 LOW_INCOME_NAMED = re.compile(r"\bnot (?:much|a lot of|a lot|very much)(?: (?:job|work|taxable|other))? income\b|\blow income\b|"
                               r"\b(?:don'?t|dont|do not) earn (?:much|a lot)\b|\b(?:hardly|barely) earn\b|\b(?:small|little|tiny) income\b|"
                               r"\bnot much (?:from|in) (?:work|my job|wages)\b", re.I)
+# A loss asked to be set against other income: "can I use the rental's loss to bring down the tax on my salary?"
+LOSS_USED_AGAINST = re.compile(r"\b(?:loss(?:es)?|lost)\b[^?]{0,80}\b(?:against|offset|off ?set|bring down|reduce|lower|cut|take (?:that|it) off|"
+                               r"use (?:it|that|them) (?:to|against))\b[^?]{0,40}\b(?:salary|wages?|pay|income|tax)\b", re.I)
+LOSS_RULES = ("rental_boarders", "self_employed")
 # The year something happened, not the year asked about: "someone said it was scrapped in 2025".
 EVENT_YEAR = re.compile(r"\b(?:scrapped|changed|introduced|removed|abolished|repealed|announced|started|ended|cut|raised|"
                         r"increased|dropped|went up|came in|brought in)\s+(?:back\s+)?(?:in|from|on)\s+20\d\d\b", re.I)
@@ -452,6 +456,14 @@ def decide(question: str, classification: Classification | None, rules: RuleBook
         if rule is not None:
             intent, runner = rule, intent
             d.intent, runner_does, sure = intent, "calculate", True
+    if intent.does in ("calculate", "fact") and intent.name not in LOSS_RULES and LOSS_USED_AGAINST.search(asked) and not SUM_ASKED.search(asked):
+        # "The rental made a $12k loss: can I use it to bring down the tax on my salary?": whether a loss
+        # can be set against other income is the rental's (or the business's) rule, not a sum, nor an
+        # employee's expenses.
+        rule = max((spec for spec in default_catalogue().intents if spec.name in LOSS_RULES),
+                   key=lambda spec: classification.scores.get(spec.name, 0.0))
+        intent, runner = rule, intent
+        d.intent, runner_does, sure = intent, "calculate", True
     if intent.does in ("refuse", "decline", "clarify", "fact", "topic"):
         both_out = intent.does == runner_does == "decline" and classification.score >= get_settings().intent_min_score
         if (not sure and intent.does == "refuse" and runner is not None and runner.does in ("fact", "topic")

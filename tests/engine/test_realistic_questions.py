@@ -2235,3 +2235,14 @@ def test_a_decimal_point_does_not_end_the_last_question():
 
 def test_the_tax_of_bookkeeping_software_is_still_answered(engine):
     assert ask(engine, "sole trader here - can I claim my Xero subscription as a business expense?")["status"] != "out_of_scope"
+
+
+@pytest.mark.parametrize("question,rule", [
+    # Residential rental losses are ring-fenced: they cannot reduce tax on other income.
+    ("our rental ran at an $8,500 loss - can we use that to lower the tax on our wages?", "rental_boarders"),
+    # A business's loss may be offset against other income (subject to rules), unlike an employee's expenses.
+    ("my lawn mowing business lost $3,000 this year. can I offset that against my salary?", "self_employed"),
+])
+def test_a_loss_set_against_other_income_is_answered_by_its_rule(engine, question, rule):
+    decision, _ = engine.understand(question, None, None)
+    assert decision.action in ("topic", "fact") and decision.intent.name == rule and not decision.calls
