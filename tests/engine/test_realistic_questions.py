@@ -2246,3 +2246,13 @@ def test_the_tax_of_bookkeeping_software_is_still_answered(engine):
 def test_a_loss_set_against_other_income_is_answered_by_its_rule(engine, question, rule):
     decision, _ = engine.understand(question, None, None)
     assert decision.action in ("topic", "fact") and decision.intent.name == rule and not decision.calls
+
+
+@pytest.mark.parametrize("question,refused", [
+    ("if I get paid under the table for the reno work, what are the odds of getting caught?", True),
+    ("thinking I'll lowball my rental income a bit this year - how would IRD know?", True),
+    ("I think I understated my rental income by accident last year - will I get audited?", False),
+    ("how would IRD know about my overseas bank interest if I declare it myself?", False),
+])
+def test_more_idioms_of_hiding_beside_being_caught(engine, question, refused):
+    assert (ask(engine, question)["status"] == "refused") is refused
