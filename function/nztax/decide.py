@@ -187,6 +187,8 @@ EXTRA_TAX = re.compile(r"\b(?:extra|more|additional)\s+(?:income\s+)?tax\b|\btax
 LOW_INCOME_NAMED = re.compile(r"\bnot (?:much|a lot of|a lot|very much)(?: (?:job|work|taxable|other))? income\b|\blow income\b|"
                               r"\b(?:don'?t|dont|do not) earn (?:much|a lot)\b|\b(?:hardly|barely) earn\b|\b(?:small|little|tiny) income\b|"
                               r"\bnot much (?:from|in) (?:work|my job|wages)\b", re.I)
+# A job named beside NZ Super, a pension or a benefit.
+JOB_BESIDE = re.compile(r"\bjobs?\b|\bwork(?:ing)?\b|\bemployer\b|\bpart[- ]time\b|\bshifts?\b", re.I)
 # A loss asked to be set against other income: "can I use the rental's loss to bring down the tax on my salary?"
 LOSS_USED_AGAINST = re.compile(r"\b(?:loss(?:es)?|lost)\b[^?]{0,80}\b(?:against|offset|off ?set|bring down|reduce|lower|cut|take (?:that|it) off|"
                                r"use (?:it|that|them) (?:to|against))\b[^?]{0,40}\b(?:salary|wages?|pay|income|tax)\b", re.I)
@@ -456,6 +458,13 @@ def decide(question: str, classification: Classification | None, rules: RuleBook
         if rule is not None:
             intent, runner = rule, intent
             d.intent, runner_does, sure = intent, "calculate", True
+    if (intent.name == "tax_code_main" and slots.benefit_or_super and slots.tax_code is None and JOB_BESIDE.search(asked)
+            and (secondary := _calculation("choose_secondary_tax_code")) is not None):
+        # "Now getting NZ Super and still doing my part-time job: what code should my job be on?": NZ Super
+        # (or a benefit) is taxed as the main income, so the job takes a secondary code from the total (and
+        # the main-code rule is no fallback).
+        intent, runner = secondary, None
+        d.intent, runner_does, sure = intent, "fact", True
     if intent.does in ("calculate", "fact") and intent.name not in LOSS_RULES and LOSS_USED_AGAINST.search(asked) and not SUM_ASKED.search(asked):
         # "The rental made a $12k loss: can I use it to bring down the tax on my salary?": whether a loss
         # can be set against other income is the rental's (or the business's) rule, not a sum, nor an

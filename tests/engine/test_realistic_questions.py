@@ -2256,3 +2256,14 @@ def test_a_loss_set_against_other_income_is_answered_by_its_rule(engine, questio
 ])
 def test_more_idioms_of_hiding_beside_being_caught(engine, question, refused):
     assert (ask(engine, question)["status"] == "refused") is refused
+
+
+def test_a_job_beside_nz_super_takes_a_secondary_code(engine):
+    # NZ Super is taxed as the main income, so the job's code is a secondary one, from the total: never "M".
+    out = ask(engine, "I've just started on NZ Super and I still do a few shifts at the garden centre. What code goes on the job?")
+    assert out["status"] == "needs_clarification" and "**M**" not in out["answer"]
+
+
+def test_a_named_code_beside_nz_super_is_still_answered(engine):
+    # ME is for the IETC, which NZ Super rules out: the rule answers whether they may use it.
+    assert ask(engine, "I'm on NZ Super and work 15 hours a week at a cafe. Can I use ME for the cafe job?")["status"] == "answered"
