@@ -458,7 +458,7 @@ def decide(question: str, classification: Classification | None, rules: RuleBook
         if rule is not None:
             intent, runner = rule, intent
             d.intent, runner_does, sure = intent, "calculate", True
-    if (intent.name == "tax_code_main" and slots.benefit_or_super and slots.tax_code is None and JOB_BESIDE.search(asked)
+    if (intent.name in ("tax_code_main", "secondary_code") and slots.benefit_or_super and slots.tax_code is None and JOB_BESIDE.search(asked)
             and (secondary := _calculation("choose_secondary_tax_code")) is not None):
         # "Now getting NZ Super and still doing my part-time job: what code should my job be on?": NZ Super
         # (or a benefit) is taxed as the main income, so the job takes a secondary code from the total (and
@@ -1237,6 +1237,14 @@ def _plan(d: Decision, intent: IntentSpec, slots: Slots) -> None:
         # "My salary is $70,000 and I've picked up a weekend job": beside a second job, the salary is the main one.
         first = next((a for a in jobs if a.role == "income"), None)
         slots = replace(slots, amounts=[replace(a, role="main_job") if a is first else a for a in slots.amounts])
+        jobs = [a for a in slots.incomes if not a.questioned]
+    if (tool == "choose_secondary_tax_code" and slots.benefit_or_super and len(jobs) == 2 and not slots.comparison and not slots.between
+            and all(a.role == "income" for a in jobs)):
+        # "on NZ super (about $26,000 a yr) and still working part time for $32,000: which code for the job?":
+        # NZ Super (or the benefit) is the main income and the job the second; the code follows both.
+        first, second = sorted(jobs, key=lambda a: a.start)
+        slots = replace(slots, adds_up=True, amounts=[replace(a, role="main_job") if a is first else replace(a, role="second_job") if a is second
+                                                      else a for a in slots.amounts])
         jobs = [a for a in slots.incomes if not a.questioned]
     if tool == "choose_secondary_tax_code" and any(a.role == "main_job" for a in jobs):
         # "A full-time job on $48,000 and a bar that will pay about $9,000: which code?": beside a main job,

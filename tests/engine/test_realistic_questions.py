@@ -2267,3 +2267,9 @@ def test_a_job_beside_nz_super_takes_a_secondary_code(engine):
 def test_a_named_code_beside_nz_super_is_still_answered(engine):
     # ME is for the IETC, which NZ Super rules out: the rule answers whether they may use it.
     assert ask(engine, "I'm on NZ Super and work 15 hours a week at a cafe. Can I use ME for the cafe job?")["status"] == "answered"
+
+
+def test_nz_super_and_a_jobs_pay_add_up_for_the_jobs_secondary_code(engine):
+    # NZ Super $24,000 + job $36,000 = $60,000: SH covers $53,501 to $78,100 (2026-27), not S on $24,000 alone.
+    out = ask(engine, "just started NZ super (around $24,000 a year gross) and still working part time for $36,000. which code should the job be on?")
+    assert out["tools"][0]["arguments"]["total_annual_income"] == 60000 and "**SH**" in out["answer"]
