@@ -24,10 +24,10 @@ from nztax.calculators.paye import PRIMARY_CODES
 from nztax.contract import tax_year_starting
 from nztax.rules import FLAT_CODES, SECONDARY_CODES, RuleBook, current_tax_year
 from nztax.settings import get_settings
-from nztax.slots import (CODE_ASKED, EMPLOYER_PUTS_IN, EVERY_PAY_WORDS, HOUSEHOLD_QUESTIONED, INCOME_LIKE_ROLES, MONTH_NAMES,
-                         ONLY_INCOME, OTHER_INCOME_ROLES, PAY_FREQUENCIES, PERIODS_PER_YEAR, PROPERTY_HELD_UNKNOWN, SALE_PRICE_ONLY,
-                         HELD_PAST_BRIGHT_LINE,
-                         SECOND_JOB_WORDS, TAX_FIGURE_AFTER, UNIT_WORDS, Money, Slots, clean_text, find_tax_codes, months_to_march, read_slots)
+from nztax.slots import (CODE_ASKED, EMPLOYER_PUTS_IN, EVERY_PAY_WORDS, HELD_PAST_BRIGHT_LINE, HOUSEHOLD_QUESTIONED, INCOME_LIKE_ROLES,
+                         MONTH_NAMES, ONLY_INCOME, OTHER_INCOME_ROLES, PAY_FREQUENCIES, PERIODS_PER_YEAR, PROPERTY_HELD_UNKNOWN,
+                         SALE_PRICE_ONLY, SECOND_JOB_WORDS, TAX_FIGURE_AFTER, UNIT_WORDS, Money, Slots, clean_text, find_tax_codes,
+                         months_to_march, read_slots)
 from nztax.understand import Classification, IntentSpec, default_catalogue, says_any
 
 # The student loan deduction asked about: "sl on …", "how much student loan comes off …".
@@ -504,11 +504,8 @@ def decide(question: str, classification: Classification | None, rules: RuleBook
             _clarify(d, "children")
             return d
         if (intent.does in ("fact", "topic") and any(a.questioned == HELD_PAST_BRIGHT_LINE for a in slots.amounts)
-                and (rule := _fact_named("bright_line")) is not None):
-            # "Sold the house for $900k, bought 5 years ago for $700k: the tax?": past the bright-line period.
-            d.action, d.intent = "fact", rule
-            d.rule_results["bright_line_outside"] = {}
-            return d
+                and _answered_as_outside_bright_line(d)):
+            return d  # ("Sold the house for $900k, bought 5 years ago for $700k: the tax?")
         if intent.does == "fact" and any(a.questioned == PROPERTY_HELD_UNKNOWN for a in slots.amounts):
             # "Sold our rental for $780,000, we paid $690,000: is the gain taxable?": that turns on when it was bought.
             _clarify(d, "bought_when")
@@ -793,9 +790,15 @@ def _nearest_rule(classification) -> IntentSpec | None:
     return max(rules, key=lambda spec: classification.scores[spec.name], default=None)
 
 
-def _fact_named(name: str) -> IntentSpec | None:
-    """The catalogue's fact of that name."""
-    return next((spec for spec in default_catalogue().intents if spec.does == "fact" and spec.name == name), None)
+def _answered_as_outside_bright_line(d: Decision) -> bool:
+    """A property the question says was held past the bright-line period: the bright-line rule answers,
+    leading with its gain not being taxed under it (say.py); False when the catalogue has no such rule."""
+    rule = next((spec for spec in default_catalogue().intents if spec.does == "fact" and spec.name == "bright_line"), None)
+    if rule is None:
+        return False
+    d.action, d.intent = "fact", rule
+    d.rule_results["bright_line_outside"] = {}
+    return True
 
 
 def _calculation(tool: str) -> IntentSpec | None:
@@ -1160,11 +1163,8 @@ def _plan(d: Decision, intent: IntentSpec, slots: Slots) -> None:
             _clarify(d, "sale_cost")  # tax on a sale is on the gain, which needs what it cost
         elif questioned[0].questioned == PROPERTY_HELD_UNKNOWN:
             _clarify(d, "bought_when")  # a property's gain is taxed only inside the bright-line period
-        elif questioned[0].questioned == HELD_PAST_BRIGHT_LINE and (rule := _fact_named("bright_line")) is not None:
-            # "Sold the bach, bought in 2021 for $580k, now $640k: tax on the gain?": held past the
-            # bright-line period, the rule answers (the gain is not taxed under it).
-            d.action, d.intent = "fact", rule
-            d.rule_results["bright_line_outside"] = {}
+        elif questioned[0].questioned == HELD_PAST_BRIGHT_LINE and _answered_as_outside_bright_line(d):
+            return  # held past the bright-line period: "bought in 2021 for $580k, sold for $640k: tax on the gain?"
         else:
             _clarify(d, "amount", questioned[0].questioned)
         return

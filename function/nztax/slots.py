@@ -1049,7 +1049,7 @@ def months_held(text: str, today: dt.date) -> tuple[float, float] | None:
     if m:
         n = next(g for g in (m.group("n"), m.group("n2"), m.group("n3")) if g)
         unit = next(g for g in (m.group("u"), m.group("u2"), m.group("u3")) if g).lower()
-        months = float(COUNT_WORDS.get(n.lower(), None) or n) * (12 if unit.startswith(("y")) else 1)
+        months = float(COUNT_WORDS.get(n.lower()) or n) * (12 if unit.startswith("y") else 1)
         return months, months
     b = BOUGHT_IN_YEAR.search(text)
     if b:
@@ -1559,6 +1559,7 @@ ON_TOP_OF_BEFORE = re.compile(r"\bon top of\s*(?:my|the|a|an|his|her|our|their)?
 
 
 def _bright_line_years(rules: RuleBook | None, year: str) -> int | None:
+    """The bright-line period in years that year's rules give, if they give one."""
     year_rules = rules.years.get(year) if rules is not None else None
     section = year_rules.data.bright_line if year_rules is not None else None
     return section.years if section is not None else None
