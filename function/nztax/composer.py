@@ -315,7 +315,8 @@ def clarify(intent: Decision, rules: RuleBook, current_year: str) -> AskResult:
     missing = intent.missing[0] if intent.missing else "question"
     if missing == "amount":
         reason = intent.clarify_reason or "I couldn't read that amount for sure"
-        answer = (f"Before I work anything out: {reason}. Is that amount per year, or per week, fortnight or month? "
+        stop = "" if reason.endswith("?") else "."  # (a reason that is already a question keeps its mark)
+        answer = (f"Before I work anything out: {reason}{stop} Is that amount per year, or per week, fortnight or month? "
                   "Tell me again and I'll work it out.")
         actions = ["How much tax do I pay on $60,000 a year?", "What is my take-home pay on $2,300 a fortnight?"]
     elif missing == "which_year":

@@ -633,8 +633,9 @@ def find_money(text: str) -> list[Money]:
         if negative:
             questioned = "a negative amount (a loss) is not an income to work tax out on"
             role = "other"
-        elif foreign and role in ("income", "main_job", "second_job", "total", "other_income"):
-            # Not New Zealand dollars: never worked out as such ("Currently on £68,000 … offer of NZ$120,000").
+        elif foreign and role in ("income", "main_job", "second_job", "total", "other_income", "partner"):
+            # Not New Zealand dollars: never worked out as such ("Currently on £68,000 … offer of NZ$120,000"),
+            # whoever's it is ("my mum's pension is 300,000 pesos").
             said = (currency_before.group(0) if currency_before else "") + num + (suf or "") + (currency_after.group(0) if currency_after else "")
             questioned, role = FOREIGN_QUESTIONED.format(said.strip()), "foreign"
         elif role == "household" or role in ("income", "total") and COUPLE_TOGETHER.search(_clause_around(text, m.start(), end)):
@@ -1554,6 +1555,11 @@ class Slots:
         return incomes[0] if incomes else None
 
 
+# A profit shared equally, and the asker's own part of it asked about.
+HALF_SHARE = re.compile(r"\b50\s?/\s?50\b|\b50-50\b|\bhalf share\b|\bequal (?:partners|shares|owners)\b|"
+                        r"\bsplit (?:it |the profits? )?(?:equally|evenly|50/50|down the middle)\b|\bhalves\b", re.I)
+MY_SHARE_ASKED = re.compile(r"\bmy (?:half|share|part|cut|50%)\b|\bmy half share\b", re.I)
+RENTAL_WORDS = re.compile(r"\brent(?:al|s|ed|ing)?\b|\btenants?\b|\bflat\b|\bbach\b", re.I)
 ON_TOP_OF_BEFORE = re.compile(r"\bon top of\s*(?:my|the|a|an|his|her|our|their)?\s*(?:(?:main|day|full[- ]time|normal|usual|regular)\s+)?"
                               r"(?:salary|wages?|pay|income|job)?\s*(?:of\s+)?(?:nz)?\$?$", re.I)
 
@@ -1570,6 +1576,14 @@ def read_slots(text: str, rules: RuleBook | None = None, current: str | None = N
     text = clean_text(text)
     current = current or current_tax_year()
     amounts = find_money(text)
+    # "Our 50/50 partnership made $80,000 profit … my income tax on my share?": half of it is theirs.
+    if HALF_SHARE.search(text) and MY_SHARE_ASKED.search(text):
+        shared = [a for a in amounts if a.role in OTHER_INCOME_ROLES or a.questioned == HOUSEHOLD_QUESTIONED]
+        if len(shared) == 1:
+            half = shared[0]
+            amounts = [replace(a, value=a.value / 2, text=f"half of {a.text}", questioned=None,
+                               role="investment_income" if RENTAL_WORDS.search(text) else "other_income") if a is half else a
+                       for a in amounts]
     # "a $3,000 bonus on top of 70k": what comes after "on top of" is the pay the extra sits on.
     amounts = [replace(a, role="income") if a.role == "other_income" and ON_TOP_OF_BEFORE.search(text[max(0, a.start - 30):a.start])
                else a for a in amounts]

@@ -440,12 +440,14 @@ class IntentClassifier:
         elif intents[best].does != "refuse":
             # Safety first: a request to evade tax close behind another reading, in words the refuse
             # intent names (its keywords), is refused; so is another tax or country's tax close behind
-            # a calculation (the amount in "tax in Australia on A$90,000" pulls towards a sum).
+            # a calculation (the amount in "tax in Australia on A$90,000" pulls towards a sum), unless the
+            # question has the decline's own words of the person's own tax ("the tax on my share").
             turn_away = ("refuse", "decline") if intents[best].does == "calculate" or not keyword[best] else ("refuse",)
             for i in order[1:]:
                 spec = intents[int(i)]
                 if (spec.does in turn_away and keyword[int(i)] > 0 and combined[int(i)] >= self.settings.intent_min_score
-                        and score - float(combined[int(i)]) <= self.settings.refuse_margin and not self._kept_in(spec, lowered)):
+                        and score - float(combined[int(i)]) <= self.settings.refuse_margin and not self._kept_in(spec, lowered)
+                        and not (spec.does == "decline" and mentions(lowered, spec.decisive_unless))):
                     best, score, confident = int(i), float(combined[int(i)]), True
                     break
         return Classification(

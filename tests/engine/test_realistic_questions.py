@@ -2273,3 +2273,21 @@ def test_nz_super_and_a_jobs_pay_add_up_for_the_jobs_secondary_code(engine):
     # NZ Super $24,000 + job $36,000 = $60,000: SH covers $53,501 to $78,100 (2026-27), not S on $24,000 alone.
     out = ask(engine, "just started NZ super (around $24,000 a year gross) and still working part time for $36,000. which code should the job be on?")
     assert out["tools"][0]["arguments"]["total_annual_income"] == 60000 and "**SH**" in out["answer"]
+
+
+def test_my_half_of_an_equally_shared_profit_is_taxed(engine):
+    # Half of $60,000 = $30,000, nothing else (2026-27): 1,638 + 14,400 x 17.5% (2,520) = $4,158 -- not the
+    # tax on $60,000 ($10,220.50).
+    out = ask(engine, "my brother and I split the profits equally - the partnership made $60,000. what's the tax on my share if that's all I earn?")
+    assert "$4,158" in out["answer"] and "$10,220.50" not in out["answer"]
+
+
+@pytest.mark.parametrize("question", [
+    # Someone else's pension in another currency is not New Zealand dollars, and another country's tax is not ours.
+    "my dad gets a pension of 2,000,000 rupees a year in India. how much tax does he pay there?",
+    # The levy a business pays on its payroll is the employer's.
+    "our cafe's wage bill is $180,000 - what ACC levy does the business pay on that?",
+])
+def test_a_relatives_foreign_pension_and_a_businesss_levy_are_not_worked_out(engine, question):
+    out = ask(engine, question)
+    assert out["status"] != "answered" and not out["tools"]
