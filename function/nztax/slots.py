@@ -256,7 +256,8 @@ ROLE_WORDS = [
                 r"council rates|insurance|repairs|maintenance|property manager|"
                 r"body corp\w*|letting fees|agent'?s? fees?"),
     # Income from investments and property: taxed, but not earnings the ACC levy is charged on.
-    ("investment_income", r"interest|(?:term deposit|td|savings(?: account)?|bank account|on-call) interest|dividends?|rental income|rent from|rental profit|board from|crypto|trading|gain"),
+    ("investment_income", r"interest|(?:term deposit|td|savings(?: account)?|bank account|on-call) interest|dividends?|rental income|rent from|rental profit|board from|crypto|trading|gain|"
+                          r"(?:airbnb|bookabach|holiday home|holiday rental|bach) (?:income|profit|earnings)"),
     # What a business or a rental takes in before its costs: taxed only on what is left after them.
     ("takings", r"sales|(?:shop|store|business|stall) (?:sells|sold|makes|made|takes)|turnover|turned over|turns over|takings|bookings|invoiced(?! at)|invoicing|revenue|brought in|brings in|bring in|took in|takes in|billed|gross receipts"),
     ("rent_received", r"rent received|gross rent|rent (?:came|comes) to|in rent|"
@@ -264,6 +265,7 @@ ROLE_WORDS = [
     ("other_income", r"profit|bonus|side (?:business|hustle|income|jobs?)|on the side|self[- ]employ\w*|freelanc\w*|contract(?:ing|or)|"
                      r"cash (?:jobs?|work)|odd jobs"),
     ("other", r"(?:partnership|company|trust|firm|business|estate|club|charity|society|body corp\w*)'s|owe|owed|owing|refund|tax bill|rit|residual income tax|tax to pay|terminal tax|debt|arrears|boarders?|flatmates? pay|shares|sold|sell|selling|sale|lump sum|redundancy|loss|inheritance|lotto|prize|gift|"
+              r"reimburs\w*|paid (?:me )?back|voucher|"
               r"penalt\w*|student loan balance|balance|savings(?! interest)|deposit(?! interest)|house price|purchase price|sale price|"
               r"kiwisaver (?:balance |fund |account )?(?:is|was|sits at|has|of)|"
               # what an owner takes out of their business: not income (the business's profit is)
@@ -765,8 +767,8 @@ def _roles_from_the_sentence(text: str, found: list[Money]) -> list[Money]:
     return out
 
 
-EMPLOYER_PUTS_IN = re.compile(r"\b(?:employer|boss|work|company)\b[^.?!$\d]{0,15}\b(?:puts?|putting|pays?|contributes?|chips? in|adds?|gives?|"
-                              r"matches)\b[^.?!$\d]{0,12}$", re.I)
+EMPLOYER_PUTS_IN = re.compile(r"\b(?:employer|boss|work|company)\b[^.?!$\d]{0,15}\b(?:puts?|putting|pays?|paid|contributes?|contributed|"
+                              r"chips? in|chipped in|adds?|added|gives?|gave|matches|matched)\b[^.?!$\d]{0,12}$", re.I)
 
 
 # "Over $180k - is all my income taxed at 39%? Just cracked $184,000": a line someone's income is

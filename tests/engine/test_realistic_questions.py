@@ -2291,3 +2291,21 @@ def test_my_half_of_an_equally_shared_profit_is_taxed(engine):
 def test_a_relatives_foreign_pension_and_a_businesss_levy_are_not_worked_out(engine, question):
     out = ask(engine, question)
     assert out["status"] != "answered" and not out["tools"]
+
+
+@pytest.mark.parametrize("question,not_there", [
+    # A reimbursement or an employer's voucher is no income to tax at 10.5% ($157.50 on $1,500, $31.50 on $300).
+    ("work paid me back $1,500 for my tools and mileage - do I pay tax on it?", "$157.50"),
+    ("boss gave us each a $300 supermarket voucher, is that taxed?", "$31.50"),
+    # An employer's KiwiSaver contributions are taxed by ESCT: no government contribution on them ($260.72).
+    ("my boss contributed $6,000 to my KiwiSaver over the year - is any tax taken off that?", "$260.72"),
+])
+def test_money_from_an_employer_that_is_not_pay_is_not_taxed_as_income(engine, question, not_there):
+    out = ask(engine, question)
+    assert not_there not in out["answer"] and "calculate_income_tax" not in [t["name"] for t in out["tools"]]
+
+
+def test_airbnb_income_beside_a_salary_is_what_it_adds(engine):
+    # $12,000 on top of $70,000 (2026-27): 8,100 x 30% + 3,900 x 33% = $3,717 (as the calculator's unit test).
+    out = ask(engine, "airbnb income about $12,000 this year and my salary's $70,000 - how much extra tax is that?")
+    assert "$3,717" in out["answer"]
