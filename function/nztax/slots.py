@@ -167,7 +167,7 @@ ASKED_PERIOD = [
     ("monthly", r"\b(?:monthly|a month|per month|each month|every month|p/?m|month's|this month|the month|that month|one month|"
                 r"(?:take[- ]?home|net|paye)\s+month)\b"),
     ("annual", r"\b(?:a year|per year|annually|yearly|for the year|per annum|in a year|each year|over (?:the|a) (?:full )?year|"
-               r"(?:full|whole) year|per yr|a yr|(?:for|in|over) (?:one|1) year)\b"),
+               r"(?:full|whole) year|per yr|a yr|(?:for|in|over) (?:one|1) year|(?:at|by) (?:the )?(?:year[- ]end|end of the year))\b"),
 ]
 # A pay period named anywhere ("paid four-weekly, $4,100 a pay"); not "for the year".
 PAY_FREQUENCY_WORD = re.compile("|".join(p for name, p in ASKED_PERIOD if name in PAY_FREQUENCIES), re.I)
