@@ -978,13 +978,22 @@ def _rule_sum(d: Decision, intent: IntentSpec, slots: Slots) -> bool:
             d.rule_results["fif_under"] = under
         elif intent.rule_sum == "fif" and len(opening) == 1:
             d.rule_results["fif"] = fair_dividend_rate_income(float(opening[0].value), d.tax_year, _marginal_rate(d))
-        elif intent.rule_sum == "wff" and not FAMILYBOOST.search(d.asked) and len(family := [a for a in slots.incomes if a.period == "annual" and a.questioned
-                                                         in (None, HOUSEHOLD_QUESTIONED)]) == 1:
-            # (A couple's income together is just what Working for Families goes by.)
-            d.rule_results["wff"] = family_tax_credit(float(family[0].value), _children(d.asked), d.tax_year)
+        elif intent.rule_sum == "wff" and not FAMILYBOOST.search(d.asked) and len(family := _family_incomes(slots)) in (1, 2):
+            # (A couple's income together is just what Working for Families goes by: "my wife's salary is
+            # $65k and mine is $80k" is a family income of $145,000.)
+            d.rule_results["wff"] = family_tax_credit(float(sum((a.value for a in family), Decimal(0))), _children(d.asked), d.tax_year)
     except ToolArgumentError:
         return False  # (a year without those rules: the rule's text alone)
     return bool(d.rule_results)
+
+
+def _family_incomes(slots: Slots) -> list[Money]:
+    """A family's yearly incomes for Working for Families: one joint amount, or the person's own and a
+    partner's; anything else (two of one person's) is not read as a family's."""
+    own = [a for a in slots.incomes if a.period == "annual" and a.questioned in (None, HOUSEHOLD_QUESTIONED)]
+    partner = [a for a in slots.amounts if a.role == "partner" and a.period == "annual" and not a.questioned]
+    # (A household's joint amount already holds the partner's pay.)
+    return own + partner if len(own) == 1 and (not partner or len(partner) == 1 and own[0].questioned is None) else []
 
 
 # "how much will we get", "how much family tax credit": the credit itself asked for (not how much it is cut by).

@@ -2326,3 +2326,9 @@ def test_what_is_owed_at_year_end_is_the_years_tax(engine):
     # $22 x 35 hours x 52 = $40,040 (2026-27): 1,638 + 24,440 x 17.5% (4,277) = $5,915.
     out = ask(engine, "I clean for a family at $22 an hour, 35 hours a week, no PAYE taken. what will I owe at the end of the year?")
     assert "$5,915" in out["answer"]
+
+
+def test_both_partners_incomes_make_the_family_income_for_wff(engine):
+    # $52,000 + $30,000 = $82,000: 27% of ($82,000 - $42,700) = 27% of $39,300 = $10,611 (nz_tax_facts §7).
+    out = ask(engine, "I earn $52,000 and my husband earns $30,000, we have three kids. how much working for families?")
+    assert "$82,000" in out["answer"] and "$10,611" in out["answer"]
