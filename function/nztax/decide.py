@@ -189,10 +189,6 @@ LOW_INCOME_NAMED = re.compile(r"\bnot (?:much|a lot of|a lot|very much)(?: (?:jo
                               r"\bnot much (?:from|in) (?:work|my job|wages)\b", re.I)
 # A job named beside NZ Super, a pension or a benefit.
 JOB_BESIDE = re.compile(r"\bjobs?\b|\bwork(?:ing)?\b|\bemployer\b|\bpart[- ]time\b|\bshifts?\b", re.I)
-# The tax on one named thing ("how much tax on the rent?", "tax on the car?").
-TAX_ON_A_THING = re.compile(r"\btax (?:do i pay |would i pay |will i pay |is there )?on (?:the|that|this|my|his|her|our) "
-                            r"(?:rent|board|boarders?|flatmates?|car|ute|vehicle|gift|inheritance|payout|winnings|voucher|allowance|"
-                            r"compensation|reimbursements?)\b", re.I)
 # A loss asked to be set against other income: "can I use the rental's loss to bring down the tax on my salary?"
 LOSS_USED_AGAINST = re.compile(r"\b(?:loss(?:es)?|lost)\b[^?]{0,80}\b(?:against|offset|off ?set|bring down|reduce|lower|cut|take (?:that|it) off|"
                                r"use (?:it|that|them) (?:to|against))\b[^?]{0,40}\b(?:salary|wages?|pay|income|tax)\b", re.I)
@@ -469,13 +465,6 @@ def decide(question: str, classification: Classification | None, rules: RuleBook
         # the main-code rule is no fallback).
         intent, runner = secondary, None
         d.intent, runner_does, sure = intent, "fact", True
-    if (intent.tool in ALL_INCOME_TOOLS and TAX_ON_A_THING.search(asked)
-            and not any(a.role in OTHER_INCOME_ROLES for a in slots.amounts)):
-        # "My flatmate pays me $200 a week rent, I earn $60k. How much tax on the rent?", "company car worth
-        # $60k, salary $110k: tax on the car?": the tax asked about is the thing's, which no stated amount is
-        # the income of; the salary's tax is no answer. Looked up instead.
-        d.action = "topic"
-        return d
     if intent.does in ("calculate", "fact") and intent.name not in LOSS_RULES and LOSS_USED_AGAINST.search(asked) and not SUM_ASKED.search(asked):
         # "The rental made a $12k loss: can I use it to bring down the tax on my salary?": whether a loss
         # can be set against other income is the rental's (or the business's) rule, not a sum, nor an

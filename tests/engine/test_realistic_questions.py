@@ -2311,17 +2311,6 @@ def test_airbnb_income_beside_a_salary_is_what_it_adds(engine):
     assert "$3,717" in out["answer"]
 
 
-@pytest.mark.parametrize("question", [
-    "my work ute is worth about $55k and I earn $95,000 - how much tax do I pay on the ute?",
-    "Mum gave me $20,000 and I earn $72k. How much tax on the gift?",
-])
-def test_the_tax_on_a_named_thing_is_not_the_salarys_tax(engine, question):
-    # The salary's own tax ($19,577.50 on $95,000; $14,120.50 on $72,000) answers nothing asked.
-    out = ask(engine, question)
-    assert "calculate_income_tax" not in [t["name"] for t in out["tools"]]
-    assert "$19,577.50" not in out["answer"] and "$14,120.50" not in out["answer"]
-
-
 def test_what_is_owed_at_year_end_is_the_years_tax(engine):
     # $22 x 35 hours x 52 = $40,040 (2026-27): 1,638 + 24,440 x 17.5% (4,277) = $5,915.
     out = ask(engine, "I clean for a family at $22 an hour, 35 hours a week, no PAYE taken. what will I owe at the end of the year?")
