@@ -59,6 +59,7 @@ TARGETS = {
     "supplement36": ("nztax_build.evaluate_answers", "question_bank_dev37.yaml", "supplement36.md"),  # development only
     "supplement37": ("nztax_build.evaluate_answers", "question_bank_dev38.yaml", "supplement37.md"),  # development only
     "supplement38": ("nztax_build.evaluate_answers", "question_bank_dev39.yaml", "supplement38.md"),  # development only
+    "supplement39": ("nztax_build.evaluate_answers", "question_bank_dev40.yaml", "supplement39.md"),  # development only
 }
 
 
