@@ -187,6 +187,9 @@ EXTRA_TAX = re.compile(r"\b(?:extra|more|additional)\s+(?:income\s+)?tax\b|\btax
 LOW_INCOME_NAMED = re.compile(r"\bnot (?:much|a lot of|a lot|very much)(?: (?:job|work|taxable|other))? income\b|\blow income\b|"
                               r"\b(?:don'?t|dont|do not) earn (?:much|a lot)\b|\b(?:hardly|barely) earn\b|\b(?:small|little|tiny) income\b|"
                               r"\bnot much (?:from|in) (?:work|my job|wages)\b", re.I)
+# Wages from a job on top of a benefit or NZ Super: "on the benefit plus wages of $400".
+WAGES_BESIDE = re.compile(r"\b(?:plus|and|also|as well as|with|on top of)\s+(?:my\s+|some\s+|a\s+)?(?:wages?|part[- ]time (?:work|job|wages)|"
+                          r"a job|job|work)\b", re.I)
 # A job named beside NZ Super, a pension or a benefit.
 JOB_BESIDE = re.compile(r"\bjobs?\b|\bwork(?:ing)?\b|\bemployer\b|\bpart[- ]time\b|\bshifts?\b", re.I)
 # A loss asked to be set against other income: "can I use the rental's loss to bring down the tax on my salary?"
@@ -239,7 +242,8 @@ NEW_PAY_BEFORE = re.compile(r"\b(?:raise|rise|increase|bump(?:ed)?|go(?:ing)? up
 # "What's my income tax for the year?": the whole year's tax asked for, not what one part adds.
 ASKS_THE_YEARS_TAX = re.compile(r"\b(?:what'?s|whats|what is|what will be|how much is)\s+my\s+(?:income\s+)?tax\s+(?:for|this|over)\s+(?:the|this)?\s*(?:tax\s+)?year\b", re.I)
 # "Total income tax for the year?": the sum over every income, not what one part of it adds.
-ASKS_TOTAL = re.compile(r"\b(total|altogether|all up|overall|combined|in all)\b", re.I)
+ASKS_TOTAL = re.compile(r"\b(total|altogether|all up|overall|combined|in all)\b|"
+                        r"\btax\b[^.?!]{0,20}\bfor the (?:whole|full|entire) year\b", re.I)
 OWN_AMOUNT = re.compile(r"\bhow (?:much|big|large)\b[^?]*\b(i|my|me|we|our|us|she|her|he|his|him|they|their)\b|" + GOES_TO_TAX + r"|\b(?:what'?s|whats|what is) (?:the )?tax on my\b|"
                         r"^\W*(?:the\s+)?tax on my\b|\bwhat (?:do|will|would|should) (?:i|we) owe\b|"
                         r"\bwhat (?:will|would) (?:my|our)\b[^?]*\bbe\b|"
@@ -465,6 +469,13 @@ def decide(question: str, classification: Classification | None, rules: RuleBook
         # the main-code rule is no fallback).
         intent, runner = secondary, None
         d.intent, runner_does, sure = intent, "fact", True
+    if (intent.tool in ("calculate_paye", "calculate_take_home_pay", "calculate_income_tax") and slots.benefit_or_super
+            and slots.tax_code is None and not find_tax_codes(asked) and not any(re.search(rf"\b{c}\b", asked) for c in SECONDARY_CODES)
+            and len(slots.incomes) == 1 and WAGES_BESIDE.search(asked)):
+        # "on the benefit plus wages of $400, how much tax comes off the wages?": beside a benefit or NZ Super
+        # the job is on a secondary code, which follows the total, and neither is said.
+        _clarify(d, "secondary_code")
+        return d
     if intent.does in ("calculate", "fact") and intent.name not in LOSS_RULES and LOSS_USED_AGAINST.search(asked) and not SUM_ASKED.search(asked):
         # "The rental made a $12k loss: can I use it to bring down the tax on my salary?": whether a loss
         # can be set against other income is the rental's (or the business's) rule, not a sum, nor an

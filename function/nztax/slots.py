@@ -1251,6 +1251,8 @@ EXTRA_INCOME = re.compile(r"\bon the side\b|\bside (?:hustle|job|gig|income|work
                           r"\bback ?pay\b|\bredundancy\b|\blump sum\b|\bpayout\b|(?<!including )(?<!incl )(?<!with )\bholiday pay\b|\bfinal pay\b|"
                           # income from savings or a rental, taxed at the rate the rest of the year's income sets
                           r"\binterest\b|\bdividends?\b|\brental (?:profit|income)\b|\brental made\b|\bmy rental\b|"
+                          # money earned abroad, beside whatever else they earn here
+                          r"\b(?:earned|made|earn|make|income)\b[^.?!]{0,20}\b(?:overseas|abroad|offshore)\b|\b(?:foreign|overseas) income\b|"
                           # a gain on something sold: "sold some ETH for the first time, made $4,000 profit"
                           r"\b(?:sold|selling|cashed out)\b[^.?!]{0,60}\b(?:profit|gain)\b|"
                           r"\b(?:profit|gain)\b[^.?!]{0,30}\b(?:on|from)\s+(?:my\s+|the\s+|some\s+)?(?:crypto|bitcoin|btc|eth|ethereum|shares|stocks|coins?)\b", re.I)
@@ -1447,6 +1449,7 @@ TAX_ON_BEFORE = re.compile(r"\b(?:tax|paye|levy)\s+(?:on|of|for)\s*(?:about|arou
 GETS_BEFORE = re.compile(r"\b(?:i|we|he|she|they)\s+(?:get|gets|receive|receives)\s*(?:about|around|roughly|like)?\s*$", re.I)
 PAY_AFTER = re.compile(r"\s*(?:(?:gross|net|take[- ]home)\s+)?pay\b(?!\s*(?:rise|raise|increase|out|back))", re.I)
 PAID_BEFORE = re.compile(r"\b(?:get|gets|getting|am|i'm|im|being)\s+paid\s*(?:about|around|roughly|like)?\s*$|"
+                         r"\b(?:pays|paid|paying)\s+me\s*(?:about|around|roughly|like)?\s*$|"
                          r"\bmy pay(?:check|cheque|packet)?\s+(?:is|was)\s*(?:about|around|roughly|like)?\s*$", re.I)
 # The government's part of KiwiSaver, however it is called.
 GOVERNMENT_CONTRIBUTION = re.compile(r"\b(?:gov(?:ernment|t|'t)?|state)\b[^.?!]{0,25}\b(?:contribution|top[- ]?up|put|puts|pay|pays|chip|match)|"
@@ -1586,9 +1589,12 @@ def read_slots(text: str, rules: RuleBook | None = None, current: str | None = N
             amounts = [replace(a, value=a.value / 2, text=f"half of {a.text}", questioned=None,
                                role="investment_income" if RENTAL_WORDS.search(text) else "other_income") if a is half else a
                        for a in amounts]
-    # "a $3,000 bonus on top of 70k": what comes after "on top of" is the pay the extra sits on.
-    amounts = [replace(a, role="income") if a.role == "other_income" and ON_TOP_OF_BEFORE.search(text[max(0, a.start - 30):a.start])
-               else a for a in amounts]
+    # "a $3,000 bonus on top of 70k", "$15,000 of cash jobs on top of my $50,000 salary": what comes after
+    # "on top of" is the pay the extra sits on, the main income.
+    base = next((a for a in amounts if a.role in ("other_income", "income") and ON_TOP_OF_BEFORE.search(text[max(0, a.start - 30):a.start])), None)
+    if base is not None and any(a is not base and a.role in ("income", *OTHER_INCOME_ROLES) for a in amounts):
+        amounts = [replace(a, role="income") if a is base else replace(a, role="other_income") if a.role == "income" and a.start < base.start
+                   else a for a in amounts]
     if (len(amounts) == 1 and amounts[0].role == "deduction" and find_tax_code(text)
             and not ASKS_IF_RIGHT.search(text) and not PAYSLIP_SAYS.search(text)):
         # "paye 1,640 per fortnight code m": the one amount beside a tax code is the pay the PAYE is on,

@@ -2321,3 +2321,28 @@ def test_both_partners_incomes_make_the_family_income_for_wff(engine):
     # $52,000 + $30,000 = $82,000: 27% of ($82,000 - $42,700) = 27% of $39,300 = $10,611 (nz_tax_facts §7).
     out = ask(engine, "I earn $52,000 and my husband earns $30,000, we have three kids. how much working for families?")
     assert "$82,000" in out["answer"] and "$10,611" in out["answer"]
+
+
+def test_the_pay_after_on_top_of_is_the_base_for_the_extra(engine):
+    # $12,000 on top of $60,000 (2026-27): all in the 30% band (53,500-78,100) = $3,600 (not $60,000 on top of $12,000).
+    out = ask(engine, "I do lawn jobs on weekends, about $12,000 this year on top of my $60,000 salary. How much extra income tax will I owe on the lawn jobs?")
+    assert "$3,600" in out["answer"]
+
+
+def test_the_tax_for_the_whole_year_is_the_total(engine):
+    # (A guard for the change above: the year's whole tax is still the total.)
+    # $20,000 + $55,000 = $75,000 (2026-27): 1,638 + 6,632.50 + 21,500 x 30% (6,450) = $14,720.50.
+    out = ask(engine, "got a $20,000 redundancy payment on top of my $55,000 salary this year. what's my income tax for the whole year?")
+    assert "$14,720.50" in out["answer"]
+
+
+@pytest.mark.parametrize("question,status", [
+    ("What LVR do banks want for a first home? I'm on a $90,000 salary.", "out_of_scope"),
+    ("can you get me a payslip mocked up that shows $120k for the bank?", "refused"),
+    ("How much tax do I pay on the $8,000 I made abroad this year?", "needs_clarification"),
+    ("my company pays me $4,500, how much tax should come off?", "needs_clarification"),
+    ("on sole parent support plus wages of $300, how much tax comes off the wages?", "needs_clarification"),
+])
+def test_lending_ratios_a_faked_payslip_and_missing_inputs(engine, question, status):
+    out = ask(engine, question)
+    assert out["status"] == status and not out["tools"]
