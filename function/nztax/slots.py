@@ -1028,14 +1028,14 @@ ANOTHER_BOUGHT = re.compile(r"\b(?:new|another|next|replacement|second)\b", re.I
 
 
 # How long a property was held: "18 months after buying it", "held it for 3 years", "bought it in 2023".
-HELD_FOR = re.compile(r"\b(?P<n>\d+(?:\.\d+)?|a|an|one|two|three|four|five|six|seven|eight|nine|ten)\s*(?P<u>years?|yrs?|months?|mths?)\b"
-                      r"(?=[^.?!]{0,12}\b(?:after|later|since)\b)|"
+_HELD_COUNT = r"\d+(?:\.\d+)?|a|an|" + "|".join(list(UNIT_WORDS)[1:11])  # a number of years or months: "18", "three"
+_HELD_UNIT = r"years?|yrs?|months?|mths?"
+HELD_FOR = re.compile(rf"\b(?P<n>{_HELD_COUNT})\s*(?P<u>{_HELD_UNIT})\b(?=[^.?!]{{0,12}}\b(?:after|later|since)\b)|"
                       r"\b(?:held|owned|had|kept)\s+(?:it|the \w+|them)?\s*(?:for\s+)?(?:about\s+|around\s+|just over\s+|just under\s+)?"
-                      r"(?P<n2>\d+(?:\.\d+)?|a|an|one|two|three|four|five|six|seven|eight|nine|ten)\s*(?P<u2>years?|yrs?|months?|mths?)\b|"
-                      r"\b(?P<n3>\d+(?:\.\d+)?|a|an|one|two|three|four|five|six|seven|eight|nine|ten)\s*(?P<u3>years?|yrs?|months?|mths?)\s+ago\b", re.I)
+                      rf"(?P<n2>{_HELD_COUNT})\s*(?P<u2>{_HELD_UNIT})\b|"
+                      rf"\b(?P<n3>{_HELD_COUNT})\s*(?P<u3>{_HELD_UNIT})\s+ago\b", re.I)
 BOUGHT_IN_YEAR = re.compile(r"\b(?:bought|purchased|got)\b[^.?!]{0,30}?\bin\s+(?:(?P<m>" + MONTH_NAMES + r")\s+)?(?P<y>20\d\d)\b", re.I)
 SOLD_IN_YEAR = re.compile(r"\b(?:sold|sell|selling|sale)\b[^.?!$]{0,30}?\bin\s+(?:(?P<m>" + MONTH_NAMES + r")\s+)?(?P<y>20\d\d)\b", re.I)
-COUNT_WORDS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10}
 HELD_PAST_BRIGHT_LINE = "held longer than the bright-line period: the gain is not taxed under the bright-line test"
 
 
@@ -1052,7 +1052,8 @@ def months_held(text: str, today: dt.date) -> tuple[float, float] | None:
     if m:
         n = next(g for g in (m.group("n"), m.group("n2"), m.group("n3")) if g)
         unit = next(g for g in (m.group("u"), m.group("u2"), m.group("u3")) if g).lower()
-        months = float(COUNT_WORDS.get(n.lower()) or n) * (12 if unit.startswith("y") else 1)
+        count = 1.0 if n.lower() in ("a", "an") else float(UNIT_WORDS.get(n.lower(), n))
+        months = count * (12 if unit.startswith("y") else 1)
         return months, months
     b = BOUGHT_IN_YEAR.search(text)
     if b:
