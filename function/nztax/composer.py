@@ -240,6 +240,12 @@ CLARIFYING_QUESTIONS: dict[str, tuple[str, tuple[str, ...]]] = {
                  "(for a rental: rates, insurance, repairs, mortgage interest where allowed, agent's fees). What were the "
                  "costs for the year, and what else did you earn?",
                  ("My side business took in $40,000 and its costs were $12,000; I also earn $50,000. How much tax?",)),
+    "business_structure": ("Tax on a business's profit depends on how the business is set up. A sole trader's profit is "
+                           "their own income, taxed at personal rates together with anything else they earn; a company "
+                           "pays company tax on its profit, which is outside what I cover; partners each pay on their own "
+                           "share. Is it your business as a sole trader (and what else do you earn), or a company or "
+                           "partnership?",
+                           ("I'm a sole trader and my business made $60,000 profit. How much tax do I pay?",)),
     "pay_to_check": ("To check the tax taken from a pay I need the pay it came off: the gross amount before tax, how "
                      "often you're paid (weekly, fortnightly, four-weekly or monthly) and your tax code (for example M "
                      "or M SL). What are they?",
@@ -248,6 +254,11 @@ CLARIFYING_QUESTIONS: dict[str, tuple[str, tuple[str, ...]]] = {
                        "taxed at the rate of the band your total income reaches. What else do you earn in the tax year "
                        "(salary, wages, a benefit or other income), or is this your only income?",
                        ("I earn $55,000 salary and made $3,000 on the side. How much extra tax is that?",)),
+    "overseas_income": ("Whether New Zealand taxes money earned overseas turns on your tax residency: a New Zealand tax "
+                        "resident is taxed here on income from anywhere (with a credit for tax paid in the other country), a "
+                        "non-resident only on income from New Zealand. Were you living in New Zealand, with a home here, while "
+                        "you earned it, and what else did you earn in the tax year?",
+                        ("I'm a New Zealand tax resident. I earned $8,000 overseas and $50,000 here. How much tax on the $8,000?",)),
     "job_split": ("The tax on each job follows that job's own pay: the main job is taxed on its code (M or ME) and "
                   "the other on a secondary code chosen from your total income. How much does each job pay (and how "
                   "often)?",

@@ -539,7 +539,7 @@ def decide(question: str, classification: Classification | None, rules: RuleBook
         elif (intent.own_sum_asks and (OWN_AMOUNT.search(asked) or slots.extra_only and ASKS_AMOUNT_OF_TAX.search(asked))
               and any(a.role != "foreign" for a in slots.amounts) and slots.income_amount() is None and not d.rule_results):
             # "How much tax will come off my $5k bonus?": what it costs depends on the rest of their income.
-            _clarify(d, "rest_of_income" if slots.extra_only else "income")
+            _clarify(d, _what_else_reason(slots) if slots.extra_only else "income")
         return d
     # A calculation.
     foreign = [a for a in slots.amounts if a.role == "foreign"]
@@ -652,10 +652,15 @@ def decide(question: str, classification: Classification | None, rules: RuleBook
         # the costs that come off the takings are not stated.
         _clarify(d, "expenses")
         return d
+    if slots.business_unnamed and intent.tool in ALL_INCOME_TOOLS:
+        # "The business made $60,000 profit, how much tax do I pay?": a sole trader's own income at
+        # personal rates, or a company's profit taxed in the company: how it is set up decides.
+        _clarify(d, "business_structure")
+        return d
     if slots.extra_only and intent.tool in RATE_DEPENDS_ON_INCOME_TOOLS:
         # "I got paid $3,000 for some work on the side, how much tax?": taxed at the band the rest of
         # their income reaches, which the question does not say.
-        _clarify(d, "rest_of_income")
+        _clarify(d, _what_else_reason(slots))
         return d
     if (intent.does == "calculate" and DIFFERENCE_ASKED.search(asked) and not slots.comparison
             and len([a for a in slots.incomes if not a.questioned]) == 1
@@ -1145,6 +1150,11 @@ def _truncated(value: Decimal) -> Decimal:
 
 def _cents(value: Decimal) -> float:
     return float(_truncated(value))
+
+
+def _what_else_reason(slots: Slots) -> str:
+    """What to ask of extra money with nothing said of the rest: for money earned abroad, residency too."""
+    return "overseas_income" if slots.earned_overseas else "rest_of_income"
 
 
 def _clarify(d: Decision, missing: str, reason: str | None = None) -> None:

@@ -1242,6 +1242,15 @@ NO_IRD_NUMBER = re.compile(r"\b(?:(?:don'?t|do not|didn'?t|never|won'?t) (?:give
 NEGATION = re.compile(r"\b(?:not|no|never|without|don'?t|doesn'?t|didn'?t|isn'?t|aren'?t|can'?t|cannot|won'?t|"
                       r"shouldn'?t|haven'?t|hasn'?t|wasn'?t|weren'?t)\b", re.I)
 
+# Money earned abroad ("made $8,000 abroad", "did a contract in australia and earned $40k there"): whether
+# New Zealand taxes it, and at what rate, turns on residency and the rest of the year's income.
+FOREIGN_PLACE = (r"(?:overseas|abroad|offshore|in (?:australia|oz|the uk|the us|the usa|america|canada|england|scotland|ireland|"
+                 r"london|sydney|melbourne|brisbane|perth|singapore|hong kong|dubai|japan|korea|china|india|fiji|samoa|tonga|"
+                 r"the cook islands|the philippines|germany|france))")
+EARNED_OVERSEAS = re.compile(rf"\b(?:earned|made|earn|make|income|contract|contracting|worked|working)\b[^.?!]{{0,30}}\b{FOREIGN_PLACE}\b|"
+                             r"\b(?:foreign|overseas) income\b", re.I)
+# ("used to work in Australia, now I earn $80k here": the income is this country's.)
+EARNED_HERE = re.compile(r"\b(?:earn\w*|make|made|paid|salary|job)\b[^.?!]{0,25}\b(?:here|in nz|in new zealand)\b", re.I)
 # Money on top of the rest of someone's income ("$3,000 for some work on the side", "a 5k bonus"): the
 # tax on it depends on that income, unless the text says there is none ("no other income").
 # ("$184,000 with bonus", "including my bonus": a total that has the bonus in it, not extra money.)
@@ -1252,8 +1261,6 @@ EXTRA_INCOME = re.compile(r"\bon the side\b|\bside (?:hustle|job|gig|income|work
                           r"\bback ?pay\b|\bredundancy\b|\blump sum\b|\bpayout\b|(?<!including )(?<!incl )(?<!with )\bholiday pay\b|\bfinal pay\b|"
                           # income from savings or a rental, taxed at the rate the rest of the year's income sets
                           r"\binterest\b|\bdividends?\b|\brental (?:profit|income)\b|\brental made\b|\bmy rental\b|"
-                          # money earned abroad, beside whatever else they earn here
-                          r"\b(?:earned|made|earn|make|income)\b[^.?!]{0,20}\b(?:overseas|abroad|offshore)\b|\b(?:foreign|overseas) income\b|"
                           # a gain on something sold: "sold some ETH for the first time, made $4,000 profit"
                           r"\b(?:sold|selling|cashed out)\b[^.?!]{0,60}\b(?:profit|gain)\b|"
                           r"\b(?:profit|gain)\b[^.?!]{0,30}\b(?:on|from)\s+(?:my\s+|the\s+|some\s+)?(?:crypto|bitcoin|btc|eth|ethereum|shares|stocks|coins?)\b", re.I)
@@ -1261,6 +1268,15 @@ ONLY_INCOME = re.compile(r"\b(?:no|not any|nothing|without any|don'?t have any) 
                          r"\bonly (?:income|earnings|money)\b|\bno (?:salary|wages|job|day job|main job)\b|\bnothing else\b|"
                          r"\bthat'?s (?:all|it)\b|\ball (?:i|he|she|they) (?:earn|earned|made|make|get|got)\b|\bmy only\b|"
                          r"\bno side (?:income|job|business|hustle|work)\b|\bjust (?:my|the) (?:\S+ )?(?:job|salary|wages?|pay)\b", re.I)
+# "The business made $60,000 profit": a business's profit with nothing said of how it is set up. A sole
+# trader's profit is their own income; a company's is taxed in the company (and partners pay on their shares).
+UNNAMED_BUSINESS_PROFIT = re.compile(r"\b(?:the|our|this|that)\s+(?:\w+\s+)?(?:business|biz|shop|cafe|café|firm|practice|restaurant|"
+                                     r"store|salon|farm|workshop|bakery|dairy|clinic|studio|agency|takeaways?|gym|pub|"
+                                     r"franchise|consultancy|garage|orchard|vineyard)\b[^.?!$\d]{0,25}\b(?:made|cleared|netted|earned|turned|had|"
+                                     r"did)\b[^.?!]{0,25}\bprofit\b", re.I)
+BUSINESS_OWNED_AS = re.compile(r"\bsole[- ]?trader\b|\bself[- ]employ|\bfreelanc|\bcontractor\b|\bmy (?:own )?(?:\w+ )?business\b|"
+                               r"\bside (?:business|biz|hustle)\b|\b(?:my|our|his|her) shares?\b|\bpartnership\b|\bpartners?\b|"
+                               r"\bcompany\b|\bltd\b|\blimited\b|\btrusts?\b|\bshareholders?\b|\bin my (?:own )?name\b", re.I)
 # "moved to NZ in August and started a job on 92k": a salary earned for only part of the tax year.
 PART_YEAR = re.compile(r"\b(?:start(?:ed|ing)?|mov(?:ed|ing)|arriv(?:ed|ing)|began|join(?:ed|ing)|came)\b[^.?!]{0,40}?"
                        r"\b(?:(?:in|from|since|on)\s+(?:(?:the\s+)?(?P<day>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?)?|(?P<day2>\d{1,2})(?:st|nd|rd|th)?\s+)"
@@ -1494,6 +1510,8 @@ class Slots:
     year_of_rule: bool = False        # "acc levy 2025": a calendar year's number as the year of a rule
     extra_only: bool = False          # "$3,000 for some work on the side": extra money, and nothing said of the rest
     gross_only: bool = False          # "$95k in sales": takings or rent before costs, and no costs stated
+    earned_overseas: bool = False     # "made $8,000 abroad": income earned in another country
+    business_unnamed: bool = False    # "The business made $60,000 profit": whose, and how the business is set up, unsaid
     part_year: bool = False           # "started a job on 92k in August": a salary for part of the tax year
     part_year_months: int | None = None  # "starting 1 Sept on $84,000 a year, no income before": the months it is paid for
     denies_conditions: bool = False   # "no WFF, not on a benefit": what would stop the IETC is said not to apply
@@ -1678,8 +1696,11 @@ def read_slots(text: str, rules: RuleBook | None = None, current: str | None = N
                                                             nztax_rules.today()))
     amounts = slots.amounts = _one_year_each(text, _takings_less_costs(text, amounts, slots), slots)
     earned = [a for a in amounts if a.role in ("income", *OTHER_INCOME_ROLES)]
-    slots.extra_only = (bool(EXTRA_INCOME.search(text)) and not ONLY_INCOME.search(text) and len(earned) == 1
+    slots.earned_overseas = bool(EARNED_OVERSEAS.search(text)) and not EARNED_HERE.search(text)
+    # (Money earned abroad is beside whatever else they earn here.)
+    slots.extra_only = (bool(EXTRA_INCOME.search(text) or slots.earned_overseas) and not ONLY_INCOME.search(text) and len(earned) == 1
                         and not earned[0].says_salary and not any(a.role in ("main_job", "second_job", "total") for a in amounts))
+    slots.business_unnamed = bool(UNNAMED_BUSINESS_PROFIT.search(text)) and not BUSINESS_OWNED_AS.search(text)
     slots.flat_code = next((code for code, words in FLAT_CODE_WORK.items() if words.search(text)), None)
     slots.tax_year, slots.year_text = resolve_tax_year(text, rules, current)
     # "income tax for 2025 on $70,000": a calendar year's number alone could be the tax year ending

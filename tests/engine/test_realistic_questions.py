@@ -2346,3 +2346,30 @@ def test_the_tax_for_the_whole_year_is_the_total(engine):
 def test_lending_ratios_a_faked_payslip_and_missing_inputs(engine, question, status):
     out = ask(engine, question)
     assert out["status"] == status and not out["tools"]
+
+
+@pytest.mark.parametrize("question", [
+    "the bakery cleared $95,000 profit this year, how much tax do I owe on that?",
+    "Our salon made about 70k profit last year. What's the tax bill?",
+])
+def test_a_business_profit_with_its_setup_unsaid_asks_how_it_is_set_up(engine, question):
+    # A sole trader's $95,000 would be $21,227.50 at personal rates; a company's, $26,600 at 28%: neither is sure.
+    out = ask(engine, question)
+    assert out["status"] == "needs_clarification" and not out["tools"] and "sole trader" in out["answer"]
+
+
+def test_a_sole_traders_business_profit_is_still_worked_out(engine):
+    # (A guard for the change above.) $95,000 (2026-27): 1,638 + 6,632.50 + 24,600 x 30% (7,380)
+    # + 16,900 x 33% (5,577) = $21,227.50.
+    out = ask(engine, "I'm self-employed and the bakery cleared $95,000 profit this year, how much tax do I owe on that?")
+    assert "$21,227.50" in out["answer"]
+
+
+@pytest.mark.parametrize("question", [
+    "worked a season in the UK and made about $22k there, how much NZ tax do I have to pay on it?",
+    "I had a contract in Sydney - $35,000 earned. Do I owe tax here on that?",
+])
+def test_money_earned_abroad_with_nothing_else_said_asks_residency_and_the_rest(engine, question):
+    # Resident: taxed here at the band the rest of the year's income reaches; non-resident: not taxed here.
+    out = ask(engine, question)
+    assert out["status"] == "needs_clarification" and not out["tools"] and "resident" in out["answer"]
