@@ -277,7 +277,16 @@ def lead_for(name: str, args: dict, result: dict, decision: Decision) -> str:
 # The figure a comparison is about, per calculator: (result field, what it is).
 COMPARED_FIGURE = {"calculate_income_tax": ("total_tax", "income tax"),
                    "calculate_take_home_pay": ("net_pay", "take-home pay"),
-                   "calculate_paye": ("net_pay", "take-home pay")}
+                   "calculate_paye": ("net_pay", "take-home pay"),
+                   "calculate_ietc": ("annual_credit", "independent earner tax credit"),
+                   "calculate_acc_levy": ("annual_levy", "ACC earners' levy"),
+                   "calculate_student_loan_repayment": ("annual_repayment", "student loan repayment")}
+# The part of one pay's PAYE result a question is about, by the calculator it asks for: "how much more
+# student loan comes off each week?" compares the loan's deduction, not only the take-home pay.
+PAYE_PART_ASKED = {"calculate_paye": ("paye", "PAYE"), "calculate_student_loan_repayment": ("student_loan", "student loan deduction"),
+                   "calculate_kiwisaver": ("kiwisaver_employee", "KiwiSaver deduction")}
+# A calculator worked on one pay compares that pay's figure: (result field, what it is).
+COMPARED_PER_PAY = {"calculate_student_loan_repayment": ("deduction_per_pay", "student loan deduction")}
 
 
 def result_citations(result: dict, titles: dict[str, str]) -> list[Citation]:
@@ -288,20 +297,29 @@ def result_citations(result: dict, titles: dict[str, str]) -> list[Citation]:
             if (key == "source" or key.endswith("_source")) and isinstance(url, str)]
 
 
-def _difference(results: list[tuple[str, dict, dict]]) -> str | None:
+def _difference(results: list[tuple[str, dict, dict]], decision: Decision | None = None) -> str | None:
     """The sentences a comparison is asked for: how far apart each calculator's two runs are
     ("90k vs 100k": in income tax, and in take-home pay when both were worked out)."""
     sentences = []
+    pays = [r for n, _, r in results if n == "calculate_paye" and "error" not in r]
+    asked_tool = decision.intent.tool if decision is not None and decision.intent is not None else None
+    if decision is not None and LOAN_DEDUCTION_ASKED.search(decision.asked or ""):
+        asked_tool = "calculate_student_loan_repayment"
+    part = PAYE_PART_ASKED.get(asked_tool or "")
+    if len(pays) == 2 and len(results) == 2 and part and all(r.get(part[0]) is not None for r in pays):
+        gap = abs(Decimal(str(pays[0][part[0]])) - Decimal(str(pays[1][part[0]])))
+        sentences.append(f"The difference in {part[1]} is **{money(gap)}** {_per(pays[0].get('pay_frequency'))}.")
     for name in dict.fromkeys(n for n, _, _ in results):
         runs = [r for n, _, r in results if n == name]
         if len(runs) != 2 or any("error" in r for r in runs) or name not in COMPARED_FIGURE:
             continue
-        field_name, label = COMPARED_FIGURE[name]
         a, b = runs
+        per_pay = name == "calculate_paye" or (name in COMPARED_PER_PAY and a.get("pay_frequency"))
+        field_name, label = COMPARED_PER_PAY[name] if per_pay and name in COMPARED_PER_PAY else COMPARED_FIGURE[name]
         if a.get(field_name) is None or b.get(field_name) is None:
             continue
         gap = abs(Decimal(str(a[field_name])) - Decimal(str(b[field_name])))
-        period = "a year" if name != "calculate_paye" else _per(a.get("pay_frequency"))
+        period = _per(a.get("pay_frequency")) if per_pay else "a year"
         sentences.append(f"The difference in {label} is **{money(gap)}** {period}.")
     return " ".join(sentences) or None
 
@@ -366,7 +384,7 @@ def calculation(decision: Decision, results: list[tuple[str, dict, dict]], rules
             leads.append(lead)
         if not comparison or "error" in result:
             working += ([""] if working else []) + lines
-    difference = _difference(results) if comparison else None
+    difference = _difference(results, decision) if comparison else None
     if difference:
         leads.append(difference)
     together = together_total(results)

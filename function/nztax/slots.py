@@ -342,7 +342,7 @@ NAMES_TAKE_HOME = re.compile(r"\btake[- ]?home\b|\bafter[- ]tax\b|\bnet (?:pay|i
                              r"\bhits? my (?:account|bank)\b|\bclear (?:each|a|per|every)\b|"
                              # "how much of the bonus do I actually get to keep", "what do I end up with"
                              r"\b(?:i|we)(?: actually)?(?: get to)? keep\b|\bend up with\b|\bleft with\b", re.I)
-COMPARISON = re.compile(r"\b(?:vs\.?|versus|compared (?:to|with)|or|instead of|(?:raise|rise|increase|bump|up|jump|promotion) to)\s*$", re.I)
+COMPARISON = re.compile(r"\b(?:vs\.?|versus|compared (?:to|with)|or|instead of|than (?:on|at|with)?|(?:raise|rise|increase|bump|up|jump|promotion) to)\s*$", re.I)
 # "Two job offers: $92,000 and $97,500 … on the higher one?": two offers weighed, not two incomes.
 OFFERS_WEIGHED = re.compile(r"\b(?:two|2|both|the)\s+(?:job\s+)?offers\b|\bthe (?:higher|lower|bigger|smaller|better) (?:one|offer|salary)\b", re.I)
 RANGE_BEFORE = re.compile(r"\b(?:from|between)\s*$", re.I)
@@ -1198,13 +1198,17 @@ BARE_SL_CODE = re.compile(r"(?<![\w'])(?P<c>(?:ME|M|SB|SH|ST|SA|S) SL)(?![\w'])"
 PERCENT = re.compile(r"(?P<p>\d+(?:\.\d+)?)\s?(?:%|percent\b|per cent\b)", re.I)
 ESCT = re.compile(r"\besct\b|employer superannuation contribution tax|employer (?:kiwi\s?saver )?contributions?", re.I)
 KIWISAVER = re.compile(r"kiwi\s?saver|\bks\b|\bk/s\b|\bgov(?:ernment|t|\.)?\s+(?:contribution|top[- ]?up)|\bmember tax credit", re.I)
+# One "no" for a short list joined by "or": "no KS or SL", "no student loan or KiwiSaver". (Not a comma
+# or "and": "no student loan, KiwiSaver at 3.5%" has KiwiSaver.)
+NEGATED_LIST = r"(?:(?:[\w'-]+\s+)?[\w'-]+\s*(?:/|\bor\b|\bnor\b)\s*(?:an?\s+|any\s+)?){0,2}"
 NO_KIWISAVER = re.compile(r"\b(?:no|not in|not on|without|opted out of|don'?t have|not a member of|no longer in|"
-                          r"(?:is|am|are)(?:n'?t| not) in|(?:is|am|are)(?:n'?t| not) a member of)\s+(?:a\s+)?(?:kiwi\s?saver|ks)\b|"
-                          # "no student loan or KiwiSaver": one "no" for both
-                          r"\b(?:no|not|without)\s+(?:a\s+)?student\s?loan\s+(?:or|nor|and)\s+(?:kiwi\s?saver|ks)\b", re.I)
+                          r"(?:is|am|are)(?:n'?t| not) in|(?:is|am|are)(?:n'?t| not) a member of)\s+(?:a\s+)?"
+                          rf"{NEGATED_LIST}(?:kiwi\s?saver|ks)\b", re.I)
 STUDENT_LOAN = re.compile(r"student\s?loans?|studylink loan|\bsl\b|\bstudent debt\b", re.I)
-NO_STUDENT_LOAN = re.compile(r"\b(?:no|without|don'?t have an?|paid off(?: my)?|no longer have an?)\s+(?:a\s+)?(?:student\s?loans?|sl\b)", re.I)
-NO_WFF = re.compile(r"\b(?:no|not on|not getting|not receiving|don'?t get|doesn'?t get|without)\s+(?:any\s+)?(?:working for families|wff)\b", re.I)
+NO_STUDENT_LOAN = re.compile(r"\b(?:no|without|don'?t have an?|paid off(?: my)?|no longer have an?)\s+(?:a\s+)?"
+                             rf"{NEGATED_LIST}(?:student\s?loans?|sl\b)", re.I)
+NO_WFF = re.compile(r"\b(?:no|not on|not getting|not receiving|don'?t get|doesn'?t get|without)\s+(?:any\s+)?"
+                    rf"{NEGATED_LIST}(?:working for families|wff)\b", re.I)
 NO_OTHER_JOB = re.compile(r"\b(?:no|not any|without an?|don'?t have an?)\s+(?:other|second|2nd|another)\s+(?:job|jobs|income|employer)", re.I)
 
 

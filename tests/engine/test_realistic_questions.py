@@ -4,6 +4,8 @@ Every expected figure is IRD's own (nz_tax_facts.md §8 worked examples) or work
 2026-27 bands (tax = income x rate - IRD's subtract constant), never produced by running our code.
 """
 
+import re
+
 import pytest
 
 from nztax.composer import units
@@ -2373,3 +2375,24 @@ def test_money_earned_abroad_with_nothing_else_said_asks_residency_and_the_rest(
     # Resident: taxed here at the band the rest of the year's income reaches; non-resident: not taxed here.
     out = ask(engine, question)
     assert out["status"] == "needs_clarification" and not out["tools"] and "resident" in out["answer"]
+
+
+def test_one_no_before_a_list_joined_by_or_denies_each(engine):
+    # $1,500 a fortnight on M (2026-27) with no loan: no student loan line at all (12% over $928 would be $68.64).
+    out = ask(engine, "what do I take home from $1,500 a fortnight? no KiwiSaver or SL")
+    assert "$68.64" not in out["answer"] and not any(t["arguments"].get("student_loan") for t in out["tools"])
+
+
+@pytest.mark.parametrize("question,gap", [
+    # IETC (2026-27): $65,000 gets the full $520; $67,000 gets 520 - 13% x 1,000 = $390: $130 less.
+    ("going from 65k to 67k, how much IETC do I lose?", "$130"),
+    # ACC levy (2026-27) at 1.75%: on $100,000, $1,750; on $120,000, $2,100: $350 more.
+    ("acc earners levy on 100k compared with 120k - how much more?", "$350"),
+    # Student loan (2026-27) at 12% over $24,128: on $40,000, $1,904.64; on $45,000, $2,504.64: $600 more.
+    ("how much more student loan would I repay on $45,000 than on $40,000?", "$600"),
+    # Weekly pay on M SL: 12% over $464 a week: $800 → $40.32, $1,000 → $64.32: $24 more a week.
+    ("pay going from $800 to $1,000 a week on M SL - how much more student loan comes out weekly?", "$24"),
+])
+def test_a_comparison_states_the_difference_in_the_figure_asked_about(engine, question, gap):
+    out = ask(engine, question)
+    assert re.search(r"difference in [^.]*\*\*" + re.escape(gap) + r"\*\*", out["answer"]), out["answer"][:400]

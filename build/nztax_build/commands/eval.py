@@ -60,6 +60,9 @@ TARGETS = {
     "supplement37": ("nztax_build.evaluate_answers", "question_bank_dev38.yaml", "supplement37.md"),  # development only
     "supplement38": ("nztax_build.evaluate_answers", "question_bank_dev39.yaml", "supplement38.md"),  # development only
     "supplement39": ("nztax_build.evaluate_answers", "question_bank_dev40.yaml", "supplement39.md"),  # development only
+    "supplement40": ("nztax_build.evaluate_answers", "question_bank_dev41.yaml", "supplement40.md"),  # development only
+    "supplement41": ("nztax_build.evaluate_answers", "question_bank_dev42.yaml", "supplement41.md"),  # development only
+    "supplement42": ("nztax_build.evaluate_answers", "question_bank_dev43.yaml", "supplement42.md"),  # development only
 }
 
 
