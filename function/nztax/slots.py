@@ -124,8 +124,9 @@ AMOUNT = re.compile(
     re.I,
 )
 # Money in another currency: "120k AUD", "A$95,000", "£40,000", "60000 pounds".
-FOREIGN_BEFORE = re.compile(r"(?:\b(?:a|au|aud|us|usd|c|cad|s|sgd|hk|hkd)\$\s?|[£€₹¥]\s?|\b(?:aud|usd|gbp|eur|cad|inr|php|cny|rmb|sgd|zar|fjd)\s?)$", re.I)
-FOREIGN_AFTER = re.compile(r"^\s?(?:aud|usd|gbp|eur|cad|inr|php|cny|rmb|sgd|zar|fjd|pounds?|quid|euros?|rupees?|pesos?|yuan|"
+FOREIGN_BEFORE = re.compile(r"(?:\b(?:a|au|aud|us|usd|c|cad|s|sgd|hk|hkd|t|top|ws|wst|fj|f)\$\s?|[£€₹¥₱₩฿]\s?|\b(?:aud|usd|gbp|eur|cad|inr|php|cny|rmb|sgd|zar|fjd)\s?)$", re.I)
+FOREIGN_AFTER = re.compile(r"^\s?(?:aud|usd|gbp|eur|cad|inr|php|cny|rmb|sgd|zar|fjd|top|wst|pounds?|quid|euros?|rupees?|pesos?|yuan|"
+                           r"pa'?anga|tala|baht|ringgit|rand|lakhs?|"
                            r"(?:australian|aussie|us|american|canadian|singapore|hong kong|fijian) dollars?)\b", re.I)
 FOREIGN_QUESTIONED = "{} is in another currency; what is it in New Zealand dollars?"
 # Words that make a nearby bare number money.

@@ -55,6 +55,12 @@ FIGURE_QUALIFIER = re.compile(r" (?:before|pre) tax(?= )|(?<=\d)(?P<per> (?:a|pe
 # A bank's lending ratio, whose "income" is no word of income tax.
 LENDING_RATIO = re.compile(r" debt to income(?: ratio)?(?= )")
 
+# A tie to New Zealand said not to be there ("she's never lived in NZ and has no IRD number"): no word of
+# New Zealand's own tax, so it holds no decline back.
+DENIED_NZ_TIE = re.compile(r" (?:has no|have no|had no|no|never|not|without|isn't|wasn't|never been) (?:an? |any |got an? )?"
+                           r"(?:ird(?: number)?|lived (?:in|here)(?: nz| new zealand)?|been (?:to|in) (?:nz|new zealand)|"
+                           r"(?:nz |new zealand )?(?:tax )?resident(?: here| in nz| in new zealand)?)(?= )")
+
 
 def phrase_text(text: str) -> str:
     """Lower case, punctuation as spaces, one space between words: how keywords are matched."""
@@ -377,7 +383,7 @@ class IntentClassifier:
         prefer = np.array([len(features & p) for p in self.prefer_sets], dtype=np.float32)
         avoid = np.array([len(features & a) for a in self.avoid_sets], dtype=np.float32)
         gap = self.settings.intent_sequence_gap
-        qualified = LENDING_RATIO.sub(" dti ", FIGURE_QUALIFIER.sub(lambda m: (m.group("per") or "") + " ", lowered))
+        qualified = DENIED_NZ_TIE.sub(" ", LENDING_RATIO.sub(" dti ", FIGURE_QUALIFIER.sub(lambda m: (m.group("per") or "") + " ", lowered)))
         settled = [i for i, phrases, sequences, unless in self.decisive
                    if (mentions(lowered, phrases) or follows_in_order(lowered, sequences, gap)) and not mentions(qualified, unless)]
         settled += [i for i, phrases in self.always if i not in settled and mentions(lowered, phrases)]

@@ -2396,3 +2396,26 @@ def test_one_no_before_a_list_joined_by_or_denies_each(engine):
 def test_a_comparison_states_the_difference_in_the_figure_asked_about(engine, question, gap):
     out = ask(engine, question)
     assert re.search(r"difference in [^.]*\*\*" + re.escape(gap) + r"\*\*", out["answer"]), out["answer"][:400]
+
+
+@pytest.mark.parametrize("question", [
+    # Another country's tax on a relative with no tie here, even with "IRD" or "resident" said to be absent.
+    "my grandad in Manila gets a pension of ₱18,000 a month, he's not a NZ resident and has no IRD number - what tax does he owe in the Philippines?",
+    "Dad in Apia earns WS$40,000 a year. How much tax would he pay in Samoa?",
+    # What MSD takes off a benefit or NZ Super for other income is MSD's rule, PAYE or not.
+    "I'm on Jobseeker and I'll earn $300 a week with PAYE off it. How much will WINZ cut my benefit?",
+    "my husband's still working on $85,000; does that reduce my super?",
+    # An employer paying over what it deducts; another country's own schemes by name.
+    "I run a cafe with three staff on $900 a week each. How do I pay the PAYE over to IRD and when?",
+    "NZ resident American here on $110k - is the foreign earned income exclusion better than the credit for my 1040?",
+    "Do I still owe New York state tax on a bonus paid after I moved to Wellington?",
+])
+def test_another_bodys_rules_are_declined_whatever_nz_tax_words_come_with_them(engine, question):
+    out = ask(engine, question)
+    assert out["status"] == "out_of_scope" and not out["tools"]
+
+
+def test_a_relatives_nz_income_is_still_worked_out_beside_the_words_above(engine):
+    # (A guard.) $85,000 (2026-27): 1,638 + 6,632.50 + 24,600 x 30% (7,380) + 6,900 x 33% (2,277) = $17,927.50.
+    out = ask(engine, "my husband's still working on $85,000 - how much income tax does he pay?")
+    assert "$17,927.50" in out["answer"]
