@@ -238,7 +238,8 @@ NEW_ONE_ASKED = re.compile(r"\b(?:on|with|at|for|of|from|off|out of) (?:the|my|t
 DIFFERENCE_ASKED = re.compile(r"\bhow much (?:more|extra|less)\b|\bdifference\b|\b(?:better|worse) off\b", re.I)
 # A pay named as the new one, right before its amount: "a raise to $82,000", "offered a job at $95,000".
 NEW_PAY_BEFORE = re.compile(r"\b(?:raise|rise|increase|bump(?:ed)?|go(?:ing)? up|goes up|went up|promoted|promotion|offered|offer(?: of)?|"
-                            r"new (?:job|role|salary|pay|position))\b[^.?!$\d]{0,20}$", re.I)
+                            r"new (?:job|role|salary|pay|position)|(?:got|get|take|took|took on|taking|accept|accepted) (?:the|a|that) "
+                            r"(?:job|role|position|offer)|(?:job|role|position) (?:paying|that pays|on|at))\b[^.?!$\d]{0,20}$", re.I)
 # "What's my income tax for the year?": the whole year's tax asked for, not what one part adds.
 ASKS_THE_YEARS_TAX = re.compile(r"\b(?:what'?s|whats|what is|what will be|how much is)\s+my\s+(?:income\s+)?tax\s+(?:for|this|over)\s+(?:the|this)?\s*(?:tax\s+)?year\b", re.I)
 # "Total income tax for the year?": the sum over every income, not what one part of it adds.
@@ -657,7 +658,7 @@ def decide(question: str, classification: Classification | None, rules: RuleBook
         # personal rates, or a company's profit taxed in the company: how it is set up decides.
         _clarify(d, "business_structure")
         return d
-    if slots.extra_only and intent.tool in RATE_DEPENDS_ON_INCOME_TOOLS:
+    if (slots.extra_only or _extra_tax_on_one_amount(slots, asked)) and intent.tool in RATE_DEPENDS_ON_INCOME_TOOLS:
         # "I got paid $3,000 for some work on the side, how much tax?": taxed at the band the rest of
         # their income reaches, which the question does not say.
         _clarify(d, _what_else_reason(slots))
@@ -1150,6 +1151,14 @@ def _truncated(value: Decimal) -> Decimal:
 
 def _cents(value: Decimal) -> float:
     return float(_truncated(value))
+
+
+def _extra_tax_on_one_amount(slots: Slots, asked: str) -> bool:
+    """"How much extra tax do I pay on my half of the rental's $18,000?": extra on top of income the
+    question does not state, when the one amount given is income besides pay (a rental's, a business's)."""
+    stated = [a for a in slots.amounts if not a.questioned]
+    return (bool(EXTRA_TAX.search(asked)) and len(stated) == 1 and stated[0].role in OTHER_INCOME_ROLES
+            and not ONLY_INCOME.search(asked))
 
 
 def _what_else_reason(slots: Slots) -> str:

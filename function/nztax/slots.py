@@ -150,11 +150,12 @@ FREQ_AFTER = re.compile(r"^\s*(?:gross\s+|before tax\s+|pre-tax\s+)?(?:" +
                         "|".join(f"(?P<{n}>{p})" for n, p in _FREQ_AFTER) + ")", re.I)
 FREQ_BEFORE = re.compile(
     r"(?:^\W*(?P<weekly_opening>week)\b[^.?!$\d]*|"
-    r"\b(?:(?P<weekly>weekly|wkly|(?:this|last|next) week'?s)|(?P<fortnightly>fortnightly|fnightly|fn|f/n|(?:this|last|next) fortnight'?s)|"
+    r"\b(?:(?P<weekly>weekly|wkly|(?:this|last|next) week'?s|(?:my|our|his|her) week(?= from))|"
+    r"(?P<fortnightly>fortnightly|fnightly|fn|f/n|(?:this|last|next) fortnight'?s|(?:my|our|his|her) fortnight(?= from))|"
     r"(?P<four_weekly>four[- ]?weekly|4[- ]?weekly)|"
-    r"(?P<monthly>monthly|(?:this|last|next) month'?s)|(?P<annual>annual|yearly|ytd|year to date)|(?P<hourly>hourly)))"
+    r"(?P<monthly>monthly|(?:this|last|next) month'?s|(?:my|our|his|her) month(?= from))|(?P<annual>annual|yearly|ytd|year to date)|(?P<hourly>hourly)))"
     r"\s*(?:(?:gross|before[- ]tax|take[- ]home)\s+)?(?:(?:pay|wages?|salary|income|earnings|rate|pay ?check)\s*)?"
-    r"(?:(?:of|is|are|=|:|was|were|about|around)\s*)*(?:nz\$|\$|nzd)?\s*$",
+    r"(?:(?:of|is|are|=|:|was|were|about|around|from)\s*)*(?:nz\$|\$|nzd)?\s*$",
     re.I,
 )
 # "each fortnight I get $2,000" / "earn $2,000 every fortnight" are both caught by FREQ_AFTER/BEFORE;
@@ -343,7 +344,7 @@ NAMES_TAKE_HOME = re.compile(r"\btake[- ]?home\b|\bafter[- ]tax\b|\bnet (?:pay|i
                              r"\bhits? my (?:account|bank)\b|\bclear (?:each|a|per|every)\b|"
                              # "how much of the bonus do I actually get to keep", "what do I end up with"
                              r"\b(?:i|we)(?: actually)?(?: get to)? keep\b|\bend up with\b|\bleft with\b", re.I)
-COMPARISON = re.compile(r"\b(?:vs\.?|versus|compared (?:to|with)|or|instead of|than (?:on|at|with)?|(?:raise|rise|increase|bump|up|jump|promotion) to)\s*$", re.I)
+COMPARISON = re.compile(r"\b(?:vs\.?|versus|compared (?:to|with)|or|instead of|than(?:\s+(?:my|the|our))?(?:\s+(?:current|old|existing|present))?(?:\s+(?:pay|salary|job))?(?:\s+(?:on|at|with|of))?|(?:raise|rise|increase|bump|up|jump|promotion) to)\s*$", re.I)
 # "Two job offers: $92,000 and $97,500 … on the higher one?": two offers weighed, not two incomes.
 OFFERS_WEIGHED = re.compile(r"\b(?:two|2|both|the)\s+(?:job\s+)?offers\b|\bthe (?:higher|lower|bigger|smaller|better) (?:one|offer|salary)\b", re.I)
 RANGE_BEFORE = re.compile(r"\b(?:from|between)\s*$", re.I)
@@ -387,6 +388,9 @@ def _value(num: str, suffix: str | None, is_money: bool) -> Decimal | None:
     return value
 
 
+RANGE_TO_BEFORE = re.compile(r"\bfrom\s*(?:nz\$|\$)?\s?\d[\d,.]*\s?k?\s+to\s*(?:nz\$|\$)?\s*$", re.I)
+
+
 def _period_and_end(text: str, start: int, end: int) -> tuple[str, bool, int]:
     """(period, whether the text states it, where the amount's period words end)."""
     after = text[end:]
@@ -401,6 +405,12 @@ def _period_and_end(text: str, start: int, end: int) -> tuple[str, bool, int]:
                 return "weekly", True, end
         else:
             return next(n for n in ("weekly", "fortnightly", "four_weekly", "monthly", "annual", "hourly") if m.group(n)), True, end
+    # "takes my week from $1,180 to $1,420": the range's second amount has its first one's period.
+    m = RANGE_TO_BEFORE.search(before)
+    if m:
+        first = FREQ_BEFORE.search(before[:m.start()] + "from ")
+        if first and not first.group("weekly_opening"):
+            return next(n for n in ("weekly", "fortnightly", "four_weekly", "monthly", "annual", "hourly") if first.group(n)), True, end
     # "$1,750 gross a week", "$1,200 take home weekly": the period after a word about the pay.
     m = re.match(r"^\s*(?:(?:take[- ]home|net|after tax|before tax|gross|pay|salary|wages?|income)\s+){1,2}"
                  r"(?P<w>weekly|fortnightly|monthly|a week|a fortnight|a month|per week|per month|per fortnight|"
@@ -1761,9 +1771,11 @@ def read_slots(text: str, rules: RuleBook | None = None, current: str | None = N
                      or spans >= 2)
     slots.between = bool(re.search(r"\bbetween\s+\$?\d[\d,.]*\s?k?\s+and\s+\$?\d", text, re.I))
     slots.comparison = any(
-        COMPARISON.search(text[max(0, b.start - 14):b.start]) or RANGE_BEFORE.search(text[max(0, a.start - 10):a.start])
+        COMPARISON.search(text[max(0, b.start - 30):b.start]) or RANGE_BEFORE.search(text[max(0, a.start - 10):a.start])
         for a, b in zip(slots.amounts, slots.amounts[1:]) if a.is_income and b.is_income) or (
         len(slots.incomes) == 2 and bool(OFFERS_WEIGHED.search(text)))
+    if slots.comparison:
+        slots.amounts = _without_restated_gap(slots.amounts)
     picked = ONE_OF_THEM_PICKED.search(text)
     if picked and len(slots.incomes) > 1 and (slots.comparison or picked.group("noun").lower() in ("option", "offer", "package")):
         # (Of two jobs, "the 18k one" is the job a code is asked for: both incomes still count.)
@@ -1774,6 +1786,19 @@ def read_slots(text: str, rules: RuleBook | None = None, current: str | None = N
             slots.comparison = slots.adds_up = False
     return slots
 
+
+
+def _without_restated_gap(amounts: list[Money]) -> list[Money]:
+    """Two incomes compared and a third that is their gap ("from $76k to $81k, how much of that extra
+    $5k goes to tax?"): the gap restated, not a third income."""
+    incomes = [a for a in amounts if a.is_income and not a.questioned]
+    if len(incomes) != 3:
+        return amounts
+    for gap in incomes:
+        a, b = [x for x in incomes if x is not gap]
+        if a.period == b.period and gap.start > min(a.start, b.start) and abs(b.value - a.value) == gap.value:
+            return [x for x in amounts if x is not gap]
+    return amounts
 
 @dataclass(frozen=True)
 class Reading:

@@ -2419,3 +2419,31 @@ def test_a_relatives_nz_income_is_still_worked_out_beside_the_words_above(engine
     # (A guard.) $85,000 (2026-27): 1,638 + 6,632.50 + 24,600 x 30% (7,380) + 6,900 x 33% (2,277) = $17,927.50.
     out = ask(engine, "my husband's still working on $85,000 - how much income tax does he pay?")
     assert "$17,927.50" in out["answer"]
+
+
+@pytest.mark.parametrize("question,gap", [
+    # $60,000 → $64,000, both in the 30% band ($53,500-$78,100): 4,000 x 30% = $1,200 (the "$4,000" is the gap restated).
+    ("my pay's going from $60,000 to $64,000 - how much of the extra $4,000 is eaten by income tax?", "$1,200"),
+    # $65,000 → $70,000, both in the 30% band: 5,000 x 30% = $1,500.
+    ("how much more income tax would I pay on a $70k job than my current 65k?", "$1,500"),
+])
+def test_a_raise_restated_or_set_against_the_current_pay_is_the_difference(engine, question, gap):
+    out = ask(engine, question)
+    assert re.search(r"difference in income tax is \*\*" + re.escape(gap) + r"\*\*", out["answer"]), out["answer"][:300]
+
+
+def test_a_range_after_a_period_word_is_two_pays_of_that_period(engine):
+    out = ask(engine, "overtime takes my fortnight from $2,000 to $2,400 on M - how much more PAYE?")
+    pays = [t["arguments"] for t in out["tools"] if t["name"] == "calculate_paye"]
+    assert [(p["gross_pay"], p["pay_frequency"]) for p in pays] == [(2000.0, "fortnightly"), (2400.0, "fortnightly")]
+
+
+@pytest.mark.parametrize("question,status", [
+    # The current pay is what a difference is from.
+    ("what's the difference in take-home if I get the job paying $95,000?", "needs_clarification"),
+    # Extra tax on a share of a rental's profit turns on the rest of the year's income.
+    ("my share of the holiday home's rental profit is $7,000 - how much extra tax is that?", "needs_clarification"),
+])
+def test_a_difference_or_extra_with_its_base_unsaid_is_asked(engine, question, status):
+    out = ask(engine, question)
+    assert out["status"] == status and not out["tools"]
