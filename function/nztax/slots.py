@@ -803,7 +803,8 @@ def _thresholds_named(text: str, found: list[Money]) -> list[Money]:
 # worked out my levy as $742.05. Correct?", "an app says I'll get $500 back. True?". It is the
 # answer to compare with, never an income.
 CLAIMED_BEFORE = re.compile(r"\b(?:worked (?:it )?out|calculated|figured|estimated|came up with)\b[^.?!]{0,80}\bas\s*$|"
-                            r"\breckons?\b[^.?!]{0,80}\b(?:is|was|be|of|at|to|owe|get|pay|with)\s*$|"
+                            r"\breckons?\b[^.?!]{0,80}\b(?:is|was|be|of|at|to|owe|get|pay|with)"
+                            r"(?:\s+(?:about|around|roughly|approximately|approx\.?|like|only|just|nearly|close to))?\s*$|"
                             r"\b(?:i|we) reckon\b[^.?!$]{0,60}$|"
                             r"\b(?:says?|said|told (?:me|us)|claims?)\b[^.?!]{0,60}\b(?:is|was|be|of|at|get|take home|pay|owe|=)\s*$|"
                             r"\b(?:says?|said|told (?:me|us)|claims?)\b[^.?!$]{0,50}$|"
@@ -893,15 +894,20 @@ def _owner(people: list[tuple[int, str]], text: str, start: int) -> str | None:
 
 
 YOUNG_CHILD = re.compile(r"(?:my |our |the |a |second |first |third |new )*(?:kid|kids|child|children|baby|babies|toddler|bub)\b", re.I)
-CLAUSE_END = re.compile(r"[.?!;,](?=\s|$)|\s(?:and|but|so)\s", re.I)
+CLAUSE_END = re.compile(r"[.?!;,](?=\s|$)|\s(?:and|but|so|[-–—])\s", re.I)
 ASKS_SOMETHING = re.compile(r"\b(?:how|what|whats|what's|which|does|do|did|will|would|should|can|is|are|owe)\b", re.I)
 INCOME_LIKE_ROLES = ("income", "main_job", "second_job", "total", "partner", "other_income", "investment_income", *GROSS_ROLES)
+
+
+# Whether the one who quoted a figure is right ("my mate reckons it's $9,400 - is he right?"): the
+# claim is checked, and the sum is still the asker's.
+CLAIMANT_CHECKED = re.compile(r"\b(?:is|was|are|were) (?:he|she|they) (?:right|correct|wrong|spot on|on the money)\b", re.I)
 
 
 def _asked_about(text: str) -> str | None:
     """Whose sum the (cleaned) question asks for: "other" ("how much does she owe?"), "self" ("what's
     my take-home?") or None when its asking clause names nobody."""
-    text = ASKING_FOR.sub(" ", text)
+    text = CLAIMANT_CHECKED.sub("is that right", ASKING_FOR.sub(" ", text))
     # The sentences that end in a question mark are the asking ones, when there are any ("how much
     # tax is that?? my mate says anything under 10k is tax free").
     questions = re.findall(r"[^.?!]*\?", text)
