@@ -26,7 +26,7 @@ from nztax.rules import FLAT_CODES, SECONDARY_CODES, RuleBook, current_tax_year
 from nztax.settings import get_settings
 from nztax.slots import (CODE_ASKED, EMPLOYER_PUTS_IN, EVERY_PAY_WORDS, HELD_PAST_BRIGHT_LINE, HOUSEHOLD_QUESTIONED, INCOME_LIKE_ROLES,
                          MONTH_NAMES, ONLY_INCOME, OTHER_INCOME_ROLES, PAY_FREQUENCIES, PERIODS_PER_YEAR, PROPERTY_HELD_UNKNOWN,
-                         SALE_PRICE_ONLY, SECOND_JOB_WORDS, TAX_FIGURE_AFTER, UNIT_WORDS, Money, Slots, clean_text, find_tax_codes,
+                         EARNED_OVERSEAS, EXTRA_INCOME, SALE_PRICE_ONLY, SECOND_JOB_WORDS, TAX_FIGURE_AFTER, UNIT_WORDS, Money, Slots, clean_text, find_tax_codes,
                          months_to_march, read_slots)
 from nztax.understand import Classification, IntentSpec, default_catalogue, says_any
 
@@ -182,7 +182,10 @@ EACH_PAY = re.compile(r"\b(?:each|every|per|a|one) pay(?:slip|cheque|check|day|p
 REFUND_ASKED = re.compile(r"\brefund\b|\b(?:get|getting|got) (?:some |any )?(?:money |tax )?back\b|\bmoney back\b", re.I)
 EVERY_PAY = re.compile(EVERY_PAY_WORDS, re.I)
 # "How much extra tax is that?": what an income on top of the main one adds.
-EXTRA_TAX = re.compile(r"\b(?:extra|more|additional)\s+(?:income\s+)?tax\b|\btax on (?:the|that|this) extra\b", re.I)
+EXTRA_TAX = re.compile(r"\b(?:extra|more|additional)\s+(?:income\s+)?tax\b|\btax on (?:the|that|this) extra\b|"
+                       # "how much tax on the tutoring money?", "tax on the overseas bit": one part named of several
+                       r"\b(?:how much|what(?:'s| is)?)\s+(?:[\w']+\s+){0,3}?tax (?:on|for|from) (?:the|that|this|my) (?!(?:total|whole|annual|overall|combined|entire|full|all|yearly)\b)"
+                       r"(?:[\w'-]+ ){1,2}(?:money|income|earnings|bit|part|work|gig|jobs?)\b(?![^.?!]{0,15}\b(?:and|plus|&)\b)", re.I)
 # An income said to be small without its amount: "a student with not much job income".
 LOW_INCOME_NAMED = re.compile(r"\bnot (?:much|a lot of|a lot|very much)(?: (?:job|work|taxable|other))? income\b|\blow income\b|"
                               r"\b(?:don'?t|dont|do not) earn (?:much|a lot)\b|\b(?:hardly|barely) earn\b|\b(?:small|little|tiny) income\b|"
@@ -1357,7 +1360,7 @@ def _plan(d: Decision, intent: IntentSpec, slots: Slots) -> None:
 
     if (tool == "calculate_income_tax" and compared == [None] and slots.asked_period not in PAY_FREQUENCIES
             and not ASKS_TOTAL.search(d.asked) and not (ASKS_THE_YEARS_TAX.search(d.asked) and not EXTRA_TAX.search(d.asked))):
-        base, extra = _income_and_extra(slots, asks_extra=bool(EXTRA_TAX.search(d.asked)))
+        base, extra = _income_and_extra(slots, asks_extra=bool(EXTRA_TAX.search(d.asked)), asked=d.asked)
         extra -= spent  # a side business's expenses come off what it adds
         if base is not None and extra > 0:
             # The answer shows the total and what the other income adds to it.
@@ -1483,14 +1486,19 @@ def _plan_government_contribution(d: Decision, slots: Slots) -> None:
     d.calls = [("calculate_kiwisaver", args)]
 
 
-def _income_and_extra(slots: Slots, asks_extra: bool = False) -> tuple[Decimal | None, Decimal]:
+def _income_and_extra(slots: Slots, asks_extra: bool = False, asked: str = "") -> tuple[Decimal | None, Decimal]:
     """(the income from work for the year, the other income on top of it): "$12,000 profit trading
     crypto and my salary is $70k" is $70,000 and $12,000. Asked what the extra costs ("52k day job …
     how much extra tax is the $15,600?"), incomes that add up are the main one and the extra."""
     jobs = [a for a in slots.incomes if not a.questioned]
     others = [a for a in slots.amounts if a.role in OTHER_INCOME_ROLES and not a.questioned]
     if asks_extra and not others and len(jobs) > 1 and slots.adds_up and not slots.comparison:
-        main = next((a for a in jobs if a.role in ("main_job", "total")), jobs[0])
+        # The main one is named so, else the one not told as money on the side or from overseas ("I tutor on the side, $8k,
+        # plus a part-time job paying $30k").
+        told_as_extra = [a for a in jobs if EXTRA_INCOME.search(asked[max(0, a.start - 30):a.end + 20])
+                         or EARNED_OVERSEAS.search(asked[max(0, a.start - 30):a.end + 20])]
+        main = next((a for a in jobs if a.role in ("main_job", "total")), None) or next(
+            (a for a in jobs if a not in told_as_extra), jobs[0])
         jobs, others = [main], [a for a in jobs if a is not main]
     if not jobs or not others:
         return None, Decimal(0)

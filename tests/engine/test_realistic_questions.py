@@ -2464,3 +2464,14 @@ def test_a_figure_someone_reckons_is_checked_not_taxed(engine):
     # $48,000 in 2025-26: 1,638 + (48,000 - 15,600) x 17.5% (5,670) = $7,308; not tax on the $7,000 quoted.
     out = ask(engine, "I earned $48,000 in the 2025-26 year and my sister reckons my tax should be around $7,000 - is she right?")
     assert "$7,308" in out["answer"] and "Not quite" in out["answer"]
+
+
+@pytest.mark.parametrize("question,extra_tax", [
+    # $6,000 on top of $40,000 (2026-27): all in the 17.5% band ($15,600-$53,500) = $1,050.
+    ("I do photography gigs on the side, roughly $6k a year, and a day job on $40k. How much tax on the photography money?", "$1,050"),
+    # $10,000 on top of $70,000 (2026-27): 8,100 x 30% (2,430) + 1,900 x 33% (627) = $3,057.
+    ("NZ resident, I earned $10,000 overseas this year plus my $70,000 salary here - what's the tax on the overseas income?", "$3,057"),
+])
+def test_tax_on_one_named_part_is_what_that_part_adds(engine, question, extra_tax):
+    out = ask(engine, question)
+    assert f"adds **{extra_tax}**" in out["answer"], out["answer"][:300]
