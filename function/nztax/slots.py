@@ -621,6 +621,9 @@ def find_money(text: str) -> list[Money]:
         if (not (cur or suf or dollars) and re.fullmatch(r"(?:19|20)\d{2}", num)
                 and (not period_stated or re.search(r"\b(?:in|since|during|from|until|by|of|year)\s*$", before, re.I))):
             continue  # a year, even next to a money word ("income in 2025"); "2000 weekly" is a pay
+        if (not (cur or suf or dollars) and re.fullmatch(r"20[1-3]\d", num) and period_stated
+                and not FREQ_AFTER.match(text[end:]) and not MONEY_WORDS.search(before[-25:])):
+            continue  # "student loan threshold weekly 2026": a year after a period word, not a pay
         value = _value(num, suf, is_money=True)
         if value is None:
             continue
@@ -717,8 +720,25 @@ def find_money(text: str) -> list[Money]:
         # "I put $4 in a collection bucket": only KiwiSaver has contributions of the person's own here.
         found = [replace(a, role=_role_of(text, a.start, a.end, skip="contribution")) if a.role == "contribution" else a
                  for a in found]
-    return [_questioned_for_period(a) for a in _of_the_person_asked_about(
+    return [_questioned_for_period(_a_year_asked_per_pay(text, a)) for a in _of_the_person_asked_about(
         text, _claimed_figures(text, _thresholds_named(text, _balances(text, _roles_from_the_sentence(text, found)))))]
+
+
+# "take home 85k fortnightly", "paye 90k monthly": a figure asked for each pay, on a year's income written
+# in thousands, typed as a search. (A "$85,000 fortnightly pay" is still questioned.)
+FIGURE_ASKED_BEFORE = re.compile(r"\b(?:take[- ]?home|net(?: pay)?|paye|tax|after tax|in hand|deductions?|student loan|sl|ks|"
+                                 r"kiwisaver)(?:\s+(?:on|for|of))?\s*$", re.I)
+PAY_NOUN_AFTER = re.compile(r"^\s*(?:pay|wages?|salary|income|earnings|gross)\b", re.I)
+
+
+def _a_year_asked_per_pay(text: str, amount: Money) -> Money:
+    if (amount.period in PAY_FREQUENCIES and amount.period_stated and re.match(r"\d[\d.]*\s?k\b", amount.text.lstrip("$ "), re.I)
+            and FIGURE_ASKED_BEFORE.search(text[max(0, amount.start - 20):amount.start])
+            and not PAY_NOUN_AFTER.match(text[amount.end:])):
+        limit = get_settings().plausible_pay_per_period.get(amount.period)
+        if limit is not None and amount.value > Decimal(str(limit)):
+            return replace(amount, period="annual", period_stated=False)
+    return amount
 
 
 # Money held, not earned: "$60,000 in term deposits", "$210,000 in the fund", "KiwiSaver balance about $38,000".

@@ -2475,3 +2475,22 @@ def test_a_figure_someone_reckons_is_checked_not_taxed(engine):
 def test_tax_on_one_named_part_is_what_that_part_adds(engine, question, extra_tax):
     out = ask(engine, question)
     assert f"adds **{extra_tax}**" in out["answer"], out["answer"][:300]
+
+
+@pytest.mark.parametrize("question", ["nd rate?", "got no IRD number yet - what rate does my employer have to tax me at?"])
+def test_the_non_declaration_rate_answers_first(engine, question):
+    # ND: 45% plus the 2026-27 ACC earners' levy, 46.75% (nz_tax_facts.md, tax codes table).
+    out = ask(engine, question)
+    assert out["answer"].startswith("Pay on the ND") and "46.75%" in units(out["answer"])[0]
+
+
+def test_a_search_typed_year_income_with_a_pay_period_is_a_salary_paid_that_often(engine):
+    out = ask(engine, "net pay 78k weekly no ks")
+    calls = {t["name"]: t["arguments"] for t in out["tools"]}
+    assert out["status"] == "answered" and calls["calculate_paye"]["pay_frequency"] == "weekly"
+    assert calls["calculate_paye"]["gross_pay"] == 1500.0  # $78,000 / 52
+
+
+def test_a_year_after_a_period_word_is_not_a_pay(engine):
+    out = ask(engine, "kiwisaver deduction fortnightly 2027")
+    assert "$2,027" not in out["answer"]
