@@ -222,8 +222,14 @@ def lead_for(name: str, args: dict, result: dict, decision: Decision) -> str:
     if name == "calculate_paye":
         freq = PERIOD_WORDS.get(result["pay_frequency"], result["pay_frequency"])
         extra = _other_deductions(result)
+        # A flat-rate code ("what rate is that?" of ND): its rate, as payroll takes it.
+        code = str(result["tax_code"]).split()[0]
+        year_rules = decision.rules.years.get(y) if decision.rules else None
+        flat = section_or_none(year_rules, "flat_codes") if year_rules is not None else None
+        rate = (f" ({code} is a flat {composer.with_acc_levy(flat.codes[code].rate, year_rules)})"
+                if flat is not None and code in flat.codes else "")
         return (f"On a pay of {money(result['gross_pay'])} {_per(result['pay_frequency'])} on tax code {result['tax_code']} ({y}), "
-                f"PAYE is **{money(result['paye'])}**{extra}, so you take home **{money(result['net_pay'])}** each {freq}.")
+                f"PAYE is **{money(result['paye'])}**{extra}, so you take home **{money(result['net_pay'])}** each {freq}{rate}.")
     if name == "calculate_acc_levy":
         if result.get("levy_per_pay") is not None:
             return (f"The ACC earners' levy is **{money(result['levy_per_pay'])} {_per(result['pay_frequency'])}**: "
@@ -401,6 +407,11 @@ def calculation(decision: Decision, results: list[tuple[str, dict, dict]], rules
             and all(name == "calculate_paye" for name, _, _ in results):
         # The loan's deduction from one pay, worked out by PAYE: its rules are the student loan's too.
         citations += composer.rule_citations(year_rules, composer.TOPIC_SECTIONS["student_loan"])
+    flat = section_or_none(year_rules, "flat_codes") if year_rules is not None else None
+    codes = {(str(a.get("tax_code") or "").split() or [""])[0] for n, a, _ in results if n == "calculate_paye"}
+    if flat is not None and codes & set(flat.codes):
+        # A flat-rate code's pay (ND): the page that sets its rate.
+        citations += composer.rule_citations(year_rules, ["flat_codes"])
     for extra in decision.also_facts if year_rules else ():
         # "… Also, does the ACC levy stop at some point?": the second question's answer from the rules.
         line = fill(extra.lead, fact_values(year_rules))

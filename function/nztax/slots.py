@@ -1044,7 +1044,7 @@ def _takings_less_costs(text: str, amounts: list[Money], slots: Slots) -> list[M
 
 # Something bought and later sold ("bought 0.4 BTC for $18,000 … sold it for $26,500"): the gain is
 # what is taxed, less the costs of the sale stated with it ("$3,000 of legal and agent fees").
-BOUGHT = re.compile(r"\b(?:bought|buy|buying|purchased?|paid|cost me|invested)\b", re.I)
+BOUGHT = re.compile(r"\b(?:bought|buy|buying|purchased?|paid|cost me|invested|acquired|title (?:was )?transferred|title transfer)\b", re.I)
 SOLD = re.compile(r"\b(?:sold|sell|selling|sale price|sells|went for|fetched)\b", re.I)
 SALE_COSTS = re.compile(r"\b(?:fees?|commission|legal|lawyer'?s?|agent'?s?|conveyancing)\b", re.I)
 
@@ -1279,7 +1279,11 @@ NO_IRD_NUMBER = re.compile(r"\b(?:(?:don'?t|do not|didn'?t|never|won'?t) (?:give
                            r"(?:(?:an?|my|the|your) )?ird number)|"
                            r"\b(?:no|without|don'?t have|haven'?t got|not given|never gave|didn'?t give|lost|never (?:handed|filled|gave|given|sent)(?: in| out)?) "
                            r"(?:(?:an?|my|the|your) )?(?:ird number|tax code declaration|ir330|tax code(?: form)?)|\bno declaration\b|"
-                           r"\bnon[- ]declaration\b", re.I)
+                           r"\bnon[- ]declaration\b|"
+                           # still waiting for it: "before my IRD number came through", "IRD number hasn't arrived"
+                           r"\bbefore (?:i got |i had |getting )?(?:my|an|the) ird number\b|\b(?:waiting (?:on|for)|still waiting for) (?:my|an|the) ird number\b|"
+                           r"\bird number (?:hasn'?t|has not|didn'?t|did not|still hasn'?t|isn'?t|is not)(?: yet)? (?:come|came|arrived|through|here)\b|"
+                           r"\bno ird (?:number )?yet\b", re.I)
 NEGATION = re.compile(r"\b(?:not|no|never|without|don'?t|doesn'?t|didn'?t|isn'?t|aren'?t|can'?t|cannot|won'?t|"
                       r"shouldn'?t|haven'?t|hasn'?t|wasn'?t|weren'?t)\b", re.I)
 
@@ -1516,6 +1520,10 @@ COUNT_PER_PERIOD = re.compile(r"\b\d+(?:\.\d+)?\s*(?:hours?|hrs?|h|days?|shifts?
                               r"(?:a|per|each|every)\s+(?:week|wk|fortnight|month|year)\b", re.I)
 
 
+EVENT_THIS_PERIOD = re.compile(r"\b(?:sold|sell|selling|bought|buying|settled?|settling|moved|started|starting|arrived|left|"
+                               r"finished|signed|listed)\b(?:\s+(?:it|them|the \w+|my \w+|our \w+|here|in|up))?\s+(?P<when>this (?:week|month|fortnight))\b", re.I)
+
+
 def asked_period(text: str, amounts: list[Money]) -> str | None:
     """The period the answer is wanted in: a period word not attached to an amount."""
     spans = [(a.start, a.end) for a in amounts if a.period_stated]
@@ -1524,6 +1532,8 @@ def asked_period(text: str, amounts: list[Money]) -> str | None:
     matches = [x for x in matches if not any(o != x and o[0] <= x[0] and x[1] <= o[1] for o in matches)]
     # "20 hrs a week", "52 weeks a year" say how much work, not which period the answer is wanted in.
     counted = [(m.start(), m.end()) for m in COUNT_PER_PERIOD.finditer(text)]
+    # "Sold it this month", "started this week": when something happened.
+    counted += [(m.start("when"), m.end("when")) for m in EVENT_THIS_PERIOD.finditer(text)]
     free = [x for x in matches if not any(s <= x[0] < e for s, e in spans + counted)]
     # The last one wins: "I'm paid weekly … what's that a month?"
     return max(free)[2] if free else None

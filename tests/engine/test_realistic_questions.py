@@ -2494,3 +2494,17 @@ def test_a_search_typed_year_income_with_a_pay_period_is_a_salary_paid_that_ofte
 def test_a_year_after_a_period_word_is_not_a_pay(engine):
     out = ask(engine, "kiwisaver deduction fortnightly 2027")
     assert "$2,027" not in out["answer"]
+
+
+def test_pay_before_the_ird_number_comes_is_taxed_on_nd_with_its_rate(engine):
+    # ND (2026-27): $800 x 46.75% = $374 a week (45% plus the 1.75% ACC earners' levy).
+    out = ask(engine, "started my job while still waiting for my IRD number, got paid $800 this week - how much tax do they take?")
+    assert "$374" in out["answer"] and "46.75%" in out["answer"]
+
+
+def test_a_property_bought_by_title_transfer_and_sold_this_month_is_its_gain_on_top(engine):
+    # Gain $700,000 - $640,000 = $60,000 on top of $80,000 (2026-27): all in the 33% band ($78,100-$180,000)
+    # = $19,800. ("Sold it this month" is when, not a monthly pay.)
+    out = ask(engine, "Rental, never lived in it - title transferred to me March 2025 for $640,000, sold it this month for "
+                      "$700,000. I earn $80,000. How much extra tax on the sale?")
+    assert "$19,800" in out["answer"]
