@@ -344,11 +344,14 @@ NAMES_TAKE_HOME = re.compile(r"\btake[- ]?home\b|\bafter[- ]tax\b|\bnet (?:pay|i
                              r"\bhits? my (?:account|bank)\b|\bclear (?:each|a|per|every)\b|"
                              # "how much of the bonus do I actually get to keep", "what do I end up with"
                              r"\b(?:i|we)(?: actually)?(?: get to)? keep\b|\bend up with\b|\bleft with\b", re.I)
-COMPARISON = re.compile(r"\b(?:vs\.?|versus|compared (?:to|with)|or|instead of|than(?:\s+(?:my|the|our))?(?:\s+(?:current|old|existing|present))?(?:\s+(?:pay|salary|job))?(?:\s+(?:on|at|with|of))?|(?:raise|rise|increase|bump|up|jump|promotion) to)\s*$", re.I)
+COMPARISON = re.compile(r"\b(?:(?:vs\.?|versus|or|compared (?:to|with)|instead of)\s+(?:staying|stay|remaining|keeping|sticking)\s+(?:on|at|with)|"
+                        r"vs\.?|versus|compared (?:to|with)|or|instead of|than(?:\s+(?:my|the|our))?(?:\s+(?:current|old|existing|present))?(?:\s+(?:pay|salary|job))?(?:\s+(?:on|at|with|of))?|(?:raise|rise|increase|bump|up|jump|promotion) to)\s*$", re.I)
 # "Two job offers: $92,000 and $97,500 … on the higher one?": two offers weighed, not two incomes.
 OFFERS_WEIGHED = re.compile(r"\b(?:two|2|both|the)\s+(?:job\s+)?offers\b|\bthe (?:higher|lower|bigger|smaller|better) (?:one|offer|salary)\b", re.I)
 RANGE_BEFORE = re.compile(r"\b(?:from|between)\s*$", re.I)
-ADD_UP = re.compile(r"\b(?:(?:two|2|three|3|four|4|multiple|several) (?:part[- ]time |casual )?jobs|both jobs|second job|2nd job|other job|another job|plus|on top|as well as|"
+ADD_UP = re.compile(r"\b(?:(?:two|2|three|3|four|4|multiple|several) (?:part[- ]time |casual )?jobs|both jobs|second job|2nd job|other job|another job|"
+                    r"(?:take|taking|get|getting|pick up|picking up|add|adding) (?:a|another) (?:second|2nd) one|(?:take|taking|get|getting) another one|"
+                    r"plus|on top|as well as|"
                     r"total|combined|altogether|all up|in total|together|also earn|also get|also make|and also|the lot|all of it)\b", re.I)
 
 
@@ -1646,6 +1649,9 @@ def _bright_line_years(rules: RuleBook | None, year: str) -> int | None:
     return section.years if section is not None else None
 
 
+TAX_AND_ACC = re.compile(r"\b(?:income )?tax\s+(?:and|&|\+|plus)\s+(?:the\s+)?acc\b|\bacc\s+(?:and|&|\+|plus)\s+(?:the\s+)?(?:income\s+)?tax\b", re.I)
+
+
 def read_slots(text: str, rules: RuleBook | None = None, current: str | None = None) -> Slots:
     """Read a question's slots; never raises for any text."""
     text = clean_text(text)
@@ -1720,8 +1726,10 @@ def read_slots(text: str, rules: RuleBook | None = None, current: str | None = N
     slots.denies_conditions = not (slots.wff or slots.benefit_or_super) and bool(WFF.search(text) or BENEFIT_OR_SUPER.search(text))
     slots.no_ird_number = bool(NO_IRD_NUMBER.search(text))
     slots.second_job = any(not names_no_second_job(text, m) for m in SECOND_JOB_WORDS.finditer(text))
-    slots.names_income_tax = bool(re.search(r"\bincome tax\b", text, re.I))
-    slots.names_acc_levy = bool(re.search(r"\bacc\b[^.?!]{0,20}\blevy\b|\bearners'? levy\b", text, re.I))
+    # ("the tax and ACC on 57k": the year's income tax and the earners' levy, named as a pair.)
+    tax_and_acc = TAX_AND_ACC.search(text)
+    slots.names_income_tax = bool(re.search(r"\bincome tax\b", text, re.I) or tax_and_acc)
+    slots.names_acc_levy = bool(re.search(r"\bacc\b[^.?!]{0,20}\blevy\b|\bearners'? levy\b", text, re.I) or tax_and_acc)
     slots.names_take_home = bool(NAMES_TAKE_HOME.search(text))
     slots.names_pir = bool(re.search(r"\b(?:pir|prescribed investor rate)\b", text, re.I))
     slots.asks_code = bool(CODE_ASKED.search(text))

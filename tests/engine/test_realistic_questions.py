@@ -2508,3 +2508,21 @@ def test_a_property_bought_by_title_transfer_and_sold_this_month_is_its_gain_on_
     out = ask(engine, "Rental, never lived in it - title transferred to me March 2025 for $640,000, sold it this month for "
                       "$700,000. I earn $80,000. How much extra tax on the sale?")
     assert "$19,800" in out["answer"]
+
+
+def test_tax_and_acc_named_as_a_pair_works_out_both(engine):
+    # $60,000 (2026-27): income tax 1,638 + 6,632.50 + 6,500 x 30% (1,950) = $10,220.50; ACC 1.75% = $1,050.
+    out = ask(engine, "tax + ACC on a 60k salary?")
+    assert "$10,220.50" in out["answer"] and "$1,050" in out["answer"]
+
+
+def test_another_job_taken_on_adds_to_the_only_one_for_its_code(engine):
+    # $15,000 + $8,000 = $23,000 total: over $15,600 and up to $53,500, so S (2026-27 secondary thresholds).
+    out = ask(engine, "my only job pays $15,000 a year - if I pick up a second one at about $8k, what code goes on it?")
+    assert "**S**" in out["answer"] and "$23,000" in out["answer"]
+
+
+def test_an_offer_against_staying_on_the_current_pay_is_compared(engine):
+    # $90,000 vs $80,000 (2026-27): tax 19,577.50 vs 16,277.50, a difference of $3,300.
+    out = ask(engine, "offered $90k vs staying on $80k - how much more income tax would I pay?")
+    assert "**$3,300**" in out["answer"]
