@@ -1387,6 +1387,13 @@ def _plan(d: Decision, intent: IntentSpec, slots: Slots) -> None:
         if "ME" in codes:
             d.calls.append(("calculate_ietc", {"annual_income": float(annual_total), "tax_year": year}))
         return
+    if tool == "calculate_kiwisaver" and len(slots.kiwisaver_rates) == 2 and compared == [None] and annual_total is not None:
+        # "3.5% vs 4% on $1,350 a week": the same pay's contribution at each rate.
+        for rate in slots.kiwisaver_rates:
+            call = _call_for(tool, d, replace(slots, kiwisaver_rate=rate), amount, annual_total, year)
+            if call is not None and call not in d.calls:
+                d.calls.append(call)
+        return
     for item in compared:
         annual = slots.annual(item) if item is not None else annual_total
         if annual is None:

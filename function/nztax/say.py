@@ -286,13 +286,15 @@ COMPARED_FIGURE = {"calculate_income_tax": ("total_tax", "income tax"),
                    "calculate_paye": ("net_pay", "take-home pay"),
                    "calculate_ietc": ("annual_credit", "independent earner tax credit"),
                    "calculate_acc_levy": ("annual_levy", "ACC earners' levy"),
-                   "calculate_student_loan_repayment": ("annual_repayment", "student loan repayment")}
+                   "calculate_student_loan_repayment": ("annual_repayment", "student loan repayment"),
+                   "calculate_kiwisaver": ("employee_contribution", "your KiwiSaver contribution")}
 # The part of one pay's PAYE result a question is about, by the calculator it asks for: "how much more
 # student loan comes off each week?" compares the loan's deduction, not only the take-home pay.
 PAYE_PART_ASKED = {"calculate_paye": ("paye", "PAYE"), "calculate_student_loan_repayment": ("student_loan", "student loan deduction"),
                    "calculate_kiwisaver": ("kiwisaver_employee", "KiwiSaver deduction")}
 # A calculator worked on one pay compares that pay's figure: (result field, what it is).
-COMPARED_PER_PAY = {"calculate_student_loan_repayment": ("deduction_per_pay", "student loan deduction")}
+COMPARED_PER_PAY = {"calculate_student_loan_repayment": ("deduction_per_pay", "student loan deduction"),
+                    "calculate_kiwisaver": ("employee_contribution", "your KiwiSaver contribution")}
 
 
 def result_citations(result: dict, titles: dict[str, str]) -> list[Citation]:
@@ -316,11 +318,12 @@ def _difference(results: list[tuple[str, dict, dict]], decision: Decision | None
         gap = abs(Decimal(str(pays[0][part[0]])) - Decimal(str(pays[1][part[0]])))
         sentences.append(f"The difference in {part[1]} is **{money(gap)}** {_per(pays[0].get('pay_frequency'))}.")
     for name in dict.fromkeys(n for n, _, _ in results):
-        runs = [r for n, _, r in results if n == name]
+        # (A result without its pay period, the KiwiSaver calculator's, has it in its arguments.)
+        runs = [{"pay_frequency": args.get("pay_frequency"), **r} for n, args, r in results if n == name]
         if len(runs) != 2 or any("error" in r for r in runs) or name not in COMPARED_FIGURE:
             continue
         a, b = runs
-        per_pay = name == "calculate_paye" or (name in COMPARED_PER_PAY and a.get("pay_frequency"))
+        per_pay = name == "calculate_paye" or (name in COMPARED_PER_PAY and a.get("pay_frequency") not in (None, "annual"))
         field_name, label = COMPARED_PER_PAY[name] if per_pay and name in COMPARED_PER_PAY else COMPARED_FIGURE[name]
         if a.get(field_name) is None or b.get(field_name) is None:
             continue

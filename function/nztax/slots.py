@@ -1555,6 +1555,7 @@ class Slots:
     student_loan: bool | None = None
     kiwisaver: bool | None = None
     kiwisaver_rate: float | None = None
+    kiwisaver_rates: tuple[float, ...] = ()  # two KiwiSaver rates set side by side ("3.5% vs 4%")
     employer_rate: float | None = None
     wff: bool = False
     benefit_or_super: bool = False
@@ -1649,6 +1650,7 @@ def _bright_line_years(rules: RuleBook | None, year: str) -> int | None:
     return section.years if section is not None else None
 
 
+RATES_SIDE_BY_SIDE = re.compile(r"\d%\s*(?:vs\.?|versus|or|to|and)\s*\d+(?:\.\d+)?\s?%|\b(?:difference|compare|compared)\b", re.I)
 TAX_AND_ACC = re.compile(r"\b(?:income )?tax\s+(?:and|&|\+|plus)\s+(?:the\s+)?acc\b|\bacc\s+(?:and|&|\+|plus)\s+(?:the\s+)?(?:income\s+)?tax\b", re.I)
 
 
@@ -1720,6 +1722,10 @@ def read_slots(text: str, rules: RuleBook | None = None, current: str | None = N
         if mentions and rates:
             nearest = min(rates, key=lambda pm: min(abs(pm.start() - k) for k in mentions))
             slots.kiwisaver_rate = float(nearest.group("p"))
+        distinct = list(dict.fromkeys(float(pm.group("p")) for pm in rates))
+        if mentions and len(distinct) == 2 and RATES_SIDE_BY_SIDE.search(text):
+            # "the difference per week between 3.5% and 4% KS", "bumped KS from 3.5% to 6%": both rates.
+            slots.kiwisaver_rates = tuple(distinct)
     slots.wff = _stated(WFF, text)
     slots.benefit_or_super = _stated(BENEFIT_OR_SUPER, text)
     slots.nz_super = slots.benefit_or_super and _stated(NZ_SUPER, text)

@@ -2526,3 +2526,14 @@ def test_an_offer_against_staying_on_the_current_pay_is_compared(engine):
     # $90,000 vs $80,000 (2026-27): tax 19,577.50 vs 16,277.50, a difference of $3,300.
     out = ask(engine, "offered $90k vs staying on $80k - how much more income tax would I pay?")
     assert "**$3,300**" in out["answer"]
+
+
+@pytest.mark.parametrize("question,gap", [
+    # $2,000 a fortnight: 3% is $60, 6% is $120, so $60 more a fortnight.
+    ("on $2,000 a fortnight, what's the difference between 3% and 6% kiwisaver each pay?", "**$60** a fortnight"),
+    # $80,000 a year: 4% is $3,200, 10% is $8,000: $4,800 a year.
+    ("salary 80k - if I go from 4% to 10% KS how much more goes in over the year?", "**$4,800** a year"),
+])
+def test_two_kiwisaver_rates_side_by_side_state_the_difference(engine, question, gap):
+    out = ask(engine, question)
+    assert f"difference in your KiwiSaver contribution is {gap}" in out["answer"], out["answer"][:300]
