@@ -125,6 +125,8 @@ RETURN_NOT_FILED = re.compile(r"\b(?:not|haven'?t|havent|hasn'?t|hasnt|isn'?t|is
                               r"\breturn\b[^.?!]{0,20}\bnot (?:yet )?(?:filed|in|done)\b", re.I)
 # "worth $120,000 at 1 April", "$200,000 at the start of the year": an opening market value.
 OPENING_VALUE = re.compile(r"^\s*(?:at|on)\s+(?:the\s+)?(?:start|beginning|1(?:st)? april|1 apr)|^\s*(?:opening|market value)", re.I)
+# "Opening market value of my foreign shares is $120,000": the value named before its amount.
+OPENING_VALUE_BEFORE = re.compile(r"\b(?:opening|market) value\b[^.?!$]{0,40}$", re.I)
 MARGINAL_RATE = re.compile(r"(?P<p>\d{2}(?:\.\d+)?)\s?%\s*(?:tax\s+)?(?:rate|bracket|band)|(?:on|in) the (?P<q>\d{2}(?:\.\d+)?)\s?%", re.I)
 # Calculators that need the person's income from work (or all their income) to run at all.
 INCOME_TOOLS = ("calculate_income_tax", "calculate_paye", "calculate_take_home_pay", "calculate_acc_levy",
@@ -976,7 +978,8 @@ def _rule_sum(d: Decision, intent: IntentSpec, slots: Slots) -> bool:
     # ("ir3 showed $9,400 tax on my income": the year's whole tax, PAYE and all, not what was left to pay.)
     stated = [a for a in slots.amounts if a.period == "annual" and a.value > 0 and (a in named_rit or not TAX_FIGURE_AFTER.match(d.asked[a.end:]))]
     stated = named_rit or stated  # ("my residual income tax was $7,200 and turnover about $95,000")
-    opening = [a for a in stated if a.role == "value" or OPENING_VALUE.search(d.asked[a.end:a.end + 40])]
+    opening = [a for a in stated if a.role == "value" or OPENING_VALUE.search(d.asked[a.end:a.end + 40])
+               or OPENING_VALUE_BEFORE.search(d.asked[max(0, a.start - 60):a.start])]
     try:
         # ("a self-employed builder making around $90k": an income, not the tax on it.)
         tax_stated = named_rit or [a for a in stated if a.role not in (*INCOME_LIKE_ROLES, "takings")]

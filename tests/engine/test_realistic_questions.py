@@ -2537,3 +2537,9 @@ def test_an_offer_against_staying_on_the_current_pay_is_compared(engine):
 def test_two_kiwisaver_rates_side_by_side_state_the_difference(engine, question, gap):
     out = ask(engine, question)
     assert f"difference in your KiwiSaver contribution is {gap}" in out["answer"], out["answer"][:300]
+
+
+def test_a_market_value_named_before_its_amount_is_the_fif_opening_value(engine):
+    # FDR: 5% of the opening market value: 5% x $200,000 = $10,000.
+    out = ask(engine, "market value of my US shares at 1 April was $200,000 - what's my FIF income using FDR?")
+    assert "**$10,000**" in out["answer"]
