@@ -63,6 +63,7 @@ TARGETS = {
     "supplement40": ("nztax_build.evaluate_answers", "question_bank_dev41.yaml", "supplement40.md"),  # development only
     "supplement41": ("nztax_build.evaluate_answers", "question_bank_dev42.yaml", "supplement41.md"),  # development only
     "supplement42": ("nztax_build.evaluate_answers", "question_bank_dev43.yaml", "supplement42.md"),  # development only
+    "supplement43": ("nztax_build.evaluate_answers", "question_bank_dev44.yaml", "supplement43.md"),  # development only
 }
 
 
