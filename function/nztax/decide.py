@@ -24,10 +24,10 @@ from nztax.calculators.paye import PRIMARY_CODES
 from nztax.contract import tax_year_starting
 from nztax.rules import FLAT_CODES, SECONDARY_CODES, RuleBook, current_tax_year
 from nztax.settings import get_settings
-from nztax.slots import (CODE_ASKED, EMPLOYER_PUTS_IN, EVERY_PAY_WORDS, HELD_PAST_BRIGHT_LINE, HOUSEHOLD_QUESTIONED, INCOME_LIKE_ROLES,
-                         MONTH_NAMES, ONLY_INCOME, OTHER_INCOME_ROLES, PAY_FREQUENCIES, PERIODS_PER_YEAR, PROPERTY_HELD_UNKNOWN,
-                         EARNED_OVERSEAS, EXTRA_INCOME, SALE_PRICE_ONLY, SECOND_JOB_WORDS, TAX_FIGURE_AFTER, UNIT_WORDS, Money, Slots, clean_text, find_tax_codes,
-                         months_to_march, read_slots)
+from nztax.slots import (CODE_ASKED, EARNED_OVERSEAS, EMPLOYER_PUTS_IN, EVERY_PAY_WORDS, EXTRA_INCOME, HELD_PAST_BRIGHT_LINE,
+                         HOUSEHOLD_QUESTIONED, INCOME_LIKE_ROLES, MONTH_NAMES, ONLY_INCOME, OTHER_INCOME_ROLES, PAY_FREQUENCIES,
+                         PERIODS_PER_YEAR, PROPERTY_HELD_UNKNOWN, SALE_PRICE_ONLY, SECOND_JOB_WORDS, TAX_FIGURE_AFTER, UNIT_WORDS,
+                         Money, Slots, clean_text, find_tax_codes, months_to_march, read_slots)
 from nztax.understand import Classification, IntentSpec, default_catalogue, says_any
 
 # The student loan deduction asked about: "sl on …", "how much student loan comes off …".
@@ -1503,8 +1503,8 @@ def _income_and_extra(slots: Slots, asks_extra: bool = False, asked: str = "") -
     jobs = [a for a in slots.incomes if not a.questioned]
     others = [a for a in slots.amounts if a.role in OTHER_INCOME_ROLES and not a.questioned]
     if asks_extra and not others and len(jobs) > 1 and slots.adds_up and not slots.comparison:
-        # The main one is named so, else the one not told as money on the side or from overseas ("I tutor on the side, $8k,
-        # plus a part-time job paying $30k").
+        # The main one is named so, else the one not told as money on the side or from overseas ("I tutor
+        # on the side, $8k, plus a part-time job paying $30k").
         told_as_extra = [a for a in jobs if EXTRA_INCOME.search(asked[max(0, a.start - 30):a.end + 20])
                          or EARNED_OVERSEAS.search(asked[max(0, a.start - 30):a.end + 20])]
         main = next((a for a in jobs if a.role in ("main_job", "total")), None) or next(

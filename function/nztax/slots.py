@@ -878,9 +878,11 @@ JOINT = re.compile(rf"\b(?:me|i|myself)\s+(?:and|&)\s+(?:my|our)\s+(?:\w+\s+)?(?
                    rf"\b(?:my|our)\s+(?:\w+\s+)?(?:(?:{KIN})s?\s+(?:and|&)\s+(?:my\s+|our\s+|his\s+|her\s+)?(?:\w+\s+)?(?:{KIN})s?|(?:{KIN})s)\b"
                    r"(?=[^.?!]{0,40}\b(?:together|combined|between them|between the two))", re.I)
 # ("in my cafe", "at my shop" name a place, not whose money a figure is.)
+# A business by the kind of place it is ("the bakery", "my cafe").
+BUSINESS_PLACES = (r"business|biz|shop|cafe|café|firm|practice|restaurant|store|salon|bar|farm|workshop|bakery|dairy|clinic|"
+                   r"studio|agency|takeaways?|gym|pub|franchise|consultancy|garage|orchard|vineyard")
 SELF_WORDS = re.compile(r"\b(?:i|i'm|im|i've|ive|i'd|i'll|me|mine|myself)\b|"
-                        r"\bmy\b(?!\s+(?:own\s+)?(?:cafe|café|shop|business|company|house|home|flat|farm|restaurant|store|firm|"
-                        r"practice|bar|salon|office|workplace)\b)", re.I)
+                        rf"\bmy\b(?!\s+(?:own\s+)?(?:{BUSINESS_PLACES}|company|house|home|flat|office|workplace)\b)", re.I)
 # Words about the asking, not about whose sum it is: "can you tell me how much tax my son pays".
 ASKING_FOR = re.compile(r"\b(?:tell|show|help|let|give|explain to|advise)\s+(?:me|us)\b|\bi\s+(?:want|need|would like|wanted|'d like)\s+to\s+know\b|"
                         r"\bi(?:'m| am)?\s+wonder(?:ing)?\b|\b(?:can|could|may)\s+i\s+(?:ask|check)\b|\bdo you know\b", re.I)
@@ -1318,10 +1320,8 @@ ONLY_INCOME = re.compile(r"\b(?:no|not any|nothing|without any|don'?t have any) 
                          r"\bno side (?:income|job|business|hustle|work)\b|\bjust (?:my|the) (?:\S+ )?(?:job|salary|wages?|pay)\b", re.I)
 # "The business made $60,000 profit": a business's profit with nothing said of how it is set up. A sole
 # trader's profit is their own income; a company's is taxed in the company (and partners pay on their shares).
-UNNAMED_BUSINESS_PROFIT = re.compile(r"\b(?:the|our|this|that)\s+(?:\w+\s+)?(?:business|biz|shop|cafe|café|firm|practice|restaurant|"
-                                     r"store|salon|farm|workshop|bakery|dairy|clinic|studio|agency|takeaways?|gym|pub|"
-                                     r"franchise|consultancy|garage|orchard|vineyard)\b[^.?!$\d]{0,25}\b(?:made|cleared|netted|earned|turned|had|"
-                                     r"did)\b[^.?!]{0,25}\bprofit\b", re.I)
+UNNAMED_BUSINESS_PROFIT = re.compile(rf"\b(?:the|our|this|that)\s+(?:\w+\s+)?(?:{BUSINESS_PLACES})\b[^.?!$\d]{{0,25}}"
+                                     r"\b(?:made|cleared|netted|earned|turned|had|did)\b[^.?!]{0,25}\bprofit\b", re.I)
 BUSINESS_OWNED_AS = re.compile(r"\bsole[- ]?trader\b|\bself[- ]employ|\bfreelanc|\bcontractor\b|\bmy (?:own )?(?:\w+ )?business\b|"
                                r"\bside (?:business|biz|hustle)\b|\b(?:my|our|his|her) shares?\b|\bpartnership\b|\bpartners?\b|"
                                r"\bcompany\b|\bltd\b|\blimited\b|\btrusts?\b|\bshareholders?\b|\bin my (?:own )?name\b", re.I)
