@@ -567,7 +567,7 @@ def decide(question: str, classification: Classification | None, rules: RuleBook
             sure = sure or readings == {"calculate_paye", "calculate_income_tax"}
             intent = d.intent = income_tax
     compared = _codes_compared(asked) if intent.tool == "calculate_paye" else None
-    if compared and all(_base(c) in SECONDARY_CODES for c in compared) and CODE_CHOICE_ASKED.search(asked):
+    if compared and all(base_code(c) in SECONDARY_CODES for c in compared) and CODE_CHOICE_ASKED.search(asked):
         # "Should I put S or SH on the form?": which secondary code follows the year's total income,
         # not the PAYE each would take.
         secondary = _calculation("choose_secondary_tax_code")
@@ -1176,9 +1176,9 @@ def _clarify(d: Decision, missing: str, reason: str | None = None) -> None:
     d.action, d.missing, d.clarify_reason = "clarify", [missing], reason
 
 
-def _base(code: str) -> str:
+def base_code(code: str) -> str:
     """'M SL' -> 'M': the code without its student loan suffix."""
-    return code.split()[0]
+    return (code.split() or [""])[0]
 
 
 def _code(slots: Slots, default: str = "M") -> str:
@@ -1309,7 +1309,7 @@ def _plan(d: Decision, intent: IntentSpec, slots: Slots) -> None:
         jobs = [replace(jobs[0], role="second_job")]
     if tool == "choose_secondary_tax_code" and jobs and all(a.role == "second_job" and a.value == jobs[0].value for a in jobs):
         # Only the second job's pay is known: its code follows the total income, which is not.
-        if slots.tax_code is not None and _base(slots.tax_code) in SECONDARY_CODES:
+        if slots.tax_code is not None and base_code(slots.tax_code) in SECONDARY_CODES:
             call = _paye_call(d, slots, jobs[0], slots.annual(jobs[0]) or jobs[0].value, year)
             if call is not None:  # (otherwise it has asked back)
                 d.calls = [call]
@@ -1505,8 +1505,8 @@ def _income_and_extra(slots: Slots, asks_extra: bool = False, asked: str = "") -
     if asks_extra and not others and len(jobs) > 1 and slots.adds_up and not slots.comparison:
         # The main one is named so, else the one not told as money on the side or from overseas ("I tutor
         # on the side, $8k, plus a part-time job paying $30k").
-        told_as_extra = [a for a in jobs if EXTRA_INCOME.search(asked[max(0, a.start - 30):a.end + 20])
-                         or EARNED_OVERSEAS.search(asked[max(0, a.start - 30):a.end + 20])]
+        around = {id(a): asked[max(0, a.start - 30):a.end + 20] for a in jobs}
+        told_as_extra = [a for a in jobs if EXTRA_INCOME.search(around[id(a)]) or EARNED_OVERSEAS.search(around[id(a)])]
         main = next((a for a in jobs if a.role in ("main_job", "total")), None) or next(
             (a for a in jobs if a not in told_as_extra), jobs[0])
         jobs, others = [main], [a for a in jobs if a is not main]
@@ -1543,7 +1543,7 @@ def _call_for(tool: str, d: Decision, slots: Slots, amount: Money, annual: Decim
     if tool == "calculate_student_loan_repayment":
         if slots.tax_code is None and amount.role == "second_job" and amount.period in PAY_FREQUENCIES and _second_job_loan(d, amount):
             return None  # (answered by the rule: every dollar of a second job's pay, whichever secondary code)
-        if slots.tax_code is not None and _base(slots.tax_code) in SECONDARY_CODES:
+        if slots.tax_code is not None and base_code(slots.tax_code) in SECONDARY_CODES:
             # A secondary job's loan deduction has no threshold: the pay's own deductions show it,
             # on that job's own pay ("$42,000 main job, $9,000 weekend job on S SL").
             second = next((a for a in slots.incomes if a.role == "second_job" and not a.questioned), None)
@@ -1597,7 +1597,7 @@ def _call_for(tool: str, d: Decision, slots: Slots, amount: Money, annual: Decim
         return _paye_call(d, slots, amount, annual, year)
     if tool == "calculate_take_home_pay":
         code = _code(slots)
-        if _base(code) not in PRIMARY_CODES:
+        if base_code(code) not in PRIMARY_CODES:
             return _paye_call(d, slots, amount, annual, year)  # a secondary or flat code works per pay
         frequency = _pay_frequency(slots, amount)
         return _take_home_call(d, slots, amount, annual, year, frequency or "annual")
@@ -1627,7 +1627,7 @@ def _paye_call(d: Decision, slots: Slots, amount: Money, annual: Decimal, year: 
         frequency = "weekly"  # "$25 an hour, 40 hours a week": a week's pay
     one_pay = (not amount.period_stated and amount.value <= Decimal(str(get_settings().per_pay_ceiling))
                and slots.asked_period != "annual")  # ("… over the year?": the amount is the year's)
-    if one_pay and frequency is None and _base(code) in PRIMARY_CODES:
+    if one_pay and frequency is None and base_code(code) in PRIMARY_CODES:
         # "How much PAYE comes out of $4,000?": one pay, but PAYE depends on how often it is paid.
         _clarify(d, "frequency")
         return None
@@ -1654,7 +1654,7 @@ def _loan_deduction_call(paye_args: dict, year: str) -> tuple[str, dict]:
     return "calculate_student_loan_repayment", {
         "annual_income": _cents(Decimal(str(gross)) * PERIODS_PER_YEAR[frequency]), "tax_year": year,
         "pay_frequency": frequency, "gross_pay": gross,
-        "secondary_income": _base(paye_args["tax_code"]) not in PRIMARY_CODES}
+        "secondary_income": base_code(paye_args["tax_code"]) not in PRIMARY_CODES}
 
 
 def _kiwisaver_rate(d: Decision, slots: Slots, args: dict, year: str) -> None:
@@ -1672,7 +1672,7 @@ def _kiwisaver_rate(d: Decision, slots: Slots, args: dict, year: str) -> None:
 
 def _take_home_call(d: Decision, slots: Slots, amount: Money, annual: Decimal, year: str, frequency: str) -> tuple[str, dict]:
     code = _code(slots, d.default_code)
-    args = {"annual_salary": _cents(annual), "tax_code": _base(code), "tax_year": year,
+    args = {"annual_salary": _cents(annual), "tax_code": base_code(code), "tax_year": year,
             "pay_frequency": frequency if frequency in PAY_FREQUENCIES else "fortnightly"}
     if slots.student_loan:
         args["student_loan"] = True

@@ -24,7 +24,7 @@ from nztax import composer
 from nztax.calculators.paye import PRIMARY_CODES
 from nztax.composer import money, pct, section_or_none
 from nztax.contract import AskResult, Citation, ToolCall
-from nztax.decide import LOAN_DEDUCTION_ASKED, Decision
+from nztax.decide import LOAN_DEDUCTION_ASKED, Decision, base_code
 from nztax.rules import PAY_FREQUENCIES, RuleBook, TaxYearRules
 from nztax.slots import ASKS_IF_RIGHT
 from nztax.query_expansion import canonical_terms
@@ -215,7 +215,7 @@ def lead_for(name: str, args: dict, result: dict, decision: Decision) -> str:
         # the pay period's threshold it is worked over.
         loan = decision.rules.years[y].data.student_loan if decision.rules and y in decision.rules.years else None
         over = "" if loan is None else ": " + _loan_rule(loan.rate, result["pay_frequency"], getattr(loan.period_thresholds, result["pay_frequency"]),
-                                                         secondary=str(result["tax_code"]).split()[0] not in PRIMARY_CODES)
+                                                         secondary=base_code(result["tax_code"]) not in PRIMARY_CODES)
         return (f"The student loan deduction from a pay of {money(result['gross_pay'])} {_per(result['pay_frequency'])} "
                 f"({y}) is **{money(result['student_loan'])}**{over}. PAYE on the same pay is {money(result['paye'])}, "
                 f"leaving {money(result['net_pay'])}.")
@@ -223,11 +223,9 @@ def lead_for(name: str, args: dict, result: dict, decision: Decision) -> str:
         freq = PERIOD_WORDS.get(result["pay_frequency"], result["pay_frequency"])
         extra = _other_deductions(result)
         # A flat-rate code ("what rate is that?" of ND): its rate, as payroll takes it.
-        code = str(result["tax_code"]).split()[0]
         year_rules = decision.rules.years.get(y) if decision.rules else None
-        flat = section_or_none(year_rules, "flat_codes") if year_rules is not None else None
-        rate = (f" ({code} is a flat {composer.with_acc_levy(flat.codes[code].rate, year_rules)})"
-                if flat is not None and code in flat.codes else "")
+        flat = _flat_code_rate(year_rules, result["tax_code"])
+        rate = f" ({base_code(result['tax_code'])} is a flat {composer.with_acc_levy(flat, year_rules)})" if flat is not None else ""
         return (f"On a pay of {money(result['gross_pay'])} {_per(result['pay_frequency'])} on tax code {result['tax_code']} ({y}), "
                 f"PAYE is **{money(result['paye'])}**{extra}, so you take home **{money(result['net_pay'])}** each {freq}{rate}.")
     if name == "calculate_acc_levy":
@@ -278,6 +276,13 @@ def lead_for(name: str, args: dict, result: dict, decision: Decision) -> str:
                 f"a year, its pay is taxed at {pct(result['rate'])} ({pct(result['rate_with_acc_levy'])} with the ACC earners' levy)"
                 + (f", and student loan is taken at {pct(result['student_loan_rate'])} of every dollar of it." if "SL" in result["tax_code"] else "."))
     return ""
+
+
+def _flat_code_rate(year_rules, tax_code):
+    """The flat rate (before the ACC levy) of a flat-rate code such as ND in that year's rules, or None."""
+    flat = section_or_none(year_rules, "flat_codes") if year_rules is not None else None
+    code = flat.codes.get(base_code(str(tax_code or ""))) if flat is not None else None
+    return code.rate if code is not None else None
 
 
 # The figure a comparison is about, per calculator: (result field, what it is).
@@ -410,9 +415,7 @@ def calculation(decision: Decision, results: list[tuple[str, dict, dict]], rules
             and all(name == "calculate_paye" for name, _, _ in results):
         # The loan's deduction from one pay, worked out by PAYE: its rules are the student loan's too.
         citations += composer.rule_citations(year_rules, composer.TOPIC_SECTIONS["student_loan"])
-    flat = section_or_none(year_rules, "flat_codes") if year_rules is not None else None
-    codes = {(str(a.get("tax_code") or "").split() or [""])[0] for n, a, _ in results if n == "calculate_paye"}
-    if flat is not None and codes & set(flat.codes):
+    if any(n == "calculate_paye" and _flat_code_rate(year_rules, a.get("tax_code")) is not None for n, a, _ in results):
         # A flat-rate code's pay (ND): the page that sets its rate.
         citations += composer.rule_citations(year_rules, ["flat_codes"])
     for extra in decision.also_facts if year_rules else ():

@@ -391,7 +391,13 @@ def _value(num: str, suffix: str | None, is_money: bool) -> Decimal | None:
     return value
 
 
+# "from $1,180 to": the words between a range's two amounts.
 RANGE_TO_BEFORE = re.compile(r"\bfrom\s*(?:nz\$|\$)?\s?\d[\d,.]*\s?k?\s+to\s*(?:nz\$|\$)?\s*$", re.I)
+
+
+def _period_named(m: re.Match) -> str:
+    """The pay period a FREQ_BEFORE match names."""
+    return next(n for n in ("weekly", "fortnightly", "four_weekly", "monthly", "annual", "hourly") if m.group(n))
 
 
 def _period_and_end(text: str, start: int, end: int) -> tuple[str, bool, int]:
@@ -407,13 +413,13 @@ def _period_and_end(text: str, start: int, end: int) -> tuple[str, bool, int]:
             if start <= len(before):
                 return "weekly", True, end
         else:
-            return next(n for n in ("weekly", "fortnightly", "four_weekly", "monthly", "annual", "hourly") if m.group(n)), True, end
+            return _period_named(m), True, end
     # "takes my week from $1,180 to $1,420": the range's second amount has its first one's period.
     m = RANGE_TO_BEFORE.search(before)
     if m:
         first = FREQ_BEFORE.search(before[:m.start()] + "from ")
         if first and not first.group("weekly_opening"):
-            return next(n for n in ("weekly", "fortnightly", "four_weekly", "monthly", "annual", "hourly") if first.group(n)), True, end
+            return _period_named(first), True, end
     # "$1,750 gross a week", "$1,200 take home weekly": the period after a word about the pay.
     m = re.match(r"^\s*(?:(?:take[- ]home|net|after tax|before tax|gross|pay|salary|wages?|income)\s+){1,2}"
                  r"(?P<w>weekly|fortnightly|monthly|a week|a fortnight|a month|per week|per month|per fortnight|"
@@ -1837,7 +1843,6 @@ def read_slots(text: str, rules: RuleBook | None = None, current: str | None = N
     return slots
 
 
-
 def _without_restated_gap(amounts: list[Money]) -> list[Money]:
     """Two incomes compared and a third that is their gap ("from $76k to $81k, how much of that extra
     $5k goes to tax?"): the gap restated, not a third income."""
@@ -1849,6 +1854,7 @@ def _without_restated_gap(amounts: list[Money]) -> list[Money]:
         if a.period == b.period and gap.start > min(a.start, b.start) and abs(b.value - a.value) == gap.value:
             return [x for x in amounts if x is not gap]
     return amounts
+
 
 @dataclass(frozen=True)
 class Reading:
