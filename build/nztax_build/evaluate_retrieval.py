@@ -82,6 +82,11 @@ def load_golden(path: Path) -> GoldenSet:
         data = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
     except (OSError, yaml.YAMLError) as exc:
         raise GoldenError(f"cannot read golden file {path}: {exc}") from exc
+    if isinstance(data, dict) and isinstance(data.get("posts"), list):
+        # The real-post set: each post, exactly as its writer typed it, is the query; its accepted
+        # pages are the answers. Posts no corpus page answers are left out of retrieval scoring.
+        data = {"queries": [{"id": p["id"], "kind": "real_post", "query": str(p["question"]).strip(),
+                             "accept": [re.sub(r"^https?://", "", u).rstrip("/") for u in p["accepted_pages"]]} for p in data["posts"] if p.get("accepted_pages")]}
     if not isinstance(data, dict) or not isinstance(data.get("queries"), list):
         raise GoldenError(f"{path}: expected a mapping with a 'queries' list")
     queries, seen = [], set()
