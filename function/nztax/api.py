@@ -228,7 +228,7 @@ class AskService:
         engine = self._load_engine()
         result = self._unavailable_as_503(
             lambda: engine.answer(request.question, tax_year=request.tax_year, history=request.history))
-        body = result.to_json()
+        body = result.to_json(include_trace=self.settings.ask_trace)
         # The Ask box shows this HTML (rendered and sanitised here, by the same code as the FAQ
         # pages), so no page ever turns markdown into markup itself.
         body["answer_html"] = render_answer_html(body["answer"])

@@ -307,6 +307,11 @@ class Decision:
     used_history: bool = False
     complex_situation: bool = False
     rules: RuleBook | None = field(default=None, repr=False, compare=False)  # what a plan may need to check
+    # Set by the decision table (decision_table.py) from the question's frame:
+    decline_to: dict | None = None     # decline: where a question that is not NZ personal income tax should go
+    handed_over: list[tuple[str, dict]] = field(default_factory=list)  # calculations not run: their figures go to a calculator link
+    stated: list = field(default_factory=list)  # figures the poster states (tax taken, a bill), set beside the engine's own
+    trace: object | None = None        # frame.Trace: the frame and the rows that fired
 
     # -- what the composer reads -------------------------------------------------------------
     @property
