@@ -23,8 +23,8 @@ from nztax.slots import INCOME_LIKE_ROLES, Money, Slots
 
 TABLE_FILE = Path(__file__).parent / "data" / "decisions.yaml"
 INCOME_OWNERS = ("me", "partner")
-CONDITIONS = ("proposed", "proposed_not", "declined_as", "scope", "scope_not", "scope_sure", "inputs_sure",
-              "recoverable", "stated", "asks")
+CONDITIONS = ("proposed", "proposed_not", "declined_as", "intent_sure", "scope", "scope_not", "scope_sure", "scope_firm",
+              "inputs_sure", "recoverable", "stated", "asks")
 
 
 @dataclass(frozen=True)
@@ -56,13 +56,23 @@ def input_amounts(slots: Slots) -> list[Money]:
     return [a for a in slots.amounts if a.role in INCOME_LIKE_ROLES and not a.questioned]
 
 
-def _sure_income(a: FrameAmount, bar: float) -> bool:
-    return a.kind == "income" and a.owner in INCOME_OWNERS and a.is_sure(bar)
+def _derived(a: FrameAmount) -> bool:
+    """An amount the number grammar worked out itself ("$31,200 less $24,000", "half of $80,000")."""
+    return " less " in a.text or a.text.startswith("half of")
 
 
-def _surely_not_income(a: FrameAmount, bar: float) -> bool:
-    """Read with confidence as a figure that is not the asker's (or partner's) income."""
-    return (a.kind != "income" and a.kind_sure >= bar) or (a.owner not in INCOME_OWNERS and a.owner_sure >= bar)
+def _someone_elses(a: FrameAmount, bar: float) -> bool:
+    # (An income read as IRD's or an employer's is a confused reading, not another person's income.)
+    return a.owner == "someone_else" and a.owner_sure >= bar
+
+
+def vetoed_inputs(inputs: list[FrameAmount], bar: float) -> list[FrameAmount]:
+    """The inputs the learned reading says, at least `bar` sure, are not the asker's income: another kind
+    of figure, or someone else's income beside an income of the asker's own (when every income is
+    someone else's, that person is the one asked about)."""
+    own = [a for a in inputs if not _someone_elses(a, bar)]
+    return [a for a in inputs if not _derived(a) and (
+        (a.kind != "income" and a.kind_sure >= bar) or (_someone_elses(a, bar) and own))]
 
 
 @dataclass(frozen=True)
@@ -71,8 +81,10 @@ class Facts:
 
     proposed: str
     declined_as: str | None
+    intent_sure: bool
     scope: str
     scope_sure: bool
+    scope_firm: bool
     inputs_sure: bool
     recoverable: bool
     stated: bool
@@ -84,6 +96,7 @@ class Facts:
             "proposed": lambda v: self.proposed in v, "proposed_not": lambda v: self.proposed not in v,
             "declined_as": lambda v: self.declined_as in v, "scope": lambda v: self.scope in v,
             "scope_not": lambda v: self.scope not in v, "scope_sure": lambda v: self.scope_sure == bool(v),
+            "scope_firm": lambda v: self.scope_firm == bool(v), "intent_sure": lambda v: self.intent_sure == bool(v),
             "inputs_sure": lambda v: self.inputs_sure == bool(v), "recoverable": lambda v: self.recoverable == bool(v),
             "stated": lambda v: self.stated == bool(v), "asks": lambda v: any(a in v for a in self.asks),
         }
@@ -93,12 +106,16 @@ class Facts:
 def facts_of(decision, frame: QuestionFrame, settings) -> Facts:
     bar = settings.frame_bar
     inputs = frame.inputs_of(input_amounts(decision.slots)) if decision.action == "calculate" else []
-    inputs_sure = all(_sure_income(a, bar) for a in inputs)
-    kept = tuple(a.start for a in inputs if _sure_income(a, bar))
-    recoverable = bool(kept) and all(_sure_income(a, bar) or _surely_not_income(a, bar) for a in inputs)
+    # Two readings of each input: the number grammar's role (slots.py) proposes it as income, and the
+    # learned kind and owner must not read it, surely, as something else.
+    vetoed = vetoed_inputs(inputs, bar)
+    kept = tuple(a.start for a in inputs if a not in vetoed)
+    inputs_sure, recoverable = not vetoed, bool(kept) and bool(vetoed)
     intent = decision.intent
     return Facts(proposed=decision.action, declined_as=intent.copy if intent is not None and decision.action == "decline" else None,
-                 scope=frame.scope, scope_sure=frame.scope_sure >= settings.frame_scope_bar, inputs_sure=inputs_sure,
+                 intent_sure=bool(decision.classification is not None and decision.classification.confident),
+                 scope=frame.scope, scope_sure=frame.scope_sure >= settings.frame_scope_bar,
+                 scope_firm=frame.scope_sure >= settings.frame_scope_firm_bar, inputs_sure=inputs_sure,
                  recoverable=recoverable, stated=bool(frame.stated()), asks=frame.asks_each, kept=kept)
 
 
@@ -129,9 +146,9 @@ def apply_table(decision, frame: QuestionFrame, settings, *, redecide: Callable[
             out = replace(out, handed_over=list(decision.calls), action="topic", calls=[])
     elif row.then == "hand_over":
         out = replace(decision, action="topic", calls=[], handed_over=list(decision.calls))
-        unsure = [f"{a.text} ({a.kind}?, {a.owner}?)" for a in frame.inputs_of(input_amounts(decision.slots))
-                  if not _sure_income(a, settings.frame_bar)]
-        trace.notes.append(f"not sure these are the asker's income: {', '.join(unsure)}")
+        unsure = [f"{a.text} ({a.kind} {a.kind_sure:.2f}, {a.owner} {a.owner_sure:.2f})"
+                  for a in vetoed_inputs(frame.inputs_of(input_amounts(decision.slots)), settings.frame_bar)]
+        trace.notes.append(f"read as not the asker's income: {', '.join(unsure)}")
     elif row.then == "check":
         out = replace(decision, stated=list(frame.stated()))
     trace.action = out.action

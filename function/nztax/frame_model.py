@@ -103,8 +103,11 @@ class Softmax:
         x = x.astype(np.float32)
         w = np.zeros((x.shape[1], len(classes)), dtype=np.float32)
         b = np.zeros(len(classes), dtype=np.float32)
-        # Classes weighted inversely to their size, so a small class is not drowned out.
-        weight = ((y / y.sum(axis=0, keepdims=True)).sum(axis=1, keepdims=True) * len(labels) / len(classes)).astype(np.float32)
+        # Classes weighted by the inverse square root of their size: a small class is not drowned out,
+        # nor read everywhere.
+        per_class = 1.0 / np.sqrt(y.sum(axis=0, keepdims=True))
+        weight = (y * per_class).sum(axis=1, keepdims=True)
+        weight = (weight * len(labels) / weight.sum()).astype(np.float32)
         for _ in range(STEPS):
             p = _softmax(x @ w + b)
             g = (p - y) * weight / len(labels)
