@@ -21,6 +21,8 @@ Politeness and safety, in the order a URL meets them:
 - a failure of any kind leaves the last good copy and its entry untouched; 404/410 counts towards
   `inactive` (after `gone_threshold` crawls in a row), the body is never deleted.
 - the manifest is rewritten atomically after every page, so killing the crawl loses nothing saved.
+- a cited address that answers 404/410, redirects to another page, or holds a page with another title
+  (`source_check`) is recorded in `CrawlTotals.problems`; a moved or retitled page keeps its good copy.
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ from protego import Protego
 
 from .parse import is_pdf, parse_body
 from .records import RECRAWL_CADENCES, STATUS_ACTIVE, Document, ParseError, Source
+from .source_check import SourceProblem, moved, retitled
 from .store import CrawlStore
 
 HTML_TYPES = frozenset({"text/html", "application/xhtml+xml"})
@@ -111,6 +114,7 @@ class CrawlTotals:
     page_bytes: int = 0  # page bodies transferred (all attempts, partial bodies included)
     robots_bytes: int = 0
     outcomes: dict[str, str] = field(default_factory=dict)  # url -> outcome
+    problems: list[SourceProblem] = field(default_factory=list)  # cited addresses gone, moved or retitled
 
     @property
     def fetched(self) -> int:
@@ -272,6 +276,7 @@ class Crawler:
         if fetched.status in GONE_STATUSES:
             gone = self.store.mark_gone(source.url)
             self.totals.gone += 1
+            self.totals.problems.append(SourceProblem(source.url, "gone", f"HTTP {fetched.status}"))
             if gone is None:
                 return "gone", f"HTTP {fetched.status}"
             self.store.write_manifest()
@@ -279,6 +284,9 @@ class Crawler:
         if fetched.status != 200:
             self.totals.failed += 1
             return "failed", f"HTTP {fetched.status}"
+        elsewhere = moved(request_url, fetched.url)
+        if elsewhere:
+            return self._problem(source, "moved", elsewhere, has_copy)
         content_type = _mime(fetched.headers.get("Content-Type")) or "text/html"
         try:
             document = parse_body(fetched.body, content_type, source.url, source.source_type, source.title)
@@ -290,6 +298,9 @@ class Crawler:
             self.totals.failed += 1
             self.totals.damaged += 1
             return "damaged", f"{damage}" + (" (kept last good copy)" if has_copy else "")
+        renamed = retitled(source.title, document.title, source.source_type)
+        if renamed:
+            return self._problem(source, "retitled", renamed, has_copy)
         saved = self.store.save_page(
             source.url, fetched.body, content_type, source.source_type, source.title, when,
             etag=fetched.headers.get("ETag"), last_modified=fetched.headers.get("Last-Modified"),
@@ -306,6 +317,12 @@ class Crawler:
             self.totals.unchanged += 1
             outcome = "unchanged"
         return outcome, f"{len(fetched.body):,} B"
+
+    def _problem(self, source: Source, kind: str, detail: str, has_copy: bool) -> tuple[str, str]:
+        # The body may be a perfectly good page, but not the one cited: keep the copy we cite.
+        self.totals.failed += 1
+        self.totals.problems.append(SourceProblem(source.url, kind, detail))
+        return kind, detail + (" (kept last good copy)" if has_copy else "")
 
     def _good_copy(self, entry, source: Source) -> Document | None:
         """The stored copy, parsed (None when it no longer parses: then nothing is protected)."""

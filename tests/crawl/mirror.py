@@ -206,6 +206,10 @@ class Mirror:
             return self.send(h, request, 200, good, "text/html")
         if mode == "empty-page":  # 200 with a page that has no main content: not a good copy
             return self.send(h, request, 200, b"<html><body><nav>menu only</nav></body></html>")
+        if mode == "retitled":  # the address now holds a page with another title
+            return self.send(h, request, 200, plain_page("Fault test page, renamed", f"Other content for {path}."))
+        if mode == "redirect-slash":  # the same page, with a trailing slash
+            return self.send(h, request, 301, headers={"Location": path + "/"})
         if mode == "redirect-inside":
             return self.send(h, request, 301, headers={"Location": "/faults/redirect-target"})
         if mode == "redirect-outside":

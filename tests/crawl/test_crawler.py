@@ -206,13 +206,22 @@ def test_a_new_source_that_answers_with_an_error_page_is_not_stored(crawl, mirro
     assert run.totals.outcomes[source.url] == "damaged" and run.store.entry(source.url) is None
 
 
-def test_redirect_inside_allowed_hosts_is_followed(crawl, mirror):
+def test_redirect_to_the_same_page_is_followed(crawl, mirror):
+    source = fault_source("slash")
+    mirror.modes["/faults/slash"] = "redirect-slash"
+    run = crawl([source])
+    assert run.totals.outcomes[source.url] == "new" and not run.totals.problems
+    assert mirror.paths_requested()[-2:] == ["/faults/slash", "/faults/slash/"]
+    assert run.store.entry(source.url) is not None  # stored under the source URL
+
+
+def test_redirect_to_another_page_inside_allowed_hosts_is_followed_but_not_stored(crawl, mirror):
     source = fault_source("moved")
     mirror.modes["/faults/moved"] = "redirect-inside"
     run = crawl([source])
-    assert run.totals.outcomes[source.url] == "new"
+    assert run.totals.outcomes[source.url] == "moved"
     assert mirror.paths_requested()[-2:] == ["/faults/moved", "/faults/redirect-target"]
-    assert run.store.entry(source.url) is not None  # stored under the source URL
+    assert run.store.entry(source.url) is None  # the page at the other address is not the one cited
 
 
 def test_redirect_outside_allowed_hosts_is_not_followed(crawl, mirror):
