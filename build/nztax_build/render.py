@@ -317,11 +317,14 @@ def render_faq_page(entry: dict, inputs: SiteInputs, topic_titles: dict[str, str
         parts.append("## Worked figures\n\n" + figures)
     citations = result.get("citations") or []
     if citations:
+        from .sources_page import cite_link, evidence_by_url
+
+        evidence = evidence_by_url(inputs.sources)
         lines = []
         for c in citations:
             section = f" — {md_escape(c['section'])}" if c.get("section") else ""
             title = c.get("title") or inputs.manifest_by_url.get(c["url"], {}).get("title")
-            lines.append(f"1. [{md_escape(source_label(title, c['url']))}]({c['url']}){section}")
+            lines.append(f"1. {cite_link(source_label(title, c['url']), c['url'], evidence, inputs.manifest)}{section}")
         parts.append("## Sources\n\n" + "\n".join(lines) + "\n")
     checked = last_checked(result, inputs)
     if checked:
@@ -578,30 +581,11 @@ def render_tax_years(inputs: SiteInputs) -> None:
 
 # -- sources page --------------------------------------------------------------------------------
 
-SNAPSHOT_NOTICE = (
-    '!!! info "Built from the bundled snapshot"\n'
-    "    This build uses the offline snapshot bundled with the project: for each source URL below, text "
-    "written by this project in its own words that states the facts published on that page. Run "
-    "`make crawl` to replace it with the live pages before relying on the wording.\n"
-)
-
 
 def render_sources(inputs: SiteInputs) -> None:
-    pages = sorted(inputs.manifest.get("pages", []), key=lambda p: (p.get("source_type", ""), p.get("title", ""), p["url"]))
-    topic_of = {s["url"]: s.get("topic", "") for s in inputs.sources}
-    lines = [front_matter(title="Sources"), "# Sources\n",
-             "Every page and document the answers are drawn from, with when it was last fetched and when its content last changed.\n"]
-    if inputs.manifest.get("snapshot"):
-        lines.append(SNAPSHOT_NOTICE)
-    active = [p for p in pages if p.get("status", "active") == "active"]
-    lines.append(f"{len(active)} active sources" + (f", {len(pages) - len(active)} no longer available" if len(pages) != len(active) else "") + ".\n")
-    rows = []
-    for p in pages:
-        status = "" if p.get("status", "active") == "active" else f" ({md_escape(p.get('status'))})"
-        rows.append([f"[{md_escape(source_label(p.get('title'), p['url']))}]({p['url']}){status}", SOURCE_TYPE_LABELS.get(p.get("source_type"), md_escape(p.get("source_type", ""))),
-                     md_escape(topic_of.get(p["url"], "")), no_wrap(long_date(p.get("fetched_at"))), no_wrap(long_date(p.get("last_changed")))])
-    lines.append(table(["Source", "Type", "Topic", "Last crawled", "Last changed"], rows))
-    inputs.pages["sources/index.md"] = "\n".join(lines)
+    from .sources_page import render_sources_page
+
+    inputs.pages["sources/index.md"] = render_sources_page(inputs.manifest, inputs.sources)
 
 
 # -- navigation and orchestration ---------------------------------------------------------------
