@@ -63,7 +63,10 @@ def _kiwisaver_rate_options(inputs: SiteInputs, none_label: str | None = "No Kiw
 def field_html(f: Field, inputs: SiteInputs) -> str:
     ident = f"nz-{f.name}"
     label = attr(f.label) + (' <span class="nz-optional">(optional)</span>' if f.optional else "")
-    hint = f'<small class="nz-hint">{attr(f.hint)}</small>' if f.hint else ""
+    hint = f'<small class="nz-hint" id="{ident}-hint">{attr(f.hint)}</small>' if f.hint else ""
+    # The hint, the amount understood and any message are read with the field (aria-describedby);
+    # none is a live region, so typing is not interrupted by them.
+    described = " ".join(([f"{ident}-hint"] if f.hint else []) + ([f"{ident}-reading"] if f.kind == "money" else []) + [f"{ident}-error"])
     if f.kind == "checkbox":
         checked = " checked" if f.default else ""
         return f'<label class="nz-field nz-field--check" for="{ident}"><input id="{ident}" type="checkbox" name="{f.name}" data-label="{attr(f.label)}" data-type="bool"{checked}> {label}{hint}</label>'
@@ -73,18 +76,18 @@ def field_html(f: Field, inputs: SiteInputs) -> str:
         dtype = "number" if f.kind == "number_select" else "text"
         opts = "".join(f'<option value="{attr(v)}"{" selected" if str(v) == str(default) else ""}>{attr(t)}</option>' for v, t in options)
         return f'<label class="nz-field" for="{ident}"><span>{label}</span><select id="{ident}" name="{f.name}" data-label="{attr(f.label)}" data-type="{dtype}">{opts}</select>{hint}</label>'
-    problem = '<small class="nz-field__error" aria-live="polite"></small>'
+    problem = f'<small class="nz-field__error" id="{ident}-error"></small>'
     if f.kind == "date":
         # A half-typed date reads as "" with validity.badInput: calculators.js says so here.
         return (f'<label class="nz-field" for="{ident}"><span>{label}</span><input id="{ident}" type="date" name="{f.name}" '
-                f'data-label="{attr(f.label)}" data-type="text">{hint}{problem}</label>')
+                f'data-label="{attr(f.label)}" data-type="text" aria-describedby="{described}">{hint}{problem}</label>')
     value = "" if f.default is None else f' value="{attr(f.default)}"'
     required = "" if f.optional else " required"
-    common = f'id="{ident}" name="{f.name}" data-label="{attr(f.label)}" autocomplete="off"{value}{required}'
+    common = f'id="{ident}" name="{f.name}" data-label="{attr(f.label)}" autocomplete="off" aria-describedby="{described}"{value}{required}'
     if f.kind == "money":
         # Text, not type=number: a number input silently drops "$85k" to "85" and "abc" to "".
         return (f'<label class="nz-field" for="{ident}"><span>{label}</span><input type="text" inputmode="decimal" '
-                f'data-type="money" {common}><output class="nz-field__reading" for="{ident}"></output>{hint}{problem}</label>')
+                f'data-type="money" {common}><span class="nz-field__reading" id="{ident}-reading"></span>{hint}{problem}</label>')
     return (f'<label class="nz-field" for="{ident}"><span>{label}</span><input type="text" inputmode="numeric" '
             f'data-type="number" {common}>{hint}{problem}</label>')
 
@@ -96,7 +99,11 @@ def form_html(calc: Calculator, inputs: SiteInputs) -> str:
     return (f'<form class="nz-calc" data-calc="{calc.tool}" data-rules="{DATA_URL}" data-source-titles="{attr(titles)}" novalidate>'
             f'<div class="nz-calc__fields">{fields}</div>'
             '<button type="submit" class="md-button md-button--primary">Calculate</button>'
-            '<div class="nz-calc__result" aria-live="polite"></div>'
+            # One polite line per result (calculators.js); the result below is not a live region,
+            # so a recompute is not read out table and all. Its heading keeps the page's outline.
+            '<p class="nz-calc__status nz-visually-hidden" role="status"></p>'
+            f'<h2 class="nz-visually-hidden" id="nz-result-{calc.slug}">Result</h2>'
+            '<div class="nz-calc__result"></div>'
             "<noscript><p>This calculator runs in your browser and needs JavaScript. The tables below were worked out in advance with the same rules.</p></noscript>"
             "</form>\n")
 
@@ -311,7 +318,7 @@ def calculators(inputs: SiteInputs) -> list[Calculator]:
 
 def render_calculator(calc: Calculator, inputs: SiteInputs) -> str:
     return "\n".join([
-        front_matter(title=f"{calc.title} calculator"),
+        front_matter(title=f"{calc.title} calculator", description=calc.intro),
         f"# {md_escape(calc.title)}\n",
         md_escape(calc.intro) + "\n",
         form_html(calc, inputs),
@@ -333,7 +340,9 @@ def render_calculators(inputs: SiteInputs) -> list[tuple[str, str]]:
         listed.append((path, calc.title))
         rows.append([f"[{md_escape(calc.title)}]({calc.slug}.md)", md_escape(calc.intro)])
     inputs.pages["calculators/index.md"] = "\n".join([
-        front_matter(title="Calculators"), "# Calculators\n",
+        front_matter(title="Calculators", description="Calculators for New Zealand income tax, PAYE, take-home pay, ACC levy, "
+                     "student loans, IETC, KiwiSaver and ESCT, donations and PIR, from each tax year's published rules."),
+        "# Calculators\n",
         f"Each calculator runs in your browser from the published rules for each tax year (leading with {inputs.site_year}) "
         "and gives the same figures, to the cent, as the answers on this site. Every page also has tables worked out in advance.\n",
         table(["Calculator", "What it works out"], rows),
