@@ -116,7 +116,10 @@ def calculate_year_end_square_up(
     main_code = parse_tax_code(tax_code)
     if main_code.base not in PRIMARY_CODES:
         raise ToolArgumentError("tax_code", "the main job's code is M or ME (with or without SL)")
-    second_code = parse_tax_code(second_job_tax_code)
+    try:
+        second_code = parse_tax_code(second_job_tax_code)
+    except ToolArgumentError as exc:
+        raise ToolArgumentError("second_job_tax_code", exc.message) from None
     if second_code.base in PRIMARY_CODES:
         raise ToolArgumentError("second_job_tax_code", "a second job uses a secondary code (SB, S, SH, ST or SA) or ND")
     notes: list[str] = []
@@ -242,8 +245,8 @@ def calculate_year_end_square_up(
     if needs_ir3:
         notes.append(f"Untaxed income over ${year_end.untaxed_income_limit:g} (self-employed profit): file an IR3 return by {dates['return_due']}; "
                      "an IR3 filer's bill is not written off.")
-    if ietc_result.get("eligible") is False and not ietc and 24000 <= total_income < 70000:
-        notes.append(ietc_result["reason"])
+    if ietc_result["reason"].startswith("Not available"):
+        notes.append("No independent earner tax credit. " + ietc_result["reason"])
 
     loan = _student_loan(rules, student_loan, salary + extras + second + ppl + nzs, interest_amount + schedular + business, dates)
     credit = calculate_donation_tax_credit(as_number(round_cents(exact_amount(donations))), as_number(round_cents(total_income)), rules.year)["credit"] if donations else 0.0
