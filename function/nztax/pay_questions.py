@@ -27,6 +27,9 @@ LEAVING_WORDS = re.compile(r"\bredundan\w*|\bleav(?:e|ing) (?:my|the|this|a|our)
 TAX_ON_IT_ASKED = re.compile(r"\btax\w*\b|\bpaye\b|\btaken\b|\bdeducted\b|\bcome off\b|\bcomes off\b|\btake ?home\b|\bkeep\b|\bnet\b", re.I)
 YEAR_END_ASKED = re.compile(r"\brefund\b|\btax bill\b|\bget a bill\b|\b(?:tax )?to pay at the end\b|\bowe\b|\bsquare[- ]?up\b|"
                             r"\bend of (?:the )?(?:tax )?year\b|\b(?:get|getting) (?:some |any )?(?:money|tax) back\b", re.I)
+# The year's whole tax asked for, or an amount that already holds the extra pay: the income-tax sum's question.
+YEARS_TAX_ASKED = re.compile(r"\btotal\b[^.?!]*\btax\b|\btax\b[^.?!]*\b(?:for|this|over) (?:the )?(?:whole |tax )?year\b|"
+                             r"\bincl(?:uding|\.)?\b|\bin total\b", re.I)
 INTEREST_WORDS = re.compile(r"\binterest\b|\bterm deposit\b|\bsavings\b", re.I)
 RATE = re.compile(r"(\d{1,2}(?:\.\d{1,2})?)\s?%")
 # How near (in characters) an amount must be to the word that names it.
@@ -83,14 +86,16 @@ def plan(asked: str, slots: Slots, tax_year: str) -> PayPlan | None:
     extras = _named_by(asked, amounts, EXTRA_PAY_WORDS)
     if YEAR_END_ASKED.search(asked):
         return _year_end(asked, slots, tax_year, amounts, extras)
-    if len(extras) != 1 or not TAX_ON_IT_ASKED.search(asked):
+    if len(extras) != 1 or not TAX_ON_IT_ASKED.search(asked) or YEARS_TAX_ASKED.search(asked):
         return None
     extra = extras[0]
-    salaries = [a for a in amounts if a is not extra and a.value > extra.value / 100]
+    salaries = [a for a in amounts if a is not extra]
     if len(salaries) != 1:
         return None
     assumptions: list[str] = []
-    frequency, one_pay, _ = _salary_terms(salaries[0], assumptions)
+    frequency, one_pay, yearly = _salary_terms(salaries[0], assumptions)
+    if extra.value >= yearly:
+        return None  # not an extra pay on top of this pay
     redundancy = bool(REDUNDANCY_WORDS.search(asked))
     on_leaving = bool(LEAVING_WORDS.search(asked))
     args = {"extra_pay": float(extra.value), "pay_frequency": frequency, "regular_pay": one_pay, "tax_code": _main_code(slots),
