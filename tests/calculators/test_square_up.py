@@ -69,6 +69,20 @@ def test_me_kept_all_year_above_the_ietc_range_gives_a_bill_of_the_ietc_received
     assert any("independent earner tax credit" in line for line in r["why"])
 
 
+@pytest.mark.parametrize("year, main", [("2023-24", 40_000), ("2024-25", 60_000)])
+def test_me_kept_all_year_above_the_ietc_range_with_the_second_jobs_exact_tax(year, main):
+    # Where no secondary code's flat rate matches the second job's slice, give the second job's PAYE
+    # as exactly the tax on its slice plus the levy: what is left over is the IETC the ME code gave.
+    second = 10_000
+    tax = lambda income: call_tool("calculate_income_tax", {"taxable_income": income, "tax_year": year})["total_tax"]
+    levy = call_tool("calculate_acc_levy", {"annual_income": second, "tax_year": year})["annual_levy"]
+    r = square_up(tax_year=year, salary_wages=main, tax_code="ME", second_job_wages=second,
+                  second_job_paye=round(tax(main + second) - tax(main) + levy, 2))
+    assert r["ietc"] == 0 and r["ietc_through_paye"] > 0 and r["result"] == "bill"
+    # 2024-25's pays used the old or new tables by pay date against the composite year: within the tolerance.
+    assert abs(r["amount"] - r["ietc_through_paye"]) <= ABOUT_NOTHING
+
+
 def test_redundancy_pay_carries_no_acc_levy_in_the_square_up():
     # PAYE given with the levy in it has the levy taken out, except for a redundancy payment, which has none.
     bonus = square_up(tax_year="2026-27", salary_wages=60_000, extra_pays=10_000, extra_pays_paye=3175)
