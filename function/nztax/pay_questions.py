@@ -24,8 +24,10 @@ EXTRA_PAY_WORDS = re.compile(r"\bbonus(?:es)?\b|\bredundanc(?:y|ies)\b|\bleave (
 REDUNDANCY_WORDS = re.compile(r"\bredundan\w*|\bretiring allowance\b|\bseverance\b", re.I)
 LEAVING_WORDS = re.compile(r"\bredundan\w*|\bleav(?:e|ing) (?:my|the|this|a|our) (?:job|work|employer|company)\b|\bfinal pay\b|"
                            r"\bresign\w*|\bquit(?:ting)?\b|\bfinish(?:ing)? up\b|\bwhen I leave\b|\blast day\b|\bseverance\b", re.I)
-TAX_ON_IT_ASKED = re.compile(r"\btax\w*\b|\bpaye\b|\btaken\b|\bdeducted\b|\bcome off\b|\bcomes off\b|\btake ?home\b|\bkeep\b|\bnet\b", re.I)
-YEAR_END_ASKED = re.compile(r"\brefund\b|\btax bill\b|\bget a bill\b|\b(?:tax )?to pay at the end\b|\bowe\b|\bsquare[- ]?up\b|"
+TAX_ON_IT_ASKED = re.compile(r"\btax\w*\b|\bpaye\b|\btaken\b|\bdeducted\b|\bcomes? off\b", re.I)
+# What is kept of it over the year (the take-home sum on both, which links the extra-pay calculator).
+KEPT_ASKED = re.compile(r"\bkeep\b|\bend up with\b|\btake[- ]?home\b|\bafter tax\b|\bnet\b|\bleft (?:over|of it)\b", re.I)
+YEAR_END_ASKED = re.compile(r"\brefund\b|\btax bill\b|\bget a bill\b|\b(?:tax )?to pay at the end\b|\bsquare[- ]?up\b|"
                             r"\bend of (?:the )?(?:tax )?year\b|\b(?:get|getting) (?:some |any )?(?:money|tax) back\b", re.I)
 # The year's whole tax asked for, or an amount that already holds the extra pay: the income-tax sum's question.
 YEARS_TAX_ASKED = re.compile(r"\btotal\b[^.?!]*\btax\b|\btax\b[^.?!]*\b(?:for|this|over) (?:the )?(?:whole |tax )?year\b|"
@@ -86,7 +88,7 @@ def plan(asked: str, slots: Slots, tax_year: str) -> PayPlan | None:
     extras = _named_by(asked, amounts, EXTRA_PAY_WORDS)
     if YEAR_END_ASKED.search(asked):
         return _year_end(asked, slots, tax_year, amounts, extras)
-    if len(extras) != 1 or not TAX_ON_IT_ASKED.search(asked) or YEARS_TAX_ASKED.search(asked):
+    if len(extras) != 1 or not TAX_ON_IT_ASKED.search(asked) or YEARS_TAX_ASKED.search(asked) or KEPT_ASKED.search(asked):
         return None
     extra = extras[0]
     salaries = [a for a in amounts if a is not extra]
