@@ -934,12 +934,12 @@
       const y = result.year_end;
       out.appendChild(el(doc, "h4", "", "At the end of the year (estimate)"));
       out.appendChild(rowsTable(doc, [["Income tax the extra pay adds to the year", FORMAT.money(y.income_tax_due_on_extra_pay)],
-        ["Income tax taken from it", FORMAT.money(y.income_tax_withheld)], ["Taken beyond the year's tax (back in the square-up)", FORMAT.money(y.over_withheld)]]));
+        ["Income tax taken from it", FORMAT.money(y.income_tax_withheld)], ["Taken beyond the year's tax (back in the square-up)", FORMAT.money(y.over_withheld)]], undefined, "At the end of the year"));
     }
     if (Array.isArray(result.sources) && result.sources.length) {
       out.appendChild(el(doc, "h4", "", "Source by source"));
       out.appendChild(rowsTable(doc, result.sources.map((s) => [s.source, FORMAT.money(s.income), FORMAT.money(s.tax_paid), FORMAT.money(s.tax_due), FORMAT.money(s.difference)]),
-        ["Source", "Income", "Tax taken", "Tax due on it", "Taken more (+) or less (−)"]));
+        ["Source", "Income", "Tax taken", "Tax due on it", "Taken more (+) or less (−)"], "Source by source"));
     }
     for (const key of ["why", "notes"]) {
       if (Array.isArray(result[key]) && result[key].length) {
