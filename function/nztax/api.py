@@ -30,6 +30,8 @@ MAX_BODY_BYTES = 16 * 1024
 MAX_QUESTION_CHARS = 1000
 MAX_HISTORY_TURNS = 5
 MAX_HISTORY_ANSWER_CHARS = 4000
+# Answered once when the engine loads: a calculation and a topic, so every lazily built part is built.
+WARM_UP_QUESTION = "How much tax is paid on a salary of $50,000 a year, and what is PAYE?"
 # A figure as the question reader sees one: a run of digits with its separators ("85,000.50", "2024").
 FIGURE = re.compile(r"\d+(?:[.,]\d+)*")
 TAX_YEAR = re.compile(TAX_YEAR_PATTERN)
@@ -160,7 +162,14 @@ class AskService:
     def _default_loader():
         from nztax.engine import Engine
 
-        return Engine.load()
+        engine = Engine.load()
+        # Parts of the engine are built on first use (the speller, the intent classifier, the query
+        # model); one answer here builds them, so no question's CPU budget pays for them.
+        try:
+            engine.answer(WARM_UP_QUESTION, use_faq=False, mode="offline")
+        except Exception as exc:  # the real question will meet (and report) the same problem
+            log.warning("warm-up answer failed: %s", f"{type(exc).__name__}: {exc}"[:300])
+        return engine
 
     def _known_years(self) -> set[str]:
         from nztax.rules import RulesError, default_rules

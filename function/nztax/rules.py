@@ -529,7 +529,7 @@ def load_year_file(path: Path) -> TaxYearRules:
     """Load and validate one file; raise `RulesError` naming the file, field and problem."""
     path = Path(path)
     try:
-        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+        raw = yaml.load(path.read_text(encoding="utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     except FileNotFoundError:
         raise RulesError(f"{path.name}: file not found ({path})") from None
     except yaml.YAMLError as exc:
