@@ -162,13 +162,15 @@ class AskService:
     def _default_loader():
         from nztax.engine import Engine
 
-        engine = Engine.load()
-        # Parts of the engine are built on first use (the speller, the intent classifier, the query
-        # model); one answer here builds them, so no question's CPU budget pays for them.
-        try:
-            engine.answer(WARM_UP_QUESTION, use_faq=False, mode="offline")
-        except Exception as exc:  # the real question will meet (and report) the same problem
-            log.warning("warm-up answer failed: %s", f"{type(exc).__name__}: {exc}"[:300])
+        engine = Engine.load()  # the shared engine, loaded once per process
+        if not getattr(engine, "warmed_up", False):
+            # Parts of the engine are built on first use (the speller, the intent classifier, the
+            # query model); one answer here builds them, so no question's CPU budget pays for them.
+            engine.warmed_up = True
+            try:
+                engine.answer(WARM_UP_QUESTION, use_faq=False, mode="offline")
+            except Exception as exc:  # the real question will meet (and report) the same problem
+                log.warning("warm-up answer failed: %s", f"{type(exc).__name__}: {exc}"[:300])
         return engine
 
     def _known_years(self) -> set[str]:
