@@ -323,7 +323,7 @@ def embed_and_index(
         default_catalogue().save_vectors(new_dir, embedder)
         validate_index(new_dir, manifest)
         if publish:
-            release.publish(new_dir, index_dir, validate=release.validate_index,
+            release.publish(new_dir, index_dir, validate=release.validate_index_answers,
                             note=f"{len(children)} chunks, {embedder.id}")
     except release.PublishError as exc:
         shutil.rmtree(new_dir, ignore_errors=True)
@@ -344,7 +344,7 @@ def publish_staged(index_dir: Path, allow_shrink: bool = False) -> str:
     if not (staged / MANIFEST_FILE).exists():
         return "no new index staged; the live index stays"
     manifest = read_manifest(staged)
-    release.publish(staged, index_dir, validate=release.validate_index, allow_shrink=allow_shrink,
+    release.publish(staged, index_dir, validate=release.validate_index_answers, allow_shrink=allow_shrink,
                     note=f"{manifest.counts.get('children', '?')} chunks, {manifest.embedder_id}")
     return f"published {index_dir} ({manifest.counts.get('children', '?')} chunks); previous kept as {release.prev_path(index_dir)}"
 
