@@ -82,7 +82,7 @@ Tax figures never live here: they are in `nztax/rules/*.yaml`.
 | NZTAX_GCP_PROJECT | unset | deploy: Google Cloud / Firebase project id (required unless dry run) |
 | NZTAX_GCP_REGION | australia-southeast1 | deploy: Cloud Functions region (Sydney, nearest to NZ) |
 | NZTAX_FUNCTION_NAME | nztax-ask | deploy: function name |
-| NZTAX_BENCH_BASELINE | 602cbce | `make bench`: git ref whose function/ is cold-started beside today's, for a side-by-side cold start (empty = skip) |
+| NZTAX_BENCH_BASELINE | 0c9586f | `make bench`: git ref whose function/ is measured beside today's (cold start, the adversarial questions' cost); 0c9586f is the function before issue 42 (empty = skip) |
 | NZTAX_FUNCTION_EMBEDDER | auto | deploy: NZTAX_EMBEDDER given to the function (`auto` follows the published index's manifest); the deploy refuses one that cannot read the index |
 | NZTAX_FUNCTION_MAX_INSTANCES | 3 | deploy: cost ceiling on concurrent instances |
 | NZTAX_FUNCTION_CONCURRENCY | 8 | deploy: requests served at once by one instance |
@@ -185,7 +185,7 @@ class Settings:
     function_timeout: int = 60
     function_llm_model: str = "gemini/gemini-2.5-flash"
     function_embedder: str = "auto"
-    bench_baseline: str = "602cbce"
+    bench_baseline: str = "0c9586f"
     trusted_proxy_depth: int = 0
     server_threads: int = 32
     request_read_timeout: float = 10.0
@@ -299,7 +299,7 @@ def get_settings() -> Settings:
         function_timeout=int(_env("NZTAX_FUNCTION_TIMEOUT", "60")),
         function_llm_model=_env("NZTAX_FUNCTION_LLM_MODEL", "gemini/gemini-2.5-flash"),
         function_embedder=_env("NZTAX_FUNCTION_EMBEDDER", "auto"),
-        bench_baseline=_env("NZTAX_BENCH_BASELINE", "602cbce"),
+        bench_baseline=_env("NZTAX_BENCH_BASELINE", "0c9586f"),
         gemini_secret=_env("NZTAX_GEMINI_SECRET", "gemini-api-key"),
         site_url=os.environ.get("NZTAX_SITE_URL") or None,
         firebase_site=os.environ.get("NZTAX_FIREBASE_SITE") or None,
