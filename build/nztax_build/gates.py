@@ -10,7 +10,9 @@ Gates (thresholds are settings knobs, see `nztax.settings`):
 - corpus: the manifest has active pages, and not `gate_max_shrink` fewer than the baseline;
 - parse: no more than `gate_max_parse_failures` pages failed to parse;
 - retrieval / answers: no score below the baseline's by more than `gate_score_tolerance`;
-- calculators: the calculator tests ran and none failed.
+- calculators: the calculator tests ran and none failed;
+- sources: tonight's crawl found no cited address gone (404/410), redirecting to another page or
+  holding a page with another title (`source_check`; not checked when no crawl report is given).
 
 Input readers are tolerant (other stages own those formats; docs/operations.md documents what is
 read). A missing or unreadable input fails its gate with a reason; it never raises.
@@ -71,6 +73,12 @@ class CalculatorMetrics:
 
 
 @dataclass
+class SourcesMetrics:
+    checked: int
+    problems: list[str] = field(default_factory=list)  # "<kind> <url>: <detail>"
+
+
+@dataclass
 class NightMetrics:
     """Everything the gates compare; the published build's copy is the next night's baseline."""
 
@@ -79,6 +87,7 @@ class NightMetrics:
     retrieval: dict[str, dict[str, float]] = field(default_factory=dict)
     answers: dict[str, float] = field(default_factory=dict)
     calculators: CalculatorMetrics | None = None
+    sources: SourcesMetrics | None = None
     problems: dict[str, str] = field(default_factory=dict)  # input name -> why it could not be read
 
     def to_baseline(self) -> dict[str, Any]:
@@ -266,6 +275,16 @@ def read_junit(path: Path) -> CalculatorMetrics:
     )
 
 
+def read_sources_report(path: Path) -> SourcesMetrics:
+    from .source_check import read_report
+
+    try:
+        checked, problems = read_report(path)
+    except ValueError as exc:
+        raise GateInputError(str(exc)) from None
+    return SourcesMetrics(checked, [f"{p.kind} {p.url}: {p.detail}" for p in problems])
+
+
 def calculator_from_exit_code(code: int) -> CalculatorMetrics:
     # pytest exit codes: 0 all passed, 1 some failed, 5 nothing collected, others = could not run.
     if code == 0:
@@ -301,6 +320,7 @@ class GateInputs:
     answers: Path
     calculator_junit: Path | None = None
     calculator_exit_code: int | None = None
+    sources_report: Path | None = None  # written by `nztax crawl`; None: the sources gate is not checked
 
 
 def default_inputs(settings) -> GateInputs:
@@ -315,6 +335,8 @@ def default_inputs(settings) -> GateInputs:
         retrieval=work / "eval" / "retrieval.json",
         answers=work / "eval" / "answers.json",
         calculator_junit=work / "reports" / "calculators.xml",
+        # Only a night that crawled has one; a build from the bundled snapshot checks no live address.
+        sources_report=sources if (sources := work / "reports" / "sources.json").exists() else None,
     )
 
 
@@ -342,6 +364,8 @@ def collect(inputs: GateInputs) -> NightMetrics:
         night.calculators = calculator_from_exit_code(inputs.calculator_exit_code)
     else:
         night.calculators = attempt("calculators", inputs.calculator_junit, read_junit)
+    if inputs.sources_report is not None:
+        night.sources = attempt("sources", inputs.sources_report, read_sources_report)
     return night
 
 
@@ -490,6 +514,18 @@ def evaluate(night: NightMetrics, baseline: Baseline | None, settings) -> GateRe
     else:
         detail = f"{calc.tests} tests, {calc.failures} failed, {calc.errors} errors ({calc.source})"
         results.append(GateResult("calculators", calc.passed, detail))
+
+    # Sources: a citation must still lead to the page it names.
+    if night.sources is not None:
+        found = night.sources.problems
+        detail = f"{night.sources.checked} sources fetched, {len(found)} gone, moved or retitled"
+        if found:
+            detail += ": " + "; ".join(found[:5]) + (" …" if len(found) > 5 else "")
+        results.append(GateResult("sources", not found, detail))
+    elif "sources" in night.problems:
+        results.append(GateResult("sources", False, night.problems["sources"]))
+    else:
+        results.append(GateResult("sources", True, "not checked (no crawl report)"))
 
     return GateReport(results=results, metrics=night, baseline_used=baseline is not None)
 

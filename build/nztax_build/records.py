@@ -47,6 +47,7 @@ class Source:
     title: str
     topic: str = ""
     recrawl: str = "weekly"
+    verified: Any = None  # nztax_build.evidence.Verified: the evidence that the address is real
 
 
 @dataclass

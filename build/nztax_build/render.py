@@ -317,11 +317,14 @@ def render_faq_page(entry: dict, inputs: SiteInputs, topic_titles: dict[str, str
         parts.append("## Worked figures\n\n" + figures)
     citations = result.get("citations") or []
     if citations:
+        from .sources_page import cite_link, evidence_by_url
+
+        evidence = evidence_by_url(inputs.sources)
         lines = []
         for c in citations:
             section = f" — {md_escape(c['section'])}" if c.get("section") else ""
             title = c.get("title") or inputs.manifest_by_url.get(c["url"], {}).get("title")
-            lines.append(f"1. [{md_escape(source_label(title, c['url']))}]({c['url']}){section}")
+            lines.append(f"1. {cite_link(source_label(title, c['url']), c['url'], evidence, inputs.manifest)}{section}")
         parts.append("## Sources\n\n" + "\n".join(lines) + "\n")
     checked = last_checked(result, inputs)
     if checked:
@@ -342,13 +345,16 @@ def _description(answer: str) -> str:
     return first[:200]
 
 
+FAQ_INTRO = "Common questions about New Zealand personal income tax, answered from the current rules with sources."
+
+
 def render_faq(inputs: SiteInputs) -> None:
     topic_titles = {t.slug: t.title for t in inputs.topics}
     by_topic: dict[str, list[dict]] = {t.slug: [] for t in inputs.topics}
     for entry in inputs.faq:
         by_topic.setdefault(entry["topic"], []).append(entry)
         inputs.pages[faq_page_path(entry["topic"], entry["slug"])] = render_faq_page(entry, inputs, topic_titles)
-    lines = [front_matter(title="Questions and answers"), "# Questions and answers\n",
+    lines = [front_matter(title="Questions and answers", description=FAQ_INTRO), "# Questions and answers\n",
              "Answers to common questions about New Zealand personal income tax, worked out from the current "
              "rules and Inland Revenue's pages, with the sources cited on each page.\n"]
     for topic in inputs.topics:
@@ -356,7 +362,7 @@ def render_faq(inputs: SiteInputs) -> None:
         if not entries:
             continue
         lines.append(f"- [{md_escape(topic.title)}]({topic.slug}/index.md) — {len(entries)} questions")
-        index = [front_matter(title=topic.title), f"# {md_escape(topic.title)}\n"]
+        index = [front_matter(title=topic.title, description=topic.intro or f"{topic.title}: {FAQ_INTRO}"), f"# {md_escape(topic.title)}\n"]
         if topic.intro:
             index.append(md_escape(topic.intro) + "\n")
         index += [f"- [{md_escape(e['question'])}]({e['slug']}/index.md)" for e in entries]
@@ -453,7 +459,8 @@ def year_sections(rules) -> list[tuple[str, str]]:
 
 def render_year_page(rules) -> str:
     y = rules.year
-    lines = [front_matter(title=f"Tax year {y}"), f"# Tax year {y}\n",
+    described = f"Rates and thresholds for the {y} tax year: " + ", ".join(h for h, _ in year_sections(rules)) + ", each with its Inland Revenue source."
+    lines = [front_matter(title=f"Tax year {y}", description=described[:300]), f"# Tax year {y}\n",
              f'<span class="nz-badge">{long_date(rules.start.isoformat())} – {long_date(rules.end.isoformat())}</span>\n']
     if rules.data.partial:
         lines.append('!!! warning "Not all figures are published yet"\n    Only the figures below have been announced for this year. '
@@ -549,7 +556,8 @@ def year_changes(old, new) -> list[tuple[str, list[tuple[str, str, str]]]]:
 
 
 def render_changes_page(old, new) -> str:
-    lines = [front_matter(title=f"What changed in {new.year}"), f"# What changed in {new.year}\n",
+    lines = [front_matter(title=f"What changed in {new.year}", description=f"The rates and thresholds that differ between the {old.year} and {new.year} tax years."),
+             f"# What changed in {new.year}\n",
              f"The figures that differ between the {old.year} and {new.year} tax years, read from the rules data "
              f"([{old.year}]({old.year}.md), [{new.year}]({new.year}.md)).\n"]
     changes = year_changes(old, new)
@@ -562,7 +570,7 @@ def render_changes_page(old, new) -> str:
 
 def render_tax_years(inputs: SiteInputs) -> None:
     years = sorted(inputs.rules.years)
-    index = [front_matter(title="Tax years"), "# Tax years\n",
+    index = [front_matter(title="Tax years", description="Each New Zealand tax year's rates and thresholds, and what changed from the year before."), "# Tax years\n",
              "New Zealand's tax year runs from 1 April to 31 March. Each page lists that year's rates and thresholds "
              "with the Inland Revenue page each figure comes from.\n", table(["Tax year", "Dates", "What changed"], [
                  [f"[{y}]({y}.md)" + (" (partial)" if inputs.rules.years[y].data.partial else ""),
@@ -578,30 +586,11 @@ def render_tax_years(inputs: SiteInputs) -> None:
 
 # -- sources page --------------------------------------------------------------------------------
 
-SNAPSHOT_NOTICE = (
-    '!!! info "Built from the bundled snapshot"\n'
-    "    This build uses the offline snapshot bundled with the project: for each source URL below, text "
-    "written by this project in its own words that states the facts published on that page. Run "
-    "`make crawl` to replace it with the live pages before relying on the wording.\n"
-)
-
 
 def render_sources(inputs: SiteInputs) -> None:
-    pages = sorted(inputs.manifest.get("pages", []), key=lambda p: (p.get("source_type", ""), p.get("title", ""), p["url"]))
-    topic_of = {s["url"]: s.get("topic", "") for s in inputs.sources}
-    lines = [front_matter(title="Sources"), "# Sources\n",
-             "Every page and document the answers are drawn from, with when it was last fetched and when its content last changed.\n"]
-    if inputs.manifest.get("snapshot"):
-        lines.append(SNAPSHOT_NOTICE)
-    active = [p for p in pages if p.get("status", "active") == "active"]
-    lines.append(f"{len(active)} active sources" + (f", {len(pages) - len(active)} no longer available" if len(pages) != len(active) else "") + ".\n")
-    rows = []
-    for p in pages:
-        status = "" if p.get("status", "active") == "active" else f" ({md_escape(p.get('status'))})"
-        rows.append([f"[{md_escape(source_label(p.get('title'), p['url']))}]({p['url']}){status}", SOURCE_TYPE_LABELS.get(p.get("source_type"), md_escape(p.get("source_type", ""))),
-                     md_escape(topic_of.get(p["url"], "")), no_wrap(long_date(p.get("fetched_at"))), no_wrap(long_date(p.get("last_changed")))])
-    lines.append(table(["Source", "Type", "Topic", "Last crawled", "Last changed"], rows))
-    inputs.pages["sources/index.md"] = "\n".join(lines)
+    from .sources_page import render_sources_page
+
+    inputs.pages["sources/index.md"] = render_sources_page(inputs.manifest, inputs.sources)
 
 
 # -- navigation and orchestration ---------------------------------------------------------------

@@ -28,6 +28,8 @@ import yaml
 
 from nztax.contract import SOURCE_TYPES, TAX_YEAR_PATTERN
 
+from .evidence import EvidenceError, Verified, parse_verified
+
 # The day this snapshot's text was checked against nz_tax_facts.md; every stored page says it was
 # "fetched" then, so crawl dates in chunks and citations are stable across regenerations.
 SNAPSHOT_DATE = dt.date(2026, 11, 21)
@@ -107,6 +109,7 @@ class SnapshotSource:
     other_figures: tuple[str, ...] = ()
     ref: str | None = None
     issued: dt.date | None = None
+    verified: Verified | None = None
     meta: dict = field(default_factory=dict, compare=False)
 
 
@@ -174,6 +177,10 @@ def parse_source(path: Path, kind: str) -> SnapshotSource:
         if not isinstance(ex, dict) or not {"tool", "args", "field", "value"} <= set(ex):
             raise SnapshotError(f"{path}: examples[{i}] needs tool, args, field and value")
     breadcrumbs = tuple(str(b) for b in (meta.get("breadcrumbs") or ("Home",)))
+    try:
+        verified = parse_verified(meta.get("verified"), str(path))
+    except EvidenceError as exc:
+        raise SnapshotError(str(exc)) from None
     if source_type in TAX_TECHNICAL_TYPES:
         _require(meta, "ref", path)
         _require(meta, "issued", path)
@@ -193,6 +200,7 @@ def parse_source(path: Path, kind: str) -> SnapshotSource:
         other_figures=tuple(str(f) for f in (meta.get("other_figures") or ())),
         ref=str(meta["ref"]) if meta.get("ref") else None,
         issued=_as_date(meta["issued"], path, "issued") if meta.get("issued") else None,
+        verified=verified,
         meta=meta,
     )
 
@@ -442,15 +450,19 @@ SOURCES_HEADER = """\
 # Left out on purpose: GST, company tax, trusts and business provisional tax (pointers only).
 #
 # Fields: url, source_type (ird_guidance | guide_pdf | legislation | qwba | interpretation_statement | tib),
-# title, topic (scope topic slug), recrawl (daily | weekly | monthly; `defaults` applies when omitted).
+# title, topic (scope topic slug), recrawl (daily | weekly | monthly; `defaults` applies when omitted),
+# verified (the evidence that the address is real: how, evidence, checked, copy_dated, note; see
+# build/nztax_build/evidence.py). A source without `verified` is shown unlinked until a live crawl fetches it.
 """
 
 
 def sources_yaml(sources: list[SnapshotSource]) -> str:
-    entries = [
-        {"url": s.url, "source_type": s.source_type, "title": s.title, "topic": s.topic, "recrawl": s.recrawl}
-        for s in sources
-    ]
+    entries = []
+    for s in sources:
+        entry = {"url": s.url, "source_type": s.source_type, "title": s.title, "topic": s.topic, "recrawl": s.recrawl}
+        if s.verified is not None:
+            entry["verified"] = s.verified.to_dict()
+        entries.append(entry)
     doc = {"defaults": {"recrawl": "weekly"}, "sources": entries}
     return SOURCES_HEADER + yaml.safe_dump(doc, sort_keys=False, allow_unicode=True, width=120)
 

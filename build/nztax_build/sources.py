@@ -9,6 +9,7 @@ In: a YAML file of the form
         title: Tax rates for individuals
         topic: tax-rates            # free text
         recrawl: weekly             # daily|weekly|monthly (optional; default from `defaults`)
+        verified: {how: stored_copy, evidence: https://..., checked: 2026-11-28}   # optional, see evidence.py
 
 Out: `load_sources(path) -> list[Source]`. Any problem raises `SourcesError` whose message names the
 file, the entry and the field, so `nztax crawl` can print it instead of a traceback.
@@ -21,11 +22,12 @@ from urllib.parse import urlsplit
 
 import yaml
 
+from .evidence import EvidenceError, parse_verified
 from .records import RECRAWL_CADENCES, SOURCE_TYPES, Source
 
 __all__ = ["Source", "SourcesError", "load_sources", "parse_sources"]
 
-_ENTRY_KEYS = {"url", "source_type", "title", "topic", "recrawl"}
+_ENTRY_KEYS = {"url", "source_type", "title", "topic", "recrawl", "verified"}
 
 
 class SourcesError(ValueError):
@@ -96,8 +98,13 @@ def parse_sources(data: object, origin: str = "sources.yaml") -> list[Source]:
             raise SourcesError(f"{where}: 'topic' must be a string")
         if url in seen:
             raise SourcesError(f"{where}: duplicate url (also source #{seen[url]})")
+        try:
+            verified = parse_verified(entry.get("verified"), where)
+        except EvidenceError as exc:
+            raise SourcesError(str(exc)) from None
         seen[url] = number
         sources.append(
-            Source(url=url, source_type=entry["source_type"], title=entry["title"].strip(), topic=topic, recrawl=recrawl)
+            Source(url=url, source_type=entry["source_type"], title=entry["title"].strip(), topic=topic, recrawl=recrawl,
+                   verified=verified)
         )
     return sources

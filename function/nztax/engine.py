@@ -82,6 +82,7 @@ class Engine:
         self.settings = settings or get_settings()
         self.faq = faq if faq is not None else FaqIndex([], self.settings.faq_match_threshold)
         self.titles = composer.source_titles(rules)
+        self._sections = None
         self._classifier: IntentClassifier | None = None
         self._frame_model = None
         self._speller: Speller | None = None
@@ -337,8 +338,18 @@ class Engine:
             result = frame_notes(result, decision)
         if decision.trace is not None:
             result.trace = decision.trace.to_json()
+        result.citations = self.citation_sections().fill(result.citations, result.tax_year)
         result.latency_ms = int(round((time.perf_counter() - started) * 1000))
         return result
+
+    def citation_sections(self):
+        """Names the heading of a cited page an answer's figures come from (citation_sections.py)."""
+        if self._sections is None:
+            from .citation_sections import CitationSections
+
+            index = getattr(self.retriever, "index", None)
+            self._sections = CitationSections(getattr(index, "parents", None) or {}, self.rules)
+        return self._sections
 
     # -- offline -------------------------------------------------------------------------------
 

@@ -163,6 +163,12 @@ class Mirror:
         if mode == "soft-404":  # an error page served with 200
             return self.send(h, request, 200, plain_page("Page not found", "Sorry, we cannot find the page you are "
                                                          "looking for. It may have moved. Try the search box."))
+        if mode == "ird-404":  # IRD's own not-found page, served with 200
+            return self.send(h, request, 200, plain_page("Inland Revenue | Page not found", "Oops! We can't find that "
+                                                         "page. Try searching or browse the topics below."))
+        if mode == "ird-404-plain-title":  # the same page under a title that says nothing
+            return self.send(h, request, 200, plain_page("Inland Revenue", "Oops! We can't find that page. Try "
+                                                         "searching or browse the topics below."))
         if mode == "500":
             return self.send(h, request, 500, b"server error", "text/plain")
         if mode == "503-then-ok":  # one 503 with Retry-After, then the page
@@ -206,6 +212,10 @@ class Mirror:
             return self.send(h, request, 200, good, "text/html")
         if mode == "empty-page":  # 200 with a page that has no main content: not a good copy
             return self.send(h, request, 200, b"<html><body><nav>menu only</nav></body></html>")
+        if mode == "retitled":  # the address now holds a page with another title
+            return self.send(h, request, 200, plain_page("Fault test page, renamed", f"Other content for {path}."))
+        if mode == "redirect-slash":  # the same page, with a trailing slash
+            return self.send(h, request, 301, headers={"Location": path + "/"})
         if mode == "redirect-inside":
             return self.send(h, request, 301, headers={"Location": "/faults/redirect-target"})
         if mode == "redirect-outside":

@@ -32,6 +32,7 @@ def test_crawl_via_cli_against_the_mirror(tmp_path, capsys, mirror, monkeypatch)
     from .conftest import SOURCES_SMALL
 
     monkeypatch.setenv("NZTAX_CRAWL_DELAY", "0")
+    monkeypatch.setenv("NZTAX_WORK_DIR", str(tmp_path / "work"))  # the crawl writes its sources report there
     get_settings.cache_clear()
     try:
         assert main(["crawl", "--sources", str(SOURCES_SMALL), "--base-url", mirror.base_url, "--corpus", str(tmp_path)]) == 0
@@ -48,6 +49,7 @@ def _cli_crawl(tmp_path, mirror, monkeypatch, *extra):
 
     monkeypatch.setenv("NZTAX_CRAWL_DELAY", "0")
     monkeypatch.setenv("NZTAX_CRAWL_RETRIES", "0")
+    monkeypatch.setenv("NZTAX_WORK_DIR", str(tmp_path / "work"))
     get_settings.cache_clear()
     try:
         return main(["crawl", "--sources", str(SOURCES_SMALL), "--base-url", mirror.base_url, "--corpus", str(tmp_path), *extra])

@@ -22,7 +22,7 @@ def failed(report: gates.GateReport) -> dict[str, str]:
 def test_clean_night_passes(night, baseline_file, settings):
     report = run(night, baseline_file, settings)
     assert report.passed, report.table()
-    assert [r.name for r in report.results] == ["corpus", "parse", "retrieval", "answers", "calculators"]
+    assert [r.name for r in report.results] == ["corpus", "parse", "retrieval", "answers", "calculators", "sources"]
     assert report.baseline_used
 
 
@@ -223,7 +223,7 @@ def test_cli_stopped_night_exit_1_says_why_and_writes_no_baseline(night, baselin
 def test_cli_json_output(night, baseline_file, clean_env, capsys):
     assert nztax(cli_args(night) + ["--baseline", str(baseline_file), "--json"]) == 0
     payload = json.loads(capsys.readouterr().out)
-    assert payload["passed"] is True and len(payload["gates"]) == 5
+    assert payload["passed"] is True and len(payload["gates"]) == 6
 
 
 def test_cli_bad_baseline_exit_2(night, tmp_path, clean_env, capsys):

@@ -73,7 +73,13 @@ def make_home(home: Path) -> None:
     (home / "site_src" / "faq_questions.yaml").write_text(yaml.safe_dump(FIXTURE_QUESTIONS, sort_keys=False))
     (home / "corpus").mkdir()
     (home / "corpus" / "manifest.json").write_text(json.dumps(fixture_manifest(), indent=1))
-    (home / "corpus" / "sources.yaml").write_text(yaml.safe_dump({"sources": [{"url": p["url"], "topic": "tax-rates"} for p in fixture_manifest()["pages"]]}))
+    # The real sources keep their evidence; the fixture pages are vouched for as fixtures, so every
+    # citation is linked (sources_page.cite_link leaves an address without evidence unlinked).
+    real = yaml.safe_load((ROOT / "corpus" / "sources.yaml").read_text())["sources"]
+    vouched = {"how": "cited_by", "checked": "2026-11-28", "note": "test fixture page"}
+    listed = {s["url"] for s in real}
+    fixture = [{"url": p["url"], "topic": "tax-rates", "verified": vouched} for p in fixture_manifest()["pages"] if p["url"] not in listed]
+    (home / "corpus" / "sources.yaml").write_text(yaml.safe_dump({"sources": real + fixture}))
     config = yaml.safe_load((ROOT / "mkdocs.yml").read_text())
     config["docs_dir"] = str(home / "site_src")
     config["site_dir"] = str(home / "site")

@@ -97,6 +97,27 @@ def test_sources_page_lists_every_source_with_snapshot_notice(built_site):
     dates = html.replace("\u00a0", " ")  # dates are kept on one line with non-breaking spaces
     assert "21 November 2026" in dates and "1 June 2026" in dates
     assert "21\u00a0November\u00a02026" in html
+    # Each source shows the evidence that its address is real and when that was checked.
+    assert "Address verified" in html and "checked 28\u00a0November\u00a02026" in html
+    assert html.count("checked 28\u00a0November\u00a02026") >= len(manifest["pages"])
+    assert "address not yet confirmed" not in html
+
+
+def test_an_address_without_evidence_is_cited_without_a_link():
+    from nztax_build.sources_page import cite_link, evidence_by_url, render_sources_page
+
+    sources = [{"url": "https://www.ird.govt.nz/a", "verified": {"how": "stored_copy", "evidence": "https://ird.govt.nz/a", "checked": "2026-11-28"}},
+               {"url": "https://www.ird.govt.nz/b"}]
+    evidence = evidence_by_url(sources)
+    snapshot = {"snapshot": True, "pages": [{"url": s["url"], "title": s["url"][-1].upper(), "status": "active"} for s in sources]}
+    assert cite_link("A", "https://www.ird.govt.nz/a", evidence, snapshot) == "[A](https://www.ird.govt.nz/a)"
+    assert cite_link("B", "https://www.ird.govt.nz/b", evidence, snapshot) == "B (address not yet confirmed)"
+    # A live crawl that fetched the address confirms it.
+    live = dict(snapshot, snapshot=False)
+    assert cite_link("B", "https://www.ird.govt.nz/b", evidence, live) == "[B](https://www.ird.govt.nz/b)"
+    page = render_sources_page(snapshot, sources)
+    assert "(https://www.ird.govt.nz/b)" not in page and "B (address not yet confirmed)" in page
+    assert "[stored copy](https://ird.govt.nz/a), checked 28" in page
 
 
 def test_ask_box_on_every_page_points_at_the_configured_url(built_site):

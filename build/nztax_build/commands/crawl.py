@@ -6,6 +6,8 @@ Exit 0 when the crawl ran (individual failures keep their last good copy and are
 nothing attempted was fetched (every page failed, was damaged or was blocked, e.g. by a robots.txt
 answering 5xx), 2 on bad arguments, an unreadable sources/manifest file or another crawl running.
 The store is locked for the crawl; temporaries left by a killed crawl are removed first.
+Every cited address found gone, moved or retitled (`source_check`) is listed on stderr and in
+<work>/reports/sources.json, which the `sources` publish gate reads.
 """
 
 from __future__ import annotations
@@ -64,6 +66,7 @@ def run(args: argparse.Namespace) -> int:
     except (StoreError, StoreBusy) as exc:
         print(f"nztax crawl: {exc}", file=sys.stderr)
         return 2
+    _report_sources(totals, Path(settings.work_dir) / "reports" / "sources.json")
     attempted = totals.sources - totals.skipped
     succeeded = totals.fetched + totals.not_modified
     if attempted and not succeeded:
@@ -71,3 +74,17 @@ def run(args: argparse.Namespace) -> int:
               f"{totals.gone} gone); the stored copies are unchanged", file=sys.stderr)
         return 1
     return 0
+
+
+def _report_sources(totals, path: Path) -> None:
+    from datetime import datetime, timezone
+
+    from ..source_check import write_report
+
+    checked = totals.sources - totals.skipped - totals.blocked
+    write_report(path, totals.problems, checked, datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"))
+    for problem in totals.problems:
+        print(f"source {problem.kind}: {problem.url}  {problem.detail}", file=sys.stderr)
+    if totals.problems:
+        print(f"{len(totals.problems)} cited address(es) gone, moved or retitled (listed in {path}); "
+              "the sources gate will stop the night", file=sys.stderr)

@@ -33,6 +33,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--calculator-junit", type=Path, help="calculator tests JUnit XML (default: .work/reports/calculators.xml)"
     )
     calc.add_argument("--calculator-exit-code", type=int, help="pytest exit code of the calculator tests")
+    parser.add_argument("--sources-report", type=Path,
+                        help="the crawl's cited-address report (default: .work/reports/sources.json when present)")
     parser.add_argument("--summary", type=Path, help="append the markdown summary here (default: $GITHUB_STEP_SUMMARY)")
     parser.add_argument("--json", action="store_true", help="print the results as JSON on stdout")
 
@@ -44,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
 
     settings = get_settings()
     inputs = gates.default_inputs(settings)
-    for name in ("manifest", "parse_report", "retrieval", "answers", "calculator_junit"):
+    for name in ("manifest", "parse_report", "retrieval", "answers", "calculator_junit", "sources_report"):
         value = getattr(args, name)
         if value is not None:
             setattr(inputs, name, value)
