@@ -79,6 +79,7 @@ class FakeOpenAI:
         self.cassette = Path(cassette) if cassette else None
         self.record_model = record_model
         self.recorded: list[dict] = []
+        self.replies: list[dict] = []          # what a scripted fake answered, for writing a cassette
         if self.cassette is not None and not record_model:
             self.recorded = json.loads(self.cassette.read_text(encoding="utf-8"))["exchanges"]
         self.replayed = 0
@@ -137,6 +138,7 @@ class FakeOpenAI:
         message = {"role": "assistant", "content": reply.get("content")}
         if reply.get("tool_calls"):
             message["tool_calls"] = reply["tool_calls"]
+        self.replies.append({"message": message, "usage": dict(USAGE)})
         return 200, self._completion(body, message, dict(USAGE))
 
     def _forward(self, body: dict) -> tuple[dict, dict]:
