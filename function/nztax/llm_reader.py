@@ -218,6 +218,21 @@ def _scripted_frames(path: str) -> dict:
     return dict(data.get("frames") or {})
 
 
+def check_frames(path: str | Path) -> list[str]:
+    """What is wrong with a scripted frames file: one line per frame that does not fit `FrameReading`."""
+    try:
+        frames = _scripted_frames(str(path))
+    except (OSError, yaml.YAMLError) as exc:
+        return [f"{path}: {exc}"]
+    problems = []
+    for qid, raw in frames.items():
+        try:
+            _parse(json.dumps(raw))
+        except (ValueError, TypeError) as exc:
+            problems.append(f"{qid}: {exc}")
+    return problems
+
+
 @contextlib.contextmanager
 def scripted_question(question_id: str):
     """Within this block a `scripted:` model replies with the frame filed under `question_id`."""
