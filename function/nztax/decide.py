@@ -1536,13 +1536,15 @@ def _pay_frequency(slots: Slots, amount: Money) -> str | None:
         return slots.asked_period
     if amount.period in PAY_FREQUENCIES:
         return amount.period
-    return None
+    return slots.paid_every  # how the pays fall, said in the story
 
 
 def _call_for(tool: str, d: Decision, slots: Slots, amount: Money, annual: Decimal, year: str) -> tuple[str, dict] | None:
     money = float(annual)
     if tool == "calculate_income_tax":
-        if slots.asked_period in PAY_FREQUENCIES:
+        # A pay period asked about, or how the pays fall when the amount's own period is unsaid ("paid
+        # weekly, $1,200"); a year's amount stated as one stays a year's.
+        if slots.asked_period in PAY_FREQUENCIES or (slots.asked_period is None and slots.paid_every and not amount.period_stated):
             # "How much tax comes out of each fortnightly pay on 70k?" is a pay question.
             return _paye_call(d, slots, amount, annual, year)
         return tool, {"taxable_income": money, "tax_year": year}

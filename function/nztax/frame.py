@@ -21,6 +21,7 @@ import re
 from dataclasses import asdict, dataclass, field
 from decimal import Decimal
 
+from nztax.sentences import asking_sentences, sentences  # noqa: F401  (sentences: the frame's own readers)
 from nztax.slots import Slots
 
 ASK_KINDS = ("figure", "yes_no", "why", "which", "how", "worth_it", "check")
@@ -28,10 +29,6 @@ AMOUNT_KINDS = ("income", "tax_withheld", "bill", "refund", "balance", "price", 
 OWNERS = ("me", "partner", "someone_else", "employer", "ird")
 # Kinds of figure a poster states that the engine can set its own figure beside.
 STATED_KINDS = ("tax_withheld", "bill", "refund", "other_figure")
-# A sentence that asks: it ends in a question mark, or opens with a word that asks.
-OPENS_ASKING = re.compile(r"^\s*(?:so\s+|and\s+|but\s+)?(?:what|how|why|which|when|where|who|is|are|am|do|does|did|can|could|"
-                          r"will|would|should|has|have|any|anyone)\b", re.I)
-SENTENCE = re.compile(r"[^.!?]+(?:[.!?]+|$)")
 # Over this many characters a post's scope is read from its asking sentences, not its whole story.
 LONG_POST_CHARS = 400
 PERCENT = re.compile(r"(?<![\w.])(\d{1,2}(?:\.\d+)?)\s?%")
@@ -93,19 +90,6 @@ class QuestionFrame:
                 "asks_each": list(self.asks_each), "amounts": [a.to_json() for a in self.amounts],
                 "tax_year": self.tax_year, "year_text": self.year_text, "conditions": list(self.conditions),
                 "scope": self.scope, "scope_sure": round(self.scope_sure, 2), "read_by": self.read_by}
-
-
-def sentences(text: str) -> list[str]:
-    """The text's sentences (a decimal point, "4.5%" or "$1,234.56", does not end one)."""
-    protected = re.sub(r"(?<=\d)\.(?=\d)", "\x00", text)
-    return [s.replace("\x00", ".").strip() for s in SENTENCE.findall(protected) if s.strip(" .!?")]
-
-
-def asking_sentences(text: str) -> list[str]:
-    """The sentences that ask: those ending in "?" or opening like a question; else the last sentence."""
-    found = sentences(text)
-    asking = [s for s in found if s.rstrip().endswith("?")] or [s for s in found if OPENS_ASKING.match(s)]
-    return asking or found[-1:] or [text]
 
 
 def conditions(slots: Slots) -> tuple[str, ...]:

@@ -37,12 +37,14 @@ STEPS = 300                # gradient steps (full batch)
 LEARNING_RATE = 0.5
 L2 = 1e-3
 READINGS = ("asks", "scope", "kind", "owner")
+FORMAT = 2                 # 2: texts embedded as queries (a stored model of another format is retrained)
 # Models trained in this process, by (embedder id, examples digest): training is deterministic, so
 # an engine, an index build and a test in one process share one.
 _TRAINED: dict[tuple, dict] = {}
 MARKUP = re.compile(r"\[([^\]|]+)\|(\w+)\|(\w+)\]")
 WORD = re.compile(r"[a-z]+(?:'[a-z]+)?|\$|%", re.I)
 CLAUSE_BREAK = re.compile(r"[.,;:!?()]|\b(?:and|but|while|whereas|whilst|plus)\b", re.I)
+SENTENCE_END = re.compile(r"(?<!\d)[.!?]+(?=\s|$)|(?<=\d)[.!?]+(?=\s+[A-Z]|$)|[!?]+")
 NUMBER = re.compile(r"[$€£]?\s?\d[\d,. ]*(?:k|m|mil)?\b%?", re.I)
 
 
@@ -71,8 +73,10 @@ def sentence_tokens(text: str) -> list[str]:
 def amount_window(text: str, start: int, end: int) -> tuple[str, list[str]]:
     """The words around an amount (the amount itself left out, other numbers as NUM), and its lexical
     tokens: each side's words marked by side and nearness."""
-    left = words(NUMBER.sub(" NUM ", text[:start]))[-WINDOW_WORDS:]
-    right = words(NUMBER.sub(" NUM ", text[end:]))[:WINDOW_WORDS]
+    # Only the amount's own sentence describes it: the next sentence's "Income tax on it?" is the question.
+    before, after = SENTENCE_END.split(text[:start])[-1], SENTENCE_END.split(text[end:])[0]
+    left = words(NUMBER.sub(" NUM ", before))[-WINDOW_WORDS:]
+    right = words(NUMBER.sub(" NUM ", after))[:WINDOW_WORDS]
     itself = text[start:end]
     # The amount's own clause, back to the last break: "my partner earns $120k and I earn $60k" gives
     # the second amount "i earn", not the partner.
@@ -162,10 +166,12 @@ class FrameModel:
 
     # -- features ------------------------------------------------------------------------------
     def _vectors(self, texts: list[str]) -> np.ndarray:
-        """The embedder's vectors of several texts in one call (none without an embedder)."""
-        if self.embedder is None:
+        """The embedder's vectors of several texts (none without an embedder). Each is embedded as a
+        query is: the texts are pieces of questions, and Gemini's task type matters (as for the intent
+        catalogue's examples); the index's document embeddings stay the chunks' alone."""
+        if self.embedder is None or not texts:
             return np.zeros((len(texts), 0), dtype=np.float32)
-        return np.asarray(self.embedder.embed_documents([t or "." for t in texts]), dtype=np.float32)
+        return np.stack([np.asarray(self.embedder.embed_query(t or "."), dtype=np.float32) for t in texts])
 
     def sentence_features(self, texts: list[str]) -> np.ndarray:
         return np.hstack([self._vectors(texts), np.stack([_hashed(sentence_tokens(t)) for t in texts])])
@@ -216,7 +222,7 @@ class FrameModel:
         return model
 
     def _meta(self) -> dict:
-        return {"examples": self.digest, "embedder": getattr(self.embedder, "id", None)}
+        return {"examples": self.digest, "embedder": getattr(self.embedder, "id", None), "format": FORMAT}
 
     def save(self, directory: Path) -> Path:
         """Write the weights beside an index (build time)."""

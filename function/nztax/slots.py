@@ -28,6 +28,7 @@ from nztax import budget
 from nztax.contract import tax_year_starting
 from nztax import rules as nztax_rules
 from nztax.rules import PAY_FREQUENCIES, RuleBook, current_tax_year, tax_year_for
+from nztax.sentences import question_spans, sentence_spans
 from nztax.rules import PERIODS_PER_YEAR as PAY_PERIODS_PER_YEAR
 from nztax.settings import get_settings
 from nztax.years import read_year
@@ -1538,6 +1539,28 @@ EVENT_THIS_PERIOD = re.compile(r"\b(?:sold|sell|selling|bought|buying|settled?|s
 
 def asked_period(text: str, amounts: list[Money]) -> str | None:
     """The period the answer is wanted in: a period word not attached to an amount."""
+    free = _free_periods(text, amounts)
+    return free[-1][2] if free else None
+
+
+def asked_and_paid(text: str, amounts: list[Money]) -> tuple[str | None, str | None]:
+    """The period the answer is wanted in, and how often the poster is paid when a sentence that does
+    not ask says so. When a sentence asks with "?", the asked period is read from the asking
+    sentences: "I'm paid fortnightly" in the story says how the pays fall, not that the answer is
+    wanted per fortnight."""
+    free = _free_periods(text, amounts)
+    asking = question_spans(text)
+    if not asking or len(asking) == len(sentence_spans(text)):
+        return (free[-1][2] if free else None), None
+    def asks(x):
+        return any(s <= x[0] < e for s, e in asking)
+    asked = [x for x in free if asks(x)]
+    paid = [x for x in free if not asks(x) and x[2] in PAY_FREQUENCIES]
+    return (asked[-1][2] if asked else None), (paid[-1][2] if paid else None)
+
+
+def _free_periods(text: str, amounts: list[Money]) -> list[tuple[int, int, str]]:
+    """Period words not attached to an amount nor counting work, in order."""
     spans = [(a.start, a.end) for a in amounts if a.period_stated]
     matches = [(m.start(), m.end(), name) for name, pattern in ASKED_PERIOD for m in re.finditer(pattern, text, re.I)]
     # "four weekly" also holds "weekly": a match inside a longer one does not count.
@@ -1546,9 +1569,8 @@ def asked_period(text: str, amounts: list[Money]) -> str | None:
     counted = [(m.start(), m.end()) for m in COUNT_PER_PERIOD.finditer(text)]
     # "Sold it this month", "started this week": when something happened.
     counted += [(m.start("when"), m.end("when")) for m in EVENT_THIS_PERIOD.finditer(text)]
-    free = [x for x in matches if not any(s <= x[0] < e for s, e in spans + counted)]
-    # The last one wins: "I'm paid weekly … what's that a month?"
-    return max(free)[2] if free else None
+    # In order: the last one wins ("I'm paid weekly … what's that a month?").
+    return sorted(x for x in matches if not any(s <= x[0] < e for s, e in spans + counted))
 
 
 @dataclass
@@ -1560,6 +1582,7 @@ class Slots:
     weeks_per_year: Decimal | None = None
     hours_per_year: Decimal | None = None   # "1,400 hours this tax year": an hourly rate's year without weeks
     asked_period: str | None = None
+    paid_every: str | None = None     # "I'm paid fortnightly" said outside the asking sentence: how the pays fall
     tax_code: str | None = None
     student_loan: bool | None = None
     kiwisaver: bool | None = None
@@ -1704,7 +1727,7 @@ def read_slots(text: str, rules: RuleBook | None = None, current: str | None = N
         weekly = {a.value for a in amounts if a.period == "weekly" and a.is_income}
         # "40.00 hrs @ 29.80 … Gross 1,192.00": the rate and the week's gross it makes are one pay.
         slots.amounts = amounts = [a for a in amounts if not (a.period == "hourly" and a.value * slots.hours_per_week in weekly)]
-    slots.asked_period = asked_period(text, amounts)
+    slots.asked_period, slots.paid_every = asked_and_paid(text, amounts)
     claimed = next((a for a in amounts if a.role == "claimed" and a.period_stated), None)
     if slots.asked_period is None and claimed is not None:
         slots.asked_period = claimed.period  # "says I'd take home $6,214 a month": the month is what is checked
