@@ -68,12 +68,15 @@ def _merge(usage: dict, more: dict) -> dict:
 
 def answer(engine, proposal, offline, history: list[dict], current: str, vector=None) -> Outcome:
     from nztax import llm, llm_reader
+    from nztax.slots import read_slots
 
     if offline.action == "refuse":
         return Outcome(composer.refuse(offline), decision=offline)
     started = time.perf_counter()
     try:
-        reading = llm_reader.read(engine.settings, proposal.asked, proposal.slots, engine.rules.years)
+        # (A follow-up's own turn is read, with its own slots: as the offline frame is.)
+        slots = read_slots(proposal.asked, engine.rules) if proposal.used_history else proposal.slots
+        reading = llm_reader.read(engine.settings, proposal.asked, slots, engine.rules.years)
     except llm.LlmError as exc:
         log.warning(json.dumps({"event": "llm_fallback", "step": "read", "reason": exc.kind, "detail": str(exc)[:300]}))
         return Outcome(None, exc.kind, exc.usage)
