@@ -151,3 +151,13 @@ def test_a_scripted_model_reads_from_a_file_and_the_engine_writes(engine, engine
     with scripted_question("post-2"):  # no frame filed: the offline reading answers
         missing = e.answer(question, use_faq=False)
     assert missing.mode == "offline" and missing.fallback_reason == "scripted_missing"
+
+
+def test_a_follow_up_is_read_on_its_own_turn(llm_engine, fake):
+    history = [{"question": "How much tax do I pay on $85,000?", "answer": "Income tax on $85,000 is $17,927.50."}]
+    fake.frames[:] = [frame("figure", [("$90,000", 90000, "annual", "income", "me")])]
+    fake.script[:] = [lambda b: final("answered", "On $90,000 it is $19,577.50.")]
+    result = llm_engine.answer("And on $90,000?", history=history, use_faq=False)
+    assert fake.requests[0]["messages"][-1]["content"] == "And on $90,000?"
+    assert result.mode == "llm" and not any("dropped" in n for n in result.trace["notes"]) and not result.guard_removed
+    assert [t.arguments.get("taxable_income") for t in result.tools if t.name == "calculate_income_tax"] == [90000]
