@@ -302,7 +302,7 @@ class Engine:
             # The model reads and writes; the offline reading only refuses, and answers when the model fails.
             from nztax import llm_answer
 
-            outcome = llm_answer.answer(self, proposal, decision, history, current, vector)
+            outcome = llm_answer.answer(self, proposal, decision, history, current, vector, question)
             if outcome.result is not None:
                 result, decision = outcome.result, outcome.decision
                 result = frame_notes(calculator_links.attach(result), decision)

@@ -5,7 +5,7 @@ history, the current tax year and the question's vector. Out: `Outcome` — the 
 why (the model failed, timed out, gave an unusable reply, or the guard took its figures): then the
 engine serves the offline answer, which is the safety net, not a gate.
 
-    outcome = answer(engine, proposal, offline, history, current, vector)
+    outcome = answer(engine, proposal, offline, history, current, vector, question)
 
 Steps: (1) a refusal stays a refusal (the model's reading cannot overturn it); (2) the model fills the
 question frame (llm_reader.py); (3) the decision table settles the proposal on that frame, as offline;
@@ -21,7 +21,7 @@ from __future__ import annotations
 import json
 import logging
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from nztax import composer, guard
@@ -66,7 +66,17 @@ def _merge(usage: dict, more: dict) -> dict:
     return out
 
 
-def answer(engine, proposal, offline, history: list[dict], current: str, vector=None) -> Outcome:
+def _with_models_year(engine, proposal, frame, question: str, history: list[dict]):
+    """The proposal made again for the year the model read, when the year grammar read none (the
+    request's year and a follow-up's year stand): as offline, the frame's year is the calculation's."""
+    if frame.tax_year is None or proposal.tax_year_source != "default" or frame.tax_year == proposal.tax_year:
+        return proposal
+    again, _ = engine._propose(question, history, frame.tax_year)
+    slots = replace(again.slots, tax_year=frame.tax_year, year_text=frame.year_text)
+    return replace(again, tax_year_source="question", slots=slots)
+
+
+def answer(engine, proposal, offline, history: list[dict], current: str, vector=None, question: str | None = None) -> Outcome:
     from nztax import llm, llm_reader
     from nztax.slots import read_slots
 
@@ -80,6 +90,7 @@ def answer(engine, proposal, offline, history: list[dict], current: str, vector=
     except llm.LlmError as exc:
         log.warning(json.dumps({"event": "llm_fallback", "step": "read", "reason": exc.kind, "detail": str(exc)[:300]}))
         return Outcome(None, exc.kind, exc.usage)
+    proposal = _with_models_year(engine, proposal, reading.frame, question or proposal.asked, history)
     decision = engine.settle(proposal, reading.frame, history)
     if reading.dropped and decision.trace is not None:
         decision.trace.notes.append("dropped from the model's reading: " + "; ".join(f"{d['text']} ({d['why']})" for d in reading.dropped))

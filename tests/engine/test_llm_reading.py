@@ -161,3 +161,14 @@ def test_a_follow_up_is_read_on_its_own_turn(llm_engine, fake):
     assert fake.requests[0]["messages"][-1]["content"] == "And on $90,000?"
     assert result.mode == "llm" and not any("dropped" in n for n in result.trace["notes"]) and not result.guard_removed
     assert [t.arguments.get("taxable_income") for t in result.tools if t.name == "calculate_income_tax"] == [90000]
+
+
+def test_the_year_the_model_reads_is_the_calculations_year(llm_engine, fake):
+    question = "How much tax did I pay on $60,000 in the tax year before last?"
+    fake.frames[:] = [frame("figure", [("$60,000", 60000, "annual", "income", "me")], tax_year="2024-25",
+                            year_text="the tax year before last")]
+    fake.script[:] = [lambda b: final("answered", "Here is the tax on $60,000 for 2024-25.")]
+    result = llm_engine.answer(question, use_faq=False)
+    assert result.mode == "llm" and result.tax_year == "2024-25"
+    assert [t.arguments.get("tax_year") for t in result.tools if t.name == "calculate_income_tax"] == ["2024-25"]
+    assert result.trace["frame"]["tax_year"] == "2024-25"
