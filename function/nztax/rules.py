@@ -18,12 +18,16 @@ from decimal import Decimal
 from fractions import Fraction
 from functools import lru_cache
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import Field, ValidationError, field_validator, model_validator
 
 from nztax.contract import tax_year_starting
+from nztax.rules_family import (BestStart, FamilyBoost, InWorkTaxCredit, MinimumFamilyTaxCredit,
+                                 WorkingForFamilies)
+from nztax.rules_types import Dated, Money, Rate, Strict as _Strict, Url
+from nztax.stated import StatedFigure, figure_paths
 
 TAX_YEAR_PATTERN = re.compile(r"^(\d{4})-(\d{2})$")
 PERIODS_PER_YEAR = {"weekly": 52, "fortnightly": 26, "four_weekly": 13, "monthly": 12}
@@ -38,16 +42,6 @@ class RulesError(ValueError):
 
 # --------------------------------------------------------------------------------------------
 # Schema. Field names are the YAML keys; `source` is required on every section.
-
-# strict: a YAML `true` is not a number (pydantic would otherwise read it as 1).
-Rate = Annotated[float, Field(ge=0, le=1, strict=True)]
-Money = Annotated[float, Field(ge=0, strict=True)]
-Url = Annotated[str, Field(pattern=r"^https://")]
-
-
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=False, populate_by_name=True, frozen=True)
-
 
 class Band(_Strict):
     lower: Money = Field(alias="from")
@@ -89,17 +83,6 @@ class IncomeTaxSection(BandedSection):
     # True for a year whose thresholds changed part-way (2024-25): its bands are IRD's composite
     # (day-weighted) rates for the end-of-year tax, and PAYE follows the pay date instead.
     composite_rates: bool = False
-
-
-class Dated(_Strict):
-    start: dt.date = Field(alias="from")
-    end: dt.date = Field(alias="to")
-
-    @model_validator(mode="after")
-    def _ordered(self):
-        if self.end < self.start:
-            raise ValueError(f"`to` ({self.end}) is before `from` ({self.start})")
-        return self
 
 
 class PayePeriod(Dated):
@@ -298,6 +281,7 @@ class Residency(_Strict):
     source: Url
     days_present: int = Field(ge=1, le=366)
     days_absent: int = Field(ge=1, le=366)
+    transitional_years: int = Field(ge=1)
     transitional_months: int = Field(ge=1)
 
 
@@ -312,17 +296,6 @@ class BrightLine(_Strict):
     source: Url
     years: int = Field(ge=1)
     sales_from: str
-
-
-class WorkingForFamilies(_Strict):
-    source: Url
-    ftc_eldest_child: Money
-    ftc_each_other_child: Money
-    abatement_threshold: Money
-    abatement_rate: Rate
-    familyboost_rate: Rate
-    familyboost_weekly_max: Money
-    familyboost_income_limit: Money
 
 
 class TaxYearFile(_Strict):
@@ -351,6 +324,12 @@ class TaxYearFile(_Strict):
     year_end: YearEnd | None = None
     bright_line: BrightLine | None = None
     working_for_families: WorkingForFamilies | None = None
+    in_work_tax_credit: InWorkTaxCredit | None = None
+    minimum_family_tax_credit: MinimumFamilyTaxCredit | None = None
+    best_start: BestStart | None = None
+    familyboost: FamilyBoost | None = None
+    # "section.path" -> the page that states that figure and the words around it there (freshness.py).
+    stated: dict[str, StatedFigure] = Field(default_factory=dict)
 
     @model_validator(mode="after")
     def _year_shape(self):
@@ -368,6 +347,10 @@ class TaxYearFile(_Strict):
             section = getattr(self, name)
             if section is not None:
                 _check_periods_cover(name, section.periods, self.start, self.end)
+        if self.stated:
+            unknown = sorted(set(self.stated) - set(figure_paths(self)))
+            if unknown:
+                raise ValueError(f"stated: no figure at {', '.join(unknown)}")
         return self
 
 
