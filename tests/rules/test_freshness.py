@@ -50,7 +50,10 @@ def test_every_figure_of_every_year_is_stated_on_its_page_in_the_bundled_corpus(
     checked = {(c.year, c.path) for c in bundled_report.checks}
     # The 2025 family changes are among the figures checked, each on the page that states it.
     for key in [("2025-26", "familyboost.periods[1].quarterly_max"), ("2026-27", "working_for_families.abatement_threshold"),
-                ("2025-26", "in_work_tax_credit.periods[0].each_child_after_third"), ("2026-27", "residency.transitional_months")]:
+                ("2025-26", "in_work_tax_credit.periods[0].each_child_after_third"), ("2026-27", "residency.transitional_months"),
+                # ... and so are the extra-pay and year-end square-up figures
+                ("2024-25", "extra_pay.bands[1].to"), ("2026-27", "year_end.write_off_limit"),
+                ("2023-24", "student_loan.other_income_minimum")]:
         assert key in checked
 
 
