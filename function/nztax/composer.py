@@ -69,6 +69,8 @@ APPROXIMATION_DISCLAIMER = "Annual figures are an approximation: employers deduc
 NEXT_YEAR_DISCLAIMER = "Figures for {year} are only partly published; they may change."
 
 # Titles for the rules data's sources (the calculators cite these).
+# How every citation of a rules source is labelled, in answers and on calculator and tax-year pages alike.
+CITATION_PUBLISHER = "Inland Revenue"
 RULE_SECTION_TITLES = {
     "income_tax": "Tax rates for individuals",
     "paye": "Payroll calculations and business rules specification",
@@ -149,7 +151,7 @@ def rule_citations(rules: TaxYearRules, sections: list[str]) -> list[Citation]:
     for name in sections:
         section = getattr(rules.data, name, None)
         if section is not None:
-            out.append(Citation(title=f"IRD: {RULE_SECTION_TITLES[name]}", url=section.source))
+            out.append(Citation(title=f"{CITATION_PUBLISHER}: {RULE_SECTION_TITLES[name]}", url=section.source))
     return out
 
 
@@ -160,7 +162,7 @@ def source_titles(rules: RuleBook) -> dict[str, str]:
         for name, title in RULE_SECTION_TITLES.items():
             section = getattr(year.data, name, None)
             if section is not None:
-                titles.setdefault(section.source, f"IRD: {title}")
+                titles.setdefault(section.source, f"{CITATION_PUBLISHER}: {title}")
     return titles
 
 

@@ -420,3 +420,16 @@ def test_site_address_comes_from_the_setting_and_refuses_a_placeholder(built_sit
                 mkdocs_hooks.on_config(config())
     finally:
         get_settings.cache_clear()
+
+
+def test_one_citation_style_in_answers_and_calculators(built_site):
+    """A rules source is labelled the same in an answer and under a calculator's result (issue 41)."""
+    from nztax.rules import default_rules
+
+    from nztax_build.render import rules_source_titles
+
+    labels = rules_source_titles(default_rules())
+    faq = json.loads((built_site.settings.index_dir / "faq.json").read_text())
+    cited = [(c["url"], c["title"]) for e in faq for c in e["result"]["citations"] if c["url"] in labels]
+    assert cited
+    assert all(title == labels[url].removesuffix(" (PDF)") or title == labels[url] for url, title in cited), cited[:5]
