@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 
 from nztax import calculator_links, composer, guard, say
+from nztax.short_query import search_box_question
 from nztax.contract import AskResult, Citation, ToolCall
 from nztax.decide import Decision, after_retrieval, decide, final_question, question_parts, question_slots
 from nztax.faq_index import FaqIndex
@@ -182,7 +183,7 @@ class Engine:
 
     def understand(self, question: str, history: list[dict] | None, tax_year: str | None) -> tuple[Decision, Any]:
         """The decision for a question, and its embedding (reused by retrieval)."""
-        question = self.speller.correct(question)
+        question = search_box_question(self.speller.correct(question))
         text, used_history, slots = question_slots(question, history, self.rules)
         # The question's own vector is the one retrieval uses too (the query with its synonyms).
         asked = without_denied(text)
