@@ -183,7 +183,7 @@ class Engine:
 
     def understand(self, question: str, history: list[dict] | None, tax_year: str | None) -> tuple[Decision, Any]:
         """The decision for a question, and its embedding (reused by retrieval)."""
-        question = search_box_question(self.speller.correct(question))
+        question = search_box_question(self.speller.correct(question), self.rules)
         text, used_history, slots = question_slots(question, history, self.rules)
         # The question's own vector is the one retrieval uses too (the query with its synonyms).
         asked = without_denied(text)

@@ -8,17 +8,22 @@ A follow-up changes one thing of what was asked — the amount, the pay period, 
 the student loan, the code — and keeps the rest. The conversation is followed back through every
 turn that continued the one before it, and each turn's own slots are laid over the reading so far,
 so a third turn ("and with a student loan?") still has the first turn's amount and the second
-turn's period. A turn that names only a pay period moves a pay of another period to it (the same
-$1,200, paid fortnightly); after a year's amount it asks for the answer in that period instead.
+turn's period. A turn that supposes only a new pay period ("what if it's fortnightly?") moves a pay
+of another period to it (the same $1,200, paid fortnightly); one that asks for it ("and
+fortnightly?"), or follows a year's amount, asks for the answer in that period instead.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import re
 from dataclasses import dataclass
 
 from nztax.slots import Slots, read_slots
 
+# A turn that supposes a different situation ("what if it's fortnightly?") changes the pay itself;
+# one that asks for another view of it ("and fortnightly?") keeps the pay and asks in that period.
+SUPPOSES = re.compile(r"^\W*(?:and\s+|but\s+|so\s+)?(?:what\s+if|if)\b", re.I)
 # Periods of one pay: an amount stated with one of these is a pay, which a follow-up can re-period.
 PAY_PERIODS = frozenset({"weekly", "fortnightly", "four_weekly", "monthly"})
 
@@ -53,12 +58,12 @@ def _with_period_of(amount, before: list):
     return dataclasses.replace(amount, period=same[0].period, period_stated=True) if len(same) == 1 else amount
 
 
-def lay_over(current: Slots, previous: Slots) -> Slots:
+def lay_over(current: Slots, previous: Slots, changes_situation: bool = True) -> Slots:
     """`previous` with what `current` says laid over it (decide.merge_follow_up): a new amount in
     place of the one playing the same part, and a pay moved to the period a follow-up names alone."""
     from nztax.decide import merge_follow_up
 
-    period = current.asked_period if not current.amounts else None
+    period = current.asked_period if not current.amounts and changes_situation else None
     before = list(previous.amounts)
     pays = [a for a in before if a.period in PAY_PERIODS and a.period_stated]
     merged = merge_follow_up(current, previous)
@@ -110,5 +115,5 @@ def conversation(question: str, history: list[dict] | None, rules, current_year:
         return Conversation(asked, False, read_slots(asked, rules, current_year))
     slots = read_slots(chain[0], rules, current_year)
     for turn in chain[1:] + [asked]:
-        slots = lay_over(read_slots(turn, rules, current_year), slots)
+        slots = lay_over(read_slots(turn, rules, current_year), slots, bool(SUPPOSES.match(turn)))
     return Conversation(f"{chain[0]} {asked}", True, slots)

@@ -5,7 +5,8 @@ search box ("tax 85000", "paye 1200 weekly", "student loan 52000"), the text wit
 sentence would have ("on") put back before its amount, so the engine reads the amount as the
 income the query is about, as it does in "tax on 85000". Anything written as a sentence is left
 as it is: a preposition or verb before the amount, a question mark, more than a few words, or
-more than one amount.
+more than one amount; and the word goes in only when it lets the amount be read as an income
+that the text as typed does not give ("weekly 880 tax code M" already reads as a weekly pay).
 """
 
 from __future__ import annotations
@@ -22,8 +23,20 @@ LINKS = frozenset("""on of for from at is are was be earn earning earns make mak
                   salary income wage wages to by with about around per if when than over under""".split())
 
 
-def search_box_question(text: str) -> str:
+def search_box_question(text: str, rules) -> str:
     """`text` with "on" before the amount of a search-box query; otherwise `text` unchanged."""
+    candidate = _with_on(text)
+    if candidate == text:
+        return text
+    from nztax.slots import read_slots
+
+    def incomes(t: str) -> int:
+        return sum(a.role == "income" for a in read_slots(t, rules).amounts)
+
+    return candidate if incomes(candidate) > incomes(text) else text
+
+
+def _with_on(text: str) -> str:
     words = text.split()
     if not 2 <= len(words) <= MAX_WORDS or "?" in text:
         return text

@@ -44,6 +44,8 @@ def test_a_pay_moves_to_a_new_period_but_a_years_amount_keeps_its_year():
     rules = default_rules()
     pay = lay_over(read_slots("what if it's fortnightly?", rules), read_slots("PAYE on $1,200 a week", rules))
     assert [(a.value, a.period) for a in pay.amounts] == [(1200, "fortnightly")]
+    view = lay_over(read_slots("and fortnightly?", rules), read_slots("PAYE on $1,200 a week", rules), changes_situation=False)
+    assert [(a.value, a.period) for a in view.amounts] == [(1200, "weekly")] and view.asked_period == "fortnightly"
     year = lay_over(read_slots("and per week?", rules), read_slots("how much tax on $85,000", rules))
     assert [(a.value, a.period) for a in year.amounts] == [(85000, "annual")] and year.asked_period == "weekly"
 

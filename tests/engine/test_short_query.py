@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from nztax.rules import default_rules
 from nztax.short_query import search_box_question
 
 
@@ -14,7 +15,7 @@ from nztax.short_query import search_box_question
     ("take home 100k", "take home on 100k"),
 ])
 def test_search_box_queries_get_their_missing_word(typed, read):
-    assert search_box_question(typed) == read
+    assert search_box_question(typed, default_rules()) == read
 
 
 @pytest.mark.parametrize("typed", [
@@ -24,10 +25,12 @@ def test_search_box_queries_get_their_missing_word(typed, read):
     "IR3 for 2025",                       # a year is not an amount
     "tax 85000 and 40000",                # two amounts: not a search-box query
     "85000",                              # nothing to put "on" after
+    "weekly 880 tax code M",              # already read as a weekly pay
+    "monthly 9000 on M",
     "what is the tax on a salary of 85000 a year in 2026-27 please",  # too long to be a search-box query
 ])
 def test_sentences_are_left_as_they_are(typed):
-    assert search_box_question(typed) == typed
+    assert search_box_question(typed, default_rules()) == typed
 
 
 @pytest.mark.parametrize("typed, figure", [
