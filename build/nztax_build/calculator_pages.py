@@ -257,6 +257,34 @@ def tables_compare(inputs: SiteInputs) -> str:
     return "### Income tax on the same income, year by year\n\n" + table(["Taxable income"] + years, rows, ["--:"] * (len(years) + 1))
 
 
+def tables_extra_pay(inputs: SiteInputs) -> str:
+    y = inputs.site_year
+    day = _year_end_pay_date(inputs, y)
+    rows = []
+    for salary in (40_000, 60_000, 80_000, 100_000, 150_000):
+        r = _call("calculate_extra_pay_paye", extra_pay=5000, pay_frequency="fortnightly", regular_pay=round(salary / 26, 2), tax_code="M", pay_date=day)
+        rows.append([money(salary), percent(r["tax_rate"]), money(r["paye"], cents=True), money(r["net_extra_pay"], cents=True),
+                     money(r["year_end"]["over_withheld"], cents=True)])
+    return (f"### A $5,000 bonus in {y} (fortnightly pay, tax code M)\n\nThe whole bonus is taxed at the rate its annualised total reaches. "
+            "The last column is what the year-end square-up gives back if the year's income really is the salary plus the bonus.\n\n"
+            + table(["Salary", "Rate", "PAYE on the bonus", "You keep", "Back at year end"], rows, ["--:"] * 5))
+
+
+def tables_square_up(inputs: SiteInputs) -> str:
+    y = inputs.site_year
+    cases = [
+        ("One job on M all year, $65,000", {"salary_wages": 65_000}),
+        ("$60,000 on ME plus a $10,000 second job on SH", {"salary_wages": 60_000, "tax_code": "ME", "second_job_wages": 10_000, "second_job_tax_code": "SH"}),
+        ("$80,000 plus $2,000 interest with RWT at 10.5%", {"salary_wages": 80_000, "interest": 2_000, "rwt": 210}),
+        ("$50,000 plus a $10,000 bonus", {"salary_wages": 50_000, "extra_pays": 10_000}),
+    ]
+    rows = []
+    for label, args in cases:
+        r = _call("calculate_year_end_square_up", tax_year=y, **args)
+        rows.append([md_escape(label), r["result"], money(r["amount"], cents=True)])
+    return f"### Examples in {y}\n\n" + table(["Situation", "Result", "Amount"], rows, ["---", "---", "--:"])
+
+
 def calculators(inputs: SiteInputs) -> list[Calculator]:
     ks_rates = _kiwisaver_rate_options(inputs)
     return [
@@ -329,6 +357,45 @@ def calculators(inputs: SiteInputs) -> list[Calculator]:
                     Field("kiwisaver_rate", "KiwiSaver (employee)", "number_select", "", ks_rates),
                     Field("year_a", "Compare", "select", inputs.rules.complete_years()[max(0, inputs.rules.complete_years().index(inputs.site_year) - 1)], _year_options(inputs, False)),
                     Field("year_b", "with", "year")], tables_compare),
+        Calculator("extra-pay", "PAYE on a bonus or extra pay", "calculate_extra_pay_paye",
+                   "PAYE on a bonus, leave paid out, back pay or a redundancy payment by Inland Revenue's extra-pay method, and what the year-end square-up gives back.",
+                   [Field("extra_pay", "Extra pay ($)", "money", 5000),
+                    Field("regular_pay", "Usual gross pay per pay period ($)", "money", 2500),
+                    Field("pay_frequency", "Pay frequency", "select", "fortnightly", FREQUENCY_LABELS),
+                    Field("tax_code", "Tax code", "select", "M", [(c, c) for c in ALL_CODES]),
+                    Field("on_leaving", "Paid when the job ends", "checkbox"),
+                    Field("redundancy", "It is a redundancy payment", "checkbox"),
+                    Field("recent_earnings", "Earnings the rule looks at ($)", "money", optional=True,
+                          hint="The four weeks (or month) before, or on leaving the last two pays. Default: the usual pay."),
+                    Field("kiwisaver_rate", "KiwiSaver (employee)", "number_select", "", ks_rates),
+                    Field("tax_year", "Tax year", "year"),
+                    Field("pay_date", "Pay date", "date", optional=True)], tables_extra_pay),
+        Calculator("year-end", "Refund or bill: the year-end square-up", "calculate_year_end_square_up",
+                   "Whether you get a refund or have tax to pay for a year, and which job, payment or code caused it.",
+                   [Field("tax_year", "Tax year", "year"),
+                    Field("salary_wages", "Main job: salary or wages for the year ($)", "money", 65000),
+                    Field("tax_code", "Main job's tax code", "select", "M", [("M", "M"), ("ME", "ME")]),
+                    Field("pay_frequency", "Pay frequency", "select", "fortnightly", FREQUENCY_LABELS),
+                    Field("salary_paye", "Main job: PAYE taken ($)", "money", optional=True, hint="From payslips or myIR. Default: worked out from the tax code."),
+                    Field("second_job_wages", "Second job: pay for the year ($)", "money", optional=True),
+                    Field("second_job_tax_code", "Second job's tax code", "select", "S", [(c, c) for c in ("SB", "S", "SH", "ST", "SA", "ND")]),
+                    Field("second_job_paye", "Second job: PAYE taken ($)", "money", optional=True),
+                    Field("extra_pays", "Bonuses and other extra pays ($)", "money", optional=True),
+                    Field("extra_pays_paye", "PAYE taken from them ($)", "money", optional=True),
+                    Field("redundancy", "The extra pay was a redundancy payment", "checkbox"),
+                    Field("paid_parental_leave", "Paid parental leave ($)", "money", optional=True),
+                    Field("paid_parental_leave_tax", "Tax taken from it ($)", "money", optional=True),
+                    Field("nz_super", "NZ Super ($)", "money", optional=True),
+                    Field("nz_super_tax", "Tax taken from NZ Super ($)", "money", optional=True),
+                    Field("interest", "Interest ($)", "money", optional=True),
+                    Field("rwt", "RWT taken from interest ($)", "money", optional=True),
+                    Field("schedular_payments", "Schedular payments ($)", "money", optional=True),
+                    Field("withholding_tax", "Withholding tax taken ($)", "money", optional=True),
+                    Field("self_employed_profit", "Self-employed profit ($)", "money", optional=True),
+                    Field("provisional_tax_paid", "Provisional tax paid ($)", "money", optional=True),
+                    Field("student_loan", "I have a student loan", "checkbox"),
+                    Field("donations", "Donations ($)", "money", optional=True),
+                    Field("receives_working_for_families", "I or my partner get Working for Families", "checkbox")], tables_square_up),
     ]
 
 

@@ -662,6 +662,11 @@
       calculate_kiwisaver, calculate_take_home_pay, calculate_donation_tax_credit, find_prescribed_investor_rate,
       choose_secondary_tax_code,
     };
+    // Calculators in other files (calculators_pay.js) get the same exact-money helpers and tools.
+    const kit = { Q, ZERO, qmax, qmin, qfloor, exact, exactAmount, truncateCents, roundCents, cents, asNumber, rateNumber, toDouble,
+      roundFloat, fmtCommas2, fmtG, dayNumber, ToolArgumentError, PERIODS_PER_YEAR, PRIMARY_CODES, yearRules, parseFrequency,
+      parseTaxCode, resolvePayDate, asRate, taxOnBands, marginalRate, loanDeductionForPay, tools: TOOLS };
+    for (const extension of EXTENSIONS) Object.assign(TOOLS, extension(kit));
 
     /** Like nztax.tools.call_tool: never throws; problems come back as {"error": {...}}. */
     function callTool(name, args) {
@@ -713,9 +718,14 @@
     return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
   }
 
-  const core = { makeCalculators, taxYearFor, Q, parseDecimal, exact, limitDenominator, toDouble, roundFloat, readAmount };
+  const EXTENSIONS = [];
+  /** Add the tools `factory(kit)` returns to every calculator set made from now on. */
+  function extend(factory) { EXTENSIONS.push(factory); }
+
+  const core = { makeCalculators, taxYearFor, Q, parseDecimal, exact, limitDenominator, toDouble, roundFloat, readAmount, extend };
 
   if (typeof module !== "undefined" && module.exports) {
+    extend(require("./calculators_pay.js"));
     module.exports = core;
     return;
   }
@@ -760,6 +770,13 @@
     calculate_donation_tax_credit: [["total_donations", "Donations", "money"], ["eligible_donations", "Eligible donations", "money"],
       ["rate", "Credit rate", "percent"], ["capped_by_income", "Limited by income", "bool"], ["credit", "Tax credit", "money"]],
     find_prescribed_investor_rate: [["rate", "Your prescribed investor rate", "percent"], ["reason", "Why", "text"]],
+    calculate_extra_pay_paye: [["extra_pay", "Extra pay", "money"], ["tax_code", "Tax code", "text"], ["annualising_rule", "Earnings annualised", "text"],
+      ["annualised_income", "Annualised income", "money"], ["grossed_up_income", "With the extra pay", "money"], ["tax_rate", "Tax rate", "percent"],
+      ["paye", "PAYE on the extra pay (includes ACC levy)", "money"], ["income_tax", "of which income tax", "money"], ["acc_levy", "of which ACC earners' levy", "money"],
+      ["student_loan", "Student loan", "money"], ["kiwisaver_employee", "KiwiSaver (employee)", "money"], ["net_extra_pay", "You keep", "money"]],
+    calculate_year_end_square_up: [["summary", "Result", "text"], ["total_income", "Income for the year", "money"], ["income_tax", "Income tax on it", "money"],
+      ["ietc", "Independent earner tax credit", "money"], ["tax_due", "Tax for the year", "money"], ["tax_paid", "Tax already paid (without ACC levy)", "money"],
+      ["donation_tax_credit", "Donation tax credit (claimed separately)", "money"], ["tax_to_pay_due", "Tax to pay is due", "text"]],
     choose_secondary_tax_code: [["tax_code", "Secondary tax code", "text"], ["rate", "Tax rate", "percent"],
       ["rate_with_acc_levy", "Rate including the ACC levy", "percent"], ["student_loan_rate", "Student loan deduction", "percent"]],
   };
@@ -938,6 +955,25 @@
       out.appendChild(rowsTable(doc, [["Gross pay", FORMAT.money(p.gross_pay)], ["PAYE", FORMAT.money(p.paye)], ["Student loan", FORMAT.money(p.student_loan)],
         ["KiwiSaver", FORMAT.money(p.kiwisaver_employee)], ["Net pay", FORMAT.money(p.net_pay)]], undefined, "One pay"));
     }
+    if (result.year_end) {
+      const y = result.year_end;
+      out.appendChild(el(doc, "h4", "", "At the end of the year (estimate)"));
+      out.appendChild(rowsTable(doc, [["Income tax the extra pay adds to the year", FORMAT.money(y.income_tax_due_on_extra_pay)],
+        ["Income tax taken from it", FORMAT.money(y.income_tax_withheld)], ["Taken beyond the year's tax (back in the square-up)", FORMAT.money(y.over_withheld)]], undefined, "At the end of the year"));
+    }
+    if (Array.isArray(result.sources) && result.sources.length) {
+      out.appendChild(el(doc, "h4", "", "Source by source"));
+      out.appendChild(rowsTable(doc, result.sources.map((s) => [s.source, FORMAT.money(s.income), FORMAT.money(s.tax_paid), FORMAT.money(s.tax_due), FORMAT.money(s.difference)]),
+        ["Source", "Income", "Tax taken", "Tax due on it", "Taken more (+) or less (−)"], "Source by source"));
+    }
+    for (const key of ["why", "notes"]) {
+      if (Array.isArray(result[key]) && result[key].length) {
+        const list = el(doc, "ul", "nz-calc__" + key);
+        for (const line of result[key]) list.appendChild(el(doc, "li", "", line));
+        out.appendChild(list);
+      }
+    }
+    if (result.student_loan && result.student_loan.has_loan) out.appendChild(el(doc, "p", "nz-calc__loan", result.student_loan.reason));
     if (tool === "choose_secondary_tax_code") {
       out.appendChild(rowsTable(doc, result.thresholds.map((t) => [t.tax_code, t.income_up_to === null ? "above" : `up to ${FORMAT.money(t.income_up_to)}`, FORMAT.percent(t.rate)]),
         ["Code", "Total income", "Rate"], "Secondary codes"));

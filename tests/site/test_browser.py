@@ -229,7 +229,7 @@ def test_ask_box_timeout_and_unreachable(page, live, hostile_server):
 
 
 CALCULATOR_SLUGS = ["income-tax", "paye", "take-home", "acc-levy", "student-loan", "ietc", "kiwisaver", "donations", "pir",
-                    "secondary-code", "compare-years"]
+                    "secondary-code", "compare-years", "extra-pay", "year-end"]
 
 
 def test_every_calculator_computes_its_defaults(page, live):
@@ -389,6 +389,32 @@ def test_calculator_inputs_live_in_the_address(page, live):
     assert "taxable_income=65000" in page.url
     assert not page.js_errors
 
+
+
+def test_extra_pay_calculator_prefilled_from_the_address(page, live):
+    # IR335's Heidi: weekly pay $1,537.50, a $1,000 bonus on M -> PAYE $347.50; on leaving with a
+    # redundancy payment (IR335's Connor: last two weekly pays $550 + $650, $1,000) -> $175.00, no ACC levy.
+    page.goto(live["site"] + "calculators/extra-pay/?extra_pay=1000&regular_pay=1537.50&pay_frequency=weekly&tax_code=M&tax_year=2026-27&pay_date=2026-11-04")
+    page.wait_for_function("document.querySelector('.nz-calc__result').innerText.includes('$347.50')")
+    page.goto(live["site"] + "calculators/extra-pay/?extra_pay=1000&regular_pay=600&recent_earnings=1200&pay_frequency=weekly&tax_code=M"
+              "&on_leaving=true&redundancy=true&tax_year=2026-27&pay_date=2026-11-04")
+    page.wait_for_function("document.querySelector('.nz-calc__result').innerText.includes('$175.00')")
+    text = page.locator(".nz-calc__result").inner_text()
+    assert "last two pay periods" in text, text
+    shot(page, "extra_pay_calculator")
+    assert not page.js_errors
+
+
+def test_year_end_calculator_says_why_from_the_address(page, live):
+    # ME kept on a $60,000 job with a $10,000 second job on SH: the year's $70,000 is above the IETC
+    # range, so the credit the ME code gave is a bill, and the page says so.
+    page.goto(live["site"] + "calculators/year-end/?tax_year=2026-27&salary_wages=60000&tax_code=ME&pay_frequency=fortnightly"
+              "&second_job_wages=10000&second_job_tax_code=SH")
+    page.wait_for_function("document.querySelector('.nz-calc__result').innerText.includes('Tax to pay')")
+    text = page.locator(".nz-calc__result").inner_text()
+    assert "independent earner tax credit" in text and "second job" in text, text
+    shot(page, "year_end_calculator")
+    assert not page.js_errors
 
 # ---------------------------------------------------------------- Ask box behaviour (issues 13 and 16)
 
