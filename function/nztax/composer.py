@@ -156,6 +156,17 @@ def rule_citations(rules: TaxYearRules, sections: list[str]) -> list[Citation]:
     return out
 
 
+# Who publishes each kind of source, so a retrieved passage is labelled like a rules citation.
+SOURCE_TYPE_PUBLISHERS = {"legislation": "New Zealand Legislation"}
+
+
+def passage_citation(hit) -> Citation:
+    """A retrieved passage's citation, labelled '<publisher>: <page title>' as rules citations are."""
+    publisher = SOURCE_TYPE_PUBLISHERS.get(getattr(hit, "source_type", ""), CITATION_PUBLISHER)
+    title = hit.title if hit.title.startswith(f"{publisher}: ") else f"{publisher}: {hit.title}"
+    return Citation(title=title, url=hit.url, section=hit.section or None)
+
+
 def source_titles(rules: RuleBook) -> dict[str, str]:
     """URL -> title for every rules source, so a calculator's `source` can be cited by name."""
     titles: dict[str, str] = {}

@@ -565,15 +565,11 @@ def best_sentences(question: str, hits: list, limit: int, extra_words: set[str] 
     return chosen
 
 
-def _cite(hit) -> Citation:
-    return Citation(title=hit.title, url=hit.url, section=hit.section or None)
-
-
 def _quoted(chosen: list[tuple[str, Any]]) -> tuple[list[str], list[Citation]]:
     lines, citations = [], []
     for sentence, hit in chosen:
         lines.append(f"{sentence} ([{hit.title}]({hit.url}))")
-        citations.append(_cite(hit))
+        citations.append(composer.passage_citation(hit))
     return lines, citations
 
 
@@ -756,6 +752,6 @@ def topic(decision: Decision, rules: RuleBook, hits: list, current_year: str) ->
     if rest:
         body += ["", "Also from IRD's guidance:", ""] + [f"- {ln}" for ln in rest]
     return AskResult(
-        status="answered", answer="\n".join(body).strip(), citations=composer.dedupe([_cite(lead_hit)] + cites),
+        status="answered", answer="\n".join(body).strip(), citations=composer.dedupe([composer.passage_citation(lead_hit)] + cites),
         tax_year=decision.tax_year, disclaimer=composer.disclaimer_for(decision, current_year, rules=rules),
     )
