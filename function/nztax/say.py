@@ -465,7 +465,10 @@ def calculation(decision: Decision, results: list[tuple[str, dict, dict]], rules
     name = results[0][0] if results else ""
     actions = []
     if name == "calculate_income_tax" and not errors:
-        actions = ["What is my take-home pay?", "What about with a student loan?", "Am I eligible for the IETC?"]
+        # Chips are follow-ups: each carries the figure it continues from, so it needs nothing asked again.
+        income = results[0][1].get("taxable_income")
+        on = f" on {money(income)} a year" if income is not None else ""
+        actions = [f"What is my take-home pay{on}?", "What about with a student loan?", f"Am I eligible for the IETC{on}?"]
     elif name in ("calculate_take_home_pay", "calculate_paye"):
         actions = ["What about with KiwiSaver at 4%?", "What tax code should I use?"]
     return AskResult(
@@ -560,15 +563,11 @@ def best_sentences(question: str, hits: list, limit: int, extra_words: set[str] 
     return chosen
 
 
-def _cite(hit) -> Citation:
-    return Citation(title=hit.title, url=hit.url, section=hit.section or None)
-
-
 def _quoted(chosen: list[tuple[str, Any]]) -> tuple[list[str], list[Citation]]:
     lines, citations = [], []
     for sentence, hit in chosen:
         lines.append(f"{sentence} ([{hit.title}]({hit.url}))")
-        citations.append(_cite(hit))
+        citations.append(composer.passage_citation(hit))
     return lines, citations
 
 
@@ -755,6 +754,6 @@ def topic(decision: Decision, rules: RuleBook, hits: list, current_year: str) ->
     if rest:
         body += ["", "Also from IRD's guidance:", ""] + [f"- {ln}" for ln in rest]
     return AskResult(
-        status="answered", answer="\n".join(body).strip(), citations=composer.dedupe([_cite(lead_hit)] + cites),
+        status="answered", answer="\n".join(body).strip(), citations=composer.dedupe([composer.passage_citation(lead_hit)] + cites),
         tax_year=decision.tax_year, disclaimer=composer.disclaimer_for(decision, current_year, rules=rules),
     )
