@@ -28,6 +28,7 @@ import numpy as np
 
 from nztax import calculator_links, composer, guard, say
 from nztax.frame_notes import frame_notes
+from nztax.short_query import search_box_question
 from nztax.contract import AskResult, Citation, ToolCall
 from nztax.decide import Decision, after_retrieval, decide, final_question, question_parts, question_slots
 from nztax.faq_index import FaqIndex
@@ -226,7 +227,7 @@ class Engine:
 
     def _propose(self, question: str, history: list[dict] | None, tax_year: str | None) -> tuple[Decision, Any]:
         """The action the intent reading proposes, and the question's embedding."""
-        question = self.speller.correct(question)
+        question = search_box_question(self.speller.correct(question), self.rules)
         text, used_history, slots = question_slots(question, history, self.rules)
         # The question's own vector is the one retrieval uses too (the query with its synonyms).
         asked = without_denied(text)
@@ -449,7 +450,7 @@ class Engine:
                 if isinstance(src, str) and src.startswith("https://"):
                     citations.append(Citation(title=self.titles.get(src, "Inland Revenue"), url=src))
             used = [sources.hits[i] for i in final.sources if i in sources.hits]
-            citations += [Citation(title=h.title, url=h.url, section=h.section or None) for h in used]
+            citations += [composer.passage_citation(h) for h in used]
             approximate = any(c.name in APPROXIMATE_TOOLS for c in reply.calls)
             result = AskResult(
                 status=final.status, answer=final.answer.strip(), citations=composer.dedupe(citations), tools=tools,
