@@ -69,6 +69,8 @@ APPROXIMATION_DISCLAIMER = "Annual figures are an approximation: employers deduc
 NEXT_YEAR_DISCLAIMER = "Figures for {year} are only partly published; they may change."
 
 # Titles for the rules data's sources (the calculators cite these).
+# How every citation of a rules source is labelled, in answers and on calculator and tax-year pages alike.
+CITATION_PUBLISHER = "Inland Revenue"
 RULE_SECTION_TITLES = {
     "income_tax": "Tax rates for individuals",
     "paye": "Payroll calculations and business rules specification",
@@ -87,7 +89,11 @@ RULE_SECTION_TITLES = {
     "residency": "Tax residency status for individuals",
     "year_end": "What happens at the end of the tax year",
     "bright_line": "The bright-line test for residential property",
-    "working_for_families": "Working for Families types",
+    "working_for_families": "Family tax credit",
+    "familyboost": "How much FamilyBoost are you eligible for",
+    "in_work_tax_credit": "In-work tax credit",
+    "minimum_family_tax_credit": "Minimum family tax credit",
+    "best_start": "Best Start tax credit",
     "rwt": "Using the right RWT rate",
     "extra_pay": "Calculate PAYE for a lump sum payment",
 }
@@ -97,7 +103,7 @@ TOPIC_SECTIONS = {
     "secondary": ["secondary_codes"], "tax_codes": ["flat_codes", "ietc"], "donations": ["donation_credit"], "pir": ["pir"],
     "rwt": ["rwt"], "paye": ["paye", "acc_levy"],
     "provisional_tax": ["provisional_tax"], "fif": ["foreign_investment_funds"], "residency": ["residency"],
-    "year_end": ["year_end"], "bright_line": ["bright_line"], "wff": ["working_for_families"],
+    "year_end": ["year_end"], "bright_line": ["bright_line"], "wff": ["working_for_families", "familyboost"],
 }
 
 
@@ -150,8 +156,19 @@ def rule_citations(rules: TaxYearRules, sections: list[str]) -> list[Citation]:
     for name in sections:
         section = getattr(rules.data, name, None)
         if section is not None:
-            out.append(Citation(title=f"IRD: {RULE_SECTION_TITLES[name]}", url=section.source))
+            out.append(Citation(title=f"{CITATION_PUBLISHER}: {RULE_SECTION_TITLES[name]}", url=section.source))
     return out
+
+
+# Who publishes each kind of source, so a retrieved passage is labelled like a rules citation.
+SOURCE_TYPE_PUBLISHERS = {"legislation": "New Zealand Legislation"}
+
+
+def passage_citation(hit) -> Citation:
+    """A retrieved passage's citation, labelled '<publisher>: <page title>' as rules citations are."""
+    publisher = SOURCE_TYPE_PUBLISHERS.get(getattr(hit, "source_type", ""), CITATION_PUBLISHER)
+    title = hit.title if hit.title.startswith(f"{publisher}: ") else f"{publisher}: {hit.title}"
+    return Citation(title=title, url=hit.url, section=hit.section or None)
 
 
 def source_titles(rules: RuleBook) -> dict[str, str]:
@@ -161,7 +178,7 @@ def source_titles(rules: RuleBook) -> dict[str, str]:
         for name, title in RULE_SECTION_TITLES.items():
             section = getattr(year.data, name, None)
             if section is not None:
-                titles.setdefault(section.source, f"IRD: {title}")
+                titles.setdefault(section.source, f"{CITATION_PUBLISHER}: {title}")
     return titles
 
 

@@ -329,14 +329,11 @@ def is_follow_up(question: str, history: list[dict]) -> bool:
 
 
 def understood_text(question: str, history: list[dict] | None) -> tuple[str, bool]:
-    """The text to understand: the question, with the last turn's question in front of a follow-up."""
-    question = clean_text(question)
-    history = [h for h in (history or []) if isinstance(h, dict)]
-    if history and is_follow_up(question, history):
-        previous = clean_text(str(history[-1].get("question", "")))
-        if previous:
-            return f"{previous} {question}", True
-    return question, False
+    """The text to understand: the question, with the question its conversation started from in
+    front of a follow-up (nztax.follow_up)."""
+    from nztax.follow_up import conversation_text
+
+    return conversation_text(question, history)
 
 
 def merge_follow_up(current: Slots, previous: Slots) -> Slots:
@@ -358,13 +355,10 @@ def merge_follow_up(current: Slots, previous: Slots) -> Slots:
 
 def question_slots(question: str, history: list[dict] | None, rules: RuleBook) -> tuple[str, bool, Slots]:
     """(the text to understand, whether it continues the last turn, its slots)."""
-    asked = clean_text(question)
-    text, used_history = understood_text(asked, history)
-    current = current_tax_year()
-    slots = read_slots(asked, rules, current)
-    if used_history:
-        slots = merge_follow_up(slots, read_slots(text[: len(text) - len(asked)], rules, current))
-    return text, used_history, slots
+    from nztax.follow_up import conversation
+
+    read = conversation(question, history, rules, current_tax_year())
+    return read.text, read.continues, read.slots
 
 
 # (A decimal point, "4.99%", does not end a sentence.)
@@ -528,7 +522,7 @@ def decide(question: str, classification: Classification | None, rules: RuleBook
         d.action = intent.does
         if intent.rule_sum:
             _rule_sum(d, intent, slots)
-        if "wff" in d.rule_results and "full_credit" not in d.rule_results["wff"] and CREDIT_AMOUNT_ASKED.search(asked):
+        if "wff" in d.rule_results and "children" not in d.rule_results["wff"] and CREDIT_AMOUNT_ASKED.search(asked):
             # "How much Working for Families will we get on $65k?": the credit is per child.
             _clarify(d, "children")
             return d

@@ -28,6 +28,7 @@ import numpy as np
 
 from nztax import calculator_links, composer, guard, say
 from nztax.frame_notes import frame_notes
+from nztax.short_query import search_box_question
 from nztax.contract import AskResult
 from nztax.decide import Decision, after_retrieval, decide, final_question, question_parts, question_slots
 from nztax.faq_index import FaqIndex
@@ -209,7 +210,7 @@ class Engine:
 
     def _propose(self, question: str, history: list[dict] | None, tax_year: str | None) -> tuple[Decision, Any]:
         """The action the intent reading proposes, and the question's embedding."""
-        question = self.speller.correct(question)
+        question = search_box_question(self.speller.correct(question), self.rules)
         text, used_history, slots = question_slots(question, history, self.rules)
         # The question's own vector is the one retrieval uses too (the query with its synonyms).
         asked = without_denied(text)

@@ -195,7 +195,7 @@ def _write(engine, decision, history, current, vector) -> Outcome:
             if isinstance(src, str) and src.startswith("https://"):
                 citations.append(Citation(title=engine.titles.get(src, "Inland Revenue"), url=src))
         used = [sources.hits[i] for i in final.sources if i in sources.hits]
-        citations += [Citation(title=h.title, url=h.url, section=h.section or None) for h in used]
+        citations += [composer.passage_citation(h) for h in used]
         approximate = any(c.name in APPROXIMATE_TOOLS for c in executed)
         result = AskResult(
             status=final.status, answer=final.answer.strip(), citations=composer.dedupe(citations), tools=tools,

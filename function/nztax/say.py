@@ -124,18 +124,16 @@ def _topic_values(rules: TaxYearRules) -> dict[str, str]:
         v.update(fif_threshold=money(f.de_minimis_cost), fdr_rate=pct(f.fair_dividend_rate))
     if d.residency is not None:
         r = d.residency
-        v.update(res_days=str(r.days_present), res_absent=str(r.days_absent), res_transitional=str(r.transitional_months))
+        v.update(res_days=str(r.days_present), res_absent=str(r.days_absent), res_transitional=str(r.transitional_months), res_transitional_years=str(r.transitional_years))
     if d.year_end is not None:
         e = d.year_end
         v.update(untaxed_limit=money(e.untaxed_income_limit), return_due=e.return_due, tax_due=e.tax_to_pay_due)
     if d.bright_line is not None:
         v.update(bl_years=str(d.bright_line.years), bl_from=d.bright_line.sales_from)
     if d.working_for_families is not None:
-        w = d.working_for_families
-        v.update(ftc_eldest=money(w.ftc_eldest_child), ftc_other=money(w.ftc_each_other_child),
-                 wff_abate_from=money(w.abatement_threshold), wff_abate_rate=pct(w.abatement_rate),
-                 fb_rate=pct(w.familyboost_rate), fb_max=money(w.familyboost_weekly_max),
-                 fb_limit=money(w.familyboost_income_limit))
+        from nztax.say_family import family_values
+
+        v.update(family_values(rules))
     return v
 
 
@@ -375,12 +373,25 @@ def _difference(results: list[tuple[str, dict, dict]], decision: Decision | None
 LEAD_FIGURE = re.compile(r"\*\*\$(?P<v>[\d,]+(?:\.\d+)?)")
 
 
+# The words just before a lead figure that name it a tax ("PAYE is **$1,203.75**").
+TAX_BEFORE = re.compile(r"\b(?:tax|paye|levy|repayments?|deductions?)\b[^*$]{0,20}$", re.I)
+
+
+def _stated_as_tax(decision: Decision, claimed) -> bool:
+    """The frame reads the quoted figure as tax taken, a bill or a refund: it is checked against a tax
+    figure, never a take-home pay that happens to lie near it."""
+    frame = (decision.trace.frame if getattr(decision, "trace", None) is not None else None) or {}
+    return any(a.get("start") == claimed.start and a.get("kind") in ("tax_withheld", "bill", "refund")
+               for a in frame.get("amounts", []))
+
+
 def _verdict(decision: Decision, lead: str) -> str | None:
     """A figure they ask us to check ("I worked out my levy as $742.05. Correct?") answered first:
     yes when the calculation's own figure is the same, to the cent; otherwise what it comes to."""
     checks = ASKS_IF_RIGHT.search(decision.asked or "")
     claimed = next((a for a in decision.slots.amounts if a.role == "claimed" or checks and a.role == "deduction"), None)
-    figures = [Decimal(m.group("v").replace(",", "")) for m in LEAD_FIGURE.finditer(lead)]
+    figures = [Decimal(m.group("v").replace(",", "")) for m in LEAD_FIGURE.finditer(lead)
+               if claimed is None or not _stated_as_tax(decision, claimed) or TAX_BEFORE.search(lead[max(0, m.start() - 30):m.start()])]
     if claimed is None or not figures:
         return None
     ours = min(figures, key=lambda f: abs(f - claimed.value))  # the lead's figure of the same kind
@@ -467,7 +478,10 @@ def calculation(decision: Decision, results: list[tuple[str, dict, dict]], rules
     name = results[0][0] if results else ""
     actions = []
     if name == "calculate_income_tax" and not errors:
-        actions = ["What is my take-home pay?", "What about with a student loan?", "Am I eligible for the IETC?"]
+        # Chips are follow-ups: each carries the figure it continues from, so it needs nothing asked again.
+        income = results[0][1].get("taxable_income")
+        on = f" on {money(income)} a year" if income is not None else ""
+        actions = [f"What is my take-home pay{on}?", "What about with a student loan?", f"Am I eligible for the IETC{on}?"]
     elif name in ("calculate_take_home_pay", "calculate_paye"):
         actions = ["What about with KiwiSaver at 4%?", "What tax code should I use?"]
     return AskResult(
@@ -562,15 +576,11 @@ def best_sentences(question: str, hits: list, limit: int, extra_words: set[str] 
     return chosen
 
 
-def _cite(hit) -> Citation:
-    return Citation(title=hit.title, url=hit.url, section=hit.section or None)
-
-
 def _quoted(chosen: list[tuple[str, Any]]) -> tuple[list[str], list[Citation]]:
     lines, citations = [], []
     for sentence, hit in chosen:
         lines.append(f"{sentence} ([{hit.title}]({hit.url}))")
-        citations.append(_cite(hit))
+        citations.append(composer.passage_citation(hit))
     return lines, citations
 
 
@@ -685,6 +695,10 @@ def _wff_sum(decision: Decision) -> str | None:
         out = (f"On a family income of {money(r['family_income'])} the family tax credit is reduced by **{money(r['abatement'])}** "
                f"a year: {pct(r['abatement_rate'])} of the {money(r['income_over_threshold'])} over "
                f"{money(r['abatement_threshold'])}.")
+    if r.get("ftc_amounts_stated") is False:
+        out += f" {r['note']}"
+    if "abatement_from" in r:
+        out = out.replace("abates only on family income over", f"from {r['abatement_from']} abates only on family income over")
     if "full_credit" in r:
         kids = "one child" if r["children"] == 1 else f"{r['children']} children"
         out += f" For {kids} the full credit is **{money(r['full_credit'])}** a year"
@@ -753,6 +767,6 @@ def topic(decision: Decision, rules: RuleBook, hits: list, current_year: str) ->
     if rest:
         body += ["", "Also from IRD's guidance:", ""] + [f"- {ln}" for ln in rest]
     return AskResult(
-        status="answered", answer="\n".join(body).strip(), citations=composer.dedupe([_cite(lead_hit)] + cites),
+        status="answered", answer="\n".join(body).strip(), citations=composer.dedupe([composer.passage_citation(lead_hit)] + cites),
         tax_year=decision.tax_year, disclaimer=composer.disclaimer_for(decision, current_year, rules=rules),
     )

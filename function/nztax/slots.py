@@ -1513,6 +1513,7 @@ WHOLE_YEAR_WORDS = re.compile(r"\b(?:year|yr|annual\w*|p\.?a|summer|holidays?|so
 ON_TOP_OF_ANOTHER = re.compile(r"^[^.?!]{0,30}\b(?:on top of|as well as|besides|beside|alongside)\b[^.?!\d]{0,20}\$?\d", re.I)
 # "each pay", "every payday": one of the pays, whichever they are (not "a pay rise", "a payslip").
 EVERY_PAY_WORDS = r"\b(?:each|every|per)\s+pay(?:day|cheque|check|packet)?\b"
+EVERY_PAY = re.compile(EVERY_PAY_WORDS, re.I)
 # "$2,400 each pay", "$4,100 a pay": one pay, whichever period it is.
 EACH_PAY_AFTER = re.compile(r"\s*(?:" + EVERY_PAY_WORDS + r"|a\s+pay\b(?!\s*(?:rise|raise|increase)))", re.I)
 # "$9,400 tax on my income", "$2,100 of tax to pay": a tax figure, named by "tax" right after it
@@ -1556,7 +1557,10 @@ def asked_and_paid(text: str, amounts: list[Money]) -> tuple[str | None, str | N
         return any(s <= x[0] < e for s, e in asking)
     asked = [x for x in free if asks(x)]
     paid = [x for x in free if not asks(x) and x[2] in PAY_FREQUENCIES]
-    return (asked[-1][2] if asked else None), (paid[-1][2] if paid else None)
+    paid_every = paid[-1][2] if paid else None
+    if not asked and paid_every and any(EVERY_PAY.search(text, s, e) for s, e in asking):
+        return paid_every, paid_every  # "… paid every 2 weeks. PAYE each payday?": one of those pays
+    return (asked[-1][2] if asked else None), paid_every
 
 
 def _free_periods(text: str, amounts: list[Money]) -> list[tuple[int, int, str]]:

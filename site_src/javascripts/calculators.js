@@ -657,10 +657,80 @@
       };
     }
 
+    // -- Working for Families and FamilyBoost (nztax.calculators.wff, nztax.calculators.familyboost) ------
+    function calculate_working_for_families({ family_income, children = null, in_work = false, tax_year = null }) {
+      const rules = yearRules(tax_year, "working_for_families");
+      const rule = rules.section("working_for_families");
+      const income = exactAmount(family_income);
+      const over = qmax(ZERO, income.sub(exactAmount(rule.abatement_threshold)));
+      const abatement = over.mul(exact(rule.abatement_rate));
+      const result = {
+        tax_year: rules.year, family_income: asNumber(roundCents(income)), abatement_threshold: rule.abatement_threshold,
+        abatement_rate: rule.abatement_rate, income_over_threshold: asNumber(roundCents(over)),
+        abatement: asNumber(roundCents(abatement)), source: rule.source,
+      };
+      if (rule.abatement_from) result.abatement_from = rule.abatement_from;
+      if (!children) return result;
+      result.children = children;
+      if (rule.ftc_eldest_child === null || rule.ftc_eldest_child === undefined) {
+        result.ftc_amounts_stated = false;
+        result.note = `No IRD page this site holds states the family tax credit amounts for ${rules.year}; only the abatement is worked out.`;
+        return result;
+      }
+      const full = exactAmount(rule.ftc_eldest_child).add(new Q(BigInt(children - 1)).mul(exactAmount(rule.ftc_each_other_child)));
+      const ftc = qmax(ZERO, full.sub(abatement));
+      result.full_credit = asNumber(roundCents(full));
+      result.credit_after_abatement = asNumber(roundCents(ftc));
+      const iw = rules.data.in_work_tax_credit;
+      if (in_work && iw) {
+        let iwFull = ZERO;
+        for (const p of iw.periods) {
+          const amount = exactAmount(p.up_to_three_children).add(new Q(BigInt(Math.max(children - 3, 0))).mul(exactAmount(p.each_child_after_third)));
+          iwFull = iwFull.add(amount.mul(new Q(BigInt(dayNumber(p.to) - dayNumber(p.from) + 1), BigInt(rules.days))));
+        }
+        const leftOver = qmax(ZERO, abatement.sub(full));
+        const iwtc = qmax(ZERO, iwFull.sub(leftOver));
+        Object.assign(result, { in_work_full: asNumber(roundCents(iwFull)), in_work_after_abatement: asNumber(roundCents(iwtc)),
+          total: asNumber(roundCents(ftc.add(iwtc))), in_work_source: iw.source });
+      }
+      return result;
+    }
+
+    function quarterOf(iso) {
+      const y = parseInt(iso.slice(0, 4), 10), firstMonth = 3 * Math.floor((parseInt(iso.slice(5, 7), 10) - 1) / 3) + 1;
+      const lastDay = new Date(Date.UTC(y, firstMonth + 2, 0)).getUTCDate();
+      const pad = (n) => String(n).padStart(2, "0");
+      return [`${y}-${pad(firstMonth)}-01`, `${y}-${pad(firstMonth + 2)}-${pad(lastDay)}`];
+    }
+    function calculate_familyboost({ ece_fees, household_income, quarter = null }) {
+      const day = parseDate(quarter, "quarter") || todayIso;
+      const [first, last] = quarterOf(day);
+      let rules;
+      try { rules = getYear(taxYearFor(first)); } catch (exc) {
+        if (exc instanceof RulesError) throw new ToolArgumentError("quarter", exc.message);
+        throw exc;
+      }
+      const section = rules.data.familyboost;
+      const period = section ? section.periods.find((p) => p.from <= first && first <= p.to) : undefined;
+      if (!period) throw new ToolArgumentError("quarter", `FamilyBoost does not cover the quarter starting ${fmtLongDate(first)} (it began on 1 July 2024)`);
+      const fees = exactAmount(ece_fees), income = exactAmount(household_income);
+      const share = fees.mul(exact(period.rate));
+      const over = qmax(ZERO, income.sub(exactAmount(period.abatement_threshold)));
+      let cap = qmax(ZERO, exactAmount(period.quarterly_max).sub(over.mul(exact(period.abatement_rate))));
+      if (income.ge(exactAmount(period.income_limit))) cap = ZERO;
+      return {
+        quarter_start: first, quarter_end: last, tax_year: rules.year, settings_from: period.from,
+        ece_fees: asNumber(roundCents(fees)), household_income: asNumber(roundCents(income)),
+        rate: period.rate, share_of_fees: asNumber(roundCents(share)), quarterly_max: period.quarterly_max,
+        abatement_threshold: period.abatement_threshold, abatement_rate: period.abatement_rate, income_limit: period.income_limit,
+        reduced_max: asNumber(roundCents(cap)), payment: asNumber(roundCents(qmin(share, cap))), source: section.source,
+      };
+    }
+
     const TOOLS = {
       calculate_income_tax, calculate_paye, calculate_acc_levy, calculate_student_loan_repayment, calculate_ietc,
       calculate_kiwisaver, calculate_take_home_pay, calculate_donation_tax_credit, find_prescribed_investor_rate,
-      choose_secondary_tax_code,
+      choose_secondary_tax_code, calculate_working_for_families, calculate_familyboost,
     };
     // Calculators in other files (calculators_pay.js) get the same exact-money helpers and tools.
     const kit = { Q, ZERO, qmax, qmin, qfloor, exact, exactAmount, truncateCents, roundCents, cents, asNumber, rateNumber, toDouble,
@@ -758,7 +828,9 @@
     calculate_acc_levy: [["rate", "Levy rate", "percent"], ["liable_income", "Liable earnings", "money"], ["max_liable_earnings", "Maximum liable earnings", "money"],
       ["annual_levy", "Levy for the year", "money"], ["capped", "At the maximum", "bool"]],
     calculate_student_loan_repayment: [["threshold", "Repayment threshold", "money"], ["rate", "Repayment rate", "percent"],
-      ["income_over_threshold", "Income over the threshold", "money"], ["annual_repayment", "Repayment for the year", "money"]],
+      ["income_over_threshold", "Income over the threshold", "money"], ["annual_repayment", "Repayment for the year", "money"],
+      ["gross_pay", "Gross pay for one pay", "money"], ["period_threshold", "Pay-period threshold", "money"],
+      ["deduction_per_pay", "Deduction from one pay", "money"]],
     calculate_ietc: [["eligible", "Eligible", "bool"], ["annual_credit", "Credit for the year", "money"], ["reason", "Why", "text"]],
     calculate_kiwisaver: [["employee_rate", "Employee rate", "percent"], ["employee_contribution", "Employee contribution", "money"],
       ["employer_rate", "Employer rate", "percent"], ["employer_contribution", "Employer contribution (gross)", "money"],
@@ -777,6 +849,14 @@
       ["donation_tax_credit", "Donation tax credit (claimed separately)", "money"], ["tax_to_pay_due", "Tax to pay is due", "text"]],
     choose_secondary_tax_code: [["tax_code", "Secondary tax code", "text"], ["rate", "Tax rate", "percent"],
       ["rate_with_acc_levy", "Rate including the ACC levy", "percent"], ["student_loan_rate", "Student loan deduction", "percent"]],
+    calculate_working_for_families: [["abatement_threshold", "Abatement threshold", "money"], ["abatement_rate", "Abatement rate", "percent"],
+      ["abatement_from", "Abatement in force from", "text"], ["abatement", "Abatement for the year", "money"],
+      ["full_credit", "Full family tax credit", "money"], ["credit_after_abatement", "Family tax credit after abatement", "money"],
+      ["in_work_full", "Full in-work tax credit", "money"], ["in_work_after_abatement", "In-work tax credit after abatement", "money"],
+      ["total", "Total for the year", "money"], ["note", "Note", "text"]],
+    calculate_familyboost: [["quarter_start", "Quarter from", "text"], ["quarter_end", "to", "text"], ["rate", "Share of ECE fees", "percent"],
+      ["share_of_fees", "That share of your fees", "money"], ["quarterly_max", "Most a quarter", "money"],
+      ["reduced_max", "Most after household income", "money"], ["payment", "FamilyBoost for the quarter", "money"]],
   };
   // The rows a result is announced by (the rest is in the table); a tool not listed is announced by
   // its last row.
@@ -857,6 +937,9 @@
           problem = `${label} can't be negative.`;
         } else if (read.error) {
           problem = `${label}: "${value}" isn't an amount this page can read. Type it like 85000, 85,000 or $85k.`;
+        } else if (maxAmount(form) !== null && read.value.gt(maxAmount(form))) {
+          // The calculators' own bound (nztax.calculators.common.MAX_AMOUNT): beyond it, no figure.
+          problem = `${label} is more than this calculator works with (up to ${NZD.format(toDouble(maxAmount(form)))}).`;
         } else {
           args[input.name] = toDouble(read.value);
         }
@@ -871,6 +954,26 @@
       if (problem) problems.push(problem);
     }
     return { args, problems };
+  }
+
+  /** The largest amount the calculators take (data-max-amount, written at build time), or null. */
+  function maxAmount(form) {
+    const text = form.getAttribute("data-max-amount");
+    return text ? parseDecimal(text) : null;
+  }
+
+  /** One line when a pay is far more than is usual for its period ("$85k" a fortnight is a year's
+   * salary, most likely): the figure is still worked out, as the reader may mean it. */
+  function payHint(form, args) {
+    let limits = {};
+    try { limits = JSON.parse(form.getAttribute("data-plausible-pay") || "{}"); } catch (e) { limits = {}; }
+    const pay = args.gross_pay;
+    const frequency = args.pay_frequency;
+    const limit = limits[frequency];
+    if (typeof pay !== "number" || typeof limit !== "number" || pay <= limit) return "";
+    const periods = PERIODS_PER_YEAR[frequency];
+    const yearly = periods ? ` (${NZD.format(pay * periods)} a year)` : "";
+    return `${NZD.format(pay)} is a lot for one ${frequency.replace("_", "-")} pay${yearly}. If that is a year's pay, choose its pay frequency and enter one pay, or use the take-home pay calculator.`;
   }
 
   /** Whether the browser reports the field's text as unreadable (validity.badInput). */
@@ -1054,8 +1157,9 @@
     const generation = clearResult(form);
     const { args, problems } = collect(form);
     if (problems.length) {
-      // Never leave a result beside inputs it was not computed from.
-      out.replaceChildren(el(doc, "p", "nz-calc__error", problems.join(" ")));
+      // Never leave a result beside inputs it was not computed from. Each message is shown once,
+      // at its field (and read out from there): the result area only says why it is empty.
+      out.replaceChildren(el(doc, "p", "nz-calc__pending-note", "No result until the field marked above is filled in as asked."));
       settle(out);
       announce(form, how, problems.join(" "));
       return;
@@ -1069,6 +1173,8 @@
         line = showComparison(form, doc, args, a, b);
       } else {
         line = showResult(form, doc, tool, calcs.callTool(tool, args));
+        const hint = payHint(form, args);
+        if (hint) out.prepend(el(doc, "p", "nz-calc__hint", hint));
       }
       settle(out);
       announce(form, how, line);
@@ -1083,12 +1189,22 @@
   /** Inputs from the page address (?taxable_income=85000&tax_year=2026-27): shareable links. */
   function readQuery(form) {
     const params = new URLSearchParams(root.location.search);
+    const notes = [];
     for (const input of form.querySelectorAll("[name]")) {
-      if (!params.has(input.name)) continue;
-      const value = params.get(input.name);
+      // The names people guess for a field (?income= on the income-tax page), from data-aliases.
+      const names = [input.name, ...(input.getAttribute("data-aliases") || "").split(" ").filter(Boolean)];
+      const name = names.find((n) => params.has(n));
+      if (name === undefined) continue;
+      const value = params.get(name);
       if (input.getAttribute("data-type") === "bool") input.checked = value === "true" || value === "1";
-      else input.value = value;
+      else if (input.tagName === "SELECT" && ![...input.options].some((o) => o.value === value)) {
+        // Not one of the choices (a year with no rules): keep the page's own, and say so.
+        const shown = input.options[input.selectedIndex];
+        notes.push(`${fieldLabel(input)} "${value}" isn't available here, so this shows ${shown ? shown.value || shown.text : "the default"}.`);
+      } else input.value = value;
     }
+    const box = form.querySelector(".nz-calc__note");
+    if (box) { box.textContent = notes.join(" "); box.hidden = !notes.length; }
   }
 
   /** Back/Forward: the inputs exactly as the address holds them (written by writeQuery, where an
@@ -1109,7 +1225,8 @@
     const params = new URLSearchParams();
     for (const input of form.querySelectorAll("[name]")) {
       if (input.getAttribute("data-type") === "bool") { if (input.checked) params.set(input.name, "true"); continue; }
-      if (input.value.trim() !== "") params.set(input.name, input.value.trim());
+      // A choice of "none" (No KiwiSaver) differs from the page's default: the address keeps it.
+      if (input.value.trim() !== "" || input.tagName === "SELECT") params.set(input.name, input.value.trim());
     }
     return `?${params.toString()}`;
   }

@@ -5,6 +5,7 @@ must change exactly so) what the engine decides."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -159,3 +160,13 @@ def test_the_trace_is_in_the_json_only_when_asked(engine):
     trace = result.to_json(include_trace=True)["trace"]
     assert trace["frame"]["amounts"][0]["kind"] == "income" and trace["rows"]
     json.dumps(trace)  # plain JSON
+
+
+@pytest.mark.parametrize("stated", ["My payslip shows $9,000 of PAYE so far on $70,000.",
+                                    "My payslip shows $4,700 of PAYE on my $70,000 salary this year."])
+def test_a_stated_tax_figure_is_never_checked_against_the_take_home(engine, stated):
+    out = engine.answer(f"{stated} Is that right?", use_faq=False, mode="offline").to_json()
+    nets = {r["result"].get("net_pay") for r in out["tools"]} - {None}
+    verdict = re.match(r"(?:Yes, |Not quite: it comes to )\$([\d,.]+)", out["answer"])
+    # A verdict, when there is one, names a tax figure: the take-home pay is another kind of figure.
+    assert verdict is None or float(verdict.group(1).replace(",", "")) not in nets
