@@ -170,6 +170,9 @@ class Settings:
     dense_graph_min_chunks: int = 20000
     query_expansion: bool = True
     bm25_coverage_power: float = 2.0
+    # Coverage scales BM25's vote only for queries of at most this many distinct terms (a long post
+    # keeps BM25's full vote); measured on the real-post and short-query development parts.
+    bm25_coverage_max_words: int = 8
     embed_batch_size: int = 16
     gemini_timeout: float = 30.0
     gemini_max_retries: int = 5
@@ -285,6 +288,7 @@ def get_settings() -> Settings:
         page_vector_weight=float(_env("NZTAX_PAGE_VECTOR_WEIGHT", "0.5")),
         dense_graph_min_chunks=int(_env("NZTAX_DENSE_GRAPH_MIN_CHUNKS", "20000")),
         bm25_coverage_power=float(_env("NZTAX_BM25_COVERAGE_POWER", "2")),
+        bm25_coverage_max_words=int(_env("NZTAX_BM25_COVERAGE_MAX_WORDS", "8")),
         query_expansion=_env("NZTAX_QUERY_EXPANSION", "1").strip().lower() not in ("0", "false", "no", "off"),
         embed_batch_size=int(_env("NZTAX_EMBED_BATCH_SIZE", "16")),
         gemini_timeout=float(_env("NZTAX_GEMINI_TIMEOUT", "30")),
