@@ -1,7 +1,7 @@
 """Pipeline stage "render": the generated pages of the site, written into the mkdocs docs_dir.
 
-In: `<index_dir>/faq.json` (the answered FAQ, from the "faq" stage), `site_src/faq_questions.yaml`
-(topics), the rules (`nztax.rules.load_rules`), `corpus/manifest.json` and `corpus/sources.yaml`.
+In: `<index_dir>/faq.json` (the answered FAQ, from the "faq" stage), the unit bank
+(`settings.units_dir`: topics), the rules (`nztax.rules.load_rules`), `corpus/manifest.json` and `corpus/sources.yaml`.
 Out, under `site_src/` (all git-ignored):
 - `faq/index.md`, `faq/<topic>/index.md`, `faq/<topic>/<slug>/index.md`: one page per answered
   question with the answer, worked figures from its tool calls, a tax-year badge, citations to the
@@ -208,11 +208,11 @@ def site_year(rules) -> str:
 def load_inputs(settings) -> SiteInputs:
     from nztax.rules import load_rules
 
-    from .faq import FAQ_JSON, QUESTIONS_FILE, load_questions
+    from .faq import FAQ_JSON, load_questions
 
     site_src = Path(settings.site_src)
     rules = load_rules(settings.rules_dir)
-    topics, questions = load_questions(site_src / QUESTIONS_FILE)
+    topics, questions = load_questions(Path(settings.units_dir))
     faq_path = Path(settings.index_dir) / FAQ_JSON
     try:
         faq = json.loads(faq_path.read_text(encoding="utf-8"))
@@ -642,11 +642,11 @@ def render_site(inputs: SiteInputs) -> list[str]:
 def _render_fingerprint(ctx: BuildContext) -> str:
     from nztax.rules import current_tax_year, load_rules
 
-    from .faq import FAQ_JSON, QUESTIONS_FILE
+    from .faq import FAQ_JSON, bank_hash
 
     s = ctx.settings
-    files = [Path(s.index_dir) / FAQ_JSON, Path(s.site_src) / QUESTIONS_FILE, Path(s.corpus_dir) / "manifest.json", Path(s.corpus_dir) / "sources.yaml"]
-    digests = [(p.name, hash_file(p)) for p in files]
+    files = [Path(s.index_dir) / FAQ_JSON, Path(s.corpus_dir) / "manifest.json", Path(s.corpus_dir) / "sources.yaml"]
+    digests = [(p.name, hash_file(p)) for p in files] + [("units", bank_hash(Path(s.units_dir)))]
     return fingerprint_of(RENDER_VERSION, digests, load_rules(s.rules_dir).version(), current_tax_year(), s.ask_url,
                           hash_file(Path(__file__)), hash_file(Path(__file__).with_name("calculator_pages.py")))
 

@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from nztax import calculator_links, composer, guard, say
+from nztax import calculator_links, composer, guard, say, units
 from nztax.contract import AskResult, Citation, ToolCall
 from nztax.decide import Decision, after_retrieval, decide, final_question, question_parts, question_slots
 from nztax.faq_index import FaqIndex
@@ -64,6 +64,13 @@ class _Sources:
         return sid
 
 
+@dataclass(frozen=True)
+class _Quote:
+    """A unit's quoted passage, as evidence for the figure guard."""
+
+    text: str
+
+
 class MissingIndex:
     """Stands in for the retriever while no index is published: every search raises its error."""
 
@@ -85,6 +92,8 @@ class Engine:
         self._classifier: IntentClassifier | None = None
         self._speller: Speller | None = None
         self._fallback_embedder = None
+        self._unit_matcher = None
+        self._page_titles: dict[str, str] | None = None
 
     # -- loading -------------------------------------------------------------------------------
 
@@ -256,7 +265,9 @@ class Engine:
     # -- answering -----------------------------------------------------------------------------
 
     def answer(self, question: str, tax_year: str | None = None, history: list[dict] | None = None, *,
-               use_faq: bool = True, mode: str | None = None) -> AskResult:
+               use_faq: bool = True, mode: str | None = None, unit: units.Unit | None = None) -> AskResult:
+        """`unit`: the answer unit to serve (the FAQ build names each page's own); by default the
+        unit the question reads as, if any (unit_match.py)."""
         started = time.perf_counter()
         question = clean_text(question)
         if tax_year is not None and tax_year not in self.rules.years:
@@ -270,7 +281,11 @@ class Engine:
         decision, vector = self.understand(question, history, tax_year)
 
         result = None
-        if use_faq and not history:
+        # A unit the question reads as answers it (a request to refuse never gets one); the build
+        # names each page's own unit.
+        if not history and decision.action != "refuse" and decision.known_year:
+            result = self._unit_answer(decision, vector, current, unit)
+        if result is None and use_faq and not history:
             entry = self.faq.match(question, decision.tax_year, reading(decision.slots))
             if entry is not None:
                 try:
@@ -302,6 +317,38 @@ class Engine:
             index = getattr(self.retriever, "index", None)
             self._sections = CitationSections(getattr(index, "parents", None) or {}, self.rules)
         return self._sections
+
+    # -- answer units ------------------------------------------------------------------------
+
+    @property
+    def unit_matcher(self):
+        """The unit matcher, built on first use: the bank less the units the build withheld."""
+        def build():
+            from nztax.unit_match import UnitMatcher, code_names
+
+            index_dir = None if isinstance(self.retriever, MissingIndex) else self.retriever.index.directory
+            bank = units.UnitBank.load(self.settings.units_dir)
+            return UnitMatcher.build(bank, units.load_withheld(index_dir), self.embedder, index_dir, self.settings,
+                                     lambda text: reading(read_slots(text, self.rules)), code_names(self.rules))
+
+        return self._once("_unit_matcher", build)
+
+    def _unit_answer(self, decision: Decision, vector, current: str, unit: units.Unit | None) -> AskResult | None:
+        """The answer unit's answer, when the question reads as a unit (or the build names one)."""
+        if unit is None:
+            found = self.unit_matcher.match(without_denied(decision.question), vector, reading(decision.slots),
+                                            declined=decision.action == "decline")
+            unit = found.unit if found is not None else None
+        if unit is None:
+            return None
+        if self._page_titles is None:
+            self._page_titles = {} if isinstance(self.retriever, MissingIndex) else {
+                c.get("url"): c.get("title") for c in self.retriever.index.children if c.get("url")}
+        result = units.compose(unit, decision, self.rules, current, {**self.titles, **self._page_titles})
+        if result is None:
+            return None
+        quoted = [_Quote(unit.source.quote)] if unit.source is not None else []
+        return self._guarded(result, decision, passages=quoted)
 
     # -- offline -------------------------------------------------------------------------------
 

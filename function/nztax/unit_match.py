@@ -1,0 +1,167 @@
+"""Which answer unit a question reads as, if any: the nearest paraphrases, with a margin.
+
+In: the unit bank (`units.UnitBank`), the ids the build withheld, the query embedder, and per
+question its text, its vector (the one retrieval uses) and the engine's reading of it
+(`slots.reading`). Out: `UnitMatcher.match(...)` -> `UnitMatch` (the unit, its score and the
+runner-up's) or None.
+
+The same machinery as the intent classifier (understand.py): a unit's score is the cosine of its
+nearest paraphrase plus `intent_lexical_weight` x the word overlap (Jaccard) of its closest
+paraphrase. Only paraphrases that read the same as the question (amounts, tax code, period,
+negation, conditions) count, so "What does tax code SH mean?" never gets the S unit and
+"tax on $85k" never a unit about $80k (the codes compared are those written in capitals, as
+`matching_key` reads them); the best must score at least `unit_min_score` and lead the
+next by `unit_margin` (a question the engine would decline: `unit_over_decline` and twice the
+margin, so "What happens to my KiwiSaver if I move to Australia?" is answered, not turned away
+for naming Australia). Units whose answer is a calculation are left to the engine, which
+calculates. The paraphrase vectors are stored beside the index at build time (`units.npz`, keyed
+by the bank's digest and the embedder id); missing or stale, they are computed in-process.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import logging
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from nztax.units import Unit, UnitBank
+
+log = logging.getLogger("nztax.unit_match")
+VECTORS_FILE = "units.npz"
+
+
+@dataclass(frozen=True)
+class UnitMatch:
+    unit: Unit
+    score: float
+    runner_up_score: float
+
+
+def servable(bank: UnitBank, withheld: dict[str, str] | None = None) -> list[Unit]:
+    """The units the Ask box may serve: with a lead of their own, and not withheld by the build."""
+    withheld = withheld or {}
+    return [u for u in bank.units if u.lead and u.id not in withheld]
+
+
+def paraphrase_rows(units: list[Unit]) -> list[tuple[int, str]]:
+    return [(i, text) for i, unit in enumerate(units) for text in unit.paraphrases]
+
+
+def embed_rows(rows: list[tuple[int, str]], embedder) -> np.ndarray:
+    if not rows:
+        return np.zeros((0, 1), dtype=np.float32)
+    return np.stack([embedder.embed_query(text) for _, text in rows]).astype(np.float32)
+
+
+def save_vectors(directory: Path, bank: UnitBank, embedder, withheld: dict[str, str] | None = None) -> Path:
+    """Write the servable units' paraphrase vectors beside an index (build time)."""
+    rows = paraphrase_rows(servable(bank, withheld))
+    target = Path(directory) / VECTORS_FILE
+    np.savez(target, vectors=embed_rows(rows, embedder),
+             meta=np.array(json.dumps({"bank": bank.digest, "embedder": embedder.id, "rows": len(rows)})))
+    return target
+
+
+def stored_vectors(directory: Path | None, bank: UnitBank, embedder, rows: int) -> np.ndarray | None:
+    if directory is None:
+        return None
+    try:
+        with np.load(Path(directory) / VECTORS_FILE) as data:
+            meta, vectors = json.loads(str(data["meta"])), data["vectors"]
+    except (OSError, KeyError, ValueError):
+        return None
+    fits = meta == {"bank": bank.digest, "embedder": embedder.id, "rows": rows} and len(vectors) == rows
+    return vectors if fits else None
+
+
+def code_names(rules) -> frozenset[str]:
+    """Every tax code the rules data names (main, secondary and flat codes), and SL."""
+    from nztax.calculators.paye import PRIMARY_CODES
+
+    names = set(PRIMARY_CODES) | {"SL"}
+    for year in rules.years.values():
+        sec, flat = getattr(year.data, "secondary_codes", None), getattr(year.data, "flat_codes", None)
+        for period in getattr(sec, "periods", None) or []:
+            names |= set(period.codes)
+        names |= set(getattr(flat, "codes", None) or {})
+    return frozenset(names)
+
+
+def matching_key(text: str, question_reading, codes: frozenset[str]):
+    """What must agree between a question and a unit's question: the engine's reading (amounts,
+    periods, negation, conditions) with, in place of its tax code, the codes each names as written
+    in capitals ("SH", "M SL": lower-case "me" and "s" are ordinary words)."""
+    plain = dataclasses.replace(question_reading, tax_code=None, student_loan=None)
+    return plain, frozenset(w for w in re.findall(r"\b[A-Z]{1,4}\b", text) if w in codes)
+
+
+class UnitMatcher:
+    def __init__(self, units: list[Unit], vectors: np.ndarray | None, settings, read, codes: frozenset[str] = frozenset()):
+        """`read(text)` is the engine's reading of a text (slots.reading of slots.read_slots);
+        `codes` the tax codes (`code_names`)."""
+        from nztax.understand import words
+
+        self.units = units
+        self.codes = codes
+        self.settings = settings
+        self.rows = paraphrase_rows(units)
+        self.owner = np.array([i for i, _ in self.rows], dtype=np.int64)
+        self.vectors = np.asarray(vectors, dtype=np.float32) if vectors is not None and len(vectors) == len(self.rows) else None
+        self.row_words = [words(text) for _, text in self.rows]
+        # Each paraphrase is read on its own: its author wrote it as the unit's question, whatever
+        # period or code words it uses ("a student loan bill at the end of the year").
+        self.row_keys = [matching_key(text, read(text), codes) for _, text in self.rows]
+
+    @classmethod
+    def build(cls, bank: UnitBank, withheld: dict[str, str], embedder, index_dir: Path | None, settings, read,
+              codes: frozenset[str] = frozenset()) -> "UnitMatcher":
+        units = servable(bank, withheld)
+        rows = paraphrase_rows(units)
+        vectors = None
+        if embedder is not None:
+            vectors = stored_vectors(index_dir, bank, embedder, len(rows))
+            if vectors is None:
+                log.warning(json.dumps({"event": "unit_vectors_stale_or_missing", "units": len(units)}))
+                vectors = embed_rows(rows, embedder)
+        return cls(units, vectors, settings, read, codes)
+
+    def scores(self, question: str, vector, question_reading) -> dict[int, float]:
+        """Score of every unit with a paraphrase that reads as `question_reading`, by its paraphrases that do."""
+        from nztax.understand import words
+
+        key = matching_key(question, question_reading, self.codes)
+        allowed = {row for row, k in enumerate(self.row_keys) if k == key}
+        if not allowed:
+            return {}
+        asked = words(question)
+        cos = self.vectors @ np.asarray(vector, dtype=np.float32) if self.vectors is not None and vector is not None else None
+        best: dict[int, float] = {}
+        weight = self.settings.intent_lexical_weight
+        for row, owner in enumerate(self.owner):
+            owner = int(owner)
+            if row not in allowed:
+                continue
+            shared = len(asked & self.row_words[row])
+            union = len(asked | self.row_words[row])
+            score = (float(cos[row]) if cos is not None else 0.0) + weight * (shared / union if union else 0.0)
+            if score > best.get(owner, -1.0):
+                best[owner] = score
+        return best
+
+    def match(self, question: str, vector, question_reading, declined: bool = False) -> UnitMatch | None:
+        """The unit the question reads as; `declined`: the engine would turn the question away, so
+        only a unit it reads as plainly (`unit_over_decline`) answers it instead."""
+        scored = sorted(self.scores(question, vector, question_reading).items(), key=lambda kv: -kv[1])
+        if not scored:
+            return None
+        (best, score), runner = scored[0], (scored[1][1] if len(scored) > 1 else 0.0)
+        least = self.settings.unit_over_decline if declined else self.settings.unit_min_score
+        margin = self.settings.unit_margin * (2 if declined else 1)
+        if score < least or score - runner < margin:
+            return None
+        return UnitMatch(self.units[best], round(score, 4), round(runner, 4))
