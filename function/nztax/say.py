@@ -532,12 +532,29 @@ def _cite(hit) -> Citation:
     return Citation(title=hit.title, url=hit.url, section=hit.section or None)
 
 
-def _quoted(chosen: list[tuple[str, Any]]) -> tuple[list[str], list[Citation]]:
+def cite_mark(number: int, url: str) -> str:
+    """A numbered citation link placed after the sentence it supports: " [[2]](url)"."""
+    return f" [[{number}]]({url})"
+
+
+def _evidence(chosen: list[tuple[str, Any]], numbers: dict[str, int]) -> tuple[list[str], list[Citation]]:
+    """Passage sentences as evidence below the answer: each quoted, with the number of its source
+    (`numbers`: url -> number, extended in order for sources not yet numbered)."""
     lines, citations = [], []
     for sentence, hit in chosen:
-        lines.append(f"{sentence} ([{hit.title}]({hit.url}))")
+        if hit.url not in numbers:
+            numbers[hit.url] = len(numbers) + 1
+        lines.append(f"> {sentence}{cite_mark(numbers[hit.url], hit.url)}")
         citations.append(_cite(hit))
     return lines, citations
+
+
+def _spaced(quotes: list[str]) -> list[str]:
+    """Quoted lines, one blockquote each (a blank line between keeps them apart)."""
+    out: list[str] = []
+    for q in quotes:
+        out += [q, ""]
+    return out[:-1]
 
 
 def fact(decision: Decision, rules: RuleBook, hits: list, current_year: str, tool_results: list | None = None,
@@ -581,9 +598,17 @@ def fact(decision: Decision, rules: RuleBook, hits: list, current_year: str, too
         citations += composer.rule_citations(year_rules, composer.TOPIC_SECTIONS.get(rules_topic, []))
     support = best_sentences(decision.asked, hits, SUPPORT_SENTENCES, words(intent.search or "") if intent else None,
                              tax_year=decision.tax_year, past_year=decision.tax_year < current_year)
+    # Plain prose: the lead carries the number of the source behind its figures; passages are
+    # quoted only as evidence below the answer, each with its source's number.
+    numbers: dict[str, int] = {}
+    for c in composer.dedupe(citations):
+        numbers.setdefault(c.url, len(numbers) + 1)
+    if numbers and not body[0].endswith(")"):
+        first = next(iter(numbers))
+        body[0] = body[0] + cite_mark(numbers[first], first)
     if support:
-        lines, cites = _quoted(support)
-        body += ["", "From IRD's guidance:", ""] + [f"- {ln}" for ln in lines]
+        lines, cites = _evidence(support, numbers)
+        body += [""] + _spaced(lines)
         citations += cites
     return AskResult(
         status="answered", answer="\n".join(body).strip(), citations=composer.dedupe(citations),
@@ -714,10 +739,11 @@ def topic(decision: Decision, rules: RuleBook, hits: list, current_year: str) ->
                          disclaimer=composer.BASE_DISCLAIMER,
                          next_actions=["Rephrase the question with the tax term you're asking about"])
     lead_sentence, lead_hit = chosen[0]
-    body = [f"{lead_sentence} ([{lead_hit.title}]({lead_hit.url}))"]
-    rest, cites = _quoted(chosen[1:])
+    numbers = {lead_hit.url: 1}
+    body = [f"{lead_sentence}{cite_mark(1, lead_hit.url)}"]
+    rest, cites = _evidence(chosen[1:], numbers)
     if rest:
-        body += ["", "Also from IRD's guidance:", ""] + [f"- {ln}" for ln in rest]
+        body += [""] + _spaced(rest)
     return AskResult(
         status="answered", answer="\n".join(body).strip(), citations=composer.dedupe([_cite(lead_hit)] + cites),
         tax_year=decision.tax_year, disclaimer=composer.disclaimer_for(decision, current_year, rules=rules),
