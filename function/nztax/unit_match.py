@@ -33,6 +33,8 @@ from nztax.units import Unit, UnitBank
 
 log = logging.getLogger("nztax.unit_match")
 VECTORS_FILE = "units.npz"
+# Paraphrases looked at for each question, nearest first: the margin is over units among these.
+NEAREST_ROWS = 40
 
 
 @dataclass(frozen=True)
@@ -114,8 +116,10 @@ class UnitMatcher:
         self.vectors = np.asarray(vectors, dtype=np.float32) if vectors is not None and len(vectors) == len(self.rows) else None
         self.row_words = [words(text) for _, text in self.rows]
         # Each paraphrase is read on its own: its author wrote it as the unit's question, whatever
-        # period or code words it uses ("a student loan bill at the end of the year").
-        self.row_keys = [matching_key(text, read(text), codes) for _, text in self.rows]
+        # period or code words it uses ("a student loan bill at the end of the year"). Read on first
+        # need, for the nearest rows only: reading every paraphrase would slow the first answer.
+        self._read = read
+        self._row_keys: list = [None] * len(self.rows)
 
     @classmethod
     def build(cls, bank: UnitBank, withheld: dict[str, str], embedder, index_dir: Path | None, settings, read,
@@ -130,27 +134,35 @@ class UnitMatcher:
                 vectors = embed_rows(rows, embedder)
         return cls(units, vectors, settings, read, codes)
 
+    def row_key(self, row: int):
+        if self._row_keys[row] is None:
+            text = self.rows[row][1]
+            self._row_keys[row] = matching_key(text, self._read(text), self.codes)
+        return self._row_keys[row]
+
     def scores(self, question: str, vector, question_reading) -> dict[int, float]:
-        """Score of every unit with a paraphrase that reads as `question_reading`, by its paraphrases that do."""
+        """Score of every unit with a near paraphrase (the `NEAREST_ROWS` best) that reads as
+        `question_reading`, by its paraphrases that do."""
         from nztax.understand import words
 
-        key = matching_key(question, question_reading, self.codes)
-        allowed = {row for row, k in enumerate(self.row_keys) if k == key}
-        if not allowed:
+        if not self.rows:
             return {}
         asked = words(question)
-        cos = self.vectors @ np.asarray(vector, dtype=np.float32) if self.vectors is not None and vector is not None else None
-        best: dict[int, float] = {}
+        combined = np.zeros(len(self.rows), dtype=np.float32)
+        if self.vectors is not None and vector is not None:
+            combined += self.vectors @ np.asarray(vector, dtype=np.float32)
         weight = self.settings.intent_lexical_weight
-        for row, owner in enumerate(self.owner):
-            owner = int(owner)
-            if row not in allowed:
+        for row, row_words in enumerate(self.row_words):
+            union = len(asked | row_words)
+            combined[row] += weight * (len(asked & row_words) / union if union else 0.0)
+        key = matching_key(question, question_reading, self.codes)
+        best: dict[int, float] = {}
+        for row in np.argsort(-combined)[:NEAREST_ROWS]:
+            row = int(row)
+            if self.row_key(row) != key:
                 continue
-            shared = len(asked & self.row_words[row])
-            union = len(asked | self.row_words[row])
-            score = (float(cos[row]) if cos is not None else 0.0) + weight * (shared / union if union else 0.0)
-            if score > best.get(owner, -1.0):
-                best[owner] = score
+            owner = int(self.owner[row])
+            best[owner] = max(best.get(owner, -1.0), float(combined[row]))
         return best
 
     def match(self, question: str, vector, question_reading, declined: bool = False) -> UnitMatch | None:

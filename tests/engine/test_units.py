@@ -83,7 +83,7 @@ UNSEEN = [
     ("How are bonuses taxed?", "paye/how-are-bonuses-and-extra-pays-taxed"),
     ("What is the SH secondary code?", "secondary-jobs/what-is-the-sh-tax-code"),
     # (names Australia, which alone would turn it away as another country's tax)
-    ("Can I move my KiwiSaver to Australia?", "kiwisaver/what-happens-to-my-kiwisaver-if-i-move-to-australia"),
+    ("Can I move my KiwiSaver to Australia?", "leaving-new-zealand/can-i-take-my-kiwisaver-to-australia"),
 ]
 
 
