@@ -175,7 +175,7 @@ def _unit(item, params: dict, topic: UnitTopic, where: str) -> Unit:
     lead = _with(item.get("lead"), params)
     if lead is not None and calculation:
         raise UnitsError(f"{where}: a unit has a `lead` or `answer: calculation`, not both")
-    slug = _with(item.get("slug"), params) or slugify(text)
+    slug = (_with(item.get("slug"), params) or slugify(text)).lower()
     return Unit(question=text, slug=slug, topic=topic.slug, topic_title=topic.title,
                 also=tuple(" ".join(_with(a, params).split()) for a in also),
                 lead=" ".join(lead.split()) if lead else None, calculator=item.get("calculator"),
