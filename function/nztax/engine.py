@@ -281,17 +281,17 @@ class Engine:
         decision, vector = self.understand(question, history, tax_year)
 
         result = None
-        # A unit the question reads as answers it (a request to refuse never gets one); the build
-        # names each page's own unit.
-        if not history and decision.action != "refuse" and decision.known_year:
-            result = self._unit_answer(decision, vector, current, unit)
-        if result is None and use_faq and not history:
+        if use_faq and not history:
             entry = self.faq.match(question, decision.tax_year, reading(decision.slots))
             if entry is not None:
                 try:
                     result = AskResult.from_json({**entry.result, "source": "faq"})
                 except ValueError as exc:  # a malformed stored answer: answer afresh instead
                     log.warning(json.dumps({"event": "faq_entry_invalid", "slug": entry.slug, "detail": str(exc)[:200]}))
+        # Otherwise a unit the question reads as answers it (a request to refuse never gets one); the
+        # build names each page's own unit. (A stored FAQ answer is itself its unit's answer.)
+        if result is None and not history and decision.action != "refuse" and decision.known_year:
+            result = self._unit_answer(decision, vector, current, unit)
         if result is None:
             if decision.action == "decline":
                 result = composer.decline(decision, current)
