@@ -290,7 +290,9 @@ class Engine:
                     log.warning(json.dumps({"event": "faq_entry_invalid", "slug": entry.slug, "detail": str(exc)[:200]}))
         # Otherwise a unit the question reads as answers it (a request to refuse never gets one); the
         # build names each page's own unit. (A stored FAQ answer is itself its unit's answer.)
-        if result is None and not history and decision.action != "refuse" and decision.known_year:
+        # (With a model configured, the model writes the answer; the build still names its units.)
+        if (result is None and not history and decision.action != "refuse" and decision.known_year
+                and (unit is not None or mode == "offline")):
             result = self._unit_answer(decision, vector, current, unit)
         if result is None:
             if decision.action == "decline":

@@ -57,6 +57,9 @@ def paraphrase_rows(units: list[Unit]) -> list[tuple[int, str]]:
 def embed_rows(rows: list[tuple[int, str]], embedder) -> np.ndarray:
     if not rows:
         return np.zeros((0, 1), dtype=np.float32)
+    batch = getattr(embedder, "embed_queries", None)  # a model that embeds a query as a document, in batches
+    if batch is not None:
+        return np.asarray(batch([text for _, text in rows]), dtype=np.float32)
     return np.stack([embedder.embed_query(text) for _, text in rows]).astype(np.float32)
 
 
