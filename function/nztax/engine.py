@@ -291,7 +291,8 @@ class Engine:
         # Otherwise a unit the question reads as answers it (a request to refuse never gets one); the
         # build names each page's own unit. (A stored FAQ answer is itself its unit's answer.)
         # (With a model configured, the model writes the answer; the build still names its units.)
-        if (result is None and not history and decision.action != "refuse" and decision.known_year
+        # (A sum on the question's own figures is the calculator's: no unit has those figures.)
+        if (result is None and not history and decision.action not in ("refuse", "calculate") and decision.known_year
                 and (unit is not None or mode == "offline")):
             result = self._unit_answer(decision, vector, current, unit)
         if result is None:
