@@ -41,7 +41,8 @@ FALLBACK_QUERIES = [
     "when is the IR3 due",
 ]
 # Modules imported before the run so their `register(...)` lines take effect (missing ones are skipped).
-SECTION_MODULES: tuple[str, ...] = ("nztax_build.bench_tools", "nztax_build.bench_ask", "nztax_build.bench_scale")
+SECTION_MODULES: tuple[str, ...] = ("nztax_build.bench_tools", "nztax_build.bench_ask", "nztax_build.bench_cost",
+                                     "nztax_build.bench_scale", "nztax_build.bench_pages")
 
 
 @dataclass

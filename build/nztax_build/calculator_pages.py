@@ -63,7 +63,10 @@ def _kiwisaver_rate_options(inputs: SiteInputs, none_label: str | None = "No Kiw
 def field_html(f: Field, inputs: SiteInputs) -> str:
     ident = f"nz-{f.name}"
     label = attr(f.label) + (' <span class="nz-optional">(optional)</span>' if f.optional else "")
-    hint = f'<small class="nz-hint">{attr(f.hint)}</small>' if f.hint else ""
+    hint = f'<small class="nz-hint" id="{ident}-hint">{attr(f.hint)}</small>' if f.hint else ""
+    # The hint, the amount understood and any message are read with the field (aria-describedby);
+    # none is a live region, so typing is not interrupted by them.
+    described = " ".join(([f"{ident}-hint"] if f.hint else []) + ([f"{ident}-reading"] if f.kind == "money" else []) + [f"{ident}-error"])
     if f.kind == "checkbox":
         checked = " checked" if f.default else ""
         return f'<label class="nz-field nz-field--check" for="{ident}"><input id="{ident}" type="checkbox" name="{f.name}" data-label="{attr(f.label)}" data-type="bool"{checked}> {label}{hint}</label>'
@@ -73,18 +76,18 @@ def field_html(f: Field, inputs: SiteInputs) -> str:
         dtype = "number" if f.kind == "number_select" else "text"
         opts = "".join(f'<option value="{attr(v)}"{" selected" if str(v) == str(default) else ""}>{attr(t)}</option>' for v, t in options)
         return f'<label class="nz-field" for="{ident}"><span>{label}</span><select id="{ident}" name="{f.name}" data-label="{attr(f.label)}" data-type="{dtype}">{opts}</select>{hint}</label>'
-    problem = '<small class="nz-field__error" aria-live="polite"></small>'
+    problem = f'<small class="nz-field__error" id="{ident}-error"></small>'
     if f.kind == "date":
         # A half-typed date reads as "" with validity.badInput: calculators.js says so here.
         return (f'<label class="nz-field" for="{ident}"><span>{label}</span><input id="{ident}" type="date" name="{f.name}" '
-                f'data-label="{attr(f.label)}" data-type="text">{hint}{problem}</label>')
+                f'data-label="{attr(f.label)}" data-type="text" aria-describedby="{described}">{hint}{problem}</label>')
     value = "" if f.default is None else f' value="{attr(f.default)}"'
     required = "" if f.optional else " required"
-    common = f'id="{ident}" name="{f.name}" data-label="{attr(f.label)}" autocomplete="off"{value}{required}'
+    common = f'id="{ident}" name="{f.name}" data-label="{attr(f.label)}" autocomplete="off" aria-describedby="{described}"{value}{required}'
     if f.kind == "money":
         # Text, not type=number: a number input silently drops "$85k" to "85" and "abc" to "".
         return (f'<label class="nz-field" for="{ident}"><span>{label}</span><input type="text" inputmode="decimal" '
-                f'data-type="money" {common}><output class="nz-field__reading" for="{ident}"></output>{hint}{problem}</label>')
+                f'data-type="money" {common}><span class="nz-field__reading" id="{ident}-reading"></span>{hint}{problem}</label>')
     return (f'<label class="nz-field" for="{ident}"><span>{label}</span><input type="text" inputmode="numeric" '
             f'data-type="number" {common}>{hint}{problem}</label>')
 
@@ -96,7 +99,11 @@ def form_html(calc: Calculator, inputs: SiteInputs) -> str:
     return (f'<form class="nz-calc" data-calc="{calc.tool}" data-rules="{DATA_URL}" data-source-titles="{attr(titles)}" novalidate>'
             f'<div class="nz-calc__fields">{fields}</div>'
             '<button type="submit" class="md-button md-button--primary">Calculate</button>'
-            '<div class="nz-calc__result" aria-live="polite"></div>'
+            # One polite line per result (calculators.js); the result below is not a live region,
+            # so a recompute is not read out table and all. Its heading keeps the page's outline.
+            '<p class="nz-calc__status nz-visually-hidden" role="status"></p>'
+            f'<h2 class="nz-visually-hidden" id="nz-result-{calc.slug}">Result</h2>'
+            '<div class="nz-calc__result"></div>'
             "<noscript><p>This calculator runs in your browser and needs JavaScript. The tables below were worked out in advance with the same rules.</p></noscript>"
             "</form>\n")
 
@@ -236,6 +243,34 @@ def tables_compare(inputs: SiteInputs) -> str:
     return "### Income tax on the same income, year by year\n\n" + table(["Taxable income"] + years, rows, ["--:"] * (len(years) + 1))
 
 
+def tables_extra_pay(inputs: SiteInputs) -> str:
+    y = inputs.site_year
+    day = _year_end_pay_date(inputs, y)
+    rows = []
+    for salary in (40_000, 60_000, 80_000, 100_000, 150_000):
+        r = _call("calculate_extra_pay_paye", extra_pay=5000, pay_frequency="fortnightly", regular_pay=round(salary / 26, 2), tax_code="M", pay_date=day)
+        rows.append([money(salary), percent(r["tax_rate"]), money(r["paye"], cents=True), money(r["net_extra_pay"], cents=True),
+                     money(r["year_end"]["over_withheld"], cents=True)])
+    return (f"### A $5,000 bonus in {y} (fortnightly pay, tax code M)\n\nThe whole bonus is taxed at the rate its annualised total reaches. "
+            "The last column is what the year-end square-up gives back if the year's income really is the salary plus the bonus.\n\n"
+            + table(["Salary", "Rate", "PAYE on the bonus", "You keep", "Back at year end"], rows, ["--:"] * 5))
+
+
+def tables_square_up(inputs: SiteInputs) -> str:
+    y = inputs.site_year
+    cases = [
+        ("One job on M all year, $65,000", {"salary_wages": 65_000}),
+        ("$60,000 on ME plus a $10,000 second job on SH", {"salary_wages": 60_000, "tax_code": "ME", "second_job_wages": 10_000, "second_job_tax_code": "SH"}),
+        ("$80,000 plus $2,000 interest with RWT at 10.5%", {"salary_wages": 80_000, "interest": 2_000, "rwt": 210}),
+        ("$50,000 plus a $10,000 bonus", {"salary_wages": 50_000, "extra_pays": 10_000}),
+    ]
+    rows = []
+    for label, args in cases:
+        r = _call("calculate_year_end_square_up", tax_year=y, **args)
+        rows.append([md_escape(label), r["result"], money(r["amount"], cents=True)])
+    return f"### Examples in {y}\n\n" + table(["Situation", "Result", "Amount"], rows, ["---", "---", "--:"])
+
+
 def calculators(inputs: SiteInputs) -> list[Calculator]:
     ks_rates = _kiwisaver_rate_options(inputs)
     return [
@@ -306,12 +341,51 @@ def calculators(inputs: SiteInputs) -> list[Calculator]:
                     Field("kiwisaver_rate", "KiwiSaver (employee)", "number_select", "", ks_rates),
                     Field("year_a", "Compare", "select", inputs.rules.complete_years()[max(0, inputs.rules.complete_years().index(inputs.site_year) - 1)], _year_options(inputs, False)),
                     Field("year_b", "with", "year")], tables_compare),
+        Calculator("extra-pay", "PAYE on a bonus or extra pay", "calculate_extra_pay_paye",
+                   "PAYE on a bonus, leave paid out, back pay or a redundancy payment by Inland Revenue's extra-pay method, and what the year-end square-up gives back.",
+                   [Field("extra_pay", "Extra pay ($)", "money", 5000),
+                    Field("regular_pay", "Usual gross pay per pay period ($)", "money", 2500),
+                    Field("pay_frequency", "Pay frequency", "select", "fortnightly", FREQUENCY_LABELS),
+                    Field("tax_code", "Tax code", "select", "M", [(c, c) for c in ALL_CODES]),
+                    Field("on_leaving", "Paid when the job ends", "checkbox"),
+                    Field("redundancy", "It is a redundancy payment", "checkbox"),
+                    Field("recent_earnings", "Earnings the rule looks at ($)", "money", optional=True,
+                          hint="The four weeks (or month) before, or on leaving the last two pays. Default: the usual pay."),
+                    Field("kiwisaver_rate", "KiwiSaver (employee)", "number_select", "", ks_rates),
+                    Field("tax_year", "Tax year", "year"),
+                    Field("pay_date", "Pay date", "date", optional=True)], tables_extra_pay),
+        Calculator("year-end", "Refund or bill: the year-end square-up", "calculate_year_end_square_up",
+                   "Whether you get a refund or have tax to pay for a year, and which job, payment or code caused it.",
+                   [Field("tax_year", "Tax year", "year"),
+                    Field("salary_wages", "Main job: salary or wages for the year ($)", "money", 65000),
+                    Field("tax_code", "Main job's tax code", "select", "M", [("M", "M"), ("ME", "ME")]),
+                    Field("pay_frequency", "Pay frequency", "select", "fortnightly", FREQUENCY_LABELS),
+                    Field("salary_paye", "Main job: PAYE taken ($)", "money", optional=True, hint="From payslips or myIR. Default: worked out from the tax code."),
+                    Field("second_job_wages", "Second job: pay for the year ($)", "money", optional=True),
+                    Field("second_job_tax_code", "Second job's tax code", "select", "S", [(c, c) for c in ("SB", "S", "SH", "ST", "SA", "ND")]),
+                    Field("second_job_paye", "Second job: PAYE taken ($)", "money", optional=True),
+                    Field("extra_pays", "Bonuses and other extra pays ($)", "money", optional=True),
+                    Field("extra_pays_paye", "PAYE taken from them ($)", "money", optional=True),
+                    Field("redundancy", "The extra pay was a redundancy payment", "checkbox"),
+                    Field("paid_parental_leave", "Paid parental leave ($)", "money", optional=True),
+                    Field("paid_parental_leave_tax", "Tax taken from it ($)", "money", optional=True),
+                    Field("nz_super", "NZ Super ($)", "money", optional=True),
+                    Field("nz_super_tax", "Tax taken from NZ Super ($)", "money", optional=True),
+                    Field("interest", "Interest ($)", "money", optional=True),
+                    Field("rwt", "RWT taken from interest ($)", "money", optional=True),
+                    Field("schedular_payments", "Schedular payments ($)", "money", optional=True),
+                    Field("withholding_tax", "Withholding tax taken ($)", "money", optional=True),
+                    Field("self_employed_profit", "Self-employed profit ($)", "money", optional=True),
+                    Field("provisional_tax_paid", "Provisional tax paid ($)", "money", optional=True),
+                    Field("student_loan", "I have a student loan", "checkbox"),
+                    Field("donations", "Donations ($)", "money", optional=True),
+                    Field("receives_working_for_families", "I or my partner get Working for Families", "checkbox")], tables_square_up),
     ]
 
 
 def render_calculator(calc: Calculator, inputs: SiteInputs) -> str:
     return "\n".join([
-        front_matter(title=f"{calc.title} calculator"),
+        front_matter(title=f"{calc.title} calculator", description=calc.intro),
         f"# {md_escape(calc.title)}\n",
         md_escape(calc.intro) + "\n",
         form_html(calc, inputs),
@@ -333,7 +407,9 @@ def render_calculators(inputs: SiteInputs) -> list[tuple[str, str]]:
         listed.append((path, calc.title))
         rows.append([f"[{md_escape(calc.title)}]({calc.slug}.md)", md_escape(calc.intro)])
     inputs.pages["calculators/index.md"] = "\n".join([
-        front_matter(title="Calculators"), "# Calculators\n",
+        front_matter(title="Calculators", description="Calculators for New Zealand income tax, PAYE, take-home pay, ACC levy, "
+                     "student loans, IETC, KiwiSaver and ESCT, donations and PIR, from each tax year's published rules."),
+        "# Calculators\n",
         f"Each calculator runs in your browser from the published rules for each tax year (leading with {inputs.site_year}) "
         "and gives the same figures, to the cent, as the answers on this site. Every page also has tables worked out in advance.\n",
         table(["Calculator", "What it works out"], rows),

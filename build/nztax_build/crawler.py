@@ -18,6 +18,11 @@ Politeness and safety, in the order a URL meets them:
 - a damaged 200 is a failed fetch too (`damage_reason`): a page that looks like an error page ("Page
   not found" served with 200), or whose main content shrank below `min_content_ratio` of the good
   copy's, keeps the good copy and is reported as "damaged" (`--allow-shrink` accepts a real shrink).
+- IRD's own not-found page ("Inland Revenue | Page not found", "Oops! We can't find that page") is an
+  error page too: the title is judged part by part, and the main content's opening words are read.
+- a crawl killed between writing a body and rewriting the manifest leaves a body the manifest does not
+  describe; every crawl first checks each stored body against its entry (size and content hash) and
+  re-fetches a page that differs in full (no conditional GET, whatever its cadence), reporting it.
 - a failure of any kind leaves the last good copy and its entry untouched; 404/410 counts towards
   `inactive` (after `gone_threshold` crawls in a row), the body is never deleted.
 - the manifest is rewritten atomically after every page, so killing the crawl loses nothing saved.
@@ -62,6 +67,12 @@ ERROR_PAGE_TITLE = re.compile(
     r"we(?:'|’)re sorry)",
     re.I,
 )
+# A site's title is often "Site | Page": each part is judged on its own.
+TITLE_PARTS = re.compile(r"\s+[|–—:-]\s+")
+# The opening words of an error page's main content ("Oops! We can't find that page").
+ERROR_PAGE_OPENING = re.compile(r"\b(?:we (?:can(?:'|’)?t|cannot|could ?n(?:'|’)?t) find (?:that|the|this) page|"
+                                r"page (?:could ?n(?:'|’)?t|can(?:'|’)?t|cannot) be found|page not found)\b", re.I)
+ERROR_PAGE_OPENING_CHARS = 300
 # A page fetched slightly less than a cadence ago (the nightly job drifts) is still due.
 CADENCE_SLACK = timedelta(hours=2)
 
@@ -79,7 +90,7 @@ class CrawlOptions:
     max_redirects: int
     base_url: str | None = None
     respect_cadence: bool = True
-    min_content_ratio: float = 0.5  # NZTAX_CRAWL_MIN_CONTENT_RATIO
+    min_content_ratio: float = 0.8  # NZTAX_CRAWL_MIN_CONTENT_RATIO
     allow_shrink: bool = False  # --allow-shrink: a page that really got shorter replaces its copy
 
     @classmethod
@@ -111,6 +122,7 @@ class CrawlTotals:
     blocked: int = 0  # robots.txt
     gone: int = 0  # 404 / 410
     skipped: int = 0  # not due under its recrawl cadence
+    mismatched: int = 0  # stored bodies that did not match the manifest at the start (re-fetched)
     page_bytes: int = 0  # page bodies transferred (all attempts, partial bodies included)
     robots_bytes: int = 0
     outcomes: dict[str, str] = field(default_factory=dict)  # url -> outcome
@@ -128,7 +140,8 @@ class CrawlTotals:
         return (
             f"crawl: {self.sources} sources: fetched {self.fetched} (new {self.new}, changed {self.changed}, "
             f"unchanged {self.unchanged}), not modified {self.not_modified}, failed {self.failed} (damaged {self.damaged}), "
-            f"blocked by robots {self.blocked}, gone {self.gone}, not due {self.skipped}; "
+            f"blocked by robots {self.blocked}, gone {self.gone}, not due {self.skipped}, "
+            f"stored bodies not matching the manifest {self.mismatched}; "
             f"bytes transferred {self.bytes_transferred:,} (pages {self.page_bytes:,}, robots.txt {self.robots_bytes:,})"
         )
 
@@ -226,6 +239,11 @@ class Crawler:
     def crawl(self, sources: list[Source], retire_unlisted: bool = True) -> CrawlTotals:
         self.totals = CrawlTotals(sources=len(sources))
         self._allowed_hosts = {urlsplit(map_url(s.url, self.options.base_url)).netloc.lower() for s in sources}
+        self._mismatched = stored_body_mismatches(self.store, {s.url for s in sources})
+        self.totals.mismatched = len(self._mismatched)
+        for url, why in sorted(self._mismatched.items()):
+            print(f"mismatch     {url}  stored body does not match the manifest ({why}); fetching it again in full",
+                  file=self.log, flush=True)
         for number, source in enumerate(sources, start=1):
             outcome, detail = self._crawl_one(source)
             self.totals.outcomes[source.url] = outcome
@@ -248,6 +266,9 @@ class Crawler:
     def _crawl_one(self, source: Source) -> tuple[str, str]:
         entry = self.store.entry(source.url)
         has_copy = entry is not None and self.store.raw_path(entry).exists()
+        mismatch = self._mismatched.get(source.url)
+        if mismatch:  # the body on disk is not the one the manifest describes: nothing to protect or revalidate
+            has_copy = False
         if self.options.respect_cadence and has_copy and entry.status == STATUS_ACTIVE and not self._due(entry.fetched_at, source.recrawl):
             self.totals.skipped += 1
             return "not due", f"(fetched {entry.fetched_at}, {source.recrawl})"
@@ -265,6 +286,8 @@ class Crawler:
             return "blocked", str(exc)
         except FetchFailed as exc:
             self.totals.failed += 1
+            if mismatch:
+                return "failed", f"{exc}; the stored body still does not match the manifest ({mismatch})"
             return "failed", f"{exc} (kept last good copy)" if has_copy else str(exc)
 
         when = self.now()
@@ -470,8 +493,12 @@ def damage_reason(new: Document, good: Document | None, options: CrawlOptions) -
     says 200; a page cut short loses most of its main content. Both are judged on the extracted
     main content, so menus and banners count for nothing.
     """
-    if ERROR_PAGE_TITLE.search(new.title or "") and (good is None or good.title != new.title):
+    if (any(ERROR_PAGE_TITLE.search(part) for part in TITLE_PARTS.split(new.title or ""))
+            and (good is None or good.title != new.title)):
         return f"looks like an error page (title {new.title!r})"
+    opening = new.main_text()[:ERROR_PAGE_OPENING_CHARS]
+    if ERROR_PAGE_OPENING.search(opening) and not (good and ERROR_PAGE_OPENING.search(good.main_text()[:ERROR_PAGE_OPENING_CHARS])):
+        return f"looks like an error page (it opens {ERROR_PAGE_OPENING.search(opening).group(0)!r})"
     if good is None or options.allow_shrink:
         return None
     old_size, new_size = len(good.main_text()), len(new.main_text())
@@ -482,9 +509,35 @@ def damage_reason(new: Document, good: Document | None, options: CrawlOptions) -
     return None
 
 
+def stored_body_mismatches(store: CrawlStore, urls: set[str]) -> dict[str, str]:
+    """{url: why} for each stored body among `urls` that its manifest entry does not describe.
+
+    A crawl killed after a body was written but before the manifest was rewritten leaves such a
+    body; the build would go on using the old parse without saying so. Size first (cheap), then the
+    content hash of the parsed body, the same hash the manifest records.
+    """
+    mismatched = {}
+    for entry in store.entries():
+        path = store.raw_path(entry)
+        if entry.url not in urls or not path.exists():
+            continue
+        body = path.read_bytes()
+        if len(body) != entry.bytes:
+            mismatched[entry.url] = f"{len(body):,} bytes, the manifest says {entry.bytes:,}"
+            continue
+        try:
+            document = parse_body(body, entry.content_type, entry.url, entry.source_type, entry.title)
+        except ParseError as exc:
+            mismatched[entry.url] = f"it no longer parses: {exc}"
+            continue
+        if document.compute_hash() != entry.content_hash:
+            mismatched[entry.url] = "its content hash differs from the manifest's"
+    return mismatched
+
+
 class _Blocked(FetchFailed):
     """robots.txt disallows the URL."""
 
 
 __all__ = ["CrawlOptions", "CrawlTotals", "Crawler", "FetchFailed", "TransientError", "damage_reason", "map_url",
-           "parse_retry_after"]
+           "parse_retry_after", "stored_body_mismatches"]

@@ -130,7 +130,8 @@ def run_build(settings, only: str | None = None, force: bool = False, log_stream
         elapsed = time.monotonic() - started
         # Recompute after the run: a stage may legitimately refresh its own inputs' metadata.
         state = {"fingerprint": stage.fingerprint(ctx) if stage.fingerprint else None,
-                 "finished_at": utc_now(), "seconds": round(elapsed, 3), "summary": summary or ""}
+                 "finished_at": utc_now(), "seconds": round(elapsed, 3), "summary": summary or "",
+                 "outputs": _output_digests(stage, ctx)}
         atomic_write_text(state_path, json.dumps(state, indent=1) + "\n")
         shown = ", ".join(f"{k} {len(v) if isinstance(v, list) else v}" for k, v in summary.items()) if isinstance(summary, dict) else summary
         ctx.log(f"[{stage.name}] done in {elapsed:.1f}s" + (f": {shown}" if shown else ""))
@@ -144,7 +145,22 @@ def _up_to_date(state_path: Path, fingerprint: str, stage: Stage, ctx: BuildCont
         return False
     if state.get("fingerprint") != fingerprint:
         return False
-    return all(path.exists() for path in (stage.outputs(ctx) if stage.outputs else []))
+    if not all(path.exists() for path in (stage.outputs(ctx) if stage.outputs else [])):
+        return False
+    # An output changed since the stage wrote it (a damaged or hand-edited chunk file): run it again,
+    # rather than let every later stage refuse it until someone forces this one.
+    recorded = state.get("outputs") or {}
+    for name, digest in _output_digests(stage, ctx).items():
+        if name in recorded and recorded[name] != digest:
+            ctx.log(f"[{stage.name}] {Path(name).name} is not the file this stage wrote; running it again")
+            return False
+    return True
+
+
+def _output_digests(stage: Stage, ctx: BuildContext) -> dict[str, str]:
+    """sha256 of each output file of `stage` (directories are left to the stage's own checks)."""
+    paths = stage.outputs(ctx) if stage.outputs else []
+    return {str(p): hashlib.sha256(p.read_bytes()).hexdigest() for p in paths if p.is_file()}
 
 
 # -- parse stage --------------------------------------------------------------------------------

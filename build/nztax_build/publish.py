@@ -5,8 +5,10 @@ Out: the new build at the live path, the build it replaced kept beside it as `<l
 and a small `.nztax-release.json` stamp in each published build.
 
 A build is validated before anything moves, so a failed or invalid build leaves the live one
-untouched: first on its own (`validate_site`: every page the sitemap and search index name exists;
-`validate_index`: a manifest with an embedder and counts), then against the live build it would
+untouched: first on its own (`validate_site`: every page the sitemap and search index name exists,
+every HTML page is whole and every FAQ page holds its answer; `validate_index`: a manifest with an
+embedder and counts; `validate_index_answers`: that, and the index loaded in a fresh process answers
+a fixed set of questions, calculations included), then against the live build it would
 replace (`compare_with_live`): every count the live build has (files, chunks, FAQ answers) must be
 present and must not fall by more than `NZTAX_PUBLISH_MAX_SHRINK`, unless `allow_shrink`. The switch is two `os.replace` renames on one filesystem (live -> .prev, new -> live);
 `recover()` repairs the only window in which a crash could leave no live directory. `rollback()`
@@ -28,6 +30,7 @@ import xml.etree.ElementTree as ET
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, UTC
+from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -75,6 +78,56 @@ def validate_site(build: Path) -> None:
     if missing:
         raise PublishError(f"{build}: {len(missing)} page(s) listed in its sitemap or search index are missing, "
                            f"e.g. {missing[0]!r}: a half-built site")
+    damaged = [(page, why) for page in sorted(build.rglob("*.html")) if (why := _page_problem(build, page))]
+    if damaged:
+        page, why = damaged[0]
+        raise PublishError(f"{build}: {len(damaged)} HTML page(s) damaged, e.g. {page.relative_to(build)}: {why}")
+
+
+class _PageReader(HTMLParser):
+    """Reads one page: whether it closes its html element, and the text of its FAQ answer block."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.closed = False
+        self.answer_depth = 0  # >0 inside <div class="nz-answer">
+        self.answer_blocks = 0
+        self.answer_text = []
+
+    def handle_starttag(self, tag, attrs):
+        if self.answer_depth:
+            self.answer_depth += tag == "div"
+        elif tag == "div" and "nz-answer" in (dict(attrs).get("class") or "").split():
+            self.answer_depth, self.answer_blocks = 1, self.answer_blocks + 1
+
+    def handle_endtag(self, tag):
+        if tag == "html":
+            self.closed = True
+        if self.answer_depth and tag == "div":
+            self.answer_depth -= 1
+
+    def handle_data(self, data):
+        if self.answer_depth:
+            self.answer_text.append(data)
+
+
+def _page_problem(build: Path, page: Path) -> str | None:
+    """Why a built HTML page is not fit to publish (cut short; a FAQ page without its answer)."""
+    try:
+        reader = _PageReader()
+        reader.feed(page.read_text(encoding="utf-8"))
+        reader.close()
+    except (OSError, UnicodeDecodeError) as exc:
+        return f"unreadable ({exc})"
+    if not reader.closed:
+        return "cut short (no closing </html>)"
+    parts = page.relative_to(build).parts
+    if len(parts) == 4 and parts[0] == "faq" and parts[3] == "index.html":  # faq/<topic>/<question>/
+        if not reader.answer_blocks:
+            return "a FAQ page without its answer block"
+        if not "".join(reader.answer_text).strip():
+            return "a FAQ page whose answer is empty"
+    return None
 
 
 def _listed_pages(build: Path) -> set[str]:
@@ -151,7 +204,17 @@ def validate_index(build: Path) -> None:
         raise PublishError(f"{build}: manifest.json counts are all zero")
 
 
-VALIDATORS: dict[str, Callable[[Path], None]] = {"site": validate_site, "index": validate_index}
+def validate_index_answers(build: Path) -> None:
+    """`validate_index`, then the index must answer the check questions in a fresh process."""
+    from .index_check import check_in_fresh_process
+
+    validate_index(build)
+    found = check_in_fresh_process(build)
+    if found:
+        raise PublishError(f"{build}: the index does not answer: " + "; ".join(found[:3]))
+
+
+VALIDATORS: dict[str, Callable[[Path], None]] = {"site": validate_site, "index": validate_index_answers}
 
 
 # ---------------------------------------------------------------- operations

@@ -345,13 +345,16 @@ def _description(answer: str) -> str:
     return first[:200]
 
 
+FAQ_INTRO = "Common questions about New Zealand personal income tax, answered from the current rules with sources."
+
+
 def render_faq(inputs: SiteInputs) -> None:
     topic_titles = {t.slug: t.title for t in inputs.topics}
     by_topic: dict[str, list[dict]] = {t.slug: [] for t in inputs.topics}
     for entry in inputs.faq:
         by_topic.setdefault(entry["topic"], []).append(entry)
         inputs.pages[faq_page_path(entry["topic"], entry["slug"])] = render_faq_page(entry, inputs, topic_titles)
-    lines = [front_matter(title="Questions and answers"), "# Questions and answers\n",
+    lines = [front_matter(title="Questions and answers", description=FAQ_INTRO), "# Questions and answers\n",
              "Answers to common questions about New Zealand personal income tax, worked out from the current "
              "rules and Inland Revenue's pages, with the sources cited on each page.\n"]
     for topic in inputs.topics:
@@ -359,7 +362,7 @@ def render_faq(inputs: SiteInputs) -> None:
         if not entries:
             continue
         lines.append(f"- [{md_escape(topic.title)}]({topic.slug}/index.md) — {len(entries)} questions")
-        index = [front_matter(title=topic.title), f"# {md_escape(topic.title)}\n"]
+        index = [front_matter(title=topic.title, description=topic.intro or f"{topic.title}: {FAQ_INTRO}"), f"# {md_escape(topic.title)}\n"]
         if topic.intro:
             index.append(md_escape(topic.intro) + "\n")
         index += [f"- [{md_escape(e['question'])}]({e['slug']}/index.md)" for e in entries]
@@ -456,7 +459,8 @@ def year_sections(rules) -> list[tuple[str, str]]:
 
 def render_year_page(rules) -> str:
     y = rules.year
-    lines = [front_matter(title=f"Tax year {y}"), f"# Tax year {y}\n",
+    described = f"Rates and thresholds for the {y} tax year: " + ", ".join(h for h, _ in year_sections(rules)) + ", each with its Inland Revenue source."
+    lines = [front_matter(title=f"Tax year {y}", description=described[:300]), f"# Tax year {y}\n",
              f'<span class="nz-badge">{long_date(rules.start.isoformat())} – {long_date(rules.end.isoformat())}</span>\n']
     if rules.data.partial:
         lines.append('!!! warning "Not all figures are published yet"\n    Only the figures below have been announced for this year. '
@@ -552,7 +556,8 @@ def year_changes(old, new) -> list[tuple[str, list[tuple[str, str, str]]]]:
 
 
 def render_changes_page(old, new) -> str:
-    lines = [front_matter(title=f"What changed in {new.year}"), f"# What changed in {new.year}\n",
+    lines = [front_matter(title=f"What changed in {new.year}", description=f"The rates and thresholds that differ between the {old.year} and {new.year} tax years."),
+             f"# What changed in {new.year}\n",
              f"The figures that differ between the {old.year} and {new.year} tax years, read from the rules data "
              f"([{old.year}]({old.year}.md), [{new.year}]({new.year}.md)).\n"]
     changes = year_changes(old, new)
@@ -565,7 +570,7 @@ def render_changes_page(old, new) -> str:
 
 def render_tax_years(inputs: SiteInputs) -> None:
     years = sorted(inputs.rules.years)
-    index = [front_matter(title="Tax years"), "# Tax years\n",
+    index = [front_matter(title="Tax years", description="Each New Zealand tax year's rates and thresholds, and what changed from the year before."), "# Tax years\n",
              "New Zealand's tax year runs from 1 April to 31 March. Each page lists that year's rates and thresholds "
              "with the Inland Revenue page each figure comes from.\n", table(["Tax year", "Dates", "What changed"], [
                  [f"[{y}]({y}.md)" + (" (partial)" if inputs.rules.years[y].data.partial else ""),

@@ -61,7 +61,8 @@ def render_sources_page(manifest: dict, sources: list[dict]) -> str:
     pages = sorted(manifest.get("pages", []), key=lambda p: (p.get("source_type", ""), p.get("title", ""), p["url"]))
     topic_of = {s["url"]: s.get("topic", "") for s in sources}
     evidence = evidence_by_url(sources)
-    lines = [front_matter(title="Sources"), "# Sources\n",
+    lines = [front_matter(title="Sources", description="Every Inland Revenue page, guide and piece of legislation the answers "
+                                                     "are drawn from, with when each was fetched and checked."), "# Sources\n",
              "Every page and document the answers are drawn from: when it was last fetched and last changed, and "
              "the evidence that its address is the real one (a stored copy of the page, a stored page that links "
              "it, or a public citation of it) with the date that evidence was checked. An address without evidence "

@@ -19,6 +19,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
+from nztax import budget
 from nztax.answer_html import render_answer_html
 from nztax.contract import TAX_YEAR_PATTERN, tax_year_starting
 from nztax.ratelimit import RateLimiter
@@ -29,6 +30,10 @@ MAX_BODY_BYTES = 16 * 1024
 MAX_QUESTION_CHARS = 1000
 MAX_HISTORY_TURNS = 5
 MAX_HISTORY_ANSWER_CHARS = 4000
+# Answered once when the engine loads: a calculation and a topic, so every lazily built part is built.
+WARM_UP_QUESTION = "How much tax is paid on a salary of $50,000 a year, and what is PAYE?"
+# A figure as the question reader sees one: a run of digits with its separators ("85,000.50", "2024").
+FIGURE = re.compile(r"\d+(?:[.,]\d+)*")
 TAX_YEAR = re.compile(TAX_YEAR_PATTERN)
 ASK_PATHS = ("/", "/ask", "/ask/")
 PREFLIGHT_MAX_AGE = "3600"
@@ -60,8 +65,13 @@ class AskRequest:
     history: list[dict]
 
 
-def parse_request(body: bytes, content_type: str | None, known_years: Callable[[], set[str]]) -> AskRequest:
-    """Validate the body of POST /ask; raise `RequestError` (400) naming what is wrong."""
+def parse_request(body: bytes, content_type: str | None, known_years: Callable[[], set[str]],
+                  max_figures: int | None = None) -> AskRequest:
+    """Validate the body of POST /ask; raise `RequestError` (400) naming what is wrong.
+
+    `max_figures` bounds the figures in the question and in each earlier question of the history:
+    the reader weighs every amount against the others, so its work grows with their count.
+    """
     mime = (content_type or "").split(";")[0].strip().lower()
     if mime != "application/json" and not mime.endswith("+json"):
         raise RequestError(400, "unsupported_content_type", "send the question as JSON with Content-Type: application/json")
@@ -80,6 +90,7 @@ def parse_request(body: bytes, content_type: str | None, known_years: Callable[[
         raise RequestError(400, "missing_question", '"question" is required and must be a non-empty string')
     if len(question) > MAX_QUESTION_CHARS:
         raise RequestError(400, "question_too_long", f"the question is longer than {MAX_QUESTION_CHARS} characters")
+    _check_figures(question, max_figures, "the question")
     tax_year = data.get("tax_year")
     if tax_year is not None:
         if not isinstance(tax_year, str) or not TAX_YEAR.match(tax_year):
@@ -104,8 +115,15 @@ def parse_request(body: bytes, content_type: str | None, known_years: Callable[[
         if len(turn["question"]) > MAX_QUESTION_CHARS or len(turn.get("answer", "")) > MAX_HISTORY_ANSWER_CHARS:
             raise RequestError(400, "bad_history", f"history[{i}] is too long (question ≤ {MAX_QUESTION_CHARS}, "
                                                    f"answer ≤ {MAX_HISTORY_ANSWER_CHARS} characters)")
+        _check_figures(turn["question"], max_figures, f"history[{i}]")
         turns.append({"question": turn["question"], "answer": turn.get("answer", "")})
     return AskRequest(question=question.strip(), tax_year=tax_year, history=turns)
+
+
+def _check_figures(text: str, max_figures: int | None, what: str) -> None:
+    if max_figures and sum(1 for _ in FIGURE.finditer(text)) > max_figures:
+        raise RequestError(400, "too_many_figures", f"{what} holds more than {max_figures} figures; "
+                                                    "ask about fewer amounts at a time")
 
 
 def client_key(headers: Mapping[str, str], remote_addr: str | None, trusted_proxy_depth: int = 0) -> str:
@@ -144,7 +162,16 @@ class AskService:
     def _default_loader():
         from nztax.engine import Engine
 
-        return Engine.load()
+        engine = Engine.load()  # the shared engine, loaded once per process
+        if not getattr(engine, "warmed_up", False):
+            # Parts of the engine are built on first use (the speller, the intent classifier, the
+            # query model); one answer here builds them, so no question's CPU budget pays for them.
+            engine.warmed_up = True
+            try:
+                engine.answer(WARM_UP_QUESTION, use_faq=False, mode="offline")
+            except Exception as exc:  # the real question will meet (and report) the same problem
+                log.warning("warm-up answer failed: %s", f"{type(exc).__name__}: {exc}"[:300])
+        return engine
 
     def _known_years(self) -> set[str]:
         from nztax.rules import RulesError, default_rules
@@ -222,12 +249,19 @@ class AskService:
                                {"Retry-After": str(decision.retry_after)})
         if body_too_large or (body is not None and len(body) > MAX_BODY_BYTES):
             raise RequestError(413, "body_too_large", f"the request body is larger than {MAX_BODY_BYTES // 1024} KB")
-        request = parse_request(body or b"", headers.get("Content-Type"), self._known_years)
+        request = parse_request(body or b"", headers.get("Content-Type"), self._known_years, self.settings.max_question_figures)
         record["question_chars"] = len(request.question)
         record["history_turns"] = len(request.history)
         engine = self._load_engine()
-        result = self._unavailable_as_503(
-            lambda: engine.answer(request.question, tax_year=request.tax_year, history=request.history))
+        try:
+            with budget.spending(self.settings.question_cpu_budget):
+                result = self._unavailable_as_503(
+                    lambda: engine.answer(request.question, tax_year=request.tax_year, history=request.history))
+        except budget.QuestionTooCostly:
+            log.warning("question over its CPU budget (%s s, %d characters)", self.settings.question_cpu_budget,
+                        len(request.question))
+            raise RequestError(422, "question_too_costly", "this question takes too long to work through; "
+                               "shorten it or ask one thing at a time") from None
         body = result.to_json()
         # The Ask box shows this HTML (rendered and sanitised here, by the same code as the FAQ
         # pages), so no page ever turns markdown into markup itself.
@@ -240,6 +274,7 @@ class AskService:
     @staticmethod
     def _unavailable_as_503(call):
         """Run `call`; a missing or mismatched index or rules become a 503 naming no paths."""
+        from nztax.embedders import EmbedderError
         from nztax.faq_index import FaqError
         from nztax.index import IndexMismatchError, IndexUnavailableError
         from nztax.rules import RulesError
@@ -257,3 +292,7 @@ class AskService:
         except RulesError as exc:
             log.error("rules unavailable: %s", exc)
             raise RequestError(503, "rules_unavailable", "the tax rules could not be loaded. Please try again later.") from None
+        except EmbedderError as exc:  # a damaged or missing model file: the operator must reinstall it
+            log.error("model unavailable: %s", exc)
+            raise RequestError(503, "model_unavailable", "the language model files could not be loaded. "
+                               "Please try again later.") from None

@@ -61,6 +61,35 @@ def calculator_link(tool: str, arguments: dict, result: dict) -> str | None:
     return f"{page.path}?{urlencode(params)}" if params else page.path
 
 
+def related_links(tool: str, arguments: dict, result: dict) -> list[tuple[str, str]]:
+    """(calculator name, link) for the pay calculators that carry an answer's figures further: an
+    extra pay on top of a salary opens the extra-pay calculator (from take-home pay) or the year-end
+    square-up (from the extra pay), with the same figures filled in."""
+    if not isinstance(result, dict) or "error" in result or not isinstance(arguments, dict):
+        return []
+    year = {"tax_year": result.get("tax_year")}
+    links: list[tuple[str, dict, dict]] = []
+    if tool == "calculate_take_home_pay" and arguments.get("other_income"):
+        pays = {"weekly": 52, "fortnightly": 26, "four_weekly": 13, "monthly": 12}.get(arguments.get("pay_frequency") or "fortnightly", 26)
+        rest = float(arguments["annual_salary"]) - float(arguments["other_income"])
+        code = arguments.get("tax_code") or "M"
+        links.append(("calculate_extra_pay_paye", {"extra_pay": arguments["other_income"], "regular_pay": round(int(rest * 100 / pays) / 100, 2),
+                                                   "pay_frequency": arguments.get("pay_frequency") or "fortnightly", "tax_code": code,
+                                                   "kiwisaver_rate": arguments.get("kiwisaver_rate")}, year))
+    if tool == "calculate_extra_pay_paye" and arguments.get("regular_pay") is not None and result.get("pay_frequency"):
+        pays = {"weekly": 52, "fortnightly": 26, "four_weekly": 13, "monthly": 12}[result["pay_frequency"]]
+        links.append(("calculate_year_end_square_up", {"salary_wages": round(float(arguments["regular_pay"]) * pays, 2),
+                                                       "tax_code": result["tax_code"].split()[0] if result["tax_code"].split()[0] in ("M", "ME") else "M",
+                                                       "pay_frequency": result["pay_frequency"], "extra_pays": arguments["extra_pay"],
+                                                       "redundancy": bool(arguments.get("redundancy"))}, year))
+    out = []
+    for name, args, res in links:
+        link = calculator_link(name, args, res)
+        if link is not None:
+            out.append((CALCULATOR_PAGES[name].name, link))
+    return out
+
+
 def attach(result):
     """Add the calculator link of the first calculation behind an answer (no-op for others)."""
     if getattr(result, "status", None) != "answered":
@@ -73,5 +102,9 @@ def attach(result):
         action = f"[Open the {name} calculator with these figures]({link})"
         result.next_actions = [action] + [a for a in result.next_actions if a != action][: MAX_NEXT_ACTIONS - 1]
         result.answer = f"{result.answer.rstrip()}\n\n[Change the figures in the {name} calculator]({link})"
+        for other, other_link in related_links(call.name, call.arguments, call.result):
+            action = f"[Open the {other} calculator with these figures]({other_link})"
+            result.next_actions = [result.next_actions[0], action] + [a for a in result.next_actions[1:] if a != action][: MAX_NEXT_ACTIONS - 2]
+            result.answer += f"\n\n[See it in the {other} calculator]({other_link})"
         break
     return result

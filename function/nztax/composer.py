@@ -89,6 +89,7 @@ RULE_SECTION_TITLES = {
     "bright_line": "The bright-line test for residential property",
     "working_for_families": "Working for Families types",
     "rwt": "Using the right RWT rate",
+    "extra_pay": "Calculate PAYE for a lump sum payment",
 }
 TOPIC_SECTIONS = {
     "tax_rates": ["income_tax"], "acc": ["acc_levy"], "student_loan": ["student_loan"], "ietc": ["ietc"],
@@ -498,6 +499,10 @@ def describe_tool_result(name: str, args: dict, result: dict) -> tuple[list[str]
         return [f"With a total income of {money(args.get('total_annual_income', 0))} a year ({y}), the secondary tax code is "
                 f"**{result['tax_code']}{sl}**: tax at {pct(result['rate'])} ({pct(result['rate_with_acc_levy'])} with the "
                 "ACC earners' levy) on the second job's pay."], False
+    if name in ("calculate_extra_pay_paye", "calculate_year_end_square_up"):
+        from nztax import pay_working  # (it imports this module's formatting)
+
+        return pay_working.describe(name, args, result), name == "calculate_year_end_square_up"
     return [f"Result: {result}"], False
 
 

@@ -20,6 +20,7 @@ import re
 from dataclasses import dataclass, field, replace
 from decimal import ROUND_DOWN, Decimal
 
+from nztax import pay_questions
 from nztax.calculators.paye import PRIMARY_CODES
 from nztax.contract import tax_year_starting
 from nztax.rules import FLAT_CODES, SECONDARY_CODES, RuleBook, current_tax_year
@@ -412,6 +413,12 @@ def decide(question: str, classification: Classification | None, rules: RuleBook
         return d  # no understanding available (no embedder): answer from retrieval
     intent = classification.intent
     d.intent = intent
+    if intent.does not in ("refuse", "decline") and (pay := pay_questions.plan(asked, slots, year)) is not None:
+        # A bonus, leave paid out or redundancy on a stated pay, or the year's refund or bill on
+        # stated incomes: the pay calculators work it on their own figures.
+        d.action, d.calls = "calculate", pay.calls
+        d.assumptions += pay.assumptions
+        return d
     sure = classification.confident
     states_nothing = not slots.amounts and not (slots.student_loan or slots.kiwisaver or slots.wff or slots.flat_code
                                                  or slots.benefit_or_super or slots.no_ird_number or slots.tax_code)

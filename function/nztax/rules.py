@@ -208,6 +208,10 @@ class StudentLoan(_Strict):
     rate: Rate
     annual_threshold: Money
     period_thresholds: PeriodThresholds
+    # The end-of-year obligation on income other than salary or wages (adjusted net income): only
+    # when that income is at least this much and, with salary or wages, over the annual threshold.
+    other_income_minimum: Money | None = None
+    other_income_source: Url | None = None
 
     @model_validator(mode="after")
     def _periods_match_annual(self):
@@ -306,6 +310,22 @@ class YearEnd(_Strict):
     untaxed_income_limit: Money
     return_due: str
     tax_to_pay_due: str
+    # An automatically calculated assessment's tax to pay at or under this is written off (not for IR3 filers).
+    write_off_limit: Money | None = None
+    write_off_source: Url | None = None
+
+
+class ExtraPay(_Strict):
+    """PAYE on an extra pay (bonus, leave paid out, redundancy): the bands its rate is read from
+    (2024-25 kept the bands from before 31 July 2024 all year) and whether the last-two-pay-periods
+    rule for an extra pay on leaving applies (from 1 April 2025)."""
+
+    source: Url
+    leaving_source: Url | None = None
+    leaving_two_pays: bool
+    bands: list[Band]
+
+    _bands_ok = field_validator("bands")(_check_bands)
 
 
 class BrightLine(_Strict):
@@ -349,6 +369,7 @@ class TaxYearFile(_Strict):
     foreign_investment_funds: ForeignInvestmentFunds | None = None
     residency: Residency | None = None
     year_end: YearEnd | None = None
+    extra_pay: ExtraPay | None = None
     bright_line: BrightLine | None = None
     working_for_families: WorkingForFamilies | None = None
 
@@ -508,7 +529,7 @@ def load_year_file(path: Path) -> TaxYearRules:
     """Load and validate one file; raise `RulesError` naming the file, field and problem."""
     path = Path(path)
     try:
-        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+        raw = yaml.load(path.read_text(encoding="utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     except FileNotFoundError:
         raise RulesError(f"{path.name}: file not found ({path})") from None
     except yaml.YAMLError as exc:

@@ -271,11 +271,45 @@ def lead_for(name: str, args: dict, result: dict, decision: Decision) -> str:
         return f"You can claim back **{money(result['credit'])}** on {money(result['eligible_donations'])} of donations ({y})."
     if name == "find_prescribed_investor_rate":
         return f"Your prescribed investor rate (PIR) is **{pct(result['rate'])}**."
+    if name == "calculate_extra_pay_paye":
+        return _extra_pay_lead(result)
+    if name == "calculate_year_end_square_up":
+        return _square_up_lead(result)
     if name == "choose_secondary_tax_code":
         return (f"Use **{result['tax_code']}** for the second job: with a total income of {money(args.get('total_annual_income', 0))} "
                 f"a year, its pay is taxed at {pct(result['rate'])} ({pct(result['rate_with_acc_levy'])} with the ACC earners' levy)"
                 + (f", and student loan is taken at {pct(result['student_loan_rate'])} of every dollar of it." if "SL" in result["tax_code"] else "."))
     return ""
+
+
+def _extra_pay_lead(result: dict) -> str:
+    """PAYE on the extra pay, the rate and why, and what the square-up gives back on it."""
+    levy = " plus the ACC earners' levy" if result["acc_levy"] else ""
+    basis = ("its code's flat rate" if result["grossed_up_income"] is None else
+             f"the rate for your annualised income of {money(result['annualised_income'])} plus the extra pay ({money(result['grossed_up_income'])})")
+    lead = (f"PAYE on the {money(result['extra_pay'])} extra pay is **{money(result['paye'])}** ({result['tax_year']}): all of it is taxed at "
+            f"{pct(result['tax_rate'])}{levy}, {basis}. You keep {money(result['net_extra_pay'])}")
+    deductions = [f"{money(result[k])} {label}" for k, label in (("student_loan", "student loan"), ("kiwisaver_employee", "KiwiSaver")) if result.get(k)]
+    lead += f" after {' and '.join(deductions)} as well." if deductions else "."
+    back = (result.get("year_end") or {}).get("over_withheld") or 0
+    if back > 0:
+        lead += (f" If the rest of your year's income is about {money(result['year_end']['assumed_other_income'])}, the year-end square-up "
+                 f"gives back about {money(back)} of it: the year's bands tax it at {money(result['year_end']['income_tax_due_on_extra_pay'])}.")
+    return lead
+
+
+def _square_up_lead(result: dict) -> str:
+    """Refund, bill or nothing for the year, and the first reason."""
+    if result["result"] == "refund":
+        head = f"You should get a **refund of {money(result['amount'])}** for {result['tax_year']}"
+    elif result["result"] == "bill":
+        head = f"You should have **{money(result['amount'])} of tax to pay** for {result['tax_year']}"
+        head += " (written off automatically, as IRD does for a small bill)" if result["written_off"] else f", due {result['tax_to_pay_due']}"
+    else:
+        head = f"Your tax for {result['tax_year']} should square up to **nothing** to pay and no refund"
+    reason = f" {result['why'][0]}" if result.get("why") else ""
+    return (f"{head}: tax of {money(result['tax_due'])} on {money(result['total_income'])} against {money(result['tax_paid'])} already taken "
+            f"(without the ACC levy).{reason}")
 
 
 def _flat_code_rate(year_rules, tax_code):

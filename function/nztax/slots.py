@@ -20,9 +20,11 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from bisect import bisect_left
 from dataclasses import dataclass, field, replace
 from decimal import Decimal, InvalidOperation
 
+from nztax import budget
 from nztax.contract import tax_year_starting
 from nztax import rules as nztax_rules
 from nztax.rules import PAY_FREQUENCIES, RuleBook, current_tax_year, tax_year_for
@@ -565,14 +567,36 @@ TWO_OF_THEM = re.compile(r"\b(?:each|both|every one|apiece|twice|two|three|(?:2|
 ASKED_ABOUT_AGAIN = re.compile(r"\b(?:what|what's|whats|how much|how)\b[^.?!$\d]*\b(?:on|of|for)\s*$", re.I)
 
 
+# How far before an amount find_money reads its leading words (characters).
+LOOKBACK = 64
+
+
 def find_money(text: str) -> list[Money]:
     """Every amount of money in the text, in order, with its period and role."""
     text = clean_text(text)
     found: list[Money] = []
+    said_anywhere: dict = {}
+
+    def anywhere(pattern: re.Pattern, hours_aside: bool = False) -> bool:
+        # Whole-question facts are looked up once per question, not once per amount: reading stays
+        # linear in the question's length however many amounts it holds.
+        key = (pattern, hours_aside)
+        if key not in said_anywhere:
+            said_anywhere[key] = bool(pattern.search(HOURS.sub(" ", text) if hours_aside else text))
+        return said_anywhere[key]
+
+    def asked_anywhere() -> str | None:
+        if "asked" not in said_anywhere:
+            said_anywhere["asked"] = asked_period(text, [])
+        return said_anywhere["asked"]
+
     for m in AMOUNT.finditer(text):
+        budget.check()
         num, cur, suf, dollars = m.group("num"), m.group("cur"), m.group("suf"), m.group("dollars")
         start, end = m.start("num") if not (m.group("neg") or cur) else m.start(), m.end()
-        before, after = text[:m.start("num")], text[end:]
+        # The words just before an amount: every pattern tried on them is anchored at their end and far
+        # shorter than LOOKBACK (whitespace is collapsed), so the window reads as the whole prefix would.
+        before, after = text[max(0, m.start("num") - LOOKBACK):m.start("num")], text[end:]
         code_after = False
         spaced_m = suf == "m" and m.end("num") < m.start("suf") and "." not in num and len(num.replace(",", "")) >= 3
         if suf and suf.lower() == "m" and (not cur and (suf == "M" or spaced_m or re.match(r"\s?sl\b", after, re.I))
@@ -608,7 +632,8 @@ def find_money(text: str) -> list[Money]:
             continue  # "4 weekly pay 4,100": the period, paid every four weeks
         if not (cur or suf or "." in num) and AGE.fullmatch(num) and not before.strip() and re.match(r"\s*,", after):
             continue  # "34, salary $58,300 and …": an age opening the message
-        if DATE_AROUND.search(before) or DATE_AROUND.match(text[m.end("num"):]):
+        if (DATE_AROUND.search(before) if m.start("num") <= LOOKBACK else DATE_AROUND.match(text, 0, m.start("num"))
+                or DATE_AROUND.search(text, m.start("num") - LOOKBACK, m.start("num"))) or DATE_AROUND.match(text[m.end("num"):]):
             if not cur:
                 continue
         near = text[max(0, m.start() - 40):m.end() + 30]
@@ -616,10 +641,10 @@ def find_money(text: str) -> list[Money]:
         if not period_stated and GROSS_LABEL.search(before):
             # "Week 47 | Hours 16 | Gross 320.00", "Gross 1,192.00 … what should it be for that week?": the
             # gross of the payslip's own period, or of the period the question names.
-            named = next((name for name, said in PAYSLIP_PERIOD if said.search(text)), None) or asked_period(text, [])
+            named = next((name for name, said in PAYSLIP_PERIOD if anywhere(said)), None) or asked_anywhere()
             if named in PAY_FREQUENCIES:
                 period, period_stated = named, True
-        if not period_stated and (HOURS_THEN_RATE.search(before) or RATE_LABEL.search(before) and HOURS_LABELLED.search(text)):
+        if not period_stated and (HOURS_THEN_RATE.search(before) or RATE_LABEL.search(before) and anywhere(HOURS_LABELLED)):
             # "38 hrs at $27.50", "40.00 hrs @ 29.80", "Rate 26.50 … Hours this week 32.0": a rate an hour.
             period, period_stated = "hourly", True
         # "68,500" written with a thousands separator is an amount (counts were ruled out above).
@@ -644,7 +669,7 @@ def find_money(text: str) -> list[Money]:
         if plain and value < 100 and re.fullmatch(r"\d+\.\d", num) and not period_stated:
             continue  # "pir 10.5 or 17.5", "kiwisaver 3.5": a rate written without its % sign
         questioned, one_pay = None, False
-        currency_before, currency_after = FOREIGN_BEFORE.search(text[:m.start("num")]), FOREIGN_AFTER.match(text[end:])
+        currency_before, currency_after = FOREIGN_BEFORE.search(before), FOREIGN_AFTER.match(text[end:])
         foreign = bool(currency_before or currency_after)
         # "-$5,000" is a loss; the dash in "20 Dec 2024 - $1000 weekly" only separates.
         separator = bool(m.group("neg")) and m.group("neg") != "-" and text[max(0, m.start() - 1):m.start()].isspace()
@@ -669,18 +694,18 @@ def find_money(text: str) -> list[Money]:
         elif value < Decimal(str(get_settings().bare_amount_minimum)) and not period_stated and role == "income":
             # Too small for a year's pay, and no period said.
             if (not (cur or suf or dollars) and not re.search(r"\b(?:donat|gave)", near, re.I)
-                    and not ANY_PERIOD_WORD.search(HOURS.sub(" ", text))):
+                    and not anywhere(ANY_PERIOD_WORD, hours_aside=True)):
                 # (A pay period named elsewhere, "paid every 4 weeks, 3,900 gross", is its period; the
                 # week of "40hrs a week" is the hours', not a pay's.)
                 questioned = f"{num}{BARE_NUMBER_QUESTIONED}"
             elif (PAID_BEFORE.search(text[max(0, m.start() - 20):m.start()])
                   or GETS_BEFORE.search(text[max(0, m.start() - 20):m.start()]) and PAY_AFTER.match(text[m.end():])
-                  or EACH_PAY_AFTER.match(text[m.end():]) and not PAY_FREQUENCY_WORD.search(text)):
+                  or EACH_PAY_AFTER.match(text[m.end():]) and not anywhere(PAY_FREQUENCY_WORD)):
                 # "I get paid 2.5k": a pay, but of which period?
                 questioned = f"{m.group(0).strip()} paid could be a week's, a fortnight's or a month's pay"
                 one_pay = True
             elif (EARNS_BEFORE.search(text[max(0, m.start() - 20):m.start()])
-                  and not WHOLE_YEAR_WORDS.search(text) and not ANY_PERIOD_WORD.search(text)
+                  and not anywhere(WHOLE_YEAR_WORDS) and not anywhere(ANY_PERIOD_WORD)
                   and not ON_TOP_OF_ANOTHER.search(text[m.end():])):
                 # "i make 4k", "net pay on $1,650": too small for a year's pay, said of a pay, and no
                 # period anywhere in the question.
@@ -703,19 +728,35 @@ def find_money(text: str) -> list[Money]:
     # "Just cracked $184,000 … What's the income tax on $184k?": the same amount asked about again; a
     # heading's amount said again in the text under it ("Second job at $300/wk? Starting a second job,
     # $300 a week.").
-    def same_again(a: Money, b: Money) -> bool:
+    # (The sentence ends and "two of them" words are found once, so weighing each amount against
+    # the ones before it costs a lookup, not a scan of the text between them.)
+    marks = [i for i, c in enumerate(text) if c in ".?!;"]
+    spaced_ends = [i for i in marks if i + 1 < len(text) and text[i + 1].isspace()]
+    two_of_them = bool(TWO_OF_THEM.search(text))
+
+    def sentence_ends_between(lo: int, hi: int) -> bool:
+        """SENTENCE_END.search(text, lo, hi), read off the marks found once."""
+        if hi - 1 < lo:
+            return False
+        if text[hi - 1] in ".?!;":  # a stop at the very end of the span is followed by its end
+            return True
+        j = bisect_left(spaced_ends, lo)
+        return j < len(spaced_ends) and spaced_ends[j] <= hi - 2
+
+    def same_again(a: Money, b: Money, asked_again: bool) -> bool:
         return b.value == a.value and b.period == a.period and (
-            bool(ASKED_ABOUT_AGAIN.search(text[max(0, a.start - 40):a.start]))
-            or bool(SENTENCE_END.search(text, b.end, a.start)) and not TWO_OF_THEM.search(text))
+            asked_again or sentence_ends_between(b.end, a.start) and not two_of_them)
 
     kept: list[Money] = []
     for a in found:
+        budget.check()
+        asked_again = bool(ASKED_ABOUT_AGAIN.search(text[max(0, a.start - 40):a.start]))
         if re.search(r"\b(?:the|that|this)\s*$", text[max(0, a.start - 6):a.start], re.I) and any(
                 b.value in (a.value, a.value * 1000) for b in kept):
             continue
         if kept and kept[-1].period != a.period and RESTATED_IN_BRACKETS.match(text[kept[-1].end:a.start]):
             continue  # "$250 a week (about $12,000 a year)": the same pay put another way
-        twin = next((i for i, b in enumerate(kept) if same_again(a, b)), None)
+        twin = next((i for i, b in enumerate(kept) if same_again(a, b, asked_again)), None)
         if twin is None:
             kept.append(a)
             continue

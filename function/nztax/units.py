@@ -35,6 +35,7 @@ WITHHELD_FILE = "units_withheld.json"
 SLUG_MAX_WORDS = 12
 CALCULATION = "calculation"
 _FIELD = re.compile(r"\{(\w+)\}")
+_QUESTION_KEYS = {"q", "also", "lead", "answer", "calculator", "source", "each", "slug"}
 
 
 class UnitsError(ValueError):
@@ -159,6 +160,10 @@ def _unit(item, params: dict, topic: UnitTopic, where: str) -> Unit:
         raise UnitsError(f"{where}: a question is text or a mapping with `q`")
     if not isinstance(params, dict):
         raise UnitsError(f"{where}: `each` lists mappings of parameter -> value")
+    unknown = set(item) - _QUESTION_KEYS
+    if unknown:
+        # An unquoted ', ' in a flow mapping silently splits a value into a stray key; refuse it.
+        raise UnitsError(f"{where}: unknown field(s) {sorted(map(str, unknown))} (quote a value holding ', ' or ': ')")
     text = _with(item.get("q"), params)
     if not isinstance(text, str) or not text.strip():
         raise UnitsError(f"{where}: a question must be non-empty text")
@@ -170,6 +175,9 @@ def _unit(item, params: dict, topic: UnitTopic, where: str) -> Unit:
     if source is not None:
         if not isinstance(source, dict) or not str(source.get("url", "")).startswith("https://") or not source.get("quote"):
             raise UnitsError(f"{where}: `source` needs an https `url` and a `quote` from that page")
+        if set(source) - {"url", "quote"}:
+            raise UnitsError(f"{where}: `source` has only `url` and `quote`; a stray field "
+                             f"{sorted(map(str, set(source) - {'url', 'quote'}))} means an unquoted ', ' cut the quote short")
         source = UnitSource(str(source["url"]), " ".join(_with(source["quote"], params).split()))
     calculation = item.get("answer") == CALCULATION
     lead = _with(item.get("lead"), params)

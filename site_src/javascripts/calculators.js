@@ -662,6 +662,11 @@
       calculate_kiwisaver, calculate_take_home_pay, calculate_donation_tax_credit, find_prescribed_investor_rate,
       choose_secondary_tax_code,
     };
+    // Calculators in other files (calculators_pay.js) get the same exact-money helpers and tools.
+    const kit = { Q, ZERO, qmax, qmin, qfloor, exact, exactAmount, truncateCents, roundCents, cents, asNumber, rateNumber, toDouble,
+      roundFloat, fmtCommas2, fmtG, dayNumber, ToolArgumentError, PERIODS_PER_YEAR, PRIMARY_CODES, yearRules, parseFrequency,
+      parseTaxCode, resolvePayDate, asRate, taxOnBands, marginalRate, loanDeductionForPay, tools: TOOLS };
+    for (const extension of EXTENSIONS) Object.assign(TOOLS, extension(kit));
 
     /** Like nztax.tools.call_tool: never throws; problems come back as {"error": {...}}. */
     function callTool(name, args) {
@@ -713,12 +718,19 @@
     return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
   }
 
-  const core = { makeCalculators, taxYearFor, Q, parseDecimal, exact, limitDenominator, toDouble, roundFloat, readAmount };
+  const EXTENSIONS = [];
+  /** Add the tools `factory(kit)` returns to every calculator set made from now on. */
+  function extend(factory) { EXTENSIONS.push(factory); }
+
+  const core = { makeCalculators, taxYearFor, Q, parseDecimal, exact, limitDenominator, toDouble, roundFloat, readAmount, extend };
 
   if (typeof module !== "undefined" && module.exports) {
+    extend(require("./calculators_pay.js"));
     module.exports = core;
     return;
   }
+  // Instant navigation runs a calculator page's scripts again: the first copy keeps the binding.
+  if (root.NZTaxCalc) return;
   root.NZTaxCalc = core;
 
   // ---------------------------------------------------------------------------------------------
@@ -756,8 +768,23 @@
     calculate_donation_tax_credit: [["total_donations", "Donations", "money"], ["eligible_donations", "Eligible donations", "money"],
       ["rate", "Credit rate", "percent"], ["capped_by_income", "Limited by income", "bool"], ["credit", "Tax credit", "money"]],
     find_prescribed_investor_rate: [["rate", "Your prescribed investor rate", "percent"], ["reason", "Why", "text"]],
+    calculate_extra_pay_paye: [["extra_pay", "Extra pay", "money"], ["tax_code", "Tax code", "text"], ["annualising_rule", "Earnings annualised", "text"],
+      ["annualised_income", "Annualised income", "money"], ["grossed_up_income", "With the extra pay", "money"], ["tax_rate", "Tax rate", "percent"],
+      ["paye", "PAYE on the extra pay (includes ACC levy)", "money"], ["income_tax", "of which income tax", "money"], ["acc_levy", "of which ACC earners' levy", "money"],
+      ["student_loan", "Student loan", "money"], ["kiwisaver_employee", "KiwiSaver (employee)", "money"], ["net_extra_pay", "You keep", "money"]],
+    calculate_year_end_square_up: [["summary", "Result", "text"], ["total_income", "Income for the year", "money"], ["income_tax", "Income tax on it", "money"],
+      ["ietc", "Independent earner tax credit", "money"], ["tax_due", "Tax for the year", "money"], ["tax_paid", "Tax already paid (without ACC levy)", "money"],
+      ["donation_tax_credit", "Donation tax credit (claimed separately)", "money"], ["tax_to_pay_due", "Tax to pay is due", "text"]],
     choose_secondary_tax_code: [["tax_code", "Secondary tax code", "text"], ["rate", "Tax rate", "percent"],
       ["rate_with_acc_levy", "Rate including the ACC levy", "percent"], ["student_loan_rate", "Student loan deduction", "percent"]],
+  };
+  // The rows a result is announced by (the rest is in the table); a tool not listed is announced by
+  // its last row.
+  const HEADLINE = {
+    calculate_income_tax: ["total_tax"], calculate_paye: ["paye", "net_pay"], calculate_take_home_pay: ["net_pay"],
+    calculate_acc_levy: ["annual_levy"], calculate_student_loan_repayment: ["annual_repayment"], calculate_ietc: ["annual_credit"],
+    calculate_kiwisaver: ["employee_contribution", "employer_contribution_net"], calculate_donation_tax_credit: ["credit"],
+    find_prescribed_investor_rate: ["rate"], choose_secondary_tax_code: ["tax_code"],
   };
   const rulesCache = new Map();
   // How long typing must pause before a calculator recomputes (long enough not to flash a result
@@ -778,21 +805,30 @@
     return e;
   }
 
-  function rowsTable(doc, rows, headers) {
-    const t = el(doc, "table", "nz-calc__table");
+  /** A result table with its caption, in the named, focusable box that scrolls on a narrow screen. */
+  function rowsTable(doc, rows, headers, caption) {
+    const box = el(doc, "div", "nz-table");
+    box.setAttribute("role", "region");
+    box.setAttribute("tabindex", "0");
+    box.setAttribute("aria-label", caption);
+    const t = box.appendChild(el(doc, "table", "nz-calc__table"));
+    t.appendChild(el(doc, "caption", "nz-visually-hidden", caption));
     if (headers) {
       const tr = el(doc, "tr");
-      for (const h of headers) tr.appendChild(el(doc, "th", "", h));
+      for (const h of headers) tr.appendChild(el(doc, "th", "", h)).setAttribute("scope", "col");
       t.appendChild(el(doc, "thead")).appendChild(tr);
     }
     const body = el(doc, "tbody");
     for (const row of rows) {
       const tr = el(doc, "tr");
-      row.forEach((cell, i) => tr.appendChild(el(doc, i === 0 ? "th" : "td", "", cell)));
+      row.forEach((cell, i) => {
+        const c = tr.appendChild(el(doc, i === 0 ? "th" : "td", "", cell));
+        if (i === 0) c.setAttribute("scope", "row");
+      });
       body.appendChild(tr);
     }
     t.appendChild(body);
-    return t;
+    return box;
   }
 
   function fieldLabel(input) { return input.getAttribute("data-label") || input.name; }
@@ -851,8 +887,9 @@
     let box = input.parentElement.querySelector(".nz-field__error");
     if (!box && problem) {
       box = el(input.ownerDocument, "small", "nz-field__error");
-      box.setAttribute("aria-live", "polite");
+      box.id = `${input.id}-error`;
       input.parentElement.appendChild(box);
+      input.setAttribute("aria-describedby", `${input.getAttribute("aria-describedby") || ""} ${box.id}`.trim());
     }
     if (box) box.textContent = problem || "";
     if (problem) input.setAttribute("aria-invalid", "true"); else input.removeAttribute("aria-invalid");
@@ -874,27 +911,47 @@
     const out = form.querySelector(".nz-calc__result");
     out.replaceChildren();
     if (result.error) {
-      out.appendChild(el(doc, "p", "nz-calc__error", plainMessage(form, result.error)));
-      return;
+      const message = plainMessage(form, result.error);
+      out.appendChild(el(doc, "p", "nz-calc__error", message));
+      return message;
     }
     if (result.tax_year) out.appendChild(el(doc, "span", "nz-badge", `Tax year ${result.tax_year}`));
     const rows = (VIEWS[tool] || []).filter(([key]) => key in result && result[key] !== null).map(([key, label, fmt]) => [label, FORMAT[fmt](result[key])]);
-    out.appendChild(rowsTable(doc, rows));
+    out.appendChild(rowsTable(doc, rows, undefined, "Result"));
     if (tool === "calculate_income_tax" && result.breakdown.length) {
-      out.appendChild(el(doc, "h4", "", "Tax in each band"));
+      out.appendChild(el(doc, "h3", "", "Tax in each band"));
       out.appendChild(rowsTable(doc, result.breakdown.map((b) => [
         `${FORMAT.percent(b.rate)} on ${FORMAT.money(b.band_from)} – ${b.band_to === null ? "and over" : FORMAT.money(b.band_to)}`,
-        FORMAT.money(b.income_in_band), FORMAT.money(b.tax)]), ["Band", "Income in band", "Tax"]));
+        FORMAT.money(b.income_in_band), FORMAT.money(b.tax)]), ["Band", "Income in band", "Tax"], "Tax in each band"));
     }
     if (tool === "calculate_take_home_pay") {
       const p = result.per_pay;
-      out.appendChild(el(doc, "h4", "", `One ${p.pay_frequency.replace("_", "-")} pay (PAYE method)`));
+      out.appendChild(el(doc, "h3", "", `One ${p.pay_frequency.replace("_", "-")} pay (PAYE method)`));
       out.appendChild(rowsTable(doc, [["Gross pay", FORMAT.money(p.gross_pay)], ["PAYE", FORMAT.money(p.paye)], ["Student loan", FORMAT.money(p.student_loan)],
-        ["KiwiSaver", FORMAT.money(p.kiwisaver_employee)], ["Net pay", FORMAT.money(p.net_pay)]]));
+        ["KiwiSaver", FORMAT.money(p.kiwisaver_employee)], ["Net pay", FORMAT.money(p.net_pay)]], undefined, "One pay"));
     }
+    if (result.year_end) {
+      const y = result.year_end;
+      out.appendChild(el(doc, "h4", "", "At the end of the year (estimate)"));
+      out.appendChild(rowsTable(doc, [["Income tax the extra pay adds to the year", FORMAT.money(y.income_tax_due_on_extra_pay)],
+        ["Income tax taken from it", FORMAT.money(y.income_tax_withheld)], ["Taken beyond the year's tax (back in the square-up)", FORMAT.money(y.over_withheld)]], undefined, "At the end of the year"));
+    }
+    if (Array.isArray(result.sources) && result.sources.length) {
+      out.appendChild(el(doc, "h4", "", "Source by source"));
+      out.appendChild(rowsTable(doc, result.sources.map((s) => [s.source, FORMAT.money(s.income), FORMAT.money(s.tax_paid), FORMAT.money(s.tax_due), FORMAT.money(s.difference)]),
+        ["Source", "Income", "Tax taken", "Tax due on it", "Taken more (+) or less (−)"], "Source by source"));
+    }
+    for (const key of ["why", "notes"]) {
+      if (Array.isArray(result[key]) && result[key].length) {
+        const list = el(doc, "ul", "nz-calc__" + key);
+        for (const line of result[key]) list.appendChild(el(doc, "li", "", line));
+        out.appendChild(list);
+      }
+    }
+    if (result.student_loan && result.student_loan.has_loan) out.appendChild(el(doc, "p", "nz-calc__loan", result.student_loan.reason));
     if (tool === "choose_secondary_tax_code") {
       out.appendChild(rowsTable(doc, result.thresholds.map((t) => [t.tax_code, t.income_up_to === null ? "above" : `up to ${FORMAT.money(t.income_up_to)}`, FORMAT.percent(t.rate)]),
-        ["Code", "Total income", "Rate"]));
+        ["Code", "Total income", "Rate"], "Secondary codes"));
     }
     if (result.source) {
       const p = el(doc, "p", "nz-calc__source", "Source: ");
@@ -905,6 +962,16 @@
       p.appendChild(a);
       out.appendChild(p);
     }
+    return summary(tool, result, rows);
+  }
+
+  /** The one line a screen reader hears for a result: its headline rows, not the whole table. */
+  function summary(tool, result, rows) {
+    const keys = HEADLINE[tool];
+    const views = VIEWS[tool] || [];
+    const picked = keys ? views.filter(([key]) => keys.includes(key) && key in result && result[key] !== null)
+      .map(([key, label, fmt]) => [label, FORMAT[fmt](result[key])]) : rows.slice(-1);
+    return picked.map(([label, value]) => `${label}: ${value}`).join("; ");
   }
 
   /** A source's title from the page (data-source-titles, written at build time from the rules data);
@@ -928,14 +995,15 @@
     const out = form.querySelector(".nz-calc__result");
     out.replaceChildren();
     const failed = a.error || b.error;
-    if (failed) { out.appendChild(el(doc, "p", "nz-calc__error", plainMessage(form, failed))); return; }
+    if (failed) { const message = plainMessage(form, failed); out.appendChild(el(doc, "p", "nz-calc__error", message)); return message; }
     const keys = [["income_tax", "Income tax"], ["acc_levy", "ACC earners' levy"], ["ietc", "IETC"], ["student_loan", "Student loan"],
       ["kiwisaver_employee", "KiwiSaver"], ["net_pay", "Take-home pay"]];
     const rows = keys.map(([k, label]) => {
       const diff = new Q(0n).add(parseDecimal(String(b[k]))).sub(parseDecimal(String(a[k])));
       return [label, FORMAT.money(a[k]), FORMAT.money(b[k]), FORMAT.money(Number(diff.n) / Number(diff.d))];
     });
-    out.appendChild(rowsTable(doc, rows, ["", args.year_a, args.year_b, "Difference"]));
+    out.appendChild(rowsTable(doc, rows, ["Item", args.year_a, args.year_b, "Difference"], `${args.year_a} and ${args.year_b}`));
+    return `Take-home pay: ${FORMAT.money(a.net_pay)} in ${args.year_a}, ${FORMAT.money(b.net_pay)} in ${args.year_b}`;
   }
 
   /** Per form: the pending recompute and a count of input changes (a result is shown only when
@@ -960,6 +1028,14 @@
     return state.generation;
   }
 
+  /** One polite announcement per result the reader asked for (not on page load or Back): the
+   * form's status line, changed only when the line differs, so a repeat computation is silent. */
+  function announce(form, how, line) {
+    const status = form.querySelector(".nz-calc__status");
+    if (!status || how === "load" || how === "history" || !line || status.textContent === line) return;
+    status.textContent = line;
+  }
+
   function settle(out) {
     out.classList.remove("nz-calc__result--pending");
     out.style.minHeight = "";
@@ -981,18 +1057,21 @@
       // Never leave a result beside inputs it was not computed from.
       out.replaceChildren(el(doc, "p", "nz-calc__error", problems.join(" ")));
       settle(out);
+      announce(form, how, problems.join(" "));
       return;
     }
     loadRules(new URL(form.getAttribute("data-rules"), root.location.href).href).then((rules) => {
       if (state.generation !== generation) return;  // the inputs changed since: a newer run owns the result
       const calcs = makeCalculators(rules);
+      let line;
       if (tool === "compare_years") {
         const [a, b] = compareYears(calcs, args);
-        showComparison(form, doc, args, a, b);
+        line = showComparison(form, doc, args, a, b);
       } else {
-        showResult(form, doc, tool, calcs.callTool(tool, args));
+        line = showResult(form, doc, tool, calcs.callTool(tool, args));
       }
       settle(out);
+      announce(form, how, line);
       writeQuery(form, how);
     }).catch(() => {
       if (state.generation !== generation) return;
@@ -1045,6 +1124,20 @@
     const url = `${root.location.pathname}${query}${root.location.hash}`;
     if (how === "edit" && history.pushState) history.pushState(null, "", url);
     else history.replaceState(history.state, "", url);
+    followAddress(form.ownerDocument);
+  }
+
+  /** The theme resolves every link once, when the page loads; links to a place on this page (the
+   * skip link, heading anchors, contents) would then point at the address without its inputs and
+   * reload the page. They follow the address as it is now. */
+  function followAddress(doc) {
+    for (const a of doc.querySelectorAll("a[href*='#']")) {
+      let url;
+      try { url = new URL(a.href); } catch (e) { continue; }
+      if (url.origin === root.location.origin && url.pathname === root.location.pathname && url.hash) {
+        a.href = `${root.location.pathname}${root.location.search}${url.hash}`;
+      }
+    }
   }
 
   function bindCalculators(doc) {

@@ -163,6 +163,12 @@ class Mirror:
         if mode == "soft-404":  # an error page served with 200
             return self.send(h, request, 200, plain_page("Page not found", "Sorry, we cannot find the page you are "
                                                          "looking for. It may have moved. Try the search box."))
+        if mode == "ird-404":  # IRD's own not-found page, served with 200
+            return self.send(h, request, 200, plain_page("Inland Revenue | Page not found", "Oops! We can't find that "
+                                                         "page. Try searching or browse the topics below."))
+        if mode == "ird-404-plain-title":  # the same page under a title that says nothing
+            return self.send(h, request, 200, plain_page("Inland Revenue", "Oops! We can't find that page. Try "
+                                                         "searching or browse the topics below."))
         if mode == "500":
             return self.send(h, request, 500, b"server error", "text/plain")
         if mode == "503-then-ok":  # one 503 with Retry-After, then the page

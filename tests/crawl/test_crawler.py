@@ -178,11 +178,19 @@ def test_a_page_cut_to_45_percent_is_damaged_and_keeps_its_good_copy(crawl, mirr
     assert "shrank" in run.log.getvalue() and "--allow-shrink" in run.log.getvalue()
 
 
+@pytest.mark.parametrize("share", [55, 70])
+def test_a_page_cut_to_most_of_its_length_is_damaged_too(crawl, mirror, share):
+    """Real edits of the stored pages changed their main content by under 1%; a cut to 55% or 70% is damage."""
+    run = _assert_good_copy_kept(crawl, mirror, fault_source(f"cut-{share}"), f"long-cut-{share}", outcome="damaged",
+                                 first_mode="long")
+    assert "shrank" in run.log.getvalue()
+
+
 def test_a_page_that_lost_a_little_is_an_ordinary_change(crawl, mirror):
-    source = fault_source("cut-80")
-    mirror.modes["/faults/cut-80"] = "long"
+    source = fault_source("cut-90")
+    mirror.modes["/faults/cut-90"] = "long"
     crawl([source])
-    mirror.modes["/faults/cut-80"] = "long-cut-80"
+    mirror.modes["/faults/cut-90"] = "long-cut-90"
     assert crawl([source]).totals.outcomes[source.url] == "changed"
 
 
@@ -197,6 +205,39 @@ def test_allow_shrink_accepts_a_page_that_really_got_shorter(crawl, mirror):
 def test_a_not_found_page_served_with_200_is_damaged(crawl, mirror):
     run = _assert_good_copy_kept(crawl, mirror, fault_source("soft-404"), "soft-404", outcome="damaged")
     assert "error page" in run.log.getvalue()
+
+
+@pytest.mark.parametrize("mode", ["ird-404", "ird-404-plain-title"])
+def test_irds_own_not_found_page_is_damaged(crawl, mirror, mode):
+    run = _assert_good_copy_kept(crawl, mirror, fault_source(mode), mode, outcome="damaged")
+    assert "error page" in run.log.getvalue()
+
+
+def test_a_body_left_unlike_its_manifest_entry_by_a_crash_is_fetched_again(crawl, mirror):
+    """A crawl killed between writing a body and rewriting the manifest: the next crawl finds the
+    body differs from its entry, says so, and fetches the page in full (no 304, cadence or not)."""
+    source = fault_source("crashed")
+    first = crawl([source])
+    entry = first.store.entry(source.url)
+    good = first.store.read_raw(entry)
+    first.store.raw_path(entry).write_bytes(good.replace(b"Good content", b"Half-saved content"))
+    second = crawl([source], respect_cadence=True)
+    log = second.log.getvalue()
+    assert "does not match the manifest" in log and second.totals.mismatched == 1
+    assert second.totals.outcomes[source.url] in ("changed", "unchanged")
+    assert second.store.read_raw(second.store.entry(source.url)) == good
+    assert crawl([source]).totals.mismatched == 0
+
+
+def test_a_mismatched_body_that_cannot_be_fetched_again_is_reported(crawl, mirror):
+    source = fault_source("crashed-down")
+    first = crawl([source])
+    entry = first.store.entry(source.url)
+    first.store.raw_path(entry).write_bytes(first.store.read_raw(entry) + b"<!-- torn -->")
+    mirror.modes["/faults/crashed-down"] = "500"
+    second = crawl([source])
+    assert second.totals.outcomes[source.url] == "failed"
+    assert "still does not match the manifest" in second.log.getvalue()
 
 
 def test_a_new_source_that_answers_with_an_error_page_is_not_stored(crawl, mirror):

@@ -9,7 +9,7 @@ import pytest
 
 from nztax.rules import default_rules
 from nztax.settings import get_settings
-from nztax.units import UnitBank, fill, unit_values
+from nztax.units import UnitBank, UnitsError, fill, unit_values
 
 FIELD = re.compile(r"\{[^{}]*\}")
 CURRENT = "2026-27"  # the tax year of the engine fixtures' fixed day
@@ -37,6 +37,17 @@ def test_bank_holds_at_least_400_units_each_with_a_source(bank):
         assert unit.source is not None and unit.source.quote and unit.source.quote != "?", unit.id
         assert unit.lead or unit.calculation, f"{unit.id}: a lead of its own or the calculator's answer"
         assert len(first_sentence(unit.lead or "x")) >= 1
+
+
+def test_a_quote_cut_short_by_an_unquoted_comma_is_refused(tmp_path):
+    """YAML reads `{url: u, quote: a, b}` as a quote of "a" and a stray key "b"; the support check
+    would then look for only the first clause. The loader names the entry instead."""
+    (tmp_path / "units.yaml").write_text(
+        "topics:\n  t:\n    title: T\n    questions:\n"
+        "      - q: Is it taxed?\n        lead: Yes.\n"
+        "        source: {url: https://www.ird.govt.nz/x, quote: Yes, it is taxed.}\n", encoding="utf-8")
+    with pytest.raises(UnitsError, match="unquoted"):
+        UnitBank.load(tmp_path / "units.yaml")
 
 
 def test_lead_figures_come_from_placeholders(bank):

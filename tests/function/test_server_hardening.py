@@ -19,6 +19,8 @@ import pytest
 from ask_helpers import MAIN, ROOT, function_env
 
 READ_TIMEOUT_S = 1.0  # NZTAX_REQUEST_READ_TIMEOUT for this server: keeps the stall tests short
+DEADLINE_S = 2.0  # NZTAX_REQUEST_DEADLINE: the whole request, however it trickles in
+MAX_CONNECTIONS = 120  # NZTAX_SERVER_MAX_CONNECTIONS
 FUZZ_REQUESTS = 2000
 
 
@@ -32,18 +34,20 @@ def free_port() -> int:
 def port(ask_index):
     port = free_port()
     env = {k: v for k, v in os.environ.items() if k not in ("GEMINI_API_KEY", "NZTAX_LLM_MODEL", "NZTAX_LLM_API_BASE")}
-    env.update(function_env(ask_index, NZTAX_RATE_LIMIT_PER_MINUTE="0", NZTAX_REQUEST_READ_TIMEOUT=str(READ_TIMEOUT_S)))
+    env.update(function_env(ask_index, NZTAX_RATE_LIMIT_PER_MINUTE="0", NZTAX_REQUEST_READ_TIMEOUT=str(READ_TIMEOUT_S),
+                             NZTAX_REQUEST_DEADLINE=str(DEADLINE_S), NZTAX_SERVER_MAX_CONNECTIONS=str(MAX_CONNECTIONS)))
     exe = Path(sys.executable).parent / "functions-framework"
     proc = subprocess.Popen([str(exe), "--target", "ask", "--source", str(MAIN), "--port", str(port), "--host", "127.0.0.1"],
                             cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + 120
     try:
         while True:
             try:
-                status, _, _ = exchange(port, request_bytes("POST", {"question": "What is PAYE?"}))
+                # (the first answer loads the engine: slow on a busy machine)
+                status, _, _ = exchange(port, request_bytes("POST", {"question": "What is PAYE?"}), timeout=60)
                 if status == 200:
                     break
-            except OSError:
+            except (OSError, IndexError):  # not listening yet, or no answer yet
                 pass
             if proc.poll() is not None or time.monotonic() > deadline:
                 pytest.fail(f"functions-framework did not start: {proc.stderr.read().decode()[-2000:] if proc.poll() is not None else ''}")
@@ -252,3 +256,90 @@ def test_concurrent_normal_traffic_is_all_answered(port):
     for t in threads:
         t.join()
     assert results.count(200) == 80
+
+
+def _trickle(port: int, seconds: float, every: float, outcome: list) -> None:
+    """Send a header line every `every` s (well inside the read timeout) for up to `seconds`;
+    record (seconds until the server answered or closed, the answer's first bytes)."""
+    started = time.monotonic()
+    with socket.create_connection(("127.0.0.1", port), timeout=seconds + 5) as s:
+        s.sendall(b"POST / HTTP/1.1\r\nHost: x\r\n")
+        s.settimeout(every)
+        i = 0
+        while time.monotonic() - started < seconds:
+            try:
+                answer = s.recv(4096)
+                outcome.append((time.monotonic() - started, answer))  # answered (or closed, b"")
+                return
+            except TimeoutError:
+                pass
+            try:
+                s.sendall(b"X-Slow-%d: 1\r\n" % i)
+            except OSError:
+                outcome.append((time.monotonic() - started, b""))
+                return
+            i += 1
+        outcome.append((None, b""))  # still open: the server let it go on
+
+
+def test_a_request_trickling_in_is_cut_off_at_its_deadline(port):
+    """A header line every 0.3 s never trips the 1 s read timeout; the whole request's deadline does."""
+    outcome: list = []
+    _trickle(port, seconds=DEADLINE_S * 4, every=READ_TIMEOUT_S * 0.3, outcome=outcome)
+    took, answer = outcome[0]
+    assert took is not None, "a client trickling its headers was served for as long as it kept going"
+    assert took < DEADLINE_S + 1.5
+    assert answer.startswith(b"HTTP/1.1 408") and b'"request_timeout"' in answer
+
+
+def test_trickling_and_idle_clients_do_not_hold_up_a_normal_request(port):
+    """40 clients trickling headers (more than the 32 threads) and 40 idle connections: a normal
+    question is still answered at once, because no thread is taken until a request has arrived."""
+    outcomes: list = []
+    tricklers = [threading.Thread(target=_trickle, args=(port, DEADLINE_S * 2, 0.3, outcomes)) for _ in range(40)]
+    idle = []
+    try:
+        for t in tricklers:
+            t.start()
+        idle = [socket.create_connection(("127.0.0.1", port), timeout=10) for _ in range(40)]
+        time.sleep(0.5)
+        started = time.monotonic()
+        status, _, body = exchange(port, request_bytes("POST", {"question": "What is the ACC earners' levy rate?"}))
+        waited = time.monotonic() - started
+        assert status == 200 and "1.75%" in json.loads(body)["answer"]
+        assert waited < READ_TIMEOUT_S / 2, f"a normal request waited {waited:.2f} s behind slow clients"
+    finally:
+        for s in idle:
+            s.close()
+        for t in tricklers:
+            t.join(timeout=DEADLINE_S * 4)
+    assert len(outcomes) == 40 and all(took is not None for took, _ in outcomes)
+
+
+def test_connections_over_the_cap_are_answered_503_at_once(port):
+    held = []
+    try:
+        for _ in range(MAX_CONNECTIONS + 10):
+            held.append(socket.create_connection(("127.0.0.1", port), timeout=10))
+        refused = []
+        deadline = time.monotonic() + 2
+        for s in held[MAX_CONNECTIONS - 5:]:  # which ones are over the cap depends on who came first
+            s.settimeout(max(0.01, deadline - time.monotonic()))
+            try:
+                answer = s.recv(4096)
+            except TimeoutError:
+                continue
+            if answer:
+                refused.append(answer)
+        busy = [a for a in refused if a.startswith(b"HTTP/1.1 503")]
+        # (one under the cap that stays silent past the read timeout is answered 408)
+        assert all(a.startswith(b"HTTP/1.1 408") for a in refused if a not in busy)
+        assert len(busy) >= 10, f"{len(busy)} of the connections over the cap were answered 503"
+        for answer in busy:
+            head, _, body = answer.partition(b"\r\n\r\n")
+            assert json.loads(body)["error"]["code"] == "server_busy" and b"Retry-After: 1" in head
+    finally:
+        for s in held:
+            s.close()
+    time.sleep(0.3)  # the worker sees the closes
+    assert exchange(port, request_bytes("POST", {"question": "tax on $60k?"}))[0] == 200

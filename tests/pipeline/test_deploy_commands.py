@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import os
 import stat
 import sys
@@ -153,6 +154,28 @@ def test_requirements_from_pyproject():
         deploy.function_requirements(pyproject, ["nope"])
 
 
+def assert_hashed_and_locked(requirements: str) -> None:
+    """Every requirement is the lock's own entry: the same version and its hashes."""
+    lock = (REPO / "requirements" / "lock.txt").read_text()
+    entries = [e for e in re.split(r"\n(?=[A-Za-z0-9])", requirements) if e.strip() and not e.startswith("#")]
+    names = set()
+    for entry in entries:
+        head = entry.splitlines()[0].rstrip(" \\")
+        assert "--hash=sha256:" in entry, f"{head} has no hash"
+        assert re.search(r"^" + re.escape(head) + r" \\$", lock, re.M), f"{head} is not in the lock"
+        assert all(h in lock for h in re.findall(r"--hash=sha256:\w+", entry))
+        names.add(head.split("==")[0].lower())
+    # The server builds on gunicorn's internals: the platform must not pick its own versions.
+    assert {"functions-framework", "gunicorn", "flask", "werkzeug", "numpy"} <= names
+
+
+def test_deploy_ships_the_hashed_lock_not_bare_pins():
+    pins = deploy.function_requirements(REPO / "pyproject.toml", [])
+    assert_hashed_and_locked(deploy.hashed_requirements(REPO / "requirements" / "lock.txt", pins))
+    with pytest.raises(deploy.DeployError, match="disagree"):
+        deploy.hashed_requirements(REPO / "requirements" / "lock.txt", ["numpy==0.0.1"])
+
+
 DEPLOYED_ASK_URL = "https://australia-southeast1-nztax-prod.cloudfunctions.net/nztax-ask"
 
 
@@ -172,6 +195,8 @@ def fake_tree(root: Path, embedder: str = "all-MiniLM-L6-v2-onnx-int8") -> deplo
     (root / "site" / "index.html").write_text(page("tonight"))
     (root / "site" / "_nztax" / "metrics.json").write_text('{"format": 1}')
     (root / "pyproject.toml").write_text((REPO / "pyproject.toml").read_text())
+    (root / "requirements").mkdir()
+    (root / "requirements" / "lock.txt").write_text((REPO / "requirements" / "lock.txt").read_text())
     return deploy.DeployPaths(
         home=root,
         function_src=root / "function",
@@ -192,6 +217,7 @@ def test_staging(tmp_path, prod_settings):
     assert json.loads((stage / "index" / "manifest.json").read_text())["embedder_id"].startswith("gemini")
     reqs = (stage / "requirements.txt").read_text().splitlines()
     assert any(r.startswith("google-genai==") for r in reqs) and any(r.startswith("litellm==") for r in reqs)
+    assert_hashed_and_locked((stage / "requirements.txt").read_text())
     assert not (stage / "nztax" / "data" / "minilm-tokenizer.json").exists()  # Gemini index: no local model
 
     hosting = deploy.stage_hosting(paths, cfg)

@@ -13,7 +13,7 @@ def site_build(path, marker: str):
     path.mkdir(parents=True)
     (path / "index.html").write_text(f"<html>{marker}</html>")
     (path / "faq").mkdir()
-    (path / "faq" / "index.html").write_text(f"faq {marker}")
+    (path / "faq" / "index.html").write_text(f"<html>faq {marker}</html>")
     return path
 
 
@@ -61,7 +61,7 @@ def test_rollback_restores_previous_and_second_rollback_rolls_forward(tmp_path):
     publish.rollback(live)
     assert marker(live) == "<html>monday</html>"
     assert marker(tmp_path / "site.prev") == "<html>tuesday</html>"
-    assert (live / "faq" / "index.html").read_text() == "faq monday"
+    assert (live / "faq" / "index.html").read_text() == "<html>faq monday</html>"
     publish.rollback(live)
     assert marker(live) == "<html>tuesday</html>"
 

@@ -3,105 +3,24 @@
 Chromium comes from apt (installed here when /usr/bin/chromium is missing); Playwright launches it
 by `executable_path`, so no browser is ever downloaded. The site is served from 127.0.0.1 by the
 same static server `nztax serve` uses, and /ask by functions-framework running function/main.py on
-the fixture index. Screenshots go to test-output/screenshots/.
+the fixture index (fixtures in conftest.py). Screenshots go to test-output/screenshots/.
 """
 
 from __future__ import annotations
 
 import json
-import shutil
-import socket
-import subprocess
 import threading
 import time
-import urllib.request
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from pathlib import Path
 
 import pytest
 
-from site_fixtures import ROOT, fixture_env
+from browser_support import free_port
+from site_fixtures import ROOT
 
 pytestmark = pytest.mark.browser
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 SCREENSHOTS = ROOT / "test-output" / "screenshots"
-TIMEOUT_MS = 20_000
-
-
-def ensure_chromium() -> None:
-    """Install Debian's chromium when it is missing; skip (with the reason) only without apt."""
-    if CHROMIUM.exists():
-        return
-    apt = shutil.which("apt-get")
-    if apt is None:
-        pytest.skip("Chromium is not installed and apt-get is not available to install it")
-    for cmd in ([apt, "update", "-q"], [apt, "install", "-y", "-q", "chromium"]):
-        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=900)
-        if proc.returncode != 0:
-            pytest.fail(f"{' '.join(cmd)} failed: {proc.stderr[-1500:]}")
-    assert CHROMIUM.exists(), "apt installed chromium but /usr/bin/chromium is missing"
-
-
-@pytest.fixture(scope="session")
-def browser():
-    ensure_chromium()
-    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is in the `browser` extra")
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
-        yield b
-        b.close()
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-@pytest.fixture(scope="session")
-def live(built_site):
-    """The fixture site on a static server and the real function, with the Ask box pointed at it."""
-    from nztax_build.commands.serve import SiteServer, start_function, stop_process
-    from nztax_build.rebuild import run_mkdocs
-
-    function_port = free_port()
-    ask_url = f"http://127.0.0.1:{function_port}/"
-    env = fixture_env(built_site.settings, ask_url)
-    site_dir = built_site.home / "site-live"
-    run_mkdocs(built_site.settings, site_dir, ask_url=ask_url, env=env)
-    site = SiteServer(site_dir).start()
-    proc = start_function(ROOT, "127.0.0.1", function_port, site.url.rstrip("/"), env=env)
-    try:
-        deadline = time.monotonic() + 60
-        while True:  # up when it answers anything (405 for GET is fine)
-            try:
-                urllib.request.urlopen(ask_url, timeout=2)
-                break
-            except urllib.error.HTTPError:
-                break
-            except OSError:
-                if proc.poll() is not None or time.monotonic() > deadline:
-                    pytest.fail(f"the function did not start (exit code {proc.poll()})")
-                time.sleep(0.2)
-        yield {"site": site.url, "ask_url": ask_url}
-    finally:
-        site.stop()
-        stop_process(proc)
-
-
-@pytest.fixture
-def page(browser):
-    context = browser.new_context(viewport={"width": 1200, "height": 900})
-    pg = context.new_page()
-    pg.set_default_timeout(TIMEOUT_MS)
-    errors: list[str] = []
-    pg.on("pageerror", lambda exc: errors.append(str(exc)))
-    pg.js_errors = errors
-    yield pg
-    context.close()
 
 
 def shot(pg, name: str) -> None:
@@ -310,7 +229,7 @@ def test_ask_box_timeout_and_unreachable(page, live, hostile_server):
 
 
 CALCULATOR_SLUGS = ["income-tax", "paye", "take-home", "acc-levy", "student-loan", "ietc", "kiwisaver", "donations", "pir",
-                    "secondary-code", "compare-years"]
+                    "secondary-code", "compare-years", "extra-pay", "year-end"]
 
 
 def test_every_calculator_computes_its_defaults(page, live):
@@ -470,6 +389,32 @@ def test_calculator_inputs_live_in_the_address(page, live):
     assert "taxable_income=65000" in page.url
     assert not page.js_errors
 
+
+
+def test_extra_pay_calculator_prefilled_from_the_address(page, live):
+    # IR335's Heidi: weekly pay $1,537.50, a $1,000 bonus on M -> PAYE $347.50; on leaving with a
+    # redundancy payment (IR335's Connor: last two weekly pays $550 + $650, $1,000) -> $175.00, no ACC levy.
+    page.goto(live["site"] + "calculators/extra-pay/?extra_pay=1000&regular_pay=1537.50&pay_frequency=weekly&tax_code=M&tax_year=2026-27&pay_date=2026-11-04")
+    page.wait_for_function("document.querySelector('.nz-calc__result').innerText.includes('$347.50')")
+    page.goto(live["site"] + "calculators/extra-pay/?extra_pay=1000&regular_pay=600&recent_earnings=1200&pay_frequency=weekly&tax_code=M"
+              "&on_leaving=true&redundancy=true&tax_year=2026-27&pay_date=2026-11-04")
+    page.wait_for_function("document.querySelector('.nz-calc__result').innerText.includes('$175.00')")
+    text = page.locator(".nz-calc__result").inner_text()
+    assert "last two pay periods" in text, text
+    shot(page, "extra_pay_calculator")
+    assert not page.js_errors
+
+
+def test_year_end_calculator_says_why_from_the_address(page, live):
+    # ME kept on a $60,000 job with a $10,000 second job on SH: the year's $70,000 is above the IETC
+    # range, so the credit the ME code gave is a bill, and the page says so.
+    page.goto(live["site"] + "calculators/year-end/?tax_year=2026-27&salary_wages=60000&tax_code=ME&pay_frequency=fortnightly"
+              "&second_job_wages=10000&second_job_tax_code=SH")
+    page.wait_for_function("document.querySelector('.nz-calc__result').innerText.includes('Tax to pay')")
+    text = page.locator(".nz-calc__result").inner_text()
+    assert "independent earner tax credit" in text and "second job" in text, text
+    shot(page, "year_end_calculator")
+    assert not page.js_errors
 
 # ---------------------------------------------------------------- Ask box behaviour (issues 13 and 16)
 

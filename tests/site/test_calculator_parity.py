@@ -222,6 +222,67 @@ def secondary_case(g: Gen) -> dict:
     return args
 
 
+def extra_pay_case(g: Gen) -> dict:
+    r = g.r
+    frequency = r.choice(FREQUENCIES)
+    args = {"extra_pay": r.choice([g.money(60_000), round(r.uniform(0, 5000), 2), 30000.56]), "pay_frequency": frequency,
+            "tax_code": r.choice(CODES)}
+    if r.random() < 0.7:
+        args["regular_pay"] = g.pay(frequency)
+    if r.random() < 0.4 or "regular_pay" not in args:
+        args["recent_earnings"] = r.choice([0, g.pay(frequency) * r.choice([1, 2, 4])])
+    if r.random() < 0.4:
+        args["on_leaving"] = True
+    if r.random() < 0.25:
+        args["redundancy"] = True
+    if r.random() < 0.6:
+        year = r.choice(YEARS)
+        day = dt.date(int(year[:4]), 4, 1) + dt.timedelta(days=r.randrange(365))
+        args["pay_date"] = day.isoformat()
+    else:
+        year = g.year(allow_partial=True)
+        if year:
+            args["tax_year"] = year
+    ks = r.choice(KS_RATES)
+    if ks is not None:
+        args["kiwisaver_rate"] = ks
+    return args
+
+
+def square_up_case(g: Gen) -> dict:
+    r = g.r
+    args = {"salary_wages": r.choice([0, g.money(250_000)]), "tax_code": r.choice(["M", "ME", "M SL", "ME SL"]),
+            "pay_frequency": r.choice(FREQUENCIES)}
+    if r.random() < 0.5:
+        args["salary_paye"] = round(args["salary_wages"] * r.uniform(0.1, 0.35), 2)
+    if r.random() < 0.4:
+        args["second_job_wages"] = g.money(60_000)
+        args["second_job_tax_code"] = r.choice(["SB", "S", "SH", "ST", "SA", "S SL", "ND"])
+        if r.random() < 0.5:
+            args["second_job_paye"] = round(args["second_job_wages"] * r.uniform(0.1, 0.4), 2)
+    if r.random() < 0.4:
+        args["extra_pays"] = r.choice([g.money(40_000), 5000])
+        args["redundancy"] = r.random() < 0.3
+        if r.random() < 0.4:
+            args["extra_pays_paye"] = round(args["extra_pays"] * r.uniform(0.1, 0.4), 2)
+    for income, tax in (("paid_parental_leave", "paid_parental_leave_tax"), ("nz_super", "nz_super_tax"), ("interest", "rwt"),
+                        ("schedular_payments", "withholding_tax")):
+        if r.random() < 0.25:
+            args[income] = g.money(40_000)
+            args[tax] = round(args[income] * r.choice([0, 0.105, 0.175, 0.3, 0.33, 0.39]), 2)
+    if r.random() < 0.25:
+        args["self_employed_profit"] = r.choice([150, 200, 200.01, g.money(80_000)])
+        args["provisional_tax_paid"] = r.choice([0, round(r.uniform(0, 10_000), 2)])
+    args["student_loan"] = r.random() < 0.4
+    if r.random() < 0.3:
+        args["donations"] = r.choice([0, 4.99, 300, g.money(20_000)])
+    args["receives_working_for_families"] = r.random() < 0.15
+    year = g.year(allow_partial=True)
+    if year:
+        args["tax_year"] = year
+    return args
+
+
 GENERATORS = {
     "calculate_income_tax": simple("taxable_income"),
     "calculate_paye": paye_case,
@@ -233,6 +294,8 @@ GENERATORS = {
     "calculate_donation_tax_credit": donation_case,
     "find_prescribed_investor_rate": pir_case,
     "choose_secondary_tax_code": secondary_case,
+    "calculate_extra_pay_paye": extra_pay_case,
+    "calculate_year_end_square_up": square_up_case,
 }
 
 

@@ -1,0 +1,142 @@
+"""Accessibility: axe-core in Chromium on the fixture site, and a keyboard and screen-reader walk.
+
+axe-core (vendored in tests/site/vendor, version and hash checked here) runs the WCAG 2.0-2.2 A/AA
+rules on the home page, a calculator, a FAQ page, a tax-year page and the sources page, at a desktop
+and a phone width, after the calculator has shown its result; any serious or critical violation
+fails. The keyboard test uses only key presses: the skip link, then at most three Tabs to the
+calculator's first field; typing an amount is heard as one short announcement, once per result.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+AXE = Path(__file__).parent / "vendor" / "axe.min.js"
+AXE_VERSION = "4.11.0"
+AXE_SHA256 = "e9e5863c33a874f09bc01acd9234b7e3c871479f5eef8802fa582544465e6d01"
+WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
+PAGES = {
+    "home": "",
+    "calculator": "calculators/income-tax/",
+    "faq": "faq/paye/how-much-is-taken-out-of-a-four-weekly-pay-of-3500/",
+    "tax-year": "tax-years/2026-27/",
+    "sources": "sources/",
+}
+WIDTHS = {"desktop": (1280, 900), "mobile": (390, 844)}
+
+# Every element a screen reader speaks from when its text changes: counts each non-empty change.
+WATCH_ANNOUNCEMENTS = """() => {
+  window.__heard = [];
+  const live = (node) => {
+    for (let e = node; e && e.nodeType === 1; e = e.parentElement) {
+      const aria = e.getAttribute("aria-live");
+      if (aria === "off") return null;
+      if (aria === "polite" || aria === "assertive" || ["status", "alert", "log"].includes(e.getAttribute("role"))
+          || e.tagName === "OUTPUT") return e;
+    }
+    return null;
+  };
+  new MutationObserver((records) => {
+    const regions = new Set();
+    for (const r of records) {
+      const region = live(r.target.nodeType === 1 ? r.target : r.target.parentElement);
+      if (region) regions.add(region);
+    }
+    for (const region of regions) {
+      const text = region.textContent.trim();
+      if (text) window.__heard.push(text);
+    }
+  }).observe(document.body, { subtree: true, childList: true, characterData: true });
+}"""
+
+
+def test_vendored_axe_is_the_pinned_release():
+    data = AXE.read_bytes()
+    assert hashlib.sha256(data).hexdigest() == AXE_SHA256
+    assert data.startswith(f"/*! axe v{AXE_VERSION}".encode())
+
+
+def _axe(page) -> list[dict]:
+    page.add_script_tag(path=str(AXE))
+    result = page.evaluate("tags => axe.run(document, {runOnly: {type: 'tag', values: tags}})", WCAG_TAGS)
+    return [v for v in result["violations"] if v["impact"] in ("serious", "critical")]
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+@pytest.mark.parametrize("name", PAGES)
+def test_no_serious_accessibility_violations(browser, live, name, width):
+    w, h = WIDTHS[width]
+    context = browser.new_context(viewport={"width": w, "height": h})
+    try:
+        page = context.new_page()
+        page.goto(live["site"] + PAGES[name])
+        page.wait_for_load_state("networkidle")
+        if name == "calculator":
+            page.wait_for_function("document.querySelector('.nz-calc__result table') !== null")
+        violations = _axe(page)
+        detail = [(v["id"], v["help"], [n["target"] for n in v["nodes"][:5]]) for v in violations]
+        assert not violations, f"{name} at {width} width: {detail}"
+    finally:
+        context.close()
+
+
+def test_keyboard_reaches_the_calculator_and_hears_one_line_per_result(page, live):
+    page.goto(live["site"] + "calculators/income-tax/")
+    page.wait_for_function("document.querySelector('.nz-calc__result table') !== null")
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.classList.contains('md-skip')"), "the first Tab stop is the skip link"
+    page.keyboard.press("Enter")
+    page.wait_for_function("location.hash === '#income-tax'")
+    first_field = "document.activeElement === document.querySelector('form.nz-calc [name]')"
+    presses = 0
+    while presses < 3 and not page.evaluate(first_field):
+        page.keyboard.press("Tab")
+        presses += 1
+    assert page.evaluate(first_field), "the calculator's first field is not within 3 Tab presses of the skip link"
+
+    page.evaluate(WATCH_ANNOUNCEMENTS)
+    page.keyboard.press("Control+A")
+    page.keyboard.type("85000", delay=40)
+    # IRD 2026-27 bands: 15,600 x 10.5% + 37,900 x 17.5% + 25,500 x 30% + 6,000 x 33%.
+    page.wait_for_function("document.querySelector('.nz-calc__result').innerText.includes('$17,927.50')")
+    page.keyboard.press("Tab")  # leaving the field commits it again: the same result is not re-read
+    page.wait_for_timeout(800)
+    heard = page.evaluate("window.__heard")
+    assert len(heard) == 1, heard
+    assert "$17,927.50" in heard[0] and "\n" not in heard[0] and len(heard[0]) < 120, heard
+
+    page.keyboard.press("Shift+Tab")
+    page.keyboard.press("Control+A")
+    page.keyboard.type("-5", delay=40)
+    page.wait_for_function("document.querySelector('.nz-field__error').innerText.includes('negative')")
+    page.wait_for_timeout(800)
+    heard = page.evaluate("window.__heard")
+    assert len(heard) == 2 and "negative" in heard[1], heard
+    # The message is tied to its field, so it is read when the field is reached.
+    described = page.evaluate("""() => {
+      const input = document.querySelector('form.nz-calc [name=taxable_income]');
+      return input.getAttribute('aria-describedby').split(' ').map((id) => document.getElementById(id)?.textContent || '').join(' ');
+    }""")
+    assert "negative" in described
+    assert not page.js_errors
+
+
+def test_calculator_scripts_only_where_used_and_the_search_index_on_first_use(page, live):
+    requests: list[str] = []
+    page.on("request", lambda r: requests.append(r.url))
+    page.goto(live["site"] + "faq/")
+    page.wait_for_load_state("networkidle")
+    assert not any(u.endswith("/calculators.js") for u in requests)
+    assert not any("search_index.json" in u for u in requests), "the search index loads before search is used"
+    scripts = page.evaluate("[...document.scripts].filter((s) => s.src && !s.src.includes('/assets/')).map((s) => s.defer)")
+    assert scripts and all(scripts), "the site's own scripts are deferred"
+    with page.expect_response(lambda r: "search_index.json" in r.url):
+        page.keyboard.press("/")  # the theme's search shortcut
+    page.keyboard.type("ACC levy")
+    page.wait_for_function("document.querySelectorAll('.md-search-result__item').length > 0")
+    assert not page.js_errors
