@@ -338,6 +338,10 @@ class Engine:
 
     def _unit_answer(self, decision: Decision, vector, current: str, unit: units.Unit | None) -> AskResult | None:
         """The answer unit's answer, when the question reads as a unit (or the build names one)."""
+        if unit is None and isinstance(self.retriever, MissingIndex):
+            # Without an index there is no record of which units the build withheld (and no stored
+            # paraphrase vectors): no unit is known to be supported, so the index's own error stands.
+            return None
         if unit is None:
             found = self.unit_matcher.match(without_denied(decision.question), vector, reading(decision.slots),
                                             declined=decision.action == "decline")
