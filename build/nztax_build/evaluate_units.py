@@ -11,9 +11,10 @@ computed afresh). Each answer is scored by how it opens: with its own unit's lea
 another unit's lead (wrong unit), or with the engine's own answer (not served). The bank itself
 is not changed.
 
-The frozen test part of the question bank is asked too, and every answer that opens with a
-unit's lead is listed beside the question, for the hand check `docs/units.md` records (is the lead
-the answer to the question asked?). That list is not scored here and nothing is tuned on it.
+The frozen test part of the question bank is asked too: every answer that opens with a unit's lead
+is listed beside the question, and every answer's first paragraph (what outside checks read), for
+the hand check `docs/units.md` records (is the opening the answer to the question asked?). The
+list is not scored here and nothing is tuned on it.
 """
 
 from __future__ import annotations
@@ -77,6 +78,11 @@ class LeadReader:
                     None)
 
 
+def _cell(text: str, limit: int = 300) -> str:
+    flat = " ".join(text.split()).replace("|", "/")
+    return flat if len(flat) <= limit else flat[:limit] + "…"
+
+
 def _engine(settings, index_dir: Path):
     from nztax.engine import Engine
 
@@ -89,6 +95,7 @@ def run(args) -> int:
     from nztax.units import UnitBank
 
     from nztax_build.evaluate_answers import _index_dir, load_scenarios
+    from nztax_build.evaluate_realposts import first_paragraph
 
     settings = dataclasses.replace(get_settings(), llm_model=None)  # offline: deterministic and free
     golden = Path(getattr(args, "golden", None) or settings.home / "tests" / "golden" / "question_bank.yaml")
@@ -115,12 +122,13 @@ def run(args) -> int:
 
     engine = _engine(settings, index_dir)
     frozen = [s for s in scenarios if s.split == "test"]
-    opened = []
+    opened, openings = [], []
     for s in frozen:
         result = engine.answer(s.question, tax_year=s.tax_year, history=s.history, use_faq=False, mode="offline").to_json()
         got = reader.unit_of(result)
         if got:
             opened.append((s.question, bank.get(got).question, got))
+        openings.append((s.question, got or result["status"], first_paragraph(result["answer"])))
     seconds = time.perf_counter() - started
 
     n = len(asked)
@@ -148,6 +156,9 @@ def run(args) -> int:
     frozen_lines = ["# Frozen test part: answers that open with a unit's lead (for the hand check)", "",
                     "| question asked | the unit's question | unit |", "|---|---|---|"]
     frozen_lines += [f"| {q} | {uq} | {uid} |" for q, uq, uid in opened]
+    frozen_lines += ["", "## Every answer's first paragraph (the unit it opens with, or its status)", "",
+                     "| question asked | opens with | first paragraph |", "|---|---|---|"]
+    frozen_lines += [f"| {q} | {kind} | {_cell(text)} |" for q, kind, text in openings]
     out.with_name("units_frozen.md").write_text("\n".join(frozen_lines) + "\n", encoding="utf-8")
     summary = {"held_out": n, "served": len(served), "wrong_unit": len(wrong), "not_served": len(missed),
                "frozen": len(frozen), "frozen_opened_with_unit": len(opened)}
