@@ -13,6 +13,8 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
+from nztax.calculators.common import MAX_AMOUNT
+from nztax.settings import get_settings
 from nztax.tools import call_tool
 
 from .render import SiteInputs, attr, front_matter, long_date, md_escape, money, percent, rules_source_titles, table
@@ -20,6 +22,11 @@ from .render import SiteInputs, attr, front_matter, long_date, md_escape, money,
 DATA_URL = "../data/rules.json"  # from /calculators/<slug>/ to /calculators/data/rules.json
 FREQUENCY_LABELS = [("weekly", "Weekly"), ("fortnightly", "Fortnightly"), ("four_weekly", "Four-weekly"), ("monthly", "Monthly")]
 PRIMARY_CODES = ["M", "ME", "M SL", "ME SL"]
+# The names people guess for a year's income in a calculator's address (?income=85000): each
+# page's income field reads any of them (the other pages' names for the same thing).
+INCOME_NAMES = ("income", "taxable_income", "annual_income", "annual_salary", "salary", "total_annual_income")
+# A main job's codes: an answer's "M SL" opens the take-home page with that code, not a lost loan.
+MAIN_JOB_CODES = [("M", "M"), ("ME", "ME (eligible for the IETC)"), ("M SL", "M SL (with a student loan)"), ("ME SL", "ME SL (IETC and a student loan)")]
 ALL_CODES = PRIMARY_CODES + ["SB", "S", "SH", "ST", "SA", "SB SL", "S SL", "SH SL", "ST SL", "SA SL", "ND", "NSW", "CAE", "EDW"]
 
 
@@ -32,6 +39,7 @@ class Field:
     options: list[tuple[str, str]] = field(default_factory=list)
     optional: bool = False
     hint: str = ""
+    aliases: tuple[str, ...] = ()  # other query names the page reads into this field (calculators.js readQuery)
 
 
 @dataclass
@@ -83,7 +91,9 @@ def field_html(f: Field, inputs: SiteInputs) -> str:
                 f'data-label="{attr(f.label)}" data-type="text" aria-describedby="{described}">{hint}{problem}</label>')
     value = "" if f.default is None else f' value="{attr(f.default)}"'
     required = "" if f.optional else " required"
-    common = f'id="{ident}" name="{f.name}" data-label="{attr(f.label)}" autocomplete="off" aria-describedby="{described}"{value}{required}'
+    aliases = " ".join(a for a in f.aliases if a != f.name)
+    aliases = f' data-aliases="{attr(aliases)}"' if aliases else ""
+    common = f'id="{ident}" name="{f.name}" data-label="{attr(f.label)}" autocomplete="off" aria-describedby="{described}"{value}{required}{aliases}'
     if f.kind == "money":
         # Text, not type=number: a number input silently drops "$85k" to "85" and "abc" to "".
         return (f'<label class="nz-field" for="{ident}"><span>{label}</span><input type="text" inputmode="decimal" '
@@ -96,7 +106,11 @@ def form_html(calc: Calculator, inputs: SiteInputs) -> str:
     fields = "".join(field_html(f, inputs) for f in calc.fields)
     # Source links under a result show the page's title (see render.rules_source_titles), not its address.
     titles = json.dumps(rules_source_titles(inputs.rules), sort_keys=True, ensure_ascii=False)
-    return (f'<form class="nz-calc" data-calc="{calc.tool}" data-rules="{DATA_URL}" data-source-titles="{attr(titles)}" novalidate>'
+    # The browser shares the Python tools' bound on amounts and the engine's sense of a usual pay.
+    plausible = json.dumps(get_settings().plausible_pay_per_period, sort_keys=True)
+    return (f'<form class="nz-calc" data-calc="{calc.tool}" data-rules="{DATA_URL}" data-source-titles="{attr(titles)}" '
+            f'data-max-amount="{MAX_AMOUNT}" data-plausible-pay="{attr(plausible)}" novalidate>'
+            '<p class="nz-calc__note" role="status" hidden></p>'
             f'<div class="nz-calc__fields">{fields}</div>'
             '<button type="submit" class="md-button md-button--primary">Calculate</button>'
             # One polite line per result (calculators.js); the result below is not a live region,
@@ -276,7 +290,7 @@ def calculators(inputs: SiteInputs) -> list[Calculator]:
     return [
         Calculator("income-tax", "Income tax", "calculate_income_tax",
                    "Annual income tax on taxable income, band by band, with the effective and marginal rates.",
-                   [Field("taxable_income", "Taxable income for the year ($)", "money", 65000), Field("tax_year", "Tax year", "year")], tables_income_tax),
+                   [Field("taxable_income", "Taxable income for the year ($)", "money", 65000, aliases=INCOME_NAMES), Field("tax_year", "Tax year", "year")], tables_income_tax),
         Calculator("paye", "PAYE for one pay", "calculate_paye",
                    "PAYE, student loan, KiwiSaver and net pay for one pay, worked out the way Inland Revenue's payroll specification does it, to the cent.",
                    [Field("gross_pay", "Gross pay for the period ($)", "money", 1500),
@@ -288,21 +302,23 @@ def calculators(inputs: SiteInputs) -> list[Calculator]:
                    tables_paye),
         Calculator("take-home", "Take-home pay", "calculate_take_home_pay",
                    "Take-home pay from a salary: income tax, ACC levy, IETC (tax code ME), student loan and KiwiSaver for the year, and one pay by the PAYE method.",
-                   [Field("annual_salary", "Annual salary ($)", "money", 75000),
-                    Field("tax_code", "Tax code", "select", "M", [("M", "M"), ("ME", "ME (eligible for the IETC)")]),
+                   [Field("annual_salary", "Annual salary ($)", "money", 75000, aliases=INCOME_NAMES),
+                    Field("tax_code", "Tax code", "select", "M", MAIN_JOB_CODES),
                     Field("student_loan", "I have a student loan", "checkbox"),
                     Field("kiwisaver_rate", "KiwiSaver (employee)", "number_select", "3.5", ks_rates),
                     Field("pay_frequency", "Pay frequency", "select", "fortnightly", FREQUENCY_LABELS),
                     Field("tax_year", "Tax year", "year")], tables_take_home),
         Calculator("acc-levy", "ACC earners' levy", "calculate_acc_levy",
                    "The ACC earners' levy on a year's liable earnings, up to the maximum.",
-                   [Field("income", "Liable earnings for the year ($)", "money", 60000), Field("tax_year", "Tax year", "year_any")], tables_acc),
+                   [Field("income", "Liable earnings for the year ($)", "money", 60000, aliases=INCOME_NAMES), Field("tax_year", "Tax year", "year_any")], tables_acc),
         Calculator("student-loan", "Student loan repayments", "calculate_student_loan_repayment",
                    "Student loan repayments on salary or wages for a year (employers deduct them each pay over the pay-period threshold).",
-                   [Field("income", "Salary or wages for the year ($)", "money", 50000), Field("tax_year", "Tax year", "year")], tables_student_loan),
+                   [Field("income", "Salary or wages for the year ($)", "money", 50000, aliases=INCOME_NAMES),
+                    Field("pay_frequency", "Also show one pay", "select", "", [("", "No, just the year")] + FREQUENCY_LABELS),
+                    Field("tax_year", "Tax year", "year")], tables_student_loan),
         Calculator("ietc", "Independent earner tax credit", "calculate_ietc",
                    "Whether you can get the independent earner tax credit (IETC) and how much.",
-                   [Field("annual_income", "Annual income ($)", "money", 67000), Field("tax_year", "Tax year", "year"),
+                   [Field("annual_income", "Annual income ($)", "money", 67000, aliases=INCOME_NAMES), Field("tax_year", "Tax year", "year"),
                     Field("receives_working_for_families", "I or my partner get Working for Families", "checkbox"),
                     Field("receives_benefit", "I get an income-tested benefit", "checkbox"),
                     Field("receives_nz_super", "I get NZ Super or a veteran's pension", "checkbox")], tables_ietc),
@@ -331,11 +347,11 @@ def calculators(inputs: SiteInputs) -> list[Calculator]:
                     Field("nz_resident", "I am a New Zealand tax resident", "checkbox", True), Field("tax_year", "Tax year", "year")], tables_pir),
         Calculator("secondary-code", "Secondary tax code chooser", "choose_secondary_tax_code",
                    "Which secondary tax code to give a second employer, from your expected total income for the year.",
-                   [Field("total_annual_income", "Total expected income from all jobs ($)", "money", 60000),
+                   [Field("total_annual_income", "Total expected income from all jobs ($)", "money", 60000, aliases=INCOME_NAMES),
                     Field("student_loan", "I have a student loan", "checkbox"), Field("tax_year", "Tax year", "year")], tables_secondary),
         Calculator("compare-years", "Year-to-year comparison", "compare_years",
                    "The same salary in two tax years: income tax, ACC levy, IETC, student loan, KiwiSaver and take-home pay side by side.",
-                   [Field("annual_salary", "Annual salary ($)", "money", 75000),
+                   [Field("annual_salary", "Annual salary ($)", "money", 75000, aliases=INCOME_NAMES),
                     Field("tax_code", "Tax code", "select", "M", [("M", "M"), ("ME", "ME (eligible for the IETC)")]),
                     Field("student_loan", "I have a student loan", "checkbox"),
                     Field("kiwisaver_rate", "KiwiSaver (employee)", "number_select", "", ks_rates),

@@ -352,9 +352,9 @@ def check_build(paths: DeployPaths, only: str) -> None:
                     f"{paths.site_dir}/{METRICS_IN_SITE} is missing: run "
                     f"`nztax gates --write-baseline site/{METRICS_IN_SITE}` so the next night has a baseline"
                 )
-            ask_problem = site_ask_url_problem(paths.site_dir)
-            if ask_problem:
-                problems.append(ask_problem)
+            for problem in (site_ask_url_problem(paths.site_dir), site_address_problem(paths.site_dir)):
+                if problem:
+                    problems.append(problem)
     if problems:
         raise DeployError("cannot deploy: " + "; ".join(problems))
 
@@ -375,6 +375,31 @@ def site_ask_url_problem(site_dir: Path) -> str | None:
         return (f"{site_dir} was built with the Ask box posting to {url} (the local function): set NZTAX_ASK_URL to "
                 "the deployed function's URL (https://REGION-PROJECT.cloudfunctions.net/NAME) and run `make site` again")
     return None
+
+
+def site_address_problem(site_dir: Path) -> str | None:
+    """Why the built site's own address (canonical links, sitemap) is not a public one, or None.
+
+    The address comes from NZTAX_SITE_URL at build time; a site built without it names this
+    machine's `nztax serve` address in every page's canonical link and in the sitemap.
+    """
+    import re
+
+    from .mkdocs_hooks import site_url_problem
+
+    try:
+        html = (site_dir / "index.html").read_text(encoding="utf-8")
+    except OSError:
+        return None
+    m = re.search(r'<link rel="?canonical"? href="?([^" >]+)', html)
+    if not m:
+        return f"{site_dir}/index.html has no canonical address: set NZTAX_SITE_URL and run `make site` again"
+    url = m.group(1)
+    host = urlsplit(url).hostname or ""
+    problem = site_url_problem(url)
+    if not problem and (host in LOOPBACK_HOSTS or host.endswith(".localhost")):
+        problem = f"{url!r} is this machine's address"
+    return f"{site_dir} was built for {problem}: set NZTAX_SITE_URL to the public address and run `make site` again" if problem else None
 
 
 def stage_function(paths: DeployPaths, requirements: list[str]) -> Path:

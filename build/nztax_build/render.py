@@ -143,10 +143,10 @@ def source_label(title: str | None, url: str) -> str:
 def rules_source_title(section: str, url: str) -> str:
     """The label for the source of one rules section: the title the answers cite it by
     (nztax.composer.RULE_SECTION_TITLES), marked "(PDF)" for a document."""
-    from nztax.composer import RULE_SECTION_TITLES
+    from nztax.composer import CITATION_PUBLISHER, RULE_SECTION_TITLES
 
     title = RULE_SECTION_TITLES.get(section)
-    return f"Inland Revenue: {title}" + (" (PDF)" if _is_pdf(url) else "") if title else source_label(None, url)
+    return f"{CITATION_PUBLISHER}: {title}" + (" (PDF)" if _is_pdf(url) else "") if title else source_label(None, url)
 
 
 def rules_source_titles(rules) -> dict[str, str]:

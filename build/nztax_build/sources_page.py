@@ -2,7 +2,7 @@
 
 In: the crawl manifest (what was fetched, when, its status) and sources.yaml (each address with its
 `verified:` evidence, see evidence.py), both as read by render.load_inputs. Out: the markdown of
-`sources/index.md` (every source, its type, topic, the evidence that its address is real with the
+`sources/index.md` (every source, its type, the evidence that its address is real with the
 date it was checked, last crawl and last change) and `cite_link`, the markdown a FAQ page uses to
 cite a source: a link when the address is verified or a live crawl fetched it, plain text otherwise.
 """
@@ -12,11 +12,12 @@ from __future__ import annotations
 from .evidence import EvidenceError, Verified, parse_verified
 from .render import SOURCE_TYPE_LABELS, front_matter, long_date, md_escape, no_wrap, source_label, table
 
+# Shown when the pages were built from the project's offline copy (a summary of each source in
+# other words) rather than from the live pages: readers are told to check the original.
 SNAPSHOT_NOTICE = (
-    '!!! info "Built from the bundled snapshot"\n'
-    "    This build uses the offline snapshot bundled with the project: for each source URL below, text "
-    "written by this project in its own words that states the facts published on that page. Run "
-    "`make crawl` to replace it with the live pages before relying on the wording.\n"
+    '!!! info "Summaries, not the original wording"\n'
+    "    The answers on this site were prepared from summaries of the pages below, which state the facts "
+    "each page publishes in other words. Follow the link to read Inland Revenue's own wording before relying on it.\n"
 )
 UNCONFIRMED = "address not yet confirmed"
 
@@ -59,14 +60,13 @@ def _evidence_cell(verified: Verified | None) -> str:
 
 def render_sources_page(manifest: dict, sources: list[dict]) -> str:
     pages = sorted(manifest.get("pages", []), key=lambda p: (p.get("source_type", ""), p.get("title", ""), p["url"]))
-    topic_of = {s["url"]: s.get("topic", "") for s in sources}
     evidence = evidence_by_url(sources)
     lines = [front_matter(title="Sources", description="Every Inland Revenue page, guide and piece of legislation the answers "
                                                      "are drawn from, with when each was fetched and checked."), "# Sources\n",
              "Every page and document the answers are drawn from: when it was last fetched and last changed, and "
              "the evidence that its address is the real one (a stored copy of the page, a stored page that links "
              "it, or a public citation of it) with the date that evidence was checked. An address without evidence "
-             "is shown without a link until a live crawl fetches it.\n"]
+             "is shown without a link until it has been checked.\n"]
     if manifest.get("snapshot"):
         lines.append(SNAPSHOT_NOTICE)
     active = [p for p in pages if p.get("status", "active") == "active"]
@@ -77,7 +77,7 @@ def render_sources_page(manifest: dict, sources: list[dict]) -> str:
         status = "" if p.get("status", "active") == "active" else f" ({md_escape(p.get('status'))})"
         rows.append([cite_link(source_label(p.get("title"), p["url"]), p["url"], evidence, manifest) + status,
                      SOURCE_TYPE_LABELS.get(p.get("source_type"), md_escape(p.get("source_type", ""))),
-                     md_escape(topic_of.get(p["url"], "")), _evidence_cell(evidence.get(p["url"])),
+                     _evidence_cell(evidence.get(p["url"])),
                      no_wrap(long_date(p.get("fetched_at"))), no_wrap(long_date(p.get("last_changed")))])
-    lines.append(table(["Source", "Type", "Topic", "Address verified", "Last crawled", "Last changed"], rows))
+    lines.append(table(["Source", "Type", "Address verified", "Last fetched", "Last changed"], rows))
     return "\n".join(lines)

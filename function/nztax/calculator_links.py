@@ -5,13 +5,20 @@ result with a link that opens the site's matching calculator page with the same 
 (calculator pages read their inputs from the query string), added to `next_actions` and to the
 answer's working. FAQ calculation pages are rendered from the same results, so they carry it too.
 
+The link carries every field of the page the calculation had a value for, including the ones the
+answer left at the tool's own default (no KiwiSaver, a fortnightly pay): a page's defaults are
+chosen for someone starting from scratch (KiwiSaver at 3.5%) and must not change the figure an
+answer hands over. A default of "none" travels as an empty value (`kiwisaver_rate=`).
+
 `CALCULATOR_PAGES` (from `presentation.py`) names each page's fields; tests/site/test_calculator_links.py checks them
 against the built calculator forms, so a renamed field cannot silently break the links.
 """
 
 from __future__ import annotations
 
+import inspect
 from dataclasses import dataclass
+from functools import lru_cache
 from urllib.parse import urlencode
 
 from nztax.presentation import PRESENTATION
@@ -48,16 +55,28 @@ def _query_value(field: str, value) -> str:
     return str(value)
 
 
+@lru_cache(maxsize=None)
+def _tool_defaults(tool: str) -> dict:
+    """The tool's own default for each optional argument (its signature is the definition)."""
+    from nztax.tools import TOOLS
+
+    if tool not in TOOLS:
+        return {}
+    params = inspect.signature(TOOLS[tool].fn).parameters.values()
+    return {p.name: p.default for p in params if p.default is not inspect.Parameter.empty}
+
+
 def calculator_link(tool: str, arguments: dict, result: dict) -> str | None:
     """The site path that opens `tool`'s calculator with `arguments` filled in, or None."""
     page = CALCULATOR_PAGES.get(tool)
     if page is None or not isinstance(result, dict) or "error" in result:
         return None
     renamed = dict(page.renamed)
-    values = {renamed.get(name, name): value for name, value in (arguments or {}).items() if value is not None}
-    if "tax_year" not in values and result.get("tax_year"):
+    values = {renamed.get(name, name): value for name, value in _tool_defaults(tool).items()}
+    values.update({renamed.get(name, name): value for name, value in (arguments or {}).items()})
+    if values.get("tax_year") is None and result.get("tax_year"):
         values["tax_year"] = result["tax_year"]
-    params = [(f, _query_value(f, values[f])) for f in page.fields if f in values and values[f] != ""]
+    params = [(f, "" if values[f] is None else _query_value(f, values[f])) for f in page.fields if f in values]
     return f"{page.path}?{urlencode(params)}" if params else page.path
 
 

@@ -69,6 +69,8 @@ APPROXIMATION_DISCLAIMER = "Annual figures are an approximation: employers deduc
 NEXT_YEAR_DISCLAIMER = "Figures for {year} are only partly published; they may change."
 
 # Titles for the rules data's sources (the calculators cite these).
+# How every citation of a rules source is labelled, in answers and on calculator and tax-year pages alike.
+CITATION_PUBLISHER = "Inland Revenue"
 RULE_SECTION_TITLES = {
     "income_tax": "Tax rates for individuals",
     "paye": "Payroll calculations and business rules specification",
@@ -150,8 +152,19 @@ def rule_citations(rules: TaxYearRules, sections: list[str]) -> list[Citation]:
     for name in sections:
         section = getattr(rules.data, name, None)
         if section is not None:
-            out.append(Citation(title=f"IRD: {RULE_SECTION_TITLES[name]}", url=section.source))
+            out.append(Citation(title=f"{CITATION_PUBLISHER}: {RULE_SECTION_TITLES[name]}", url=section.source))
     return out
+
+
+# Who publishes each kind of source, so a retrieved passage is labelled like a rules citation.
+SOURCE_TYPE_PUBLISHERS = {"legislation": "New Zealand Legislation"}
+
+
+def passage_citation(hit) -> Citation:
+    """A retrieved passage's citation, labelled '<publisher>: <page title>' as rules citations are."""
+    publisher = SOURCE_TYPE_PUBLISHERS.get(getattr(hit, "source_type", ""), CITATION_PUBLISHER)
+    title = hit.title if hit.title.startswith(f"{publisher}: ") else f"{publisher}: {hit.title}"
+    return Citation(title=title, url=hit.url, section=hit.section or None)
 
 
 def source_titles(rules: RuleBook) -> dict[str, str]:
@@ -161,7 +174,7 @@ def source_titles(rules: RuleBook) -> dict[str, str]:
         for name, title in RULE_SECTION_TITLES.items():
             section = getattr(year.data, name, None)
             if section is not None:
-                titles.setdefault(section.source, f"IRD: {title}")
+                titles.setdefault(section.source, f"{CITATION_PUBLISHER}: {title}")
     return titles
 
 

@@ -324,14 +324,11 @@ def is_follow_up(question: str, history: list[dict]) -> bool:
 
 
 def understood_text(question: str, history: list[dict] | None) -> tuple[str, bool]:
-    """The text to understand: the question, with the last turn's question in front of a follow-up."""
-    question = clean_text(question)
-    history = [h for h in (history or []) if isinstance(h, dict)]
-    if history and is_follow_up(question, history):
-        previous = clean_text(str(history[-1].get("question", "")))
-        if previous:
-            return f"{previous} {question}", True
-    return question, False
+    """The text to understand: the question, with the question its conversation started from in
+    front of a follow-up (nztax.follow_up)."""
+    from nztax.follow_up import conversation_text
+
+    return conversation_text(question, history)
 
 
 def merge_follow_up(current: Slots, previous: Slots) -> Slots:
@@ -353,13 +350,10 @@ def merge_follow_up(current: Slots, previous: Slots) -> Slots:
 
 def question_slots(question: str, history: list[dict] | None, rules: RuleBook) -> tuple[str, bool, Slots]:
     """(the text to understand, whether it continues the last turn, its slots)."""
-    asked = clean_text(question)
-    text, used_history = understood_text(asked, history)
-    current = current_tax_year()
-    slots = read_slots(asked, rules, current)
-    if used_history:
-        slots = merge_follow_up(slots, read_slots(text[: len(text) - len(asked)], rules, current))
-    return text, used_history, slots
+    from nztax.follow_up import conversation
+
+    read = conversation(question, history, rules, current_tax_year())
+    return read.text, read.continues, read.slots
 
 
 # (A decimal point, "4.99%", does not end a sentence.)

@@ -22,11 +22,13 @@ import logging
 import threading
 import time
 from dataclasses import dataclass, field
+from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
 
 from nztax import calculator_links, composer, guard, say, units
+from nztax.short_query import search_box_question
 from nztax.contract import AskResult, Citation, ToolCall
 from nztax.decide import Decision, after_retrieval, decide, final_question, question_parts, question_slots
 from nztax.faq_index import FaqIndex
@@ -191,7 +193,7 @@ class Engine:
 
     def understand(self, question: str, history: list[dict] | None, tax_year: str | None) -> tuple[Decision, Any]:
         """The decision for a question, and its embedding (reused by retrieval)."""
-        question = self.speller.correct(question)
+        question = search_box_question(self.speller.correct(question), self.rules)
         text, used_history, slots = question_slots(question, history, self.rules)
         # The question's own vector is the one retrieval uses too (the query with its synonyms).
         asked = without_denied(text)
@@ -349,9 +351,13 @@ class Engine:
         if unit is None:
             return None
         if self._page_titles is None:
+            # Labelled as a retrieved passage's citation is ("Inland Revenue: <page title>").
             self._page_titles = {} if isinstance(self.retriever, MissingIndex) else {
-                c.get("url"): c.get("title") for c in self.retriever.index.children if c.get("url")}
-        result = units.compose(unit, decision, self.rules, current, {**self.titles, **self._page_titles})
+                c["url"]: composer.passage_citation(SimpleNamespace(title=c.get("title") or "", url=c["url"], section=None,
+                                                                    source_type=c.get("source_type") or "")).title
+                for c in self.retriever.index.children if c.get("url")}
+        # A rules source keeps the title the calculators cite it by.
+        result = units.compose(unit, decision, self.rules, current, {**self._page_titles, **self.titles})
         if result is None:
             return None
         quoted = [_Quote(unit.source.quote)] if unit.source is not None else []
@@ -455,7 +461,7 @@ class Engine:
                 if isinstance(src, str) and src.startswith("https://"):
                     citations.append(Citation(title=self.titles.get(src, "Inland Revenue"), url=src))
             used = [sources.hits[i] for i in final.sources if i in sources.hits]
-            citations += [Citation(title=h.title, url=h.url, section=h.section or None) for h in used]
+            citations += [composer.passage_citation(h) for h in used]
             approximate = any(c.name in APPROXIMATE_TOOLS for c in reply.calls)
             result = AskResult(
                 status=final.status, answer=final.answer.strip(), citations=composer.dedupe(citations), tools=tools,

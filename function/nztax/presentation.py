@@ -73,7 +73,7 @@ PRESENTATION: dict[str, Presentation] = {
             ('annual_repayment', 'Repayment for the year', 'money2'),
         ),
         page='student-loan', page_name='student loan',
-        page_fields=('income', 'tax_year'),
+        page_fields=('income', 'pay_frequency', 'tax_year'),
         renamed=(('annual_income', 'income'),),
     ),
     "calculate_ietc": Presentation(

@@ -226,10 +226,6 @@ def best_sentences(question: str, hits: list, limit: int, extra_words: set[str] 
     return chosen
 
 
-def _cite(hit) -> Citation:
-    return Citation(title=hit.title, url=hit.url, section=hit.section or None)
-
-
 def cite_mark(number: int, url: str) -> str:
     """A numbered citation link placed after the sentence it supports: " [[2]](url)"."""
     return f" [[{number}]]({url})"
@@ -243,7 +239,7 @@ def _evidence(chosen: list[tuple[str, Any]], numbers: dict[str, int]) -> tuple[l
         if hit.url not in numbers:
             numbers[hit.url] = len(numbers) + 1
         lines.append(f"> {sentence}{cite_mark(numbers[hit.url], hit.url)}")
-        citations.append(_cite(hit))
+        citations.append(composer.passage_citation(hit))
     return lines, citations
 
 
@@ -443,6 +439,6 @@ def topic(decision: Decision, rules: RuleBook, hits: list, current_year: str) ->
     if rest:
         body += [""] + _spaced(rest)
     return AskResult(
-        status="answered", answer="\n".join(body).strip(), citations=composer.dedupe([_cite(lead_hit)] + cites),
+        status="answered", answer="\n".join(body).strip(), citations=composer.dedupe([composer.passage_citation(lead_hit)] + cites),
         tax_year=decision.tax_year, disclaimer=composer.disclaimer_for(decision, current_year, rules=rules),
     )

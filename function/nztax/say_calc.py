@@ -344,7 +344,10 @@ def calculation(decision: Decision, results: list[tuple[str, dict, dict]], rules
     name = results[0][0] if results else ""
     actions = []
     if name == "calculate_income_tax" and not errors:
-        actions = ["What is my take-home pay?", "What about with a student loan?", "Am I eligible for the IETC?"]
+        # Chips are follow-ups: each carries the figure it continues from, so it needs nothing asked again.
+        income = results[0][1].get("taxable_income")
+        on = f" on {money(income)} a year" if income is not None else ""
+        actions = [f"What is my take-home pay{on}?", "What about with a student loan?", f"Am I eligible for the IETC{on}?"]
     elif name in ("calculate_take_home_pay", "calculate_paye"):
         actions = ["What about with KiwiSaver at 4%?", "What tax code should I use?"]
     return AskResult(

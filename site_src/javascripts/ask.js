@@ -5,6 +5,10 @@
  * citations, next-action chips (clicking one asks it), styled by status, or a kind message when the
  * function fails, is unreachable or times out (AbortController).
  *
+ * A conversation: earlier questions and answers stay above the newest (the last HISTORY_TURNS of
+ * them, exactly the turns sent as `history`, so a follow-up like "and fortnightly?" is read
+ * against what the reader can see); "New question" clears them.
+ *
  * The answer arrives as markdown and as answer_html, rendered and sanitised by the function with
  * maintained libraries (markdown-it-py + nh3); it is sanitised once more here by the vendored
  * DOMPurify before it is attached, configured through DOMPurify's own options and hooks (no
@@ -115,7 +119,60 @@
   // ---------------------------------------------------------------------------------------------
   // The box.
 
-  const history = [];
+  // Per box: the turns shown above the newest answer, oldest first ({question, answer} as sent).
+  const conversations = new WeakMap();
+  function turnsOf(box) {
+    if (!conversations.has(box)) conversations.set(box, []);
+    return conversations.get(box);
+  }
+
+  /** The shown answer (if it is a turn) moves up into the conversation; only the turns sent stay. */
+  function archiveAnswer(box) {
+    const out = box.querySelector(".nz-ask__answer");
+    const thread = box.querySelector(".nz-ask__thread");
+    if (!thread || !out || out.hidden || !out.dataset.turn) return;
+    const item = out.ownerDocument.createElement("li");
+    // Styled by status like the answer, under its own class so "the answer" always means the newest.
+    item.className = `nz-ask__turn ${out.className.replace(/\bnz-ask__answer\b/, "").replace(/nz-ask__answer--/g, "nz-ask__turn--").trim()}`;
+    for (const child of [...out.childNodes]) {
+      if (child.classList && child.classList.contains("nz-ask__chips")) continue;  // chips belong to the newest answer only
+      item.appendChild(child);
+    }
+    thread.appendChild(item);
+    while (thread.children.length > HISTORY_TURNS) thread.removeChild(thread.firstElementChild);
+    thread.hidden = false;
+    out.replaceChildren();
+    delete out.dataset.turn;
+    out.hidden = true;
+    const reset = box.querySelector(".nz-ask__reset");
+    if (reset) reset.hidden = false;
+  }
+
+  function resetConversation(box) {
+    turnsOf(box).length = 0;
+    const thread = box.querySelector(".nz-ask__thread");
+    if (thread) { thread.replaceChildren(); thread.hidden = true; }
+    const out = box.querySelector(".nz-ask__answer");
+    out.replaceChildren();
+    delete out.dataset.turn;
+    out.hidden = true;
+    const reset = box.querySelector(".nz-ask__reset");
+    if (reset) reset.hidden = true;
+    const input = box.querySelector(".nz-ask__input");
+    input.value = "";
+    showLength(box);
+    input.focus();
+  }
+
+  /** Under the box: how much of the question limit is used, once it is close. */
+  function showLength(box) {
+    const input = box.querySelector(".nz-ask__input");
+    const out = box.querySelector(".nz-ask__length");
+    const max = parseInt(input.getAttribute("maxlength"), 10);
+    if (!out || !Number.isFinite(max)) return;
+    const used = input.value.length;
+    out.textContent = used >= max * 0.8 ? `${used.toLocaleString("en-NZ")} of ${max.toLocaleString("en-NZ")} characters` : "";
+  }
 
   function el(doc, tag, className, text) {
     const e = doc.createElement(tag);
@@ -162,6 +219,7 @@
     const status = Object.prototype.hasOwnProperty.call(STATUS_LABELS, data.status) ? data.status : "answered";
     out.replaceChildren();
     out.className = `nz-ask__answer nz-ask__answer--${status}`;
+    out.dataset.turn = "1";
     const head = el(doc, "div", "nz-ask__head");
     head.appendChild(el(doc, "span", "nz-ask__status", STATUS_LABELS[status]));
     if (typeof data.tax_year === "string" && data.tax_year) head.appendChild(el(doc, "span", "nz-badge", `Tax year ${data.tax_year}`));
@@ -219,6 +277,8 @@
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), seconds * 1000);
     // Most answers arrive in milliseconds: show progress only when one takes noticeably long.
+    const history = turnsOf(box);
+    archiveAnswer(box);
     const progress = setTimeout(() => showMessage(box, doc, "Working on it…", "pending"), PROGRESS_AFTER_MS);
     button.disabled = true;
     box.setAttribute("aria-busy", "true");
@@ -226,7 +286,7 @@
       const response = await fetch(url, {
         method: "POST",
         headers: { "Content-Type": "application/json" },
-        body: JSON.stringify({ question, history: history.slice(-HISTORY_TURNS) }),
+        body: JSON.stringify({ question, history: history.slice(-HISTORY_TURNS) }),  // the turns shown above
         signal: controller.signal,
       });
       let data = null;
@@ -238,7 +298,10 @@
       }
       renderAnswer(box, doc, question, data);
       if (options.focusAnswer) box.querySelector(".nz-ask__answer").focus();
-      if (typeof data.answer === "string") history.push({ question, answer: data.answer });
+      if (typeof data.answer === "string") {
+        history.push({ question, answer: data.answer });
+        if (history.length > HISTORY_TURNS + 1) history.splice(0, history.length - HISTORY_TURNS - 1);
+      } else delete box.querySelector(".nz-ask__answer").dataset.turn;
     } catch (err) {
       const timedOut = err && err.name === "AbortError";
       showMessage(box, doc, timedOut
@@ -261,6 +324,10 @@
         const question = box.querySelector(".nz-ask__input").value.trim();
         if (question) ask(box, doc, question);
       });
+      const input = box.querySelector(".nz-ask__input");
+      input.addEventListener("input", () => showLength(box));
+      const reset = box.querySelector(".nz-ask__reset");
+      if (reset) reset.addEventListener("click", () => resetConversation(box));
     }
   }
 

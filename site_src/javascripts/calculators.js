@@ -758,7 +758,9 @@
     calculate_acc_levy: [["rate", "Levy rate", "percent"], ["liable_income", "Liable earnings", "money"], ["max_liable_earnings", "Maximum liable earnings", "money"],
       ["annual_levy", "Levy for the year", "money"], ["capped", "At the maximum", "bool"]],
     calculate_student_loan_repayment: [["threshold", "Repayment threshold", "money"], ["rate", "Repayment rate", "percent"],
-      ["income_over_threshold", "Income over the threshold", "money"], ["annual_repayment", "Repayment for the year", "money"]],
+      ["income_over_threshold", "Income over the threshold", "money"], ["annual_repayment", "Repayment for the year", "money"],
+      ["gross_pay", "Gross pay for one pay", "money"], ["period_threshold", "Pay-period threshold", "money"],
+      ["deduction_per_pay", "Deduction from one pay", "money"]],
     calculate_ietc: [["eligible", "Eligible", "bool"], ["annual_credit", "Credit for the year", "money"], ["reason", "Why", "text"]],
     calculate_kiwisaver: [["employee_rate", "Employee rate", "percent"], ["employee_contribution", "Employee contribution", "money"],
       ["employer_rate", "Employer rate", "percent"], ["employer_contribution", "Employer contribution (gross)", "money"],
@@ -857,6 +859,9 @@
           problem = `${label} can't be negative.`;
         } else if (read.error) {
           problem = `${label}: "${value}" isn't an amount this page can read. Type it like 85000, 85,000 or $85k.`;
+        } else if (maxAmount(form) !== null && read.value.gt(maxAmount(form))) {
+          // The calculators' own bound (nztax.calculators.common.MAX_AMOUNT): beyond it, no figure.
+          problem = `${label} is more than this calculator works with (up to ${NZD.format(toDouble(maxAmount(form)))}).`;
         } else {
           args[input.name] = toDouble(read.value);
         }
@@ -871,6 +876,26 @@
       if (problem) problems.push(problem);
     }
     return { args, problems };
+  }
+
+  /** The largest amount the calculators take (data-max-amount, written at build time), or null. */
+  function maxAmount(form) {
+    const text = form.getAttribute("data-max-amount");
+    return text ? parseDecimal(text) : null;
+  }
+
+  /** One line when a pay is far more than is usual for its period ("$85k" a fortnight is a year's
+   * salary, most likely): the figure is still worked out, as the reader may mean it. */
+  function payHint(form, args) {
+    let limits = {};
+    try { limits = JSON.parse(form.getAttribute("data-plausible-pay") || "{}"); } catch (e) { limits = {}; }
+    const pay = args.gross_pay;
+    const frequency = args.pay_frequency;
+    const limit = limits[frequency];
+    if (typeof pay !== "number" || typeof limit !== "number" || pay <= limit) return "";
+    const periods = PERIODS_PER_YEAR[frequency];
+    const yearly = periods ? ` (${NZD.format(pay * periods)} a year)` : "";
+    return `${NZD.format(pay)} is a lot for one ${frequency.replace("_", "-")} pay${yearly}. If that is a year's pay, choose its pay frequency and enter one pay, or use the take-home pay calculator.`;
   }
 
   /** Whether the browser reports the field's text as unreadable (validity.badInput). */
@@ -1054,8 +1079,9 @@
     const generation = clearResult(form);
     const { args, problems } = collect(form);
     if (problems.length) {
-      // Never leave a result beside inputs it was not computed from.
-      out.replaceChildren(el(doc, "p", "nz-calc__error", problems.join(" ")));
+      // Never leave a result beside inputs it was not computed from. Each message is shown once,
+      // at its field (and read out from there): the result area only says why it is empty.
+      out.replaceChildren(el(doc, "p", "nz-calc__pending-note", "No result until the field marked above is filled in as asked."));
       settle(out);
       announce(form, how, problems.join(" "));
       return;
@@ -1069,6 +1095,8 @@
         line = showComparison(form, doc, args, a, b);
       } else {
         line = showResult(form, doc, tool, calcs.callTool(tool, args));
+        const hint = payHint(form, args);
+        if (hint) out.prepend(el(doc, "p", "nz-calc__hint", hint));
       }
       settle(out);
       announce(form, how, line);
@@ -1083,12 +1111,22 @@
   /** Inputs from the page address (?taxable_income=85000&tax_year=2026-27): shareable links. */
   function readQuery(form) {
     const params = new URLSearchParams(root.location.search);
+    const notes = [];
     for (const input of form.querySelectorAll("[name]")) {
-      if (!params.has(input.name)) continue;
-      const value = params.get(input.name);
+      // The names people guess for a field (?income= on the income-tax page), from data-aliases.
+      const names = [input.name, ...(input.getAttribute("data-aliases") || "").split(" ").filter(Boolean)];
+      const name = names.find((n) => params.has(n));
+      if (name === undefined) continue;
+      const value = params.get(name);
       if (input.getAttribute("data-type") === "bool") input.checked = value === "true" || value === "1";
-      else input.value = value;
+      else if (input.tagName === "SELECT" && ![...input.options].some((o) => o.value === value)) {
+        // Not one of the choices (a year with no rules): keep the page's own, and say so.
+        const shown = input.options[input.selectedIndex];
+        notes.push(`${fieldLabel(input)} "${value}" isn't available here, so this shows ${shown ? shown.value || shown.text : "the default"}.`);
+      } else input.value = value;
     }
+    const box = form.querySelector(".nz-calc__note");
+    if (box) { box.textContent = notes.join(" "); box.hidden = !notes.length; }
   }
 
   /** Back/Forward: the inputs exactly as the address holds them (written by writeQuery, where an
@@ -1109,7 +1147,8 @@
     const params = new URLSearchParams();
     for (const input of form.querySelectorAll("[name]")) {
       if (input.getAttribute("data-type") === "bool") { if (input.checked) params.set(input.name, "true"); continue; }
-      if (input.value.trim() !== "") params.set(input.name, input.value.trim());
+      // A choice of "none" (No KiwiSaver) differs from the page's default: the address keeps it.
+      if (input.value.trim() !== "" || input.tagName === "SELECT") params.set(input.name, input.value.trim());
     }
     return `?${params.toString()}`;
   }

@@ -179,9 +179,13 @@ def test_deploy_ships_the_hashed_lock_not_bare_pins():
 DEPLOYED_ASK_URL = "https://australia-southeast1-nztax-prod.cloudfunctions.net/nztax-ask"
 
 
-def page(marker: str, ask_url: str = DEPLOYED_ASK_URL) -> str:
-    """A built page as mkdocs writes it: the Ask box carries the URL it posts to."""
-    return f'<html><div class="nz-ask" data-nz-ask data-ask-url="{ask_url}"></div>{marker}</html>'
+DEPLOYED_SITE_URL = "https://nztax-prod.web.app/"
+
+
+def page(marker: str, ask_url: str = DEPLOYED_ASK_URL, site_url: str = DEPLOYED_SITE_URL) -> str:
+    """A built page as mkdocs writes it: its canonical address, and the Ask box with the URL it posts to."""
+    return (f'<html><head><link rel="canonical" href="{site_url}"></head>'
+            f'<div class="nz-ask" data-nz-ask data-ask-url="{ask_url}"></div>{marker}</html>')
 
 
 def fake_tree(root: Path, embedder: str = "all-MiniLM-L6-v2-onnx-int8") -> deploy.DeployPaths:
@@ -251,6 +255,16 @@ def test_check_build_refuses_a_site_whose_ask_box_posts_to_loopback(tmp_path, as
     with pytest.raises(deploy.DeployError, match="NZTAX_ASK_URL|data-ask-url"):
         deploy.check_build(paths, "site")
     deploy.check_build(paths, "function")  # the function alone does not depend on the site
+
+
+@pytest.mark.parametrize("site_url", ["https://nztax.example.invalid/", "http://127.0.0.1:8000/", "https://www.example.com/"])
+def test_check_build_refuses_a_site_built_for_a_placeholder_or_local_address(tmp_path, site_url):
+    # Every canonical link and the sitemap carry the build's address: published, they would point nowhere.
+    paths = fake_tree(tmp_path)
+    (paths.site_dir / "index.html").write_text(page("tonight", site_url=site_url))
+    with pytest.raises(deploy.DeployError, match="NZTAX_SITE_URL"):
+        deploy.check_build(paths, "site")
+    deploy.check_build(paths, "function")
 
 
 def test_cli_dry_run_warns_about_a_site_built_for_the_local_function(tmp_path, clean_env, capsys):

@@ -1,7 +1,7 @@
 """Site test helpers: a small site built end to end in a temporary home, once per session.
 
 The fixture home has the hand-written parts of site_src (home page, overrides, javascripts,
-stylesheets), a 16-question FAQ list, a small corpus manifest and the shared fixture chunks
+stylesheets), an 18-question FAQ list, a small corpus manifest and the shared fixture chunks
 (tests/fixtures/chunks_small) indexed with the offline embedder. The FAQ is answered by the real
 engine, the pages rendered, and mkdocs run on a copy of mkdocs.yml pointing at the fixture.
 """
@@ -33,6 +33,8 @@ FIXTURE_QUESTIONS = {
             "How much PAYE is deducted from $1,000 a week in 2026-27?",
             "How much is taken out of a four-weekly pay of $3,500 on M SL with KiwiSaver at 3.5% in 2026-27?",
             "What is my take-home pay on a salary of $60,000?",
+            "How much student loan is taken from $1,000 a week?",
+            "What is my take-home pay on $90,000 with a student loan?",
         ]},
         "acc-levy": {"title": "ACC earners' levy", "intro": "The levy.", "questions": [
             "What is the ACC earners' levy rate for 2026-27?",

@@ -1,7 +1,7 @@
 """The generated site: FAQ pages, calculators, tax-year and what-changed pages, sources, determinism,
 page weight, and `rebuild` touching only what a rules edit changes.
 
-Uses the session's fixture site (site_fixtures.py): the real engine answers 16 fixture questions on
+Uses the session's fixture site (site_fixtures.py): the real engine answers the fixture questions on
 the fixture index; mkdocs builds it with --strict.
 """
 
@@ -17,7 +17,7 @@ import statistics
 from pathlib import Path
 
 import pytest
-from site_fixtures import ROOT, fixture_env
+from site_fixtures import FIXTURE_QUESTIONS, ROOT, fixture_env
 
 from nztax_build.faq import FIGURE, AnswerCache, answer_questions, load_questions, shows_figures, slugify
 from nztax_build.rebuild import diff_trees, run_mkdocs
@@ -91,7 +91,7 @@ def test_tax_year_and_what_changed_pages(built_site):
 def test_sources_page_lists_every_source_with_snapshot_notice(built_site):
     html = (built_site.site_dir / "sources" / "index.html").read_text()
     manifest = json.loads((built_site.settings.corpus_dir / "manifest.json").read_text())
-    assert "Built from the bundled snapshot" in html
+    assert "Summaries, not the original wording" in html  # the fixture corpus is a snapshot
     for page in manifest["pages"]:
         assert f'href="{page["url"]}"' in html
     dates = html.replace("\u00a0", " ")  # dates are kept on one line with non-breaking spaces
@@ -188,7 +188,8 @@ def test_rules_edit_changes_only_pages_that_show_it(built_site, tmp_path, monkey
 
     faq = json.loads((settings.index_dir / "faq.json").read_text())
     with_figures = sum(shows_figures(e["result"]) for e in faq)
-    assert f"answered {with_figures}, from cache {16 - with_figures}" in summary  # only answers with figures re-answered
+    asked = sum(len(t["questions"]) for t in FIXTURE_QUESTIONS["topics"].values())
+    assert f"answered {with_figures}, from cache {asked - with_figures}" in summary  # only answers with figures re-answered
     changed = set(changed)
     assert "calculators/data/rules.json" in changed
     assert {"tax-years/2026-27.md", "tax-years/changes-2026-27.md", "tax-years/changes-2027-28.md"} <= changed
@@ -370,3 +371,72 @@ def test_calculator_links_in_answers_open_in_the_same_tab(built_site):
             else:
                 assert a.get("target") == "_blank" and "noopener" in a.get("rel", []), (path, str(a))
     assert internal  # the fixture FAQ has calculation answers, each with its calculator link
+
+
+# Wording that belongs to the people building the site, never to its readers (issue 41): build
+# commands, the snapshot's own name for itself, and the placeholder address.
+DEVELOPMENT_WORDING = ("bundled snapshot", "make crawl", "nztax crawl", "in its own words", "example.invalid",
+                       "nztax_build", "snapshot_src", "written by this project", "site_src")
+
+
+def test_no_page_carries_development_wording(built_site):
+    import re
+
+    pages = sorted(built_site.site_dir.rglob("*.html")) + [built_site.site_dir / "sitemap.xml"]
+    assert len(pages) > 30
+    found = []
+    for page in pages:
+        # Visible text and attributes, without the theme's scripts (search index keys etc. are not shown).
+        text = re.sub(r"<script\b.*?</script>", "", page.read_text(encoding="utf-8"), flags=re.S).lower()
+        found += [(str(page.relative_to(built_site.site_dir)), w) for w in DEVELOPMENT_WORDING if w in text]
+    assert not found, found[:10]
+
+
+def test_sources_page_shows_no_raw_topic_names(built_site):
+    import yaml
+
+    html = (built_site.site_dir / "sources" / "index.html").read_text()
+    topics = {s["topic"] for s in yaml.safe_load((built_site.settings.corpus_dir / "sources.yaml").read_text())["sources"]}
+    assert "tax-rates" in topics
+    cells = {re.sub(r"<[^>]+>", "", c).strip() for c in re.findall(r"<td[^>]*>(.*?)</td>", html, flags=re.S)}
+    assert cells and not cells & topics, cells & topics
+
+
+def test_site_address_comes_from_the_setting_and_refuses_a_placeholder(built_site, tmp_path, monkeypatch):
+    from mkdocs.exceptions import ConfigurationError
+
+    from nztax.settings import get_settings
+    from nztax_build import mkdocs_hooks
+
+    def config():
+        return {"docs_dir": str(tmp_path), "extra": {"ask_url": "https://ask.example.nz/"}, "site_url": "http://127.0.0.1:8000/"}
+
+    monkeypatch.setenv("NZTAX_SITE_URL", "https://tax.example.nz")
+    get_settings.cache_clear()
+    try:
+        assert mkdocs_hooks.on_config(config())["site_url"] == "https://tax.example.nz/"
+        for placeholder in ("https://nztax.example.invalid/", "https://www.example.com/", "not a url"):
+            monkeypatch.setenv("NZTAX_SITE_URL", placeholder)
+            get_settings.cache_clear()
+            with pytest.raises(ConfigurationError, match="NZTAX_SITE_URL"):
+                mkdocs_hooks.on_config(config())
+    finally:
+        get_settings.cache_clear()
+
+
+def test_one_citation_style_in_answers_and_calculators(built_site):
+    """A rules source is labelled the same in an answer and under a calculator's result (issue 41)."""
+    from nztax.rules import default_rules
+
+    from nztax_build.render import rules_source_titles
+
+    labels = rules_source_titles(default_rules())
+    faq = json.loads((built_site.settings.index_dir / "faq.json").read_text())
+    cited = [(c["url"], c["title"]) for e in faq for c in e["result"]["citations"] if c["url"] in labels]
+    assert cited
+    from nztax.composer import CITATION_PUBLISHER
+
+    # One page can hold several sections' figures: the section named differs, the style does not.
+    off_style = [(url, title) for url, title in cited
+                 if not (title.startswith(f"{CITATION_PUBLISHER}: ") and labels[url].startswith(f"{CITATION_PUBLISHER}: "))]
+    assert not off_style, off_style[:5]

@@ -2,7 +2,8 @@
 
 In: settings; builds what is missing first (the pipeline when there is no index or no generated
 pages; mkdocs when there is no site). Out: functions-framework (target `ask`, function/main.py) on
-127.0.0.1:8080 and the static site on http://127.0.0.1:8000/ until Ctrl-C, which stops both.
+127.0.0.1:8080 and the static site on http://127.0.0.1:8000/ until Ctrl-C, which stops both. If the
+function stops, the site stays up (it says so); a missing page gets the site's own 404 page.
 If site/ was built for another Ask URL (a deploy build), a copy for the local function is built
 under the work dir and served instead; site/ is left as it is.
 """
@@ -32,6 +33,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 class QuietHandler(http.server.SimpleHTTPRequestHandler):
     def log_message(self, format, *args):  # noqa: A002 - the stdlib's signature
         pass
+
+    def send_error(self, code, message=None, explain=None):
+        """A missing page gets the site's own 404 page (mkdocs writes 404.html), as on the host."""
+        page = Path(self.directory) / "404.html"
+        if code != 404 or not page.is_file():
+            super().send_error(code, message, explain)
+            return
+        body = page.read_bytes()
+        self.send_response(404)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(body)
 
 
 class SiteServer:
@@ -143,8 +158,12 @@ def run(args: argparse.Namespace) -> int:
     try:
         while function.poll() is None:
             time.sleep(1)
-        print(f"nztax serve: the function exited with code {function.returncode}", file=sys.stderr)
-        return 1
+        # The pages and calculators need no function: keep them up, and say why questions fail.
+        print(f"nztax serve: the /ask function stopped (exit code {function.returncode}); the site stays up at "
+              f"{site.url} but the Ask box cannot answer until `nztax serve` is restarted. Ctrl-C stops the site.",
+              file=sys.stderr, flush=True)
+        while True:
+            time.sleep(1)
     except KeyboardInterrupt:
         print("\nstopping...", file=sys.stderr)
         return 0
