@@ -10,7 +10,8 @@ nearest paraphrase plus `intent_lexical_weight` x the word overlap (Jaccard) of 
 paraphrase. Only paraphrases that read the same as the question (amounts, tax code, period,
 negation, conditions) count, so "What does tax code SH mean?" never gets the S unit and
 "tax on $85k" never a unit about $80k (the codes compared are those written in capitals, as
-`matching_key` reads them); the best must score at least `unit_min_score` and lead the
+`matching_key` reads them), and a paraphrase naming a tax year counts only for a question naming
+none or the same one (`year_named`); the best must score at least `unit_min_score` and lead the
 next by `unit_margin` (a question the engine would decline: `unit_over_decline` and twice the
 margin, so "What happens to my KiwiSaver if I move to Australia?" is answered, not turned away
 for naming Australia). Units whose answer is a calculation are left to the engine, which
@@ -97,6 +98,15 @@ def code_names(rules) -> frozenset[str]:
     return frozenset(names)
 
 
+def year_named(text: str) -> str | None:
+    """The tax year a text names ("2023-24", "the 2025 year"), or None: a unit about one year is not
+    another year's answer, while a unit that names no year answers for any."""
+    from nztax.rules import current_tax_year
+    from nztax.slots import resolve_tax_year
+
+    return resolve_tax_year(text, None, current_tax_year())[0]
+
+
 def matching_key(text: str, question_reading, codes: frozenset[str]):
     """What must agree between a question and a unit's question: the engine's reading (amounts,
     periods, negation, conditions) with, in place of its tax code, the codes each names as written
@@ -123,6 +133,7 @@ class UnitMatcher:
         # need, for the nearest rows only: reading every paraphrase would slow the first answer.
         self._read = read
         self._row_keys: list = [None] * len(self.rows)
+        self._row_years: list = [False] * len(self.rows)  # False: not read yet
 
     @classmethod
     def build(cls, bank: UnitBank, withheld: dict[str, str], embedder, index_dir: Path | None, settings, read,
@@ -143,6 +154,11 @@ class UnitMatcher:
             self._row_keys[row] = matching_key(text, self._read(text), self.codes)
         return self._row_keys[row]
 
+    def row_year(self, row: int) -> str | None:
+        if self._row_years[row] is False:
+            self._row_years[row] = year_named(self.rows[row][1])
+        return self._row_years[row]
+
     def scores(self, question: str, vector, question_reading) -> dict[int, float]:
         """Score of every unit with a near paraphrase (the `NEAREST_ROWS` best) that reads as
         `question_reading`, by its paraphrases that do."""
@@ -159,10 +175,13 @@ class UnitMatcher:
             union = len(asked | row_words)
             combined[row] += weight * (len(asked & row_words) / union if union else 0.0)
         key = matching_key(question, question_reading, self.codes)
+        year = year_named(question)
         best: dict[int, float] = {}
         for row in np.argsort(-combined)[:NEAREST_ROWS]:
             row = int(row)
             if self.row_key(row) != key:
+                continue
+            if year is not None and self.row_year(row) not in (None, year):
                 continue
             owner = int(self.owner[row])
             best[owner] = max(best.get(owner, -1.0), float(combined[row]))

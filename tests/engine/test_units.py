@@ -144,3 +144,21 @@ def test_an_answer_has_no_stitched_headers(engine):
         assert "From IRD's guidance" not in answer and "Also from IRD" not in answer
         first = answer.split("\n\n")[0]
         assert not re.search(r"\(\[[^\]]+\]\(https?://", first), first  # no bracketed page titles in the lead
+
+
+def test_a_unit_about_one_tax_year_is_matched_for_that_year_only(engine, bank):
+    """Units made for each year ('each: [{year: …}]') differ only in the year: a question naming a
+    year is scored against that year's unit (and units naming no year), never a neighbouring year's,
+    whose lead would say the other year beside this year's figures."""
+    from nztax.slots import reading
+
+    yearly = {u.id for u in bank.units if u.id.startswith("tax-years/ietc-in-")}
+    assert len(yearly) >= 2
+    matcher = engine.unit_matcher
+    for unit_id in sorted(yearly):
+        year = unit_id.rsplit("-in-", 1)[1]
+        question = f"What was the IETC worth in the {year} year?"
+        decision, vector = engine.understand(question, [], None)
+        scored = {matcher.units[i].id for i in matcher.scores(question, vector, reading(decision.slots))}
+        assert unit_id in scored, (year, sorted(scored))
+        assert not (scored & yearly) - {unit_id}, (year, sorted(scored & yearly))
