@@ -64,13 +64,15 @@ class LeadReader:
     """Which unit an answer opens with: the units' leads filled for the answer's tax year."""
 
     def __init__(self, bank, rules):
-        from nztax.units import fill, unit_values
+        from nztax.units import fill, opening_for, unit_values
 
         self.by_year: dict[str, list[tuple[str, str]]] = {}
         for year, year_rules in rules.years.items():
             values = unit_values(year_rules)
             leads = [(fill(u.lead, values), u.id) for u in bank.units if u.lead]
-            self.by_year[year] = [(lead, uid) for lead, uid in leads if lead]
+            # Each lead as it opens a yes-or-no question's answer and any other's.
+            self.by_year[year] = [(form, uid) for lead, uid in leads if lead
+                                  for form in dict.fromkeys((lead, opening_for(lead, "")))]
 
     def unit_of(self, result: dict) -> str | None:
         answer = result.get("answer") or ""

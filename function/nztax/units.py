@@ -271,6 +271,27 @@ def fill(template: str, values: dict) -> str | None:
         return None
 
 
+# A question asking yes or no opens with an auxiliary verb ("Is …", "Do I …", "Can I …").
+_POLAR = re.compile(r"^(?:is|isn't|are|aren't|do|don't|does|doesn't|did|didn't|can|can't|could|will|won't|would|"
+                    r"should|shall|am|was|were|has|have|had|must|may|might)\b", re.I)
+_YES_NO = re.compile(r"^(?:Yes|No)(?:[.,:;]|\s*[-–—])\s*")
+
+
+def asks_yes_or_no(question: str) -> bool:
+    return any(_POLAR.match(part.strip(" \"'(")) for part in re.split(r"(?<=[.?!])\s+", question or "") if part.strip())
+
+
+def opening_for(lead: str, question: str) -> str:
+    """The lead as it opens the answer to `question`: a "Yes." or "No." answers only a yes-or-no
+    question, so for any other ("How much tax do I pay on my rental?", "What is the tax-free
+    threshold?") the sentence starts after it."""
+    m = _YES_NO.match(lead)
+    if m is None or asks_yes_or_no(question):
+        return lead
+    rest = lead[m.end():]
+    return rest[:1].upper() + rest[1:]
+
+
 def compose(unit: Unit, decision, rules, current_year: str, titles: dict[str, str]):
     """The unit's answer for the decision's tax year: its lead (citation [1] after it), the
     calculator it hands over to, then its source passage as evidence. None when the unit has no
@@ -285,7 +306,7 @@ def compose(unit: Unit, decision, rules, current_year: str, titles: dict[str, st
     lead = fill(unit.lead, unit_values(year_rules))
     if not lead:
         return None
-    body, citations = [lead], []
+    body, citations = [opening_for(lead, getattr(decision, "asked", "") or "")], []
     if unit.source is not None:
         title = titles.get(unit.source.url) or "Inland Revenue"
         body[0] += f" [[1]]({unit.source.url})"

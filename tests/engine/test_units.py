@@ -9,7 +9,7 @@ import pytest
 
 from nztax.rules import default_rules
 from nztax.settings import get_settings
-from nztax.units import UnitBank, UnitsError, fill, unit_values
+from nztax.units import UnitBank, UnitsError, fill, opening_for, unit_values
 
 FIELD = re.compile(r"\{[^{}]*\}")
 CURRENT = "2026-27"  # the tax year of the engine fixtures' fixed day
@@ -103,8 +103,10 @@ def served(engine, question: str) -> dict:
 
 
 def opens_with_unit(out: dict, unit) -> bool:
+    """The answer opens with the unit's lead (without its "Yes."/"No." when the question was not a
+    yes-or-no question)."""
     lead = fill(unit.lead, unit_values(default_rules().years[out["tax_year"]]))
-    return bool(lead) and out["answer"].startswith(lead)
+    return bool(lead) and (out["answer"].startswith(lead) or out["answer"].startswith(opening_for(lead, "")))
 
 
 @pytest.mark.parametrize("question,unit_id", UNSEEN)
@@ -162,3 +164,11 @@ def test_a_unit_about_one_tax_year_is_matched_for_that_year_only(engine, bank):
         scored = {matcher.units[i].id for i in matcher.scores(question, vector, reading(decision.slots))}
         assert unit_id in scored, (year, sorted(scored))
         assert not (scored & yearly) - {unit_id}, (year, sorted(scored & yearly))
+
+
+def test_a_yes_or_no_opens_only_the_answer_to_a_yes_or_no_question(engine):
+    """"No." answers "Is there …?" but not "What is …?": the same unit opens each answer fittingly."""
+    for question, opening in (("Is there a tax-free threshold?", "No. "), ("What is the tax-free threshold in NZ?", "New Zealand")):
+        out = served(engine, question)
+        assert out["answer"].startswith(opening), (question, out["answer"][:80])
+
