@@ -25,6 +25,7 @@ from nztax.contract import AskResult, Citation, ToolCall
 from nztax.decide import Decision
 from nztax.rules import RuleBook, TaxYearRules
 from nztax.query_expansion import canonical_terms
+from nztax.say_rows import rows_named
 # Calculation answers live in say_calc; their names stay importable from here.
 from nztax.say_calc import (_difference, _per, calculation, lead_for, result_citations,  # noqa: F401
                             take_home_together, together_total)
@@ -270,6 +271,7 @@ def fact(decision: Decision, rules: RuleBook, hits: list, current_year: str, too
         return topic(decision, rules, hits, current_year)
     band = _band_asked(decision, year_rules) if intent and "tax_rates" in intent.show else None
     body: list[str] = [band or lead]
+    named = None
     citations: list[Citation] = []
     if intent and "calculation" in intent.show and tool_results:
         # What the misconception means for the income they stated ("On $15,000 you pay $1,575").
@@ -289,6 +291,8 @@ def fact(decision: Decision, rules: RuleBook, hits: list, current_year: str, too
         lines = composer.topic_lines(rules_topic, year_rules) if rules_topic in intent.show and not band else []
         if lines:
             body += [""] + lines
+            # The rows the question names ("the SB code", "taxed at 33%") belong in the first paragraph.
+            named = named or rows_named(decision.asked, _yearly_amounts(decision), lines, year_rules.year)
         citations += composer.rule_citations(year_rules, composer.TOPIC_SECTIONS.get(rules_topic, []))
     support = best_sentences(decision.asked, hits, SUPPORT_SENTENCES, words(intent.search or "") if intent else None,
                              tax_year=decision.tax_year, past_year=decision.tax_year < current_year)
@@ -300,6 +304,8 @@ def fact(decision: Decision, rules: RuleBook, hits: list, current_year: str, too
     if numbers and not body[0].endswith(")"):
         first = next(iter(numbers))
         body[0] = body[0] + cite_mark(numbers[first], first)
+    if named:
+        body[0] += " " + named
     if support:
         lines, cites = _evidence(support, numbers)
         body += [""] + _spaced(lines)
@@ -379,6 +385,10 @@ def _wff_sum(decision: Decision) -> str | None:
             out += f", so about **{money(r['credit_after_abatement'])}** is left for {r['tax_year']}"
             out += " (the rest of the abatement comes off the in-work tax credit)." if r["credit_after_abatement"] == 0 else "."
     return out + " Working for Families has other credits and rules too; IRD works out the exact amounts."
+
+
+def _yearly_amounts(decision: Decision) -> list:
+    return [a.value for a in decision.slots.amounts if a.period == "annual" and not a.questioned]
 
 
 def _band_asked(decision: Decision, year_rules: TaxYearRules | None) -> str | None:
