@@ -40,6 +40,8 @@ Tax figures never live here: they are in `nztax/rules/*.yaml`.
 | NZTAX_UNITS_DIR | nztax/data/units | the answer units: one YAML file or a folder of them (topics -> questions, each with its lead and source; docs/units.md) |
 | NZTAX_UNIT_MIN_SCORE | 1.0 | Ask box: least score (best paraphrase cosine plus word overlap) for a question to be served an answer unit |
 | NZTAX_UNIT_MARGIN | 0.1 | Ask box: least lead of the best unit over the next one before it is served |
+| NZTAX_UNIT_ALONE_SCORE | 0.8 | Ask box: least score for a unit that leads every other unit by `NZTAX_UNIT_ALONE_MARGIN` |
+| NZTAX_UNIT_ALONE_MARGIN | 0.3 | Ask box: the lead over the next unit at which `NZTAX_UNIT_ALONE_SCORE` is enough |
 | NZTAX_UNIT_OVER_DECLINE | 1.1 | Ask box: least unit score (and twice the margin) for a unit to answer a question the engine would decline as another subject |
 | NZTAX_RRF_K | 10 | reciprocal rank fusion constant (10: best on the development part of the held-out queries, docs/retrieval.md) |
 | NZTAX_RRF_WEIGHT_BM25 | 1.0 | weight of the BM25 ranking in fusion |
@@ -208,6 +210,8 @@ class Settings:
     unit_min_score: float = 1.0
     unit_margin: float = 0.1
     unit_over_decline: float = 1.1
+    unit_alone_score: float = 0.8
+    unit_alone_margin: float = 0.3
     # understanding (issue 11)
     intent_margin: float = 0.04
     intent_cover_margin: float = 0.15     # a named sum that shows the best intent's figure too wins by this much
@@ -318,6 +322,8 @@ def get_settings() -> Settings:
         unit_min_score=float(_env("NZTAX_UNIT_MIN_SCORE", "1.0")),
         unit_margin=float(_env("NZTAX_UNIT_MARGIN", "0.1")),
         unit_over_decline=float(_env("NZTAX_UNIT_OVER_DECLINE", "1.1")),
+        unit_alone_score=float(_env("NZTAX_UNIT_ALONE_SCORE", "0.8")),
+        unit_alone_margin=float(_env("NZTAX_UNIT_ALONE_MARGIN", "0.3")),
         intent_margin=float(_env("NZTAX_INTENT_MARGIN", "0.04")),
         intent_cover_margin=float(_env("NZTAX_INTENT_COVER_MARGIN", "0.15")),
         intent_min_score=float(_env("NZTAX_INTENT_MIN_SCORE", "0.45")),

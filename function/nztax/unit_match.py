@@ -12,9 +12,9 @@ negation, conditions) count, so "What does tax code SH mean?" never gets the S u
 "tax on $85k" never a unit about $80k (the codes compared are those written in capitals, as
 `matching_key` reads them), and a paraphrase naming a tax year counts only for a question naming
 none or the same one (`year_named`); the best must score at least `unit_min_score` and lead the
-next by `unit_margin` (a question the engine would decline: `unit_over_decline` and twice the
-margin, so "What happens to my KiwiSaver if I move to Australia?" is answered, not turned away
-for naming Australia). Units whose answer is a calculation are left to the engine, which
+next by `unit_margin`, or lead it by `unit_alone_margin` with at least `unit_alone_score` (a
+question the engine would decline: `unit_over_decline` and twice the margin, so "What happens to
+my KiwiSaver if I move to Australia?" is answered, not turned away for naming Australia). Units whose answer is a calculation are left to the engine, which
 calculates. The paraphrase vectors are stored beside the index at build time (`units.npz`, keyed
 by the bank's digest and the embedder id); missing or stale, they are computed in-process.
 """
@@ -196,6 +196,10 @@ class UnitMatcher:
         (best, score), runner = scored[0], (scored[1][1] if len(scored) > 1 else 0.0)
         least = self.settings.unit_over_decline if declined else self.settings.unit_min_score
         margin = self.settings.unit_margin * (2 if declined else 1)
-        if score < least or score - runner < margin:
+        # A unit no other comes near (only its paraphrases read as the question does) is trusted
+        # at a lower score: its wording may differ, but nothing else is a candidate.
+        alone = (not declined and score >= self.settings.unit_alone_score
+                 and score - runner >= self.settings.unit_alone_margin)
+        if not alone and (score < least or score - runner < margin):
             return None
         return UnitMatch(self.units[best], round(score, 4), round(runner, 4))
