@@ -7,7 +7,8 @@ held-out question bank (`tests/golden/question_bank.yaml`). Out: `.work/eval/uni
 Held-out paraphrases: one in `HOLD_OUT` of the bank's paraphrases (`also`), chosen by a hash of
 the unit id and the text, is removed from the bank the Ask box matches against and asked through
 the engine as a new question (the stored paraphrase vectors no longer fit that bank, so they are
-computed afresh). Each answer is scored by how it opens: with its own unit's lead (served), with
+computed afresh). The held-out paraphrases are split once into a development and a test half
+(`splits.split_of`); thresholds are chosen on the development half, and both are reported. Each answer is scored by how it opens: with its own unit's lead (served), with
 another unit's lead (wrong unit), or with the engine's own answer (not served). The bank itself
 is not changed.
 
@@ -98,6 +99,7 @@ def run(args) -> int:
 
     from nztax_build.evaluate_answers import _index_dir, load_scenarios
     from nztax_build.evaluate_realposts import first_paragraph
+    from nztax_build.splits import split_of
 
     settings = dataclasses.replace(get_settings(), llm_model=None)  # offline: deterministic and free
     golden = Path(getattr(args, "golden", None) or settings.home / "tests" / "golden" / "question_bank.yaml")
@@ -134,14 +136,24 @@ def run(args) -> int:
     seconds = time.perf_counter() - started
 
     n = len(asked)
-    share = (lambda k: f"{k / n:.3f}" if n else "–")
+    half = {key: split_of(f"{u.id}\0{t}") for key, (u, t) in enumerate(asked)}
+    part_of = {(u.id, t): half[k] for k, (u, t) in enumerate(asked)}
+    counts = {p: {"n": sum(1 for v in half.values() if v == p)} for p in ("dev", "test")}
+    for name, items in (("served", served), ("wrong_unit", wrong), ("not_served", missed)):
+        for p in counts:
+            counts[p][name] = sum(1 for u, t, _ in items if part_of[(u.id, t)] == p)
+
+    def cell(p: str, name: str) -> str:
+        k, total = counts[p][name], counts[p]["n"]
+        return f"{k} ({k / total:.3f})" if total else "–"
+
     lines = ["# Answer units: held-out paraphrases (offline)", "",
              f"{n} of the bank's paraphrases held out (one in {HOLD_OUT}, by hash) from {len(bank.units)} units, "
              f"index `{index_dir}`; {seconds:.1f} s in total.", "",
-             "| outcome | n | share |", "|---|---|---|",
-             f"| served its own unit | {len(served)} | {share(len(served))} |",
-             f"| served another unit's lead | {len(wrong)} | {share(len(wrong))} |",
-             f"| no unit (the engine's own answer) | {len(missed)} | {share(len(missed))} |", ""]
+             f"| outcome | development half ({counts['dev']['n']}) | test half ({counts['test']['n']}) |", "|---|---|---|",
+             f"| served its own unit | {cell('dev', 'served')} | {cell('test', 'served')} |",
+             f"| served another unit's lead | {cell('dev', 'wrong_unit')} | {cell('test', 'wrong_unit')} |",
+             f"| no unit (the engine's own answer) | {cell('dev', 'not_served')} | {cell('test', 'not_served')} |", ""]
     if wrong:
         lines += ["## Served another unit", "", "| paraphrase | its unit | served |", "|---|---|---|"]
         lines += [f"| {t} | {u.id} | {g} |" for u, t, g in wrong] + [""]
@@ -163,7 +175,7 @@ def run(args) -> int:
     frozen_lines += [f"| {q} | {kind} | {_cell(text)} |" for q, kind, text in openings]
     out.with_name("units_frozen.md").write_text("\n".join(frozen_lines) + "\n", encoding="utf-8")
     summary = {"held_out": n, "served": len(served), "wrong_unit": len(wrong), "not_served": len(missed),
-               "frozen": len(frozen), "frozen_opened_with_unit": len(opened)}
+               "parts": counts, "frozen": len(frozen), "frozen_opened_with_unit": len(opened)}
     out.with_suffix(".json").write_text(json.dumps(summary, indent=2), encoding="utf-8")
     print(f"[eval units] written {out}, {out.with_suffix('.json')} and {out.with_name('units_frozen.md')}", file=sys.stderr)
     return 0
