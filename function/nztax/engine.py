@@ -344,6 +344,10 @@ class Engine:
             # Without an index there is no record of which units the build withheld (and no stored
             # paraphrase vectors): no unit is known to be supported, so the index's own error stands.
             return None
+        if unit is None and decision.action == "clarify":
+            # The question needs something only the asker can say (their income, which of two tax
+            # years): asking it back answers them; a unit's general lead would not.
+            return None
         if unit is None:
             found = self.unit_matcher.match(without_denied(decision.question), vector, reading(decision.slots),
                                             declined=decision.action == "decline")

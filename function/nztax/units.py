@@ -274,7 +274,7 @@ def fill(template: str, values: dict) -> str | None:
 # A question asking yes or no opens with an auxiliary verb ("Is …", "Do I …", "Can I …").
 _POLAR = re.compile(r"^(?:is|isn't|are|aren't|do|don't|does|doesn't|did|didn't|can|can't|could|will|won't|would|"
                     r"should|shall|am|was|were|has|have|had|must|may|might)\b", re.I)
-_YES_NO = re.compile(r"^(?:Yes|No)(?:[.,:;]|\s*[-–—])\s*")
+_YES = re.compile(r"^Yes(?:[.,:;]|\s*[-–—])\s*")
 
 
 def asks_yes_or_no(question: str) -> bool:
@@ -282,10 +282,10 @@ def asks_yes_or_no(question: str) -> bool:
 
 
 def opening_for(lead: str, question: str) -> str:
-    """The lead as it opens the answer to `question`: a "Yes." or "No." answers only a yes-or-no
-    question, so for any other ("How much tax do I pay on my rental?", "What is the tax-free
-    threshold?") the sentence starts after it."""
-    m = _YES_NO.match(lead)
+    """The lead as it opens the answer to `question`: "Yes." answers only a yes-or-no question, so
+    for any other ("How much tax do I pay on my rental?") the sentence starts after it. "No." stays:
+    to "What is the tax-free threshold?" it denies what the question takes for granted."""
+    m = _YES.match(lead)
     if m is None or asks_yes_or_no(question):
         return lead
     rest = lead[m.end():]

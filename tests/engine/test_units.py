@@ -103,7 +103,7 @@ def served(engine, question: str) -> dict:
 
 
 def opens_with_unit(out: dict, unit) -> bool:
-    """The answer opens with the unit's lead (without its "Yes."/"No." when the question was not a
+    """The answer opens with the unit's lead (without its "Yes." when the question was not a
     yes-or-no question)."""
     lead = fill(unit.lead, unit_values(default_rules().years[out["tax_year"]]))
     return bool(lead) and (out["answer"].startswith(lead) or out["answer"].startswith(opening_for(lead, "")))
@@ -120,18 +120,22 @@ def test_ask_box_serves_the_unit_for_an_unseen_paraphrase(engine, bank, question
 
 def test_ask_box_serves_units_for_their_paraphrases(engine, bank):
     """A sample of the bank's own paraphrases (every seventh unit with a lead): nearly all are served
-    their unit, and none is served another unit's lead."""
+    their unit, and none is served another unit's lead. (One the engine asks back about, because it
+    needs the asker's own figure, is asked back: that is not counted either way.)"""
     sample = [u for u in bank.units if u.lead and u.also][::7]
     others = [u for u in bank.units if u.lead]
-    right, wrong = 0, []
+    right, wrong, asked_back = 0, [], 0
     for unit in sample:
         out = served(engine, unit.also[0])
-        if opens_with_unit(out, unit):
+        if out["status"] == "needs_clarification":
+            asked_back += 1
+        elif opens_with_unit(out, unit):
             right += 1
         elif any(opens_with_unit(out, o) for o in others if o.id != unit.id):
             wrong.append((unit.also[0], out["answer"][:80]))
     assert not wrong, wrong
-    assert right >= 0.9 * len(sample), f"{right} of {len(sample)}"
+    assert asked_back <= 0.1 * len(sample), asked_back
+    assert right >= 0.9 * (len(sample) - asked_back), f"{right} of {len(sample) - asked_back}"
 
 
 def test_ask_box_does_not_serve_a_unit_for_another_code(engine):
@@ -166,9 +170,12 @@ def test_a_unit_about_one_tax_year_is_matched_for_that_year_only(engine, bank):
         assert not (scored & yearly) - {unit_id}, (year, sorted(scored & yearly))
 
 
-def test_a_yes_or_no_opens_only_the_answer_to_a_yes_or_no_question(engine):
-    """"No." answers "Is there …?" but not "What is …?": the same unit opens each answer fittingly."""
-    for question, opening in (("Is there a tax-free threshold?", "No. "), ("What is the tax-free threshold in NZ?", "New Zealand")):
-        out = served(engine, question)
-        assert out["answer"].startswith(opening), (question, out["answer"][:80])
-
+def test_yes_opens_only_the_answer_to_a_yes_or_no_question():
+    """"Yes." answers "Is …?" or "Do I …?", never "How much …?"; "No." may deny what any question
+    takes for granted ("What is the tax-free threshold?" - there is none)."""
+    lead = "Yes. Rent is taxable income."
+    assert opening_for(lead, "Do I pay tax on rent?") == lead
+    assert opening_for(lead, "I rent out a room. Is that taxed?") == lead
+    assert opening_for(lead, "How much tax do I pay on my rental?") == "Rent is taxable income."
+    assert opening_for("Yes, if you are resident: you pay.", "tax on overseas income") == "If you are resident: you pay."
+    assert opening_for("No. There is no tax-free threshold.", "What is the tax-free threshold?").startswith("No.")
