@@ -310,7 +310,9 @@ def year_sections(rules) -> list[tuple[str, str]]:
         rows = [["Rates on interest", ", ".join(percent(r) for r in d.rwt.interest_rates)], ["Default (IRD number, no rate chosen)", percent(d.rwt.default_rate)],
                 ["No IRD number", percent(d.rwt.non_declaration_rate)]]
         out.append(("Resident withholding tax (RWT)", table(["", ""], rows, ["---", "--:"]) + _source(d.rwt.source, "rwt")))
-    return out
+    from .render_family import family_sections
+
+    return out + family_sections(rules)
 
 
 def render_year_page(rules) -> str:
@@ -349,6 +351,8 @@ SECTION_TITLES = {
     "secondary_codes": "Secondary tax codes", "flat_codes": "Flat-rate codes", "acc_levy": "ACC earners' levy",
     "student_loan": "Student loan", "kiwisaver": "KiwiSaver", "esct": "ESCT", "government_contribution": "KiwiSaver government contribution",
     "donation_credit": "Donation tax credit", "pir": "Prescribed investor rates", "rwt": "Resident withholding tax",
+    "working_for_families": "Working for Families", "in_work_tax_credit": "In-work tax credit",
+    "minimum_family_tax_credit": "Minimum family tax credit", "best_start": "Best Start",
 }
 
 
@@ -369,7 +373,7 @@ def _shown(path: str, value) -> str:
             return percent(value)
         if path.endswith("age"):
             return str(value)
-        if path.endswith("claim_years"):
+        if path.endswith(("claim_years", "_hours", "_months")) or "_months[" in path:
             return str(value)
         return money(value)
     if isinstance(value, str) and re.fullmatch(r"\d{4}-\d{2}-\d{2}", value):
@@ -405,7 +409,9 @@ def year_changes(old, new) -> list[tuple[str, list[tuple[str, str, str]]]]:
                 continue
             va, vb = fa.get(key, None), fb.get(key, None)
             if va != vb:
-                rows.append((_label(key), _shown(key, va) if key in fa else "—", _shown(key, vb) if key in fb else "—"))
+                # A family amount a year's IRD pages do not state is "not stated", not nil (docs/figures.md).
+                unstated = "not stated" if name in ("working_for_families", "best_start") else "none"
+                rows.append((_label(key), _shown(key, va) if va is not None else unstated, _shown(key, vb) if vb is not None else unstated))
         if rows:
             out.append((title, rows))
     return out
@@ -421,6 +427,9 @@ def render_changes_page(old, new) -> str:
         lines.append("No rate or threshold changed.\n")
     for title, rows in changes:
         lines.append(f"## {title}\n\n" + table(["What", old.year, new.year], [[w, a, b] for w, a, b in rows]))
+    from .render_family import familyboost_change
+
+    lines.append(familyboost_change(old, new))
     return "\n".join(lines)
 
 

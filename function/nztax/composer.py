@@ -89,7 +89,11 @@ RULE_SECTION_TITLES = {
     "residency": "Tax residency status for individuals",
     "year_end": "What happens at the end of the tax year",
     "bright_line": "The bright-line test for residential property",
-    "working_for_families": "Working for Families types",
+    "working_for_families": "Family tax credit",
+    "familyboost": "How much FamilyBoost are you eligible for",
+    "in_work_tax_credit": "In-work tax credit",
+    "minimum_family_tax_credit": "Minimum family tax credit",
+    "best_start": "Best Start tax credit",
     "rwt": "Using the right RWT rate",
     "extra_pay": "Calculate PAYE for a lump sum payment",
 }
@@ -99,7 +103,7 @@ TOPIC_SECTIONS = {
     "secondary": ["secondary_codes"], "tax_codes": ["flat_codes", "ietc"], "donations": ["donation_credit"], "pir": ["pir"],
     "rwt": ["rwt"], "paye": ["paye", "acc_levy"],
     "provisional_tax": ["provisional_tax"], "fif": ["foreign_investment_funds"], "residency": ["residency"],
-    "year_end": ["year_end"], "bright_line": ["bright_line"], "wff": ["working_for_families"],
+    "year_end": ["year_end"], "bright_line": ["bright_line"], "wff": ["working_for_families", "familyboost"],
 }
 
 

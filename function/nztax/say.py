@@ -127,11 +127,9 @@ def _topic_values(rules: TaxYearRules) -> dict[str, str]:
     if d.bright_line is not None:
         v.update(bl_years=str(d.bright_line.years), bl_from=d.bright_line.sales_from)
     if d.working_for_families is not None:
-        w = d.working_for_families
-        v.update(ftc_eldest=money(w.ftc_eldest_child), ftc_other=money(w.ftc_each_other_child),
-                 wff_abate_from=money(w.abatement_threshold), wff_abate_rate=pct(w.abatement_rate),
-                 fb_rate=pct(w.familyboost_rate), fb_max=money(w.familyboost_weekly_max),
-                 fb_limit=money(w.familyboost_income_limit))
+        from nztax.say_family import family_values
+
+        v.update(family_values(rules))
     return v
 
 
@@ -376,6 +374,10 @@ def _wff_sum(decision: Decision) -> str | None:
         out = (f"On a family income of {money(r['family_income'])} the family tax credit is reduced by **{money(r['abatement'])}** "
                f"a year: {pct(r['abatement_rate'])} of the {money(r['income_over_threshold'])} over "
                f"{money(r['abatement_threshold'])}.")
+    if r.get("ftc_amounts_stated") is False:
+        out += f" {r['note']}"
+    if "abatement_from" in r:
+        out = out.replace("abates only on family income over", f"from {r['abatement_from']} abates only on family income over")
     if "full_credit" in r:
         kids = "one child" if r["children"] == 1 else f"{r['children']} children"
         out += f" For {kids} the full credit is **{money(r['full_credit'])}** a year"

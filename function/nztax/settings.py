@@ -171,6 +171,9 @@ class Settings:
     bm25_b: float = 0.75
     bm25_heading_repeat: int = 3
     page_vector_weight: float = 0.5
+    # From this many chunks the index also holds an HNSW graph and a search takes its dense
+    # candidates from it rather than scoring every chunk (0 = always score every chunk).
+    dense_graph_min_chunks: int = 20000
     query_expansion: bool = True
     bm25_coverage_power: float = 2.0
     embed_batch_size: int = 16
@@ -292,6 +295,7 @@ def get_settings() -> Settings:
         bm25_b=float(_env("NZTAX_BM25_B", "0.75")),
         bm25_heading_repeat=int(_env("NZTAX_BM25_HEADING_REPEAT", "3")),
         page_vector_weight=float(_env("NZTAX_PAGE_VECTOR_WEIGHT", "0.5")),
+        dense_graph_min_chunks=int(_env("NZTAX_DENSE_GRAPH_MIN_CHUNKS", "20000")),
         bm25_coverage_power=float(_env("NZTAX_BM25_COVERAGE_POWER", "2")),
         query_expansion=_env("NZTAX_QUERY_EXPANSION", "1").strip().lower() not in ("0", "false", "no", "off"),
         embed_batch_size=int(_env("NZTAX_EMBED_BATCH_SIZE", "16")),

@@ -208,7 +208,8 @@ def load_withheld(index_dir: Path | None) -> dict[str, str]:
 def unit_values(year_rules) -> dict:
     """Every placeholder a lead may use for one tax year: `say.fact_values` plus, per tax code,
     `sec_rate[S]`, `sec_from[S]`, `sec_to[S]` (secondary codes) and `flat_rate[ND]` (flat codes,
-    with the ACC levy as payroll takes it)."""
+    with the ACC levy as payroll takes it), and FamilyBoost's `fb_rate`, `fb_max`, `fb_limit` (a
+    quarter's, from the year's latest setting)."""
     from nztax import composer
     from nztax.composer import money, pct, section_or_none
     from nztax.say import fact_values
@@ -240,6 +241,11 @@ def unit_values(year_rules) -> dict:
     fc = section_or_none(year_rules, "flat_codes")
     if fc is not None:
         values["flat_rate"] = {c: composer.with_acc_levy(f.rate, year_rules) for c, f in fc.codes.items()}
+    fb = getattr(year_rules.data, "familyboost", None)
+    if fb is not None:
+        # The year's latest setting (amounts a quarter); a year before the scheme has none.
+        p = fb.periods[-1]
+        values.update(fb_rate=pct(p.rate), fb_max=money(p.quarterly_max), fb_limit=money(p.income_limit))
     return values
 
 
@@ -345,5 +351,6 @@ _PLACEHOLDER_SECTIONS = {
     "residency": {"res_days", "res_absent", "res_transitional"},
     "year_end": {"untaxed_limit", "return_due", "tax_due"},
     "bright_line": {"bl_years", "bl_from"},
-    "working_for_families": {"ftc_eldest", "ftc_other", "wff_abate_from", "wff_abate_rate", "fb_rate", "fb_max", "fb_limit"},
+    "working_for_families": {"ftc_eldest", "ftc_other", "wff_abate_from", "wff_abate_rate", "wff_abate_since", "wff_ftc"},
+    "familyboost": {"fb_rate", "fb_max", "fb_limit"},
 }
