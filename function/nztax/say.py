@@ -120,7 +120,7 @@ def _topic_values(rules: TaxYearRules) -> dict[str, str]:
         v.update(fif_threshold=money(f.de_minimis_cost), fdr_rate=pct(f.fair_dividend_rate))
     if d.residency is not None:
         r = d.residency
-        v.update(res_days=str(r.days_present), res_absent=str(r.days_absent), res_transitional=str(r.transitional_months))
+        v.update(res_days=str(r.days_present), res_absent=str(r.days_absent), res_transitional=str(r.transitional_months), res_transitional_years=str(r.transitional_years))
     if d.year_end is not None:
         e = d.year_end
         v.update(untaxed_limit=money(e.untaxed_income_limit), return_due=e.return_due, tax_due=e.tax_to_pay_due)
