@@ -374,7 +374,7 @@ LEAD_FIGURE = re.compile(r"\*\*\$(?P<v>[\d,]+(?:\.\d+)?)")
 
 
 # The words just before a lead figure that name it a tax ("PAYE is **$1,203.75**").
-TAX_BEFORE = re.compile(r"\b(?:tax|paye|levy|repayments?|deductions?)\b[^*$]{0,20}$", re.I)
+TAX_BEFORE = re.compile(r"\b(?:tax|paye|levy|repayments?|deductions?)\b[^*]{0,45}$", re.I)
 
 
 def _stated_as_tax(decision: Decision, claimed) -> bool:
@@ -391,7 +391,7 @@ def _verdict(decision: Decision, lead: str) -> str | None:
     checks = ASKS_IF_RIGHT.search(decision.asked or "")
     claimed = next((a for a in decision.slots.amounts if a.role == "claimed" or checks and a.role == "deduction"), None)
     figures = [Decimal(m.group("v").replace(",", "")) for m in LEAD_FIGURE.finditer(lead)
-               if claimed is None or not _stated_as_tax(decision, claimed) or TAX_BEFORE.search(lead[max(0, m.start() - 30):m.start()])]
+               if claimed is None or not _stated_as_tax(decision, claimed) or TAX_BEFORE.search(lead[max(0, m.start() - 60):m.start()])]
     if claimed is None or not figures:
         return None
     ours = min(figures, key=lambda f: abs(f - claimed.value))  # the lead's figure of the same kind

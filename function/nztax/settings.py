@@ -36,7 +36,7 @@ Tax figures never live here: they are in `nztax/rules/*.yaml`.
 | NZTAX_BARE_AMOUNT_MINIMUM | 10000 | understanding: an income written as a bare number (no $, k, comma or period) under this is asked about ("I earn 4000": a week, a month or a year?) |
 | NZTAX_SPELLING_CUTOFF / NZTAX_SPELLING_MIN_LENGTH | 0.85 / 5 | understanding: a word neither the catalogue nor the sources use, of at least this many letters, is read as the closest catalogue word this similar (difflib ratio; "weekley" -> "weekly") |
 | NZTAX_PER_PAY_CEILING | 12000 | a PAYE question's amount with no period of its own, at or under this, is one pay ("$9,200 gross each time"); over it, a year's pay |
-| NZTAX_FRAME_BAR | 0.6 | question frame: least probability of an amount's learned kind or owner before it overrules the number grammar's reading of it as the asker's income (then no calculation runs on it; docs/understanding.md) |
+| NZTAX_FRAME_BAR | 0.7 | question frame: least probability of an amount's learned kind or owner before it overrules the number grammar's reading of it as the asker's income (then no calculation runs on it; docs/understanding.md) |
 | NZTAX_FRAME_SCOPE_BAR | 0.8 | question frame: least probability of the learned scope before a question the intent reading was unsure of is declined as not New Zealand personal income tax, or a decline is lifted |
 | NZTAX_FRAME_SCOPE_FIRM_BAR | 0.95 | question frame: the same, to overrule a sure intent reading |
 | NZTAX_ASK_TRACE | 0 | 1 = POST /ask responses carry the `trace` field (the frame and the decision rows that fired); `nztax ask --explain` always shows it |
@@ -207,7 +207,7 @@ class Settings:
     llm_max_tokens: int = 1200
     answer_passages: int = 5
     faq_match_threshold: float = 0.8
-    frame_bar: float = 0.6
+    frame_bar: float = 0.7
     frame_scope_bar: float = 0.8
     frame_scope_firm_bar: float = 0.95
     ask_trace: bool = False
@@ -318,7 +318,7 @@ def get_settings() -> Settings:
         llm_max_tokens=int(_env("NZTAX_LLM_MAX_TOKENS", "1200")),
         answer_passages=int(_env("NZTAX_ANSWER_PASSAGES", "5")),
         faq_match_threshold=float(_env("NZTAX_FAQ_MATCH_THRESHOLD", "0.8")),
-        frame_bar=float(_env("NZTAX_FRAME_BAR", "0.6")),
+        frame_bar=float(_env("NZTAX_FRAME_BAR", "0.7")),
         frame_scope_bar=float(_env("NZTAX_FRAME_SCOPE_BAR", "0.8")),
         frame_scope_firm_bar=float(_env("NZTAX_FRAME_SCOPE_FIRM_BAR", "0.95")),
         ask_trace=_env("NZTAX_ASK_TRACE", "0") == "1",
