@@ -215,6 +215,11 @@ def disclaimer_for(intent: Decision | None, current_year: str, *, approximation:
 
 
 def decline(intent: Decision, current_year: str) -> AskResult:
+    if getattr(intent, "decline_to", None):  # the frame's scope: where a question that is not tax should go
+        answer = (f"That's outside what I cover: I answer questions about New Zealand personal income tax. For "
+                  f"{intent.decline_to['name']}, try {intent.decline_to['where']}.")
+        return AskResult(status="out_of_scope", answer=answer, tax_year=intent.tax_year, disclaimer=BASE_DISCLAIMER,
+                         next_actions=["Ask about your income tax, PAYE or tax code"])
     if intent.scope_topic == "not_tax" or intent.scope_topic not in DECLINE_TOPICS:
         answer, actions = DECLINE_NOT_TAX, ["Ask about your income tax, PAYE or tax code", "Work out take-home pay for a salary"]
     else:
