@@ -16,6 +16,7 @@ from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 from nztax.contract import MAX_NEXT_ACTIONS, AskResult, Citation, Status, ToolCall, tax_year_starting  # noqa: F401 (re-exported)
+from nztax.citation_sections import CITATION_PUBLISHER, passage_citation  # noqa: F401 (re-exported)
 from nztax.rules import RuleBook, RulesError, TaxYearRules, rate_with_acc_levy
 
 if TYPE_CHECKING:
@@ -70,7 +71,6 @@ NEXT_YEAR_DISCLAIMER = "Figures for {year} are only partly published; they may c
 
 # Titles for the rules data's sources (the calculators cite these).
 # How every citation of a rules source is labelled, in answers and on calculator and tax-year pages alike.
-CITATION_PUBLISHER = "Inland Revenue"
 RULE_SECTION_TITLES = {
     "income_tax": "Tax rates for individuals",
     "paye": "Payroll calculations and business rules specification",
@@ -158,17 +158,6 @@ def rule_citations(rules: TaxYearRules, sections: list[str]) -> list[Citation]:
         if section is not None:
             out.append(Citation(title=f"{CITATION_PUBLISHER}: {RULE_SECTION_TITLES[name]}", url=section.source))
     return out
-
-
-# Who publishes each kind of source, so a retrieved passage is labelled like a rules citation.
-SOURCE_TYPE_PUBLISHERS = {"legislation": "New Zealand Legislation"}
-
-
-def passage_citation(hit) -> Citation:
-    """A retrieved passage's citation, labelled '<publisher>: <page title>' as rules citations are."""
-    publisher = SOURCE_TYPE_PUBLISHERS.get(getattr(hit, "source_type", ""), CITATION_PUBLISHER)
-    title = hit.title if hit.title.startswith(f"{publisher}: ") else f"{publisher}: {hit.title}"
-    return Citation(title=title, url=hit.url, section=hit.section or None)
 
 
 def source_titles(rules: RuleBook) -> dict[str, str]:
