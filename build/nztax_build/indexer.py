@@ -334,6 +334,11 @@ def embed_and_index(
         default_catalogue().save_vectors(new_dir, embedder)
         # The question frame's learned readings, trained on data/frame_examples.yaml with the same embedder.
         FrameModel.train(embedder).save(new_dir)
+        # So are the answer units' paraphrases (the faq stage redoes them if it withholds a unit).
+        from nztax.unit_match import save_vectors as save_unit_vectors
+        from nztax.units import UnitBank
+
+        save_unit_vectors(new_dir, UnitBank.load(settings.units_dir), embedder)
         validate_index(new_dir, manifest)
         if publish:
             # (Publishing at once is for tools and tests, often with an embedder handed in that a

@@ -9,10 +9,11 @@ Steps: (1) understand (understand.py: the intent, by nearest catalogue examples;
 periods, codes, years, conditions): decide.py proposes an action, the question frame (frame.py) and
 the decision table settle it; (2) LLM mode (a model is configured; llm_answer.py): the model reads the
 question into the same frame, the table settles the proposal on it, the engine computes and the model
-writes around the engine's figures; only a refusal is final before the model; (3) offline mode, and
-whenever the model fails: the FAQ fast path when the stored question reads the same, decline, refuse
-and clarify as fixed copy, else say.py writes the answer first, then the working, then the sources;
-(4) the figure guard checks every dollar amount and percentage in the answer.
+writes around the engine's figures; only a refusal, and an answer unit matched far ahead of any other,
+come before the model; (3) offline mode, and whenever the model fails: the FAQ fast path when the
+stored question reads the same, an answer unit (unit_match.py), decline, refuse and clarify as fixed
+copy, else say.py writes the answer first, then the working, then the sources; (4) the figure guard
+checks every dollar amount and percentage in the answer.
 """
 
 from __future__ import annotations
@@ -21,12 +22,13 @@ import json
 import logging
 import threading
 import time
-from dataclasses import replace
+from dataclasses import dataclass, replace
+from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
 
-from nztax import calculator_links, composer, guard, say
+from nztax import calculator_links, composer, guard, say, units
 from nztax.frame_notes import frame_notes
 from nztax.short_query import search_box_question
 from nztax.contract import AskResult
@@ -41,8 +43,16 @@ from nztax.understand import IntentClassifier, default_catalogue
 
 log = logging.getLogger("nztax.engine")
 
+
 class UnknownTaxYear(ValueError):
     """A tax year the rules data does not have."""
+
+
+@dataclass(frozen=True)
+class _Quote:
+    """A unit's quoted passage, as evidence for the figure guard."""
+
+    text: str
 
 
 class MissingIndex:
@@ -67,6 +77,8 @@ class Engine:
         self._frame_model = None
         self._speller: Speller | None = None
         self._fallback_embedder = None
+        self._unit_matcher = None
+        self._page_titles: dict[str, str] | None = None
 
     # -- loading -------------------------------------------------------------------------------
 
@@ -284,7 +296,9 @@ class Engine:
     # -- answering -----------------------------------------------------------------------------
 
     def answer(self, question: str, tax_year: str | None = None, history: list[dict] | None = None, *,
-               use_faq: bool = True, mode: str | None = None) -> AskResult:
+               use_faq: bool = True, mode: str | None = None, unit: units.Unit | None = None) -> AskResult:
+        """`unit`: the answer unit to serve (the FAQ build names each page's own); by default the
+        unit the question reads as, if any (unit_match.py)."""
         started = time.perf_counter()
         question = clean_text(question)
         if tax_year is not None and tax_year not in self.rules.years:
@@ -300,13 +314,17 @@ class Engine:
 
         result = outcome = None
         if mode == "llm" and self.settings.llm_model:
-            # The model reads and writes; the offline reading only refuses, and answers when the model fails.
-            from nztax import llm_answer
+            # The model reads and writes; the offline reading only refuses, and answers when the model
+            # fails. A unit the build names, or one the question matches far ahead of any other, answers first.
+            if unit is None and not history:
+                unit = self._clear_unit(decision, vector)
+            if unit is None:
+                from nztax import llm_answer
 
-            outcome = llm_answer.answer(self, proposal, decision, history, current, vector, question)
-            if outcome.result is not None:
-                result, decision = outcome.result, outcome.decision
-                result = frame_notes(calculator_links.attach(result), decision)
+                outcome = llm_answer.answer(self, proposal, decision, history, current, vector, question)
+                if outcome.result is not None:
+                    result, decision = outcome.result, outcome.decision
+                    result = frame_notes(calculator_links.attach(result), decision)
         settled_by_frame = decision.trace is not None and decision.trace.rows and decision.trace.action != decision.trace.proposed
         if result is None and use_faq and not history and not settled_by_frame and not decision.stated:
             entry = self.faq.match(question, decision.tax_year, reading(decision.slots))
@@ -315,6 +333,14 @@ class Engine:
                     result = AskResult.from_json({**entry.result, "source": "faq"})
                 except ValueError as exc:  # a malformed stored answer: answer afresh instead
                     log.warning(json.dumps({"event": "faq_entry_invalid", "slug": entry.slug, "detail": str(exc)[:200]}))
+        # Otherwise a unit the question reads as answers it (a request to refuse never gets one); the
+        # build names each page's own unit. (A stored FAQ answer is itself its unit's answer.)
+        # (With a model configured, the model writes the answer unless it failed (outcome set); the
+        # build still names its units.) (A sum on the question's own figures is the calculator's: no
+        # unit has those figures.)
+        if (result is None and not history and decision.action not in ("refuse", "calculate") and decision.known_year
+                and (unit is not None or mode == "offline" or outcome is not None)):
+            result = self._unit_answer(decision, vector, current, unit)
         if result is None:
             result = frame_notes(calculator_links.attach(self.answer_decision(decision, current, vector)), decision)
         if outcome is not None and outcome.result is None:
@@ -334,6 +360,63 @@ class Engine:
             index = getattr(self.retriever, "index", None)
             self._sections = CitationSections(getattr(index, "parents", None) or {}, self.rules)
         return self._sections
+
+    # -- answer units ------------------------------------------------------------------------
+
+    @property
+    def unit_matcher(self):
+        """The unit matcher, built on first use: the bank less the units the build withheld."""
+        def build():
+            from nztax.unit_match import UnitMatcher, code_names
+
+            index_dir = None if isinstance(self.retriever, MissingIndex) else self.retriever.index.directory
+            bank = units.UnitBank.load(self.settings.units_dir)
+            return UnitMatcher.build(bank, units.load_withheld(index_dir), self.embedder, index_dir, self.settings,
+                                     lambda text: reading(read_slots(text, self.rules)), code_names(self.rules))
+
+        return self._once("_unit_matcher", build)
+
+    def _clear_unit(self, decision: Decision, vector) -> units.Unit | None:
+        """LLM mode: the unit the question matches far ahead of any other (`llm_unit_margin`), served
+        ahead of the model; a closer call is the model's to read. Never over a refusal or a question
+        the offline reading would ask back about or calculate."""
+        if (isinstance(self.retriever, MissingIndex) or not decision.known_year
+                or decision.action in ("refuse", "calculate", "clarify")):
+            return None
+        found = self.unit_matcher.match(without_denied(decision.question), vector, reading(decision.slots),
+                                        declined=decision.action == "decline")
+        if found is None or found.score - found.runner_up_score < self.settings.llm_unit_margin:
+            return None
+        return found.unit
+
+    def _unit_answer(self, decision: Decision, vector, current: str, unit: units.Unit | None) -> AskResult | None:
+        """The answer unit's answer, when the question reads as a unit (or the build names one)."""
+        if unit is None and isinstance(self.retriever, MissingIndex):
+            # Without an index there is no record of which units the build withheld (and no stored
+            # paraphrase vectors): no unit is known to be supported, so the index's own error stands.
+            return None
+        if unit is None and decision.action == "clarify":
+            # The question needs something only the asker can say (their income, which of two tax
+            # years): asking it back answers them; a unit's general lead would not.
+            return None
+        if unit is None:
+            found = self.unit_matcher.match(without_denied(decision.question), vector, reading(decision.slots),
+                                            declined=decision.action == "decline")
+            unit = found.unit if found is not None else None
+        if unit is None:
+            return None
+        if self._page_titles is None:
+            # Labelled as a retrieved passage's citation is ("Inland Revenue: <page title>").
+            self._page_titles = {} if isinstance(self.retriever, MissingIndex) else {
+                c["url"]: composer.passage_citation(SimpleNamespace(title=c.get("title") or "", url=c["url"], section=None,
+                                                                    source_type=c.get("source_type") or "")).title
+                for c in self.retriever.index.children if c.get("url")}
+        # A rules source keeps the title the calculators cite it by.
+        result = units.compose(unit, decision, self.rules, current, {**self._page_titles, **self.titles})
+        if result is None:
+            return None
+        quoted = [_Quote(unit.source.quote)] if unit.source is not None else []
+        return self._guarded(result, decision, passages=quoted)
 
     # -- offline -------------------------------------------------------------------------------
 

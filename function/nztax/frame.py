@@ -69,7 +69,7 @@ class QuestionFrame:
     conditions: tuple[str, ...]
     scope: str                  # nz_tax, or what the question is about instead
     scope_sure: float
-    bar: float = 0.6            # how sure a reading must be to be acted on (settings)
+    bar: float = 0.7            # how sure a reading must be to be acted on (settings)
     read_by: str = "offline"    # offline (frame_model.py) or model (llm_reader.py, LLM mode)
 
     @property
@@ -107,7 +107,7 @@ def conditions(slots: Slots) -> tuple[str, ...]:
     return tuple(out)
 
 
-def read_frame(text: str, slots: Slots, model, bar: float = 0.6) -> QuestionFrame:
+def read_frame(text: str, slots: Slots, model, bar: float = 0.7) -> QuestionFrame:
     """The frame of a question; `text` is the cleaned text the slots were read from."""
     asking = asking_sentences(text)
     readings = model.asks(asking)
