@@ -54,6 +54,12 @@ CASES = [
           lambda b: final("answered", "In New Zealand a redundancy payment is taxed as income, through PAYE like "
                                       "salary. How Australia taxes it is for the Australian Taxation Office.", sources=[1])],
          [("search_tax_documents", {"query": "redundancy payment tax"})]),
+    Case("would_be_asked_back_offline", "How much tax will I pay on my salary?",
+         [frame("figure", asking=["How much tax will I pay on my salary?"])],
+         [lambda b: {"tool_calls": [tool_call("s1", "search_tax_documents", {"query": "income tax rates individuals"})]},
+          lambda b: final("answered", "New Zealand taxes income in bands, and your employer deducts PAYE from each pay; "
+                                      "tell me your salary and I can work out the tax on it.", sources=[1])],
+         [("search_tax_documents", {"query": "income tax rates individuals"})]),
 ]
 
 

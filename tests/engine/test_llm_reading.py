@@ -90,10 +90,12 @@ def test_tax_withheld_the_model_reads_is_set_beside_not_added(llm_engine, fake):
     assert result.mode == "llm" and "$17,927.50" in result.answer
 
 
-def test_a_new_zealand_question_that_mentions_another_country_reaches_the_model(llm_engine, fake):
+def test_a_new_zealand_question_that_mentions_another_country_reaches_the_model(engine, llm_engine, fake):
+    question = "Is my redundancy taxed the same way in New Zealand as in Australia?"
+    assert engine.answer(question, use_faq=False, mode="offline").status == "out_of_scope"  # offline declines it
     fake.frames[:] = [frame("which", scope="nz_tax")]
     fake.script[:] = [lambda b: final("answered", "In New Zealand a redundancy payment is taxed as income, like salary.")]
-    result = llm_engine.answer("Is my redundancy taxed the same way in New Zealand as in Australia?", use_faq=False)
+    result = llm_engine.answer(question, use_faq=False)
     assert result.status == "answered" and result.mode == "llm" and "taxed as income" in result.answer
     assert len(fake.requests) == 2 and "tools" in fake.requests[1]
 
@@ -110,14 +112,62 @@ def test_a_decline_is_lifted_when_the_model_reads_new_zealand_tax(engine):
     assert engine.settle(declined, dataclasses.replace(offline_frame, scope="nz_tax"), []).action == "decline"
 
 
-def test_a_question_the_offline_engine_would_ask_back_about_reaches_the_model(llm_engine, fake):
+def test_a_question_the_offline_engine_would_ask_back_about_reaches_the_model(engine, llm_engine, fake):
     question = "How much tax will I pay on my salary?"
+    assert engine.answer(question, use_faq=False, mode="offline").status == "needs_clarification"
     fake.frames[:] = [frame("figure")]
     fake.script[:] = [lambda b: final("answered", "It depends on your salary: New Zealand taxes income in bands, and "
                                                   "your employer deducts PAYE from each pay.")]
     result = llm_engine.answer(question, use_faq=False)
     assert result.status == "answered" and result.mode == "llm" and "bands" in result.answer
     assert len(fake.requests) == 2
+
+
+def test_the_faq_is_not_served_ahead_of_the_model_only_when_it_fails(engine, engine_settings, llm_engine, fake):
+    from nztax.faq_index import FaqIndex
+
+    question = "How much tax do I pay on $85,000?"
+    stored = engine.answer(question, use_faq=False, mode="offline").to_json()
+    faq = FaqIndex([{"question": question, "slug": "q0", "topic": "tax-rates", "url": "/faq/q0/", "result": stored}],
+                   engine_settings.faq_match_threshold)
+    with_faq = Engine(llm_engine.rules, llm_engine.retriever, faq, llm_engine.settings)
+    assert Engine(engine.rules, engine.retriever, faq, engine_settings).answer(question).source == "faq"  # offline: served
+    fake.frames[:] = [frame("figure", [("$85,000", 85000, "annual", "income", "me")])]
+    fake.script[:] = [lambda b: final("answered", "Income tax on $85,000 is $17,927.50 for the year.")]
+    result = with_faq.answer(question)
+    assert result.source == "engine" and result.mode == "llm" and len(fake.requests) == 2
+    fake.requests.clear()
+    fake.frames[:] = [{"content": "not a frame"}, {"content": "still not a frame"}]
+    failed = with_faq.answer(question)
+    assert failed.source == "faq" and failed.fallback_reason == "invalid_frame"
+
+
+def _clear_unit_question(engine, least: float):
+    """A unit's own question that the matcher puts at least `least` ahead of every other unit."""
+    from nztax.slots import reading as slot_reading, without_denied
+
+    for unit in engine.unit_matcher.units:
+        decision, vector = engine.understand(unit.question, [], None)
+        if decision.action not in ("fact", "topic"):
+            continue
+        found = engine.unit_matcher.match(without_denied(decision.question), vector, slot_reading(decision.slots))
+        if found is not None and found.unit.id == unit.id and found.score - found.runner_up_score >= least:
+            return unit.question
+    raise AssertionError("no unit is matched that far ahead")
+
+
+def test_only_a_unit_matched_far_ahead_answers_before_the_model(engine, llm_engine, fake):
+    question = _clear_unit_question(engine, llm_engine.settings.llm_unit_margin)
+    offline = engine.answer(question, use_faq=False, mode="offline")
+    result = llm_engine.answer(question, use_faq=False)
+    assert fake.requests == [] and result.answer == offline.answer and result.fallback_reason is None
+    # The same question, when the margin asked for is more than any unit leads by, is the model's.
+    stricter = Engine(llm_engine.rules, llm_engine.retriever,
+                      settings=dataclasses.replace(llm_engine.settings, llm_unit_margin=10.0))
+    fake.frames[:] = [frame("how")]
+    fake.script[:] = [lambda b: final("answered", "Here is how it works, from the passages.")]
+    written = stricter.answer(question, use_faq=False)
+    assert written.mode == "llm" and "from the passages" in written.answer and len(fake.requests) == 2
 
 
 def test_a_reply_that_does_not_fit_is_asked_for_once_more(llm_engine, fake):
