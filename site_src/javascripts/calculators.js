@@ -732,6 +732,8 @@
   // Instant navigation runs a calculator page's scripts again: the first copy keeps the binding.
   if (root.NZTaxCalc) return;
   root.NZTaxCalc = core;
+  // calculators_pay.js loads first on a calculator page and queues its tools here.
+  for (const factory of root.NZTaxCalcExtensions || []) extend(factory);
 
   // ---------------------------------------------------------------------------------------------
   // The calculator forms. Every value shown is set with textContent.
@@ -793,9 +795,14 @@
   // for "8" on the way to "85k", short enough to feel live).
   const TYPING_PAUSE_MS = 350;
 
-  function loadRules(url) {
+  /** The form's rules: the copy in the page (read at once, so the first result is drawn before the
+   * page below the form is parsed), else data-rules fetched. */
+  function loadRules(form) {
+    const url = new URL(form.getAttribute("data-rules"), root.location.href).href;
     if (!rulesCache.has(url)) {
-      rulesCache.set(url, fetch(url).then((r) => { if (!r.ok) throw new Error(`rules data: HTTP ${r.status}`); return r.json(); }));
+      const inline = form.getAttribute("data-rules-json");
+      rulesCache.set(url, inline ? Promise.resolve().then(() => JSON.parse(inline))
+        : fetch(url).then((r) => { if (!r.ok) throw new Error(`rules data: HTTP ${r.status}`); return r.json(); }));
     }
     return rulesCache.get(url);
   }
@@ -1086,7 +1093,7 @@
       announce(form, how, problems.join(" "));
       return;
     }
-    loadRules(new URL(form.getAttribute("data-rules"), root.location.href).href).then((rules) => {
+    loadRules(form).then((rules) => {
       if (state.generation !== generation) return;  // the inputs changed since: a newer run owns the result
       const calcs = makeCalculators(rules);
       let line;
@@ -1216,6 +1223,8 @@
       readQuery(form);
       compute(form, doc, "load");
     }
+    // Links parsed after an early first result was written into the address follow it too.
+    if (doc.querySelector("form.nz-calc[data-bound]")) followAddress(doc);
   }
 
   // Back and Forward between a calculator's own entries change only the query: put those inputs back.
@@ -1230,9 +1239,18 @@
   }
 
   // Instant navigation swaps the page content without reloading scripts: bind on every new page.
-  if (typeof root.document$ !== "undefined" && root.document$.subscribe) {
-    root.document$.subscribe(() => bindCalculators(root.document));
-  } else if (root.document) {
-    root.document.addEventListener("DOMContentLoaded", () => bindCalculators(root.document));
+  // On a page's first load this file runs right after its form, before the theme's bundle: the form
+  // is bound at once (its first result drawn before the rest of the page is parsed, so nothing below
+  // it moves), and the theme's document$ is subscribed to once the page is parsed.
+  const themeReady = () => typeof root.document$ !== "undefined" && root.document$.subscribe;
+  if (root.document) {
+    bindCalculators(root.document);
+    if (themeReady()) root.document$.subscribe(() => bindCalculators(root.document));
+    else {
+      root.document.addEventListener("DOMContentLoaded", () => {
+        if (themeReady()) root.document$.subscribe(() => bindCalculators(root.document));
+        else bindCalculators(root.document);
+      });
+    }
   }
 })(typeof window !== "undefined" ? window : globalThis);
