@@ -268,6 +268,38 @@ def tables_compare(inputs: SiteInputs) -> str:
     return "### Income tax on the same income, year by year\n\n" + table(["Taxable income"] + years, rows, ["--:"] * (len(years) + 1))
 
 
+def _wff_years(inputs: SiteInputs) -> list[tuple[str, str]]:
+    return [(y, t) for y, t in _year_options(inputs, False) if inputs.rules.years[y].data.working_for_families is not None]
+
+
+def tables_wff(inputs: SiteInputs) -> str:
+    out = []
+    for y, _ in _wff_years(inputs):
+        rule = inputs.rules.years[y].data.working_for_families
+        since = f" (abatement from {rule.abatement_from:%-d %B %Y})" if rule.abatement_from else ""
+        incomes = (40_000, 50_000, 60_000, 70_000, 80_000, 100_000)
+        if rule.ftc_eldest_child is None:
+            rows = [[money(i), money(_call("calculate_working_for_families", family_income=i, tax_year=y)["abatement"], cents=True)] for i in incomes]
+            out.append(f"### The abatement in {y}{since}\n\nThe IRD pages held here do not yet state the {y} family tax credit amounts, "
+                       "so only the abatement is worked out.\n\n" + table(["Family income", "Abatement for the year"], rows, ["--:", "--:"]))
+            continue
+        rows = [[money(i)] + [money(_call("calculate_working_for_families", family_income=i, children=k, in_work=True, tax_year=y)["total"], cents=True)
+                              for k in (1, 2, 3)] for i in incomes]
+        out.append(f"### Family tax credit plus in-work tax credit in {y}{since}\n\n"
+                   + table(["Family income", "1 child", "2 children", "3 children"], rows, ["--:"] * 4))
+    return "\n".join(out)
+
+
+def tables_familyboost(inputs: SiteInputs) -> str:
+    quarters = [("2025-04-01", "April–June 2025"), ("2025-07-01", "From July–September 2025")]
+    rows = []
+    for income in (30_000, 35_000, 40_000, 45_000, 50_000, 55_000, 57_286):
+        rows.append([money(income)] + [money(_call("calculate_familyboost", ece_fees=3_900, household_income=income, quarter=q)["payment"], cents=True)
+                                       for q, _ in quarters])
+    return ("### FamilyBoost on $3,900 of ECE fees in a quarter ($300 a week)\n\n"
+            + table(["Household income for the quarter"] + [label for _, label in quarters], rows, ["--:"] * 3))
+
+
 def tables_extra_pay(inputs: SiteInputs) -> str:
     y = inputs.site_year
     day = _year_end_pay_date(inputs, y)
@@ -360,6 +392,18 @@ def calculators(inputs: SiteInputs) -> list[Calculator]:
                    "Which secondary tax code to give a second employer, from your expected total income for the year.",
                    [Field("total_annual_income", "Total expected income from all jobs ($)", "money", 60000, aliases=INCOME_NAMES),
                     Field("student_loan", "I have a student loan", "checkbox"), Field("tax_year", "Tax year", "year")], tables_secondary),
+        Calculator("working-for-families", "Working for Families", "calculate_working_for_families",
+                   "The family tax credit and the in-work tax credit for a tax year, after abatement on family income.",
+                   [Field("family_income", "Family income for the year, both partners ($)", "money", 60000),
+                    Field("children", "Dependent children", "int", 2, optional=True),
+                    Field("in_work", "We work for pay and get no main benefit or student allowance", "checkbox", True),
+                    Field("tax_year", "Tax year", "select", _wff_years(inputs)[-1][0], _wff_years(inputs))], tables_wff),
+        Calculator("familyboost", "FamilyBoost", "calculate_familyboost",
+                   "FamilyBoost for one quarter's early childhood education fees, on that quarter's household income and settings.",
+                   [Field("ece_fees", "ECE fees paid in the quarter, after subsidies ($)", "money", 3900),
+                    Field("household_income", "Household income for the quarter ($)", "money", 40000),
+                    Field("quarter", "A day in the quarter", "date", optional=True, hint="Quarters from July–September 2025 use the new settings.")],
+                   tables_familyboost),
         Calculator("compare-years", "Year-to-year comparison", "compare_years",
                    "The same salary in two tax years: income tax, ACC levy, IETC, student loan, KiwiSaver and take-home pay side by side.",
                    [Field("annual_salary", "Annual salary ($)", "money", 75000, aliases=INCOME_NAMES),

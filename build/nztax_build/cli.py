@@ -25,6 +25,7 @@ COMMANDS = {
     "deploy": "deploy the function and the static site (DRY_RUN prints the commands)",
     "snapshot": "regenerate the bundled offline corpus from corpus/snapshot_src",
     "gates": "check a build against the publish gates",
+    "rules": "check that every figure of the rules data is still stated on its page",
 }
 
 

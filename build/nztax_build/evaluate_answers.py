@@ -4,7 +4,8 @@ In: `tests/golden/scenarios.yaml` (or --golden), the index (settings.index_dir, 
 there is none, the built chunks or the small test fixture are indexed into .work/eval/index).
 Out: three scores printed and written to `.work/eval/answers.json` —
   behaviour  share of scenarios with the expected status and the expected calculators called;
-  facts      share of expected figures present (and forbidden figures absent) in the answers;
+  facts      share of expected figures present (and forbidden figures absent) in the answers
+             (and, beside it, the share of expected figures in the first paragraph: what outside checks read);
   citations  share of expected URL fragments found among the answers' citations —
 plus a markdown table per category and per failing scenario (`.work/eval/answers.md` or --out).
 
@@ -32,6 +33,7 @@ from pathlib import Path
 import yaml
 
 from nztax.settings import get_settings
+from nztax_build.evaluate_realposts import first_paragraph
 from nztax_build.splits import split_of
 
 FIGURE = re.compile(r"\$?\d{1,3}(?:,\d{3})+(?:\.\d+)?%?|\$?\d+(?:\.\d+)?%?")
@@ -113,6 +115,7 @@ class Outcome:
     notes: list[str]
     latency_ms: int
     wrong_figure: bool = False
+    lead_facts_hit: int = 0  # expected figures in the first paragraph, the part outside checks read
 
 
 def score(s: Scenario, result: dict) -> Outcome:
@@ -125,10 +128,16 @@ def score(s: Scenario, result: dict) -> Outcome:
     if missing_tools:
         notes.append("tools not called: " + ", ".join(missing_tools))
     found = figures_in(result["answer"])
-    hit = 0
+    lead = first_paragraph(result["answer"])
+    lead_found = figures_in(lead)
+    hit = lead_hit = 0
     for f in s.figures:
         if has_figure(found, f, result["answer"]):
             hit += 1
+            if has_figure(lead_found, f, lead):
+                lead_hit += 1
+            else:
+                notes.append(f"{f} not in the first paragraph")
         else:
             notes.append(f"missing {f}")
     wrong = False
@@ -151,7 +160,7 @@ def score(s: Scenario, result: dict) -> Outcome:
         else:
             notes.append(f"no citation matching {fragment!r}")
     return Outcome(s, result["status"], behaviour, hit, len(s.figures) + len(s.forbidden), cites, len(s.citations),
-                   notes, result["latency_ms"], wrong)
+                   notes, result["latency_ms"], wrong, lead_hit)
 
 
 def _index_dir(args, settings) -> Path:
@@ -180,13 +189,16 @@ def _totals(items: list[Outcome]) -> dict:
     b = sum(o.behaviour for o in items)
     fh, ft = sum(o.facts_hit for o in items), sum(o.facts_total for o in items)
     ch, ct = sum(o.cites_hit for o in items), sum(o.cites_total for o in items)
+    lh, lt = sum(o.lead_facts_hit for o in items), sum(len(o.scenario.figures) for o in items)
     return {"n": len(items), "behaviour": round(b / len(items), 4) if items else 0.0,
             "facts": round(fh / ft, 4) if ft else 0.0, "citations": round(ch / ct, 4) if ct else 0.0,
+            "facts_first_paragraph": round(lh / lt, 4) if lt else 0.0,
             "wrong_figures": sum(o.wrong_figure for o in items)}
 
 
 def _row(name: str, t: dict) -> str:
-    return f"| {name} | {t['n']} | {t['behaviour']:.3f} | {t['facts']:.3f} | {t['citations']:.3f} | {t['wrong_figures']} |"
+    return (f"| {name} | {t['n']} | {t['behaviour']:.3f} | {t['facts']:.3f} | {t['facts_first_paragraph']:.3f} | "
+            f"{t['citations']:.3f} | {t['wrong_figures']} |")
 
 
 def run(args) -> int:
@@ -214,7 +226,8 @@ def run(args) -> int:
     lines = ["# Answer evaluation (offline)", "",
              f"{len(outcomes)} questions from `{golden.name}`, index `{index_dir}`, as of {as_of}; {seconds:.1f} s in total.",
              "Wrong figures: answers stating a figure the question forbids, or calculating where it should ask or decline.", ""]
-    header = ["| part / category | n | behaviour | facts | citations | wrong figures |", "|---|---|---|---|---|---|"]
+    header = ["| part / category | n | behaviour | facts | facts in 1st paragraph | citations | wrong figures |",
+              "|---|---|---|---|---|---|---|"]
     lines += header + [_row(f"**{p}**", _totals([o for o in outcomes if o.scenario.split == p])) for p in splits]
     lines += [_row("**all**", overall), ""]
     by_split_cat: dict[str, dict] = {}
@@ -229,7 +242,8 @@ def run(args) -> int:
         lines += header + [_row(c, t) for c, t in by_split_cat[p].items()] + [""]
         traps = sorted({t for o in part for t in o.scenario.traps})
         if traps:
-            lines += ["| trap | n | behaviour | facts | citations | wrong figures |", "|---|---|---|---|---|---|"]
+            lines += ["| trap | n | behaviour | facts | facts in 1st paragraph | citations | wrong figures |",
+                      "|---|---|---|---|---|---|---|"]
             lines += [_row(t, _totals([o for o in part if t in o.scenario.traps])) for t in traps] + [""]
     failing = [o for o in outcomes if o.notes and o.scenario.split != "test"]
     if failing:
@@ -240,7 +254,7 @@ def run(args) -> int:
     out = Path(getattr(args, "out", None) or settings.work_dir / "eval" / "answers.md")
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(report, encoding="utf-8")
-    summary = {**{k: overall[k] for k in ("behaviour", "facts", "citations", "wrong_figures")}, "scenarios": len(outcomes),
+    summary = {**{k: overall[k] for k in ("behaviour", "facts", "facts_first_paragraph", "citations", "wrong_figures")}, "scenarios": len(outcomes),
                "parts": {p: _totals([o for o in outcomes if o.scenario.split == p]) for p in splits},
                "by_category": by_split_cat,
                "failures": {o.scenario.id: o.notes for o in failing}}

@@ -1,8 +1,10 @@
 """Pipeline stage "faq": answer the site's FAQ questions with the engine behind POST /ask.
 
-In: `site_src/faq_questions.yaml` (topics -> questions), the index (its manifest's corpus hash and
+In: the unit bank (`settings.units_dir`, nztax/units.py: topics -> questions, each with its lead and
+source), the index (its manifest's corpus hash and
 embedder id are the "sources" part of the cache key), the rules and the answer mode (offline or the
-configured LLM). Out: `<index_dir>/faq.json`, a list of
+configured LLM). Units whose quote is gone from their page are withheld first (unit_support.py).
+Out: `<index_dir>/faq.json`, a list of
 `{"question", "slug", "topic", "url", "result"}` (result = the POST /ask JSON) that the function's
 fast path and the page renderer read. Only `answered` results with citations are published;
 clarifications, declines and "nothing found" answers are dropped (and listed in the stage summary).
@@ -18,21 +20,18 @@ import dataclasses
 import hashlib
 import json
 import re
-import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Protocol
 
-import yaml
+from nztax.units import Unit, UnitBank, UnitsError, slugify  # noqa: F401  (slugify: the pages' addresses)
 
 from .pipeline import BuildContext, Stage, StageError, fingerprint_of
 from .store import atomic_write_text
 
 FAQ_VERSION = 1  # bump when the cached answer format or the question handling changes
-QUESTIONS_FILE = "faq_questions.yaml"
 FAQ_JSON = "faq.json"
 PUBLISHED_STATUS = "answered"
-SLUG_MAX_WORDS = 12
 
 # A figure a rules edit could change: a dollar amount, a percentage or a grouped number.
 FIGURE = re.compile(r"\$\s?\d|\d\s?%|\d{1,3}(?:,\d{3})+")
@@ -48,6 +47,7 @@ class FaqQuestion:
     slug: str
     topic: str
     topic_title: str
+    unit: Unit | None = None
 
     @property
     def url(self) -> str:
@@ -66,44 +66,15 @@ class Answerer(Protocol):
     def answer(self, question: str, tax_year: str | None = None, history: list | None = None, use_faq: bool = False): ...
 
 
-def slugify(text: str) -> str:
-    """'How much tax do I pay on $65,000 a year?' -> 'how-much-tax-do-i-pay-on-65000-a-year'."""
-    ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii").lower()
-    ascii_text = re.sub(r"(?<=\d),(?=\d)", "", ascii_text)  # 65,000 -> 65000 (3.5 -> 3-5 below)
-    words = re.findall(r"[a-z0-9]+", ascii_text)
-    return "-".join(words[:SLUG_MAX_WORDS]) or "question"
-
-
 def load_questions(path: Path) -> tuple[list[FaqTopic], list[FaqQuestion]]:
-    """Read and check the question list; a problem is a `FaqError` naming the file and entry."""
+    """Read and check the unit bank (a file or a folder of them); a problem is a `FaqError` naming
+    the file and entry. Every FAQ page is one unit."""
     try:
-        raw = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise FaqError(f"{path}: the FAQ question list is missing") from None
-    except yaml.YAMLError as exc:
-        raise FaqError(f"{path}: not valid YAML: {exc}") from None
-    topics_raw = (raw or {}).get("topics") if isinstance(raw, dict) else None
-    if not isinstance(topics_raw, dict) or not topics_raw:
-        raise FaqError(f"{path}: expected a `topics:` mapping of topic slug -> {{title, questions}}")
-    topics, questions, seen = [], [], {}
-    for topic_slug, body in topics_raw.items():
-        where = f"{path.name}: topics.{topic_slug}"
-        if not re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*", str(topic_slug)):
-            raise FaqError(f"{where}: a topic slug is lowercase words joined by hyphens")
-        if not isinstance(body, dict) or not body.get("title") or not isinstance(body.get("questions"), list):
-            raise FaqError(f"{where}: needs `title` and a `questions` list")
-        topics.append(FaqTopic(topic_slug, str(body["title"]), str(body.get("intro", ""))))
-        for i, item in enumerate(body["questions"]):
-            text, slug = (item.get("q"), item.get("slug")) if isinstance(item, dict) else (item, None)
-            if not isinstance(text, str) or not text.strip():
-                raise FaqError(f"{where}.questions[{i}]: a question must be non-empty text")
-            slug = slug or slugify(text)
-            key = (topic_slug, slug)
-            if key in seen:
-                raise FaqError(f"{where}.questions[{i}]: slug {slug!r} repeats question {seen[key]!r}; give one a `slug:`")
-            seen[key] = text
-            questions.append(FaqQuestion(" ".join(text.split()), slug, topic_slug, str(body["title"])))
-    return topics, questions
+        bank = UnitBank.load(Path(path))
+    except UnitsError as exc:
+        raise FaqError(str(exc)) from None
+    topics = [FaqTopic(t.slug, t.title, t.intro) for t in bank.topics]
+    return topics, [FaqQuestion(u.question, u.slug, u.topic, u.topic_title, u) for u in bank.units]
 
 
 def unpublished_reason(result: dict) -> str | None:
@@ -182,12 +153,16 @@ def answer_questions(
     entries, dropped = [], []
     answered = cached = 0
     for number, q in enumerate(questions, start=1):
-        result = cache.get(q.question, sources_hash, tax_year, mode, rules_version)
+        # A unit with a lead of its own is served as itself, whatever else its words are near; its
+        # answer is cached under the unit's whole record, so an edited lead or quote is answered afresh.
+        named = {"unit": q.unit} if q.unit is not None and q.unit.lead else {}
+        key = f"{q.question}\0{q.unit!r}" if named else q.question
+        result = cache.get(key, sources_hash, tax_year, mode, rules_version)
         if result is None:
             if engine is None:
                 engine = engine_factory()
-            result = stable_result(engine.answer(q.question, tax_year=None, history=None, use_faq=False).to_json())
-            cache.put(q.question, sources_hash, tax_year, mode, rules_version, result)
+            result = stable_result(engine.answer(q.question, tax_year=None, history=None, use_faq=False, **named).to_json())
+            cache.put(key, sources_hash, tax_year, mode, rules_version, result)
             answered += 1
             log(f"[faq] {number}/{len(questions)} answered ({result.get('status')}): {q.question}")
         else:
@@ -234,16 +209,25 @@ def answer_mode(settings) -> str:
 
 
 def _questions_path(ctx: BuildContext) -> Path:
-    return Path(ctx.settings.site_src) / QUESTIONS_FILE
+    return Path(ctx.settings.units_dir)
+
+
+def bank_hash(path: Path) -> str:
+    """The unit bank's bytes (every file of a folder), for fingerprints."""
+    path = Path(path)
+    files = sorted(path.glob("*.yaml")) if path.is_dir() else [path]
+    digest = hashlib.sha256()
+    for f in files:
+        digest.update(f.name.encode() + b"\0" + (f.read_bytes() if f.exists() else b""))
+    return digest.hexdigest()
 
 
 def _fingerprint(ctx: BuildContext) -> str:
     from nztax.rules import current_tax_year, load_rules
 
-    path = _questions_path(ctx)
-    questions = path.read_bytes() if path.exists() else b""
+    # (The sources hash holds the corpus hash: a changed page re-checks every unit's support.)
     return fingerprint_of(
-        FAQ_VERSION, hashlib.sha256(questions).hexdigest(), sources_hash(_target_index(ctx)),
+        FAQ_VERSION, bank_hash(_questions_path(ctx)), sources_hash(_target_index(ctx)),
         load_rules(ctx.settings.rules_dir).version(), current_tax_year(), answer_mode(ctx.settings),
     )
 
@@ -273,8 +257,18 @@ def _target_index(ctx: BuildContext) -> Path:
 def run_faq(ctx: BuildContext, engine_factory: Callable[[], Answerer] | None = None) -> str:
     from nztax.rules import current_tax_year, load_rules
 
+    from .unit_support import check_support, write_withheld
+
     settings = dataclasses.replace(ctx.settings, index_dir=_target_index(ctx))
     _, questions = load_questions(_questions_path(ctx))
+    # Each unit's quote must still be on its page: a unit whose support is gone is withheld (not
+    # answered, not published, not served by the Ask box) and listed.
+    withheld = check_support([q.unit for q in questions if q.unit is not None], settings.index_dir)
+    write_withheld(settings.index_dir, withheld)
+    for w in withheld:
+        ctx.log(f"[faq] stale unit withheld ({w.reason}): {w.unit.question} [{w.unit.url}]")
+    gone = {w.unit.id for w in withheld}
+    questions = [q for q in questions if q.unit is None or q.unit.id not in gone]
     run = answer_questions(
         questions,
         engine_factory or default_engine_factory(settings),
@@ -285,11 +279,30 @@ def run_faq(ctx: BuildContext, engine_factory: Callable[[], Answerer] | None = N
         load_rules(settings.rules_dir).version(),
         log=ctx.log,
     )
+    _store_unit_vectors(settings, Path(settings.units_dir), {w.unit.id: w.reason for w in withheld})
     for question, status in run.dropped:
         ctx.log(f"[faq] not published ({status}): {question}")
     atomic_write_text(Path(settings.index_dir) / FAQ_JSON, faq_json_text(run.entries))
-    return (f"{len(questions)} questions: {len(run.entries)} published, {len(run.dropped)} dropped; "
+    stale = f", {len(withheld)} stale units withheld" if withheld else ""
+    return (f"{len(questions)} questions: {len(run.entries)} published, {len(run.dropped)} dropped{stale}; "
             f"answered {run.answered}, from cache {run.cached}")
+
+
+def _store_unit_vectors(settings, units_path: Path, withheld: dict[str, str]) -> None:
+    """The servable units' paraphrase vectors beside the index, so the Ask box need not embed them
+    at start-up (kept when already current)."""
+    from nztax.unit_match import paraphrase_rows, save_vectors, servable, stored_vectors
+
+    bank = UnitBank.load(units_path)
+    rows = len(paraphrase_rows(servable(bank, withheld)))
+    try:
+        from nztax.embedders import get_embedder
+
+        embedder = get_embedder(settings)
+    except Exception:  # no embedder: the Ask box matches units by their words alone
+        return
+    if stored_vectors(settings.index_dir, bank, embedder, rows) is None:
+        save_vectors(settings.index_dir, bank, embedder, withheld)
 
 
 FAQ_STAGE = Stage(

@@ -13,6 +13,7 @@ Gates (thresholds are settings knobs, see `nztax.settings`):
 - calculators: the calculator tests ran and none failed;
 - sources: tonight's crawl found no cited address gone (404/410), redirecting to another page or
   holding a page with another title (`source_check`; not checked when no crawl report is given).
+- figures: every figure of the rules data still stands on the page that states it (`freshness.py`).
 
 Input readers are tolerant (other stages own those formats; docs/operations.md documents what is
 read). A missing or unreadable input fails its gate with a reason; it never raises.
@@ -79,6 +80,13 @@ class SourcesMetrics:
 
 
 @dataclass
+class FiguresMetrics:
+    checked: int
+    failed: int
+    failures: list[str] = field(default_factory=list)  # one line each: figure, page, what the page says now
+
+
+@dataclass
 class NightMetrics:
     """Everything the gates compare; the published build's copy is the next night's baseline."""
 
@@ -88,6 +96,7 @@ class NightMetrics:
     answers: dict[str, float] = field(default_factory=dict)
     calculators: CalculatorMetrics | None = None
     sources: SourcesMetrics | None = None
+    figures: FiguresMetrics | None = None
     problems: dict[str, str] = field(default_factory=dict)  # input name -> why it could not be read
 
     def to_baseline(self) -> dict[str, Any]:
@@ -99,6 +108,7 @@ class NightMetrics:
             "retrieval": self.retrieval,
             "answers": self.answers,
             "calculators": asdict(self.calculators) if self.calculators else None,
+            "figures": asdict(self.figures) if self.figures else None,
         }
         return data
 
@@ -321,6 +331,7 @@ class GateInputs:
     calculator_junit: Path | None = None
     calculator_exit_code: int | None = None
     sources_report: Path | None = None  # written by `nztax crawl`; None: the sources gate is not checked
+    rules_dir: Path | None = None  # the figures gate runs when given (against the manifest's corpus)
 
 
 def default_inputs(settings) -> GateInputs:
@@ -337,6 +348,7 @@ def default_inputs(settings) -> GateInputs:
         calculator_junit=work / "reports" / "calculators.xml",
         # Only a night that crawled has one; a build from the bundled snapshot checks no live address.
         sources_report=sources if (sources := work / "reports" / "sources.json").exists() else None,
+        rules_dir=Path(settings.rules_dir),
     )
 
 
@@ -366,7 +378,22 @@ def collect(inputs: GateInputs) -> NightMetrics:
         night.calculators = attempt("calculators", inputs.calculator_junit, read_junit)
     if inputs.sources_report is not None:
         night.sources = attempt("sources", inputs.sources_report, read_sources_report)
+    if inputs.rules_dir is not None:
+        night.figures = attempt("figures", inputs.rules_dir, lambda d: read_figures(d, inputs.manifest.parent))
     return night
+
+
+def read_figures(rules_dir: Path, corpus_dir: Path) -> FiguresMetrics:
+    """The freshness check of the rules' figures against the crawled pages."""
+    from nztax.rules import RulesError, load_rules
+
+    from .freshness import check_rules
+
+    try:
+        report = check_rules(load_rules(rules_dir), corpus_dir)
+    except RulesError as exc:
+        raise GateInputError(str(exc)) from None
+    return FiguresMetrics(len(report.checks), len(report.failures), [c.line() for c in report.failures])
 
 
 # ---------------------------------------------------------------- gates
@@ -526,6 +553,17 @@ def evaluate(night: NightMetrics, baseline: Baseline | None, settings) -> GateRe
         results.append(GateResult("sources", False, night.problems["sources"]))
     else:
         results.append(GateResult("sources", True, "not checked (no crawl report)"))
+    # Figures: a page that no longer states a figure of the rules data, or states another beside the
+    # same words, means the rules (or the page) changed: a person must look before anything publishes.
+    if night.figures is not None or "figures" in night.problems:
+        figs = night.figures
+        if figs is None:
+            results.append(GateResult("figures", False, night.problems["figures"]))
+        else:
+            detail = f"{figs.checked - figs.failed} of {figs.checked} figures stated on their pages"
+            if figs.failures:
+                detail += "; " + "; ".join(figs.failures[:5]) + (" …" if len(figs.failures) > 5 else "")
+            results.append(GateResult("figures", figs.failed == 0 and figs.checked > 0, detail))
 
     return GateReport(results=results, metrics=night, baseline_used=baseline is not None)
 

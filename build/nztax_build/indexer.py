@@ -35,6 +35,8 @@ from nztax.index import (
     BM25_DIR,
     CHUNKS_FILE,
     DENSE_FILE,
+    DENSE_GRAPH_FILE,
+    DENSE_GRAPH_NEIGHBOURS,
     MANIFEST_FILE,
     BM25Settings,
     IndexUnavailableError,
@@ -204,7 +206,10 @@ def embed_with_cache(embedder: Embedder, texts: list[str], cache: VectorCache) -
     return matrix, len(todo)
 
 
-def write_index(target: Path, manifest: Manifest, parents: list[dict], children: list[dict], vectors: np.ndarray) -> None:
+def write_index(target: Path, manifest: Manifest, parents: list[dict], children: list[dict], vectors: np.ndarray,
+                graph_min_chunks: int = 0) -> None:
+    """Write chunks, dense vectors, BM25 and (last) the manifest; with `graph_min_chunks` set and at
+    least that many chunks, also the HNSW graph large-corpus searches take dense candidates from."""
     import bm25s
     import faiss
 
@@ -216,6 +221,10 @@ def write_index(target: Path, manifest: Manifest, parents: list[dict], children:
     if len(vectors):
         dense.add(np.ascontiguousarray(vectors, dtype=np.float32))
     faiss.write_index(dense, str(target / DENSE_FILE))
+    if graph_min_chunks and len(vectors) >= graph_min_chunks:
+        graph = faiss.IndexHNSWFlat(manifest.dimensions, DENSE_GRAPH_NEIGHBOURS, faiss.METRIC_INNER_PRODUCT)
+        graph.add(np.ascontiguousarray(vectors, dtype=np.float32))
+        faiss.write_index(graph, str(target / DENSE_GRAPH_FILE))
     bm25 = bm25s.BM25(k1=manifest.bm25.k1, b=manifest.bm25.b, method=manifest.bm25.method)
     documents = [bm25_document_text(c, manifest.bm25) for c in children]
     bm25.index(bm25_tokenize(documents, manifest.bm25, return_ids=True), show_progress=False)
@@ -317,10 +326,15 @@ def embed_and_index(
         shutil.rmtree(new_dir)
     index_dir.parent.mkdir(parents=True, exist_ok=True)
     try:
-        write_index(new_dir, manifest, parents, children, vectors)
+        write_index(new_dir, manifest, parents, children, vectors, settings.dense_graph_min_chunks)
         # The intent catalogue's example vectors, by the same embedder: the function loads them
         # instead of embedding every example at cold start.
         default_catalogue().save_vectors(new_dir, embedder)
+        # So are the answer units' paraphrases (the faq stage redoes them if it withholds a unit).
+        from nztax.unit_match import save_vectors as save_unit_vectors
+        from nztax.units import UnitBank
+
+        save_unit_vectors(new_dir, UnitBank.load(settings.units_dir), embedder)
         validate_index(new_dir, manifest)
         if publish:
             # (Publishing at once is for tools and tests, often with an embedder handed in that a

@@ -89,6 +89,10 @@ def rebuild(settings, log=print, publish_site: bool = True) -> RebuildReport:
     try:
         summary = run_faq(ctx)
         log(f"rebuild: FAQ {summary}")
+        from .unit_support import read_withheld
+
+        for w in read_withheld(Path(settings.index_dir)):
+            log(f"rebuild: withheld {w.get('page')} ({w.get('question')}): {w.get('reason')}")
         report.source_pages = render_site(load_inputs(settings))
     except StageError as exc:
         raise RebuildError(str(exc)) from None

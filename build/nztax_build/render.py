@@ -1,9 +1,9 @@
 """Pipeline stage "render": the generated pages of the site, written into the mkdocs docs_dir.
 
-In: `<index_dir>/faq.json` (the answered FAQ, from the "faq" stage), `site_src/faq_questions.yaml`
-(topics), the rules (`nztax.rules.load_rules`), `corpus/manifest.json` and `corpus/sources.yaml`.
+In: `<index_dir>/faq.json` (the answered FAQ, from the "faq" stage), the unit bank
+(`settings.units_dir`: topics), the rules (`nztax.rules.load_rules`), `corpus/manifest.json` and `corpus/sources.yaml`.
 Out, under `site_src/` (all git-ignored):
-- `faq/index.md`, `faq/<topic>/index.md`, `faq/<topic>/<slug>/index.md`: one page per answered
+- `faq/index.md`, `faq/<topic>/index.md`, `faq/<topic>/<slug>/index.md` (render_faq.py): one page per answered
   question with the answer, worked figures from its tool calls, a tax-year badge, citations to the
   official pages, the last-checked date (the cited sources' crawl date) and related questions;
 - `calculators/*.md` (forms run by javascripts/calculators.js, plus precomputed tables) and
@@ -31,8 +31,6 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import yaml
-
-from nztax.presentation import PRESENTATION
 
 from .pipeline import BuildContext, Stage, StageError, fingerprint_of
 
@@ -208,11 +206,11 @@ def site_year(rules) -> str:
 def load_inputs(settings) -> SiteInputs:
     from nztax.rules import load_rules
 
-    from .faq import FAQ_JSON, QUESTIONS_FILE, load_questions
+    from .faq import FAQ_JSON, load_questions
 
     site_src = Path(settings.site_src)
     rules = load_rules(settings.rules_dir)
-    topics, questions = load_questions(site_src / QUESTIONS_FILE)
+    topics, questions = load_questions(Path(settings.units_dir))
     faq_path = Path(settings.index_dir) / FAQ_JSON
     try:
         faq = json.loads(faq_path.read_text(encoding="utf-8"))
@@ -226,148 +224,6 @@ def load_inputs(settings) -> SiteInputs:
     sources_path = Path(settings.corpus_dir) / "sources.yaml"
     sources = (yaml.safe_load(sources_path.read_text(encoding="utf-8")) or {}).get("sources", []) if sources_path.exists() else []
     return SiteInputs(site_src, rules, site_year(rules), topics, questions, faq, manifest, sources, settings.ask_url)
-
-
-# -- FAQ pages ------------------------------------------------------------------------------------
-
-# Labels and worked-figure rows come from the one tool registry (nztax.presentation.PRESENTATION).
-TOOL_LABELS = {name: p.label for name, p in PRESENTATION.items()}
-FIGURE_FIELDS = {name: list(p.figures) for name, p in PRESENTATION.items()}
-
-
-def show(value, kind: str) -> str:
-    if value is None:
-        return "—"
-    if kind == "money":
-        return money(value)
-    if kind == "money2":
-        return money(value, cents=True)
-    if kind == "percent":
-        return percent(value)
-    if kind == "bool":
-        return "yes" if value else "no"
-    if kind == "frequency":
-        return md_escape(str(value).replace("_", "-"))
-    return md_escape(value)
-
-
-def worked_figures(tools: list[dict]) -> str:
-    blocks = []
-    for call in tools or []:
-        name, result = call.get("name"), call.get("result") or {}
-        if name not in FIGURE_FIELDS or "error" in result:
-            continue
-        rows = [[label, show(result.get(key), kind)] for key, label, kind in FIGURE_FIELDS[name] if key in result]
-        if name == "calculate_income_tax" and result.get("breakdown"):
-            for band in result["breakdown"]:
-                upper = money(band["band_to"]) if band.get("band_to") is not None else "and over"
-                rows.append([f"{percent(band['rate'])} on {money(band['band_from'])} – {upper}", money(band["tax"], cents=True)])
-        title = f"**{TOOL_LABELS.get(name, name)}**" + (f" ({md_escape(result['tax_year'])})" if result.get("tax_year") else "")
-        blocks.append(title + "\n\n" + table(["", ""], rows, ["---", "--:"]))
-    return "\n".join(blocks)
-
-
-def _words(text: str) -> set[str]:
-    stop = {"the", "a", "an", "is", "do", "i", "my", "of", "to", "for", "in", "on", "what", "how", "much", "and", "if", "can", "does", "are", "it", "me", "be"}
-    return {w for w in re.findall(r"[a-z0-9]+", text.lower()) if w not in stop}
-
-
-def related_questions(entry: dict, entries: list[dict], count: int = RELATED_COUNT) -> list[dict]:
-    """The most similar other questions (shared words; same topic first; list order breaks ties)."""
-    mine = _words(entry["question"])
-    scored = []
-    for i, other in enumerate(entries):
-        if other is entry:
-            continue
-        overlap = len(mine & _words(other["question"]))
-        scored.append((-(overlap + (2 if other["topic"] == entry["topic"] else 0)), i, other))
-    scored.sort(key=lambda t: (t[0], t[1]))
-    return [o for _, _, o in scored[:count]]
-
-
-def faq_page_path(topic: str, slug: str) -> str:
-    return f"faq/{topic}/{slug}/index.md"
-
-
-def last_checked(result: dict, inputs: SiteInputs) -> str | None:
-    by_url = inputs.manifest_by_url
-    dates = [by_url[c["url"]]["fetched_at"][:10] for c in result.get("citations") or [] if c.get("url") in by_url and by_url[c["url"]].get("fetched_at")]
-    if dates:
-        return max(dates)
-    updated = inputs.manifest.get("updated_at")
-    return updated[:10] if updated else None
-
-
-def render_faq_page(entry: dict, inputs: SiteInputs, topic_titles: dict[str, str]) -> str:
-    result = entry["result"]
-    path = faq_page_path(entry["topic"], entry["slug"])
-    year = result.get("tax_year")
-    parts = [front_matter(title=entry["question"], description=_description(result.get("answer", ""))),
-             f"# {md_escape(entry['question'])}\n"]
-    badges = []
-    if year:
-        target = f"tax-years/{year}.md"
-        badge = f'<span class="nz-badge">Tax year {attr(year)}</span>'
-        badges.append(f"[{badge}]({rel(path, target)})" if year in inputs.rules.years else badge)
-    badges.append(f'<span class="nz-badge nz-badge--topic">{attr(topic_titles.get(entry["topic"], entry["topic"]))}</span>')
-    parts.append(" ".join(badges) + "\n")
-    parts.append(answer_block(result.get("answer", "")))
-    figures = worked_figures(result.get("tools") or [])
-    if figures:
-        parts.append("## Worked figures\n\n" + figures)
-    citations = result.get("citations") or []
-    if citations:
-        from .sources_page import cite_link, evidence_by_url
-
-        evidence = evidence_by_url(inputs.sources)
-        lines = []
-        for c in citations:
-            section = f" — {md_escape(c['section'])}" if c.get("section") else ""
-            title = c.get("title") or inputs.manifest_by_url.get(c["url"], {}).get("title")
-            lines.append(f"1. {cite_link(source_label(title, c['url']), c['url'], evidence, inputs.manifest)}{section}")
-        parts.append("## Sources\n\n" + "\n".join(lines) + "\n")
-    checked = last_checked(result, inputs)
-    if checked:
-        parts.append(f'<p class="nz-meta">Sources last checked {long_date(checked)}. '
-                     f'See <a href="{attr(rel(path, "sources/index.md").replace("index.md", ""))}">all sources</a>.</p>\n')
-    if result.get("disclaimer"):
-        parts.append('!!! note "Check your situation"\n    ' + md_escape(result["disclaimer"]).replace("\n", "\n    ") + "\n")
-    related = related_questions(entry, inputs.faq)
-    if related:
-        links = [f"- [{md_escape(o['question'])}]({rel(path, faq_page_path(o['topic'], o['slug']))})" for o in related]
-        parts.append("## Related questions\n\n" + "\n".join(links) + "\n")
-    return "\n".join(parts)
-
-
-def _description(answer: str) -> str:
-    plain = re.sub(r"[*_`#>\[\]()|]", "", answer or "").split("\n")
-    first = next((line.strip() for line in plain if line.strip()), "")
-    return first[:200]
-
-
-FAQ_INTRO = "Common questions about New Zealand personal income tax, answered from the current rules with sources."
-
-
-def render_faq(inputs: SiteInputs) -> None:
-    topic_titles = {t.slug: t.title for t in inputs.topics}
-    by_topic: dict[str, list[dict]] = {t.slug: [] for t in inputs.topics}
-    for entry in inputs.faq:
-        by_topic.setdefault(entry["topic"], []).append(entry)
-        inputs.pages[faq_page_path(entry["topic"], entry["slug"])] = render_faq_page(entry, inputs, topic_titles)
-    lines = [front_matter(title="Questions and answers", description=FAQ_INTRO), "# Questions and answers\n",
-             "Answers to common questions about New Zealand personal income tax, worked out from the current "
-             "rules and Inland Revenue's pages, with the sources cited on each page.\n"]
-    for topic in inputs.topics:
-        entries = by_topic.get(topic.slug, [])
-        if not entries:
-            continue
-        lines.append(f"- [{md_escape(topic.title)}]({topic.slug}/index.md) — {len(entries)} questions")
-        index = [front_matter(title=topic.title, description=topic.intro or f"{topic.title}: {FAQ_INTRO}"), f"# {md_escape(topic.title)}\n"]
-        if topic.intro:
-            index.append(md_escape(topic.intro) + "\n")
-        index += [f"- [{md_escape(e['question'])}]({e['slug']}/index.md)" for e in entries]
-        inputs.pages[f"faq/{topic.slug}/index.md"] = "\n".join(index) + "\n"
-    inputs.pages["faq/index.md"] = "\n".join(lines) + "\n"
 
 
 # -- tax-year pages ------------------------------------------------------------------------------
@@ -454,7 +310,9 @@ def year_sections(rules) -> list[tuple[str, str]]:
         rows = [["Rates on interest", ", ".join(percent(r) for r in d.rwt.interest_rates)], ["Default (IRD number, no rate chosen)", percent(d.rwt.default_rate)],
                 ["No IRD number", percent(d.rwt.non_declaration_rate)]]
         out.append(("Resident withholding tax (RWT)", table(["", ""], rows, ["---", "--:"]) + _source(d.rwt.source, "rwt")))
-    return out
+    from .render_family import family_sections
+
+    return out + family_sections(rules)
 
 
 def render_year_page(rules) -> str:
@@ -493,6 +351,8 @@ SECTION_TITLES = {
     "secondary_codes": "Secondary tax codes", "flat_codes": "Flat-rate codes", "acc_levy": "ACC earners' levy",
     "student_loan": "Student loan", "kiwisaver": "KiwiSaver", "esct": "ESCT", "government_contribution": "KiwiSaver government contribution",
     "donation_credit": "Donation tax credit", "pir": "Prescribed investor rates", "rwt": "Resident withholding tax",
+    "working_for_families": "Working for Families", "in_work_tax_credit": "In-work tax credit",
+    "minimum_family_tax_credit": "Minimum family tax credit", "best_start": "Best Start",
 }
 
 
@@ -513,7 +373,7 @@ def _shown(path: str, value) -> str:
             return percent(value)
         if path.endswith("age"):
             return str(value)
-        if path.endswith("claim_years"):
+        if path.endswith(("claim_years", "_hours", "_months")) or "_months[" in path:
             return str(value)
         return money(value)
     if isinstance(value, str) and re.fullmatch(r"\d{4}-\d{2}-\d{2}", value):
@@ -549,7 +409,9 @@ def year_changes(old, new) -> list[tuple[str, list[tuple[str, str, str]]]]:
                 continue
             va, vb = fa.get(key, None), fb.get(key, None)
             if va != vb:
-                rows.append((_label(key), _shown(key, va) if key in fa else "—", _shown(key, vb) if key in fb else "—"))
+                # A family amount a year's IRD pages do not state is "not stated", not nil (docs/figures.md).
+                unstated = "not stated" if name in ("working_for_families", "best_start") else "none"
+                rows.append((_label(key), _shown(key, va) if va is not None else unstated, _shown(key, vb) if vb is not None else unstated))
         if rows:
             out.append((title, rows))
     return out
@@ -565,6 +427,9 @@ def render_changes_page(old, new) -> str:
         lines.append("No rate or threshold changed.\n")
     for title, rows in changes:
         lines.append(f"## {title}\n\n" + table(["What", old.year, new.year], [[w, a, b] for w, a, b in rows]))
+    from .render_family import familyboost_change
+
+    lines.append(familyboost_change(old, new))
     return "\n".join(lines)
 
 
@@ -596,6 +461,8 @@ def render_sources(inputs: SiteInputs) -> None:
 # -- navigation and orchestration ---------------------------------------------------------------
 
 def build_nav(inputs: SiteInputs, calculator_pages: list[tuple[str, str]]) -> list:
+    from .render_faq import faq_page_path
+
     by_topic: dict[str, list[dict]] = {}
     for entry in inputs.faq:
         by_topic.setdefault(entry["topic"], []).append(entry)
@@ -619,6 +486,7 @@ def build_nav(inputs: SiteInputs, calculator_pages: list[tuple[str, str]]) -> li
 def render_site(inputs: SiteInputs) -> list[str]:
     """Render every generated page; write the changed ones, remove stale ones; return what changed."""
     from .calculator_pages import render_calculators
+    from .render_faq import render_faq
     from .site_data import RULES_JSON, rules_json_text
 
     render_faq(inputs)
@@ -647,13 +515,20 @@ def render_site(inputs: SiteInputs) -> list[str]:
 def _render_fingerprint(ctx: BuildContext) -> str:
     from nztax.rules import current_tax_year, load_rules
 
-    from .faq import FAQ_JSON, QUESTIONS_FILE
+    from .faq import FAQ_JSON, bank_hash
 
     s = ctx.settings
-    files = [Path(s.index_dir) / FAQ_JSON, Path(s.site_src) / QUESTIONS_FILE, Path(s.corpus_dir) / "manifest.json", Path(s.corpus_dir) / "sources.yaml"]
-    digests = [(p.name, hash_file(p)) for p in files]
+    files = [Path(s.index_dir) / FAQ_JSON, Path(s.corpus_dir) / "manifest.json", Path(s.corpus_dir) / "sources.yaml"]
+    digests = [(p.name, hash_file(p)) for p in files] + [("units", bank_hash(Path(s.units_dir)))]
     return fingerprint_of(RENDER_VERSION, digests, load_rules(s.rules_dir).version(), current_tax_year(), s.ask_url,
-                          hash_file(Path(__file__)), hash_file(Path(__file__).with_name("calculator_pages.py")))
+                          *(hash_file(p) for p in _page_writers()))
+
+
+def _page_writers() -> list[Path]:
+    """This module and the modules it hands pages to (render_*.py, calculator_pages.py): a change
+    to any of them changes the pages, so the stage reruns."""
+    here = Path(__file__)
+    return [here, here.with_name("calculator_pages.py"), *sorted(p for p in here.parent.glob("render_*.py"))]
 
 
 def hash_file(path: Path) -> str | None:

@@ -3,7 +3,7 @@
 In: the rule book (`nztax.rules.load_rules`, the per-year YAML). Out: `site_src/calculators/data/rules.json`,
 `{"format": 1, "version": <RuleBook.version()>, "years": {"2026-27": {...}}}`, where each year is the
 validated YAML document as JSON (band and period bounds keep the YAML's `from`/`to` keys; sections a
-partial year has not published are null). Numbers are written exactly as the YAML gave them, so
+partial year has not published are null; the `stated:` words the freshness check reads are left out). Numbers are written exactly as the YAML gave them, so
 site_src/javascripts/calculators.js reads rates and amounts through the same decimal text as Python.
 The output is deterministic (sorted keys, no timestamps).
 """
@@ -21,7 +21,7 @@ FORMAT = 1
 
 def rules_document(book: RuleBook) -> dict:
     years = {
-        year: book.years[year].data.model_dump(mode="json", by_alias=True)
+        year: book.years[year].data.model_dump(mode="json", by_alias=True, exclude={"stated"})
         for year in sorted(book.years)
     }
     return {"format": FORMAT, "version": book.version(), "years": years}

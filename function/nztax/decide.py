@@ -517,7 +517,7 @@ def decide(question: str, classification: Classification | None, rules: RuleBook
         d.action = intent.does
         if intent.rule_sum:
             _rule_sum(d, intent, slots)
-        if "wff" in d.rule_results and "full_credit" not in d.rule_results["wff"] and CREDIT_AMOUNT_ASKED.search(asked):
+        if "wff" in d.rule_results and "children" not in d.rule_results["wff"] and CREDIT_AMOUNT_ASKED.search(asked):
             # "How much Working for Families will we get on $65k?": the credit is per child.
             _clarify(d, "children")
             return d

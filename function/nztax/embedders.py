@@ -171,6 +171,10 @@ class OnnxMiniLMEmbedder:
     def embed_query(self, text: str) -> np.ndarray:
         return _normalise(self._encode_batch([text]))[0]
 
+    def embed_queries(self, texts: Sequence[str]) -> np.ndarray:
+        """Many queries at once: a query is encoded exactly as a document is, so in batches."""
+        return self.embed_documents(texts)
+
 
 def distill_static_table(dimensions: int = STATIC_DIMENSIONS) -> np.ndarray:
     """Distil a static token table from the int8 MiniLM (model2vec's recipe, numpy only).

@@ -22,11 +22,12 @@ import logging
 import threading
 import time
 from dataclasses import dataclass, field
+from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
 
-from nztax import calculator_links, composer, guard, say
+from nztax import calculator_links, composer, guard, say, units
 from nztax.short_query import search_box_question
 from nztax.contract import AskResult, Citation, ToolCall
 from nztax.decide import Decision, after_retrieval, decide, final_question, question_parts, question_slots
@@ -65,6 +66,13 @@ class _Sources:
         return sid
 
 
+@dataclass(frozen=True)
+class _Quote:
+    """A unit's quoted passage, as evidence for the figure guard."""
+
+    text: str
+
+
 class MissingIndex:
     """Stands in for the retriever while no index is published: every search raises its error."""
 
@@ -86,6 +94,8 @@ class Engine:
         self._classifier: IntentClassifier | None = None
         self._speller: Speller | None = None
         self._fallback_embedder = None
+        self._unit_matcher = None
+        self._page_titles: dict[str, str] | None = None
 
     # -- loading -------------------------------------------------------------------------------
 
@@ -257,7 +267,9 @@ class Engine:
     # -- answering -----------------------------------------------------------------------------
 
     def answer(self, question: str, tax_year: str | None = None, history: list[dict] | None = None, *,
-               use_faq: bool = True, mode: str | None = None) -> AskResult:
+               use_faq: bool = True, mode: str | None = None, unit: units.Unit | None = None) -> AskResult:
+        """`unit`: the answer unit to serve (the FAQ build names each page's own); by default the
+        unit the question reads as, if any (unit_match.py)."""
         started = time.perf_counter()
         question = clean_text(question)
         if tax_year is not None and tax_year not in self.rules.years:
@@ -278,6 +290,13 @@ class Engine:
                     result = AskResult.from_json({**entry.result, "source": "faq"})
                 except ValueError as exc:  # a malformed stored answer: answer afresh instead
                     log.warning(json.dumps({"event": "faq_entry_invalid", "slug": entry.slug, "detail": str(exc)[:200]}))
+        # Otherwise a unit the question reads as answers it (a request to refuse never gets one); the
+        # build names each page's own unit. (A stored FAQ answer is itself its unit's answer.)
+        # (With a model configured, the model writes the answer; the build still names its units.)
+        # (A sum on the question's own figures is the calculator's: no unit has those figures.)
+        if (result is None and not history and decision.action not in ("refuse", "calculate") and decision.known_year
+                and (unit is not None or mode == "offline")):
+            result = self._unit_answer(decision, vector, current, unit)
         if result is None:
             if decision.action == "decline":
                 result = composer.decline(decision, current)
@@ -303,6 +322,50 @@ class Engine:
             index = getattr(self.retriever, "index", None)
             self._sections = CitationSections(getattr(index, "parents", None) or {}, self.rules)
         return self._sections
+
+    # -- answer units ------------------------------------------------------------------------
+
+    @property
+    def unit_matcher(self):
+        """The unit matcher, built on first use: the bank less the units the build withheld."""
+        def build():
+            from nztax.unit_match import UnitMatcher, code_names
+
+            index_dir = None if isinstance(self.retriever, MissingIndex) else self.retriever.index.directory
+            bank = units.UnitBank.load(self.settings.units_dir)
+            return UnitMatcher.build(bank, units.load_withheld(index_dir), self.embedder, index_dir, self.settings,
+                                     lambda text: reading(read_slots(text, self.rules)), code_names(self.rules))
+
+        return self._once("_unit_matcher", build)
+
+    def _unit_answer(self, decision: Decision, vector, current: str, unit: units.Unit | None) -> AskResult | None:
+        """The answer unit's answer, when the question reads as a unit (or the build names one)."""
+        if unit is None and isinstance(self.retriever, MissingIndex):
+            # Without an index there is no record of which units the build withheld (and no stored
+            # paraphrase vectors): no unit is known to be supported, so the index's own error stands.
+            return None
+        if unit is None and decision.action == "clarify":
+            # The question needs something only the asker can say (their income, which of two tax
+            # years): asking it back answers them; a unit's general lead would not.
+            return None
+        if unit is None:
+            found = self.unit_matcher.match(without_denied(decision.question), vector, reading(decision.slots),
+                                            declined=decision.action == "decline")
+            unit = found.unit if found is not None else None
+        if unit is None:
+            return None
+        if self._page_titles is None:
+            # Labelled as a retrieved passage's citation is ("Inland Revenue: <page title>").
+            self._page_titles = {} if isinstance(self.retriever, MissingIndex) else {
+                c["url"]: composer.passage_citation(SimpleNamespace(title=c.get("title") or "", url=c["url"], section=None,
+                                                                    source_type=c.get("source_type") or "")).title
+                for c in self.retriever.index.children if c.get("url")}
+        # A rules source keeps the title the calculators cite it by.
+        result = units.compose(unit, decision, self.rules, current, {**self._page_titles, **self.titles})
+        if result is None:
+            return None
+        quoted = [_Quote(unit.source.quote)] if unit.source is not None else []
+        return self._guarded(result, decision, passages=quoted)
 
     # -- offline -------------------------------------------------------------------------------
 

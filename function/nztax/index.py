@@ -35,6 +35,10 @@ INDEX_FORMAT = 2
 MANIFEST_FILE = "manifest.json"
 CHUNKS_FILE = "chunks.json"
 DENSE_FILE = "dense.faiss"
+# Written only for a corpus of at least `settings.dense_graph_min_chunks` chunks: an HNSW graph over
+# the same vectors, from which a search takes its dense candidates instead of scoring every chunk.
+DENSE_GRAPH_FILE = "dense_graph.faiss"
+DENSE_GRAPH_NEIGHBOURS = 32  # HNSW M: links per node
 BM25_DIR = "bm25"
 
 
@@ -185,6 +189,7 @@ class LoadedIndex:
     child_page: np.ndarray  # row -> page number (children of one URL share it)
     page_vectors: np.ndarray  # (pages, dimensions): normalised mean of each page's child vectors
     directory: Path | None = None  # where it was loaded from (files stored beside it: intents.npz)
+    dense_graph: Any = None  # faiss.IndexHNSWFlat over `vectors`, present for a large corpus only
 
 
 def page_vectors(children: list[dict[str, Any]], vectors: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -244,6 +249,10 @@ def load_index(index_dir: Path) -> LoadedIndex:
         for ident in extract_identifiers(f"{child.get('title', '')} {child.get('section', '')}"):
             in_heading.setdefault(ident, set()).add(i)
     child_page, pages = page_vectors(children, vectors)
+    graph = faiss.read_index(str(index_dir / DENSE_GRAPH_FILE)) if (index_dir / DENSE_GRAPH_FILE).exists() else None
+    if graph is not None and (graph.ntotal != n or graph.d != dense.d):
+        raise IndexMismatchError(f"dense graph in {index_dir} is {graph.ntotal} x {graph.d}, expected {n} x {dense.d}; "
+                                 "rebuild with `nztax build`")
     return LoadedIndex(
         manifest=manifest,
         children=children,
@@ -257,4 +266,5 @@ def load_index(index_dir: Path) -> LoadedIndex:
         child_page=child_page,
         page_vectors=pages,
         directory=index_dir,
+        dense_graph=graph,
     )

@@ -51,6 +51,10 @@ from nztax.settings import Settings, get_settings
 MODES = ("hybrid", "bm25", "dense")
 # The search tool hands passages to a model; more than this only costs tokens.
 MAX_TOOL_RESULTS = 10
+# A graph search fetches this many times the candidates retrieval wants (room for the filters)
+# and explores at least GRAPH_MIN_EF nodes.
+GRAPH_OVERFETCH = 4
+GRAPH_MIN_EF = 64
 NOTHING_RELEVANT = "Nothing relevant was found in the indexed IRD sources for this query."
 
 
@@ -111,6 +115,7 @@ class Retriever:
         n = len(index.children)
         self._years = [frozenset(c.get("tax_years") or ()) for c in index.children]
         self._all_rows = np.ones(n, dtype=bool)
+        self._identifier_arrays: dict[str, tuple[np.ndarray, np.ndarray]] = {}
 
     @classmethod
     def load(cls, index_dir: Path | str | None = None, settings: Settings | None = None,
@@ -185,18 +190,26 @@ class Retriever:
         return self._bm25(query, with_coverage=True)
 
     def _bm25(self, query: str, with_coverage: bool) -> tuple[np.ndarray, np.ndarray | None]:
+        # Summed straight from the eager index's postings (one bincount, not one n-long pass per
+        # query word), so the cost follows the query words' postings rather than the corpus size.
         n = len(self.index.children)
+        bm25 = self.index.bm25
         tokens = bm25_tokenize([query], self.index.manifest.bm25, return_ids=False)[0]
-        known = [t for t in tokens if t in self.index.bm25.vocab_dict]
-        scores = (np.asarray(self.index.bm25.get_scores(known), dtype=np.float32) if known
-                  else np.zeros(n, dtype=np.float32))
+        ids = [bm25.vocab_dict[t] for t in tokens if t in bm25.vocab_dict]
+        if not ids:
+            return np.zeros(n, dtype=np.float32), (np.zeros(n, dtype=np.float32) if with_coverage else None)
+        postings = bm25.scores
+        indptr, indices, data = postings["indptr"], postings["indices"], postings["data"]
+        rows = [indices[indptr[i]:indptr[i + 1]] for i in ids]
+        weights = [data[indptr[i]:indptr[i + 1]] for i in ids]
+        scores = np.bincount(np.concatenate(rows), weights=np.concatenate(weights), minlength=n).astype(np.float32)
+        if bm25.nonoccurrence_array is not None:
+            scores += bm25.nonoccurrence_array[ids].sum()
         if not with_coverage:
             return scores, None
-        distinct = set(tokens)
-        contains = np.zeros(n, dtype=np.float32)
-        for token in set(known):
-            contains += np.asarray(self.index.bm25.get_scores([token])) > 0
-        return scores, contains / max(len(distinct), 1)
+        distinct_rows = [indices[indptr[i]:indptr[i + 1]] for i in set(ids)]
+        contains = np.bincount(np.concatenate(distinct_rows), minlength=n).astype(np.float32)
+        return scores, contains / max(len(set(tokens)), 1)
 
     def dense_scores(self, query_vector: np.ndarray) -> np.ndarray:
         """Cosine of the query to every child (IndexFlatIP over normalised vectors)."""
@@ -214,21 +227,66 @@ class Retriever:
         page_cosine = self.index.page_vectors @ query_vector.astype(np.float32)
         return cosine + weight * page_cosine[self.index.child_page]
 
+    def _graph_dense(self, query_vector: np.ndarray, depth: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(cosine, dense ranking score, mask of scored rows) from the HNSW graph's nearest chunks.
+
+        A large corpus makes scoring every chunk cost a full read of the vectors per query; the graph
+        gives the nearest `depth` x `GRAPH_OVERFETCH` (extra room for the filters), and only those rows
+        are scored. Rows not scored hold NaN cosine until `_fill_cosine` computes the ones fusion needs."""
+        n = len(self.index.children)
+        graph = self.index.dense_graph
+        want = min(n, depth * GRAPH_OVERFETCH)
+        graph.hnsw.efSearch = max(want, GRAPH_MIN_EF)
+        _, ids = graph.search(query_vector.reshape(1, -1), want)
+        near_rows = ids[0][ids[0] >= 0]
+        cosine = np.full(n, np.nan, dtype=np.float32)
+        cosine[near_rows] = self.index.vectors[near_rows] @ query_vector
+        dense = np.full(n, -np.inf, dtype=np.float32)
+        dense[near_rows] = cosine[near_rows]
+        if self.settings.page_vector_weight:
+            pages = self.index.page_vectors[self.index.child_page[near_rows]]
+            dense[near_rows] += self.settings.page_vector_weight * (pages @ query_vector)
+        near = np.zeros(n, dtype=bool)
+        near[near_rows] = True
+        return cosine, dense, near
+
+    def _fill_cosine(self, cosine: np.ndarray, rows: list[int], query_vector: np.ndarray) -> None:
+        """Compute the cosine of rows the graph did not score (a no-op when every row was scored)."""
+        missing = [row for row in rows if np.isnan(cosine[row])]
+        if missing:
+            cosine[missing] = self.index.vectors[missing] @ query_vector
+
     def _rankable(self, dense: np.ndarray) -> np.ndarray:
         """Dense scores shifted above zero (`_top` keeps positive scores only); order unchanged."""
         return dense + (1.0 + abs(self.settings.page_vector_weight) + 1.0)
 
     def identifier_ranking(self, identifiers: set[str], allowed: np.ndarray, bm25: np.ndarray) -> list[int]:
         """Children naming the query's identifiers: more identifiers, then in the heading, then BM25."""
-        matched: dict[int, list[int]] = {}
-        for ident in identifiers:
+        arrays = [self._identifier_rows(ident) for ident in sorted(identifiers)]
+        arrays = [a for a in arrays if len(a[0])]
+        if not arrays:
+            return []
+        rows = np.concatenate([a[0] for a in arrays])
+        in_heading = np.concatenate([a[1] for a in arrays])
+        keep = allowed[rows]
+        rows, in_heading = rows[keep], in_heading[keep]
+        if not len(rows):
+            return []
+        matched, which = np.unique(rows, return_inverse=True)
+        named = np.bincount(which)
+        headings = np.bincount(which, weights=in_heading)
+        order = np.lexsort((-bm25[matched], -headings, -named))  # the last key sorts first
+        return [int(row) for row in matched[order]]
+
+    def _identifier_rows(self, ident: str) -> tuple[np.ndarray, np.ndarray]:
+        """(rows naming `ident`, whether each names it in its heading), as arrays, cached per identifier."""
+        cached = self._identifier_arrays.get(ident)
+        if cached is None:
+            rows = np.asarray(self.index.identifier_postings.get(ident, ()), dtype=np.int64)
             heading = self.index.identifier_in_heading.get(ident, set())
-            for row in self.index.identifier_postings.get(ident, []):
-                if allowed[row]:
-                    key = matched.setdefault(row, [0, 0])
-                    key[0] += 1
-                    key[1] += row in heading
-        return sorted(matched, key=lambda r: (-matched[r][0], -matched[r][1], -float(bm25[r])))
+            cached = self._identifier_arrays[ident] = (rows, np.fromiter((r in heading for r in rows.tolist()), dtype=bool,
+                                                                         count=len(rows)))
+        return cached
 
     # -- search ----------------------------------------------------------------------------
 
@@ -252,11 +310,17 @@ class Retriever:
         elif mode == "hybrid":
             bm25, coverage = self.bm25_scores_and_coverage(text)
         cosine = dense = None
+        dense_allowed = allowed
         if mode in ("dense", "hybrid"):
             if query_vector is None:
                 query_vector = self.embedder.embed_query(text)
-            cosine = self.dense_scores(query_vector)
-            dense = self.dense_ranking_scores(query_vector, cosine)
+            query_vector = np.asarray(query_vector, dtype=np.float32).reshape(-1)
+            if self.index.dense_graph is None:
+                cosine = self.dense_scores(query_vector)
+                dense = self.dense_ranking_scores(query_vector, cosine)
+            else:
+                cosine, dense, near = self._graph_dense(query_vector, depth)
+                dense_allowed = allowed & near
 
         identifiers: set[str] = set()
         if mode == "bm25":
@@ -265,15 +329,16 @@ class Retriever:
             passes = set(ranked)  # zero scores are already gone
         elif mode == "dense":
             floor = self.relevance_floor
-            ranked = _top(self._rankable(dense), allowed, depth)
+            ranked = _top(self._rankable(dense), dense_allowed, depth)
             scores = {row: float(dense[row]) for row in ranked}
             passes = {row for row in ranked if cosine[row] >= floor}
         else:
             floor = self.relevance_floor
             identifiers = extract_identifiers(query)
             bm25_ranked = _top(bm25, allowed, depth)
-            dense_ranked = _top(self._rankable(dense), allowed, depth)
+            dense_ranked = _top(self._rankable(dense), dense_allowed, depth)
             ident_ranked = self.identifier_ranking(identifiers, allowed, bm25)[:depth] if identifiers else []
+            self._fill_cosine(cosine, bm25_ranked + ident_ranked, query_vector)
             best_coverage = float(coverage[bm25_ranked].max()) if bm25_ranked else 0.0
             bm25_weight = self.settings.rrf_weight_bm25 * best_coverage ** self.settings.bm25_coverage_power
             scores = rrf_fuse(

@@ -37,6 +37,12 @@ Tax figures never live here: they are in `nztax/rules/*.yaml`.
 | NZTAX_SPELLING_CUTOFF / NZTAX_SPELLING_MIN_LENGTH | 0.85 / 5 | understanding: a word neither the catalogue nor the sources use, of at least this many letters, is read as the closest catalogue word this similar (difflib ratio; "weekley" -> "weekly") |
 | NZTAX_PER_PAY_CEILING | 12000 | a PAYE question's amount with no period of its own, at or under this, is one pay ("$9,200 gross each time"); over it, a year's pay |
 | NZTAX_FAQ_MATCH_THRESHOLD | 0.8 | FAQ fast path: least word-set similarity (0-1) between a question and a FAQ question |
+| NZTAX_UNITS_DIR | nztax/data/units | the answer units: one YAML file or a folder of them (topics -> questions, each with its lead and source; docs/units.md) |
+| NZTAX_UNIT_MIN_SCORE | 1.0 | Ask box: least score (best paraphrase cosine plus word overlap) for a question to be served an answer unit |
+| NZTAX_UNIT_MARGIN | 0.1 | Ask box: least lead of the best unit over the next one before it is served |
+| NZTAX_UNIT_ALONE_SCORE | 0.8 | Ask box: least score for a unit that leads every other unit by `NZTAX_UNIT_ALONE_MARGIN` |
+| NZTAX_UNIT_ALONE_MARGIN | 0.3 | Ask box: the lead over the next unit at which `NZTAX_UNIT_ALONE_SCORE` is enough |
+| NZTAX_UNIT_OVER_DECLINE | 1.1 | Ask box: least unit score (and twice the margin) for a unit to answer a question the engine would decline as another subject |
 | NZTAX_RRF_K | 10 | reciprocal rank fusion constant (10: best on the development part of the held-out queries, docs/retrieval.md) |
 | NZTAX_RRF_WEIGHT_BM25 | 1.0 | weight of the BM25 ranking in fusion |
 | NZTAX_RRF_WEIGHT_DENSE | 1.0 | weight of the dense ranking in fusion |
@@ -165,6 +171,9 @@ class Settings:
     bm25_b: float = 0.75
     bm25_heading_repeat: int = 3
     page_vector_weight: float = 0.5
+    # From this many chunks the index also holds an HNSW graph and a search takes its dense
+    # candidates from it rather than scoring every chunk (0 = always score every chunk).
+    dense_graph_min_chunks: int = 20000
     query_expansion: bool = True
     bm25_coverage_power: float = 2.0
     embed_batch_size: int = 16
@@ -200,6 +209,12 @@ class Settings:
     llm_max_tokens: int = 1200
     answer_passages: int = 5
     faq_match_threshold: float = 0.8
+    units_dir: Path | None = None         # None: the package's data/units
+    unit_min_score: float = 1.0
+    unit_margin: float = 0.1
+    unit_over_decline: float = 1.1
+    unit_alone_score: float = 0.8
+    unit_alone_margin: float = 0.3
     # understanding (issue 11)
     intent_margin: float = 0.04
     intent_cover_margin: float = 0.15     # a named sum that shows the best intent's figure too wins by this much
@@ -280,6 +295,7 @@ def get_settings() -> Settings:
         bm25_b=float(_env("NZTAX_BM25_B", "0.75")),
         bm25_heading_repeat=int(_env("NZTAX_BM25_HEADING_REPEAT", "3")),
         page_vector_weight=float(_env("NZTAX_PAGE_VECTOR_WEIGHT", "0.5")),
+        dense_graph_min_chunks=int(_env("NZTAX_DENSE_GRAPH_MIN_CHUNKS", "20000")),
         bm25_coverage_power=float(_env("NZTAX_BM25_COVERAGE_POWER", "2")),
         query_expansion=_env("NZTAX_QUERY_EXPANSION", "1").strip().lower() not in ("0", "false", "no", "off"),
         embed_batch_size=int(_env("NZTAX_EMBED_BATCH_SIZE", "16")),
@@ -306,6 +322,12 @@ def get_settings() -> Settings:
         llm_max_tokens=int(_env("NZTAX_LLM_MAX_TOKENS", "1200")),
         answer_passages=int(_env("NZTAX_ANSWER_PASSAGES", "5")),
         faq_match_threshold=float(_env("NZTAX_FAQ_MATCH_THRESHOLD", "0.8")),
+        units_dir=_path("NZTAX_UNITS_DIR", str(_PACKAGE_DIR / "data" / "units"), home),
+        unit_min_score=float(_env("NZTAX_UNIT_MIN_SCORE", "1.0")),
+        unit_margin=float(_env("NZTAX_UNIT_MARGIN", "0.1")),
+        unit_over_decline=float(_env("NZTAX_UNIT_OVER_DECLINE", "1.1")),
+        unit_alone_score=float(_env("NZTAX_UNIT_ALONE_SCORE", "0.8")),
+        unit_alone_margin=float(_env("NZTAX_UNIT_ALONE_MARGIN", "0.3")),
         intent_margin=float(_env("NZTAX_INTENT_MARGIN", "0.04")),
         intent_cover_margin=float(_env("NZTAX_INTENT_COVER_MARGIN", "0.15")),
         intent_min_score=float(_env("NZTAX_INTENT_MIN_SCORE", "0.45")),

@@ -657,10 +657,80 @@
       };
     }
 
+    // -- Working for Families and FamilyBoost (nztax.calculators.wff, nztax.calculators.familyboost) ------
+    function calculate_working_for_families({ family_income, children = null, in_work = false, tax_year = null }) {
+      const rules = yearRules(tax_year, "working_for_families");
+      const rule = rules.section("working_for_families");
+      const income = exactAmount(family_income);
+      const over = qmax(ZERO, income.sub(exactAmount(rule.abatement_threshold)));
+      const abatement = over.mul(exact(rule.abatement_rate));
+      const result = {
+        tax_year: rules.year, family_income: asNumber(roundCents(income)), abatement_threshold: rule.abatement_threshold,
+        abatement_rate: rule.abatement_rate, income_over_threshold: asNumber(roundCents(over)),
+        abatement: asNumber(roundCents(abatement)), source: rule.source,
+      };
+      if (rule.abatement_from) result.abatement_from = rule.abatement_from;
+      if (!children) return result;
+      result.children = children;
+      if (rule.ftc_eldest_child === null || rule.ftc_eldest_child === undefined) {
+        result.ftc_amounts_stated = false;
+        result.note = `No IRD page this site holds states the family tax credit amounts for ${rules.year}; only the abatement is worked out.`;
+        return result;
+      }
+      const full = exactAmount(rule.ftc_eldest_child).add(new Q(BigInt(children - 1)).mul(exactAmount(rule.ftc_each_other_child)));
+      const ftc = qmax(ZERO, full.sub(abatement));
+      result.full_credit = asNumber(roundCents(full));
+      result.credit_after_abatement = asNumber(roundCents(ftc));
+      const iw = rules.data.in_work_tax_credit;
+      if (in_work && iw) {
+        let iwFull = ZERO;
+        for (const p of iw.periods) {
+          const amount = exactAmount(p.up_to_three_children).add(new Q(BigInt(Math.max(children - 3, 0))).mul(exactAmount(p.each_child_after_third)));
+          iwFull = iwFull.add(amount.mul(new Q(BigInt(dayNumber(p.to) - dayNumber(p.from) + 1), BigInt(rules.days))));
+        }
+        const leftOver = qmax(ZERO, abatement.sub(full));
+        const iwtc = qmax(ZERO, iwFull.sub(leftOver));
+        Object.assign(result, { in_work_full: asNumber(roundCents(iwFull)), in_work_after_abatement: asNumber(roundCents(iwtc)),
+          total: asNumber(roundCents(ftc.add(iwtc))), in_work_source: iw.source });
+      }
+      return result;
+    }
+
+    function quarterOf(iso) {
+      const y = parseInt(iso.slice(0, 4), 10), firstMonth = 3 * Math.floor((parseInt(iso.slice(5, 7), 10) - 1) / 3) + 1;
+      const lastDay = new Date(Date.UTC(y, firstMonth + 2, 0)).getUTCDate();
+      const pad = (n) => String(n).padStart(2, "0");
+      return [`${y}-${pad(firstMonth)}-01`, `${y}-${pad(firstMonth + 2)}-${pad(lastDay)}`];
+    }
+    function calculate_familyboost({ ece_fees, household_income, quarter = null }) {
+      const day = parseDate(quarter, "quarter") || todayIso;
+      const [first, last] = quarterOf(day);
+      let rules;
+      try { rules = getYear(taxYearFor(first)); } catch (exc) {
+        if (exc instanceof RulesError) throw new ToolArgumentError("quarter", exc.message);
+        throw exc;
+      }
+      const section = rules.data.familyboost;
+      const period = section ? section.periods.find((p) => p.from <= first && first <= p.to) : undefined;
+      if (!period) throw new ToolArgumentError("quarter", `FamilyBoost does not cover the quarter starting ${fmtLongDate(first)} (it began on 1 July 2024)`);
+      const fees = exactAmount(ece_fees), income = exactAmount(household_income);
+      const share = fees.mul(exact(period.rate));
+      const over = qmax(ZERO, income.sub(exactAmount(period.abatement_threshold)));
+      let cap = qmax(ZERO, exactAmount(period.quarterly_max).sub(over.mul(exact(period.abatement_rate))));
+      if (income.ge(exactAmount(period.income_limit))) cap = ZERO;
+      return {
+        quarter_start: first, quarter_end: last, tax_year: rules.year, settings_from: period.from,
+        ece_fees: asNumber(roundCents(fees)), household_income: asNumber(roundCents(income)),
+        rate: period.rate, share_of_fees: asNumber(roundCents(share)), quarterly_max: period.quarterly_max,
+        abatement_threshold: period.abatement_threshold, abatement_rate: period.abatement_rate, income_limit: period.income_limit,
+        reduced_max: asNumber(roundCents(cap)), payment: asNumber(roundCents(qmin(share, cap))), source: section.source,
+      };
+    }
+
     const TOOLS = {
       calculate_income_tax, calculate_paye, calculate_acc_levy, calculate_student_loan_repayment, calculate_ietc,
       calculate_kiwisaver, calculate_take_home_pay, calculate_donation_tax_credit, find_prescribed_investor_rate,
-      choose_secondary_tax_code,
+      choose_secondary_tax_code, calculate_working_for_families, calculate_familyboost,
     };
     // Calculators in other files (calculators_pay.js) get the same exact-money helpers and tools.
     const kit = { Q, ZERO, qmax, qmin, qfloor, exact, exactAmount, truncateCents, roundCents, cents, asNumber, rateNumber, toDouble,
@@ -781,6 +851,14 @@
       ["donation_tax_credit", "Donation tax credit (claimed separately)", "money"], ["tax_to_pay_due", "Tax to pay is due", "text"]],
     choose_secondary_tax_code: [["tax_code", "Secondary tax code", "text"], ["rate", "Tax rate", "percent"],
       ["rate_with_acc_levy", "Rate including the ACC levy", "percent"], ["student_loan_rate", "Student loan deduction", "percent"]],
+    calculate_working_for_families: [["abatement_threshold", "Abatement threshold", "money"], ["abatement_rate", "Abatement rate", "percent"],
+      ["abatement_from", "Abatement in force from", "text"], ["abatement", "Abatement for the year", "money"],
+      ["full_credit", "Full family tax credit", "money"], ["credit_after_abatement", "Family tax credit after abatement", "money"],
+      ["in_work_full", "Full in-work tax credit", "money"], ["in_work_after_abatement", "In-work tax credit after abatement", "money"],
+      ["total", "Total for the year", "money"], ["note", "Note", "text"]],
+    calculate_familyboost: [["quarter_start", "Quarter from", "text"], ["quarter_end", "to", "text"], ["rate", "Share of ECE fees", "percent"],
+      ["share_of_fees", "That share of your fees", "money"], ["quarterly_max", "Most a quarter", "money"],
+      ["reduced_max", "Most after household income", "money"], ["payment", "FamilyBoost for the quarter", "money"]],
   };
   // The rows a result is announced by (the rest is in the table); a tool not listed is announced by
   // its last row.

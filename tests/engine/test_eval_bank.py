@@ -37,3 +37,12 @@ def test_codes_and_dates_are_matched_as_whole_words():
     s = Scenario(id="x", category="c", question="q", status="answered", figures=["SH", "7 July"])
     assert score(s, result("Use **SH** by 7 July.")).facts_hit == 2
     assert score(s, result("SHE said 17 July.")).facts_hit == 0
+
+
+def test_a_figure_below_the_first_paragraph_is_found_but_not_in_the_lead():
+    """Outside checks read only the first paragraph: a figure further down counts for `facts` only."""
+    s = Scenario(id="x", category="c", question="q", status="answered", figures=["$520"])
+    lower = score(s, result("The credit depends on your income.\n\nIt is worth $520 a year."))
+    assert lower.facts_hit == 1 and lower.lead_facts_hit == 0
+    first = score(s, result("The credit is worth $520 a year.\n\nIt depends on your income."))
+    assert first.facts_hit == 1 and first.lead_facts_hit == 1

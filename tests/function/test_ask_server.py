@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import os
 import socket
-import statistics
 import subprocess
 import sys
 import time
@@ -22,8 +21,6 @@ import pytest
 from ask_helpers import MAIN, ROOT, function_env
 
 READY_TIMEOUT_S = 30
-COLD_START_BOUND_S = 6.0  # target < 2 s; loose here so a busy machine does not fail the suite
-WARM_P50_BOUND_MS = 150.0  # target < 50 ms
 
 
 def free_port() -> int:
@@ -83,18 +80,15 @@ def test_answers_over_http(server):
     assert status == 400 and body["error"]["code"] == "missing_question"
 
 
-def test_cold_start_and_warm_latency(server):
-    url, cold = server
+def test_a_warm_instance_answers_a_run_of_mixed_questions(server):
+    """Speed is measured in `make bench` (bench_ask: cold start, warm p50), not asserted here."""
+    url, _ = server
     questions = ["How much tax do I pay on $85,000?", "What is the ACC levy rate?", "PAYE on $1,000 a week, tax code M",
                  "How do I register for GST?", "What are the KiwiSaver contribution rates?"]
-    timings = []
-    for _ in range(4):
+    statuses = {q: [] for q in questions}
+    for _ in range(2):
         for q in questions:
-            t = time.perf_counter()
-            status, _ = post(url, {"question": q})
-            timings.append((time.perf_counter() - t) * 1000)
-            assert status == 200
-    p50 = statistics.median(timings)
-    print(f"\ncold start {cold:.2f} s; warm p50 {p50:.1f} ms over {len(timings)} requests")
-    assert cold < COLD_START_BOUND_S
-    assert p50 < WARM_P50_BOUND_MS
+            status, body = post(url, {"question": q})
+            statuses[q].append((status, body.get("status")))
+    assert all(s == (200, "answered") or s == (200, "out_of_scope") for runs in statuses.values() for s in runs), statuses
+    assert all(len(set(runs)) == 1 for runs in statuses.values()), "an answer changed between runs"

@@ -37,7 +37,8 @@ def home(tmp_path, monkeypatch):
     shutil.copytree(FIXTURE_CHUNKS, tmp_path / "work" / "chunks")
     write_chunk_summary(tmp_path / "work" / "chunks")
     return dataclasses.replace(get_settings(), home=tmp_path, index_dir=tmp_path / "index", work_dir=tmp_path / "work",
-                               site_src=tmp_path / "site_src", embedder="local", gemini_api_key=None, llm_model=None)
+                               site_src=tmp_path / "site_src", units_dir=tmp_path / "site_src" / "faq_questions.yaml",
+                               embedder="local", gemini_api_key=None, llm_model=None)
 
 
 def write_chunk_summary(chunks: Path) -> None:

@@ -191,6 +191,7 @@ def cli_args(night: Night) -> list[str]:
         "--retrieval", str(i.retrieval),
         "--answers", str(i.answers),
         "--calculator-junit", str(i.calculator_junit),
+        "--no-figures",  # the synthetic manifest has no real pages to find the rules' figures on
     ]  # fmt: skip
 
 

@@ -25,7 +25,7 @@ def test_every_section_names_its_source():
     for path in RULES_DIR.glob("*.yaml"):
         data = load_year_file(path).data.model_dump()
         for name, section in data.items():
-            if isinstance(section, dict):
+            if isinstance(section, dict) and name != "stated":  # stated: where each figure is printed
                 assert section["source"].startswith("https://"), (path.name, name)
 
 

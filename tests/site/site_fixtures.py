@@ -95,7 +95,8 @@ def fixture_settings(home: Path, **overrides):
 
     base = dataclasses.replace(
         get_settings(), home=home, corpus_dir=home / "corpus", index_dir=home / "index", work_dir=home / "work",
-        site_src=home / "site_src", embedder="local", gemini_api_key=None, llm_model=None, relevance_floor=None,
+        site_src=home / "site_src", units_dir=home / "site_src" / "faq_questions.yaml",
+        embedder="local", gemini_api_key=None, llm_model=None, relevance_floor=None,
     )
     return dataclasses.replace(base, **overrides)
 
@@ -106,6 +107,7 @@ def fixture_env(settings, ask_url: str) -> dict:
     env.update({
         "NZTAX_HOME": str(settings.home), "NZTAX_CORPUS_DIR": str(settings.corpus_dir), "NZTAX_INDEX_DIR": str(settings.index_dir),
         "NZTAX_WORK_DIR": str(settings.work_dir), "NZTAX_SITE_SRC": str(settings.site_src), "NZTAX_RULES_DIR": str(settings.rules_dir),
+        "NZTAX_UNITS_DIR": str(settings.units_dir),
         "NZTAX_EMBEDDER": "local", "NZTAX_ASK_URL": ask_url, "LITELLM_LOCAL_MODEL_COST_MAP": "True", "NO_MKDOCS_2_WARNING": "1",
         "HF_HUB_OFFLINE": "1",
     })

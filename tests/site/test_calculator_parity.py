@@ -222,6 +222,33 @@ def secondary_case(g: Gen) -> dict:
     return args
 
 
+def wff_case(g: Gen) -> dict:
+    r = g.r
+    near = [42_700, 44_900, 79_000]
+    income = r.choice([g.money(150_000), round(r.choice(near) + r.choice([-1, 0, 1]) * r.choice([0.01, 0.5, 1, 7]), 2)])
+    args = {"family_income": max(0.0, income)}
+    if r.random() < 0.85:
+        args["children"] = r.choice([1, 2, 3, 4, 5, 7])
+    if r.random() < 0.5:
+        args["in_work"] = True
+    args["tax_year"] = r.choice(["2025-26", "2026-27", "2025-26", "2026-27", "2024-25"] + ([None] if r.random() < 0.3 else []))
+    if args["tax_year"] is None:
+        del args["tax_year"]
+    return args
+
+
+def familyboost_case(g: Gen) -> dict:
+    r = g.r
+    near = [35_000, 45_000, 57_286, 57_285.71]
+    income = r.choice([round(r.uniform(0, 70_000), 2), round(r.choice(near) + r.choice([-1, 0, 1]) * r.choice([0.01, 0.5, 1]), 2)])
+    fees = r.choice([round(r.uniform(0, 8_000), 2), 3_900, 2_437.5, 3_900.01, 0])
+    day = dt.date(2024, 7, 1) + dt.timedelta(days=r.randrange(1000))
+    args = {"ece_fees": fees, "household_income": max(0.0, income)}
+    if r.random() < 0.9:  # a quarter before FamilyBoost began, now and then, which both must refuse
+        args["quarter"] = r.choice([day.isoformat()] * 6 + ["2025-06-30", "2025-07-01", "2024-06-30"])
+    return args
+
+
 def extra_pay_case(g: Gen) -> dict:
     r = g.r
     frequency = r.choice(FREQUENCIES)
@@ -284,6 +311,8 @@ def square_up_case(g: Gen) -> dict:
 
 
 GENERATORS = {
+    "calculate_working_for_families": wff_case,
+    "calculate_familyboost": familyboost_case,
     "calculate_income_tax": simple("taxable_income"),
     "calculate_paye": paye_case,
     "calculate_acc_levy": simple("income", allow_partial=True),

@@ -1,4 +1,4 @@
-"""`nztax eval retrieval|queries|answers|bank|realposts|realpost-search|supplement…|all [--golden FILE] [--out FILE]`.
+"""`nztax eval retrieval|queries|answers|bank|units|realposts|realpost-search|supplement…|all [--golden FILE] [--out FILE]`.
 
 Each target is a module `nztax_build.<module>` with `run(args) -> int`, imported only when it runs;
 a target whose module is not in this build is skipped with a note. `all` runs every target with its
@@ -21,6 +21,7 @@ TARGETS = {
     "queries": ("nztax_build.evaluate_retrieval", "search_queries.yaml", "queries.md"),  # held-out, dev + frozen test
     "answers": ("nztax_build.evaluate_answers", None, None),
     "bank": ("nztax_build.evaluate_answers", "question_bank.yaml", "bank.md"),            # held-out, dev + frozen test
+    "units": ("nztax_build.evaluate_units", "question_bank.yaml", "units.md"),             # held-out paraphrases; frozen-part openings
     "realposts": ("nztax_build.evaluate_realposts", "realposts.yaml", "realposts.md"),        # real public posts, dev + frozen test
     "realpost-search": ("nztax_build.evaluate_retrieval", "realposts.yaml", "realpost_search.md"),  # the same posts as queries
     "supplement": ("nztax_build.evaluate_answers", "question_bank_dev2.yaml", "supplement.md"),  # development only

@@ -35,6 +35,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     calc.add_argument("--calculator-exit-code", type=int, help="pytest exit code of the calculator tests")
     parser.add_argument("--sources-report", type=Path,
                         help="the crawl's cited-address report (default: .work/reports/sources.json when present)")
+    parser.add_argument("--rules-dir", type=Path, help="rules data for the figures gate (default: settings)")
+    parser.add_argument(
+        "--no-figures", action="store_true", help="leave out the figures gate (for a synthetic manifest with no real pages)"
+    )
     parser.add_argument("--summary", type=Path, help="append the markdown summary here (default: $GITHUB_STEP_SUMMARY)")
     parser.add_argument("--json", action="store_true", help="print the results as JSON on stdout")
 
@@ -50,6 +54,10 @@ def run(args: argparse.Namespace) -> int:
         value = getattr(args, name)
         if value is not None:
             setattr(inputs, name, value)
+    if args.rules_dir is not None:
+        inputs.rules_dir = args.rules_dir
+    if args.no_figures:
+        inputs.rules_dir = None
     if args.calculator_exit_code is not None:
         inputs.calculator_exit_code = args.calculator_exit_code
         inputs.calculator_junit = None

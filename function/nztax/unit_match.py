@@ -1,0 +1,205 @@
+"""Which answer unit a question reads as, if any: the nearest paraphrases, with a margin.
+
+In: the unit bank (`units.UnitBank`), the ids the build withheld, the query embedder, and per
+question its text, its vector (the one retrieval uses) and the engine's reading of it
+(`slots.reading`). Out: `UnitMatcher.match(...)` -> `UnitMatch` (the unit, its score and the
+runner-up's) or None.
+
+The same machinery as the intent classifier (understand.py): a unit's score is the cosine of its
+nearest paraphrase plus `intent_lexical_weight` x the word overlap (Jaccard) of its closest
+paraphrase. Only paraphrases that read the same as the question (amounts, tax code, period,
+negation, conditions) count, so "What does tax code SH mean?" never gets the S unit and
+"tax on $85k" never a unit about $80k (the codes compared are those written in capitals, as
+`matching_key` reads them), and a paraphrase naming a tax year counts only for a question naming
+none or the same one (`year_named`); the best must score at least `unit_min_score` and lead the
+next by `unit_margin`, or lead it by `unit_alone_margin` with at least `unit_alone_score` (a
+question the engine would decline: `unit_over_decline` and twice the margin, so "What happens to
+my KiwiSaver if I move to Australia?" is answered, not turned away for naming Australia). Units whose answer is a calculation are left to the engine, which
+calculates. The paraphrase vectors are stored beside the index at build time (`units.npz`, keyed
+by the bank's digest and the embedder id); missing or stale, they are computed in-process.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import logging
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from nztax.units import Unit, UnitBank
+
+log = logging.getLogger("nztax.unit_match")
+VECTORS_FILE = "units.npz"
+# Paraphrases looked at for each question, nearest first: the margin is over units among these.
+NEAREST_ROWS = 40
+
+
+@dataclass(frozen=True)
+class UnitMatch:
+    unit: Unit
+    score: float
+    runner_up_score: float
+
+
+def servable(bank: UnitBank, withheld: dict[str, str] | None = None) -> list[Unit]:
+    """The units the Ask box may serve: with a lead of their own, and not withheld by the build."""
+    withheld = withheld or {}
+    return [u for u in bank.units if u.lead and u.id not in withheld]
+
+
+def paraphrase_rows(units: list[Unit]) -> list[tuple[int, str]]:
+    return [(i, text) for i, unit in enumerate(units) for text in unit.paraphrases]
+
+
+def embed_rows(rows: list[tuple[int, str]], embedder) -> np.ndarray:
+    if not rows:
+        return np.zeros((0, 1), dtype=np.float32)
+    batch = getattr(embedder, "embed_queries", None)  # a model that embeds a query as a document, in batches
+    if batch is not None:
+        return np.asarray(batch([text for _, text in rows]), dtype=np.float32)
+    return np.stack([embedder.embed_query(text) for _, text in rows]).astype(np.float32)
+
+
+def save_vectors(directory: Path, bank: UnitBank, embedder, withheld: dict[str, str] | None = None) -> Path:
+    """Write the servable units' paraphrase vectors beside an index (build time)."""
+    rows = paraphrase_rows(servable(bank, withheld))
+    target = Path(directory) / VECTORS_FILE
+    np.savez(target, vectors=embed_rows(rows, embedder),
+             meta=np.array(json.dumps({"bank": bank.digest, "embedder": embedder.id, "rows": len(rows)})))
+    return target
+
+
+def stored_vectors(directory: Path | None, bank: UnitBank, embedder, rows: int) -> np.ndarray | None:
+    if directory is None:
+        return None
+    try:
+        with np.load(Path(directory) / VECTORS_FILE) as data:
+            meta, vectors = json.loads(str(data["meta"])), data["vectors"]
+    except (OSError, KeyError, ValueError):
+        return None
+    fits = meta == {"bank": bank.digest, "embedder": embedder.id, "rows": rows} and len(vectors) == rows
+    return vectors if fits else None
+
+
+def code_names(rules) -> frozenset[str]:
+    """Every tax code the rules data names (main, secondary and flat codes), and SL."""
+    from nztax.calculators.paye import PRIMARY_CODES
+
+    names = set(PRIMARY_CODES) | {"SL"}
+    for year in rules.years.values():
+        sec, flat = getattr(year.data, "secondary_codes", None), getattr(year.data, "flat_codes", None)
+        for period in getattr(sec, "periods", None) or []:
+            names |= set(period.codes)
+        names |= set(getattr(flat, "codes", None) or {})
+    return frozenset(names)
+
+
+def year_named(text: str) -> str | None:
+    """The tax year a text names ("2023-24", "the 2025 year"), or None: a unit about one year is not
+    another year's answer, while a unit that names no year answers for any."""
+    from nztax.rules import current_tax_year
+    from nztax.slots import resolve_tax_year
+
+    return resolve_tax_year(text, None, current_tax_year())[0]
+
+
+def matching_key(text: str, question_reading, codes: frozenset[str]):
+    """What must agree between a question and a unit's question: the engine's reading (amounts,
+    periods, negation, conditions) with, in place of its tax code, the codes each names as written
+    in capitals ("SH", "M SL": lower-case "me" and "s" are ordinary words)."""
+    plain = dataclasses.replace(question_reading, tax_code=None, student_loan=None)
+    return plain, frozenset(w for w in re.findall(r"\b[A-Z]{1,4}\b", text) if w in codes)
+
+
+class UnitMatcher:
+    def __init__(self, units: list[Unit], vectors: np.ndarray | None, settings, read, codes: frozenset[str] = frozenset()):
+        """`read(text)` is the engine's reading of a text (slots.reading of slots.read_slots);
+        `codes` the tax codes (`code_names`)."""
+        from nztax.understand import words
+
+        self.units = units
+        self.codes = codes
+        self.settings = settings
+        self.rows = paraphrase_rows(units)
+        self.owner = np.array([i for i, _ in self.rows], dtype=np.int64)
+        self.vectors = np.asarray(vectors, dtype=np.float32) if vectors is not None and len(vectors) == len(self.rows) else None
+        self.row_words = [words(text) for _, text in self.rows]
+        # Each paraphrase is read on its own: its author wrote it as the unit's question, whatever
+        # period or code words it uses ("a student loan bill at the end of the year"). Read on first
+        # need, for the nearest rows only: reading every paraphrase would slow the first answer.
+        self._read = read
+        self._row_keys: list = [None] * len(self.rows)
+        self._row_years: list = [False] * len(self.rows)  # False: not read yet
+
+    @classmethod
+    def build(cls, bank: UnitBank, withheld: dict[str, str], embedder, index_dir: Path | None, settings, read,
+              codes: frozenset[str] = frozenset()) -> "UnitMatcher":
+        units = servable(bank, withheld)
+        rows = paraphrase_rows(units)
+        vectors = None
+        if embedder is not None:
+            vectors = stored_vectors(index_dir, bank, embedder, len(rows))
+            if vectors is None:
+                log.warning(json.dumps({"event": "unit_vectors_stale_or_missing", "units": len(units)}))
+                vectors = embed_rows(rows, embedder)
+        return cls(units, vectors, settings, read, codes)
+
+    def row_key(self, row: int):
+        if self._row_keys[row] is None:
+            text = self.rows[row][1]
+            self._row_keys[row] = matching_key(text, self._read(text), self.codes)
+        return self._row_keys[row]
+
+    def row_year(self, row: int) -> str | None:
+        if self._row_years[row] is False:
+            self._row_years[row] = year_named(self.rows[row][1])
+        return self._row_years[row]
+
+    def scores(self, question: str, vector, question_reading) -> dict[int, float]:
+        """Score of every unit with a near paraphrase (the `NEAREST_ROWS` best) that reads as
+        `question_reading`, by its paraphrases that do."""
+        from nztax.understand import words
+
+        if not self.rows:
+            return {}
+        asked = words(question)
+        combined = np.zeros(len(self.rows), dtype=np.float32)
+        if self.vectors is not None and vector is not None:
+            combined += self.vectors @ np.asarray(vector, dtype=np.float32)
+        weight = self.settings.intent_lexical_weight
+        for row, row_words in enumerate(self.row_words):
+            union = len(asked | row_words)
+            combined[row] += weight * (len(asked & row_words) / union if union else 0.0)
+        key = matching_key(question, question_reading, self.codes)
+        year = year_named(question)
+        best: dict[int, float] = {}
+        for row in np.argsort(-combined)[:NEAREST_ROWS]:
+            row = int(row)
+            if self.row_key(row) != key:
+                continue
+            if year is not None and self.row_year(row) not in (None, year):
+                continue
+            owner = int(self.owner[row])
+            best[owner] = max(best.get(owner, -1.0), float(combined[row]))
+        return best
+
+    def match(self, question: str, vector, question_reading, declined: bool = False) -> UnitMatch | None:
+        """The unit the question reads as; `declined`: the engine would turn the question away, so
+        only a unit it reads as plainly (`unit_over_decline`) answers it instead."""
+        scored = sorted(self.scores(question, vector, question_reading).items(), key=lambda kv: -kv[1])
+        if not scored:
+            return None
+        (best, score), runner = scored[0], (scored[1][1] if len(scored) > 1 else 0.0)
+        least = self.settings.unit_over_decline if declined else self.settings.unit_min_score
+        margin = self.settings.unit_margin * (2 if declined else 1)
+        # A unit no other comes near (only its paraphrases read as the question does) is trusted
+        # at a lower score: its wording may differ, but nothing else is a candidate.
+        alone = (not declined and score >= self.settings.unit_alone_score
+                 and score - runner >= self.settings.unit_alone_margin)
+        if not alone and (score < least or score - runner < margin):
+            return None
+        return UnitMatch(self.units[best], round(score, 4), round(runner, 4))
