@@ -30,6 +30,7 @@ from typing import Any
 import numpy as np
 
 from nztax.embedders import Embedder, get_embedder
+from nztax.frame_model import FrameModel
 from nztax.understand import default_catalogue
 from nztax.index import (
     BM25_DIR,
@@ -302,7 +303,8 @@ def embed_and_index(
         except IndexUnavailableError:
             current = None
         if (current is not None and current.corpus_hash == digest and current.embedder_id == embedder.id
-                and current.bm25 == bm25_settings and default_catalogue().vectors_current(index_dir, embedder)):
+                and current.bm25 == bm25_settings and default_catalogue().vectors_current(index_dir, embedder)
+                and FrameModel.load(index_dir, embedder) is not None):
             return IndexBuildReport(index_dir, True, len(parents), len(children), 0, len(children),
                                     embedder.id, time.perf_counter() - started, 0.0)
 
@@ -330,6 +332,8 @@ def embed_and_index(
         # The intent catalogue's example vectors, by the same embedder: the function loads them
         # instead of embedding every example at cold start.
         default_catalogue().save_vectors(new_dir, embedder)
+        # The question frame's learned readings, trained on data/frame_examples.yaml with the same embedder.
+        FrameModel.train(embedder).save(new_dir)
         # So are the answer units' paraphrases (the faq stage redoes them if it withholds a unit).
         from nztax.unit_match import save_vectors as save_unit_vectors
         from nztax.units import UnitBank

@@ -5,6 +5,7 @@ In: the index's parent chunks (url, section heading, tax years, text) and the ru
 missing: a rules or calculator citation names its source page only, so the heading chosen is the
 one on that page whose text states the most figures of the rules sections that cite the page for
 the year. A page with no heading stating any of them is cited by page alone, never by a guess.
+Also the label every citation carries: `passage_citation(hit)` -> "<publisher>: <page title>".
 """
 
 from __future__ import annotations
@@ -14,6 +15,19 @@ from collections import defaultdict
 from decimal import Decimal, InvalidOperation
 
 from .contract import Citation
+
+# Who publishes the sources: Inland Revenue, except the kinds named here. A retrieved passage is
+# labelled "<publisher>: <page title>", as rules citations are.
+CITATION_PUBLISHER = "Inland Revenue"
+SOURCE_TYPE_PUBLISHERS = {"legislation": "New Zealand Legislation"}
+
+
+def passage_citation(hit) -> Citation:
+    """A retrieved passage's citation, labelled '<publisher>: <page title>' as rules citations are."""
+    publisher = SOURCE_TYPE_PUBLISHERS.get(getattr(hit, "source_type", ""), CITATION_PUBLISHER)
+    title = hit.title if hit.title.startswith(f"{publisher}: ") else f"{publisher}: {hit.title}"
+    return Citation(title=title, url=hit.url, section=hit.section or None)
+
 
 NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?")
 

@@ -16,6 +16,7 @@ from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 from nztax.contract import MAX_NEXT_ACTIONS, AskResult, Citation, Status, ToolCall, tax_year_starting  # noqa: F401 (re-exported)
+from nztax.citation_sections import CITATION_PUBLISHER, passage_citation  # noqa: F401 (re-exported)
 from nztax.rules import RuleBook, RulesError, TaxYearRules, rate_with_acc_levy
 
 if TYPE_CHECKING:
@@ -70,7 +71,6 @@ NEXT_YEAR_DISCLAIMER = "Figures for {year} are only partly published; they may c
 
 # Titles for the rules data's sources (the calculators cite these).
 # How every citation of a rules source is labelled, in answers and on calculator and tax-year pages alike.
-CITATION_PUBLISHER = "Inland Revenue"
 RULE_SECTION_TITLES = {
     "income_tax": "Tax rates for individuals",
     "paye": "Payroll calculations and business rules specification",
@@ -160,17 +160,6 @@ def rule_citations(rules: TaxYearRules, sections: list[str]) -> list[Citation]:
     return out
 
 
-# Who publishes each kind of source, so a retrieved passage is labelled like a rules citation.
-SOURCE_TYPE_PUBLISHERS = {"legislation": "New Zealand Legislation"}
-
-
-def passage_citation(hit) -> Citation:
-    """A retrieved passage's citation, labelled '<publisher>: <page title>' as rules citations are."""
-    publisher = SOURCE_TYPE_PUBLISHERS.get(getattr(hit, "source_type", ""), CITATION_PUBLISHER)
-    title = hit.title if hit.title.startswith(f"{publisher}: ") else f"{publisher}: {hit.title}"
-    return Citation(title=title, url=hit.url, section=hit.section or None)
-
-
 def source_titles(rules: RuleBook) -> dict[str, str]:
     """URL -> title for every rules source, so a calculator's `source` can be cited by name."""
     titles: dict[str, str] = {}
@@ -215,6 +204,11 @@ def disclaimer_for(intent: Decision | None, current_year: str, *, approximation:
 
 
 def decline(intent: Decision, current_year: str) -> AskResult:
+    if getattr(intent, "decline_to", None):  # the frame's scope: where a question that is not tax should go
+        answer = (f"That's outside what I cover: I answer questions about New Zealand personal income tax. For "
+                  f"{intent.decline_to['name']}, try {intent.decline_to['where']}.")
+        return AskResult(status="out_of_scope", answer=answer, tax_year=intent.tax_year, disclaimer=BASE_DISCLAIMER,
+                         next_actions=["Ask about your income tax, PAYE or tax code"])
     if intent.scope_topic == "not_tax" or intent.scope_topic not in DECLINE_TOPICS:
         answer, actions = DECLINE_NOT_TAX, ["Ask about your income tax, PAYE or tax code", "Work out take-home pay for a salary"]
     else:

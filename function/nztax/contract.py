@@ -56,9 +56,12 @@ class AskResult(BaseModel):
     guard_removed: list[str] = Field(default_factory=list, exclude=True)
     usage: dict = Field(default_factory=dict, exclude=True)
     fallback_reason: str | None = Field(default=None, exclude=True)
+    # The frame and the decision rows that fired (frame.Trace): shown by `nztax ask --explain`, and in
+    # POST /ask only when NZTAX_ASK_TRACE is on.
+    trace: dict | None = Field(default=None, exclude=True)
 
-    def to_json(self) -> dict:
-        return {
+    def to_json(self, include_trace: bool = False) -> dict:
+        out = {
             "status": self.status,
             "answer": self.answer,
             "citations": [c.to_json() for c in self.citations],
@@ -70,6 +73,9 @@ class AskResult(BaseModel):
             "mode": self.mode,
             "latency_ms": int(self.latency_ms),
         }
+        if include_trace and self.trace is not None:
+            out["trace"] = self.trace
+        return out
 
     @classmethod
     def from_json(cls, data: dict) -> "AskResult":

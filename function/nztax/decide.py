@@ -308,6 +308,11 @@ class Decision:
     used_history: bool = False
     complex_situation: bool = False
     rules: RuleBook | None = field(default=None, repr=False, compare=False)  # what a plan may need to check
+    # Set by the decision table (decision_table.py) from the question's frame:
+    decline_to: dict | None = None     # decline: where a question that is not NZ personal income tax should go
+    handed_over: list[tuple[str, dict]] = field(default_factory=list)  # calculations not run: their figures go to a calculator link
+    stated: list = field(default_factory=list)  # figures the poster states (tax taken, a bill), set beside the engine's own
+    trace: object | None = None        # frame.Trace: the frame and the rows that fired
 
     # -- what the composer reads -------------------------------------------------------------
     @property
@@ -1525,13 +1530,15 @@ def _pay_frequency(slots: Slots, amount: Money) -> str | None:
         return slots.asked_period
     if amount.period in PAY_FREQUENCIES:
         return amount.period
-    return None
+    return slots.paid_every  # how the pays fall, said in the story
 
 
 def _call_for(tool: str, d: Decision, slots: Slots, amount: Money, annual: Decimal, year: str) -> tuple[str, dict] | None:
     money = float(annual)
     if tool == "calculate_income_tax":
-        if slots.asked_period in PAY_FREQUENCIES:
+        # A pay period asked about, or how the pays fall when the amount's own period is unsaid ("paid
+        # weekly, $1,200"); a year's amount stated as one stays a year's.
+        if slots.asked_period in PAY_FREQUENCIES or (slots.asked_period is None and slots.paid_every and not amount.period_stated):
             # "How much tax comes out of each fortnightly pay on 70k?" is a pay question.
             return _paye_call(d, slots, amount, annual, year)
         return tool, {"taxable_income": money, "tax_year": year}

@@ -21,13 +21,14 @@ import json
 import logging
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
 
 from nztax import calculator_links, composer, guard, say, units
+from nztax.frame_notes import frame_notes
 from nztax.short_query import search_box_question
 from nztax.contract import AskResult, Citation, ToolCall
 from nztax.decide import Decision, after_retrieval, decide, final_question, question_parts, question_slots
@@ -92,6 +93,7 @@ class Engine:
         self.titles = composer.source_titles(rules)
         self._sections = None
         self._classifier: IntentClassifier | None = None
+        self._frame_model = None
         self._speller: Speller | None = None
         self._fallback_embedder = None
         self._unit_matcher = None
@@ -191,8 +193,50 @@ class Engine:
 
         return self._once("_speller", build)
 
+    @property
+    def frame_model(self):
+        """The frame's learned readings: stored beside the index, or trained now from the examples."""
+        def build():
+            from nztax.frame_model import FrameModel
+
+            index_dir = None if isinstance(self.retriever, MissingIndex) else self.retriever.index.directory
+            return FrameModel.load_or_train(index_dir, self.embedder)
+
+        return self._once("_frame_model", build)
+
+    def read_frame(self, decision: Decision):
+        """The question frame of the text the decision was made on (its own turn, for a follow-up)."""
+        from nztax.frame import read_frame
+
+        slots = read_slots(decision.asked, self.rules) if decision.used_history else decision.slots
+        return read_frame(decision.asked, slots, self.frame_model, self.settings.frame_bar)
+
     def understand(self, question: str, history: list[dict] | None, tax_year: str | None) -> tuple[Decision, Any]:
-        """The decision for a question, and its embedding (reused by retrieval)."""
+        """The decision for a question, and its embedding (reused by retrieval): the intent reading
+        proposes an action, the question's frame and the decision table (data/decisions.yaml) settle it."""
+        from nztax.decision_table import apply_table
+
+        decision, vector = self._propose(question, history, tax_year)
+        frame = self.read_frame(decision)
+
+        def redecide(slots):
+            return decide(decision.asked, decision.classification, self.rules, history=history, tax_year=tax_year, slots=slots)
+
+        def in_scope():
+            c = decision.classification
+            if c is None:
+                return None
+            catalogue = self.classifier.catalogue
+            best = next((catalogue.get(n) for n in c.scores if catalogue.get(n).does not in ("decline", "refuse")), None)
+            if best is None:
+                return None
+            lifted = replace(c, intent=best, confident=False)
+            return decide(decision.asked, lifted, self.rules, history=history, tax_year=tax_year, slots=decision.slots)
+
+        return apply_table(decision, frame, self.settings, redecide=redecide, in_scope=in_scope), vector
+
+    def _propose(self, question: str, history: list[dict] | None, tax_year: str | None) -> tuple[Decision, Any]:
+        """The action the intent reading proposes, and the question's embedding."""
         question = search_box_question(self.speller.correct(question), self.rules)
         text, used_history, slots = question_slots(question, history, self.rules)
         # The question's own vector is the one retrieval uses too (the query with its synonyms).
@@ -283,7 +327,8 @@ class Engine:
         decision, vector = self.understand(question, history, tax_year)
 
         result = None
-        if use_faq and not history:
+        settled_by_frame = decision.trace is not None and decision.trace.rows and decision.trace.action != decision.trace.proposed
+        if use_faq and not history and not settled_by_frame and not decision.stated:
             entry = self.faq.match(question, decision.tax_year, reading(decision.slots))
             if entry is not None:
                 try:
@@ -310,6 +355,9 @@ class Engine:
             if result is None:
                 result = self._answer_offline(decision, current, vector)
             result = calculator_links.attach(result)
+            result = frame_notes(result, decision)
+        if decision.trace is not None:
+            result.trace = decision.trace.to_json()
         result.citations = self.citation_sections().fill(result.citations, result.tax_year)
         result.latency_ms = int(round((time.perf_counter() - started) * 1000))
         return result

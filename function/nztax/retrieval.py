@@ -181,6 +181,10 @@ class Retriever:
         """The query vector `search` would compute (callers may pass it back as `query_vector`)."""
         return self.embedder.embed_query(self.query_text(query))
 
+    def query_words(self, query: str) -> int:
+        """How many distinct BM25 terms the (already expanded) query has."""
+        return len(set(bm25_tokenize([query], self.index.manifest.bm25, return_ids=False)[0]))
+
     def bm25_scores(self, query: str) -> np.ndarray:
         """BM25 score of every child for the (already expanded) query text."""
         return self._bm25(query, with_coverage=False)[0]
@@ -339,8 +343,12 @@ class Retriever:
             dense_ranked = _top(self._rankable(dense), dense_allowed, depth)
             ident_ranked = self.identifier_ranking(identifiers, allowed, bm25)[:depth] if identifiers else []
             self._fill_cosine(cosine, bm25_ranked + ident_ranked, query_vector)
-            best_coverage = float(coverage[bm25_ranked].max()) if bm25_ranked else 0.0
-            bm25_weight = self.settings.rrf_weight_bm25 * best_coverage ** self.settings.bm25_coverage_power
+            bm25_weight = self.settings.rrf_weight_bm25
+            # Coverage tells a short query's real match from stray words; in a longer post no passage
+            # holds most of the words, so there it would only mute BM25 for every post alike.
+            if self.query_words(text) <= self.settings.bm25_coverage_max_words:
+                best_coverage = float(coverage[bm25_ranked].max()) if bm25_ranked else 0.0
+                bm25_weight *= best_coverage ** self.settings.bm25_coverage_power
             scores = rrf_fuse(
                 [
                     (bm25_ranked, bm25_weight),

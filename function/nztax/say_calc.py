@@ -250,12 +250,25 @@ def _difference(results: list[tuple[str, dict, dict]], decision: Decision | None
 LEAD_FIGURE = re.compile(r"\*\*\$(?P<v>[\d,]+(?:\.\d+)?)")
 
 
+# The words just before a lead figure that name it a tax ("PAYE is **$1,203.75**").
+TAX_BEFORE = re.compile(r"\b(?:tax|paye|levy|repayments?|deductions?)\b[^*]{0,45}$", re.I)
+
+
+def _stated_as_tax(decision: Decision, claimed) -> bool:
+    """The frame reads the quoted figure as tax taken, a bill or a refund: it is checked against a tax
+    figure, never a take-home pay that happens to lie near it."""
+    frame = (decision.trace.frame if getattr(decision, "trace", None) is not None else None) or {}
+    return any(a.get("start") == claimed.start and a.get("kind") in ("tax_withheld", "bill", "refund")
+               for a in frame.get("amounts", []))
+
+
 def _verdict(decision: Decision, lead: str) -> str | None:
     """A figure they ask us to check ("I worked out my levy as $742.05. Correct?") answered first:
     yes when the calculation's own figure is the same, to the cent; otherwise what it comes to."""
     checks = ASKS_IF_RIGHT.search(decision.asked or "")
     claimed = next((a for a in decision.slots.amounts if a.role == "claimed" or checks and a.role == "deduction"), None)
-    figures = [Decimal(m.group("v").replace(",", "")) for m in LEAD_FIGURE.finditer(lead)]
+    figures = [Decimal(m.group("v").replace(",", "")) for m in LEAD_FIGURE.finditer(lead)
+               if claimed is None or not _stated_as_tax(decision, claimed) or TAX_BEFORE.search(lead[max(0, m.start() - 60):m.start()])]
     if claimed is None or not figures:
         return None
     ours = min(figures, key=lambda f: abs(f - claimed.value))  # the lead's figure of the same kind

@@ -36,6 +36,10 @@ Tax figures never live here: they are in `nztax/rules/*.yaml`.
 | NZTAX_BARE_AMOUNT_MINIMUM | 10000 | understanding: an income written as a bare number (no $, k, comma or period) under this is asked about ("I earn 4000": a week, a month or a year?) |
 | NZTAX_SPELLING_CUTOFF / NZTAX_SPELLING_MIN_LENGTH | 0.85 / 5 | understanding: a word neither the catalogue nor the sources use, of at least this many letters, is read as the closest catalogue word this similar (difflib ratio; "weekley" -> "weekly") |
 | NZTAX_PER_PAY_CEILING | 12000 | a PAYE question's amount with no period of its own, at or under this, is one pay ("$9,200 gross each time"); over it, a year's pay |
+| NZTAX_FRAME_BAR | 0.7 | question frame: least probability of an amount's learned kind or owner before it overrules the number grammar's reading of it as the asker's income (then no calculation runs on it; docs/understanding.md) |
+| NZTAX_FRAME_SCOPE_BAR | 0.8 | question frame: least probability of the learned scope before a question the intent reading was unsure of is declined as not New Zealand personal income tax, or a decline is lifted |
+| NZTAX_FRAME_SCOPE_FIRM_BAR | 0.95 | question frame: the same, to overrule a sure intent reading |
+| NZTAX_ASK_TRACE | 0 | 1 = POST /ask responses carry the `trace` field (the frame and the decision rows that fired); `nztax ask --explain` always shows it |
 | NZTAX_FAQ_MATCH_THRESHOLD | 0.8 | FAQ fast path: least word-set similarity (0-1) between a question and a FAQ question |
 | NZTAX_UNITS_DIR | nztax/data/units | the answer units: one YAML file or a folder of them (topics -> questions, each with its lead and source; docs/units.md) |
 | NZTAX_UNIT_MIN_SCORE | 1.0 | Ask box: least score (best paraphrase cosine plus word overlap) for a question to be served an answer unit |
@@ -176,6 +180,9 @@ class Settings:
     dense_graph_min_chunks: int = 20000
     query_expansion: bool = True
     bm25_coverage_power: float = 2.0
+    # Coverage scales BM25's vote only for queries of at most this many distinct terms (a long post
+    # keeps BM25's full vote); measured on the real-post and short-query development parts.
+    bm25_coverage_max_words: int = 8
     embed_batch_size: int = 16
     gemini_timeout: float = 30.0
     gemini_max_retries: int = 5
@@ -209,6 +216,10 @@ class Settings:
     llm_max_tokens: int = 1200
     answer_passages: int = 5
     faq_match_threshold: float = 0.8
+    frame_bar: float = 0.7
+    frame_scope_bar: float = 0.8
+    frame_scope_firm_bar: float = 0.95
+    ask_trace: bool = False
     units_dir: Path | None = None         # None: the package's data/units
     unit_min_score: float = 1.0
     unit_margin: float = 0.1
@@ -297,6 +308,7 @@ def get_settings() -> Settings:
         page_vector_weight=float(_env("NZTAX_PAGE_VECTOR_WEIGHT", "0.5")),
         dense_graph_min_chunks=int(_env("NZTAX_DENSE_GRAPH_MIN_CHUNKS", "20000")),
         bm25_coverage_power=float(_env("NZTAX_BM25_COVERAGE_POWER", "2")),
+        bm25_coverage_max_words=int(_env("NZTAX_BM25_COVERAGE_MAX_WORDS", "8")),
         query_expansion=_env("NZTAX_QUERY_EXPANSION", "1").strip().lower() not in ("0", "false", "no", "off"),
         embed_batch_size=int(_env("NZTAX_EMBED_BATCH_SIZE", "16")),
         gemini_timeout=float(_env("NZTAX_GEMINI_TIMEOUT", "30")),
@@ -322,6 +334,10 @@ def get_settings() -> Settings:
         llm_max_tokens=int(_env("NZTAX_LLM_MAX_TOKENS", "1200")),
         answer_passages=int(_env("NZTAX_ANSWER_PASSAGES", "5")),
         faq_match_threshold=float(_env("NZTAX_FAQ_MATCH_THRESHOLD", "0.8")),
+        frame_bar=float(_env("NZTAX_FRAME_BAR", "0.7")),
+        frame_scope_bar=float(_env("NZTAX_FRAME_SCOPE_BAR", "0.8")),
+        frame_scope_firm_bar=float(_env("NZTAX_FRAME_SCOPE_FIRM_BAR", "0.95")),
+        ask_trace=_env("NZTAX_ASK_TRACE", "0") == "1",
         units_dir=_path("NZTAX_UNITS_DIR", str(_PACKAGE_DIR / "data" / "units"), home),
         unit_min_score=float(_env("NZTAX_UNIT_MIN_SCORE", "1.0")),
         unit_margin=float(_env("NZTAX_UNIT_MARGIN", "0.1")),

@@ -28,8 +28,10 @@ from nztax import budget
 from nztax.contract import tax_year_starting
 from nztax import rules as nztax_rules
 from nztax.rules import PAY_FREQUENCIES, RuleBook, current_tax_year, tax_year_for
+from nztax.sentences import question_spans, sentence_spans
 from nztax.rules import PERIODS_PER_YEAR as PAY_PERIODS_PER_YEAR
 from nztax.settings import get_settings
+from nztax.years import read_year
 
 # Pay periods and how many make a year (the rules' annualisation factors) plus the year itself;
 # "hourly" needs hours and weeks.
@@ -1420,18 +1422,6 @@ def _stated(condition: re.Pattern, text: str) -> bool:
 ENDED = re.compile(r"\b(?:came|come|coming|got|get|getting) off\b|\bno longer\b|\bstopped\b|\bfinished\b|\bused to\b", re.I)
 
 
-TAX_YEAR_EXPLICIT = re.compile(r"\b(?P<a>20\d{2})\s?(?:-|–|—|/|to)\s?(?P<b>20\d{2}|\d{2})\b")
-# "24/25", "25-26": a tax year in two-digit years, the second one more than the first (checked below).
-SHORT_TAX_YEAR = re.compile(r"(?<![\d/.,$-])\b(?P<a>[2-4]\d)\s?(?:/|-|–)\s?(?P<b>[2-4]\d)\b(?![/.,]?\d|\s?(?:%|hours?|hrs?|h\b|days?|weeks?|years?|yrs?))")
-# "FY25", "fy 2025": the financial year ending in March of that year.
-FINANCIAL_YEAR = re.compile(r"\bfy\s?'?(?P<y>(?:20)?\d{2})\b", re.I)
-INCOME_YEAR = re.compile(r"\b(?:the\s+)?(?P<y>20\d{2})\s+(?:income\s+|tax\s+|financial\s+)?(?:year|yr)\b|\btax (?:year|yr) (?P<y2>20\d{2})\b", re.I)
-YEAR_ENDING = re.compile(r"\b(?:year\s+)?(?:ending|ended|to|until)\s+(?:31\s+)?march\s+(?P<y>20\d{2})\b|"
-                         # "March 2025" on its own is the year ending then; "bought it in March 2023", "on 3 March
-                         # 2023" are dates of something that happened (the 31st is the year's last day).
-                         r"(?<!\bin )(?<!\bon )(?<!\bsince )(?<!\bfrom )(?<!\bby )(?<!\bbefore )(?<!\bafter )(?<!\buntil )"
-                         r"(?<!\b[1-9] )(?<![12]\d )(?<!30 )\b(?:march|mar)\s+(?P<y2>20\d{2})\b|"
-                         r"\b(?:year\s+)?(?:ending|ended|to|until)\s+31/0?3/(?P<y3>20\d{2})\b", re.I)
 YEAR_OF_TAX_BEFORE = re.compile(r"\b(?:tax\w*|income|earn\w*|paid|pay|salary|wages?|made|owe\w*|refund|levy|acc|repa\w*|"
                                 r"deduct\w*|rates?|thresholds?|brackets?|bands?|ietc|credits?|kiwisaver|return|filed?|profit|"
                                 r"bright-line|sold|sell|changed?|scrapped|went up|go up)\b|\$\d|\d[\d,.]*k\b", re.I)
@@ -1442,14 +1432,6 @@ YEAR_AFTER_TAX_WORD = re.compile(r"\b(?:tax|taxes|repayments?|levy|acc|paye|refu
 # "In 2025 I earned $61,000": a year that opens its sentence and is followed by what was earned.
 YEAR_OPENS_CLAUSE = re.compile(r"(?:^|[.;!?,])\s*(?:(?:and|but|so|back|well|ok|okay|also)\s+)?$", re.I)
 YEAR_OF_TAX_AFTER = re.compile(r"^[^.?!;]{0,30}?\b(?:earn\w*|made|make|paid|got paid|income|salary|wages?|worked)\b", re.I)
-RELATIVE_YEAR = {
-    -1: re.compile(r"\b(?:last|previous|prior)\s+(?:tax\s+|income\s+|financial\s+)?year\b|\blast april\b", re.I),
-    0: re.compile(r"\b(?:this|current)\s+(?:tax\s+|income\s+|financial\s+)?year\b|\bright now\b|\bnowadays\b", re.I),
-    # ("from April to August" is a stretch of months, not next year)
-    1: re.compile(r"\bnext\s+(?:tax\s+|income\s+|financial\s+)?year\b|\bfrom (?:next )?april\b(?!\s*(?:to|until|till|through|-|–)\s)|"
-                  r"\bnext april\b", re.I),
-}
-
 
 MID_MONTH = 15  # the day that stands for a pay date named only by its month
 MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
@@ -1501,30 +1483,11 @@ def find_tax_codes(text: str) -> list[tuple[int, str]]:
 def resolve_tax_year(text: str, rules: RuleBook | None, current: str) -> tuple[str | None, str | None]:
     """(tax year "YYYY-YY", the words it was read from) or (None, None) when the text names none.
 
-    IRD names a tax year after the March it ends in: "the 2025 year" and "year ending March 2025"
-    are 2024-25."""
-    first_current = int(current[:4])
-    m = TAX_YEAR_EXPLICIT.search(text)
-    if m:
-        a, b = int(m.group("a")), m.group("b")
-        b_full = int(b) if len(b) == 4 else (a // 100) * 100 + int(b)
-        if b_full == a + 1:
-            return tax_year_starting(a), m.group(0)
-    m = SHORT_TAX_YEAR.search(text)
-    if m and int(m.group("b")) == int(m.group("a")) + 1:
-        return tax_year_starting(2000 + int(m.group("a"))), m.group(0)
-    m = INCOME_YEAR.search(text) or YEAR_ENDING.search(text)
-    if m:
-        y = m.group("y") or m.group("y2") or (m.groupdict().get("y3"))
-        return tax_year_starting(int(y) - 1), m.group(0)
-    m = FINANCIAL_YEAR.search(text)
-    if m:
-        y = int(m.group("y"))
-        return tax_year_starting((y if y > 100 else 2000 + y) - 1), m.group(0)
-    for offset, pattern in RELATIVE_YEAR.items():
-        m = pattern.search(text)
-        if m:
-            return tax_year_starting(first_current + offset), m.group(0)
+    The forms people write a year in are the grammar in data/years.yaml (years.py); a calendar year's
+    number counts only beside what was earned or taxed ("tax in 2024", not "bought it in 2019")."""
+    named = read_year(text, current)
+    if named is not None:
+        return named.year, named.text
     m = YEAR_AFTER_TAX_WORD.search(text)
     if m:
         return tax_year_starting(int(m.group("y"))), m.group(0)
@@ -1550,6 +1513,7 @@ WHOLE_YEAR_WORDS = re.compile(r"\b(?:year|yr|annual\w*|p\.?a|summer|holidays?|so
 ON_TOP_OF_ANOTHER = re.compile(r"^[^.?!]{0,30}\b(?:on top of|as well as|besides|beside|alongside)\b[^.?!\d]{0,20}\$?\d", re.I)
 # "each pay", "every payday": one of the pays, whichever they are (not "a pay rise", "a payslip").
 EVERY_PAY_WORDS = r"\b(?:each|every|per)\s+pay(?:day|cheque|check|packet)?\b"
+EVERY_PAY = re.compile(EVERY_PAY_WORDS, re.I)
 # "$2,400 each pay", "$4,100 a pay": one pay, whichever period it is.
 EACH_PAY_AFTER = re.compile(r"\s*(?:" + EVERY_PAY_WORDS + r"|a\s+pay\b(?!\s*(?:rise|raise|increase)))", re.I)
 # "$9,400 tax on my income", "$2,100 of tax to pay": a tax figure, named by "tax" right after it
@@ -1576,6 +1540,31 @@ EVENT_THIS_PERIOD = re.compile(r"\b(?:sold|sell|selling|bought|buying|settled?|s
 
 def asked_period(text: str, amounts: list[Money]) -> str | None:
     """The period the answer is wanted in: a period word not attached to an amount."""
+    free = _free_periods(text, amounts)
+    return free[-1][2] if free else None
+
+
+def asked_and_paid(text: str, amounts: list[Money]) -> tuple[str | None, str | None]:
+    """The period the answer is wanted in, and how often the poster is paid when a sentence that does
+    not ask says so. When a sentence asks with "?", the asked period is read from the asking
+    sentences: "I'm paid fortnightly" in the story says how the pays fall, not that the answer is
+    wanted per fortnight."""
+    free = _free_periods(text, amounts)
+    asking = question_spans(text)
+    if not asking or len(asking) == len(sentence_spans(text)):
+        return (free[-1][2] if free else None), None
+    def asks(x):
+        return any(s <= x[0] < e for s, e in asking)
+    asked = [x for x in free if asks(x)]
+    paid = [x for x in free if not asks(x) and x[2] in PAY_FREQUENCIES]
+    paid_every = paid[-1][2] if paid else None
+    if not asked and paid_every and any(EVERY_PAY.search(text, s, e) for s, e in asking):
+        return paid_every, paid_every  # "… paid every 2 weeks. PAYE each payday?": one of those pays
+    return (asked[-1][2] if asked else None), paid_every
+
+
+def _free_periods(text: str, amounts: list[Money]) -> list[tuple[int, int, str]]:
+    """Period words not attached to an amount nor counting work, in order."""
     spans = [(a.start, a.end) for a in amounts if a.period_stated]
     matches = [(m.start(), m.end(), name) for name, pattern in ASKED_PERIOD for m in re.finditer(pattern, text, re.I)]
     # "four weekly" also holds "weekly": a match inside a longer one does not count.
@@ -1584,9 +1573,8 @@ def asked_period(text: str, amounts: list[Money]) -> str | None:
     counted = [(m.start(), m.end()) for m in COUNT_PER_PERIOD.finditer(text)]
     # "Sold it this month", "started this week": when something happened.
     counted += [(m.start("when"), m.end("when")) for m in EVENT_THIS_PERIOD.finditer(text)]
-    free = [x for x in matches if not any(s <= x[0] < e for s, e in spans + counted)]
-    # The last one wins: "I'm paid weekly … what's that a month?"
-    return max(free)[2] if free else None
+    # In order: the last one wins ("I'm paid weekly … what's that a month?").
+    return sorted(x for x in matches if not any(s <= x[0] < e for s, e in spans + counted))
 
 
 @dataclass
@@ -1598,6 +1586,7 @@ class Slots:
     weeks_per_year: Decimal | None = None
     hours_per_year: Decimal | None = None   # "1,400 hours this tax year": an hourly rate's year without weeks
     asked_period: str | None = None
+    paid_every: str | None = None     # "I'm paid fortnightly" said outside the asking sentence: how the pays fall
     tax_code: str | None = None
     student_loan: bool | None = None
     kiwisaver: bool | None = None
@@ -1742,7 +1731,7 @@ def read_slots(text: str, rules: RuleBook | None = None, current: str | None = N
         weekly = {a.value for a in amounts if a.period == "weekly" and a.is_income}
         # "40.00 hrs @ 29.80 … Gross 1,192.00": the rate and the week's gross it makes are one pay.
         slots.amounts = amounts = [a for a in amounts if not (a.period == "hourly" and a.value * slots.hours_per_week in weekly)]
-    slots.asked_period = asked_period(text, amounts)
+    slots.asked_period, slots.paid_every = asked_and_paid(text, amounts)
     claimed = next((a for a in amounts if a.role == "claimed" and a.period_stated), None)
     if slots.asked_period is None and claimed is not None:
         slots.asked_period = claimed.period  # "says I'd take home $6,214 a month": the month is what is checked

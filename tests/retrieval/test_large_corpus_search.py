@@ -63,3 +63,24 @@ def test_bm25_from_postings_equals_the_library_scores(retriever):
         assert np.allclose(scores, expected, atol=1e-5), query
         contains = sum((np.asarray(bm25.get_scores([t])) > 0).astype(np.float32) for t in set(known)) if known else 0
         assert np.allclose(coverage, np.asarray(contains) / max(len(set(tokens)), 1)), query
+
+
+def test_coverage_mutes_bm25_only_for_short_queries(retriever):
+    """Over `bm25_coverage_max_words` terms a query keeps BM25's full vote, as with coverage power 0."""
+    import dataclasses
+
+    base = retriever.settings
+    queries = _queries()
+
+    def ranked(**change):
+        retriever.settings = dataclasses.replace(base, **change)
+        try:
+            return [[h.parent_id for h in retriever.search(q, k=5)] for q in queries]
+        finally:
+            retriever.settings = base
+
+    full_vote = ranked(bm25_coverage_power=0.0)
+    assert ranked(bm25_coverage_max_words=0) == full_vote
+    short_rule = ranked(bm25_coverage_max_words=100)
+    assert short_rule == ranked()  # the fixture's queries are all short
+    assert short_rule != full_vote  # coverage does change some short query's ranking

@@ -22,6 +22,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--offline", action="store_true", help="answer without the LLM even when NZTAX_LLM_MODEL is set")
     parser.add_argument("--no-faq", action="store_true", help="skip the precomputed FAQ answers")
     parser.add_argument("--index", help="index directory (default: settings.index_dir)")
+    parser.add_argument("--explain", action="store_true",
+                        help="also print the trace: the question frame and the decision rows that fired")
 
 
 def _dump(obj) -> str:
@@ -71,10 +73,31 @@ def run(args: argparse.Namespace) -> int:
         print(_dump(_error("bad_tax_year", str(exc))))
         return 2
     if args.json:
-        print(json.dumps(result.to_json(), indent=2, ensure_ascii=False))
+        print(json.dumps(result.to_json(include_trace=args.explain), indent=2, ensure_ascii=False))
     else:
         print(readable(result.to_json()))
+        if args.explain:
+            print("\n" + explained(result.trace))
     return 0
+
+
+def explained(trace: dict | None) -> str:
+    """The trace as text: what the frame read, and the rows that decided."""
+    if not trace:
+        return "trace: none (no understanding ran)"
+    f = trace["frame"]
+    lines = ["Frame:",
+             f"  asks: {f['asks']} ({f['asks_sure']:.2f}) in {f['asking']}",
+             f"  scope: {f['scope']} ({f['scope_sure']:.2f})",
+             f"  tax year: {f['tax_year'] or '-'}" + (f" (from {f['year_text']!r})" if f.get("year_text") else ""),
+             f"  conditions: {', '.join(f['conditions']) or '-'}"]
+    for a in f["amounts"]:
+        period = f" {a['period']}" if a["period"] else ""
+        lines.append(f"  amount {a['text']!r}{period}: {a['kind']} ({a['kind_sure']:.2f}), owner {a['owner']} "
+                     f"({a['owner_sure']:.2f})")
+    lines.append(f"Decision: proposed {trace['proposed']} -> rows {', '.join(trace['rows'])} -> {trace['action']}")
+    lines += [f"  note: {n}" for n in trace["notes"]]
+    return "\n".join(lines)
 
 
 def readable(result: dict) -> str:

@@ -1,0 +1,156 @@
+"""The decision table: the frame and the proposed action in, the action taken and its trace out.
+
+In: a `Decision` (decide.py: the action the intent reading proposes), the question's
+`QuestionFrame`, settings, and two ways to decide again (on other slots; with the best in-scope
+reading). Out: the `Decision` to answer, with `trace` set (frame + the rows that fired).
+The rows are data (`data/decisions.yaml`); this module only evaluates their conditions.
+
+    decision = apply_table(decision, frame, settings, redecide=..., in_scope=...)
+    decision.trace.rows        # ['other_figures_set_aside']
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from functools import lru_cache
+from pathlib import Path
+from typing import Callable
+
+import yaml
+
+from nztax.frame import FrameAmount, QuestionFrame, Trace
+from nztax.slots import INCOME_LIKE_ROLES, Money, Slots
+
+TABLE_FILE = Path(__file__).parent / "data" / "decisions.yaml"
+INCOME_OWNERS = ("me", "partner")
+CONDITIONS = ("proposed", "proposed_not", "declined_as", "intent_sure", "scope", "scope_not", "scope_sure", "scope_firm",
+              "inputs_sure", "recoverable", "stated", "asks")
+
+
+@dataclass(frozen=True)
+class Row:
+    id: str
+    when: dict
+    then: str
+
+
+@dataclass(frozen=True)
+class Table:
+    rows: tuple[Row, ...]
+    scopes: dict
+
+
+@lru_cache(maxsize=1)
+def table() -> Table:
+    data = yaml.safe_load(TABLE_FILE.read_text(encoding="utf-8"))
+    rows = tuple(Row(r["id"], dict(r.get("when") or {}), r["then"]) for r in data["rows"])
+    for row in rows:
+        unknown = set(row.when) - set(CONDITIONS)
+        if unknown:
+            raise ValueError(f"decision row {row.id}: unknown condition(s) {sorted(unknown)}")
+    return Table(rows, dict(data.get("scopes") or {}))
+
+
+def input_amounts(slots: Slots) -> list[Money]:
+    """The amounts a calculation on these slots would use: the incomes read as they stand."""
+    return [a for a in slots.amounts if a.role in INCOME_LIKE_ROLES and not a.questioned]
+
+
+def _derived(a: FrameAmount) -> bool:
+    """An amount the number grammar worked out itself ("$31,200 less $24,000", "half of $80,000")."""
+    return " less " in a.text or a.text.startswith("half of")
+
+
+def _someone_elses(a: FrameAmount, bar: float) -> bool:
+    # (An income read as IRD's or an employer's is a confused reading, not another person's income.)
+    return a.owner == "someone_else" and a.owner_sure >= bar
+
+
+def vetoed_inputs(inputs: list[FrameAmount], bar: float) -> list[FrameAmount]:
+    """The inputs the learned reading says, at least `bar` sure, are not the asker's income: another kind
+    of figure, or someone else's income beside an income of the asker's own (when every income is
+    someone else's, that person is the one asked about)."""
+    own = [a for a in inputs if not _someone_elses(a, bar)]
+    return [a for a in inputs if not _derived(a) and (
+        (a.kind != "income" and a.kind_sure >= bar) or (_someone_elses(a, bar) and own))]
+
+
+@dataclass(frozen=True)
+class Facts:
+    """What the rows' conditions are evaluated on."""
+
+    proposed: str
+    declined_as: str | None
+    intent_sure: bool
+    scope: str
+    scope_sure: bool
+    scope_firm: bool
+    inputs_sure: bool
+    recoverable: bool
+    stated: bool
+    asks: tuple[str, ...]
+    kept: tuple[int, ...]        # starts of the input amounts a recalculation keeps
+
+    def holds(self, when: dict) -> bool:
+        checks = {
+            "proposed": lambda v: self.proposed in v, "proposed_not": lambda v: self.proposed not in v,
+            "declined_as": lambda v: self.declined_as in v, "scope": lambda v: self.scope in v,
+            "scope_not": lambda v: self.scope not in v, "scope_sure": lambda v: self.scope_sure == bool(v),
+            "scope_firm": lambda v: self.scope_firm == bool(v), "intent_sure": lambda v: self.intent_sure == bool(v),
+            "inputs_sure": lambda v: self.inputs_sure == bool(v), "recoverable": lambda v: self.recoverable == bool(v),
+            "stated": lambda v: self.stated == bool(v), "asks": lambda v: any(a in v for a in self.asks),
+        }
+        return all(checks[name](value) for name, value in when.items())
+
+
+def facts_of(decision, frame: QuestionFrame, settings) -> Facts:
+    bar = settings.frame_bar
+    inputs = frame.inputs_of(input_amounts(decision.slots)) if decision.action == "calculate" else []
+    # Two readings of each input: the number grammar's role (slots.py) proposes it as income, and the
+    # learned kind and owner must not read it, surely, as something else.
+    vetoed = vetoed_inputs(inputs, bar)
+    kept = tuple(a.start for a in inputs if a not in vetoed)
+    inputs_sure, recoverable = not vetoed, bool(kept) and bool(vetoed)
+    intent = decision.intent
+    return Facts(proposed=decision.action, declined_as=intent.copy if intent is not None and decision.action == "decline" else None,
+                 intent_sure=bool(decision.classification is not None and decision.classification.confident),
+                 scope=frame.scope, scope_sure=frame.scope_sure >= settings.frame_scope_bar,
+                 scope_firm=frame.scope_sure >= settings.frame_scope_firm_bar, inputs_sure=inputs_sure,
+                 recoverable=recoverable, stated=bool(frame.stated()), asks=frame.asks_each, kept=kept)
+
+
+def apply_table(decision, frame: QuestionFrame, settings, *, redecide: Callable[[Slots], object],
+                in_scope: Callable[[], object | None]):
+    """The decision the table's first matching row leads to, with its trace."""
+    t = table()
+    trace = Trace(frame=frame.to_json(), proposed=decision.action)
+    facts = facts_of(decision, frame, settings)
+    row = next(r for r in t.rows if facts.holds(r.when))
+    trace.rows.append(row.id)
+    out = decision
+    if row.then == "decline":
+        out = replace(decision, action="decline", calls=[], decline_to=t.scopes.get(frame.scope) or t.scopes["not_money"])
+    elif row.then == "answer":
+        lifted = in_scope()
+        if lifted is not None:
+            out = lifted
+            trace.notes.append(f"decline lifted: answered as {getattr(lifted.intent, 'name', None)}")
+    elif row.then == "recalculate":
+        amounts = [a for a in decision.slots.amounts if a.role not in INCOME_LIKE_ROLES or a.questioned or a.start in facts.kept]
+        out = redecide(replace(decision.slots, amounts=amounts))
+        set_aside = [a.text for a in frame.amounts if a.start not in facts.kept and a.role in INCOME_LIKE_ROLES]
+        trace.notes.append(f"set aside as not the asker's income: {', '.join(set_aside)}")
+        if out.action == "calculate":
+            out = replace(out, stated=[a for a in frame.stated()])
+        elif out.action != "decline":
+            out = replace(out, handed_over=list(decision.calls), action="topic", calls=[])
+    elif row.then == "hand_over":
+        out = replace(decision, action="topic", calls=[], handed_over=list(decision.calls))
+        unsure = [f"{a.text} ({a.kind} {a.kind_sure:.2f}, {a.owner} {a.owner_sure:.2f})"
+                  for a in vetoed_inputs(frame.inputs_of(input_amounts(decision.slots)), settings.frame_bar)]
+        trace.notes.append(f"read as not the asker's income: {', '.join(unsure)}")
+    elif row.then == "check":
+        out = replace(decision, stated=list(frame.stated()))
+    trace.action = out.action
+    out.trace = trace
+    return out

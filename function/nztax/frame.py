@@ -1,0 +1,143 @@
+"""The question frame: one typed reading of a post that everything after understanding can read.
+
+In: the cleaned question text, its `Slots` (slots.py: amounts with their periods, conditions, the
+tax year from the year grammar) and a `FrameModel` (frame_model.py: the learned readings). Out:
+`QuestionFrame` — what is asked and by which sentences, every amount (money and percentages) with
+its span, value, period, kind and owner and how sure each reading is, the tax year, the conditions
+stated, and what the question is about (its scope).
+
+    frame = read_frame(text, slots, model)
+    frame.asks                 # 'why'
+    frame.amounts[0].kind      # 'tax_withheld'
+    frame.to_json()            # the trace's frame
+
+Number formats (currency, k/m, periods) stay rules in slots.py; what a figure *is* comes from the
+model. A reading below the settings' bar is kept but marked unsure, and nothing unsure is calculated.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import asdict, dataclass, field
+from decimal import Decimal
+
+from nztax.sentences import asking_sentences, sentences  # noqa: F401  (sentences: the frame's own readers)
+from nztax.slots import Slots
+
+ASK_KINDS = ("figure", "yes_no", "why", "which", "how", "worth_it", "check")
+AMOUNT_KINDS = ("income", "tax_withheld", "bill", "refund", "balance", "price", "rate", "cap", "contribution", "other_figure")
+OWNERS = ("me", "partner", "someone_else", "employer", "ird")
+# Kinds of figure a poster states that the engine can set its own figure beside.
+STATED_KINDS = ("tax_withheld", "bill", "refund", "other_figure")
+# Over this many characters a post's scope is read from its asking sentences, not its whole story.
+LONG_POST_CHARS = 400
+PERCENT = re.compile(r"(?<![\w.])(\d{1,2}(?:\.\d+)?)\s?%")
+
+
+@dataclass(frozen=True)
+class FrameAmount:
+    text: str
+    start: int
+    end: int
+    value: Decimal
+    period: str | None          # None for a percentage
+    kind: str
+    kind_sure: float
+    owner: str
+    owner_sure: float
+    role: str | None = None     # the slot role slots.py gave it (income, deduction, …), for the trace
+
+    def is_sure(self, bar: float) -> bool:
+        return self.kind_sure >= bar and self.owner_sure >= bar
+
+    def to_json(self) -> dict:
+        out = asdict(self)
+        out["value"] = str(self.value)
+        out["kind_sure"], out["owner_sure"] = round(self.kind_sure, 2), round(self.owner_sure, 2)
+        return out
+
+
+@dataclass(frozen=True)
+class QuestionFrame:
+    asks: str                   # what the asking sentence(s) ask for (ASK_KINDS)
+    asks_sure: float
+    asking: tuple[str, ...]     # the sentence(s) that ask, in order
+    asks_each: tuple[str, ...]  # the reading of each asking sentence
+    amounts: tuple[FrameAmount, ...]
+    tax_year: str | None
+    year_text: str | None
+    conditions: tuple[str, ...]
+    scope: str                  # nz_tax, or what the question is about instead
+    scope_sure: float
+    bar: float = 0.7            # how sure a reading must be to be acted on (settings)
+
+    @property
+    def asks_figure(self) -> bool:
+        return "figure" in self.asks_each or "check" in self.asks_each
+
+    def stated(self) -> list[FrameAmount]:
+        """Figures the poster states that are not inputs: tax taken, a bill, a refund, another calculator's figure."""
+        return [a for a in self.amounts if a.kind in STATED_KINDS and a.owner in ("me", "ird", "employer") and a.period is not None]
+
+    def inputs_of(self, slots_amounts) -> list[FrameAmount]:
+        """The frame's reading of the amounts a calculation would use (matched by their place in the text)."""
+        starts = {a.start for a in slots_amounts}
+        return [a for a in self.amounts if a.start in starts]
+
+    def to_json(self) -> dict:
+        return {"asks": self.asks, "asks_sure": round(self.asks_sure, 2), "asking": list(self.asking),
+                "asks_each": list(self.asks_each), "amounts": [a.to_json() for a in self.amounts],
+                "tax_year": self.tax_year, "year_text": self.year_text, "conditions": list(self.conditions),
+                "scope": self.scope, "scope_sure": round(self.scope_sure, 2)}
+
+
+def conditions(slots: Slots) -> tuple[str, ...]:
+    """The conditions the question states that change an answer."""
+    named = {"kiwisaver": slots.kiwisaver, "student_loan": slots.student_loan, "wff": slots.wff,
+             "benefit_or_super": slots.benefit_or_super, "nz_super": slots.nz_super, "no_ird_number": slots.no_ird_number,
+             "second_job": slots.second_job}
+    out = [name for name, on in named.items() if on]
+    if slots.tax_code:
+        out.append(f"tax_code:{slots.tax_code}")
+        if slots.tax_code.upper().startswith("ND"):
+            out.append("nd")
+    if slots.flat_code:
+        out.append(f"flat_code:{slots.flat_code}")
+    return tuple(out)
+
+
+def read_frame(text: str, slots: Slots, model, bar: float = 0.7) -> QuestionFrame:
+    """The frame of a question; `text` is the cleaned text the slots were read from."""
+    asking = asking_sentences(text)
+    readings = model.asks(asking)
+    # A figure or a check asked anywhere is what the post wants worked out; otherwise the last question rules.
+    wanted = [r for r in readings if r[0] in ("figure", "check")]
+    asks, asks_sure = wanted[-1] if wanted else readings[-1]
+    scope, scope_sure = model.scope(" ".join(asking) if len(text) > LONG_POST_CHARS else text)
+    spans = [(a.start, a.end or a.start + len(a.text)) for a in slots.amounts]
+    percents = [m for m in PERCENT.finditer(text) if not any(s <= m.start() < e for s, e in spans)]
+    read = model.amounts(text, spans + [(m.start(), m.end()) for m in percents])
+    amounts = [FrameAmount(a.text, s, e, a.value, a.period, kind, ks, owner, os_, a.role)
+               for a, (s, e), ((kind, ks), (owner, os_)) in zip(slots.amounts, spans, read)]
+    # A percentage is a rate by its form; whose rate it is is read.
+    amounts += [FrameAmount(m.group(0), m.start(), m.end(), Decimal(m.group(1)), None, "rate", 1.0, owner, os_)
+                for m, (_, (owner, os_)) in zip(percents, read[len(spans):])]
+    amounts.sort(key=lambda a: a.start)
+    return QuestionFrame(asks=asks, asks_sure=asks_sure, asking=tuple(asking), asks_each=tuple(r[0] for r in readings),
+                         amounts=tuple(amounts), tax_year=slots.tax_year, year_text=slots.year_text,
+                         conditions=conditions(slots), scope=scope, scope_sure=scope_sure, bar=bar)
+
+
+@dataclass
+class Trace:
+    """What the engine read and which decision rows fired: `nztax ask --explain`, the JSON `trace`."""
+
+    frame: dict = field(default_factory=dict)
+    proposed: str | None = None      # the action the intent reading proposed
+    rows: list[str] = field(default_factory=list)
+    action: str | None = None
+    notes: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict:
+        return {"frame": self.frame, "proposed": self.proposed, "rows": list(self.rows), "action": self.action,
+                "notes": list(self.notes)}

@@ -1,0 +1,37 @@
+"""What the frame adds to a composed answer: the figures a calculation was not run on, handed to the
+calculator for the poster to confirm, and the figures the poster stated, set beside the engine's own.
+
+In: an `AskResult` and the `Decision` the decision table settled (its `handed_over` calls and
+`stated` figures). Out: the same result with a calculator link or a check sentence added.
+"""
+
+from __future__ import annotations
+
+from nztax.calculator_links import CALCULATOR_PAGES, MAX_NEXT_ACTIONS, calculator_link
+
+KIND_WORDS = {"tax_withheld": "tax already taken off", "bill": "a bill or assessment", "refund": "a refund",
+              "other_figure": "a figure from elsewhere (a payslip or another calculator)"}
+
+
+def frame_notes(result, decision):
+    if result.status != "answered":
+        return result
+    for name, args in decision.handed_over:
+        link = calculator_link(name, args, {"tax_year": decision.tax_year})
+        if link is None:
+            continue
+        page = CALCULATOR_PAGES[name].name
+        result.answer = (f"{result.answer.rstrip()}\n\nI haven't worked out a figure, because I can't be sure which "
+                         f"of your amounts is the income it should be worked on. [Check your figures in the {page} "
+                         f"calculator]({link}).")
+        action = f"[Open the {page} calculator with your figures]({link})"
+        result.next_actions = [action] + [a for a in result.next_actions if a != action][: MAX_NEXT_ACTIONS - 1]
+        break
+    stated = [a for a in decision.stated if a.kind in KIND_WORDS]
+    if stated and result.tools:
+        said = "; ".join(f"{a.text} ({KIND_WORDS[a.kind]})" for a in stated)
+        several = len(stated) > 1
+        result.answer = (f"{result.answer.rstrip()}\n\nThe figure{'s' if several else ''} you mention — {said} — "
+                         f"{'are' if several else 'is'} not used as income here: compare {'them' if several else 'it'} "
+                         "with the working above.")
+    return result

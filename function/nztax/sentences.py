@@ -1,0 +1,48 @@
+"""A post's sentences, and which of them ask.
+
+In: cleaned text. Out: its sentences (with their places in the text) and the asking ones: those
+ending in "?", else those that open like a question, else the last one. The frame reads what is asked
+from the asking sentences; the slots read the period an answer is wanted in from them.
+
+    asking_sentences("I earn $85k. Why is my tax so high?")   # ['Why is my tax so high?']
+"""
+
+from __future__ import annotations
+
+import re
+
+# A sentence that asks: it ends in a question mark, or opens with a word that asks.
+OPENS_ASKING = re.compile(r"^\s*(?:so\s+|and\s+|but\s+)?(?:what|how|why|which|when|where|who|is|are|am|do|does|did|can|could|"
+                          r"will|would|should|has|have|any|anyone)\b", re.I)
+SENTENCE = re.compile(r"[^.!?]+(?:[.!?]+|$)")
+DECIMAL_POINT = re.compile(r"(?<=\d)\.(?=\d)")
+
+
+def sentence_spans(text: str) -> list[tuple[int, int]]:
+    """(start, end) of each sentence, surrounding space left out (a decimal point, "4.5%" or
+    "$1,234.56", does not end one)."""
+    protected = DECIMAL_POINT.sub("\x00", text)
+    out = []
+    for m in SENTENCE.finditer(protected):
+        piece = m.group(0)
+        if not piece.strip(" .!?"):
+            continue
+        lead = len(piece) - len(piece.lstrip())
+        out.append((m.start() + lead, m.start() + len(piece.rstrip())))
+    return out
+
+
+def sentences(text: str) -> list[str]:
+    return [text[s:e] for s, e in sentence_spans(text)]
+
+
+def question_spans(text: str) -> list[tuple[int, int]]:
+    """The sentences that end in a question mark."""
+    return [(s, e) for s, e in sentence_spans(text) if text[s:e].endswith("?")]
+
+
+def asking_sentences(text: str) -> list[str]:
+    """The sentences that ask: those ending in "?" or opening like a question; else the last sentence."""
+    found = sentences(text)
+    asking = [s for s in found if s.endswith("?")] or [s for s in found if OPENS_ASKING.match(s)]
+    return asking or found[-1:] or [text]

@@ -1,0 +1,70 @@
+"""The tax-year grammar: how people write a New Zealand tax year, read from `data/years.yaml`.
+
+In: text and the current tax year ("2026-27"). Out: `YearReading` (the tax year "YYYY-YY", the words
+it was read from and the grammar form that matched) or None when no form matches.
+
+    read_year("FY24-25 return", "2026-27").year   # '2024-25'
+    read_year("TY24", "2026-27").year             # '2023-24'
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import yaml
+
+from nztax.contract import tax_year_starting
+
+GRAMMAR_FILE = Path(__file__).parent / "data" / "years.yaml"
+
+
+@dataclass(frozen=True)
+class YearForm:
+    name: str
+    maps: str            # span | ends | offset
+    pattern: re.Pattern
+    n: int = 0
+
+
+@dataclass(frozen=True)
+class YearReading:
+    year: str
+    text: str
+    form: str
+
+
+@lru_cache(maxsize=1)
+def grammar() -> tuple[YearForm, ...]:
+    data = yaml.safe_load(GRAMMAR_FILE.read_text(encoding="utf-8"))
+    return tuple(YearForm(f["name"], f["maps"], re.compile(f["pattern"], re.I), int(f.get("n", 0))) for f in data["forms"])
+
+
+def _full(year: str) -> int:
+    return int(year) if len(year) == 4 else 2000 + int(year)
+
+
+def _year_of(form: YearForm, m: re.Match, current: str) -> str | None:
+    groups = {k: v for k, v in m.groupdict().items() if v}
+    if form.maps == "span":
+        a, b = _full(groups["a"]), groups["b"]
+        b_full = int(b) if len(b) == 4 else (a // 100) * 100 + int(b)
+        return tax_year_starting(a) if b_full == a + 1 else None
+    if form.maps == "ends":
+        y = next(v for k, v in groups.items() if k.startswith("y"))
+        return tax_year_starting(_full(y) - 1)
+    return tax_year_starting(int(current[:4]) + form.n)
+
+
+def read_year(text: str, current: str) -> YearReading | None:
+    """The tax year the text names in one of the grammar's forms, or None."""
+    for form in grammar():
+        for m in form.pattern.finditer(text):
+            year = _year_of(form, m, current)
+            if year is not None:
+                return YearReading(year, m.group(0), form.name)
+            if form.maps != "span":
+                break
+    return None

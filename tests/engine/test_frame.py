@@ -1,0 +1,172 @@
+"""The question frame (issue 36): the tax-year grammar, the learned readings, the decision table and
+its trace, and metamorphic families — the same question rewritten in ways that must not change (or
+must change exactly so) what the engine decides."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from nztax.decision_table import table
+from nztax.frame import asking_sentences, sentences
+from nztax.frame_model import labelled_amounts
+from nztax.years import read_year
+
+CURRENT = "2026-27"
+
+
+# -- the year grammar ------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("text,year", [
+    ("my FY24-25 return", "2024-25"), ("fy 24/25", "2024-25"), ("FY2024-25", "2024-25"), ("TY24", "2023-24"),
+    ("ty 25", "2024-25"), ("FY25", "2024-25"), ("the year ending March 2025", "2024-25"),
+    ("the 2025 tax year", "2024-25"), ("2024-25", "2024-25"), ("2024/2025", "2024-25"), ("24/25", "2024-25"),
+    ("year ended 31/03/2025", "2024-25"), ("last tax year", "2025-26"), ("next year", "2027-28"),
+])
+def test_the_year_grammar_reads_the_ways_people_write_a_tax_year(text, year):
+    assert read_year(text, CURRENT).year == year
+
+
+@pytest.mark.parametrize("text", ["worked 24-25 hours a week", "from 20-30k", "bought it on 3 March 2023", "how much tax"])
+def test_numbers_that_are_not_tax_years_are_not_read_as_one(text):
+    assert read_year(text, CURRENT) is None
+
+
+# -- sentences and the labelled examples -----------------------------------------------------------
+
+def test_the_asking_sentence_of_a_long_post_is_found():
+    post = ("I started a new job in May on $82,000. My old job paid $74,000. I also have a student loan. "
+            "Why has my tax gone up so much this month?")
+    assert asking_sentences(post) == ["Why has my tax gone up so much this month?"]
+    assert len(sentences("I earn $1,234.56 a week. That's 4.5% more.")) == 2
+
+
+def test_labelled_examples_mark_their_amounts_exactly():
+    plain, found = labelled_amounts("I earn [$85,000|income|me] and paid [$9,000|tax_withheld|me].")
+    assert plain == "I earn $85,000 and paid $9,000."
+    assert [(plain[a:b], k, o) for a, b, k, o in found] == [("$85,000", "income", "me"), ("$9,000", "tax_withheld", "me")]
+
+
+def test_the_decision_table_names_only_known_conditions(tmp_path, monkeypatch):
+    import nztax.decision_table as dt
+
+    assert table().rows[-1].when == {}  # a last row that always fires
+    bad = tmp_path / "decisions.yaml"
+    bad.write_text("rows:\n- id: x\n  when: {moon: true}\n  then: keep\n", encoding="utf-8")
+    monkeypatch.setattr(dt, "TABLE_FILE", bad)
+    dt.table.cache_clear()
+    try:
+        with pytest.raises(ValueError, match="unknown condition"):
+            dt.table()
+    finally:
+        dt.table.cache_clear()
+
+
+# -- the engine: metamorphic families --------------------------------------------------------------
+
+def decided(engine, question, history=None):
+    decision, _ = engine.understand(question, history, None)
+    return decision
+
+
+def incomes(decision) -> list[float]:
+    """The income figures the calculator calls would run on."""
+    out = []
+    for _, args in decision.calls:
+        for key in ("taxable_income", "annual_income", "gross_pay", "annual_salary", "total_annual_income"):
+            if key in args and args[key] is not None:
+                out.append(float(args[key]))
+    return sorted(set(out))
+
+
+BASE = "I earn $85,000 a year. How much income tax will I pay?"
+
+
+def test_the_base_question_is_calculated(engine):
+    d = decided(engine, BASE)
+    assert d.action == "calculate" and incomes(d) == [85000.0]
+    assert d.trace.rows and d.trace.action == "calculate"
+
+
+@pytest.mark.parametrize("written", ["$85,000", "85k", "$85k", "85,000 dollars", "$85 000", "NZ$85,000"])
+def test_family_reformat_a_number(engine, written):
+    d = decided(engine, BASE.replace("$85,000", written))
+    assert d.action == "calculate" and incomes(d) == [85000.0]
+
+
+@pytest.mark.parametrize("other", [
+    "My flatmate earns $120,000.", "My brother is on $140k and pays way less than me somehow.",
+    "Our mortgage is $540,000.",
+])
+def test_family_add_someone_elses_figure(engine, other):
+    d = decided(engine, f"{other} {BASE}")
+    assert d.action == "calculate" and incomes(d) == [85000.0], d.trace.to_json()
+
+
+@pytest.mark.parametrize("withheld", [
+    "My payslips show $14,200 of PAYE taken so far.", "So far $9,000 has been deducted in tax.",
+])
+def test_family_add_the_tax_already_withheld(engine, withheld):
+    d = decided(engine, f"{BASE.split('.')[0]}. {withheld} How much income tax will I pay?")
+    # The withheld tax is never income: either the sum runs on the income alone, or nothing is worked out.
+    assert 14200.0 not in incomes(d) and 9000.0 not in incomes(d)
+    assert d.action in ("calculate", "topic", "fact")
+    if d.action == "calculate":
+        assert incomes(d) == [85000.0]
+
+
+def test_family_move_the_question_to_the_end_of_a_long_post(engine):
+    story = ("Kia ora. I moved to Wellington last year for a job in IT and I'm finally settled. My salary is "
+             "$85,000 a year and I'm paid fortnightly. I don't have a student loan and I'm not in KiwiSaver yet. ")
+    first = decided(engine, "How much income tax will I pay? " + story)
+    last = decided(engine, story + "How much income tax will I pay?")
+    assert last.action == "calculate" and incomes(last) == [85000.0]
+    assert (first.action, incomes(first)) == (last.action, incomes(last))
+
+
+@pytest.mark.parametrize("verb", ["I earn", "I make", "I'm paid", "My salary is"])
+def test_family_swap_a_word_for_a_synonym(engine, verb):
+    d = decided(engine, BASE.replace("I earn", verb))
+    assert d.action == "calculate" and incomes(d) == [85000.0]
+
+
+@pytest.mark.parametrize("year", ["for 2024-25", "for FY24-25", "for FY25", "for the year ending March 2025",
+                                  "for the 2025 tax year", "for the 24/25 year"])
+def test_family_write_the_year_another_way(engine, year):
+    d = decided(engine, f"I earned $85,000 {year}. How much income tax was that?")
+    assert d.tax_year == "2024-25" and d.action == "calculate" and incomes(d) == [85000.0]
+
+
+@pytest.mark.parametrize("question", [
+    "Should I fix my mortgage for one year or two?",
+    "How do I get out of credit card debt quickly?",
+    "My employer hasn't paid my holiday pay. What can I do?",
+    "What are the US federal income tax brackets?",
+])
+def test_questions_that_are_not_nz_personal_tax_are_declined(engine, question):
+    assert decided(engine, question).action == "decline"
+
+
+def test_a_nz_tax_question_that_mentions_australia_is_not_declined(engine):
+    d = decided(engine, "I moved back to New Zealand from Australia in June. How is my NZ redundancy payment taxed here?")
+    assert d.action != "decline", d.trace.to_json()
+
+
+def test_the_trace_is_in_the_json_only_when_asked(engine):
+    result = engine.answer(BASE, use_faq=False)
+    assert "trace" not in result.to_json()
+    trace = result.to_json(include_trace=True)["trace"]
+    assert trace["frame"]["amounts"][0]["kind"] == "income" and trace["rows"]
+    json.dumps(trace)  # plain JSON
+
+
+@pytest.mark.parametrize("stated", ["My payslip shows $9,000 of PAYE so far on $70,000.",
+                                    "My payslip shows $4,700 of PAYE on my $70,000 salary this year."])
+def test_a_stated_tax_figure_is_never_checked_against_the_take_home(engine, stated):
+    out = engine.answer(f"{stated} Is that right?", use_faq=False, mode="offline").to_json()
+    nets = {r["result"].get("net_pay") for r in out["tools"]} - {None}
+    verdict = re.match(r"(?:Yes, |Not quite: it comes to )\$([\d,.]+)", out["answer"])
+    # A verdict, when there is one, names a tax figure: the take-home pay is another kind of figure.
+    assert verdict is None or float(verdict.group(1).replace(",", "")) not in nets
