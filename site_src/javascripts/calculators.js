@@ -1,6 +1,6 @@
 /* nztax calculators in the browser.
  *
- * In: the rules data emitted at build time (calculators/data/rules.json, the same per-year YAML the
+ * In: the rules data emitted at build time (calculators/data/rules.js or rules.json, the same per-year YAML the
  * Python calculators read) and the values typed into a calculator form. Out: the same JSON results
  * as nztax.tools.call_tool, to the cent: every amount is an exact BigInt rational, and IRD's
  * truncation and rounding steps are applied at the same points as function/nztax/calculators/*.py.
@@ -873,13 +873,13 @@
   // for "8" on the way to "85k", short enough to feel live).
   const TYPING_PAUSE_MS = 350;
 
-  /** The form's rules: the copy in the page (read at once, so the first result is drawn before the
-   * page below the form is parsed), else data-rules fetched. */
+  /** The form's rules: those calculators/data/rules.js set before this file ran (at hand at once, so
+   * the first result is drawn before the page below the form is parsed), else data-rules fetched. */
   function loadRules(form) {
     const url = new URL(form.getAttribute("data-rules"), root.location.href).href;
     if (!rulesCache.has(url)) {
-      const inline = form.getAttribute("data-rules-json");
-      rulesCache.set(url, inline ? Promise.resolve().then(() => JSON.parse(inline))
+      const loaded = root.NZTaxRules;
+      rulesCache.set(url, loaded ? Promise.resolve(loaded)
         : fetch(url).then((r) => { if (!r.ok) throw new Error(`rules data: HTTP ${r.status}`); return r.json(); }));
     }
     return rulesCache.get(url);
