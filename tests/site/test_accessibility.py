@@ -1,9 +1,9 @@
 """Accessibility: axe-core in Chromium on the fixture site, and a keyboard and screen-reader walk.
 
 axe-core (vendored in tests/site/vendor, version and hash checked here) runs the WCAG 2.0-2.2 A/AA
-rules on the home page, a calculator, a FAQ page, a tax-year page and the sources page, at a desktop
-and a phone width, after the calculator has shown its result; any serious or critical violation
-fails. The keyboard test uses only key presses: the skip link, then at most three Tabs to the
+rules on the home page, two calculators, a FAQ page, a tax-year page and the sources page, at a desktop
+and a phone width, after the calculator has shown its result, and on a page holding an Ask
+conversation; any serious or critical violation fails. Every calculator is heard once per result. The keyboard test uses only key presses: the skip link, then at most three Tabs to the
 calculator's first field; typing an amount is heard as one short announcement, once per result.
 """
 
@@ -23,6 +23,7 @@ WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
 PAGES = {
     "home": "",
     "calculator": "calculators/income-tax/",
+    "family calculator": "calculators/working-for-families/",
     "faq": "faq/paye/how-much-is-taken-out-of-a-four-weekly-pay-of-3500/",
     "tax-year": "tax-years/2026-27/",
     "sources": "sources/",
@@ -76,7 +77,7 @@ def test_no_serious_accessibility_violations(browser, live, name, width):
         page = context.new_page()
         page.goto(live["site"] + PAGES[name])
         page.wait_for_load_state("networkidle")
-        if name == "calculator":
+        if name.endswith("calculator"):
             page.wait_for_function("document.querySelector('.nz-calc__result table') !== null")
         violations = _axe(page)
         detail = [(v["id"], v["help"], [n["target"] for n in v["nodes"][:5]]) for v in violations]
@@ -123,6 +124,49 @@ def test_keyboard_reaches_the_calculator_and_hears_one_line_per_result(page, liv
       return input.getAttribute('aria-describedby').split(' ').map((id) => document.getElementById(id)?.textContent || '').join(' ');
     }""")
     assert "negative" in described
+    assert not page.js_errors
+
+
+def test_ask_conversation_has_no_serious_accessibility_violations(page, live):
+    """The Ask box after two answers: the earlier turn moved up into the conversation list."""
+    page.goto(live["site"])
+    box = page.locator("[data-nz-ask]")
+    for question in ("How much tax do I pay on $65,000 a year?", "What about $80,000?"):
+        box.locator("input[name=question]").fill(question)
+        box.locator("button[type=submit]").click()
+        page.wait_for_function("""() => { const b = document.querySelector('[data-nz-ask]');
+          return !b.hasAttribute('aria-busy') && !b.querySelector('.nz-ask__answer').hidden; }""", timeout=30000)
+    page.wait_for_function("document.querySelectorAll('.nz-ask__thread > li').length >= 1")
+    violations = _axe(page)
+    assert not violations, [(v["id"], v["help"], [n["target"] for n in v["nodes"][:5]]) for v in violations]
+    assert not page.js_errors
+
+
+def test_every_calculator_is_heard_once_per_result(page, live):
+    """A new amount in any calculator's first amount field is one short spoken line, not the table."""
+    page.goto(live["site"] + "calculators/")
+    slugs = sorted(set(page.evaluate("""[...document.querySelectorAll("article a[href]")]
+        .map((a) => new URL(a.href).pathname.match(/\\/calculators\\/([a-z0-9-]+)\\/$/)).filter(Boolean).map((m) => m[1])""")))
+    assert len(slugs) >= 10, slugs
+    checked = 0
+    for slug in slugs:
+        page.goto(live["site"] + f"calculators/{slug}/")
+        page.wait_for_load_state("networkidle")
+        field = page.locator("form.nz-calc input[inputmode=decimal]").first
+        if not field.count():
+            continue
+        field.focus()
+        page.evaluate(WATCH_ANNOUNCEMENTS)
+        page.keyboard.press("Control+A")
+        page.keyboard.type("12345", delay=40)
+        page.wait_for_function("document.querySelector('.nz-calc__result').innerText.trim() !== ''")
+        page.keyboard.press("Tab")  # committing the same inputs is not a new result
+        page.wait_for_timeout(800)
+        heard = page.evaluate("window.__heard")
+        assert len(heard) == 1, (slug, heard)
+        assert "\n" not in heard[0] and len(heard[0]) < 200, (slug, heard)
+        checked += 1
+    assert checked >= 10, checked
     assert not page.js_errors
 
 
