@@ -246,6 +246,8 @@ def _questioned_for_period(amount: Money) -> Money:
         word = amount.period.replace("_", "-").replace("hourly", "an hour").replace("weekly", "a week")
         return replace(amount, questioned=f"${amount.value:,.0f} {word} is more than a pay for that period usually is")
     return amount
+
+
 # "each pay", "every payday": one of the pays, whichever they are (not "a pay rise", "a payslip").
 EVERY_PAY_WORDS = r"\b(?:each|every|per)\s+pay(?:day|cheque|check|packet)?\b"
 EVERY_PAY = re.compile(EVERY_PAY_WORDS, re.I)

@@ -273,7 +273,6 @@ def _balances(text: str, amounts: list[Money]) -> list[Money]:
             for a in amounts]
 
 
-
 # "… rates, insurance, repairs and the property manager came to $19,500": what a list of costs came to.
 COSTS_CAME_TO = re.compile(r"\b(?:came to|come to|comes to|totall?ed|totals?|add(?:ed|s)? up to|were|cost(?: me| us)?)\s*"
                            r"(?:about|around|roughly)?\s*\$?$", re.I)
@@ -375,6 +374,8 @@ def _claimed_figures(text: str, found: list[Money]) -> list[Money]:
             a = replace(a, role="claimed", questioned=None)
         out.append(a)
     return out
+
+
 # "$9,400 tax on my income", "$2,100 of tax to pay": a tax figure, named by "tax" right after it
 # (but not "tax on $9,400", nor "tax free", "tax code" and the like).
 TAX_FIGURE_AFTER = re.compile(r"\s*(?:of\s+)?(?:income\s+)?tax\b(?!\s*(?:free|code|credit|rate|bracket|band|year|return|refund|deductible|resident|file))"

@@ -203,6 +203,8 @@ def _family_incomes(slots: Slots) -> list[Money]:
     partner = [a for a in slots.amounts if a.role == "partner" and a.period == "annual" and not a.questioned]
     # (A household's joint amount already holds the partner's pay.)
     return own + partner if len(own) == 1 and (not partner or len(partner) == 1 and own[0].questioned is None) else []
+
+
 # FamilyBoost (childcare fees), a Working for Families payment of its own: not the family tax credit's sum.
 FAMILYBOOST = re.compile(r"\bfamily ?boost\b|\bday ?care\b|\bchildcare\b|\bece\b|\bkindy\b|\bkindergarten\b", re.I)
 CHILD_COUNT = re.compile(r"\b(?P<n>\d|one|two|three|four|five|six)\s+(?:dependent\s+)?(?:kids|children|child|kid)\b|"

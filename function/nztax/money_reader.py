@@ -230,6 +230,8 @@ def find_money(text: str) -> list[Money]:
                  for a in found]
     return [_questioned_for_period(_a_year_asked_per_pay(text, a)) for a in _of_the_person_asked_about(
         text, _claimed_figures(text, _thresholds_named(text, _balances(text, _roles_from_the_sentence(text, found)))))]
+
+
 HOURS = re.compile(r"(?<![\d,.])(?P<h>\d+(?:\.\d+)?)\s?(?:hours|hrs|hr|h)\b(?:\s?(?:a|per|each|/|p)\s?(?:week|wk|w)\b|\s?pw\b|/wk)?", re.I)
 # A payslip's or roster's label before the hours: "Hours 37.5/wk", "Hours this week 32.0", "Ordinary 40.00 hrs".
 PAYSLIP_NUMBER_BEFORE = re.compile(r"\|\s*pay\s*[:#]?\s*$|"

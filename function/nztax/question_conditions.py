@@ -279,6 +279,8 @@ def resolve_tax_year(text: str, rules: RuleBook | None, current: str) -> tuple[s
                 or (YEAR_OPENS_CLAUSE.search(text[:m.start()]) and YEAR_OF_TAX_AFTER.search(text[m.end():]))):
             return tax_year_starting(int(m.group("y"))), m.group(0)
     return None, None
+
+
 # The government's part of KiwiSaver, however it is called.
 GOVERNMENT_CONTRIBUTION = re.compile(r"\b(?:gov(?:ernment|t|'t)?|state)\b[^.?!]{0,25}\b(?:contribution|top[- ]?up|put|puts|pay|pays|chip|match)|"
                                      r"\bmember tax credit\b|\bgovernment contribution\b", re.I)

@@ -244,6 +244,8 @@ def _months_paid(text: str, amounts: list[Money]) -> tuple[list[Money], int]:
                     a = replace(a, value=a.value * (last - first + 1), period="annual", period_stated=True)
         out.append(a)
     return out, spans
+
+
 MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
 
 
