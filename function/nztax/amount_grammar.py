@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass, replace
 from decimal import Decimal, InvalidOperation
 
+from nztax.cue_words import alternatives
 from nztax.rules import PAY_FREQUENCIES
 from nztax.sentences import question_spans, sentence_spans
 from nztax.rules import PERIODS_PER_YEAR as PAY_PERIODS_PER_YEAR
@@ -248,8 +249,8 @@ def _questioned_for_period(amount: Money) -> Money:
     return amount
 
 
-# "each pay", "every payday": one of the pays, whichever they are (not "a pay rise", "a payslip").
-EVERY_PAY_WORDS = r"\b(?:each|every|per)\s+pay(?:day|cheque|check|packet)?\b"
+# One of the pays, whichever they are, named as such (data/cue_words.yaml).
+EVERY_PAY_WORDS = alternatives("every_pay")
 EVERY_PAY = re.compile(EVERY_PAY_WORDS, re.I)
 COUNT_PER_PERIOD = re.compile(r"\b\d+(?:\.\d+)?\s*(?:hours?|hrs?|h|days?|shifts?|weeks?|wks?)\s+"
                               r"(?:a|per|each|every)\s+(?:week|wk|fortnight|month|year)\b", re.I)

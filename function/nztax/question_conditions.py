@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 from nztax.contract import tax_year_starting
+from nztax.cue_words import alternatives
 from nztax.rules import RuleBook
 from nztax.settings import get_settings
 from nztax.years import read_year
@@ -203,9 +204,8 @@ def _stated(condition: re.Pattern, text: str) -> bool:
 ENDED = re.compile(r"\b(?:came|come|coming|got|get|getting) off\b|\bno longer\b|\bstopped\b|\bfinished\b|\bused to\b", re.I)
 
 
-YEAR_OF_TAX_BEFORE = re.compile(r"\b(?:tax\w*|income|earn\w*|paid|pay|salary|wages?|made|owe\w*|refund|levy|acc|repa\w*|"
-                                r"deduct\w*|rates?|thresholds?|brackets?|bands?|ietc|credits?|kiwisaver|return|filed?|profit|"
-                                r"bright-line|sold|sell|changed?|scrapped|went up|go up)\b|\$\d|\d[\d,.]*k\b", re.I)
+# A bare calendar year is the tax's year only beside a word of a tax figure, or an amount, just before it.
+YEAR_OF_TAX_BEFORE = re.compile(r"\b(?:" + alternatives("year_of_tax") + r")\b|\$\d|\d[\d,.]*k\b", re.I)
 BARE_YEAR = re.compile(r"\b(?:in|for|during|of)\s+(?P<y>20\d{2})\b(?!\s?[-–/])", re.I)
 # "acc levy 2025", "sl repayment 2024 on 55k": a calendar year's number right after what is asked about.
 YEAR_AFTER_TAX_WORD = re.compile(r"\b(?:tax|taxes|repayments?|levy|acc|paye|refund|income|return|rates?|brackets?|bands?|"
