@@ -32,8 +32,8 @@ from decimal import Decimal
 from nztax.contract import tax_year_starting
 from nztax import rules as nztax_rules
 from nztax.rules import PAY_FREQUENCIES, RuleBook, current_tax_year, tax_year_for
-from nztax.text_cleaning import UNIT_WORDS, clean_text
-from nztax.amount_grammar import (EVERY_PAY_WORDS, MONTH_NAMES, Money, PERIODS_PER_YEAR, _value, asked_and_paid,
+from nztax.text_cleaning import UNIT_WORDS, clean_text, words_to_number
+from nztax.amount_grammar import (AMOUNT, EVERY_PAY_WORDS, MONTH_NAMES, Money, PERIODS_PER_YEAR, _value, asked_and_paid,
                                   asked_period, money_value)
 from nztax.amount_roles import (ALSO_WORK, ASKS_IF_RIGHT, BARE_NUMBER_QUESTIONED, EMPLOYER_PUTS_IN,
                                 HOUSEHOLD_QUESTIONED, ONE_OF_THEM_PICKED, OTHER_INCOME_ROLES, PAYSLIP_SAYS,
