@@ -1,6 +1,6 @@
 /* nztax calculators in the browser.
  *
- * In: the rules data emitted at build time (calculators/data/rules.json, the same per-year YAML the
+ * In: the rules data emitted at build time (calculators/data/rules.js or rules.json, the same per-year YAML the
  * Python calculators read) and the values typed into a calculator form. Out: the same JSON results
  * as nztax.tools.call_tool, to the cent: every amount is an exact BigInt rational, and IRD's
  * truncation and rounding steps are applied at the same points as function/nztax/calculators/*.py.
@@ -802,6 +802,8 @@
   // Instant navigation runs a calculator page's scripts again: the first copy keeps the binding.
   if (root.NZTaxCalc) return;
   root.NZTaxCalc = core;
+  // calculators_pay.js loads first on a calculator page and queues its tools here.
+  for (const factory of root.NZTaxCalcExtensions || []) extend(factory);
 
   // ---------------------------------------------------------------------------------------------
   // The calculator forms. Every value shown is set with textContent.
@@ -871,9 +873,14 @@
   // for "8" on the way to "85k", short enough to feel live).
   const TYPING_PAUSE_MS = 350;
 
-  function loadRules(url) {
+  /** The form's rules: those calculators/data/rules.js set before this file ran (at hand at once, so
+   * the first result is drawn before the page below the form is parsed), else data-rules fetched. */
+  function loadRules(form) {
+    const url = new URL(form.getAttribute("data-rules"), root.location.href).href;
     if (!rulesCache.has(url)) {
-      rulesCache.set(url, fetch(url).then((r) => { if (!r.ok) throw new Error(`rules data: HTTP ${r.status}`); return r.json(); }));
+      const loaded = root.NZTaxRules;
+      rulesCache.set(url, loaded ? Promise.resolve(loaded)
+        : fetch(url).then((r) => { if (!r.ok) throw new Error(`rules data: HTTP ${r.status}`); return r.json(); }));
     }
     return rulesCache.get(url);
   }
@@ -1164,7 +1171,7 @@
       announce(form, how, problems.join(" "));
       return;
     }
-    loadRules(new URL(form.getAttribute("data-rules"), root.location.href).href).then((rules) => {
+    loadRules(form).then((rules) => {
       if (state.generation !== generation) return;  // the inputs changed since: a newer run owns the result
       const calcs = makeCalculators(rules);
       let line;
@@ -1294,6 +1301,8 @@
       readQuery(form);
       compute(form, doc, "load");
     }
+    // Links parsed after an early first result was written into the address follow it too.
+    if (doc.querySelector("form.nz-calc[data-bound]")) followAddress(doc);
   }
 
   // Back and Forward between a calculator's own entries change only the query: put those inputs back.
@@ -1308,9 +1317,18 @@
   }
 
   // Instant navigation swaps the page content without reloading scripts: bind on every new page.
-  if (typeof root.document$ !== "undefined" && root.document$.subscribe) {
-    root.document$.subscribe(() => bindCalculators(root.document));
-  } else if (root.document) {
-    root.document.addEventListener("DOMContentLoaded", () => bindCalculators(root.document));
+  // On a page's first load this file runs right after its form, before the theme's bundle: the form
+  // is bound at once (its first result drawn before the rest of the page is parsed, so nothing below
+  // it moves), and the theme's document$ is subscribed to once the page is parsed.
+  const themeReady = () => typeof root.document$ !== "undefined" && root.document$.subscribe;
+  if (root.document) {
+    bindCalculators(root.document);
+    if (themeReady()) root.document$.subscribe(() => bindCalculators(root.document));
+    else {
+      root.document.addEventListener("DOMContentLoaded", () => {
+        if (themeReady()) root.document$.subscribe(() => bindCalculators(root.document));
+        else bindCalculators(root.document);
+      });
+    }
   }
 })(typeof window !== "undefined" ? window : globalThis);
