@@ -31,6 +31,8 @@ from pathlib import Path
 
 import yaml
 
+from nztax.yaml_data import load_yaml
+
 WITHHELD_FILE = "units_withheld.json"
 SLUG_MAX_WORDS = 12
 CALCULATION = "calculation"
@@ -126,7 +128,7 @@ def slugify(text: str) -> str:
 
 def _read_file(file: Path, raw_text: str):
     try:
-        raw = yaml.safe_load(raw_text)
+        raw = load_yaml(raw_text)
     except yaml.YAMLError as exc:
         raise UnitsError(f"{file}: not valid YAML: {exc}") from None
     topics_raw = (raw or {}).get("topics") if isinstance(raw, dict) else None
