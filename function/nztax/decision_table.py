@@ -24,7 +24,7 @@ from nztax.slots import INCOME_LIKE_ROLES, Money, Slots
 TABLE_FILE = Path(__file__).parent / "data" / "decisions.yaml"
 INCOME_OWNERS = ("me", "partner")
 CONDITIONS = ("proposed", "proposed_not", "declined_as", "intent_sure", "scope", "scope_not", "scope_sure", "scope_firm",
-              "inputs_sure", "recoverable", "stated", "asks")
+              "inputs_sure", "recoverable", "stated", "asks", "read_by")
 
 
 @dataclass(frozen=True)
@@ -90,6 +90,7 @@ class Facts:
     stated: bool
     asks: tuple[str, ...]
     kept: tuple[int, ...]        # starts of the input amounts a recalculation keeps
+    read_by: str = "offline"     # who read the frame: offline or model (LLM mode)
 
     def holds(self, when: dict) -> bool:
         checks = {
@@ -99,6 +100,7 @@ class Facts:
             "scope_firm": lambda v: self.scope_firm == bool(v), "intent_sure": lambda v: self.intent_sure == bool(v),
             "inputs_sure": lambda v: self.inputs_sure == bool(v), "recoverable": lambda v: self.recoverable == bool(v),
             "stated": lambda v: self.stated == bool(v), "asks": lambda v: any(a in v for a in self.asks),
+            "read_by": lambda v: self.read_by in v,
         }
         return all(checks[name](value) for name, value in when.items())
 
@@ -116,7 +118,8 @@ def facts_of(decision, frame: QuestionFrame, settings) -> Facts:
                  intent_sure=bool(decision.classification is not None and decision.classification.confident),
                  scope=frame.scope, scope_sure=frame.scope_sure >= settings.frame_scope_bar,
                  scope_firm=frame.scope_sure >= settings.frame_scope_firm_bar, inputs_sure=inputs_sure,
-                 recoverable=recoverable, stated=bool(frame.stated()), asks=frame.asks_each, kept=kept)
+                 recoverable=recoverable, stated=bool(frame.stated()), asks=frame.asks_each, kept=kept,
+                 read_by=frame.read_by)
 
 
 def apply_table(decision, frame: QuestionFrame, settings, *, redecide: Callable[[Slots], object],
