@@ -22,6 +22,9 @@ from .render import SiteInputs, attr, front_matter, long_date, md_escape, money,
 DATA_URL = "../data/rules.json"  # from /calculators/<slug>/ to /calculators/data/rules.json
 RULES_SCRIPT_URL = "../data/rules.js"  # the same rules as a script that sets globalThis.NZTaxRules
 SCRIPTS_URL = "../../javascripts/"  # from /calculators/<slug>/ to the site's scripts
+# In load order: the exact-money kit, the calculator ports, the pay tools (queued), then the entry
+# point that binds the form (site_src/javascripts/calculators*.js).
+CALCULATOR_SCRIPTS = ("calculators_money.js", "calculators_tools.js", "calculators_pay.js", "calculators.js")
 FREQUENCY_LABELS = [("weekly", "Weekly"), ("fortnightly", "Fortnightly"), ("four_weekly", "Four-weekly"), ("monthly", "Monthly")]
 PRIMARY_CODES = ["M", "ME", "M SL", "ME SL"]
 # The names people guess for a year's income in a calculator's address (?income=85000): each
@@ -128,7 +131,7 @@ def form_html(calc: Calculator, inputs: SiteInputs) -> str:
             # CLS). The rules are one shared file, not copied into the page, so a rules edit leaves
             # a calculator page that shows no figure unchanged. The pay tools queue themselves.
             f'<script src="{RULES_SCRIPT_URL}"></script>'
-            f'<script src="{SCRIPTS_URL}calculators_pay.js"></script><script src="{SCRIPTS_URL}calculators.js"></script>\n')
+            + "".join(f'<script src="{SCRIPTS_URL}{name}"></script>' for name in CALCULATOR_SCRIPTS) + "\n")
 
 
 # -- precomputed tables ---------------------------------------------------------------------------

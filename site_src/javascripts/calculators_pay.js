@@ -1,10 +1,11 @@
-/* nztax calculators in the browser, part two: PAYE on an extra pay and the year-end square-up.
+/* nztax calculators in the browser, part three: PAYE on an extra pay and the year-end square-up.
  *
- * In: the kit of exact-money helpers and tools that calculators.js builds for one rules document
- * (makeCalculators). Out: calculate_extra_pay_paye and calculate_year_end_square_up, the ports of
- * function/nztax/calculators/extra_pay.py and square_up.py, step for step, so their JSON equals the
- * Python to the cent (tests/site/test_calculator_parity.py). Registered with calculators.js's
- * `extend` (in the browser this file loads just before it; under node calculators.js requires it).
+ * In: the kit of exact-money helpers and tools that calculators_tools.js builds for one rules
+ * document (makeCalculators). Out: calculate_extra_pay_paye and calculate_year_end_square_up, the
+ * ports of function/nztax/calculators/extra_pay.py and square_up.py, step for step, so their JSON
+ * equals the Python to the cent (tests/site/test_calculator_parity.py). Registered with `extend`
+ * (in the browser this file loads just before calculators.js, which hands it on; under node
+ * calculators.js requires it).
  */
 (function (root, factory) {
   "use strict";

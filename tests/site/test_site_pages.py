@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 from site_fixtures import FIXTURE_QUESTIONS, ROOT, fixture_env
 
+from nztax_build.calculator_pages import CALCULATOR_SCRIPTS
 from nztax_build.faq import FIGURE, AnswerCache, answer_questions, load_questions, shows_figures, slugify
 from nztax_build.rebuild import diff_trees, run_mkdocs
 from nztax_build.render import answer_block, load_inputs, render_site
@@ -69,6 +70,10 @@ def test_calculator_pages_and_rules_json(built_site):
         # The rules come from the one shared script, never copied into the page.
         assert '<script src="../data/rules.js"></script>' in html and "data-rules-json" not in html, slug
         assert "<table>" in html, f"{slug}: no precomputed table"
+        # The calculators' code in its parts, kit first and the form-binding entry point last.
+        assert re.findall(r'<script src="\.\./\.\./javascripts/([^"]+)"', html) == list(CALCULATOR_SCRIPTS), slug
+    for name in CALCULATOR_SCRIPTS:
+        assert (built_site.site_dir / "javascripts" / name).is_file(), name
     rules = json.loads((calculators / "data" / "rules.json").read_text())
     assert {"2023-24", "2024-25", "2025-26", "2026-27"} <= set(rules["years"])
     script = (calculators / "data" / "rules.js").read_text()
