@@ -26,12 +26,12 @@ import dataclasses
 import hashlib
 import json
 import logging
-import re
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
+from nztax.amount_grammar import CAPITALISED_WORD
 from nztax.units import Unit, UnitBank
 
 log = logging.getLogger("nztax.unit_match")
@@ -85,28 +85,25 @@ def save_vectors(directory: Path, bank: UnitBank, embedder, withheld: dict[str, 
     return target
 
 
-def stored_keys(directory: Path | None, bank: UnitBank, rows: int) -> list[str] | None:
-    """The paraphrases' reading digests stored beside the index, when they are the bank's."""
+def stored_rows(directory: Path | None, bank: UnitBank, embedder, rows: int) -> tuple[np.ndarray | None, list[str] | None]:
+    """The paraphrase vectors (for this embedder) and reading digests stored beside the index for this
+    bank, each None when missing or stale; the file is read once."""
     if directory is None:
-        return None
+        return None, None
     try:
         with np.load(Path(directory) / VECTORS_FILE) as data:
-            meta, keys = json.loads(str(data["meta"])), [str(k) for k in data["keys"]]
+            meta, arrays = json.loads(str(data["meta"])), {name: data[name] for name in data.files}
     except (OSError, KeyError, ValueError):
-        return None
-    return keys if meta.get("bank") == bank.digest and meta.get("rows") == rows == len(keys) else None
+        return None, None
+    if meta.get("bank") != bank.digest or meta.get("rows") != rows:
+        return None, None
+    vectors, keys = arrays.get("vectors"), arrays.get("keys")
+    fits = embedder is not None and meta.get("embedder") == embedder.id and vectors is not None and len(vectors) == rows
+    return (vectors if fits else None), ([str(k) for k in keys] if keys is not None and len(keys) == rows else None)
 
 
 def stored_vectors(directory: Path | None, bank: UnitBank, embedder, rows: int) -> np.ndarray | None:
-    if directory is None:
-        return None
-    try:
-        with np.load(Path(directory) / VECTORS_FILE) as data:
-            meta, vectors = json.loads(str(data["meta"])), data["vectors"]
-    except (OSError, KeyError, ValueError):
-        return None
-    fits = meta == {"bank": bank.digest, "embedder": embedder.id, "rows": rows} and len(vectors) == rows
-    return vectors if fits else None
+    return stored_rows(directory, bank, embedder, rows)[0]
 
 
 def code_names(rules) -> frozenset[str]:
@@ -136,7 +133,7 @@ def matching_key(text: str, question_reading, codes: frozenset[str]):
     periods, negation, conditions) with, in place of its tax code, the codes each names as written
     in capitals ("SH", "M SL": lower-case "me" and "s" are ordinary words)."""
     plain = dataclasses.replace(question_reading, tax_code=None, student_loan=None)
-    return plain, frozenset(w for w in re.findall(r"\b[A-Z]{1,4}\b", text) if w in codes)
+    return plain, frozenset(w for w in CAPITALISED_WORD.findall(text) if w in codes)
 
 
 def key_digest(key) -> str:
@@ -185,13 +182,11 @@ class UnitMatcher:
               codes: frozenset[str] = frozenset()) -> "UnitMatcher":
         units = servable(bank, withheld)
         rows = paraphrase_rows(units)
-        vectors = None
-        if embedder is not None:
-            vectors = stored_vectors(index_dir, bank, embedder, len(rows))
-            if vectors is None:
-                log.warning(json.dumps({"event": "unit_vectors_stale_or_missing", "units": len(units)}))
-                vectors = embed_rows(rows, embedder)
-        return cls(units, vectors, settings, read, codes, stored_keys(index_dir, bank, len(rows)))
+        vectors, keys = stored_rows(index_dir, bank, embedder, len(rows))
+        if embedder is not None and vectors is None:
+            log.warning(json.dumps({"event": "unit_vectors_stale_or_missing", "units": len(units)}))
+            vectors = embed_rows(rows, embedder)
+        return cls(units, vectors, settings, read, codes, keys)
 
     def _read_key(self, row: int) -> str:
         text = self.rows[row][1]
