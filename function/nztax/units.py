@@ -31,6 +31,7 @@ from pathlib import Path
 
 import yaml
 
+from nztax.cue_words import alternatives
 from nztax.yaml_data import load_yaml
 
 WITHHELD_FILE = "units_withheld.json"
@@ -289,9 +290,8 @@ def fill(template: str, values: dict) -> str | None:
         return None
 
 
-# A question asking yes or no opens with an auxiliary verb ("Is …", "Do I …", "Can I …").
-_POLAR = re.compile(r"^(?:is|isn't|are|aren't|do|don't|does|doesn't|did|didn't|can|can't|could|will|won't|would|"
-                    r"should|shall|am|was|were|has|have|had|must|may|might)\b", re.I)
+# A question asking yes or no opens with an auxiliary verb (data/cue_words.yaml, yes_no_openers).
+_POLAR = re.compile(r"^(?:" + alternatives("yes_no_openers") + r")\b", re.I)
 _YES = re.compile(r"^Yes(?:[.,:;]|\s*[-–—])\s*")
 
 
