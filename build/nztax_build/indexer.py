@@ -48,6 +48,7 @@ from nztax.index import (
     read_manifest,
 )
 from nztax.settings import Settings
+from nztax.yaml_data import COMPILED_FILE, data_files, save_compiled
 from nztax_build import publish as release
 
 STAGE_NAME = "index"
@@ -304,7 +305,7 @@ def embed_and_index(
             current = None
         if (current is not None and current.corpus_hash == digest and current.embedder_id == embedder.id
                 and current.bm25 == bm25_settings and default_catalogue().vectors_current(index_dir, embedder)
-                and FrameModel.load(index_dir, embedder) is not None):
+                and FrameModel.load(index_dir, embedder) is not None and (index_dir / COMPILED_FILE).exists()):
             return IndexBuildReport(index_dir, True, len(parents), len(children), 0, len(children),
                                     embedder.id, time.perf_counter() - started, 0.0)
 
@@ -339,6 +340,8 @@ def embed_and_index(
         from nztax.units import UnitBank
 
         save_unit_vectors(new_dir, UnitBank.load(settings.units_dir), embedder)
+        # The data files' parsed values, so a cold start reads them instead of parsing YAML.
+        save_compiled(new_dir, data_files(settings.rules_dir, settings.units_dir))
         validate_index(new_dir, manifest)
         if publish:
             # (Publishing at once is for tools and tests, often with an embedder handed in that a
