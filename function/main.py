@@ -18,6 +18,12 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
+from nztax import compiled_re  # noqa: E402
+from nztax.settings import get_settings  # noqa: E402
+
+# Before anything compiles its patterns: `re` takes the build's precompiled ones (nztax/compiled_re.py).
+compiled_re.install(get_settings().index_dir)
+
 import functions_framework  # noqa: E402
 from flask import Request, Response  # noqa: E402
 

@@ -18,8 +18,10 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
 import shutil
+import subprocess
 import sys
 import time
 from dataclasses import dataclass
@@ -382,11 +384,30 @@ def run_stage(ctx) -> str:
     except (IndexBuildError, EmbedderError) as exc:
         raise StageError(str(exc)) from exc
     if not report.skipped:
+        compile_for_cold_start(ctx.settings, report.index_dir)
         return report.summary() + f"; staged in {report.index_dir} until the publish stage"
     stale = staged_dir(ctx.settings.index_dir)
     if stale.exists():  # an interrupted build's staged index: the live one already matches the chunks
         shutil.rmtree(stale)
+    # The index stands, but the code or the data files may have changed since it was built.
+    compile_for_cold_start(ctx.settings, ctx.settings.index_dir)
     return report.summary()
+
+
+def compile_for_cold_start(settings: Settings, index_dir: Path) -> None:
+    """Write what a cold start reads instead of computing beside `index_dir`: the data files'
+    parsed values (`data.pickle`) and, from a fresh process going through a cold start against
+    this index, the regular expressions it compiles (`regex.pickle`, nztax/compiled_re.py).
+    Neither is needed to answer: without them start-up parses and compiles as before."""
+    save_compiled(index_dir, data_files(settings.rules_dir, settings.units_dir))
+    env = {k: v for k, v in os.environ.items() if k not in ("NZTAX_LLM_MODEL", "NZTAX_LLM_API_BASE")}
+    env["NZTAX_INDEX_DIR"] = str(index_dir)
+    done = subprocess.run([sys.executable, "-m", "nztax.compiled_re", str(index_dir)], env=env,
+                          capture_output=True, text=True, timeout=600)
+    if done.returncode != 0:
+        _progress(f"regular expressions not precompiled (start-up compiles them): {done.stderr.strip()[-300:]}")
+    else:
+        _progress(done.stdout.strip())
 
 
 def run_publish_stage(ctx) -> str:

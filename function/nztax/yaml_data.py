@@ -109,7 +109,9 @@ def save_compiled(directory: Path, files: list[Path]) -> Path:
     payload = pickle.dumps(values, protocol=pickle.HIGHEST_PROTOCOL)
     header = json.dumps({"key": COMPILED_KEY, "sha256": hashlib.sha256(payload).hexdigest(), "files": len(values)})
     target = Path(directory) / COMPILED_FILE
-    target.write_bytes(header.encode("utf-8") + b"\n" + payload)
+    tmp = target.with_suffix(".tmp")
+    tmp.write_bytes(header.encode("utf-8") + b"\n" + payload)
+    tmp.replace(target)  # a reader never sees half a file (the live index is refreshed in place)
     return target
 
 
