@@ -398,10 +398,23 @@ def compile_for_cold_start(settings: Settings, index_dir: Path) -> None:
     """Write what a cold start reads instead of computing beside `index_dir`: the data files'
     parsed values (`data.pickle`) and, from a fresh process going through a cold start against
     this index, the regular expressions it compiles (`regex.pickle`, nztax/compiled_re.py).
-    Neither is needed to answer: without them start-up parses and compiles as before."""
+    Neither is needed to answer: without them start-up parses and compiles as before.
+
+    Also the function's own bytecode (`__pycache__`, what Python writes on first import unless
+    PYTHONDONTWRITEBYTECODE is set, as it is on build machines): the first start otherwise
+    compiles every module from source. Python checks each file against its source, so an edited
+    module is compiled afresh as before."""
+    import compileall
+
+    import nztax
+
+    package = Path(nztax.__file__).resolve().parent
+    compileall.compile_dir(package, quiet=1)
+    if (package.parent / "main.py").exists():
+        compileall.compile_file(package.parent / "main.py", quiet=1)
     save_compiled(index_dir, data_files(settings.rules_dir, settings.units_dir))
     env = {k: v for k, v in os.environ.items() if k not in ("NZTAX_LLM_MODEL", "NZTAX_LLM_API_BASE")}
-    env["NZTAX_INDEX_DIR"] = str(index_dir)
+    env.update(NZTAX_INDEX_DIR=str(index_dir), NZTAX_EMBEDDER=settings.embedder)
     done = subprocess.run([sys.executable, "-m", "nztax.compiled_re", str(index_dir)], env=env,
                           capture_output=True, text=True, timeout=600)
     if done.returncode != 0:

@@ -6,34 +6,31 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-import os
 import pickle
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from nztax import compiled_re
 
-ROOT = Path(__file__).resolve().parents[2]
-
 
 @pytest.fixture(scope="module")
 def recorded(engine_settings, tmp_path_factory) -> Path:
-    """A table recorded the way `nztax build` records it: a fresh process's cold start."""
-    index_dir = engine_settings.index_dir
-    out = tmp_path_factory.mktemp("regex")
-    env = dict(os.environ, NZTAX_INDEX_DIR=str(index_dir), NZTAX_EMBEDDER="local")
-    for name in ("NZTAX_LLM_MODEL", "NZTAX_LLM_API_BASE", "GEMINI_API_KEY"):
-        env.pop(name, None)
-    target = out / "regex.pickle"
-    done = subprocess.run([sys.executable, "-m", "nztax.compiled_re", str(index_dir), str(target)], env=env,
-                          capture_output=True, text=True, timeout=600, cwd=ROOT)
-    assert done.returncode == 0, done.stderr[-2000:]
-    assert int(done.stdout.split()[0]) > 200  # the reading modules' patterns, and the server's
-    return target
+    """The build's compile step (`nztax build`'s index stage) run on a copy of the fixture index:
+    a fresh process goes through a cold start against it and records what it compiles."""
+    import shutil
+
+    from nztax_build.indexer import compile_for_cold_start
+
+    index_dir = tmp_path_factory.mktemp("regex") / "index"
+    shutil.copytree(engine_settings.index_dir, index_dir)
+    with pytest.MonkeyPatch.context() as patch:  # the step hands its environment to the fresh process
+        for name in ("NZTAX_LLM_MODEL", "NZTAX_LLM_API_BASE", "GEMINI_API_KEY"):
+            patch.delenv(name, raising=False)
+        compile_for_cold_start(engine_settings, index_dir)
+    assert (index_dir / "data.pickle").exists()
+    return index_dir / compiled_re.COMPILED_FILE
 
 
 def test_every_stored_pattern_is_the_one_re_builds(recorded):
