@@ -2,7 +2,8 @@
 
 In: an HTTP request (POST / or /ask with a JSON body). Out: the /ask JSON answer or a JSON error.
 All the rules live in `nztax.api.AskService`; this file only adapts Flask to it. Imports stay
-light (no index, no model, no litellm) so an instance starts fast; the engine loads on first use.
+light (no index, no model, no litellm) so an instance starts fast; each server worker starts
+loading the engine in the background as soon as it is up (the first question waits for the rest).
 """
 
 from __future__ import annotations
@@ -17,13 +18,17 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
+from nztax import compiled_re  # noqa: E402
+from nztax.settings import get_settings  # noqa: E402
+
+# Before anything compiles its patterns: `re` takes the build's precompiled ones (nztax/compiled_re.py).
+compiled_re.install(get_settings().index_dir)
+
 import functions_framework  # noqa: E402
 from flask import Request, Response  # noqa: E402
 
 from nztax import server  # noqa: E402
 from nztax.api import MAX_BODY_BYTES, AskService, error_body  # noqa: E402
-
-server.install()  # JSON error pages, read timeouts and threads for functions-framework's gunicorn
 
 _service: AskService | None = None
 _service_lock = threading.Lock()
@@ -36,6 +41,15 @@ def service() -> AskService:
             if _service is None:
                 _service = AskService()
     return _service
+
+
+def _start_loading() -> None:
+    service().start_loading()
+
+
+# JSON error pages, read timeouts and threads for functions-framework's gunicorn; each worker
+# starts loading the engine as soon as it is up, not when the first question arrives.
+server.install(on_worker_start=_start_loading)
 
 
 @functions_framework.http

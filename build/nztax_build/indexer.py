@@ -18,8 +18,10 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
 import shutil
+import subprocess
 import sys
 import time
 from dataclasses import dataclass
@@ -48,6 +50,7 @@ from nztax.index import (
     read_manifest,
 )
 from nztax.settings import Settings
+from nztax.yaml_data import COMPILED_FILE, data_files, save_compiled
 from nztax_build import publish as release
 
 STAGE_NAME = "index"
@@ -304,7 +307,7 @@ def embed_and_index(
             current = None
         if (current is not None and current.corpus_hash == digest and current.embedder_id == embedder.id
                 and current.bm25 == bm25_settings and default_catalogue().vectors_current(index_dir, embedder)
-                and FrameModel.load(index_dir, embedder) is not None):
+                and FrameModel.load(index_dir, embedder) is not None and (index_dir / COMPILED_FILE).exists()):
             return IndexBuildReport(index_dir, True, len(parents), len(children), 0, len(children),
                                     embedder.id, time.perf_counter() - started, 0.0)
 
@@ -339,6 +342,8 @@ def embed_and_index(
         from nztax.units import UnitBank
 
         save_unit_vectors(new_dir, UnitBank.load(settings.units_dir), embedder)
+        # The data files' parsed values, so a cold start reads them instead of parsing YAML.
+        save_compiled(new_dir, data_files(settings.rules_dir, settings.units_dir))
         validate_index(new_dir, manifest)
         if publish:
             # (Publishing at once is for tools and tests, often with an embedder handed in that a
@@ -379,11 +384,43 @@ def run_stage(ctx) -> str:
     except (IndexBuildError, EmbedderError) as exc:
         raise StageError(str(exc)) from exc
     if not report.skipped:
+        compile_for_cold_start(ctx.settings, report.index_dir)
         return report.summary() + f"; staged in {report.index_dir} until the publish stage"
     stale = staged_dir(ctx.settings.index_dir)
     if stale.exists():  # an interrupted build's staged index: the live one already matches the chunks
         shutil.rmtree(stale)
+    # The index stands, but the code or the data files may have changed since it was built.
+    compile_for_cold_start(ctx.settings, ctx.settings.index_dir)
     return report.summary()
+
+
+def compile_for_cold_start(settings: Settings, index_dir: Path) -> None:
+    """Write what a cold start reads instead of computing beside `index_dir`: the data files'
+    parsed values (`data.pickle`) and, from a fresh process going through a cold start against
+    this index, the regular expressions it compiles (`regex.pickle`, nztax/compiled_re.py).
+    Neither is needed to answer: without them start-up parses and compiles as before.
+
+    Also the function's own bytecode (`__pycache__`, what Python writes on first import unless
+    PYTHONDONTWRITEBYTECODE is set, as it is on build machines): the first start otherwise
+    compiles every module from source. Python checks each file against its source, so an edited
+    module is compiled afresh as before."""
+    import compileall
+
+    import nztax
+
+    package = Path(nztax.__file__).resolve().parent
+    compileall.compile_dir(package, quiet=1)
+    if (package.parent / "main.py").exists():
+        compileall.compile_file(package.parent / "main.py", quiet=1)
+    save_compiled(index_dir, data_files(settings.rules_dir, settings.units_dir))
+    env = {k: v for k, v in os.environ.items() if k not in ("NZTAX_LLM_MODEL", "NZTAX_LLM_API_BASE")}
+    env.update(NZTAX_INDEX_DIR=str(index_dir), NZTAX_EMBEDDER=settings.embedder)
+    done = subprocess.run([sys.executable, "-m", "nztax.compiled_re", str(index_dir)], env=env,
+                          capture_output=True, text=True, timeout=600)
+    if done.returncode != 0:
+        _progress(f"regular expressions not precompiled (start-up compiles them): {done.stderr.strip()[-300:]}")
+    else:
+        _progress(done.stdout.strip())
 
 
 def run_publish_stage(ctx) -> str:

@@ -88,5 +88,12 @@ def sanitise_answer_html(html: str) -> str:
 
 def render_answer_html(markdown: str) -> str:
     """Safe HTML for an answer's markdown (links to other sites open in a new tab, without the opener)."""
+    return _rendered(str(markdown or ""))
+
+
+# The same answer is asked for again and again (popular questions, the FAQ's stored answers):
+# its HTML is kept by text rather than parsed and sanitised anew. The HTML depends on the text alone.
+@lru_cache(maxsize=256)
+def _rendered(markdown: str) -> str:
     # (markdown-it already refuses javascript:, vbscript:, file: and most data: link targets.)
-    return sanitise_answer_html(_renderer().render(str(markdown or "")))
+    return sanitise_answer_html(_renderer().render(markdown))

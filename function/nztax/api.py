@@ -15,6 +15,7 @@ import json
 import logging
 import re
 import sys
+import threading
 import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
@@ -162,6 +163,8 @@ class AskService:
         self.limiter = limiter or RateLimiter(self.settings.rate_limit_per_minute)
         self.log_line = log_line
 
+    _warm_up_lock = threading.Lock()
+
     @staticmethod
     def _default_loader():
         from nztax.engine import Engine
@@ -170,14 +173,42 @@ class AskService:
         if not getattr(engine, "warmed_up", False):
             # Parts of the engine are built on first use (the speller, the intent classifier, the
             # query model); one answer here builds them, so no question's CPU budget pays for them.
-            engine.warmed_up = True
-            try:
-                for question in WARM_UP_QUESTIONS:
-                    engine.answer(question, mode="offline")
-                engine.unit_matcher  # a question the FAQ index answers never reaches it
-            except Exception as exc:  # the real question will meet (and report) the same problem
-                log.warning("warm-up answer failed: %s", f"{type(exc).__name__}: {exc}"[:300])
+            # Questions arriving meanwhile wait for the warm-up rather than build parts themselves.
+            with AskService._warm_up_lock:
+                if not getattr(engine, "warmed_up", False):
+                    try:
+                        for question in WARM_UP_QUESTIONS:
+                            engine.answer(question, mode="offline")
+                        engine.unit_matcher  # a question the FAQ index answers never reaches it
+                    except Exception as exc:  # the real question will meet (and report) the same problem
+                        log.warning("warm-up answer failed: %s", f"{type(exc).__name__}: {exc}"[:300])
+                    engine.warmed_up = True
         return engine
+
+    def start_loading(self) -> None:
+        """Load (and warm up) the engine in a background thread, before any question arrives.
+
+        Called when a server worker starts: the first question then waits only for what is left.
+        The query model is started first, on its own thread (`embedders.preload`), because
+        onnxruntime builds it without the GIL, alongside the Python work of loading the rest.
+        A failure is only logged here; the first question meets it again and answers 503.
+        """
+        def load() -> None:
+            try:
+                from nztax.embedders import preload
+                from nztax.index import read_manifest
+
+                preload(self.settings, read_manifest(self.settings.index_dir).embedder_id)
+            except Exception:  # noqa: BLE001 - no index yet: the loader below reports it
+                pass
+            try:
+                self._load_engine()
+            except RequestError:
+                pass  # already logged by _unavailable_as_503
+            except Exception as exc:  # noqa: BLE001 - the first question reports it as a 500
+                log.warning("loading the engine at start failed: %s", f"{type(exc).__name__}: {exc}"[:300])
+
+        threading.Thread(target=load, name="nztax-engine-preload", daemon=True).start()
 
     def _known_years(self) -> set[str]:
         from nztax.rules import RulesError, default_rules

@@ -20,6 +20,7 @@ import functools
 import hashlib
 import re
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Protocol, Sequence, runtime_checkable
@@ -164,6 +165,11 @@ class OnnxMiniLMEmbedder:
 
     def is_word(self, word: str) -> bool:
         return in_vocabulary(self._tokenizer, word)
+
+    def warm(self) -> None:
+        """One throw-away run: onnxruntime sizes its buffers on the first run (several times a
+        warm run's cost), so the first question does not pay for it. Nothing is remembered."""
+        self._encode_batch(["tax"])
 
     def _encode_batch(self, texts: list[str]) -> np.ndarray:
         encodings = self._tokenizer.encode_batch(texts)
@@ -380,10 +386,61 @@ def resolve_choice(settings: Settings, index_embedder_id: str | None = None) -> 
     return "gemini" if settings.gemini_api_key else "local"
 
 
+# Local models being built in the background (`preload`), by (choice, batch size): the thread and
+# its result, taken by the next `get_embedder` for the same model.
+_preloads: dict[tuple[str, int], tuple[threading.Thread, list]] = {}
+_preloads_lock = threading.Lock()
+
+
+def preload(settings: Settings, index_embedder_id: str | None) -> None:
+    """Start building the local query model in a background thread; `get_embedder` takes it.
+
+    Why: creating the onnxruntime session (and its first run) is most of a cold start's model
+    time, and onnxruntime does it without holding the GIL, so on a second core it overlaps the
+    Python work of loading the engine. A remote embedder (nothing to build) is not preloaded; a
+    failure is dropped here and met again, with its own error, by `get_embedder`.
+    """
+    try:
+        choice = resolve_choice(settings, index_embedder_id)
+    except EmbedderError:
+        return
+    if choice != "local":
+        return
+    key = (choice, settings.embed_batch_size)
+    result: list = []
+
+    def build() -> None:
+        try:
+            embedder = OnnxMiniLMEmbedder(batch_size=settings.embed_batch_size)
+            embedder.warm()
+            result.append(embedder)
+        except Exception:  # noqa: BLE001 - get_embedder builds it again and reports the error
+            pass
+
+    with _preloads_lock:
+        if key in _preloads:
+            return
+        thread = threading.Thread(target=build, name="nztax-embedder-preload", daemon=True)
+        _preloads[key] = (thread, result)
+    thread.start()
+
+
+def _take_preloaded(choice: str, batch_size: int) -> Embedder | None:
+    with _preloads_lock:
+        entry = _preloads.pop((choice, batch_size), None)
+    if entry is None:
+        return None
+    thread, result = entry
+    thread.join()
+    return result[0] if result else None
+
+
 def get_embedder(settings: Settings | None = None, index_embedder_id: str | None = None) -> Embedder:
     """The embedder NZTAX_EMBEDDER selects (see `resolve_choice`)."""
     settings = settings or get_settings()
     choice = resolve_choice(settings, index_embedder_id)
+    if choice == "local" and (preloaded := _take_preloaded(choice, settings.embed_batch_size)) is not None:
+        return preloaded
     if choice == "gemini":
         if not settings.gemini_api_key:
             raise EmbedderError("the gemini embedder needs GEMINI_API_KEY")

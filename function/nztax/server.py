@@ -29,6 +29,7 @@ import selectors
 import socket
 import time
 from functools import partial
+from typing import Callable
 
 from gunicorn import http, util
 from gunicorn.workers import gthread
@@ -244,15 +245,28 @@ def server_options() -> dict:
         "worker_connections": settings.server_max_connections + 1,
         "limit_request_field_size": LIMIT_REQUEST_FIELD_SIZE,
         "limit_request_fields": LIMIT_REQUEST_FIELDS,
+        "post_worker_init": _post_worker_init,
     }
 
 
-def install() -> None:
-    """Make functions-framework's gunicorn application use `server_options()` (idempotent).
+_on_worker_start: Callable[[], None] | None = None
+
+
+def _post_worker_init(worker) -> None:
+    if _on_worker_start is not None:
+        _on_worker_start()
+
+
+def install(on_worker_start: Callable[[], None] | None = None) -> None:
+    """Make functions-framework's gunicorn application use `server_options()` (idempotent), and
+    call `on_worker_start()` in each worker once it is ready to accept (after the fork, so any
+    thread it starts lives in the worker).
 
     functions-framework 3.10 has no hook for a worker class, so its application's `load_config`
     is wrapped; tests/function/test_server_hardening.py fails if a new version changes that.
     """
+    global _on_worker_start
+    _on_worker_start = on_worker_start
     try:
         from functions_framework._http.gunicorn import GunicornApplication
     except ImportError:  # no gunicorn on this platform: functions-framework uses Flask's server

@@ -343,6 +343,9 @@ class IntentClassifier:
             for w in ws:
                 self.rows_with.setdefault(w, []).append(row)
         self.rows_with = {w: np.array(rows, dtype=np.int64) for w, rows in self.rows_with.items()}
+        # Each keyword as matched below: padded to whole words, and (long ones) also inside a word.
+        self.keyword_tests = [tuple((f" {k} ", k if len(k) > 6 else None) for k in spec.keywords)
+                              for spec in catalogue.intents]
         self.prefer_sets = [frozenset(spec.prefers) for spec in catalogue.intents]
         self.avoid_sets = [frozenset(spec.avoids) for spec in catalogue.intents]
         self.always = [(i, spec.decisive_always) for i, spec in enumerate(catalogue.intents) if spec.decisive_always]
@@ -377,8 +380,8 @@ class IntentClassifier:
                     shared[rows] += 1
             jaccard = shared / np.maximum(len(asked) + self.example_sizes - shared, 1)
             lexical = np.maximum.reduceat(jaccard, self.starts).astype(np.float32)
-        keyword = np.array([1.0 if any(f" {k} " in lowered or (len(k) > 6 and k in lowered) for k in spec.keywords) else 0.0
-                            for spec in self.catalogue.intents], dtype=np.float32)
+        keyword = np.array([1.0 if any(padded in lowered or (inner is not None and inner in lowered) for padded, inner in tests)
+                            else 0.0 for tests in self.keyword_tests], dtype=np.float32)
         w = self.settings.intent_lexical_weight
         prefer = np.array([len(features & p) for p in self.prefer_sets], dtype=np.float32)
         avoid = np.array([len(features & a) for a in self.avoid_sets], dtype=np.float32)

@@ -1,0 +1,67 @@
+"""Each server worker starts loading the engine when it comes up, before any question: the query
+model is built on its own thread (onnxruntime works without the GIL) and handed to the engine."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+from ask_helpers import MAIN, ROOT, function_env
+from nztax import embedders
+from nztax.settings import get_settings
+
+
+def _worker_maps(pid: int) -> str:
+    text = ""
+    for child in Path(f"/proc/{pid}/task/{pid}/children").read_text().split():
+        try:
+            text += Path(f"/proc/{child}/maps").read_text()
+        except OSError:
+            pass
+    return text
+
+
+def test_a_worker_loads_the_query_model_before_any_question(ask_index):
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    env = {k: v for k, v in os.environ.items() if k not in ("GEMINI_API_KEY", "NZTAX_LLM_MODEL", "NZTAX_LLM_API_BASE")}
+    env.update(function_env(ask_index))
+    exe = Path(sys.executable).parent / "functions-framework"
+    proc = subprocess.Popen([str(exe), "--target", "ask", "--source", str(MAIN), "--port", str(port), "--host", "127.0.0.1"],
+                            cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 120
+        # No request is sent: the worker must load onnxruntime (the query model) on its own.
+        while "onnxruntime" not in _worker_maps(proc.pid):
+            assert proc.poll() is None, proc.stderr.read().decode()[-2000:]
+            assert time.monotonic() < deadline, "the worker did not start loading the engine by itself"
+            time.sleep(0.1)
+    finally:
+        proc.terminate()
+        proc.wait(timeout=20)
+
+
+def test_a_preloaded_model_is_the_one_handed_out_and_embeds_the_same():
+    settings = dataclasses.replace(get_settings(), embedder="local", gemini_api_key=None, embed_batch_size=3)
+    embedders.preload(settings, embedders.OnnxMiniLMEmbedder.id)
+    embedders.preload(settings, embedders.OnnxMiniLMEmbedder.id)  # a second call starts nothing more
+    preloaded = embedders.get_embedder(settings, embedders.OnnxMiniLMEmbedder.id)
+    fresh = embedders.get_embedder(settings, embedders.OnnxMiniLMEmbedder.id)  # taken once only
+    assert preloaded is not fresh
+    question = "What is the ACC earners' levy rate?"
+    assert np.array_equal(preloaded.embed_query(question), fresh.embed_query(question))
+
+
+def test_a_remote_embedder_is_not_preloaded():
+    settings = dataclasses.replace(get_settings(), embedder="gemini", gemini_api_key="x")
+    embedders.preload(settings, None)
+    assert not embedders._preloads
