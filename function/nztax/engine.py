@@ -233,7 +233,11 @@ class Engine:
             lifted = replace(c, intent=best, confident=False)
             return decide(decision.asked, lifted, self.rules, history=history, tax_year=tax_year, slots=decision.slots)
 
-        return apply_table(decision, frame, self.settings, redecide=redecide, in_scope=in_scope), vector
+        def asked_alone():  # how the post's asking sentence(s) read on their own
+            asking = " ".join(frame.asking)
+            return self.classifier.classify(asking, self._embed(asking), read_slots(asking, self.rules))
+
+        return apply_table(decision, frame, self.settings, redecide=redecide, in_scope=in_scope, asked_alone=asked_alone), vector
 
     def _propose(self, question: str, history: list[dict] | None, tax_year: str | None) -> tuple[Decision, Any]:
         """The action the intent reading proposes, and the question's embedding."""
@@ -421,7 +425,9 @@ class Engine:
         if decision.action == "clarify":
             return composer.clarify(decision, self.rules, current)
         if not decision.known_year:
-            return composer.unknown_year(decision, self.rules)
+            if decision.action == "calculate":
+                return composer.unknown_year(decision, self.rules)
+            decision = replace(decision, action="topic", calls=[])  # the rule, without another year's figures
         if decision.action == "calculate" and decision.calls:
             from nztax.tools import call_tool
 
@@ -522,7 +528,7 @@ class Engine:
                 next_actions=final.next_actions[: composer.MAX_NEXT_ACTIONS], mode="llm",
             )
             result = self._guarded(result, intent, passages=used)
-            if not guard.substantive(result.answer.replace(guard.REMOVED_NOTE, "")) or self._mostly_removed(result):
+            if not guard.substantive(result.answer.replace(guard.REMOVED_NOTE, "")) or guard.mostly_removed(result):
                 log.warning(json.dumps({"event": "guard_downgrade", "removed": result.guard_removed}))
                 fallback = self._answer_offline(intent, current, vector)
                 fallback.fallback_reason = "guard"
@@ -534,12 +540,6 @@ class Engine:
         if not result.tools:
             result.tools = tools
         return result
-
-    @staticmethod
-    def _mostly_removed(result: AskResult) -> bool:
-        # An answer that lost its every figure would be hollow: the offline answer is better.
-        kept = guard.find_figures(result.answer)
-        return bool(result.guard_removed) and not kept
 
     def _search_tool(self, arguments: dict, sources: _Sources) -> dict:
         from pydantic import ValidationError

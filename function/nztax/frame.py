@@ -29,8 +29,10 @@ AMOUNT_KINDS = ("income", "tax_withheld", "bill", "refund", "balance", "price", 
 OWNERS = ("me", "partner", "someone_else", "employer", "ird")
 # Kinds of figure a poster states that the engine can set its own figure beside.
 STATED_KINDS = ("tax_withheld", "bill", "refund", "other_figure")
-# Over this many characters a post's scope is read from its asking sentences, not its whole story.
+# Over this many characters a post's scope is read from its asking sentences and its whole story together.
 LONG_POST_CHARS = 400
+# A post of this many sentences (or over LONG_POST_CHARS) tells a story: its figures need a sure reading.
+STORY_SENTENCES = 3
 PERCENT = re.compile(r"(?<![\w.])(\d{1,2}(?:\.\d+)?)\s?%")
 
 
@@ -70,6 +72,7 @@ class QuestionFrame:
     scope: str                  # nz_tax, or what the question is about instead
     scope_sure: float
     bar: float = 0.7            # how sure a reading must be to be acted on (settings)
+    story: bool = False         # several sentences or a long text: a narrative, not a one-line question
 
     @property
     def asks_figure(self) -> bool:
@@ -88,7 +91,7 @@ class QuestionFrame:
         return {"asks": self.asks, "asks_sure": round(self.asks_sure, 2), "asking": list(self.asking),
                 "asks_each": list(self.asks_each), "amounts": [a.to_json() for a in self.amounts],
                 "tax_year": self.tax_year, "year_text": self.year_text, "conditions": list(self.conditions),
-                "scope": self.scope, "scope_sure": round(self.scope_sure, 2)}
+                "scope": self.scope, "scope_sure": round(self.scope_sure, 2), "story": self.story}
 
 
 def conditions(slots: Slots) -> tuple[str, ...]:
@@ -113,7 +116,7 @@ def read_frame(text: str, slots: Slots, model, bar: float = 0.7) -> QuestionFram
     # A figure or a check asked anywhere is what the post wants worked out; otherwise the last question rules.
     wanted = [r for r in readings if r[0] in ("figure", "check")]
     asks, asks_sure = wanted[-1] if wanted else readings[-1]
-    scope, scope_sure = model.scope(" ".join(asking) if len(text) > LONG_POST_CHARS else text)
+    scope, scope_sure = model.scope(" ".join(asking), text) if len(text) > LONG_POST_CHARS else model.scope(text)
     spans = [(a.start, a.end or a.start + len(a.text)) for a in slots.amounts]
     percents = [m for m in PERCENT.finditer(text) if not any(s <= m.start() < e for s, e in spans)]
     read = model.amounts(text, spans + [(m.start(), m.end()) for m in percents])
@@ -125,7 +128,8 @@ def read_frame(text: str, slots: Slots, model, bar: float = 0.7) -> QuestionFram
     amounts.sort(key=lambda a: a.start)
     return QuestionFrame(asks=asks, asks_sure=asks_sure, asking=tuple(asking), asks_each=tuple(r[0] for r in readings),
                          amounts=tuple(amounts), tax_year=slots.tax_year, year_text=slots.year_text,
-                         conditions=conditions(slots), scope=scope, scope_sure=scope_sure, bar=bar)
+                         conditions=conditions(slots), scope=scope, scope_sure=scope_sure, bar=bar,
+                         story=len(text) > LONG_POST_CHARS or len(sentences(text)) >= STORY_SENTENCES)
 
 
 @dataclass

@@ -437,9 +437,20 @@ def decision_values(decision: Decision, tool_results: list | None, values: dict[
     return {}
 
 
+def asking_of(decision: Decision) -> list[str]:
+    """A story's asking sentence(s), from its frame (none for a one-line question: it is its own)."""
+    frame = decision.trace.frame if decision.trace is not None else {}
+    return list(frame.get("asking") or []) if frame.get("story") else []
+
+
 def topic(decision: Decision, rules: RuleBook, hits: list, current_year: str) -> AskResult:
-    chosen = best_sentences(decision.asked, hits, LEAD_SENTENCES, tax_year=decision.tax_year,
-                            past_year=decision.tax_year < current_year)
+    past = decision.tax_year < current_year
+    # A story's lead is the sentence that best answers what it asks (its asking sentences); the
+    # whole post, whose words are mostly the story, picks the sentences below it.
+    asking = asking_of(decision)
+    chosen = best_sentences(" ".join(asking), hits, 1, tax_year=decision.tax_year, past_year=past) if asking else []
+    chosen += [c for c in best_sentences(decision.asked, hits, LEAD_SENTENCES, tax_year=decision.tax_year, past_year=past)
+               if c[0] not in {s for s, _ in chosen}][: LEAD_SENTENCES - len(chosen)]
     if not chosen:
         return AskResult(status="answered", answer=composer.NOTHING_FOUND, tax_year=decision.tax_year,
                          disclaimer=composer.BASE_DISCLAIMER,

@@ -217,6 +217,9 @@ class Settings:
     answer_passages: int = 5
     faq_match_threshold: float = 0.8
     frame_bar: float = 0.7
+    # In a story (frame.STORY_SENTENCES), how sure the learned reading must be that a figure is the
+    # income of the one asked about before a calculation uses it.
+    frame_certain_bar: float = 0.5
     frame_scope_bar: float = 0.8
     frame_scope_firm_bar: float = 0.95
     ask_trace: bool = False
@@ -335,6 +338,7 @@ def get_settings() -> Settings:
         answer_passages=int(_env("NZTAX_ANSWER_PASSAGES", "5")),
         faq_match_threshold=float(_env("NZTAX_FAQ_MATCH_THRESHOLD", "0.8")),
         frame_bar=float(_env("NZTAX_FRAME_BAR", "0.7")),
+        frame_certain_bar=float(_env("NZTAX_FRAME_CERTAIN_BAR", "0.5")),
         frame_scope_bar=float(_env("NZTAX_FRAME_SCOPE_BAR", "0.8")),
         frame_scope_firm_bar=float(_env("NZTAX_FRAME_SCOPE_FIRM_BAR", "0.95")),
         ask_trace=_env("NZTAX_ASK_TRACE", "0") == "1",
