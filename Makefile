@@ -50,9 +50,9 @@ crawl: $(STAMP)  ## crawl the live sources into corpus/ (needs network)
 rebuild: $(STAMP)  ## after editing a rules file: regenerate only rule-dependent pages
 	$(NZTAX) rebuild
 
-eval: $(STAMP)  ## retrieval and answer evaluation over the full bundled corpus (builds the index if needed)
+eval: $(STAMP)  ## retrieval and answer evaluation over the full bundled corpus; MODEL=<litellm model or scripted:file> answers the bank and real posts through it
 	$(NZTAX) build
-	$(NZTAX) eval all
+	$(NZTAX) eval all $(if $(MODEL),--model $(MODEL),)
 
 bench: $(STAMP)  ## speed and memory figures (printed and written to docs/benchmarks.md)
 	$(NZTAX) bench

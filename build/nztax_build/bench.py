@@ -42,7 +42,7 @@ FALLBACK_QUERIES = [
 ]
 # Modules imported before the run so their `register(...)` lines take effect (missing ones are skipped).
 SECTION_MODULES: tuple[str, ...] = ("nztax_build.bench_tools", "nztax_build.bench_ask", "nztax_build.bench_cost",
-                                     "nztax_build.bench_scale", "nztax_build.bench_pages")
+                                     "nztax_build.bench_scale", "nztax_build.bench_pages", "nztax_build.bench_llm")
 
 
 @dataclass

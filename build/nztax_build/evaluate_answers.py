@@ -205,7 +205,11 @@ def run(args) -> int:
     import nztax.rules
     from nztax.engine import Engine
 
-    settings = dataclasses.replace(get_settings(), llm_model=None)  # offline: deterministic and free
+    from nztax_build import eval_model
+
+    model = getattr(args, "model", None)
+    # Offline unless a model is asked for: deterministic and free.
+    settings = eval_model.model_settings(get_settings(), model)
     golden = Path(getattr(args, "golden", None) or settings.home / "tests" / "golden" / "scenarios.yaml")
     as_of, scenarios = load_scenarios(golden)
     if as_of:
@@ -213,9 +217,13 @@ def run(args) -> int:
     index_dir = _index_dir(args, settings)
     engine = Engine.create(settings, index_dir=index_dir)
     outcomes = []
+    cost = eval_model.Cost()
     started = time.perf_counter()
     for number, s in enumerate(scenarios, start=1):
-        result = engine.answer(s.question, tax_year=s.tax_year, history=s.history, use_faq=False, mode="offline").to_json()
+        answered = eval_model.answer(engine, s.id, s.question, tax_year=s.tax_year, history=s.history, use_faq=False,
+                                     mode="llm" if model else "offline")
+        cost.add(answered)
+        result = answered.to_json()
         outcomes.append(score(s, result))
         shown = "ok" if not outcomes[-1].notes else ("; ".join(outcomes[-1].notes) if s.split != "test" else "not ok")
         print(f"[eval answers] {number}/{len(scenarios)} {s.id if s.split != 'test' else '(test)'}: {shown}", file=sys.stderr)
@@ -223,7 +231,7 @@ def run(args) -> int:
 
     splits = sorted({o.scenario.split for o in outcomes})
     overall = _totals(outcomes)
-    lines = ["# Answer evaluation (offline)", "",
+    lines = [f"# Answer evaluation ({f'model {model}' if model else 'offline'})", "",
              f"{len(outcomes)} questions from `{golden.name}`, index `{index_dir}`, as of {as_of}; {seconds:.1f} s in total.",
              "Wrong figures: answers stating a figure the question forbids, or calculating where it should ask or decline.", ""]
     header = ["| part / category | n | behaviour | facts | facts in 1st paragraph | citations | wrong figures |",
@@ -250,14 +258,19 @@ def run(args) -> int:
         lines += ["## Questions with problems (development part only)", "", "| id | status | notes |", "|---|---|---|"]
         lines += [f"| {o.scenario.id} | {o.status} | {'; '.join(o.notes)} |" for o in failing]
     report = "\n".join(lines) + "\n"
-    print(report)
     out = Path(getattr(args, "out", None) or settings.work_dir / "eval" / "answers.md")
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(report, encoding="utf-8")
     summary = {**{k: overall[k] for k in ("behaviour", "facts", "facts_first_paragraph", "citations", "wrong_figures")}, "scenarios": len(outcomes),
                "parts": {p: _totals([o for o in outcomes if o.scenario.split == p]) for p in splits},
                "by_category": by_split_cat,
                "failures": {o.scenario.id: o.notes for o in failing}}
+    if model:
+        report += cost.markdown(model) + eval_model.beside_offline(summary["parts"], out.with_suffix(".json"), model,
+                                                                   ("behaviour", "facts", "citations", "wrong_figures"), "parts")
+        summary = {**summary, "model": model, "cost": cost.to_json()}
+    print(report)
+    out = eval_model.tagged(out, model)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(report, encoding="utf-8")
     out.with_suffix(".json").write_text(json.dumps(summary, indent=2), encoding="utf-8")
     print(f"[eval answers] written {out} and {out.with_suffix('.json')}", file=sys.stderr)
     return 0

@@ -125,8 +125,8 @@ def summarise(posts: list[Post], results: dict[str, dict], grades: dict[str, dic
     return parts
 
 
-def _report(summary: dict, golden: Path, seconds: float) -> str:
-    lines = ["# Real public posts (offline)", "",
+def _report(summary: dict, golden: Path, seconds: float, model: str | None = None) -> str:
+    lines = [f"# Real public posts ({f'model {model}' if model else 'offline'})", "",
              f"Posts from `{golden.name}`; {seconds:.1f} s in total. Hand grades count only where the answer "
              "is the one that was graded.", "",
              "| part | posts | in / out of scope | graded | correct | partly | wrong | wrong figure | "
@@ -142,34 +142,45 @@ def _report(summary: dict, golden: Path, seconds: float) -> str:
 
 def run(args) -> int:
     from nztax.engine import Engine
+    from nztax_build import eval_model
 
-    settings = dataclasses.replace(get_settings(), llm_model=None)
+    model = getattr(args, "model", None)
+    settings = eval_model.model_settings(get_settings(), model)
     golden = Path(getattr(args, "golden", None) or settings.home / "tests" / "golden" / "realposts.yaml")
     grades_path = golden.with_name(golden.stem + "_grades.yaml")
     posts = load_posts(golden)
     engine = Engine.create(settings, index_dir=getattr(args, "index", None) or settings.index_dir)
     results, sheet = {}, []
+    cost = eval_model.Cost()
     started = time.perf_counter()
     for number, post in enumerate(posts, start=1):
-        result = engine.answer(post.question, tax_year=None, use_faq=True, mode="offline").to_json()
+        answered = eval_model.answer(engine, post.id, post.question, tax_year=None, use_faq=True,
+                                     mode="llm" if model else "offline")
+        cost.add(answered)
+        result = answered.to_json()
         results[post.id] = result
         sheet.append({"id": post.id, "split": post.split, "url": post.url, "question": post.question,
                       "in_scope": post.in_scope, "expected_status": post.expected_status,
                       "reference_answer": post.reference_answer, "must_say": post.must_say, "forbidden": post.forbidden,
-                      "engine": {"answer_key": answer_key(result), "status": result["status"],
+                      "engine": {"answer_key": answer_key(result), "status": result["status"], "mode": result["mode"],
                                  "first_paragraph": first_paragraph(result["answer"]), "answer": result["answer"],
                                  "tools": [t["name"] for t in result["tools"]],
                                  "citations": [c["url"] for c in result["citations"]]}})
         print(f"[eval realposts] {number}/{len(posts)}", file=sys.stderr)
     seconds = time.perf_counter() - started
     summary = summarise(posts, results, load_grades(grades_path))
-    report = _report(summary, golden, seconds)
-    print(report)
+    report = _report(summary, golden, seconds, model)
     out = Path(getattr(args, "out", None) or settings.work_dir / "eval" / "realposts.md")
+    if model:
+        report += cost.markdown(model) + eval_model.beside_offline(summary, out.with_suffix(".json"), model, (
+            "graded", "in_scope_correct_or_partly", "out_of_scope_declined", "scope_right"))
+        summary = {**summary, "model": model, "cost": cost.to_json()}
+    print(report)
+    out = eval_model.tagged(out, model)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(report, encoding="utf-8")
     out.with_suffix(".json").write_text(json.dumps(summary, indent=2), encoding="utf-8")
-    sheet_path = out.with_name("realposts_sheet.yaml")
+    sheet_path = out.with_name(eval_model.tagged(Path("realposts_sheet.yaml"), model).name)
     sheet_path.write_text(yaml.safe_dump(sheet, sort_keys=False, allow_unicode=True, width=110), encoding="utf-8")
     print(f"[eval realposts] written {out}, {out.with_suffix('.json')} and the grading sheet {sheet_path}", file=sys.stderr)
     return 0

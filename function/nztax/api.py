@@ -227,7 +227,8 @@ class AskService:
             if result.usage:
                 record.update(tokens_prompt=result.usage.get("prompt_tokens", 0),
                               tokens_completion=result.usage.get("completion_tokens", 0),
-                              cost_usd=result.usage.get("cost_usd", 0.0))
+                              cost_usd=result.usage.get("cost_usd", 0.0), llm_calls=result.usage.get("calls", 0),
+                              llm_hops=result.usage.get("hops", 0), llm_seconds=result.usage.get("seconds", 0.0))
         if response.status == 429:
             record["severity"] = "WARNING"
         self.log_line(record)

@@ -25,7 +25,7 @@ TABLE_FILE = Path(__file__).parent / "data" / "decisions.yaml"
 INCOME_OWNERS = ("me", "partner")
 CONDITIONS = ("proposed", "proposed_not", "declined_as", "intent_sure", "scope", "scope_not", "scope_sure", "scope_firm",
               "inputs_sure", "inputs_certain", "recoverable", "stated", "asks", "answers_ask", "asks_figure", "story",
-              "lead_fits")
+              "lead_fits", "read_by")
 
 
 @dataclass(frozen=True)
@@ -112,6 +112,7 @@ class Facts:
     story: bool                  # a post that tells a story (several sentences or a long text), not one line
     lead_fits: bool              # a proposed fact's intent is what the asking sentence(s) read as on their own
     kept: tuple[int, ...]        # starts of the input amounts a recalculation keeps
+    read_by: str = "offline"     # who read the frame: offline or model (LLM mode)
 
     def holds(self, when: dict) -> bool:
         checks = {
@@ -124,6 +125,7 @@ class Facts:
             "story": lambda v: self.story == bool(v), "asks_figure": lambda v: self.asks_figure == bool(v),
             "lead_fits": lambda v: self.lead_fits == bool(v),
             "stated": lambda v: self.stated == bool(v), "asks": lambda v: any(a in v for a in self.asks),
+            "read_by": lambda v: self.read_by in v,
         }
         return all(checks[name](value) for name, value in when.items())
 
@@ -158,7 +160,7 @@ def facts_of(decision, frame: QuestionFrame, settings, asked_alone: Callable[[],
                  inputs_certain=not uncertain_inputs(inputs, settings.frame_certain_bar), recoverable=recoverable,
                  stated=bool(frame.stated()), asks=frame.asks_each, answers_ask=bool(kinds & set(frame.asks_each)),
                  asks_figure=frame.asks_figure, story=frame.story, lead_fits=lead_fits(decision, frame, asked_alone),
-                 kept=kept)
+                 kept=kept, read_by=frame.read_by)
 
 
 def apply_table(decision, frame: QuestionFrame, settings, *, redecide: Callable[[Slots], object],

@@ -6,13 +6,14 @@ In: a question, an optional tax year and the latest turns of history. Out: `AskR
     engine.answer("How much tax on $85k?").to_json()
 
 Steps: (1) understand (understand.py: the intent, by nearest catalogue examples; slots.py: amounts,
-periods, codes, years, conditions) and decide once (decide.py: calculate, fact, topic, clarify,
-decline or refuse); (2) the FAQ fast path, when the stored question reads the same; (3) decline,
-refuse and clarify are fixed copy, before any model call; (4) LLM mode (a model is configured):
-the question is retrieved once, the tool loop runs, the answer is composed from the model's JSON;
-any provider error, timeout or unusable reply falls back to (5) offline mode: say.py writes the
-answer first, then the working, then the sources; (6) the figure guard checks every dollar amount
-and percentage in the answer.
+periods, codes, years, conditions): decide.py proposes an action, the question frame (frame.py) and
+the decision table settle it; (2) LLM mode (a model is configured; llm_answer.py): the model reads the
+question into the same frame, the table settles the proposal on it, the engine computes and the model
+writes around the engine's figures; only a refusal, and an answer unit matched far ahead of any other,
+come before the model; (3) offline mode, and whenever the model fails: the FAQ fast path when the
+stored question reads the same, an answer unit (unit_match.py), decline, refuse and clarify as fixed
+copy, else say.py writes the answer first, then the working, then the sources; (4) the figure guard
+checks every dollar amount and percentage in the answer.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ import json
 import logging
 import threading
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from types import SimpleNamespace
 from typing import Any
 
@@ -30,11 +31,11 @@ import numpy as np
 from nztax import calculator_links, composer, guard, say, units
 from nztax.frame_notes import frame_notes
 from nztax.short_query import search_box_question
-from nztax.contract import AskResult, Citation, ToolCall
+from nztax.contract import AskResult
 from nztax.decide import Decision, after_retrieval, decide, final_question, question_parts, question_slots
 from nztax.faq_index import FaqIndex
 from nztax.index import IndexMissingError
-from nztax.rules import RuleBook, current_tax_year, default_rules, today
+from nztax.rules import RuleBook, current_tax_year, default_rules
 from nztax.settings import Settings, get_settings
 from nztax.slots import clean_text, read_slots, reading, without_denied
 from nztax.spelling import Speller
@@ -42,29 +43,9 @@ from nztax.understand import IntentClassifier, default_catalogue
 
 log = logging.getLogger("nztax.engine")
 
-# Tools whose figures are annual approximations of per-pay deductions.
-APPROXIMATE_TOOLS = frozenset({"calculate_take_home_pay", "calculate_student_loan_repayment"})
-# History turns given to the model (the API accepts at most 5).
-LLM_HISTORY_TURNS = 3
-
 
 class UnknownTaxYear(ValueError):
     """A tax year the rules data does not have."""
-
-
-@dataclass
-class _Sources:
-    """Passages shown to the model, numbered so it can say which it used."""
-
-    hits: dict[int, Any] = field(default_factory=dict)
-
-    def add(self, hit) -> int:
-        for sid, known in self.hits.items():
-            if known.parent_id == hit.parent_id:
-                return sid
-        sid = len(self.hits) + 1
-        self.hits[sid] = hit
-        return sid
 
 
 @dataclass(frozen=True)
@@ -214,10 +195,14 @@ class Engine:
     def understand(self, question: str, history: list[dict] | None, tax_year: str | None) -> tuple[Decision, Any]:
         """The decision for a question, and its embedding (reused by retrieval): the intent reading
         proposes an action, the question's frame and the decision table (data/decisions.yaml) settle it."""
+        proposal, vector = self._propose(question, history, tax_year)
+        return self.settle(proposal, self.read_frame(proposal), history), vector
+
+    def settle(self, decision: Decision, frame, history: list[dict] | None) -> Decision:
+        """The proposal settled by the decision table on a frame (the offline reading's, or the model's)."""
         from nztax.decision_table import apply_table
 
-        decision, vector = self._propose(question, history, tax_year)
-        frame = self.read_frame(decision)
+        tax_year = decision.tax_year if decision.tax_year_source == "request" else None
 
         def redecide(slots):
             return decide(decision.asked, decision.classification, self.rules, history=history, tax_year=tax_year, slots=slots)
@@ -237,7 +222,7 @@ class Engine:
             asking = " ".join(frame.asking)
             return self.classifier.classify(asking, self._embed(asking), read_slots(asking, self.rules))
 
-        return apply_table(decision, frame, self.settings, redecide=redecide, in_scope=in_scope, asked_alone=asked_alone), vector
+        return apply_table(decision, frame, self.settings, redecide=redecide, in_scope=in_scope, asked_alone=asked_alone)
 
     def _propose(self, question: str, history: list[dict] | None, tax_year: str | None) -> tuple[Decision, Any]:
         """The action the intent reading proposes, and the question's embedding."""
@@ -328,11 +313,24 @@ class Engine:
         if mode not in ("llm", "offline"):
             raise ValueError("mode must be 'llm' or 'offline'")
         current = current_tax_year()
-        decision, vector = self.understand(question, history, tax_year)
+        proposal, vector = self._propose(question, history, tax_year)
+        decision = self.settle(proposal, self.read_frame(proposal), history)
 
-        result = None
+        result = outcome = None
+        if mode == "llm" and self.settings.llm_model:
+            # The model reads and writes; the offline reading only refuses, and answers when the model
+            # fails. A unit the build names, or one the question matches far ahead of any other, answers first.
+            if unit is None and not history:
+                unit = self._clear_unit(decision, vector)
+            if unit is None:
+                from nztax import llm_answer
+
+                outcome = llm_answer.answer(self, proposal, decision, history, current, vector, question)
+                if outcome.result is not None:
+                    result, decision = outcome.result, outcome.decision
+                    result = frame_notes(calculator_links.attach(result), decision)
         settled_by_frame = decision.trace is not None and decision.trace.rows and decision.trace.action != decision.trace.proposed
-        if use_faq and not history and not settled_by_frame and not decision.stated:
+        if result is None and use_faq and not history and not settled_by_frame and not decision.stated:
             entry = self.faq.match(question, decision.tax_year, reading(decision.slots))
             if entry is not None:
                 try:
@@ -341,25 +339,17 @@ class Engine:
                     log.warning(json.dumps({"event": "faq_entry_invalid", "slug": entry.slug, "detail": str(exc)[:200]}))
         # Otherwise a unit the question reads as answers it (a request to refuse never gets one); the
         # build names each page's own unit. (A stored FAQ answer is itself its unit's answer.)
-        # (With a model configured, the model writes the answer; the build still names its units.)
-        # (A sum on the question's own figures is the calculator's: no unit has those figures.)
+        # (With a model configured, the model writes the answer unless it failed (outcome set); the
+        # build still names its units.) (A sum on the question's own figures is the calculator's: no
+        # unit has those figures.)
         if (result is None and not history and decision.action not in ("refuse", "calculate") and decision.known_year
-                and (unit is not None or mode == "offline")):
+                and (unit is not None or mode == "offline" or outcome is not None)):
             result = self._unit_answer(decision, vector, current, unit)
         if result is None:
-            if decision.action == "decline":
-                result = composer.decline(decision, current)
-            elif decision.action == "refuse":
-                result = composer.refuse(decision)
-            elif decision.action == "clarify" and not (mode == "llm" and decision.missing == ["which_calculation"]):
-                # (Which of two calculations is meant is the model's to work out, when there is one.)
-                result = composer.clarify(decision, self.rules, current)
-            elif mode == "llm" and self.settings.llm_model:
-                result = self._answer_llm(decision, history, current, vector)
-            if result is None:
-                result = self._answer_offline(decision, current, vector)
-            result = calculator_links.attach(result)
-            result = frame_notes(result, decision)
+            result = frame_notes(calculator_links.attach(self.answer_decision(decision, current, vector)), decision)
+        if outcome is not None and outcome.result is None:
+            result.fallback_reason, result.usage = outcome.reason, outcome.usage
+            result.guard_removed = outcome.guard_removed or result.guard_removed
         if decision.trace is not None:
             result.trace = decision.trace.to_json()
         result.citations = self.citation_sections().fill(result.citations, result.tax_year)
@@ -389,6 +379,19 @@ class Engine:
                                      lambda text: reading(read_slots(text, self.rules)), code_names(self.rules))
 
         return self._once("_unit_matcher", build)
+
+    def _clear_unit(self, decision: Decision, vector) -> units.Unit | None:
+        """LLM mode: the unit the question matches far ahead of any other (`llm_unit_margin`), served
+        ahead of the model; a closer call is the model's to read. Never over a refusal or a question
+        the offline reading would ask back about or calculate."""
+        if (isinstance(self.retriever, MissingIndex) or not decision.known_year
+                or decision.action in ("refuse", "calculate", "clarify")):
+            return None
+        found = self.unit_matcher.match(without_denied(decision.question), vector, reading(decision.slots),
+                                        declined=decision.action == "decline")
+        if found is None or found.score - found.runner_up_score < self.settings.llm_unit_margin:
+            return None
+        return found.unit
 
     def _unit_answer(self, decision: Decision, vector, current: str, unit: units.Unit | None) -> AskResult | None:
         """The answer unit's answer, when the question reads as a unit (or the build names one)."""
@@ -420,6 +423,14 @@ class Engine:
         return self._guarded(result, decision, passages=quoted)
 
     # -- offline -------------------------------------------------------------------------------
+
+    def answer_decision(self, decision: Decision, current: str, vector=None) -> AskResult:
+        """The offline answer to a settled decision: decline and refuse are fixed copy; the rest say.py."""
+        if decision.action == "decline":
+            return composer.decline(decision, current)
+        if decision.action == "refuse":
+            return composer.refuse(decision)
+        return self._answer_offline(decision, current, vector)
 
     def _answer_offline(self, decision: Decision, current: str, vector=None) -> AskResult:
         if decision.action == "clarify":
@@ -461,109 +472,6 @@ class Engine:
         return self.retriever.search(query, k=k or self.settings.answer_passages, mode="hybrid",
                                      source_types=[source_type] if source_type else None, tax_year=year,
                                      query_vector=query_vector)
-
-    # -- LLM -----------------------------------------------------------------------------------
-
-    def _answer_llm(self, intent: Decision, history: list[dict], current: str, vector=None) -> AskResult | None:
-        """The model's answer, or None (logged) when the offline answer must be served instead."""
-        from nztax import llm, prompts
-        from nztax.tools import tool_definitions
-
-        sources = _Sources()
-        query = intent.question
-        if intent.used_history and history:
-            query = f"{history[-1].get('question', '')} {intent.question}"
-        for hit in self.search(query, intent.tax_year, query_vector=vector):
-            sources.add(hit)
-        blocks = [prompts.passage_block(sid, h.title, h.url, h.source_type, h.section, h.tax_year, h.text)
-                  for sid, h in sources.hits.items()]
-        year_rules = self.rules.years.get(current)
-        start = year_rules.start if year_rules else today()
-        end = year_rules.end if year_rules else today()
-        messages = [{"role": "system", "content": prompts.system_prompt(today(), current, start, end, self.rules.years)}]
-        for turn in history[-LLM_HISTORY_TURNS:]:
-            messages.append({"role": "user", "content": str(turn.get("question", ""))})
-            messages.append({"role": "assistant", "content": str(turn.get("answer", ""))})
-        messages.append({"role": "user", "content": prompts.context_message(blocks)})
-        question = intent.question
-        if intent.tax_year_source == "request":
-            question = f"{question}\n\n(Tax year selected by the user: {intent.tax_year})"
-        messages.append({"role": "user", "content": question})
-
-        def execute(name: str, arguments: dict) -> dict:
-            if name == "search_tax_documents":
-                return self._search_tool(arguments, sources)
-            from nztax.tools import call_tool
-
-            return call_tool(name, arguments)
-
-        try:
-            reply = llm.run_tool_loop(self.settings, messages, tool_definitions(), execute)
-        except llm.LlmError as exc:
-            log.warning(json.dumps({"event": "llm_fallback", "reason": exc.kind, "detail": str(exc)[:300]}))
-            fallback = self._answer_offline(intent, current, vector)
-            fallback.fallback_reason = exc.kind
-            fallback.usage = exc.usage
-            return fallback
-
-        final = reply.final
-        tools = [ToolCall(name=c.name, arguments=c.arguments, result=c.result) for c in reply.calls]
-        if final.status == "out_of_scope":
-            result = composer.decline(intent, current)
-        elif final.status == "refused":
-            result = composer.refuse(intent)
-        else:
-            citations: list[Citation] = []
-            for call in reply.calls:
-                src = call.result.get("source") if isinstance(call.result, dict) else None
-                if isinstance(src, str) and src.startswith("https://"):
-                    citations.append(Citation(title=self.titles.get(src, "Inland Revenue"), url=src))
-            used = [sources.hits[i] for i in final.sources if i in sources.hits]
-            citations += [composer.passage_citation(h) for h in used]
-            approximate = any(c.name in APPROXIMATE_TOOLS for c in reply.calls)
-            result = AskResult(
-                status=final.status, answer=final.answer.strip(), citations=composer.dedupe(citations), tools=tools,
-                tax_year=intent.tax_year,
-                disclaimer=composer.disclaimer_for(intent, current, approximation=approximate, rules=self.rules),
-                next_actions=final.next_actions[: composer.MAX_NEXT_ACTIONS], mode="llm",
-            )
-            result = self._guarded(result, intent, passages=used)
-            if not guard.substantive(result.answer.replace(guard.REMOVED_NOTE, "")) or guard.mostly_removed(result):
-                log.warning(json.dumps({"event": "guard_downgrade", "removed": result.guard_removed}))
-                fallback = self._answer_offline(intent, current, vector)
-                fallback.fallback_reason = "guard"
-                fallback.guard_removed = result.guard_removed
-                fallback.usage = reply.usage
-                return fallback
-        result.mode = "llm"
-        result.usage = reply.usage
-        if not result.tools:
-            result.tools = tools
-        return result
-
-    def _search_tool(self, arguments: dict, sources: _Sources) -> dict:
-        from pydantic import ValidationError
-
-        from nztax.tools import TOOLS
-
-        tool = TOOLS["search_tax_documents"]
-        try:
-            args = tool.arguments_model.model_validate(arguments)
-        except ValidationError as exc:
-            first = exc.errors()[0]
-            argument = str(first["loc"][0]) if first["loc"] else None
-            return {"error": {"code": "invalid_argument", "argument": argument, "message": f"{argument}: {first['msg']}"}}
-        hits = self.search(args.query, args.tax_year_filter, k=args.k, source_type=args.source_type_filter)
-        results = []
-        for hit in hits:
-            sid = sources.add(hit)
-            results.append({"source_id": sid, **hit.to_json()})
-        out: dict[str, Any] = {"query": args.query, "results": results}
-        if not hits:
-            from nztax.retrieval import NOTHING_RELEVANT
-
-            out["message"] = NOTHING_RELEVANT
-        return out
 
     # -- guard ---------------------------------------------------------------------------------
 

@@ -73,6 +73,7 @@ class QuestionFrame:
     scope_sure: float
     bar: float = 0.7            # how sure a reading must be to be acted on (settings)
     story: bool = False         # several sentences or a long text: a narrative, not a one-line question
+    read_by: str = "offline"    # offline (frame_model.py) or model (llm_reader.py, LLM mode)
 
     @property
     def asks_figure(self) -> bool:
@@ -91,7 +92,8 @@ class QuestionFrame:
         return {"asks": self.asks, "asks_sure": round(self.asks_sure, 2), "asking": list(self.asking),
                 "asks_each": list(self.asks_each), "amounts": [a.to_json() for a in self.amounts],
                 "tax_year": self.tax_year, "year_text": self.year_text, "conditions": list(self.conditions),
-                "scope": self.scope, "scope_sure": round(self.scope_sure, 2), "story": self.story}
+                "scope": self.scope, "scope_sure": round(self.scope_sure, 2), "story": self.story,
+                "read_by": self.read_by}
 
 
 def conditions(slots: Slots) -> tuple[str, ...]:

@@ -200,8 +200,3 @@ def check(answer: str, evidence: Evidence) -> GuardResult:
 def substantive(answer: str) -> bool:
     """Whether anything beyond the removal note is left."""
     return bool(answer.replace(REMOVED_NOTE, "").strip())
-
-
-def mostly_removed(result) -> bool:
-    """An answer that lost its every figure would be hollow: the offline answer is better."""
-    return bool(result.guard_removed) and not find_figures(result.answer)

@@ -94,3 +94,28 @@ def context_message(blocks: list[str]) -> str:
 
 def tool_result_content(result: dict) -> str:
     return json.dumps(result, ensure_ascii=False)
+
+
+# The reading step (llm_reader.py): the model fills the question frame; the engine decides and computes.
+FRAME_PROMPT = """\
+Read a question someone asked about New Zealand personal income tax and fill in the JSON object the \
+response format describes. Do not answer the question and do not calculate anything: only say what \
+the question contains.
+
+- asks: what the asking sentence(s) want: figure (an amount worked out), yes_no, why, which (which of \
+several is right), how (how, when, where, what is), worth_it, check (is my figure right).
+- asking: the sentence(s) that ask, copied exactly from the question.
+- amounts: every amount of money and every percentage in the question. text is the amount exactly as \
+written (for example "$85k" or "4.5%"), value its number in dollars or percent (85000, 4.5), period \
+how often it is paid (annual, monthly, fortnightly, weekly, hourly, four_weekly; null for a \
+percentage or a one-off sum), kind what the figure is (income; tax_withheld: tax already taken, \
+such as PAYE on a payslip; bill: a tax bill or assessment; refund; balance: a loan or account \
+balance; price; rate; cap: a cap or threshold asked about; contribution; other_figure: another \
+calculator's or a payslip's figure) and owner whose it is (me: the person asking; partner; \
+someone_else; employer; ird).
+- tax_year: the New Zealand tax year (1 April to 31 March) the question is about, written like \
+"2024-25", with year_text the words that say it, copied exactly; both null when no year is named.
+- conditions: which of these the question says apply to the asker: {conditions}.
+- scope: nz_tax when the question is about New Zealand personal income tax (even when it mentions \
+another country), otherwise what it is about: {scopes}.
+"""

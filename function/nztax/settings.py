@@ -20,6 +20,8 @@ Tax figures never live here: they are in `nztax/rules/*.yaml`.
 | NZTAX_LLM_MAX_RETRIES | 1 | litellm retries per call |
 | NZTAX_LLM_MAX_HOPS | 3 | tool-calling hops before a forced final answer |
 | NZTAX_LLM_MAX_TOKENS | 1200 | most output tokens per LLM call (caps cost and latency) |
+| NZTAX_LLM_FRAME_RETRIES | 1 | LLM mode: more asks when the model's reading of the question does not fit the frame's schema (docs/llm.md) |
+| NZTAX_LLM_UNIT_MARGIN | 0.3 | LLM mode: the lead over the next unit at which a matched answer unit is served ahead of the model |
 | NZTAX_ANSWER_PASSAGES | 5 | retrieved passages given to the composer / the model as context |
 | NZTAX_INTENT_MARGIN | 0.04 | understanding: least lead of the best intent over the next (combined score) before the engine calculates; below it, it answers from retrieval or asks (docs/understanding.md) |
 | NZTAX_INTENT_MIN_SCORE | 0.45 | understanding: least combined score of the best intent; below it the question is answered from retrieval |
@@ -214,6 +216,8 @@ class Settings:
     firebase_site: str | None = None
     # answer engine (issue 6)
     llm_max_tokens: int = 1200
+    llm_frame_retries: int = 1
+    llm_unit_margin: float = 0.3
     answer_passages: int = 5
     faq_match_threshold: float = 0.8
     frame_bar: float = 0.7
@@ -335,6 +339,8 @@ def get_settings() -> Settings:
         site_url=os.environ.get("NZTAX_SITE_URL") or None,
         firebase_site=os.environ.get("NZTAX_FIREBASE_SITE") or None,
         llm_max_tokens=int(_env("NZTAX_LLM_MAX_TOKENS", "1200")),
+        llm_frame_retries=int(_env("NZTAX_LLM_FRAME_RETRIES", "1")),
+        llm_unit_margin=float(_env("NZTAX_LLM_UNIT_MARGIN", "0.3")),
         answer_passages=int(_env("NZTAX_ANSWER_PASSAGES", "5")),
         faq_match_threshold=float(_env("NZTAX_FAQ_MATCH_THRESHOLD", "0.8")),
         frame_bar=float(_env("NZTAX_FRAME_BAR", "0.7")),

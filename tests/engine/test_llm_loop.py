@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from fake_openai import FakeOpenAI, final, tool_call
+from fake_openai import FakeOpenAI, final, frame, tool_call
 from nztax.engine import Engine
 
 TAX_RATES_URL_PART = "tax-rates-for-individuals"
@@ -25,6 +25,7 @@ def fake():
 def llm_engine(engine, engine_settings, fake, monkeypatch):
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test-not-a-real-key")
     fake.script.clear()
+    fake.frames.clear()
     fake.requests.clear()
     settings = dataclasses.replace(engine_settings, llm_model="openai/fake", llm_api_base=fake.base_url,
                                    llm_timeout=1.0, llm_max_retries=0, llm_max_hops=3)
@@ -35,12 +36,10 @@ def ask(e, question, **kw):
     return e.answer(question, use_faq=False, **kw)
 
 
-def test_two_hops_tool_then_answer(llm_engine, fake):
-    fake.script[:] = [
-        lambda b: {"tool_calls": [tool_call("call_1", "calculate_income_tax", {"taxable_income": 85000})]},
-        lambda b: final("answered", "Income tax on $85,000 is **$17,927.50** (effective rate 21.09%).",
-                        ["What about with a student loan?"]),
-    ]
+def test_engine_computes_and_the_model_writes_around_its_figures(llm_engine, fake):
+    fake.frames[:] = [frame("figure", [("$85,000", 85000, "annual", "income", "me")])]
+    fake.script[:] = [lambda b: final("answered", "Income tax on $85,000 is **$17,927.50** (effective rate 21.09%).",
+                                      ["What about with a student loan?"])]
     result = ask(llm_engine, "How much tax do I pay on $85,000?")
     out = result.to_json()
     assert out["mode"] == "llm" and out["status"] == "answered"
@@ -48,14 +47,17 @@ def test_two_hops_tool_then_answer(llm_engine, fake):
     assert [t["name"] for t in out["tools"]] == ["calculate_income_tax"]
     assert out["tools"][0]["result"]["total_tax"] == 17927.5
     assert any(TAX_RATES_URL_PART in c["url"] for c in out["citations"])
-    assert result.usage["prompt_tokens"] == 200 and result.usage["calls"] == 2
-    first, second = fake.requests
-    assert first["model"] == "fake" and {t["function"]["name"] for t in first["tools"]} >= {"calculate_income_tax", "search_tax_documents"}
-    roles = [m["role"] for m in second["messages"]]
+    assert result.usage["prompt_tokens"] == 200 and result.usage["calls"] == 2 and result.usage["hops"] == 0
+    reading, writing = fake.requests
+    assert reading["response_format"]["type"] == "json_schema" and "tools" not in reading
+    assert reading["messages"][-1]["content"] == "How much tax do I pay on $85,000?"
+    assert writing["model"] == "fake" and {t["function"]["name"] for t in writing["tools"]} >= {"calculate_income_tax", "search_tax_documents"}
+    roles = [m["role"] for m in writing["messages"]]
     assert roles == ["system", "user", "user", "assistant", "tool"]
-    assert second["messages"][1]["content"].startswith("<context>")  # passages are a separate message
-    assert "2026-27" in second["messages"][0]["content"]  # the current tax year comes from the date
-    assert second["messages"][-1]["tool_call_id"] == "call_1"
+    assert writing["messages"][1]["content"].startswith("<context>")  # passages are a separate message
+    assert "2026-27" in writing["messages"][0]["content"]  # the current tax year comes from the date
+    made = writing["messages"][-1]
+    assert made["tool_call_id"] == "engine_1" and json.loads(made["content"])["total_tax"] == 17927.5
 
 
 def test_parallel_tool_calls_in_one_hop(llm_engine, fake):
@@ -64,11 +66,11 @@ def test_parallel_tool_calls_in_one_hop(llm_engine, fake):
             tool_call("call_a", "calculate_paye", {"gross_pay": 1000, "pay_frequency": "weekly", "tax_code": "M"}),
             tool_call("call_b", "calculate_kiwisaver", {"gross_pay": 1000}),
         ]},
-        lambda b: final("answered", "PAYE is $171.50 and your KiwiSaver contribution is $35."),
+        lambda b: final("answered", "On $1,000 a week PAYE is $171.50 and your KiwiSaver contribution is $35."),
     ]
-    out = ask(llm_engine, "PAYE and KiwiSaver on $1,000 a week?").to_json()
+    out = ask(llm_engine, "How do PAYE and KiwiSaver deductions work on a weekly wage?").to_json()
     assert [t["name"] for t in out["tools"]] == ["calculate_paye", "calculate_kiwisaver"]
-    tool_messages = [m for m in fake.requests[1]["messages"] if m["role"] == "tool"]
+    tool_messages = [m for m in fake.requests[2]["messages"] if m["role"] == "tool"]
     assert [m["tool_call_id"] for m in tool_messages] == ["call_a", "call_b"]
     assert json.loads(tool_messages[0]["content"])["paye"] == 171.5  # IR340 April 2026, weekly $1,000 M
     assert "$171.50" in out["answer"] and "$35" in out["answer"]
@@ -81,7 +83,7 @@ def test_bad_tool_argument_goes_back_as_an_error(llm_engine, fake):
         lambda b: final("needs_clarification", "How much do you earn in a year?"),
     ]
     out = ask(llm_engine, "How is income tax on salary and wages worked out in New Zealand?").to_json()
-    errors = [json.loads(m["content"]) for m in fake.requests[2]["messages"] if m["role"] == "tool"]
+    errors = [json.loads(m["content"]) for m in fake.requests[3]["messages"] if m["role"] == "tool"]
     assert errors[0]["error"]["code"] == "invalid_argument" and errors[0]["error"]["argument"] == "taxable_income"
     assert errors[1]["error"]["code"] == "invalid_json"
     assert out["status"] == "needs_clarification" and out["mode"] == "llm"
@@ -92,15 +94,16 @@ def test_hop_cap_forces_a_final_call_without_tools(llm_engine, fake):
     fake.script[:] = [search, search, search,
                       lambda b: final("answered", "The ACC earners' levy is 1.75% of liable earnings.", sources=[1])]
     out = ask(llm_engine, "Tell me about the ACC levy").to_json()
-    assert len(fake.requests) == 4
-    assert all("tools" in r for r in fake.requests[:3]) and "tools" not in fake.requests[3]
+    assert len(fake.requests) == 5 and "response_format" in fake.requests[0]
+    assert all("tools" in r for r in fake.requests[1:4]) and "tools" not in fake.requests[4]
     assert [t["name"] for t in out["tools"]] == ["search_tax_documents"] * 3
     assert "1.75%" in out["answer"] and out["mode"] == "llm"
     assert any("acc-earners-levy-rates" in c["url"] for c in out["citations"])
 
 
-def test_timeout_falls_back_to_the_offline_answer(llm_engine, fake):
-    fake.script[:] = [lambda b: "hang"]
+@pytest.mark.parametrize("step", ["read", "write"])
+def test_timeout_falls_back_to_the_offline_answer(llm_engine, fake, step):
+    (fake.frames if step == "read" else fake.script)[:] = [lambda b: "hang"]
     started = time.perf_counter()
     result = ask(llm_engine, "How much tax do I pay on $85,000?")
     elapsed = time.perf_counter() - started
@@ -112,7 +115,6 @@ def test_timeout_falls_back_to_the_offline_answer(llm_engine, fake):
 
 def test_invented_figure_never_reaches_the_user(llm_engine, fake):
     fake.script[:] = [
-        lambda b: {"tool_calls": [tool_call("c1", "calculate_income_tax", {"taxable_income": 85000})]},
         lambda b: final("answered", "Income tax on $85,000 is $17,927.50. You can also claim a $2,500 "
                         "working-from-home allowance tax free. Your marginal rate is 33%."),
     ]
@@ -138,9 +140,31 @@ def test_model_out_of_scope_uses_fixed_copy(llm_engine, fake):
     assert out["status"] == "out_of_scope" and "Sure!" not in out["answer"]
 
 
-def test_router_declines_before_any_model_call(llm_engine, fake):
+def test_a_decline_the_model_reads_too_is_fixed_copy_without_a_tool_loop(llm_engine, fake):
+    fake.frames[:] = [frame("how", scope="other_nz_tax")]
     out = ask(llm_engine, "How do I register for GST?").to_json()
-    assert out["status"] == "out_of_scope" and fake.requests == []
+    assert out["status"] == "out_of_scope" and len(fake.requests) == 1 and "response_format" in fake.requests[0]
+
+
+def test_a_refusal_is_final_before_any_model_call(llm_engine, fake):
+    fake.frames[:] = [frame("figure", [("$40,000", 40000, "annual", "income", "me")])]
+    fake.script[:] = [lambda b: final("answered", "Sure: keep it in cash and leave it off your return.")]
+    result = ask(llm_engine, "How can I hide my $40,000 of cash income from IRD?")
+    assert result.status == "refused" and fake.requests == [] and "Sure" not in result.answer
+
+
+def test_the_models_reading_cannot_turn_a_refusal_into_an_answer(llm_engine):
+    """Even given a frame that reads a plain tax question, the table keeps a proposed refusal."""
+    from nztax.llm_reader import FrameReading, validate
+
+    question = "How can I hide my $40,000 of cash income from IRD?"
+    proposal, _ = llm_engine._propose(question, [], None)
+    assert proposal.action == "refuse"
+    reading = FrameReading.model_validate(json.loads(frame("figure", [("$40,000", 40000, "annual", "income", "me")])["content"]))
+    model_frame, dropped = validate(reading, proposal.asked, proposal.slots, llm_engine.rules.years)
+    assert not dropped and model_frame.read_by == "model"
+    settled = llm_engine.settle(proposal, model_frame, [])
+    assert settled.action == "refuse" and settled.trace.rows == ["refuse_is_final"]
 
 
 def test_reply_that_is_not_json_falls_back(llm_engine, fake):

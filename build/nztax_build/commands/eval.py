@@ -77,6 +77,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", help="report file (default: .work/eval/<target>.md)")
     parser.add_argument("--index", help="index directory (default: settings.index_dir)")
     parser.add_argument("--sweep", action="store_true", help="retrieval: also sweep RRF k and fusion weights")
+    parser.add_argument("--model", help="answer through this litellm model (its key set) or scripted:<frames.yaml>; "
+                                        "reports are written beside the offline ones (docs/llm.md)")
 
 
 def _run_target(name: str, args: argparse.Namespace) -> int | None:
@@ -106,7 +108,10 @@ def run(args: argparse.Namespace) -> int:
     if args.golden or args.out:
         print("nztax eval all: --golden/--out apply to one target; using each target's defaults", file=sys.stderr)
     worst = 0
-    for name in TARGETS:
+    # Through a model only the answer evaluations change (bank and the real posts): the rest read no model.
+    from nztax_build.eval_model import MODEL_TARGETS
+
+    for name in (MODEL_TARGETS if getattr(args, "model", None) else TARGETS):
         target_args = copy.copy(args)
         target_args.target, target_args.golden, target_args.out = name, None, None
         code = _run_target(name, target_args)
