@@ -174,18 +174,18 @@ def test_a_stated_tax_figure_is_never_checked_against_the_take_home(engine, stat
 
 # -- what is asked decides whether a story's figures are worked on (issue 36) ----------------------
 
-STORY = ("I started a weekend job at a garden centre in March. It pays about $300 a week, on top of my "
-         "main job, which pays $52,000 a year. The payslips from the weekend job show a lot of tax taken. ")
+STORY = ("I work full time as a nurse on a salary of $78,000 a year. I'm paid fortnightly and I'm not in "
+         "KiwiSaver. My partner stays home with our two kids. ")
 
 
 def test_family_a_story_asking_for_a_figure_is_calculated(engine):
-    d = decided(engine, STORY + "How much tax will I pay on the weekend job this year?")
-    assert d.action == "calculate", d.trace.to_json()
+    d = decided(engine, STORY + "How much income tax will I pay this year?")
+    assert d.action == "calculate" and incomes(d) == [78000.0], d.trace.to_json()
 
 
-@pytest.mark.parametrize("asked", ["Why is so much tax coming off the weekend job?",
-                                   "Is it normal for a second job to be taxed more?",
-                                   "Is it even worth keeping the weekend job?"])
+@pytest.mark.parametrize("asked", ["Why is so much income tax coming off my pay?",
+                                   "Is it normal to pay this much income tax on a nurse's salary?",
+                                   "Is it even worth asking for a raise, after the tax?"])
 def test_family_the_same_story_asking_why_or_whether_gets_the_rule_not_a_sum(engine, asked):
     # Only the asking sentence changes: a why / whether / worth-it question is answered with the rule
     # first, and its figures go to the calculator link rather than into a sum it did not ask for.
