@@ -25,7 +25,7 @@ TABLE_FILE = Path(__file__).parent / "data" / "decisions.yaml"
 INCOME_OWNERS = ("me", "partner")
 CONDITIONS = ("proposed", "proposed_not", "declined_as", "intent_sure", "scope", "scope_not", "scope_sure", "scope_firm",
               "inputs_sure", "inputs_certain", "recoverable", "stated", "asks", "answers_ask", "asks_figure", "story",
-              "lead_fits", "read_by")
+              "lead_fits", "rule_worked", "several_figures", "read_by")
 
 
 @dataclass(frozen=True)
@@ -111,6 +111,8 @@ class Facts:
     asks_figure: bool            # an asking sentence asks for a figure or a check of one
     story: bool                  # a post that tells a story (several sentences or a long text), not one line
     lead_fits: bool              # a proposed fact's intent is what the asking sentence(s) read as on their own
+    rule_worked: bool            # a proposed fact works its rule (or a calculator) on a figure of the question's
+    several_figures: bool        # the question states more than one amount of money
     kept: tuple[int, ...]        # starts of the input amounts a recalculation keeps
     read_by: str = "offline"     # who read the frame: offline or model (LLM mode)
 
@@ -123,7 +125,8 @@ class Facts:
             "inputs_sure": lambda v: self.inputs_sure == bool(v), "recoverable": lambda v: self.recoverable == bool(v),
             "inputs_certain": lambda v: self.inputs_certain == bool(v), "answers_ask": lambda v: self.answers_ask == bool(v),
             "story": lambda v: self.story == bool(v), "asks_figure": lambda v: self.asks_figure == bool(v),
-            "lead_fits": lambda v: self.lead_fits == bool(v),
+            "lead_fits": lambda v: self.lead_fits == bool(v), "rule_worked": lambda v: self.rule_worked == bool(v),
+            "several_figures": lambda v: self.several_figures == bool(v),
             "stated": lambda v: self.stated == bool(v), "asks": lambda v: any(a in v for a in self.asks),
             "read_by": lambda v: self.read_by in v,
         }
@@ -160,6 +163,8 @@ def facts_of(decision, frame: QuestionFrame, settings, asked_alone: Callable[[],
                  inputs_certain=not uncertain_inputs(inputs, settings.frame_certain_bar), recoverable=recoverable,
                  stated=bool(frame.stated()), asks=frame.asks_each, answers_ask=bool(kinds & set(frame.asks_each)),
                  asks_figure=frame.asks_figure, story=frame.story, lead_fits=lead_fits(decision, frame, asked_alone),
+                 rule_worked=decision.action == "fact" and bool(decision.rule_results or decision.calls),
+                 several_figures=len({a.value for a in frame.amounts if a.period is not None}) > 1,
                  kept=kept, read_by=frame.read_by)
 
 
@@ -201,6 +206,9 @@ def apply_table(decision, frame: QuestionFrame, settings, *, redecide: Callable[
     elif row.then == "from_sources":
         out = replace(decision, action="topic", calls=[], missing=[])
         trace.notes.append("answered from the passages that best answer the asking sentence(s)")
+    elif row.then == "rule_only":
+        out = replace(decision, rule_results={}, calls=[])
+        trace.notes.append("the rule is not worked on one of the post's several figures")
     elif row.then == "check":
         out = replace(decision, stated=list(frame.stated()))
     trace.action = out.action
