@@ -14,25 +14,19 @@ import re
 from dataclasses import dataclass, field
 from decimal import ROUND_DOWN, Decimal
 
+from nztax.cue_words import cue
 from nztax.rules import SECONDARY_CODES
 from nztax.slots import Money, Slots
 
-# The words that name an extra pay, and the ones that say it is paid on leaving or is a redundancy payment.
-EXTRA_PAY_WORDS = re.compile(r"\bbonus(?:es)?\b|\bredundanc(?:y|ies)\b|\bleave (?:payout|pay-?out|paid out|cashed (?:up|in|out))\b|"
-                             r"\b(?:holiday|annual leave) (?:pay )?(?:payout|paid out)\b|\bpayout\b|\bback ?pay\b|\blump[- ]sum\b|"
-                             r"\bretiring allowance\b|\bsevera\w+ pay\b", re.I)
-REDUNDANCY_WORDS = re.compile(r"\bredundan\w*|\bretiring allowance\b|\bseverance\b", re.I)
-LEAVING_WORDS = re.compile(r"\bredundan\w*|\bleav(?:e|ing) (?:my|the|this|a|our) (?:job|work|employer|company)\b|\bfinal pay\b|"
-                           r"\bresign\w*|\bquit(?:ting)?\b|\bfinish(?:ing)? up\b|\bwhen I leave\b|\blast day\b|\bseverance\b", re.I)
-TAX_ON_IT_ASKED = re.compile(r"\btax\w*\b|\bpaye\b|\btaken\b|\bdeducted\b|\bcomes? off\b", re.I)
-# What is kept of it over the year (the take-home sum on both, which links the extra-pay calculator).
-KEPT_ASKED = re.compile(r"\bkeep\b|\bend up with\b|\btake[- ]?home\b|\bafter tax\b|\bnet\b|\bleft (?:over|of it)\b", re.I)
-YEAR_END_ASKED = re.compile(r"\brefund\b|\btax bill\b|\bget a bill\b|\b(?:tax )?to pay at the end\b|\bsquare[- ]?up\b|"
-                            r"\bend of (?:the )?(?:tax )?year\b|\b(?:get|getting) (?:some |any )?(?:money|tax) back\b", re.I)
-# The year's whole tax asked for, or an amount that already holds the extra pay: the income-tax sum's question.
-YEARS_TAX_ASKED = re.compile(r"\btotal\b[^.?!]*\btax\b|\btax\b[^.?!]*\b(?:for|this|over) (?:the )?(?:whole |tax )?year\b|"
-                             r"\bincl(?:uding|\.)?\b|\bin total\b", re.I)
-INTEREST_WORDS = re.compile(r"\binterest\b|\bterm deposit\b|\bsavings\b", re.I)
+# The words that name an extra pay, and how it is asked about (data/cue_words.yaml).
+EXTRA_PAY_WORDS = cue("extra_pay")
+REDUNDANCY_WORDS = cue("redundancy")
+LEAVING_WORDS = cue("leaving")
+TAX_ON_IT_ASKED = cue("tax_on_it_asked")
+KEPT_ASKED = cue("kept_asked")
+YEAR_END_ASKED = cue("year_end_asked")
+YEARS_TAX_ASKED = cue("years_tax_asked")
+INTEREST_WORDS = cue("interest")
 RATE = re.compile(r"(\d{1,2}(?:\.\d{1,2})?)\s?%")
 # How near (in characters) an amount must be to the word that names it.
 NEAR = 30

@@ -14,6 +14,7 @@ from nztax import composer
 from nztax.calculators.paye import PRIMARY_CODES
 from nztax.composer import money, pct, section_or_none
 from nztax.contract import AskResult, Citation, ToolCall
+from nztax.cue_words import alternatives
 from nztax.decide import LOAN_DEDUCTION_ASKED, Decision, base_code
 from nztax.rules import PAY_FREQUENCIES, RuleBook
 from nztax.slots import ASKS_IF_RIGHT
@@ -251,7 +252,7 @@ LEAD_FIGURE = re.compile(r"\*\*\$(?P<v>[\d,]+(?:\.\d+)?)")
 
 
 # The words just before a lead figure that name it a tax ("PAYE is **$1,203.75**").
-TAX_BEFORE = re.compile(r"\b(?:tax|paye|levy|repayments?|deductions?)\b[^*]{0,45}$", re.I)
+TAX_BEFORE = re.compile(r"\b(?:" + alternatives("tax_named") + r")\b[^*]{0,45}$", re.I)
 
 
 def _stated_as_tax(decision: Decision, claimed) -> bool:

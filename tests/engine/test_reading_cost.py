@@ -14,7 +14,8 @@ import re
 
 import pytest
 
-from nztax import slots
+from nztax import (amount_grammar, amount_owners, amount_roles, money_reader, question_conditions, slots, text_cleaning,
+                   worked_amounts)
 from nztax.api import FIGURE, MAX_QUESTION_CHARS, RequestError, parse_request
 from nztax.settings import get_settings
 
@@ -47,12 +48,17 @@ class _Counting:
         return getattr(self._pattern, name)
 
 
+# The question reader's modules: each looks its patterns up in its own namespace, so each is wrapped.
+READER = (text_cleaning, amount_grammar, amount_roles, amount_owners, money_reader, worked_amounts, question_conditions, slots)
+
+
 @pytest.fixture
 def offered(monkeypatch):
     tally = [0]
-    for name, value in list(vars(slots).items()):
-        if isinstance(value, re.Pattern):
-            monkeypatch.setattr(slots, name, _Counting(value, tally))
+    for module in READER:
+        for name, value in list(vars(module).items()):
+            if isinstance(value, re.Pattern):
+                monkeypatch.setattr(module, name, _Counting(value, tally))
 
     def count(question: str) -> int:
         tally[0] = 0

@@ -1,0 +1,115 @@
+"""Whose an amount is: the asker's, or another person's they name.
+
+In: the text and its amounts. Out: the people the text names with where they are named, the owner
+nearest an amount, the person a question asks about, and the amounts re-labelled as that person's
+income when the question is about them (`_of_the_person_asked_about`).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from nztax.amount_grammar import KIN, Money
+from nztax.amount_roles import GROSS_ROLES, HOUSEHOLD_QUESTIONED
+
+# Whose money an amount is. A question may tell of someone else's income ("My wife made $25k profit
+# from hairdressing. I'm on $90k.") and ask about either person ("How much does she owe?"): the
+# amounts of the person asked about are the incomes, the other person's are not added.
+# (Typed on a phone, "my" is dropped at the start: "husband gets $1,850 a fortnight", "Wife's on $1,100".)
+KIN_NOUN = re.compile(rf"\b(?:my|our)\s+(?:\w+\s+)?(?:{KIN})s?\b(?:'s)?|\bother half\b|(?:^|(?<=[.?!])\s+)(?:{KIN})\b(?:'s)?", re.I)
+# "she", "he", "her job": only where the text names someone it can be (else it is the boss or the accountant).
+OTHER_PRONOUN = re.compile(r"\b(?:she|he|she's|he's|she'll|he'll|shes)\b|\b(?:her|his)\s+(?=[a-z])", re.I)
+# "me and my partner earn 140k", "my wife and I make": one amount of two people.
+# ("my son and daughter … together they earn $70k", "my two daughters between them make $55k": two others' pay as one amount.)
+JOINT = re.compile(rf"\b(?:me|i|myself)\s+(?:and|&)\s+(?:my|our)\s+(?:\w+\s+)?(?:{KIN})\b|"
+                   rf"\b(?:my|our)\s+(?:\w+\s+)?(?:{KIN})\s+(?:and|&)\s+(?:me|i|myself)\b|"
+                   rf"\b(?:my|our)\s+(?:\w+\s+)?(?:(?:{KIN})s?\s+(?:and|&)\s+(?:my\s+|our\s+|his\s+|her\s+)?(?:\w+\s+)?(?:{KIN})s?|(?:{KIN})s)\b"
+                   r"(?=[^.?!]{0,40}\b(?:together|combined|between them|between the two))", re.I)
+# ("in my cafe", "at my shop" name a place, not whose money a figure is.)
+# A business by the kind of place it is ("the bakery", "my cafe").
+BUSINESS_PLACES = (r"business|biz|shop|cafe|café|firm|practice|restaurant|store|salon|bar|farm|workshop|bakery|dairy|clinic|"
+                   r"studio|agency|takeaways?|gym|pub|franchise|consultancy|garage|orchard|vineyard")
+SELF_WORDS = re.compile(r"\b(?:i|i'm|im|i've|ive|i'd|i'll|me|mine|myself)\b|"
+                        rf"\bmy\b(?!\s+(?:own\s+)?(?:{BUSINESS_PLACES}|company|house|home|flat|office|workplace)\b)", re.I)
+# Words about the asking, not about whose sum it is: "can you tell me how much tax my son pays".
+ASKING_FOR = re.compile(r"\b(?:tell|show|help|let|give|explain to|advise)\s+(?:me|us)\b|\bi\s+(?:want|need|would like|wanted|'d like)\s+to\s+know\b|"
+                        r"\bi(?:'m| am)?\s+wonder(?:ing)?\b|\b(?:can|could|may)\s+i\s+(?:ask|check)\b|\bdo you know\b", re.I)
+SENTENCE_END = re.compile(r"[.?!;](?=\s|$)")
+
+
+def _people(text: str, names_kin: bool) -> list[tuple[int, str]]:
+    """(position, "self" | "other") for every mention of a person in the text, in order; "she" and
+    "he" count only when the whole question `names_kin`."""
+    joint = [(m.start(), m.end()) for m in JOINT.finditer(text)]
+    others = [(m.start(), m.end()) for m in KIN_NOUN.finditer(text) if not any(a <= m.start() < b for a, b in joint)]
+    if names_kin:
+        others += [(m.start(), m.end()) for m in OTHER_PRONOUN.finditer(text)]
+    found = [(a, "other") for a, _ in others] + [(a, "both") for a, _ in joint]
+    found += [(m.start(), "self") for m in SELF_WORDS.finditer(text) if not any(a <= m.start() < b for a, b in others + joint)]
+    return sorted(found)
+
+
+def _owner(people: list[tuple[int, str]], text: str, start: int) -> str | None:
+    """Whose an amount at `start` is: the last person named before it in its sentence, else the
+    first after it in its sentence, else the last one named before its sentence."""
+    sentence_start = max((m.end() for m in SENTENCE_END.finditer(text, 0, start)), default=0)
+    ends = [m.start() for m in SENTENCE_END.finditer(text, start)]
+    sentence_end = ends[0] if ends else len(text)
+    # After the amount, only someone in its own clause: in "Salary $71,500, plus …, and my partner earns
+    # $48,000" the partner is the later amount's.
+    clause_ends = [m.start() for m in CLAUSE_END.finditer(text, start, sentence_end)]
+    clause_end = clause_ends[0] if clause_ends else sentence_end
+    before = [who for at, who in people if sentence_start <= at < start]
+    after = [who for at, who in people if start <= at < clause_end]
+    # (A young child named in an earlier sentence, "back at work after my second kid", earns nothing.)
+    earlier = [who for at, who in people if at < sentence_start and not YOUNG_CHILD.match(text, at)]
+    return (before or after[:1] or earlier or [None])[-1]
+
+
+YOUNG_CHILD = re.compile(r"(?:my |our |the |a |second |first |third |new )*(?:kid|kids|child|children|baby|babies|toddler|bub)\b", re.I)
+CLAUSE_END = re.compile(r"[.?!;,](?=\s|$)|\s(?:and|but|so|[-–—])\s", re.I)
+ASKS_SOMETHING = re.compile(r"\b(?:how|what|whats|what's|which|does|do|did|will|would|should|can|is|are|owe)\b", re.I)
+INCOME_LIKE_ROLES = ("income", "main_job", "second_job", "total", "partner", "other_income", "investment_income", *GROSS_ROLES)
+
+
+# Whether the one who quoted a figure is right ("my mate reckons it's $9,400 - is he right?"): the
+# claim is checked, and the sum is still the asker's.
+CLAIMANT_CHECKED = re.compile(r"\b(?:is|was|are|were) (?:he|she|they) (?:right|correct|wrong|spot on|on the money)\b", re.I)
+
+
+def _asked_about(text: str) -> str | None:
+    """Whose sum the (cleaned) question asks for: "other" ("how much does she owe?"), "self" ("what's
+    my take-home?") or None when its asking clause names nobody."""
+    text = CLAIMANT_CHECKED.sub("is that right", ASKING_FOR.sub(" ", text))
+    # The sentences that end in a question mark are the asking ones, when there are any ("how much
+    # tax is that?? my mate says anything under 10k is tax free").
+    questions = re.findall(r"[^.?!]*\?", text)
+    clauses = [p for p in CLAUSE_END.split(" ".join(questions) if questions else text) if p.strip()]
+    asking = next((p for p in reversed(clauses) if ASKS_SOMETHING.search(p)), clauses[-1] if clauses else "")
+    people = _people(asking, names_kin=bool(KIN_NOUN.search(text)))
+    return people[0][1] if people else None
+
+
+def _of_the_person_asked_about(text: str, amounts: list[Money]) -> list[Money]:
+    """Amounts of someone other than the person asked about become "partner" (never added); the
+    asked-about person's own income, named next to their relation ("my wife earns $50k"), is an income."""
+    if not KIN_NOUN.search(text):
+        return amounts
+    people = _people(text, names_kin=True)
+    owners = [_owner(people, text, a.start) for a in amounts]
+    subject = _asked_about(text)
+    incomes = [o for a, o in zip(amounts, owners) if a.role in INCOME_LIKE_ROLES]
+    if subject is None:
+        subject = "other" if incomes and all(o == "other" for o in incomes) else "self"
+    result = []
+    for amount, owner in zip(amounts, owners):
+        if amount.role in INCOME_LIKE_ROLES and owner == "both":
+            amount = replace(amount, role="income", questioned=HOUSEHOLD_QUESTIONED)
+        elif amount.role in INCOME_LIKE_ROLES:
+            if (owner or "self") != subject:
+                amount = replace(amount, role="partner")
+            elif amount.role == "partner":
+                amount = replace(amount, role="income")
+        result.append(amount)
+    return result

@@ -1,0 +1,383 @@
+"""The role of an amount of money from the words next to it.
+
+In: the text and an amount's span (or the amounts found). Out: a role — income, second job, partner,
+donation, deduction, expense, contribution, value, balance, threshold, a figure someone worked out
+("claimed") … — for each amount (`_role_of`), and the passes that revise roles from the whole sentence
+(balances, a list of costs, thresholds named, figures claimed by a payslip or a calculator).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from decimal import Decimal
+
+from nztax.rules import PAY_FREQUENCIES
+from nztax.settings import get_settings
+from nztax.amount_grammar import (FIGURE_JUST_BEFORE, LABELS_NEXT_AMOUNT, LEADS_ANOTHER_AMOUNT, MONEY_FIGURE,
+                                  Money, NOUN_AFTER, _clause_start)
+
+ROLE_WORDS = [
+    # (role, pattern near the amount). The nearest match wins, before the amount first.
+    ("income", r"earn\w*|salary|wages?|paid|pay of|pay is|income of|i make|making|on a|gross|job paying|pays? me|"
+               r"redundancy(?: pay(?:ment|out)?)?|severance(?: pay(?:ment)?)?|"
+               r"(?:with|including|incl\.?|inc\.?) (?:my |the |a )?bonus(?:es)?|"
+               r"from (?:[\w-]+ ){0,3}?(?:work|job|teaching|shifts|nursing|labouring)|"
+               r"taxable income|income(?: (?:was|is|around|about|roughly))?"),
+    ("donation", r"donat\w*|(?:gave|give|given)(?!\s+(?:me|us|him|her|them|my|our)\b)|payroll giving|charit\w*|church|tithe|koha|"
+                 # a gift to a charity named after it ("$500 to the hospice")
+                 r"to (?:the )?(?:red cross|hospice|salvation army|sally army|spca|unicef|world vision|starship|cancer society|"
+                 r"heart foundation|plunket|oxfam|st john|city mission|women'?s refuge|foodbank|food bank|mosque|temple|gurdwara|marae)"),
+    ("contribution", r"put in|putting in|paid in|chuck(?:ed)? in|(?:i|we|i've) put(?: in)?|contribut\w*|into (?:my |the )?kiwisaver|into ks"),
+    ("pie_income", r"\bpie\b|pie income|kiwisaver (?:fund )?(?:earned|returns?|income)|fund (?:earned|income|returns?)"),
+    ("partner", r"partner|wife|husband|spouse|girlfriend|boyfriend|hubby|missus|other half|my mum|my dad|flatmate'?s"),
+    ("second_job", r"second(?:ary)? job|2nd job|other job|another job|second employer|side job|part[- ]time job|the second(?: one)?|"
+                   r"the 2nd(?: one)?|the other one|"
+                   r"weekend job|night job|evening job|secondary|extra job|second income"),
+    ("total", r"total (?:income|earnings|pay)|in total|total(?=\s*\$?$)|total for the (?:tax )?year|total (?:this|a|per) year|altogether|all up|all together|together(?: (?:it'?s|it is|that'?s|thats|they'?re|they are|they make|they pay))?|across (?:both|all) (?:jobs|my jobs)"),
+    ("main_job", r"main|main job|main employer|primary job|first job|day job|full[- ]time job|main salary|main income"),
+    ("deduction", r"came off|taken off|taken out|comes off|deducted(?!\s+(?:from|on|off))|got taxed|paid in tax|tax of|"
+                  r"paye\b|in tax\b|of tax\b|withheld"),
+    # A payslip's or statement's label right before its figure ("RWT 70.12", "SL 28.80", "Rates | 3,100").
+    ("deduction_label", r"(?:rwt|esct|sl|ks|kiwisaver employee|student loan)(?=\s*[:|=]?\s*\$?$)"),
+    ("expense_label", r"(?<![a-z] )rates(?=\s?[:|=]?\s?\$?$)"),
+    # An employer's own KiwiSaver contribution on a payslip ("Employer KS 3.5% 84.13").
+    ("other_label", r"employer (?:ks|kiwisaver|contribution|contrib)\s+\d+(?:\.\d+)?%(?=\s*[:|=]?\s*\$?$)"),
+    ("household", r"between us|together we|we earn|we make|our (?:combined |household |joint )?income|household income|our combined|"
+                  r"combined (?:gross |taxable |total )?income|"
+                  r"couple(?: [\w-]+){0,2} (?:earning|earn|earns|making|make|on|with)|(?:household|family) (?:earning|on|with an income of)|"
+                  r"combined income|joint income|as a couple"),
+    ("expense", r"expenses?|spent|spend|cost|costs|bought|buy|deductible|claim\w*|fees?|laptop|phone|mileage|home office|"
+                r"materials|supplies|outgoings|overheads|postage|packaging|shipping|freight|ingredients|stock costs?|rent (?:is|of)|pay rent|paying rent|mortgage|"
+                # what is charged for a service ("an accountant quoted me $650", "wants $900 for")
+                r"quoted(?: me| us)?|quote of|charg(?:e|es|ed|ing) (?:me|us)|wants|invoiced me|"
+                r"(?:invoice|bill)(?: from [\w' ]{1,25})? (?:is|was|of|for|says|came to|comes to)|"
+                # a rental's costs listed by name ("rates 4,100, insurance 2,300, property manager 2,800")
+                r"council rates|insurance|repairs|maintenance|property manager|"
+                r"body corp\w*|letting fees|agent'?s? fees?"),
+    # Income from investments and property: taxed, but not earnings the ACC levy is charged on.
+    ("investment_income", r"interest|(?:term deposit|td|savings(?: account)?|bank account|on-call) interest|dividends?|rental income|rent from|rental profit|board from|crypto|trading|gain|"
+                          r"(?:airbnb|bookabach|holiday home|holiday rental|bach) (?:income|profit|earnings)"),
+    # What a business or a rental takes in before its costs: taxed only on what is left after them.
+    ("takings", r"sales|(?:shop|store|business|stall) (?:sells|sold|makes|made|takes)|turnover|turned over|turns over|takings|bookings|invoiced(?! at)|invoicing|revenue|brought in|brings in|bring in|took in|takes in|billed|gross receipts"),
+    ("rent_received", r"rent received|gross rent|rent (?:came|comes) to|in rent|"
+                      r"(?:renting|rented|rent|letting|let) (?:it |them )?out(?: [\w-]+){0,6} for|(?:rent|let) it for"),
+    ("other_income", r"profit|bonus|side (?:business|hustle|income|jobs?)|on the side|self[- ]employ\w*|freelanc\w*|contract(?:ing|or)|"
+                     r"cash (?:jobs?|work)|odd jobs"),
+    ("other", r"(?:partnership|company|trust|firm|business|estate|club|charity|society|body corp\w*)'s|owe|owed|owing|refund|tax bill|rit|residual income tax|tax to pay|terminal tax|debt|arrears|boarders?|flatmates? pay|shares|sold|sell|selling|sale|lump sum|redundancy|loss|inheritance|lotto|prize|gift|"
+              r"reimburs\w*|paid (?:me )?back|voucher|"
+              r"penalt\w*|student loan balance|balance|savings(?! interest)|deposit(?! interest)|house price|purchase price|sale price|"
+              r"kiwisaver (?:balance |fund |account )?(?:is|was|sits at|has|of)|"
+              # what an owner takes out of their business: not income (the business's profit is)
+              r"drawings|drew|took out of the business|left me|inherited|estate"),
+    ("value", r"worth|valued at|meant to be|supposed to be|the full"),  # "the IETC is worth $1,040": before the amount only
+]
+# Taxable income besides pay from work: a side business's profit, a bonus, interest, rent.
+OTHER_INCOME_ROLES = ("other_income", "investment_income")
+# Takings before costs, and the income that is left of them after the costs: a business's profit
+# is earnings (the ACC levy is charged on it), a rental's is not.
+GROSS_ROLES = {"takings": "other_income", "rent_received": "investment_income"}
+# Costs that come off takings ("expenses plus materials came to $61k"), not a purchase price or the
+# rent someone pays where they live.
+BUSINESS_COSTS = re.compile(r"\b(?:expenses?|costs?|deductible|deductions?|materials|outgoings|overheads|rates|insurance|"
+                            r"repairs|interest|postage|supplies|maintenance|property manager|body corp\w*|letting fees|agent'?s? fees?)\b", re.I)
+INCOME_ROLE_HANDICAP = 20  # characters
+# Earning said right before an amount ("only earned 2,700", "monthly pay 3900"), and of that, a pay
+# named ("salary 60k"), which beats any other kind of income.
+_PAY_NAMED = r"salary|wages?|(?:my|the|monthly|weekly|fortnightly|gross|net) pay"
+_RIGHT_BEFORE = r"\s*(?:is|of|was)?\s*(?:about|around|roughly|only|just)?\s*\$?$"
+EARNED_RIGHT_BEFORE = re.compile(rf"\b(?:earn\w*|made|make|makes|making|{_PAY_NAMED}){_RIGHT_BEFORE}", re.I)
+SALARY_RIGHT_BEFORE = re.compile(rf"\b(?:{_PAY_NAMED}){_RIGHT_BEFORE}", re.I)
+LINKING_WORD = re.compile(r"(?:and|or|plus|but|with|from|of|in|on|at|to|for|a|an|the|my|per|as|so|then|which|that)\b", re.I)
+# Nouns of a kind of income that may follow the amount after one word ("bank interest", "cash bonus").
+ONE_WORD_BEFORE_ROLES = frozenset({"investment_income", "other_income", "donation"})
+# Roles of money that is not earned: earning said right before the amount beats them however near they are.
+NOT_EARNED_ROLES = frozenset({"donation", "expense", "contribution", "deduction", "other", "value"})
+# Roles that say which job or whose pay it is: nothing right before the amount overrides them.
+JOB_ROLES = frozenset({"main_job", "second_job", "total", "partner", "household"})
+# Roles a later amount in the same list takes on when it has no words of its own.
+LISTED_ROLES = frozenset({"donation", "expense", "contribution", "investment_income"})
+LIST_JOIN = re.compile(r"[^.?!\d$]{0,40}?(?:,|\band\b|&|\bplus\b)\s*", re.I)
+# "1,843 came off" is a deduction; "what comes off a $1,000 wage" is asking about the wage. Before
+# an amount, only a label right next to it counts ("PAYE 612.40").
+AFTER_ONLY_ROLES = frozenset({"deduction"})
+# What may stand between such a label and its amount: "PAYE 612.40", "PAYE: 612.40", "PAYE of $171.50".
+LABEL_JOINERS = frozenset({"", ":", "-", "=", "of", "was", "is", "of about", "of around"})
+# A tax code right after an amount ("$3,200 M code", "880 on ME"): the amount is the pay it applies to.
+CODE_RIGHT_AFTER = re.compile(r"\s?(?:on\s+)?(?:m|me|s|sb|sh|st|sa|nd)(?:\s?sl)?\s+(?:tax\s+)?code\b|\s?(?:on\s+)?(?:m|me)\s?sl\b", re.I)
+# "$312 was taken out" is a deduction; "1150 p/w on ME code, whats the paye" asks about the pay.
+ASKING_WORD = re.compile(r"\b(?:what|whats|what's|how|which|when|why|is|are|does|do)\b", re.I)
+# "22k in rent": rent received, unless the person pays it ("I pay $520 a week rent").
+RENT_AFTER = re.compile(r"(?:(?:a|per|each|every) (?:week|fortnight|month|year)\s+|p/?w\s+|weekly\s+)?(?:in\s+)?rent(?:al)?\b(?! (?:income|profit))", re.I)
+RENT_PAID = re.compile(r"\b(?:pay|pays|paying|paid|spend|spending|cost|costs)\b", re.I)
+# "contributed $800" and "$800 into KiwiSaver" are contributions; "contributing 4% on $80k" is not.
+ADJACENT_ONLY_ROLES = frozenset({"contribution"})
+ADJACENT = 3  # characters between the words and the amount
+# "worth $1,040" says what something is worth; "$100k, is it worth it?" does not.
+BEFORE_ONLY_ROLES = frozenset({"value", "deduction_label", "expense_label", "other_label"})
+# Labels read only before their figure, and the role each gives it.
+LABEL_ROLES = {"deduction_label": "deduction", "expense_label": "expense", "other_label": "other"}
+ROLE_PATTERNS = [(role, re.compile(rf"\b(?:{p})\b", re.I)) for role, p in ROLE_WORDS]
+SECOND_JOB_WORDS = dict(ROLE_PATTERNS)["second_job"]
+NEGATED_JOB = re.compile(r"\b(?:no|not a|not any|without a|without any|don'?t have a|dont have a)\s+$", re.I)
+# "their only part-time job", "my only weekend job": the one job there is, not a second one
+# ("the only other job" still names another).
+ONLY_JOB_BEFORE = re.compile(r"\bonly\s+$", re.I)
+NOT_ONE_MORE = re.compile(r"(?:other|another|second|2nd|extra|the)\b", re.I)
+
+
+def names_no_second_job(text: str, match: re.Match) -> bool:
+    """A second-job word that says there is none ("no other job") or that this is the only one."""
+    before = text[:match.start()]
+    return bool(NEGATED_JOB.search(before) or ONLY_JOB_BEFORE.search(before) and not NOT_ONE_MORE.match(match.group(0)))
+
+
+RULE_FIGURE_AFTER = re.compile(r"(?:independent earner (?:tax )?credit|ietc|tax credit|credit|rebate|threshold|allowance|cap|limit|"
+                               r"government contribution|max(?:imum)?)\b", re.I)
+ASSET_AFTER = re.compile(r"(?:house|home|property|apartment|townhouse|unit|section|car|boat|mortgage|loan|deposit|term deposit|"
+                         r"savings account|savings(?! scheme)|balance|portfolio|share portfolio|student loan|kiwisaver balance)\b"
+                         r"(?!\s+(?:account\s+)?(?:interest|income|returns?|dividends?|earnings|repayments?|deductions?))", re.I)
+# "$1,200 per day … 20 days this year": a day rate, and how many days it is paid for.
+DAY_RATE = re.compile(r"^\s*(?:a day|per day|/\s?day|each day|daily|day rate)\b", re.I)
+DAYS_WORKED = re.compile(r"\b(?P<d>\d{1,3})\s+(?:working\s+|billable\s+)?days?\b(?!\s+(?:in|out of|away|present|overseas))", re.I)
+
+
+def _role_of(text: str, start: int, end: int, skip: str | None = None, default: str | None = "income") -> str | None:
+    # The noun right after the amount, else the nearest money-role words, before the amount first
+    # (in its clause), then just after.
+    lead_in = NOUN_AFTER.match(text[end:])
+    directly_after = text[end + lead_in.end(): end + lead_in.end() + 30]
+    unbracketed, clause_start = _clause_start(text, start)
+    before = re.sub(r"\s{2,}", " ", unbracketed[clause_start:start])[-45:]
+    if ASSET_AFTER.match(directly_after) and not EARNED_RIGHT_BEFORE.search(before):
+        return "other"  # "a $780k house": a price, not an income ("monthly pay 3900 student loan …" is a pay)
+    if TAX_FIGURE_AFTER.match(text[end:]) and not TAX_ON_BEFORE.search(before):
+        return "other"  # "ir3 showed $9,400 tax on my income": a tax figure, not the income ("tax on $9,400" is)
+    if RULE_FIGURE_AFTER.match(directly_after) and re.search(r"\bthe\s*\$?$", before, re.I):
+        return "value"  # "the $520 independent earner credit", "the $24,128 threshold": the rule's own figure
+    if RENT_AFTER.match(directly_after) and skip != "rent_received":
+        return "expense" if RENT_PAID.search(before) else "rent_received"
+    # ("$1,200 of bank interest", "$500 cash bonus": one word may stand between the amount and its noun.)
+    after_one_word = "" if LINKING_WORD.match(directly_after) else re.sub(r"^[\w-]+\s+", "", directly_after, count=1)
+    for role, pattern in ROLE_PATTERNS:
+        if role in BEFORE_ONLY_ROLES or role == skip:
+            continue
+        m = pattern.match(directly_after) or (role in ONE_WORD_BEFORE_ROLES and pattern.match(after_one_word))
+        if m and not (role == "income" and m.group(0).lower() == "on a") \
+                and not LABELS_NEXT_AMOUNT.match(directly_after, m.end()):
+            # ("$2,000 on a laptop" is not a pay; in "income 40k kiwisaver returns 3k" the words lead the next amount.)
+            return role
+    after_clause = re.split(r"[.?!;,]| and | but ", text[end:end + 45], maxsplit=1)[0]
+    # A payslip's figure has its cents or sits in a pasted row ("SL 28.80", "| SL | 103"); "sl 60k" asks about 60k.
+    payslip_figure = "|" in text or bool(re.search(r"\.\d\d$", text[start:end].strip()))
+    earned_right_before = bool(EARNED_RIGHT_BEFORE.search(before))
+    for window in (before, after_clause):
+        best: tuple[int, str] | None = None
+        for role, pattern in ROLE_PATTERNS:
+            if (role in BEFORE_ONLY_ROLES and window is not before) or role == skip:
+                continue
+            if role == "deduction_label" and not payslip_figure:
+                continue
+            for m in pattern.finditer(window):
+                distance = (len(window) - m.end()) if window is before else m.start()
+                if role in AFTER_ONLY_ROLES and window is before and (window[m.end():].strip() not in LABEL_JOINERS
+                                                                      or ASKING_WORD.search(window[:m.start()])
+                                                                      or CODE_RIGHT_AFTER.match(text[end:])):
+                    continue  # only a label right before it: "my payslip says PAYE 612.40" ("paye $3,200 M code" asks)
+                if role in ADJACENT_ONLY_ROLES and distance > ADJACENT:
+                    continue
+                if role in AFTER_ONLY_ROLES and window is not before and ASKING_WORD.search(window[:m.start()]):
+                    continue  # the question's own words about what it asks
+                if role in ("second_job", "main_job") and names_no_second_job(window, m):
+                    continue  # "no other job", "my only part-time job": says there is none
+                if window is not before and LEADS_ANOTHER_AMOUNT.match(text, end + m.end()):
+                    continue  # "12k a year with PIE income of $500": the words are the next amount's
+                if window is not before and MONEY_FIGURE.search(window[:m.start()]):
+                    continue  # "$12k a year on top of my $50k day job": the words after $50k are its own
+                if window is before and FIGURE_JUST_BEFORE.search(window[:m.start()]):
+                    continue  # "8k profit this year on top of my 60k job": "profit" is the 8k's
+                # Plain income words lose near-ties to a specific role ("main salary", "second employer pays me").
+                distance += INCOME_ROLE_HANDICAP if role == "income" else 0
+                if best is None or distance < best[0]:
+                    best = (distance, role)
+        if best:
+            if earned_right_before and (best[1] in NOT_EARNED_ROLES
+                                        or best[1] not in JOB_ROLES and SALARY_RIGHT_BEFORE.search(before)):
+                # "gave 3,300 to charity, only earned 2,700", "5k profit, salary 60k": the word right before
+                # it wins (but "my side business earned $20,000" is the business's).
+                return "income"
+            return LABEL_ROLES.get(best[1], best[1])
+    return default
+
+
+# "me and husband together make 140k", "how much tax do we pay on 160k combined", "Combined gross income
+# 142,000 … are we paying": a couple's income put together.
+COUPLE_TOGETHER = re.compile(r"\b(?:we|us|our|me and (?:my )?(?:husband|wife|partner|hubby|missus))\b[^.?!]{0,50}\b(?:combined|together|joint)\b|"
+                             r"\bhow much (?:tax )?(?:do|will|would|should) we (?:pay|owe)\b[^.?!]{0,20}[.?!]?\s*$|"
+                             r"\b(?:combined|joint)\b[^.?!]{0,50}\b(?:we|us|our)\b", re.I)
+
+
+# Work besides a main job: "I also do weekend bar work", "evening shifts", "on the side".
+ALSO_WORK = re.compile(r"\b(?:also|as well|on the side|on top|weekends?|evenings?|nights?|casual|part[- ]time|extra|picked up|"
+                       r"relief|second|2nd|another|other)\b", re.I)
+# One of two offers asked about by its figure: "on the $84,000 option", "for the 78k one".
+ONE_OF_THEM_PICKED = re.compile(r"\b(?:on|for|with|of|take|taking|pick|choose)\s+the\s+\$?(?P<num>\d[\d,]*(?:\.\d+)?)\s?(?P<suf>k)?\s+"
+                                r"(?P<noun>option|one|offer|job|salary|package)\b", re.I)
+BARE_NUMBER_QUESTIONED = " on its own could be dollars a year, a week or an hour"
+HOUSEHOLD_QUESTIONED = "income tax is worked out for each person on their own income, not for a couple or household together"
+
+
+RESTATED_IN_BRACKETS = re.compile(r"^\s*[(\[]\s*(?:about|around|roughly|approx\w*\.?|~|so|i\.?e\.?,?|or|which is|that'?s|thats|=)?\s*\$?$", re.I)
+# Words that make two equal amounts two things: "plus", "each", "also", "both", "two jobs".
+# ("total" does not: a total equal to an amount said before is that amount, said again.)
+TWO_OF_THEM = re.compile(r"\b(?:each|both|every one|apiece|twice|two|three|(?:2|3) (?:jobs|people|of)|plus|on top|as well as|"
+                         r"also|another|other|too)\b", re.I)
+# The words of a question right before an amount: "what's the tax on $184k?"
+ASKED_ABOUT_AGAIN = re.compile(r"\b(?:what|what's|whats|how much|how)\b[^.?!$\d]*\b(?:on|of|for)\s*$", re.I)
+
+
+# How far before an amount find_money reads its leading words (characters).
+LOOKBACK = 64
+
+
+# "take home 85k fortnightly", "paye 90k monthly": a figure asked for each pay, on a year's income written
+# in thousands, typed as a search. (A "$85,000 fortnightly pay" is still questioned.)
+FIGURE_ASKED_BEFORE = re.compile(r"\b(?:take[- ]?home|net(?: pay)?|paye|tax|after tax|in hand|deductions?|student loan|sl|ks|"
+                                 r"kiwisaver)(?:\s+(?:on|for|of))?\s*$", re.I)
+PAY_NOUN_AFTER = re.compile(r"^\s*(?:pay|wages?|salary|income|earnings|gross)\b", re.I)
+
+
+def _a_year_asked_per_pay(text: str, amount: Money) -> Money:
+    if (amount.period in PAY_FREQUENCIES and amount.period_stated and re.match(r"\d[\d.]*\s?k\b", amount.text.lstrip("$ "), re.I)
+            and FIGURE_ASKED_BEFORE.search(text[max(0, amount.start - 20):amount.start])
+            and not PAY_NOUN_AFTER.match(text[amount.end:])):
+        limit = get_settings().plausible_pay_per_period.get(amount.period)
+        if limit is not None and amount.value > Decimal(str(limit)):
+            return replace(amount, period="annual", period_stated=False)
+    return amount
+
+
+# Money held, not earned: "$60,000 in term deposits", "$210,000 in the fund", "KiwiSaver balance about $38,000".
+BALANCE_AFTER = re.compile(r"^\s*(?:sitting |saved |invested |put away )?in (?:a |my |the |our |his |her )?(?:term deposits?|tds?\b|kiwisaver|ks\b|"
+                           r"(?:[\w-]+ )?fund\b|savings|(?:savings |bank )?account|the bank)", re.I)
+# "earned 11k last year plus about $600 in my kiwisaver": what the fund made, not what is in it.
+EARNED_IN_CLAUSE = re.compile(r"\b(?:earn\w*|made|makes|return\w*|gain\w*|grew|growth|interest)\b", re.I)
+BALANCE_BEFORE = re.compile(r"\b(?:balance|balances|saved up|savings of|nest egg)\b[^.?!$\d]{0,12}$", re.I)
+
+
+def _balances(text: str, amounts: list[Money]) -> list[Money]:
+    """An amount held in an account or fund is a balance: never an income (its interest may be)."""
+    return [replace(a, role="balance") if a.role in ("income", "other", "total")
+            and (BALANCE_AFTER.match(text[a.end:]) and not EARNED_IN_CLAUSE.search(re.split(r"[.?!;]", text[:a.start])[-1])
+                 or BALANCE_BEFORE.search(text[max(0, a.start - 40):a.start])) else a
+            for a in amounts]
+
+
+# "… rates, insurance, repairs and the property manager came to $19,500": what a list of costs came to.
+COSTS_CAME_TO = re.compile(r"\b(?:came to|come to|comes to|totall?ed|totals?|add(?:ed|s)? up to|were|cost(?: me| us)?)\s*"
+                           r"(?:about|around|roughly)?\s*\$?$", re.I)
+
+
+def _sentence_before(text: str, a: Money) -> str:
+    """The words of an amount's sentence before it."""
+    return re.split(r"[.?!;]", text[:a.start])[-1]
+
+
+def _a_list_of_costs_came_to(text: str, a: Money) -> bool:
+    sentence = _sentence_before(text, a)
+    return bool(COSTS_CAME_TO.search(sentence) and BUSINESS_COSTS.search(sentence) and not EARNED_RIGHT_BEFORE.search(sentence))
+
+
+NET_OF_COSTS_BEFORE = re.compile(r"\bafter\s+(?:\w+\s+)?(?:costs|expenses)\b[^.?!\d$]{0,40}$", re.I)  # "after costs (petrol) about 18 000"
+NET_OF_COSTS_AFTER = re.compile(r"^(?:\s+(?:a|per|each)\s+(?:year|yr|week|month))?\s+after\s+(?:\w+\s+)?(?:costs|expenses)\b", re.I)
+
+
+PIE_INCOME_SUBJECT = re.compile(r"\bpie income\b[^.?!$\d]{0,30}$", re.I)
+
+
+def _roles_from_the_sentence(text: str, found: list[Money]) -> list[Money]:
+    """Roles that words further off in an amount's sentence settle, past the commas its nearest words
+    stop at: what a list of costs "came to", the PIE income a sentence is about, what is left "after
+    her costs", and an employer's KiwiSaver contribution."""
+    out = []
+    for a in found:
+        if a.role == "income" and _a_list_of_costs_came_to(text, a):
+            a = replace(a, role="expense")
+        elif a.role == "income" and PIE_INCOME_SUBJECT.search(_sentence_before(text, a)):
+            a = replace(a, role="pie_income", questioned=None)  # "My KiwiSaver PIE income is tiny, like $150 a year"
+        elif a.role in ("expense", "income") and (NET_OF_COSTS_AFTER.match(text[a.end:]) or a.role == "expense" and NET_OF_COSTS_BEFORE.search(text[:a.start])):
+            a = replace(a, role="other_income")  # "about $18,000 a year after her costs": a profit
+        elif a.role == "contribution" and EMPLOYER_PUTS_IN.search(text[max(0, a.start - 40):a.start]):
+            a = replace(a, role="other")  # "My employer puts $3,000 into my KiwiSaver": not their own
+        out.append(a)
+    return out
+
+
+EMPLOYER_PUTS_IN = re.compile(r"\b(?:employer|boss|work|company)\b[^.?!$\d]{0,15}\b(?:puts?|putting|pays?|paid|contributes?|contributed|"
+                              r"chips? in|chipped in|adds?|added|gives?|gave|matches|matched)\b[^.?!$\d]{0,12}$", re.I)
+
+
+# "Over $180k - is all my income taxed at 39%? Just cracked $184,000": a line someone's income is
+# compared with, not a second income (unless it is the only one).
+COMPARED_WITH = re.compile(r"\b(?:(?<!turned )(?<!turns )over|above|past|beyond|more than|under|below|less than|crosses?|cross|hit|hits)"
+                           r"\s*(?:the\s+)?$", re.I)
+
+
+def _thresholds_named(text: str, found: list[Money]) -> list[Money]:
+    incomes = [a for a in found if a.is_income]
+    if len(incomes) < 2:
+        return found
+    compared = [a for a in incomes if COMPARED_WITH.search(text[max(0, a.start - 15):a.start])
+                and not EARNED_RIGHT_BEFORE.search(re.sub(COMPARED_WITH, "", text[max(0, a.start - 40):a.start]).rstrip())]
+    if not compared or len(compared) == len(incomes):
+        return found
+    return [replace(a, role="other") if a in compared else a for a in found]
+
+
+# A figure the person (or an app, a friend, an accountant) worked out and asks us to check: "I
+# worked out my levy as $742.05. Correct?", "an app says I'll get $500 back. True?". It is the
+# answer to compare with, never an income.
+CLAIMED_BEFORE = re.compile(r"\b(?:worked (?:it )?out|calculated|figured|estimated|came up with)\b[^.?!]{0,80}\bas\s*$|"
+                            r"\breckons?\b[^.?!]{0,80}\b(?:is|was|be|of|at|to|owe|get|pay|with)"
+                            r"(?:\s+(?:about|around|roughly|approximately|approx\.?|like|only|just|nearly|close to))?\s*$|"
+                            r"\b(?:i|we) reckon\b[^.?!$]{0,60}$|"
+                            r"\b(?:says?|said|told (?:me|us)|claims?)\b[^.?!]{0,60}\b(?:is|was|be|of|at|get|take home|pay|owe|=)\s*$|"
+                            r"\b(?:says?|said|told (?:me|us)|claims?)\b[^.?!$]{0,50}$|"
+                            r"\b(?:ended up with|end up with|came to|comes to|worked out to|works out (?:to|at))\s*$|"
+                            # "Is $196.07 the right PAYE on …?": the figure the question opens on
+                            r"^\W*(?:is|was|would|should)\s*(?:it\s+be\s*)?$", re.I)
+GUESSED_BEFORE = re.compile(r"(?:~|≈|\bapprox\.?|\bis it|\babout)\s*\$?$", re.I)
+# What a payslip says is the pay and its deductions, not a figure someone worked out.
+PAYSLIP_SAYS = re.compile(r"\b(?:pay ?slip|pay ?stub|statement)\b[^.?!$]{0,20}\b(?:says?|shows?|said)\b", re.I)
+PAY_WORDS_AFTER = re.compile(r"\s*(?:gross|before tax|pre-tax|salary|wages?)\b", re.I)
+INCOME_RIGHT_BEFORE = re.compile(r"\b(?:earn|earns|earning|make|makes|paid|salary|wages?|income|gross|on)\b\s*(?:(?:of|is|was)\s+)?"
+                                 r"(?:(?:about|around|roughly|like|only|just)\s*)?$", re.I)
+# Asking whether a figure is right ("look right", "sound right" included).
+ASKS_IF_RIGHT = re.compile(r"\b(?:right|correct|true|accurate|legit|add up|is that it|enough|too much|too little)\b", re.I)
+
+
+def _claimed_figures(text: str, found: list[Money]) -> list[Money]:
+    """In a question asking whether something is right, the figures it quotes to be checked; and a
+    figure guessed at and asked ("52k take home fortnight ~1,650?")."""
+    guessed = [a for a in found if a.role == "income" and GUESSED_BEFORE.search(text[:a.start]) and re.match(r"[^.!?\w]*\?", text[a.end:])]
+    if guessed and any(a.is_income or a.role in OTHER_INCOME_ROLES for a in found if a not in guessed):
+        # (The only income in the question, "tax on about 60k?", is the income.)
+        found = [replace(a, role="claimed", questioned=None) if a in guessed else a for a in found]
+    if not ASKS_IF_RIGHT.search(text):
+        return found
+    out = []
+    for a in found:
+        sentence = re.split(r"[.?!]\s", text[:a.start])[-1]
+        if (CLAIMED_BEFORE.search(sentence) and a.role not in ("donation", "contribution", "deduction")
+                and not INCOME_RIGHT_BEFORE.search(sentence) and not PAYSLIP_SAYS.search(sentence)
+                and not PAY_WORDS_AFTER.match(text[a.end:])):
+            a = replace(a, role="claimed", questioned=None)
+        out.append(a)
+    return out
+
+
+# "$9,400 tax on my income", "$2,100 of tax to pay": a tax figure, named by "tax" right after it
+# (but not "tax on $9,400", nor "tax free", "tax code" and the like).
+TAX_FIGURE_AFTER = re.compile(r"\s*(?:of\s+)?(?:income\s+)?tax\b(?!\s*(?:free|code|credit|rate|bracket|band|year|return|refund|deductible|resident|file))"
+                              r"(?=\s+(?:on|to pay|owing|owed|due|bill|was|showed|for the year|this year|last year)\b)", re.I)
+TAX_ON_BEFORE = re.compile(r"\b(?:tax|paye|levy)\s+(?:on|of|for)\s*(?:about|around|roughly)?\s*\$?$", re.I)

@@ -1,0 +1,270 @@
+"""Every amount of money in a question, in order (`find_money`).
+
+In: the cleaned text. Out: a list of `Money`, each with its span, value, period and role; an amount
+that cannot be used as it stands is kept with `questioned` set, so the engine asks instead of
+computing. Uses the number grammar (amount_grammar), the roles (amount_roles) and owners
+(amount_owners).
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_left
+from dataclasses import replace
+from decimal import Decimal
+
+from nztax import budget
+from nztax.rules import PAY_FREQUENCIES
+from nztax.settings import get_settings
+from nztax.text_cleaning import WORD_NUMBER, clean_text, words_to_number
+from nztax.amount_grammar import (AGE, AMOUNT, ANY_PERIOD_WORD, DATE_AROUND, EVERY_PAY_WORDS, FOREIGN_AFTER,
+                                  FOREIGN_BEFORE, FOREIGN_QUESTIONED, FREQ_AFTER, KIN, LONGEST_COUNT,
+                                  MONEY_AFTER_AGE, MONEY_WORDS, Money, NOT_MONEY_AFTER, NOT_MONEY_BEFORE,
+                                  PAY_FREQUENCY_WORD, _CODES, _clause_around, _period_and_end,
+                                  _questioned_for_period, _value, asked_period)
+from nztax.amount_roles import (ASKED_ABOUT_AGAIN, BARE_NUMBER_QUESTIONED, COUPLE_TOGETHER,
+                                HOUSEHOLD_QUESTIONED, LISTED_ROLES, LIST_JOIN, LOOKBACK, RESTATED_IN_BRACKETS,
+                                TWO_OF_THEM, _a_year_asked_per_pay, _balances, _claimed_figures, _role_of,
+                                _roles_from_the_sentence, _thresholds_named)
+from nztax.amount_owners import _of_the_person_asked_about
+
+
+def find_money(text: str) -> list[Money]:
+    """Every amount of money in the text, in order, with its period and role."""
+    text = clean_text(text)
+    found: list[Money] = []
+    said_anywhere: dict = {}
+
+    def anywhere(pattern: re.Pattern, hours_aside: bool = False) -> bool:
+        # Whole-question facts are looked up once per question, not once per amount: reading stays
+        # linear in the question's length however many amounts it holds.
+        key = (pattern, hours_aside)
+        if key not in said_anywhere:
+            said_anywhere[key] = bool(pattern.search(HOURS.sub(" ", text) if hours_aside else text))
+        return said_anywhere[key]
+
+    def asked_anywhere() -> str | None:
+        if "asked" not in said_anywhere:
+            said_anywhere["asked"] = asked_period(text, [])
+        return said_anywhere["asked"]
+
+    for m in AMOUNT.finditer(text):
+        budget.check()
+        num, cur, suf, dollars = m.group("num"), m.group("cur"), m.group("suf"), m.group("dollars")
+        start, end = m.start("num") if not (m.group("neg") or cur) else m.start(), m.end()
+        # The words just before an amount: every pattern tried on them is anchored at their end and far
+        # shorter than LOOKBACK (whitespace is collapsed), so the window reads as the whole prefix would.
+        before, after = text[max(0, m.start("num") - LOOKBACK):m.start("num")], text[end:]
+        code_after = False
+        spaced_m = suf == "m" and m.end("num") < m.start("suf") and "." not in num and len(num.replace(",", "")) >= 3
+        if suf and suf.lower() == "m" and (not cur and (suf == "M" or spaced_m or re.match(r"\s?sl\b", after, re.I))
+                                           or re.match(r"\s(?:sl\b|(?:tax\s)?code\b)", after, re.I)):
+            # ("weekly 1100 m": a code typed in lower case after the pay; "1.2m" and "3 m" are millions.)
+            # "3500 M SL", "880 M", "$3,200 M code": a tax code after the amount, not "million".
+            suf, end, after = None, m.end("num"), text[m.end("num"):]
+        cm = re.match(r"\s?(?:on\s+)?(?:" + _CODES + r")\b(?:\s?(?:tax\s)?code)?", text[end:])
+        if cm and cm.group(0).strip().upper() == cm.group(0).strip() and not cur:
+            code_after = True  # "3500 M SL four-weekly": the period comes after the code
+            end += cm.end()
+        counted = NOT_MONEY_AFTER.match(text[m.end("num"):])
+        if counted and not cur and not suf and not (re.fullmatch(r"\s?(?:wk|week|yr|year|month)", counted.group(0), re.I)
+                                                    and _value(num, None, is_money=False) is not None
+                                                    and _value(num, None, is_money=False) > LONGEST_COUNT):
+            continue  # ("6 wk" is a count of weeks; "1200 wk" is a week's pay, "41,250 yr" a year's)
+        if re.match(r"\s?[-–/]\s?\d{1,2}\b", text[m.end("num"):]) or re.search(r"\d\s?[-–/]\s?$", before):
+            continue  # part of a tax year "2024-25" or a date "31/3/2024"
+        if NOT_MONEY_BEFORE.search(before) and not cur and not (suf and re.search(r"\bcode\s$", before, re.I)):
+            continue  # ("IR 330", "section 50"; but "m vs me code 50k" is 50k after a code's name)
+        if (re.search(r"\bat\s$|\b(?:widow|widower|man|woman|lady|gentleman|pensioner|retiree|person|couple|age)\s+of\s$|"
+                      r"\b(?:student|worker|nurse|teacher|apprentice|retiree|pensioner|mum|dad|son|daughter|guy|girl|boy|woman|man|"
+                      r"male|female|kid|teen|teenager|grad|graduate|migrant),\s$|"
+                      r"\b(?:" + KIN + r"|he|she)(?:'s|\s+is|\s+was|\s+turns|\s+turned)\s$", before, re.I)
+                and not (cur or suf or "." in num) and AGE.fullmatch(num) and not MONEY_AFTER_AGE.match(after)):
+            continue  # "take my KiwiSaver out at 65", "Dad's 67": an age ("paid at 30 an hour" is money)
+        if not (cur or suf or "." in num) and AGE.fullmatch(num) and re.search(r"[a-z],\s?$", before, re.I) and re.match(r"\s*[,;]", after):
+            continue  # "a sole trader sparky in Whangārei, 42, GST registered": an age set off by commas
+        if not (cur or suf) and (len(num) <= 2 and PAYSLIP_NUMBER_BEFORE.search(before) or REFERENCE_BEFORE.search(before)
+                                 or re.fullmatch(r"0\d+", num)):
+            continue  # "Pay period 34", "Week 31", "Employee 7781", "ref 0045-…": a payslip's or letter's numbering
+        if num == "4" and not (cur or suf) and re.match(r"[- ]?weekly\b", text[m.end("num"):], re.I):
+            continue  # "4 weekly pay 4,100": the period, paid every four weeks
+        if not (cur or suf or "." in num) and AGE.fullmatch(num) and not before.strip() and re.match(r"\s*,", after):
+            continue  # "34, salary $58,300 and …": an age opening the message
+        if (DATE_AROUND.search(before) if m.start("num") <= LOOKBACK else DATE_AROUND.match(text, 0, m.start("num"))
+                or DATE_AROUND.search(text, m.start("num") - LOOKBACK, m.start("num"))) or DATE_AROUND.match(text[m.end("num"):]):
+            if not cur:
+                continue
+        near = text[max(0, m.start() - 40):m.end() + 30]
+        period, period_stated, period_end = _period_and_end(text, m.start("num") - (len(cur) if cur else 0), end)
+        if not period_stated and GROSS_LABEL.search(before):
+            # "Week 47 | Hours 16 | Gross 320.00", "Gross 1,192.00 … what should it be for that week?": the
+            # gross of the payslip's own period, or of the period the question names.
+            named = next((name for name, said in PAYSLIP_PERIOD if anywhere(said)), None) or asked_anywhere()
+            if named in PAY_FREQUENCIES:
+                period, period_stated = named, True
+        if not period_stated and (HOURS_THEN_RATE.search(before) or RATE_LABEL.search(before) and anywhere(HOURS_LABELLED)):
+            # "38 hrs at $27.50", "40.00 hrs @ 29.80", "Rate 26.50 … Hours this week 32.0": a rate an hour.
+            period, period_stated = "hourly", True
+        # "68,500" written with a thousands separator is an amount (counts were ruled out above).
+        grouped = bool(re.fullmatch(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d{1,3}(?: \d{3})+(?:\.\d+)?", num))
+        is_money = bool(cur or suf or dollars or period_stated or grouped or MONEY_WORDS.search(near) or code_after)
+        if not is_money:
+            continue
+        if (not (cur or suf or dollars) and re.fullmatch(r"(?:19|20)\d{2}", num)
+                and (not period_stated or re.search(r"\b(?:in|since|during|from|until|by|of|year)\s*$", before, re.I))):
+            continue  # a year, even next to a money word ("income in 2025"); "2000 weekly" is a pay
+        if (not (cur or suf or dollars) and re.fullmatch(r"20[1-3]\d", num) and period_stated
+                and not FREQ_AFTER.match(text[end:]) and not MONEY_WORDS.search(before[-25:])):
+            continue  # "student loan threshold weekly 2026": a year after a period word, not a pay
+        value = _value(num, suf, is_money=True)
+        if value is None:
+            continue
+        value = value.normalize() if value == value.to_integral_value() else value
+        value = value.quantize(Decimal(1)) if value == value.to_integral_value() else value
+        plain = not (cur or suf or dollars or "," in num)
+        if plain and value < 10 and not period_stated:
+            continue  # "3 jobs", "a 2 bedroom": a small bare number is a count
+        if plain and value < 100 and re.fullmatch(r"\d+\.\d", num) and not period_stated:
+            continue  # "pir 10.5 or 17.5", "kiwisaver 3.5": a rate written without its % sign
+        questioned, one_pay = None, False
+        currency_before, currency_after = FOREIGN_BEFORE.search(before), FOREIGN_AFTER.match(text[end:])
+        foreign = bool(currency_before or currency_after)
+        # "-$5,000" is a loss; the dash in "20 Dec 2024 - $1000 weekly" only separates.
+        separator = bool(m.group("neg")) and m.group("neg") != "-" and text[max(0, m.start() - 1):m.start()].isspace()
+        negative = (bool(m.group("neg") or m.group("neg2")) and not separator
+                    and bool(cur or "$" in text[max(0, m.start() - 2):m.start("num")]))
+        role = _role_of(text, m.start(), end, default=None)
+        if role is None:
+            # "gave $1,200 to Red Cross and $300 to Starship": a list's later amounts share its role.
+            listed = found[-1] if found and found[-1].role in LISTED_ROLES else None
+            role = listed.role if listed and LIST_JOIN.fullmatch(text[listed.end:m.start()]) else "income"
+        if negative:
+            questioned = "a negative amount (a loss) is not an income to work tax out on"
+            role = "other"
+        elif foreign and role in ("income", "main_job", "second_job", "total", "other_income", "partner"):
+            # Not New Zealand dollars: never worked out as such ("Currently on £68,000 … offer of NZ$120,000"),
+            # whoever's it is ("my mum's pension is 300,000 pesos").
+            said = (currency_before.group(0) if currency_before else "") + num + (suf or "") + (currency_after.group(0) if currency_after else "")
+            questioned, role = FOREIGN_QUESTIONED.format(said.strip()), "foreign"
+        elif role == "household" or role in ("income", "total") and COUPLE_TOGETHER.search(_clause_around(text, m.start(), end)):
+            questioned = HOUSEHOLD_QUESTIONED
+            role = "income"
+        elif value < Decimal(str(get_settings().bare_amount_minimum)) and not period_stated and role == "income":
+            # Too small for a year's pay, and no period said.
+            if (not (cur or suf or dollars) and not re.search(r"\b(?:donat|gave)", near, re.I)
+                    and not anywhere(ANY_PERIOD_WORD, hours_aside=True)):
+                # (A pay period named elsewhere, "paid every 4 weeks, 3,900 gross", is its period; the
+                # week of "40hrs a week" is the hours', not a pay's.)
+                questioned = f"{num}{BARE_NUMBER_QUESTIONED}"
+            elif (PAID_BEFORE.search(text[max(0, m.start() - 20):m.start()])
+                  or GETS_BEFORE.search(text[max(0, m.start() - 20):m.start()]) and PAY_AFTER.match(text[m.end():])
+                  or EACH_PAY_AFTER.match(text[m.end():]) and not anywhere(PAY_FREQUENCY_WORD)):
+                # "I get paid 2.5k": a pay, but of which period?
+                questioned = f"{m.group(0).strip()} paid could be a week's, a fortnight's or a month's pay"
+                one_pay = True
+            elif (EARNS_BEFORE.search(text[max(0, m.start() - 20):m.start()])
+                  and not anywhere(WHOLE_YEAR_WORDS) and not anywhere(ANY_PERIOD_WORD)
+                  and not ON_TOP_OF_ANOTHER.search(text[m.end():])):
+                # "i make 4k", "net pay on $1,650": too small for a year's pay, said of a pay, and no
+                # period anywhere in the question.
+                questioned = f"{m.group(0).strip()} could be a week's, a fortnight's, a month's or a year's pay"
+                one_pay = True
+        says_salary = bool(re.search(r"salary|annual|a year|per year|yearly|per annum", near, re.I))
+        found.append(Money(value=value, period=period, period_stated=period_stated, role=role,
+                           text=m.group(0).strip(), start=m.start(), questioned=questioned, end=period_end, one_pay=one_pay,
+                           says_salary=says_salary))
+    for m in WORD_NUMBER.finditer(text):
+        value = words_to_number(m.group(0))
+        if value is None or any(abs(f.start - m.start()) < 3 for f in found):
+            continue
+        period, stated, period_end = _period_and_end(text, m.start(), m.end())
+        found.append(Money(value=value, period=period, period_stated=stated, role=_role_of(text, m.start(), m.end()),
+                           text=m.group(0).strip(), start=m.start(), end=period_end))
+    found.sort(key=lambda a: a.start)
+    # "… which code for the 18k one?", "out of that $250": an amount named again, not a second one.
+    # ("the 92 or the 60?" after "profit 92k … 60k in drawings": the same amounts in thousands.)
+    # "Just cracked $184,000 … What's the income tax on $184k?": the same amount asked about again; a
+    # heading's amount said again in the text under it ("Second job at $300/wk? Starting a second job,
+    # $300 a week.").
+    # (The sentence ends and "two of them" words are found once, so weighing each amount against
+    # the ones before it costs a lookup, not a scan of the text between them.)
+    marks = [i for i, c in enumerate(text) if c in ".?!;"]
+    spaced_ends = [i for i in marks if i + 1 < len(text) and text[i + 1].isspace()]
+    two_of_them = bool(TWO_OF_THEM.search(text))
+
+    def sentence_ends_between(lo: int, hi: int) -> bool:
+        """SENTENCE_END.search(text, lo, hi), read off the marks found once."""
+        if hi - 1 < lo:
+            return False
+        if text[hi - 1] in ".?!;":  # a stop at the very end of the span is followed by its end
+            return True
+        j = bisect_left(spaced_ends, lo)
+        return j < len(spaced_ends) and spaced_ends[j] <= hi - 2
+
+    def same_again(a: Money, b: Money, asked_again: bool) -> bool:
+        return b.value == a.value and b.period == a.period and (
+            asked_again or sentence_ends_between(b.end, a.start) and not two_of_them)
+
+    kept: list[Money] = []
+    for a in found:
+        budget.check()
+        asked_again = bool(ASKED_ABOUT_AGAIN.search(text[max(0, a.start - 40):a.start]))
+        if re.search(r"\b(?:the|that|this)\s*$", text[max(0, a.start - 6):a.start], re.I) and any(
+                b.value in (a.value, a.value * 1000) for b in kept):
+            continue
+        if kept and kept[-1].period != a.period and RESTATED_IN_BRACKETS.match(text[kept[-1].end:a.start]):
+            continue  # "$250 a week (about $12,000 a year)": the same pay put another way
+        twin = next((i for i, b in enumerate(kept) if same_again(a, b, asked_again)), None)
+        if twin is None:
+            kept.append(a)
+            continue
+        # One amount said twice: the later saying (the text under a heading, the sentence with its
+        # people and words) stands, with what either tells about it ("$800 into KS", "my pay is $1,900").
+        b = kept[twin]
+        kept[twin] = replace(a, role=b.role if a.role == "income" else a.role, questioned=a.questioned or b.questioned,
+                             one_pay=a.one_pay or b.one_pay, says_salary=a.says_salary or b.says_salary)
+    found = kept
+    if not KIWISAVER.search(text):
+        # "I put $4 in a collection bucket": only KiwiSaver has contributions of the person's own here.
+        found = [replace(a, role=_role_of(text, a.start, a.end, skip="contribution")) if a.role == "contribution" else a
+                 for a in found]
+    return [_questioned_for_period(_a_year_asked_per_pay(text, a)) for a in _of_the_person_asked_about(
+        text, _claimed_figures(text, _thresholds_named(text, _balances(text, _roles_from_the_sentence(text, found)))))]
+
+
+HOURS = re.compile(r"(?<![\d,.])(?P<h>\d+(?:\.\d+)?)\s?(?:hours|hrs|hr|h)\b(?:\s?(?:a|per|each|/|p)\s?(?:week|wk|w)\b|\s?pw\b|/wk)?", re.I)
+# A payslip's or roster's label before the hours: "Hours 37.5/wk", "Hours this week 32.0", "Ordinary 40.00 hrs".
+PAYSLIP_NUMBER_BEFORE = re.compile(r"\|\s*pay\s*[:#]?\s*$|"
+                                   r"(?<!per )(?<!a )(?<!each )(?<!every )\b(?:(?:pay\s+)?period|week|wk|fortnight|"
+                                   r"clause|period\s+(?:no|number))\.?\s*[:#|]?\s*$", re.I)
+REFERENCE_BEFORE = re.compile(r"\b(?:employee|emp(?:loyee)?\s+(?:no|id|number)|staff\s+(?:no|id)|ref(?:erence)?|customer\s+ref(?:erence)?|"
+                              r"id|ird\s+(?:no|number)|account\s+(?:no|number)|invoice\s+(?:no|number)|rcpt|receipt\s+(?:no|number))\.?\s*[:#|]?\s*$", re.I)
+# A payslip's own period named anywhere in it: "Week 47", "w/e 15/11/26", "Payslip fortnight 21", "Weekly payslip".
+PAYSLIP_PERIOD = [("weekly", re.compile(r"\b(?:week|wk)\s*\d{1,2}\b|\bw/e\b|\bweek\s+ending\b|\bweekly\s+payslip\b|\bpayslip\s+weekly\b", re.I)),
+                  ("fortnightly", re.compile(r"\bfortnight\s*\d{1,2}\b|\bfortnightly\s+payslip\b|\bpayslip\s+fortnight", re.I))]
+GROSS_LABEL = re.compile(r"\bgross(?:\s+pay)?\s*[:|=]?\s*\$?$", re.I)
+HOURS_THEN_RATE = re.compile(r"\b\d+(?:\.\d+)?\s?(?:hours|hrs|hr|h)(?:\s+(?:a|per|each)\s+(?:week|wk))?\s*(?:at|@|x)\s*\$?$", re.I)
+RATE_LABEL = re.compile(r"\b(?:hourly\s+)?rate\s*[:|=]?\s*\$?$", re.I)
+HOURS_LABELLED = re.compile(r"\b(?:hours|hrs)(?:\s+(?:this|per|a|each)\s+(?:week|wk)|\s+worked|/wk)?\s*[:|=]?\s*(?P<h>\d{1,2}(?:\.\d+)?)\b"
+                            r"(?!\s?(?:%|k\b|[,.]\d{3}))", re.I)
+KIWISAVER = re.compile(r"kiwi\s?saver|\bks\b|\bk/s\b|\bgov(?:ernment|t|\.)?\s+(?:contribution|top[- ]?up)|\bmember tax credit", re.I)
+
+
+# "I get paid 2.5k", "my pay is $1,800": one pay, whose period the amount itself does not say.
+# "i make 4k", "net pay on $1,650": what someone earns, said right before a small amount.
+EARNS_BEFORE = re.compile(r"\b(?:make|makes|making|earn|earns|earning|on(?: a| an| my| the| one| each)?|(?:net|take[- ]?home|after[- ]tax)\s+(?:pay\s+)?on|"
+                          r"(?:come|comes|coming|taken|take|takes|came) (?:out of|off)(?: (?:my|a|the|his|her|their|each|one))?|out of my|off my)"
+                          r"\s*(?:about|around|roughly|like|only|just)?\s*$", re.I)
+# Words that place a small amount in a whole year ("made $6k over summer", "earned 8k this tax year").
+WHOLE_YEAR_WORDS = re.compile(r"\b(?:year|yr|annual\w*|p\.?a|summer|holidays?|so far|in total|total|altogether|all up|"
+                              r"(?:19|20)\d\d)\b", re.I)
+# "$8k tutoring on top of my $45k day job": extra money beside a year's income, so a year's too.
+ON_TOP_OF_ANOTHER = re.compile(r"^[^.?!]{0,30}\b(?:on top of|as well as|besides|beside|alongside)\b[^.?!\d]{0,20}\$?\d", re.I)
+# "$2,400 each pay", "$4,100 a pay": one pay, whichever period it is.
+EACH_PAY_AFTER = re.compile(r"\s*(?:" + EVERY_PAY_WORDS + r"|a\s+pay\b(?!\s*(?:rise|raise|increase)))", re.I)
+# "I get $2,650 pay on M SL": one pay, said without its period.
+GETS_BEFORE = re.compile(r"\b(?:i|we|he|she|they)\s+(?:get|gets|receive|receives)\s*(?:about|around|roughly|like)?\s*$", re.I)
+PAY_AFTER = re.compile(r"\s*(?:(?:gross|net|take[- ]home)\s+)?pay\b(?!\s*(?:rise|raise|increase|out|back))", re.I)
+PAID_BEFORE = re.compile(r"\b(?:get|gets|getting|am|i'm|im|being)\s+paid\s*(?:about|around|roughly|like)?\s*$|"
+                         r"\b(?:pays|paid|paying)\s+me\s*(?:about|around|roughly|like)?\s*$|"
+                         r"\bmy pay(?:check|cheque|packet)?\s+(?:is|was)\s*(?:about|around|roughly|like)?\s*$", re.I)
