@@ -40,6 +40,7 @@ class Table:
     rows: tuple[Row, ...]
     scopes: dict
     answers: dict                # calculator -> the ask kinds its result answers ("default" for the rest)
+    model_scopes: dict           # the subjects LLM mode's frame schema offers the model (the rest are offline-only)
 
     def answered_by(self, tool: str) -> tuple[str, ...]:
         return tuple(self.answers.get(tool) or self.answers.get("default") or ())
@@ -53,7 +54,9 @@ def table() -> Table:
         unknown = set(row.when) - set(CONDITIONS)
         if unknown:
             raise ValueError(f"decision row {row.id}: unknown condition(s) {sorted(unknown)}")
-    return Table(rows, dict(data.get("scopes") or {}), dict(data.get("calculations_answer") or {}))
+    model_scopes = dict(data.get("scopes") or {})
+    return Table(rows, {**model_scopes, **(data.get("offline_scopes") or {})}, dict(data.get("calculations_answer") or {}),
+                 model_scopes)
 
 
 def input_amounts(slots: Slots) -> list[Money]:

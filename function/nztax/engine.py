@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 
 from nztax import calculator_links, composer, guard, say, units
-from nztax.frame_notes import frame_notes
+from nztax.frame_notes import frame_notes, rule_without_year_figures
 from nztax.short_query import search_box_question
 from nztax.contract import AskResult
 from nztax.decide import Decision, after_retrieval, decide, final_question, question_parts, question_slots
@@ -436,7 +436,7 @@ class Engine:
         if decision.action == "clarify":
             return composer.clarify(decision, self.rules, current)
         if not decision.known_year:
-            if decision.action == "calculate":
+            if decision.action == "calculate" or not rule_without_year_figures(decision):
                 return composer.unknown_year(decision, self.rules)
             decision = replace(decision, action="topic", calls=[])  # the rule, without another year's figures
         if decision.action == "calculate" and decision.calls:

@@ -13,6 +13,13 @@ KIND_WORDS = {"tax_withheld": "tax already taken off", "bill": "a bill or assess
               "other_figure": "a figure from elsewhere (a payslip or another calculator)"}
 
 
+def rule_without_year_figures(decision) -> bool:
+    """A story about a year the rules data does not hold that asks no figure: its rule can be answered
+    from the sources without that year's figures (a question asking for the figure cannot)."""
+    frame = decision.trace.frame if decision.trace is not None else {}
+    return bool(frame.get("story")) and not {"figure", "check"} & set(frame.get("asks_each") or ())
+
+
 def frame_notes(result, decision):
     if result.status != "answered":
         return result
