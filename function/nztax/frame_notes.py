@@ -14,10 +14,11 @@ KIND_WORDS = {"tax_withheld": "tax already taken off", "bill": "a bill or assess
 
 
 def rule_without_year_figures(decision) -> bool:
-    """A story about a year the rules data does not hold that asks no figure: its rule can be answered
-    from the sources without that year's figures (a question asking for the figure cannot)."""
+    """A story about a year the rules data does not hold (and not a calculation): its rule can be answered
+    from the sources without that year's figures. A one-line question about such a year asks for its
+    figures ("the top rate in 2019"), which are not held."""
     frame = decision.trace.frame if decision.trace is not None else {}
-    return bool(frame.get("story")) and not {"figure", "check"} & set(frame.get("asks_each") or ())
+    return bool(frame.get("story"))
 
 
 def frame_notes(result, decision):

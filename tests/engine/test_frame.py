@@ -211,8 +211,9 @@ def test_family_add_a_figure_of_another_kind_to_a_story(engine, other):
 def test_family_a_rule_question_about_a_year_without_rules_gets_the_rule(engine, year):
     # No figure is asked for, so the missing year's rules data is no reason to answer nothing; and no
     # figure of today's year is given as that year's.
-    out = engine.answer(f"I joined KiwiSaver {year} while self-employed. Could I get the member tax credit on my own "
-                        "contributions back then, or only employees?", use_faq=False, mode="offline")
+    out = engine.answer(f"I joined KiwiSaver {year} while self-employed. I paid in from my own account each month. "
+                        "Could I get the member tax credit on my own contributions back then, or only employees?",
+                        use_faq=False, mode="offline")
     assert out.status == "answered"
     assert not out.answer.startswith("I don't have the rules"), out.answer
     assert not out.tools
