@@ -3,7 +3,8 @@
 In: the built site (`site/`, from `make site`), Chromium at /usr/bin/chromium, and Lighthouse
 (the pinned npm package, installed once into `.work/tools/` with npm). Out: markdown lines, a
 table of the four Lighthouse scores (performance, accessibility, best practices, SEO) for each
-page at the mobile (Lighthouse's default: a throttled phone) and desktop settings.
+page at the mobile (Lighthouse's default: a throttled phone) and desktop settings: the median of
+`settings.bench_lighthouse_runs` runs, with their range where they differ.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import http.server
 import io
 import json
 import shutil
+import statistics
 import subprocess
 import threading
 from functools import partial
@@ -88,6 +90,12 @@ def lighthouse_scores(binary: Path, url: str, desktop: bool, out: Path) -> dict[
     return {c: round(100 * (report["categories"][c]["score"] or 0)) for c in CATEGORIES}
 
 
+def _median_cell(measured: list[dict[str, int]], category: str) -> str:
+    values = sorted(m[category] for m in measured)
+    median = round(statistics.median(values))
+    return str(median) if values[0] == values[-1] else f"{median} ({values[0]}–{values[-1]})"
+
+
 def page_quality_section(ctx: BenchContext) -> list[str]:
     site = ctx.settings.home / "site"
     if not (site / "index.html").exists():
@@ -96,18 +104,23 @@ def page_quality_section(ctx: BenchContext) -> list[str]:
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), partial(CompressedHandler, directory=str(site)))
     threading.Thread(target=server.serve_forever, daemon=True).start()
     base = f"http://127.0.0.1:{server.server_port}/"
+    runs = ctx.settings.bench_lighthouse_runs
     rows = []
     try:
         for name, path in PAGES.items():
             for desktop in (False, True):
-                _progress(f"lighthouse {name} ({'desktop' if desktop else 'mobile'})")
-                scores = lighthouse_scores(binary, base + path, desktop, ctx.work_dir / "lighthouse.json")
-                rows.append(f"| {name} | {'desktop' if desktop else 'mobile'} | " + " | ".join(str(scores[c]) for c in CATEGORIES) + " |")
+                form = "desktop" if desktop else "mobile"
+                measured = []
+                for run in range(runs):
+                    _progress(f"lighthouse {name} ({form}, run {run + 1} of {runs})")
+                    measured.append(lighthouse_scores(binary, base + path, desktop, ctx.work_dir / "lighthouse.json"))
+                rows.append(f"| {name} | {form} | " + " | ".join(_median_cell(measured, c) for c in CATEGORIES) + " |")
     finally:
         server.shutdown()
     return [
         f"Lighthouse {LIGHTHOUSE_VERSION} in Chromium against the built site served with gzip and a one-hour cache "
         "(as the deploy serves it); mobile is Lighthouse's throttled-phone default, desktop its desktop preset. "
+        f"Each score is the median of {runs} run{'s' if runs != 1 else ''} (the range in brackets where the runs differ). "
         "Targets: accessibility 100, mobile performance at least 90.",
         "",
         "| page | form factor | performance | accessibility | best practices | SEO |",

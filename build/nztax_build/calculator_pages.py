@@ -20,6 +20,11 @@ from nztax.tools import call_tool
 from .render import SiteInputs, attr, front_matter, long_date, md_escape, money, percent, rules_source_titles, table
 
 DATA_URL = "../data/rules.json"  # from /calculators/<slug>/ to /calculators/data/rules.json
+RULES_SCRIPT_URL = "../data/rules.js"  # the same rules as a script that sets globalThis.NZTaxRules
+SCRIPTS_URL = "../../javascripts/"  # from /calculators/<slug>/ to the site's scripts
+# In load order: the exact-money kit, the calculator ports, the pay tools (queued), then the entry
+# point that binds the form (site_src/javascripts/calculators*.js).
+CALCULATOR_SCRIPTS = ("calculators_money.js", "calculators_tools.js", "calculators_pay.js", "calculators.js")
 FREQUENCY_LABELS = [("weekly", "Weekly"), ("fortnightly", "Fortnightly"), ("four_weekly", "Four-weekly"), ("monthly", "Monthly")]
 PRIMARY_CODES = ["M", "ME", "M SL", "ME SL"]
 # The names people guess for a year's income in a calculator's address (?income=85000): each
@@ -108,8 +113,8 @@ def form_html(calc: Calculator, inputs: SiteInputs) -> str:
     titles = json.dumps(rules_source_titles(inputs.rules), sort_keys=True, ensure_ascii=False)
     # The browser shares the Python tools' bound on amounts and the engine's sense of a usual pay.
     plausible = json.dumps(get_settings().plausible_pay_per_period, sort_keys=True)
-    return (f'<form class="nz-calc" data-calc="{calc.tool}" data-rules="{DATA_URL}" data-source-titles="{attr(titles)}" '
-            f'data-max-amount="{MAX_AMOUNT}" data-plausible-pay="{attr(plausible)}" novalidate>'
+    return (f'<form class="nz-calc" data-calc="{calc.tool}" data-rules="{DATA_URL}" '
+            f'data-source-titles="{attr(titles)}" data-max-amount="{MAX_AMOUNT}" data-plausible-pay="{attr(plausible)}" novalidate>'
             '<p class="nz-calc__note" role="status" hidden></p>'
             f'<div class="nz-calc__fields">{fields}</div>'
             '<button type="submit" class="md-button md-button--primary">Calculate</button>'
@@ -119,7 +124,14 @@ def form_html(calc: Calculator, inputs: SiteInputs) -> str:
             f'<h2 class="nz-visually-hidden" id="nz-result-{calc.slug}">Result</h2>'
             '<div class="nz-calc__result"></div>'
             "<noscript><p>This calculator runs in your browser and needs JavaScript. The tables below were worked out in advance with the same rules.</p></noscript>"
-            "</form>\n")
+            "</form>"
+            # The scripts right after the form, not deferred: calculators.js binds the form above it
+            # as it runs, with the rules rules.js has just set, so the first result is drawn before
+            # the page below the form is parsed and nothing on screen moves when it appears (mobile
+            # CLS). The rules are one shared file, not copied into the page, so a rules edit leaves
+            # a calculator page that shows no figure unchanged. The pay tools queue themselves.
+            f'<script src="{RULES_SCRIPT_URL}"></script>'
+            + "".join(f'<script src="{SCRIPTS_URL}{name}"></script>' for name in CALCULATOR_SCRIPTS) + "\n")
 
 
 # -- precomputed tables ---------------------------------------------------------------------------

@@ -7,7 +7,7 @@ Out, under `site_src/` (all git-ignored):
   question with the answer, worked figures from its tool calls, a tax-year badge, citations to the
   official pages, the last-checked date (the cited sources' crawl date) and related questions;
 - `calculators/*.md` (forms run by javascripts/calculators.js, plus precomputed tables) and
-  `calculators/data/rules.json` (see `site_data`);
+  `calculators/data/rules.json` and `rules.js` (see `site_data`);
 - `tax-years/<year>.md` (rates and thresholds), `tax-years/changes-<year>.md` (what changed from the
   year before, from the rules difference) and `tax-years/index.md`;
 - `sources/index.md` (every source, its type, last crawl and last change; the snapshot notice);
@@ -487,7 +487,7 @@ def render_site(inputs: SiteInputs) -> list[str]:
     """Render every generated page; write the changed ones, remove stale ones; return what changed."""
     from .calculator_pages import render_calculators
     from .render_faq import render_faq
-    from .site_data import RULES_JSON, rules_json_text
+    from .site_data import RULES_JS, RULES_JSON, rules_js_text, rules_json_text
 
     render_faq(inputs)
     calculator_pages = render_calculators(inputs)
@@ -495,6 +495,7 @@ def render_site(inputs: SiteInputs) -> list[str]:
     render_sources(inputs)
     inputs.pages[NAV_JSON.as_posix()] = json.dumps(build_nav(inputs, calculator_pages), ensure_ascii=False, indent=1) + "\n"
     inputs.pages[RULES_JSON.as_posix()] = rules_json_text(inputs.rules)
+    inputs.pages[RULES_JS.as_posix()] = rules_js_text(inputs.rules)
 
     changed = [path for path, text in sorted(inputs.pages.items()) if write_if_changed(inputs.site_src / path, text)]
     keep = {(inputs.site_src / p).resolve() for p in inputs.pages}

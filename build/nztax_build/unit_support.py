@@ -15,22 +15,15 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from nztax.units import WITHHELD_FILE, Unit
+from nztax.units import WITHHELD_FILE, Unit, fold  # noqa: F401 (fold re-exported: the check's own folding)
 
 from .store import atomic_write_text
-
-_FOLD = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u2013": "-", "\u2014": "-",
-                       "\u00a0": " "})
 
 
 @dataclass(frozen=True)
 class Withheld:
     unit: Unit
     reason: str
-
-
-def fold(text: str) -> str:
-    return " ".join(str(text).translate(_FOLD).replace("**", "").lower().split())
 
 
 def page_texts(index_dir: Path) -> dict[str, str]:

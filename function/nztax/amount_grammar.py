@@ -27,6 +27,9 @@ PERIODS_PER_YEAR = {**PAY_PERIODS_PER_YEAR, "annual": 1}
 # Amounts
 
 _CODES = r"ME SL|M SL|SB SL|S SL|SH SL|ST SL|SA SL|ME|M|SB|SH|ST|SA|S|ND|NSW|CAE|EDW|WT|STC"
+# A word written in capitals, as a tax code is when it is named as one ("SH", "M SL"); lower-case
+# "me" and "s" are ordinary words. Callers keep the words that are codes in the rules data.
+CAPITALISED_WORD = re.compile(r"\b[A-Z]{1,4}\b")
 
 _NUMBER = (r"(?P<num>\d{1,3},\d{1,2}(?=\s?k\b)"            # 1,5k (a decimal comma before k)
            r"|\d{1,3}(?:,\d{3})+(?:\.\d+)?"       # 85,000 / 1,234,567.89

@@ -5,6 +5,7 @@ In: the index's parent chunks (url, section heading, tax years, text) and the ru
 missing: a rules or calculator citation names its source page only, so the heading chosen is the
 one on that page whose text states the most figures of the rules sections that cite the page for
 the year. A page with no heading stating any of them is cited by page alone, never by a guess.
+An answer unit's citation names the section whose text holds its quote (`section_quoting`).
 Also the label every citation carries: `passage_citation(hit)` -> "<publisher>: <page title>".
 """
 
@@ -15,6 +16,7 @@ from collections import defaultdict
 from decimal import Decimal, InvalidOperation
 
 from .contract import Citation
+from .units import fold
 
 # Who publishes the sources: Inland Revenue, except the kinds named here. A retrieved passage is
 # labelled "<publisher>: <page title>", as rules citations are.
@@ -61,9 +63,11 @@ def _walk(node, out: set[Decimal]) -> None:
 class CitationSections:
     def __init__(self, parents: dict | list, rules) -> None:
         self.by_url: dict[str, list[tuple[str, tuple[str, ...], set[Decimal]]]] = defaultdict(list)
+        self.texts: dict[str, list[tuple[str, str]]] = defaultdict(list)  # url -> (section, folded text)
         for parent in (parents.values() if isinstance(parents, dict) else parents):
             if parent.get("section") and parent.get("url"):
                 self.by_url[parent["url"]].append((parent["section"], tuple(parent.get("tax_years") or ()), numbers_in(parent.get("text", ""))))
+                self.texts[parent["url"]].append((parent["section"], fold(parent.get("text", ""))))
         self.rules = rules
         self._figures: dict[tuple[str, str | None], set[Decimal]] = {}
 
@@ -92,6 +96,11 @@ class CitationSections:
             if len(figures & numbers) and score > best_score:
                 best, best_score = section, score
         return best
+
+    def section_quoting(self, url: str, quote: str) -> str | None:
+        """The heading of the section of `url` whose text holds `quote` (an answer unit's evidence)."""
+        wanted = fold(quote)
+        return next((section for section, text in self.texts.get(url, ()) if wanted and wanted in text), None)
 
     def fill(self, citations: list[Citation], tax_year: str | None) -> list[Citation]:
         out = []

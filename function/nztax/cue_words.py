@@ -10,14 +10,14 @@ import re
 from functools import lru_cache
 from pathlib import Path
 
-import yaml
+from nztax.yaml_data import load_yaml
 
 CUE_FILE = Path(__file__).parent / "data" / "cue_words.yaml"
 
 
 @lru_cache(maxsize=1)
 def _lists() -> dict[str, tuple[str, ...]]:
-    data = yaml.safe_load(CUE_FILE.read_text(encoding="utf-8"))
+    data = load_yaml(CUE_FILE.read_text(encoding="utf-8"))
     return {name: tuple(str(a) for a in alts) for name, alts in data.items() if name != "version"}
 
 

@@ -16,10 +16,10 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Callable
 
-import yaml
 
 from nztax.frame import FrameAmount, QuestionFrame, Trace
 from nztax.slots import INCOME_LIKE_ROLES, Money, Slots
+from nztax.yaml_data import load_yaml
 
 TABLE_FILE = Path(__file__).parent / "data" / "decisions.yaml"
 INCOME_OWNERS = ("me", "partner")
@@ -48,7 +48,7 @@ class Table:
 
 @lru_cache(maxsize=1)
 def table() -> Table:
-    data = yaml.safe_load(TABLE_FILE.read_text(encoding="utf-8"))
+    data = load_yaml(TABLE_FILE.read_text(encoding="utf-8"))
     rows = tuple(Row(r["id"], dict(r.get("when") or {}), r["then"]) for r in data["rows"])
     for row in rows:
         unknown = set(row.when) - set(CONDITIONS)

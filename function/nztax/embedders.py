@@ -16,6 +16,7 @@ Nothing is downloaded at run time: the local models come from pinned registry pa
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 import sys
@@ -35,6 +36,20 @@ GEMINI_MODEL = "gemini-embedding-001"
 GEMINI_DIMENSIONS = 768
 # batchEmbedContents rejects more than 100 items per call.
 GEMINI_MAX_BATCH = 100
+# Query vectors kept by text: one answer embeds the same text several times (the question, its
+# asking sentence, the frame's readings), and a conversation's turns come back with each follow-up.
+QUERY_MEMO_SIZE = 512
+
+
+def remembered(embed_one):
+    """`embed_one` (text -> vector), computing each text's vector once among the last
+    QUERY_MEMO_SIZE texts. The vectors handed out are read-only, so no caller can alter a kept one."""
+    def frozen(text: str) -> np.ndarray:
+        vector = embed_one(text)
+        vector.flags.writeable = False
+        return vector
+
+    return functools.lru_cache(maxsize=QUERY_MEMO_SIZE)(frozen)
 
 
 class EmbedderError(RuntimeError):
@@ -145,6 +160,7 @@ class OnnxMiniLMEmbedder:
         self._tokenizer.enable_truncation(MINILM_MAX_TOKENS)
         self._tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")
         self._batch_size = batch_size
+        self._query_vector = remembered(lambda text: _normalise(self._encode_batch([text]))[0])
 
     def is_word(self, word: str) -> bool:
         return in_vocabulary(self._tokenizer, word)
@@ -169,7 +185,7 @@ class OnnxMiniLMEmbedder:
         return _normalise(result)
 
     def embed_query(self, text: str) -> np.ndarray:
-        return _normalise(self._encode_batch([text]))[0]
+        return self._query_vector(text)
 
     def embed_queries(self, texts: Sequence[str]) -> np.ndarray:
         """Many queries at once: a query is encoded exactly as a document is, so in batches."""
@@ -288,6 +304,7 @@ class GeminiEmbedder:
         self._client = genai.Client(api_key=api_key, http_options=http_options)
         self._max_retries = max_retries
         self._backoff_s = backoff_s
+        self._query_vector = remembered(lambda text: self._call([text], "RETRIEVAL_QUERY")[0])
 
     def _call(self, contents: list[str], task_type: str) -> np.ndarray:
         from google.genai import errors
@@ -325,7 +342,7 @@ class GeminiEmbedder:
         return np.concatenate(parts) if parts else np.zeros((0, self.dimensions), dtype=np.float32)
 
     def embed_query(self, text: str) -> np.ndarray:
-        return self._call([text], "RETRIEVAL_QUERY")[0]
+        return self._query_vector(text)
 
 
 # Which embedder id each NZTAX_EMBEDDER choice gives (the index manifest records the id).

@@ -416,7 +416,7 @@ class Engine:
                                                                     source_type=c.get("source_type") or "")).title
                 for c in self.retriever.index.children if c.get("url")}
         # A rules source keeps the title the calculators cite it by.
-        result = units.compose(unit, decision, self.rules, current, {**self._page_titles, **self.titles})
+        result = units.compose(unit, decision, self.rules, current, {**self._page_titles, **self.titles}, self.citation_sections().section_quoting)
         if result is None:
             return None
         quoted = [_Quote(unit.source.quote)] if unit.source is not None else []

@@ -51,8 +51,8 @@ class FaqEntry:
     url: str
     result: dict
     words: frozenset[str]
-    reading: Reading
     year: str | None
+    reading: Reading | None = None  # read on first need: reading every stored question would slow a cold start
 
 
 class FaqIndex:
@@ -67,7 +67,7 @@ class FaqIndex:
             q = e["question"]
             self.entries.append(FaqEntry(
                 question=q, slug=str(e.get("slug", "")), topic=str(e.get("topic", "")), url=str(e.get("url", "")),
-                result=e["result"], words=self.words(q), reading=self.reading(q), year=self.year(q),
+                result=e["result"], words=self.words(q), year=self.year(q),
             ))
 
     @classmethod
@@ -111,10 +111,14 @@ class FaqIndex:
         reading = reading or self.reading(question)
         best, best_score = None, 0.0
         for entry in self.entries:
-            if entry.reading != reading or entry.year != year or entry.result.get("tax_year") != tax_year:
+            if entry.year != year or entry.result.get("tax_year") != tax_year:
                 continue
             union = words | entry.words
             score = len(words & entry.words) / len(union) if union else 0.0
-            if score > best_score:
+            if score <= best_score or score < self.threshold:
+                continue
+            if entry.reading is None:
+                entry.reading = self.reading(entry.question)
+            if entry.reading == reading:
                 best, best_score = entry, score
         return best if best is not None and best_score >= self.threshold else None

@@ -25,7 +25,8 @@ from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
-import yaml
+
+from nztax.yaml_data import load_yaml
 
 log = logging.getLogger("nztax.frame_model")
 
@@ -223,7 +224,7 @@ class FrameModel:
         key = (getattr(embedder, "id", None), examples_digest())
         if key in _TRAINED:
             return cls(embedder, _TRAINED[key], key[1])
-        data = yaml.safe_load(examples_text())
+        data = load_yaml(examples_text())
         model = cls(embedder, {}, examples_digest())
         for name in ("asks", "scope"):
             rows = [(text, label) for label, texts in data[name].items() for text in texts]

@@ -23,6 +23,8 @@ from pathlib import Path
 
 import yaml
 
+from nztax.yaml_data import load_yaml
+
 SYNONYMS_FILE = Path(__file__).resolve().parent / "data" / "query_synonyms.yaml"
 _WORD = re.compile(r"[A-Za-z0-9]+")
 
@@ -66,7 +68,7 @@ class QueryExpander:
     @classmethod
     def from_file(cls, path: Path = SYNONYMS_FILE) -> "QueryExpander":
         try:
-            data = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
+            data = load_yaml(Path(path).read_text(encoding="utf-8"))
         except (OSError, yaml.YAMLError) as exc:
             raise SynonymTableError(f"cannot read synonym table {path}: {exc}") from exc
         groups = data.get("groups") if isinstance(data, dict) else None

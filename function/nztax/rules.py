@@ -32,6 +32,7 @@ from nztax.rules_schema import (  # noqa: F401
     SECONDARY_CODES, SecondaryCode, SecondaryPeriod, SecondarySection, StudentLoan,
     TAX_YEAR_PATTERN, TaxYearFile, YearEnd,
 )
+from nztax.yaml_data import load_yaml
 
 
 class RulesError(ValueError):
@@ -157,7 +158,7 @@ def load_year_file(path: Path) -> TaxYearRules:
     """Load and validate one file; raise `RulesError` naming the file, field and problem."""
     path = Path(path)
     try:
-        raw = yaml.load(path.read_text(encoding="utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+        raw = load_yaml(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise RulesError(f"{path.name}: file not found ({path})") from None
     except yaml.YAMLError as exc:

@@ -16,8 +16,9 @@ from __future__ import annotations
 import re
 from decimal import Decimal
 
+from nztax.amount_grammar import CAPITALISED_WORD
+
 RATE = re.compile(r"\d+(?:\.\d+)?%")
-CODE = re.compile(r"\b[A-Z]{1,4}\b")
 DOLLARS = re.compile(r"\$([\d,]+(?:\.\d+)?)")
 # More rows than this named: the question is about the table as a whole, which follows.
 MAX_ROWS = 3
@@ -78,7 +79,7 @@ def rows_named(question: str, amounts: list[Decimal], lines: list[str], year: st
         return None
     headers, rows = table
     rates = set(RATE.findall(question))
-    codes = set(CODE.findall(question))
+    codes = set(CAPITALISED_WORD.findall(question))
     named = [row for row in rows if len(row) == len(headers) and _named(row, rates, codes, amounts)]
     if not named or len(named) > MAX_ROWS or len(named) == len(rows):
         return None

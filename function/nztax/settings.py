@@ -95,6 +95,7 @@ Tax figures never live here: they are in `nztax/rules/*.yaml`.
 | NZTAX_GCP_PROJECT | unset | deploy: Google Cloud / Firebase project id (required unless dry run) |
 | NZTAX_GCP_REGION | australia-southeast1 | deploy: Cloud Functions region (Sydney, nearest to NZ) |
 | NZTAX_FUNCTION_NAME | nztax-ask | deploy: function name |
+| NZTAX_BENCH_LIGHTHOUSE_RUNS | 3 | `make bench`: Lighthouse runs per page and form factor; the table shows each score's median (performance moves several points between runs on a shared machine) |
 | NZTAX_BENCH_BASELINE | 0c9586f | `make bench`: git ref whose function/ is measured beside today's (cold start, the adversarial questions' cost); 0c9586f is the function before issue 42 (empty = skip) |
 | NZTAX_FUNCTION_EMBEDDER | auto | deploy: NZTAX_EMBEDDER given to the function (`auto` follows the published index's manifest); the deploy refuses one that cannot read the index |
 | NZTAX_FUNCTION_MAX_INSTANCES | 3 | deploy: cost ceiling on concurrent instances |
@@ -205,6 +206,7 @@ class Settings:
     function_llm_model: str = "gemini/gemini-2.5-flash"
     function_embedder: str = "auto"
     bench_baseline: str = "0c9586f"
+    bench_lighthouse_runs: int = 3
     trusted_proxy_depth: int = 0
     server_threads: int = 32
     request_read_timeout: float = 10.0
@@ -336,6 +338,7 @@ def get_settings() -> Settings:
         function_llm_model=_env("NZTAX_FUNCTION_LLM_MODEL", "gemini/gemini-2.5-flash"),
         function_embedder=_env("NZTAX_FUNCTION_EMBEDDER", "auto"),
         bench_baseline=_env("NZTAX_BENCH_BASELINE", "0c9586f"),
+        bench_lighthouse_runs=max(1, int(_env("NZTAX_BENCH_LIGHTHOUSE_RUNS", "3"))),
         gemini_secret=_env("NZTAX_GEMINI_SECRET", "gemini-api-key"),
         site_url=os.environ.get("NZTAX_SITE_URL") or None,
         firebase_site=os.environ.get("NZTAX_FIREBASE_SITE") or None,

@@ -28,17 +28,14 @@ from functools import cached_property, lru_cache
 from pathlib import Path
 
 import numpy as np
-import yaml
 
 from nztax.settings import Settings, get_settings
 from nztax.slots import OTHER_INCOME_ROLES
+from nztax.yaml_data import load_yaml
 
 log = logging.getLogger("nztax.understand")
 
 CATALOGUE_PATH = Path(__file__).parent / "data" / "intents.yaml"
-# libyaml's parser (same resolver and constructor as SafeLoader) reads the catalogue about 10x faster:
-# parsing it was half of a cold start.
-YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 VECTORS_FILE = "intents.npz"
 # How many of the best readings count as the question's own: an intent it names by keyword is part of
 # its sum only if it is among these.
@@ -212,7 +209,7 @@ class Catalogue:
     @classmethod
     def load(cls, path: Path | None = None) -> "Catalogue":
         raw_text = Path(path or CATALOGUE_PATH).read_text(encoding="utf-8")
-        data = yaml.load(raw_text, Loader=YAML_LOADER)
+        data = load_yaml(raw_text)
         intents = []
         for raw in data["intents"]:
             for field_name in ("keywords", "decisive", "decisive_unless", "decisive_always", "nearness_unless", "decisive_sequences"):

@@ -16,26 +16,31 @@ next by `unit_margin`, or lead it by `unit_alone_margin` with at least `unit_alo
 question the engine would decline: `unit_over_decline` and twice the margin, so "What happens to
 my KiwiSaver if I move to Australia?" is answered, not turned away for naming Australia). Units whose answer is a calculation are left to the engine, which
 calculates. The paraphrase vectors are stored beside the index at build time (`units.npz`, keyed
-by the bank's digest and the embedder id); missing or stale, they are computed in-process.
+by the bank's digest and the embedder id), with a digest of each paraphrase's reading (reading
+every paraphrase of 400 units takes seconds); missing or stale, they are computed in-process.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import json
 import logging
-import re
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
+from nztax.amount_grammar import CAPITALISED_WORD
 from nztax.units import Unit, UnitBank
 
 log = logging.getLogger("nztax.unit_match")
 VECTORS_FILE = "units.npz"
 # Paraphrases looked at for each question, nearest first: the margin is over units among these.
 NEAREST_ROWS = 40
+# Stored reading digests re-read at load, evenly spread: a change to the reading code since the
+# build shows in any of them, and the stored digests are then not used.
+KEY_SPOT_CHECKS = 8
 
 
 @dataclass(frozen=True)
@@ -65,24 +70,40 @@ def embed_rows(rows: list[tuple[int, str]], embedder) -> np.ndarray:
 
 
 def save_vectors(directory: Path, bank: UnitBank, embedder, withheld: dict[str, str] | None = None) -> Path:
-    """Write the servable units' paraphrase vectors beside an index (build time)."""
+    """Write the servable units' paraphrase vectors, and their readings' digests, beside an index
+    (build time)."""
+    from nztax.rules import default_rules
+    from nztax.slots import read_slots, reading
+
     rows = paraphrase_rows(servable(bank, withheld))
+    rules = default_rules()
+    codes = code_names(rules)
+    keys = [key_digest(matching_key(text, reading(read_slots(text, rules)), codes)) for _, text in rows]
     target = Path(directory) / VECTORS_FILE
-    np.savez(target, vectors=embed_rows(rows, embedder),
+    np.savez(target, vectors=embed_rows(rows, embedder), keys=np.array(keys, dtype=str),
              meta=np.array(json.dumps({"bank": bank.digest, "embedder": embedder.id, "rows": len(rows)})))
     return target
 
 
-def stored_vectors(directory: Path | None, bank: UnitBank, embedder, rows: int) -> np.ndarray | None:
+def stored_rows(directory: Path | None, bank: UnitBank, embedder, rows: int) -> tuple[np.ndarray | None, list[str] | None]:
+    """The paraphrase vectors (for this embedder) and reading digests stored beside the index for this
+    bank, each None when missing or stale; the file is read once."""
     if directory is None:
-        return None
+        return None, None
     try:
         with np.load(Path(directory) / VECTORS_FILE) as data:
-            meta, vectors = json.loads(str(data["meta"])), data["vectors"]
+            meta, arrays = json.loads(str(data["meta"])), {name: data[name] for name in data.files}
     except (OSError, KeyError, ValueError):
-        return None
-    fits = meta == {"bank": bank.digest, "embedder": embedder.id, "rows": rows} and len(vectors) == rows
-    return vectors if fits else None
+        return None, None
+    if meta.get("bank") != bank.digest or meta.get("rows") != rows:
+        return None, None
+    vectors, keys = arrays.get("vectors"), arrays.get("keys")
+    fits = embedder is not None and meta.get("embedder") == embedder.id and vectors is not None and len(vectors) == rows
+    return (vectors if fits else None), ([str(k) for k in keys] if keys is not None and len(keys) == rows else None)
+
+
+def stored_vectors(directory: Path | None, bank: UnitBank, embedder, rows: int) -> np.ndarray | None:
+    return stored_rows(directory, bank, embedder, rows)[0]
 
 
 def code_names(rules) -> frozenset[str]:
@@ -112,13 +133,28 @@ def matching_key(text: str, question_reading, codes: frozenset[str]):
     periods, negation, conditions) with, in place of its tax code, the codes each names as written
     in capitals ("SH", "M SL": lower-case "me" and "s" are ordinary words)."""
     plain = dataclasses.replace(question_reading, tax_code=None, student_loan=None)
-    return plain, frozenset(w for w in re.findall(r"\b[A-Z]{1,4}\b", text) if w in codes)
+    return plain, frozenset(w for w in CAPITALISED_WORD.findall(text) if w in codes)
+
+
+def key_digest(key) -> str:
+    """A short digest of a `matching_key`, the same in every process (sets in sorted order)."""
+    def plain(value):
+        if dataclasses.is_dataclass(value):
+            return [plain(getattr(value, f.name)) for f in dataclasses.fields(value)]
+        if isinstance(value, (set, frozenset)):
+            return sorted((plain(v) for v in value), key=repr)
+        if isinstance(value, (list, tuple)):
+            return [plain(v) for v in value]
+        return value if value is None or isinstance(value, (bool, int, float, str)) else str(value)
+
+    return hashlib.blake2b(json.dumps(plain(key)).encode(), digest_size=8).hexdigest()
 
 
 class UnitMatcher:
-    def __init__(self, units: list[Unit], vectors: np.ndarray | None, settings, read, codes: frozenset[str] = frozenset()):
+    def __init__(self, units: list[Unit], vectors: np.ndarray | None, settings, read, codes: frozenset[str] = frozenset(),
+                 keys: list[str] | None = None):
         """`read(text)` is the engine's reading of a text (slots.reading of slots.read_slots);
-        `codes` the tax codes (`code_names`)."""
+        `codes` the tax codes (`code_names`); `keys` the paraphrases' reading digests stored at build."""
         from nztax.understand import words
 
         self.units = units
@@ -129,10 +165,16 @@ class UnitMatcher:
         self.vectors = np.asarray(vectors, dtype=np.float32) if vectors is not None and len(vectors) == len(self.rows) else None
         self.row_words = [words(text) for _, text in self.rows]
         # Each paraphrase is read on its own: its author wrote it as the unit's question, whatever
-        # period or code words it uses ("a student loan bill at the end of the year"). Read on first
-        # need, for the nearest rows only: reading every paraphrase would slow the first answer.
+        # period or code words it uses ("a student loan bill at the end of the year"). The build
+        # stores every reading's digest; without them a row is read on first need, nearest rows only.
         self._read = read
         self._row_keys: list = [None] * len(self.rows)
+        if keys is not None and len(keys) == len(self.rows):
+            spots = range(0, len(self.rows), max(1, len(self.rows) // KEY_SPOT_CHECKS))
+            if all(self._read_key(row) == keys[row] for row in spots):
+                self._row_keys = list(keys)
+            else:
+                log.warning(json.dumps({"event": "unit_readings_stale", "rows": len(self.rows)}))
         self._row_years: list = [False] * len(self.rows)  # False: not read yet
 
     @classmethod
@@ -140,18 +182,19 @@ class UnitMatcher:
               codes: frozenset[str] = frozenset()) -> "UnitMatcher":
         units = servable(bank, withheld)
         rows = paraphrase_rows(units)
-        vectors = None
-        if embedder is not None:
-            vectors = stored_vectors(index_dir, bank, embedder, len(rows))
-            if vectors is None:
-                log.warning(json.dumps({"event": "unit_vectors_stale_or_missing", "units": len(units)}))
-                vectors = embed_rows(rows, embedder)
-        return cls(units, vectors, settings, read, codes)
+        vectors, keys = stored_rows(index_dir, bank, embedder, len(rows))
+        if embedder is not None and vectors is None:
+            log.warning(json.dumps({"event": "unit_vectors_stale_or_missing", "units": len(units)}))
+            vectors = embed_rows(rows, embedder)
+        return cls(units, vectors, settings, read, codes, keys)
 
-    def row_key(self, row: int):
+    def _read_key(self, row: int) -> str:
+        text = self.rows[row][1]
+        return key_digest(matching_key(text, self._read(text), self.codes))
+
+    def row_key(self, row: int) -> str:
         if self._row_keys[row] is None:
-            text = self.rows[row][1]
-            self._row_keys[row] = matching_key(text, self._read(text), self.codes)
+            self._row_keys[row] = self._read_key(row)
         return self._row_keys[row]
 
     def row_year(self, row: int) -> str | None:
@@ -174,7 +217,7 @@ class UnitMatcher:
         for row, row_words in enumerate(self.row_words):
             union = len(asked | row_words)
             combined[row] += weight * (len(asked & row_words) / union if union else 0.0)
-        key = matching_key(question, question_reading, self.codes)
+        key = key_digest(matching_key(question, question_reading, self.codes))
         year = year_named(question)
         best: dict[int, float] = {}
         for row in np.argsort(-combined)[:NEAREST_ROWS]:

@@ -31,11 +31,24 @@ from pathlib import Path
 
 import yaml
 
+from nztax.cue_words import alternatives
+from nztax.yaml_data import load_yaml
+
 WITHHELD_FILE = "units_withheld.json"
 SLUG_MAX_WORDS = 12
 CALCULATION = "calculation"
 _FIELD = re.compile(r"\{(\w+)\}")
 _QUESTION_KEYS = {"q", "also", "lead", "answer", "calculator", "source", "each", "slug"}
+
+
+# Quote and page text are compared with case, whitespace, typographic quotes and dashes folded
+# (`fold`), so a quote survives re-formatting of its page but not a change of its words.
+_FOLD = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u2013": "-", "\u2014": "-",
+                       "\u00a0": " "})
+
+
+def fold(text: str) -> str:
+    return " ".join(str(text).translate(_FOLD).replace("**", "").lower().split())
 
 
 class UnitsError(ValueError):
@@ -126,7 +139,7 @@ def slugify(text: str) -> str:
 
 def _read_file(file: Path, raw_text: str):
     try:
-        raw = yaml.safe_load(raw_text)
+        raw = load_yaml(raw_text)
     except yaml.YAMLError as exc:
         raise UnitsError(f"{file}: not valid YAML: {exc}") from None
     topics_raw = (raw or {}).get("topics") if isinstance(raw, dict) else None
@@ -277,9 +290,8 @@ def fill(template: str, values: dict) -> str | None:
         return None
 
 
-# A question asking yes or no opens with an auxiliary verb ("Is …", "Do I …", "Can I …").
-_POLAR = re.compile(r"^(?:is|isn't|are|aren't|do|don't|does|doesn't|did|didn't|can|can't|could|will|won't|would|"
-                    r"should|shall|am|was|were|has|have|had|must|may|might)\b", re.I)
+# A question asking yes or no opens with an auxiliary verb (data/cue_words.yaml, yes_no_openers).
+_POLAR = re.compile(r"^(?:" + alternatives("yes_no_openers") + r")\b", re.I)
 _YES = re.compile(r"^Yes(?:[.,:;]|\s*[-–—])\s*")
 
 
@@ -298,10 +310,11 @@ def opening_for(lead: str, question: str) -> str:
     return rest[:1].upper() + rest[1:]
 
 
-def compose(unit: Unit, decision, rules, current_year: str, titles: dict[str, str]):
+def compose(unit: Unit, decision, rules, current_year: str, titles: dict[str, str], section_of=None):
     """The unit's answer for the decision's tax year: its lead (citation [1] after it), the
-    calculator it hands over to, then its source passage as evidence. None when the unit has no
-    lead or its lead needs a figure the year lacks."""
+    calculator it hands over to, then its source passage as evidence, named by page and section
+    (`section_of(url, quote)`: the heading of the page's section that holds the quote). None when
+    the unit has no lead or its lead needs a figure the year lacks."""
     from nztax import composer
     from nztax.calculator_links import CALCULATOR_PAGES
     from nztax.contract import AskResult, Citation
@@ -316,12 +329,14 @@ def compose(unit: Unit, decision, rules, current_year: str, titles: dict[str, st
     if unit.source is not None:
         title = titles.get(unit.source.url) or "Inland Revenue"
         body[0] += f" [[1]]({unit.source.url})"
-        citations.append(Citation(title=title, url=unit.source.url))
+        section = section_of(unit.source.url, unit.source.quote) if section_of is not None else None
+        citations.append(Citation(title=title, url=unit.source.url, section=section or None))
     page = CALCULATOR_PAGES.get(unit.calculator or "")
     if page is not None:
         body += ["", f"To work it out for your own figures, use the [{page.name} calculator]({page.path})."]
     if unit.source is not None:
-        body += ["", f"> {unit.source.quote}", ">", f"> — [1] [{citations[0].title}]({unit.source.url})"]
+        where = f", “{citations[0].section}”" if citations[0].section else ""
+        body += ["", f"> {unit.source.quote}", ">", f"> — [1] [{citations[0].title}]({unit.source.url}){where}"]
     used = {m.group(1) for m in _FIELD.finditer(unit.lead)} | {m.group(1) for m in re.finditer(r"\{(\w+)\[", unit.lead)}
     sections = [s for s, names in _PLACEHOLDER_SECTIONS.items() if used & names]
     citations += composer.rule_citations(year_rules, sections)

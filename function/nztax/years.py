@@ -14,9 +14,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-import yaml
 
 from nztax.contract import tax_year_starting
+from nztax.yaml_data import load_yaml
 
 GRAMMAR_FILE = Path(__file__).parent / "data" / "years.yaml"
 
@@ -38,7 +38,7 @@ class YearReading:
 
 @lru_cache(maxsize=1)
 def grammar() -> tuple[YearForm, ...]:
-    data = yaml.safe_load(GRAMMAR_FILE.read_text(encoding="utf-8"))
+    data = load_yaml(GRAMMAR_FILE.read_text(encoding="utf-8"))
     return tuple(YearForm(f["name"], f["maps"], re.compile(f["pattern"], re.I), int(f.get("n", 0))) for f in data["forms"])
 
 

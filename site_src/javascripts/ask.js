@@ -326,6 +326,7 @@
       });
       const input = box.querySelector(".nz-ask__input");
       input.addEventListener("input", () => showLength(box));
+      showLength(box);  // what was typed before this code arrived
       const reset = box.querySelector(".nz-ask__reset");
       if (reset) reset.addEventListener("click", () => resetConversation(box));
     }
@@ -337,7 +338,9 @@
     return;
   }
   root.NZTaxAsk = api;
-  // Instant navigation swaps the page content without reloading scripts: bind on every new page.
+  // Loaded on first use of the box (partials/ask-on-demand.html), usually after the page is parsed:
+  // bind the box on the page now, and on every page instant navigation swaps in.
+  if (root.document && root.document.readyState !== "loading") bind(root.document);
   if (typeof root.document$ !== "undefined" && root.document$.subscribe) {
     root.document$.subscribe(() => bind(root.document));
   } else if (root.document) {

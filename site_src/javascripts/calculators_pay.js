@@ -1,15 +1,19 @@
-/* nztax calculators in the browser, part two: PAYE on an extra pay and the year-end square-up.
+/* nztax calculators in the browser, part three: PAYE on an extra pay and the year-end square-up.
  *
- * In: the kit of exact-money helpers and tools that calculators.js builds for one rules document
- * (makeCalculators). Out: calculate_extra_pay_paye and calculate_year_end_square_up, the ports of
- * function/nztax/calculators/extra_pay.py and square_up.py, step for step, so their JSON equals the
- * Python to the cent (tests/site/test_calculator_parity.py). Registered with calculators.js's
- * `extend` (in the browser this file loads after it; under node calculators.js requires it).
+ * In: the kit of exact-money helpers and tools that calculators_tools.js builds for one rules
+ * document (makeCalculators). Out: calculate_extra_pay_paye and calculate_year_end_square_up, the
+ * ports of function/nztax/calculators/extra_pay.py and square_up.py, step for step, so their JSON
+ * equals the Python to the cent (tests/site/test_calculator_parity.py). Registered with `extend`
+ * (in the browser this file loads just before calculators.js, which hands it on; under node
+ * calculators.js requires it).
  */
 (function (root, factory) {
   "use strict";
   if (typeof module !== "undefined" && module.exports) module.exports = factory;
-  else root.NZTaxCalc.extend(factory);
+  // On a calculator page this file loads before calculators.js (which binds the form as it runs):
+  // queued for it; a later copy (instant navigation) extends the running one.
+  else if (root.NZTaxCalc) root.NZTaxCalc.extend(factory);
+  else (root.NZTaxCalcExtensions = root.NZTaxCalcExtensions || []).push(factory);
 })(typeof window !== "undefined" ? window : globalThis, function (kit) {
   "use strict";
   const { Q, ZERO, qmax, qmin, qfloor, exact, exactAmount, truncateCents, roundCents, cents, asNumber, rateNumber, toDouble,

@@ -38,3 +38,14 @@ def engine(engine_settings):
     from nztax.engine import Engine
 
     return Engine.create(engine_settings)
+
+
+@pytest.fixture(scope="module")
+def fake():
+    """The fake OpenAI-compatible server on 127.0.0.1 (tests/engine/fake_openai.py), one per module."""
+    from fake_openai import FakeOpenAI
+
+    server = FakeOpenAI()
+    yield server
+    server.close()
+

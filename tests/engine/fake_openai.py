@@ -166,3 +166,18 @@ class FakeOpenAI:
             self.cassette.parent.mkdir(parents=True, exist_ok=True)
             self.cassette.write_text(json.dumps({"model": self.record_model, "exchanges": self.recorded}, indent=1,
                                                 ensure_ascii=False) + "\n", encoding="utf-8")
+
+
+def llm_engine_on(engine, engine_settings, fake, monkeypatch, timeout: float):
+    """The shared engine in LLM mode against the fake server, its scripts and records emptied."""
+    import dataclasses
+
+    from nztax.engine import Engine
+
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-not-a-real-key")
+    fake.script.clear()
+    fake.frames.clear()
+    fake.requests.clear()
+    settings = dataclasses.replace(engine_settings, llm_model="openai/fake", llm_api_base=fake.base_url,
+                                   llm_timeout=timeout, llm_max_retries=0, llm_max_hops=3)
+    return Engine(engine.rules, engine.retriever, settings=settings)

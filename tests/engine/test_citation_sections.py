@@ -45,3 +45,31 @@ def test_the_engine_names_the_section_of_a_calculation_source(engine):
     result = engine.answer("How much income tax on $85,000 in 2025-26?", use_faq=False, mode="offline")
     rates = [c for c in result.citations if c.url == RATES]
     assert rates and all(c.section for c in rates), result.citations
+
+
+def test_a_unit_citation_names_the_section_that_holds_its_quote():
+    finder = CitationSections(parents(), RULES)
+    # Compared as the build's support check compares: case and spacing folded, the words the same.
+    assert finder.section_quoting(RATES, "everyone with  INCOME in the 2 years") == "Who pays tax"
+    assert finder.section_quoting(RATES, "Nobody pays tax.") is None
+    assert finder.section_quoting("https://www.ird.govt.nz/missing", "Everyone") is None
+
+
+def test_a_unit_answer_names_its_page_and_section():
+    from types import SimpleNamespace
+
+    from nztax import units
+
+    unit = units.Unit(question="Who pays tax?", slug="who-pays-tax", topic="t", topic_title="T",
+                      lead="Everyone with income pays it.",
+                      source=units.UnitSource(RATES, "Everyone with income in the 2 years pays tax."))
+    decision = SimpleNamespace(tax_year="2025-26", asked="Who pays tax?", complex_situation=False)
+    finder = CitationSections(parents(), RULES)
+    result = units.compose(unit, decision, RULES, "2025-26", {RATES: "Inland Revenue: Tax rates"}, finder.section_quoting)
+    assert result.citations[0].url == RATES and result.citations[0].section == "Who pays tax"
+    assert result.answer.splitlines()[-1].endswith("“Who pays tax”")
+    # A page that no longer holds the quote is cited by page alone, never by a guessed heading.
+    moved = units.Unit(question="Who pays tax?", slug="who-pays-tax", topic="t", topic_title="T", lead="Everyone pays.",
+                       source=units.UnitSource(RATES, "Words no section holds."))
+    again = units.compose(moved, decision, RULES, "2025-26", {RATES: "Inland Revenue: Tax rates"}, finder.section_quoting)
+    assert again.citations[0].section is None

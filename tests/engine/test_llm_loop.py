@@ -2,34 +2,20 @@
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import time
 
 import pytest
 
-from fake_openai import FakeOpenAI, final, frame, tool_call
-from nztax.engine import Engine
+from fake_openai import final, frame, llm_engine_on, tool_call
 
 TAX_RATES_URL_PART = "tax-rates-for-individuals"
 
 
-@pytest.fixture(scope="module")
-def fake():
-    server = FakeOpenAI()
-    yield server
-    server.close()
-
-
+# A short timeout: the timeout test waits for it to pass.
 @pytest.fixture
 def llm_engine(engine, engine_settings, fake, monkeypatch):
-    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-not-a-real-key")
-    fake.script.clear()
-    fake.frames.clear()
-    fake.requests.clear()
-    settings = dataclasses.replace(engine_settings, llm_model="openai/fake", llm_api_base=fake.base_url,
-                                   llm_timeout=1.0, llm_max_retries=0, llm_max_hops=3)
-    return Engine(engine.rules, engine.retriever, settings=settings)
+    return llm_engine_on(engine, engine_settings, fake, monkeypatch, timeout=1.0)
 
 
 def ask(e, question, **kw):

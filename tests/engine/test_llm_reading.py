@@ -10,27 +10,15 @@ from dataclasses import replace
 
 import pytest
 
-from fake_openai import FakeOpenAI, final, frame
+from fake_openai import final, frame, llm_engine_on
 from nztax.engine import Engine
 from nztax.llm_reader import FrameReading, parse_span, scripted_question, validate
 
 
-@pytest.fixture(scope="module")
-def fake():
-    server = FakeOpenAI()
-    yield server
-    server.close()
-
-
+# Reading replies wait on the model's structured output: a little more time than the loop's steps.
 @pytest.fixture
 def llm_engine(engine, engine_settings, fake, monkeypatch):
-    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-not-a-real-key")
-    fake.script.clear()
-    fake.frames.clear()
-    fake.requests.clear()
-    settings = dataclasses.replace(engine_settings, llm_model="openai/fake", llm_api_base=fake.base_url,
-                                   llm_timeout=2.0, llm_max_retries=0, llm_max_hops=3)
-    return Engine(engine.rules, engine.retriever, settings=settings)
+    return llm_engine_on(engine, engine_settings, fake, monkeypatch, timeout=2.0)
 
 
 def reading(*amounts, **kw) -> FrameReading:

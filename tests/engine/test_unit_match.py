@@ -10,7 +10,7 @@ import numpy as np
 from nztax.rules import default_rules
 from nztax.settings import get_settings
 from nztax.slots import read_slots, reading
-from nztax.unit_match import UnitMatcher
+from nztax.unit_match import KEY_SPOT_CHECKS, UnitMatcher, key_digest, matching_key
 from nztax.units import Unit
 
 
@@ -49,3 +49,50 @@ def test_below_the_usual_score_a_near_neighbour_means_no_unit():
 def test_a_question_turned_away_needs_the_strict_score_even_when_alone():
     m, q = matcher(0.9, 0.1)
     assert m.match("epsilon", q, PLAIN, declined=True) is None
+
+
+def _counting_reader():
+    """A reader that reads as the engine does and counts the texts it was asked to read."""
+    rules, calls = default_rules(), []
+
+    def read(text):
+        calls.append(text)
+        return reading(read_slots(text, rules))
+
+    return read, calls
+
+
+def _bank_matcher(keys):
+    units = [Unit(question=f"What is the tax on {n} dollars of interest?", slug=f"u{n}", topic="t", topic_title="T",
+                  lead="L.") for n in range(40)]
+    read, calls = _counting_reader()
+    return UnitMatcher(units, None, get_settings(), read=read, keys=keys), calls
+
+
+def test_stored_reading_digests_spare_reading_each_paraphrase_again():
+    fresh, _ = _bank_matcher(None)
+    keys = [fresh.row_key(row) for row in range(len(fresh.rows))]
+    stored, calls = _bank_matcher(keys)
+    assert len(calls) <= KEY_SPOT_CHECKS + 1  # only the spot checks were read
+    assert [stored.row_key(row) for row in range(len(stored.rows))] == keys
+    assert len(calls) <= KEY_SPOT_CHECKS + 1
+
+
+def test_stored_reading_digests_from_other_reading_code_are_not_used():
+    fresh, _ = _bank_matcher(None)
+    keys = [fresh.row_key(row) for row in range(len(fresh.rows))]
+    stale = ["0" * 16] * len(keys)  # what a build with another reading of these texts would store
+    matcher_, calls = _bank_matcher(stale)
+    assert [matcher_.row_key(row) for row in range(len(matcher_.rows))] == keys
+    assert len(calls) > KEY_SPOT_CHECKS
+
+
+def test_a_reading_digest_is_the_same_for_equal_readings_and_differs_for_different_amounts():
+    rules, codes = default_rules(), frozenset({"M", "SB"})
+
+    def digest(text):
+        return key_digest(matching_key(text, reading(read_slots(text, rules)), codes))
+
+    assert digest("tax on $85,000 a year") == digest("tax on $85,000 a year")
+    assert digest("tax on $85,000 a year") != digest("tax on $80,000 a year")
+    assert digest("what is code SB") != digest("what is code M")

@@ -88,6 +88,16 @@ def test_query_uses_query_task_type_and_is_normalised():
     assert vector[:2] == pytest.approx([0.6, 0.8])  # (1.2, 1.6) / 2.0
 
 
+def test_a_query_asked_again_is_not_sent_again_and_its_vector_cannot_be_changed():
+    with FakeGemini() as fake:
+        embedder = GeminiEmbedder("k", base_url=fake.url, timeout_s=5, max_retries=0)
+        first, again = embedder.embed_query("tax on 70k"), embedder.embed_query("tax on 70k")
+        embedder.embed_query("tax on 80k")
+    assert len(fake.requests) == 2 and np.array_equal(first, again)
+    with pytest.raises(ValueError):
+        first[0] = 0.0
+
+
 def test_429_is_retried_with_backoff():
     with FakeGemini(fail_first_with=429) as fake:
         vector = GeminiEmbedder("k", base_url=fake.url, timeout_s=5, max_retries=2, backoff_s=0.01).embed_query("q")

@@ -1,4 +1,4 @@
-// Runs site_src/javascripts/calculators.js under node for the parity test.
+// Runs site_src/javascripts/calculators.js (which requires the kit, the ports and the pay tools) under node for the parity test.
 // stdin: {"calculators_js": path, "rules": {...rules.json...}, "cases": [{"id", "tool", "args", "today"}]}
 // stdout: [{"id", "result"}] in input order.
 "use strict";

@@ -1,9 +1,9 @@
 """Accessibility: axe-core in Chromium on the fixture site, and a keyboard and screen-reader walk.
 
 axe-core (vendored in tests/site/vendor, version and hash checked here) runs the WCAG 2.0-2.2 A/AA
-rules on the home page, a calculator, a FAQ page, a tax-year page and the sources page, at a desktop
-and a phone width, after the calculator has shown its result; any serious or critical violation
-fails. The keyboard test uses only key presses: the skip link, then at most three Tabs to the
+rules on the home page, two calculators, a FAQ page, a tax-year page and the sources page, at a desktop
+and a phone width, after the calculator has shown its result, and on a page holding an Ask
+conversation; any serious or critical violation fails. Every calculator is heard once per result. The keyboard test uses only key presses: the skip link, then at most three Tabs to the
 calculator's first field; typing an amount is heard as one short announcement, once per result.
 """
 
@@ -23,6 +23,7 @@ WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
 PAGES = {
     "home": "",
     "calculator": "calculators/income-tax/",
+    "family calculator": "calculators/working-for-families/",
     "faq": "faq/paye/how-much-is-taken-out-of-a-four-weekly-pay-of-3500/",
     "tax-year": "tax-years/2026-27/",
     "sources": "sources/",
@@ -76,7 +77,7 @@ def test_no_serious_accessibility_violations(browser, live, name, width):
         page = context.new_page()
         page.goto(live["site"] + PAGES[name])
         page.wait_for_load_state("networkidle")
-        if name == "calculator":
+        if name.endswith("calculator"):
             page.wait_for_function("document.querySelector('.nz-calc__result table') !== null")
         violations = _axe(page)
         detail = [(v["id"], v["help"], [n["target"] for n in v["nodes"][:5]]) for v in violations]
@@ -126,17 +127,96 @@ def test_keyboard_reaches_the_calculator_and_hears_one_line_per_result(page, liv
     assert not page.js_errors
 
 
-def test_calculator_scripts_only_where_used_and_the_search_index_on_first_use(page, live):
+def test_ask_conversation_has_no_serious_accessibility_violations(page, live):
+    """The Ask box after two answers: the earlier turn moved up into the conversation list."""
+    page.goto(live["site"])
+    box = page.locator("[data-nz-ask]")
+    for question in ("How much tax do I pay on $65,000 a year?", "What about $80,000?"):
+        box.locator("input[name=question]").fill(question)
+        box.locator("button[type=submit]").click()
+        page.wait_for_function("""() => { const b = document.querySelector('[data-nz-ask]');
+          return !b.hasAttribute('aria-busy') && !b.querySelector('.nz-ask__answer').hidden; }""", timeout=30000)
+    page.wait_for_function("document.querySelectorAll('.nz-ask__thread > li').length >= 1")
+    violations = _axe(page)
+    assert not violations, [(v["id"], v["help"], [n["target"] for n in v["nodes"][:5]]) for v in violations]
+    assert not page.js_errors
+
+
+def test_every_calculator_is_heard_once_per_result(page, live):
+    """A new amount in any calculator's first amount field is one short spoken line, not the table."""
+    page.goto(live["site"] + "calculators/")
+    slugs = sorted(set(page.evaluate("""[...document.querySelectorAll("article a[href]")]
+        .map((a) => new URL(a.href).pathname.match(/\\/calculators\\/([a-z0-9-]+)\\/$/)).filter(Boolean).map((m) => m[1])""")))
+    assert len(slugs) >= 10, slugs
+    checked = 0
+    for slug in slugs:
+        page.goto(live["site"] + f"calculators/{slug}/")
+        page.wait_for_load_state("networkidle")
+        field = page.locator("form.nz-calc input[inputmode=decimal]").first
+        if not field.count():
+            continue
+        field.focus()
+        page.evaluate(WATCH_ANNOUNCEMENTS)
+        page.keyboard.press("Control+A")
+        page.keyboard.type("12345", delay=40)
+        page.wait_for_function("document.querySelector('.nz-calc__result').innerText.trim() !== ''")
+        page.keyboard.press("Tab")  # committing the same inputs is not a new result
+        page.wait_for_timeout(800)
+        heard = page.evaluate("window.__heard")
+        assert len(heard) == 1, (slug, heard)
+        assert "\n" not in heard[0] and len(heard[0]) < 200, (slug, heard)
+        checked += 1
+    assert checked >= 10, checked
+    assert not page.js_errors
+
+
+def test_scripts_only_where_used_and_the_search_index_on_first_use(page, live):
     requests: list[str] = []
     page.on("request", lambda r: requests.append(r.url))
     page.goto(live["site"] + "faq/")
     page.wait_for_load_state("networkidle")
-    assert not any(u.endswith("/calculators.js") for u in requests)
+    assert not any("/javascripts/calculators" in u for u in requests)
+    assert not any(u.endswith(("/ask.js", "/purify.min.js")) for u in requests), "the Ask box's code loads before the box is used"
     assert not any("search_index.json" in u for u in requests), "the search index loads before search is used"
-    scripts = page.evaluate("[...document.scripts].filter((s) => s.src && !s.src.includes('/assets/')).map((s) => s.defer)")
-    assert scripts and all(scripts), "the site's own scripts are deferred"
+    page.locator("[data-nz-ask] input[name=question]").focus()
+    page.wait_for_function("document.querySelector('[data-nz-ask]').dataset.bound === '1'")
+    assert any(u.endswith("/ask.js") for u in requests), requests
+    page.evaluate("document.activeElement.blur()")  # the theme's "/" shortcut does not act inside a field
+    assert page.evaluate("typeof window.DOMPurify") == "function", "DOMPurify arrives with the box's code"
     with page.expect_response(lambda r: "search_index.json" in r.url):
         page.keyboard.press("/")  # the theme's search shortcut
     page.keyboard.type("ACC levy")
     page.wait_for_function("document.querySelectorAll('.md-search-result__item').length > 0")
+    assert not page.js_errors
+
+
+# Layout shifts a page makes without input (the CLS Lighthouse scores), and whether a calculator's
+# result was already drawn when the page finished parsing.
+WATCH_SHIFTS = """
+window.__shifts = [];
+new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) if (!e.hadRecentInput) window.__shifts.push(e.value);
+}).observe({ type: "layout-shift", buffered: true });
+document.addEventListener("DOMContentLoaded", () => {
+  window.__resultWhenParsed = Boolean(document.querySelector(".nz-calc__result .nz-table, .nz-calc__result .nz-calc__error"));
+});
+"""
+
+
+def test_calculator_result_is_drawn_before_the_page_below_it_so_nothing_moves(page, live):
+    """On a phone the first result would push the page below the form down after it was painted
+    (CLS 0.14 on the income-tax page); every calculator draws it while the page is still parsed."""
+    page.goto(live["site"] + "calculators/")
+    slugs = sorted(set(page.evaluate("""[...document.querySelectorAll("article a[href]")]
+        .map((a) => new URL(a.href).pathname.match(/\\/calculators\\/([a-z0-9-]+)\\/$/)).filter(Boolean).map((m) => m[1])""")))
+    assert len(slugs) >= 10, slugs
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.add_init_script(WATCH_SHIFTS)
+    for slug in slugs:
+        page.goto(live["site"] + f"calculators/{slug}/")
+        page.wait_for_load_state("networkidle")
+        page.wait_for_timeout(300)
+        assert page.evaluate("window.__resultWhenParsed"), f"{slug}: no result when the page was parsed"
+        shifted = page.evaluate("window.__shifts.reduce((a, b) => a + b, 0)")
+        assert shifted < 0.01, f"{slug}: layout shift {shifted:.3f} while loading"
     assert not page.js_errors

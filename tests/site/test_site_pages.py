@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 from site_fixtures import FIXTURE_QUESTIONS, ROOT, fixture_env
 
+from nztax_build.calculator_pages import CALCULATOR_SCRIPTS
 from nztax_build.faq import FIGURE, AnswerCache, answer_questions, load_questions, shows_figures, slugify
 from nztax_build.rebuild import diff_trees, run_mkdocs
 from nztax_build.render import answer_block, load_inputs, render_site
@@ -66,9 +67,19 @@ def test_calculator_pages_and_rules_json(built_site):
     for slug in expected:
         html = (calculators / slug / "index.html").read_text()
         assert 'class="nz-calc"' in html and 'data-rules="../data/rules.json"' in html, slug
+        # The rules come from the one shared script, never copied into the page.
+        assert '<script src="../data/rules.js"></script>' in html and "data-rules-json" not in html, slug
         assert "<table>" in html, f"{slug}: no precomputed table"
+        # The calculators' code in its parts, kit first and the form-binding entry point last.
+        assert re.findall(r'<script src="\.\./\.\./javascripts/([^"]+)"', html) == list(CALCULATOR_SCRIPTS), slug
+    for name in CALCULATOR_SCRIPTS:
+        assert (built_site.site_dir / "javascripts" / name).is_file(), name
     rules = json.loads((calculators / "data" / "rules.json").read_text())
     assert {"2023-24", "2024-25", "2025-26", "2026-27"} <= set(rules["years"])
+    script = (calculators / "data" / "rules.js").read_text()
+    prefix = "globalThis.NZTaxRules = "
+    assert script.startswith(prefix) and script.endswith(";\n")
+    assert json.loads(script[len(prefix):-2]) == rules
     # Precomputed table (no JavaScript): weekly $1,000 on M in 2026-27 is IR340 April 2026's 171.50.
     paye = (built_site.site_src / "calculators" / "paye.md").read_text()
     assert "| $1,000 | $171.50 | $161.50 |" in paye
@@ -191,7 +202,7 @@ def test_rules_edit_changes_only_pages_that_show_it(built_site, tmp_path, monkey
     asked = sum(len(t["questions"]) for t in FIXTURE_QUESTIONS["topics"].values())
     assert f"answered {with_figures}, from cache {asked - with_figures}" in summary  # only answers with figures re-answered
     changed = set(changed)
-    assert "calculators/data/rules.json" in changed
+    assert {"calculators/data/rules.json", "calculators/data/rules.js"} <= changed
     assert {"tax-years/2026-27.md", "tax-years/changes-2026-27.md", "tax-years/changes-2027-28.md"} <= changed
     assert {"calculators/paye.md", "calculators/acc-levy.md", "calculators/take-home.md"} <= changed
     assert "faq/acc-levy/how-much-acc-levy-do-i-pay-on-60000-in-2026-27/index.md" in changed
