@@ -164,7 +164,7 @@ def facts_of(decision, frame: QuestionFrame, settings, asked_alone: Callable[[],
                  scope=frame.scope, scope_sure=frame.scope_sure >= settings.frame_scope_bar,
                  scope_firm=frame.scope_sure >= settings.frame_scope_firm_bar, inputs_sure=inputs_sure,
                  inputs_certain=not uncertain_inputs(inputs, settings.frame_certain_bar), recoverable=recoverable,
-                 stated=bool(frame.stated()), asks=frame.asks_each, answers_ask=bool(kinds & set(frame.asks_each)),
+                 stated=bool(frame.stated()), asks=frame.asks_each, answers_ask=bool(kinds & set(frame.asks_surely(bar))),
                  asks_figure=frame.asks_figure, story=frame.story, lead_fits=lead_fits(decision, frame, asked_alone),
                  rule_worked=decision.action == "fact" and bool(decision.rule_results or decision.calls),
                  several_figures=len({a.value for a in frame.amounts if a.period is not None}) > 1,
@@ -201,7 +201,8 @@ def apply_table(decision, frame: QuestionFrame, settings, *, redecide: Callable[
         out = replace(decision, action="topic", calls=[], handed_over=list(decision.calls))
         inputs = frame.inputs_of(input_amounts(decision.slots))
         if not facts.answers_ask:
-            trace.notes.append(f"a calculation does not answer what is asked ({', '.join(frame.asks_each)})")
+            asked = ", ".join(f"{a} {sure:.2f}" for a, sure in zip(frame.asks_each, frame.asks_each_sure or [1.0] * len(frame.asks_each)))
+            trace.notes.append(f"a calculation does not answer what is surely asked ({asked})")
         unsure = [f"{a.text} ({a.kind} {a.kind_sure:.2f}, {a.owner} {a.owner_sure:.2f})"
                   for a in uncertain_inputs(inputs, settings.frame_certain_bar)]
         if unsure:

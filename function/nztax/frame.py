@@ -74,6 +74,14 @@ class QuestionFrame:
     bar: float = 0.7            # how sure a reading must be to be acted on (settings)
     story: bool = False         # several sentences or a long text: a narrative, not a one-line question
     read_by: str = "offline"    # offline (frame_model.py) or model (llm_reader.py, LLM mode)
+    asks_each_sure: tuple[float, ...] = ()  # how sure each asking sentence's reading is (none: all sure)
+
+    def asks_surely(self, bar: float) -> tuple[str, ...]:
+        """What the asking sentences ask, only those read at least `bar` sure: a calculation answers a
+        question only when what it asks is not in doubt."""
+        if not self.asks_each_sure:
+            return self.asks_each
+        return tuple(a for a, sure in zip(self.asks_each, self.asks_each_sure) if sure >= bar)
 
     @property
     def asks_figure(self) -> bool:
@@ -90,7 +98,8 @@ class QuestionFrame:
 
     def to_json(self) -> dict:
         return {"asks": self.asks, "asks_sure": round(self.asks_sure, 2), "asking": list(self.asking),
-                "asks_each": list(self.asks_each), "amounts": [a.to_json() for a in self.amounts],
+                "asks_each": list(self.asks_each), "asks_each_sure": [round(x, 2) for x in self.asks_each_sure],
+                "amounts": [a.to_json() for a in self.amounts],
                 "tax_year": self.tax_year, "year_text": self.year_text, "conditions": list(self.conditions),
                 "scope": self.scope, "scope_sure": round(self.scope_sure, 2), "story": self.story,
                 "read_by": self.read_by}
@@ -129,6 +138,7 @@ def read_frame(text: str, slots: Slots, model, bar: float = 0.7) -> QuestionFram
                 for m, (_, (owner, os_)) in zip(percents, read[len(spans):])]
     amounts.sort(key=lambda a: a.start)
     return QuestionFrame(asks=asks, asks_sure=asks_sure, asking=tuple(asking), asks_each=tuple(r[0] for r in readings),
+                         asks_each_sure=tuple(r[1] for r in readings),
                          amounts=tuple(amounts), tax_year=slots.tax_year, year_text=slots.year_text,
                          conditions=conditions(slots), scope=scope, scope_sure=scope_sure, bar=bar,
                          story=len(text) > LONG_POST_CHARS or len(sentences(text)) >= STORY_SENTENCES)
