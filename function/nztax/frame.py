@@ -29,6 +29,9 @@ AMOUNT_KINDS = ("income", "tax_withheld", "bill", "refund", "balance", "price", 
 OWNERS = ("me", "partner", "someone_else", "employer", "ird")
 # Kinds of figure a poster states that the engine can set its own figure beside.
 STATED_KINDS = ("tax_withheld", "bill", "refund", "other_figure")
+# Roles the number grammar gives amounts that a calculation takes in itself (a cost it deducts, a gift
+# it gives a credit for): such an amount is worked on, so it is never a stated figure set beside.
+WORKED_ROLES = ("expense", "deduction", "donation")
 # Over this many characters a post's scope is read from its asking sentences and its whole story together.
 LONG_POST_CHARS = 400
 # A post of this many sentences (or over LONG_POST_CHARS) tells a story: its figures need a sure reading.
@@ -89,7 +92,8 @@ class QuestionFrame:
 
     def stated(self) -> list[FrameAmount]:
         """Figures the poster states that are not inputs: tax taken, a bill, a refund, another calculator's figure."""
-        return [a for a in self.amounts if a.kind in STATED_KINDS and a.owner in ("me", "ird", "employer") and a.period is not None]
+        return [a for a in self.amounts if a.kind in STATED_KINDS and a.owner in ("me", "ird", "employer") and a.period is not None
+                and a.role not in WORKED_ROLES]
 
     def inputs_of(self, slots_amounts) -> list[FrameAmount]:
         """The frame's reading of the amounts a calculation would use (matched by their place in the text)."""

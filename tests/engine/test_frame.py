@@ -257,3 +257,42 @@ def test_family_a_rule_worked_on_one_of_a_storys_several_figures_is_not_worked(e
     d = decided(engine, several)
     assert not d.rule_results and not d.calls, d.trace.to_json()
     assert decided(engine, one).action == d.action or d.action == "topic"
+
+
+@pytest.mark.parametrize("asked", ["Income tax?", "What's the tax on that?", "How much tax will I pay this year?"])
+def test_family_a_short_story_asking_its_figure_in_a_few_words_is_calculated(engine, asked):
+    # Only the asking sentence changes, from a full question to a word or two: it still asks for the
+    # figure, and the profit stated is surely the asker's own income.
+    d = decided(engine, f"Self-employed builder in Hamilton, no other work. My profit this year is $58,000. {asked}")
+    assert d.action == "calculate" and incomes(d) == [58000.0], d.trace.to_json()
+
+
+def test_an_asking_sentence_read_unsurely_is_not_taken_for_a_figure(engine):
+    # The frame keeps how sure each asking sentence's reading is, and only a sure one can make a sum
+    # the answer to it.
+    d = decided(engine, STORY + "Is it normal to pay this much income tax on a nurse's salary?")
+    frame = d.trace.frame
+    unsure = [a for a, sure in zip(frame["asks_each"], frame["asks_each_sure"]) if sure < 0.7]
+    assert d.action != "calculate" or not unsure, d.trace.to_json()
+
+
+@pytest.mark.parametrize("role, stated", [("expense", False), ("deduction", False), ("donation", False),
+                                           (None, True), ("other", True)])
+def test_a_figure_the_calculation_works_on_is_never_a_stated_one(role, stated):
+    # A cost the sum deducts is worked on, so it is never set beside the working as "tax already
+    # taken", however the learned reading guesses its kind; a figure the grammar gives no such role is.
+    from decimal import Decimal
+
+    from nztax.frame import FrameAmount, QuestionFrame
+
+    amount = FrameAmount("$4,000", 10, 16, Decimal(4000), "annual", "tax_withheld", 0.4, "me", 0.9, role)
+    frame = QuestionFrame(asks="figure", asks_sure=0.9, asking=("tax?",), asks_each=("figure",), amounts=(amount,),
+                          tax_year=None, year_text=None, conditions=(), scope="nz_tax", scope_sure=0.9)
+    assert (frame.stated() == [amount]) is stated
+
+
+def test_the_square_up_answers_why_a_story_ends_in_a_bill(engine):
+    # The year-end square-up's result names the cause of a bill, so a story asking why gets it worked.
+    d = decided(engine, "I got a tax bill once the year ended. My salary is $68,000 and I had $2,500 of interest "
+                        "taxed at 10.5%. Why?")
+    assert [name for name, _ in d.calls] == ["calculate_year_end_square_up"], d.trace.to_json()
