@@ -236,7 +236,7 @@ class Engine:
             vector = self.retriever.embed_query(asked)
         classification = self.classifier.classify(asked, vector, slots)
         if used_history:
-            # A question that stands on its own as something to turn away ("write me a poem" after
+            # A question that stands on its own as something to turn away (an unrelated request after
             # tax questions) is not read as a follow-up.
             alone_slots = read_slots(question, self.rules)
             alone_vector = self._embed(question)

@@ -82,13 +82,13 @@ def sentence_tokens(text: str) -> list[str]:
 def amount_window(text: str, start: int, end: int) -> tuple[str, list[str]]:
     """The words around an amount (the amount itself left out, other numbers as NUM), and its lexical
     tokens: each side's words marked by side and nearness."""
-    # Only the amount's own sentence describes it: the next sentence's "Income tax on it?" is the question.
+    # Only the amount's own sentence describes it: a next sentence that asks is the question, not a label.
     before, after = SENTENCE_END.split(text[:start])[-1], SENTENCE_END.split(text[end:])[0]
     left = words(NUMBER.sub(" NUM ", before))[-WINDOW_WORDS:]
     right = words(NUMBER.sub(" NUM ", after))[:WINDOW_WORDS]
     itself = text[start:end]
-    # The amount's own clause, back to the last break: "my partner earns $120k and I earn $60k" gives
-    # the second amount "i earn", not the partner.
+    # The amount's own clause, back to the last break: of two people's incomes joined by "and", the
+    # second amount's clause names only its own earner.
     clause = words(CLAUSE_BREAK.split(NUMBER.sub(" NUM ", text[max(0, start - 120):start]))[-1])[-WINDOW_WORDS:]
     tokens = [*(f"L:{w}" for w in left), *(f"R:{w}" for w in right), *(f"L1:{w}" for w in left[-2:]),
               *(f"R1:{w}" for w in right[:2]), *(f"C:{w}" for w in clause)]

@@ -249,7 +249,7 @@ class Settings:
     intent_sequence_gap: int = 3          # words allowed between the steps of a refusal's word sequence
     refuse_min_score_unworded: float = 0.6  # a refusal by nearness alone, without its words, needs this score
     bare_amount_minimum: float = 10000.0
-    negation_window_words: int = 5        # "not on any benefit or super": words before a condition searched for a negation
+    negation_window_words: int = 5        # words before a condition searched for a negation
     spelling_cutoff: float = 0.85
     spelling_min_length: int = 5
     plausible_pay_per_period: dict = field(default_factory=lambda: dict(PLAUSIBLE_PAY_DEFAULT))
