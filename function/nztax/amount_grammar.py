@@ -55,7 +55,7 @@ MONEY_WORDS = re.compile(
 _FREQ_AFTER = [
     ("hourly", r"an hour|per hour|a hr|an hr|/\s?hr|/\s?hour|/\s?h\b|hourly|p/?h\b|ph\b|per hr"),
     ("weekly", r"a week|per week|each week|every week|for the week|this week|weekly|/\s?wk|/\s?week|p/?w\b|pw\b|a wk|per wk|wk\b|"
-               r"week\b(?!s)"),  # "on a $1,000 week"
+               r"week\b(?!s)"),  # a pay said as a week's
     ("fortnightly", r"a fortnight|per fortnight|each fortnight|every fortnight|for the fortnight|fortnightly|every (?:two|2) weeks|"
                     r"/\s?fortnight|/\s?f/?n\b|p/?f\b|fortnight\b(?!s)"),
     ("four_weekly", r"every (?:four|4) weeks|(?:four|4)[- ]?weekly|per (?:four|4) weeks|a (?:four|4)[- ]week"),
@@ -76,7 +76,7 @@ FREQ_BEFORE = re.compile(
     r"(?:(?:of|is|are|=|:|was|were|about|around|from)\s*)*(?:nz\$|\$|nzd)?\s*$",
     re.I,
 )
-# "each fortnight I get $2,000" / "earn $2,000 every fortnight" are both caught by FREQ_AFTER/BEFORE;
+# A period before or after the amount is caught by FREQ_AFTER/BEFORE;
 # a period word elsewhere in the question is the period the answer is wanted in.
 ASKED_PERIOD = [
     ("weekly", r"\b(?:weekly|a week|per week|each week|every week|p/?w|pw|week's|weekly pay|this week|the week|that week|one week|week ending|"
@@ -89,7 +89,7 @@ ASKED_PERIOD = [
     ("annual", r"\b(?:a year|per year|annually|yearly|for the year|per annum|in a year|each year|over (?:the|a) (?:full )?year|"
                r"(?:full|whole) year|per yr|a yr|(?:for|in|over) (?:one|1) year|(?:at|by) (?:the )?(?:year[- ]end|end of the year))\b"),
 ]
-# A pay period named anywhere ("paid four-weekly, $4,100 a pay"); not "for the year".
+# A pay period named anywhere; not a year asked about.
 PAY_FREQUENCY_WORD = re.compile("|".join(p for name, p in ASKED_PERIOD if name in PAY_FREQUENCIES), re.I)
 ANY_PERIOD_WORD = re.compile("|".join(p for _, p in ASKED_PERIOD) + r"|\bin a week\b|\b(?:one|1|a single) (?:week|fortnight|month)\b", re.I)
 # People someone may ask about besides themselves (whose money an amount is, below).
@@ -102,12 +102,12 @@ NOT_MONEY_BEFORE = re.compile(
     r"\bchapter\s|\bpart\s|\bitem\s|\bbox\s|\bline\s|\bquestion\s|\bq|"
     r"\b(?:hours|hrs)(?:\s+(?:this|per|a|each)\s+(?:week|wk)|\s+worked)?\s*[:|=]?\s*|"
     r"\b(?:" + KIN + r"|i|me|myself)\s?\()$", re.I)  # "my son (19)": an age
-NOT_MONEY_AFTER = re.compile(  # ("my 19-year-old": the hyphen joins a count to its unit)
+NOT_MONEY_AFTER = re.compile(  # (a hyphen joins a count to its unit)
     r"^[\s-]?(?:%|percent|per ?cent|(?:(?:billable|billed|chargeable|working)\s)?(?:hours?\b|hrs?\b)|h\b|weeks?\b|wks?\b|months?\b|years?\b|yrs?\b|days?\b|kids?\b|children|"
     r"child\b|jobs?\b|people|employees|staff|times|of (?:them|us)|yo\b|y/o|years? old|shares?\b|units?\b|km|kg|sqm|m2|"
     r"form|bedrooms?|rooms?|flatmates?|boarders?|properties|houses?|st\b|nd\b|rd\b|th\b|am\b|pm\b(?!\s*(?:salary|pay|income|wage))|"
-    r"cents?\b|s\b)", re.I)  # ("only 72 cents goes to my loan": a deduction being asked about, not a pay)
-# "6 wk", "3 yr": a count of weeks, months or years is never more than this; "1200 wk" is a pay.
+    r"cents?\b|s\b)", re.I)  # (cents: a deduction being asked about, not a pay)
+# A count of weeks, months or years is never more than this; a larger number before a period is a pay.
 LONGEST_COUNT = 53
 AGE = re.compile(r"1[5-9]|[2-9]\d")
 MONEY_AFTER_AGE = re.compile(r"\s*(?:an?\b|per\b|/|grand|dollars|bucks|hours?\b|hrs?\b|%|percent|p/?h\b|ph\b|nzd)", re.I)
@@ -130,7 +130,7 @@ class Money:
     end: int = 0                    # where the amount and its period words end
 
     says_salary: bool = False       # "salary", "annual" or "a year" next to it
-    one_pay: bool = False           # questioned as one pay whose period is not said ("comes out of my $620 pay")
+    one_pay: bool = False           # questioned as one pay whose period is not said
 
     @property
     def is_income(self) -> bool:
@@ -183,18 +183,18 @@ def _period_and_end(text: str, start: int, end: int) -> tuple[str, bool, int]:
     before = text[max(0, start - 60):start]
     m = FREQ_BEFORE.search(before)
     if m:
-        if m.group("weekly_opening"):  # "Week with Sunday time-and-a-half: gross $1,905.60" (the question's first word)
+        if m.group("weekly_opening"):  # a question that opens with the week its pay is for
             if start <= len(before):
                 return "weekly", True, end
         else:
             return _period_named(m), True, end
-    # "takes my week from $1,180 to $1,420": the range's second amount has its first one's period.
+    # A range's second amount has its first one's period.
     m = RANGE_TO_BEFORE.search(before)
     if m:
         first = FREQ_BEFORE.search(before[:m.start()] + "from ")
         if first and not first.group("weekly_opening"):
             return _period_named(first), True, end
-    # "$1,750 gross a week", "$1,200 take home weekly": the period after a word about the pay.
+    # The period after a word about the pay (gross, take home).
     m = re.match(r"^\s*(?:(?:take[- ]home|net|after tax|before tax|gross|pay|salary|wages?|income)\s+){1,2}"
                  r"(?P<w>weekly|fortnightly|monthly|a week|a fortnight|a month|per week|per month|per fortnight|"
                  r"a year|per year|per annum|each week|each fortnight|each month)\b", after, re.I)
@@ -207,12 +207,11 @@ def _period_and_end(text: str, start: int, end: int) -> tuple[str, bool, int]:
 
 
 # "$60k salary", "$20k profit", "$5,000 of interest": the noun right after an amount says what it is.
-LABELS_NEXT_AMOUNT = re.compile(r"\s*(?:of|is|was|:|=|-)?\s*\$?\d")  # "income 40k kiwisaver returns 3k"
-# Another figure among the words around an amount, whose role words are its own: "… on top of my $50k
-# day job", "8k profit … on top of my 60k job".
+LABELS_NEXT_AMOUNT = re.compile(r"\s*(?:of|is|was|:|=|-)?\s*\$?\d")  # words right before the next amount label it
+# Another figure among the words around an amount, whose role words are its own.
 MONEY_FIGURE = re.compile(r"\$\s?\d|\d\s?k\b", re.I)
 FIGURE_JUST_BEFORE = re.compile(r"(?:\$\s?\d[\d,.]*|\d[\d,.]*\s?k)\s+(?:[a-z']+\s+){0,1}$", re.I)
-# ("… $12,000 of term deposit interest and $9,000 from teaching": "and" closes the words before it.)
+# (A joining "and" closes the words before it: what follows describes the next amount.)
 LEADS_ANOTHER_AMOUNT = re.compile(r"(?:(?!\band\b|&|\bplus\b)[^\d$.?!,;]){0,20}\$?\d", re.I)
 NOUN_AFTER = re.compile(r"^\s*(?:(?:of|in|worth of|a year|per year|annual|gross)\s+)?")
 
@@ -284,7 +283,7 @@ def asked_and_paid(text: str, amounts: list[Money]) -> tuple[str | None, str | N
     paid = [x for x in free if not asks(x) and x[2] in PAY_FREQUENCIES]
     paid_every = paid[-1][2] if paid else None
     if not asked and paid_every and any(EVERY_PAY.search(text, s, e) for s, e in asking):
-        return paid_every, paid_every  # "… paid every 2 weeks. PAYE each payday?": one of those pays
+        return paid_every, paid_every  # a pay frequency said, and each payday asked: one of those pays
     return (asked[-1][2] if asked else None), paid_every
 
 
@@ -294,9 +293,9 @@ def _free_periods(text: str, amounts: list[Money]) -> list[tuple[int, int, str]]
     matches = [(m.start(), m.end(), name) for name, pattern in ASKED_PERIOD for m in re.finditer(pattern, text, re.I)]
     # "four weekly" also holds "weekly": a match inside a longer one does not count.
     matches = [x for x in matches if not any(o != x and o[0] <= x[0] and x[1] <= o[1] for o in matches)]
-    # "20 hrs a week", "52 weeks a year" say how much work, not which period the answer is wanted in.
+    # A count per period (hours a week, weeks a year) says how much work, not which period the answer is wanted in.
     counted = [(m.start(), m.end()) for m in COUNT_PER_PERIOD.finditer(text)]
-    # "Sold it this month", "started this week": when something happened.
+    # This week or month after an event word: when something happened.
     counted += [(m.start("when"), m.end("when")) for m in EVENT_THIS_PERIOD.finditer(text)]
-    # In order: the last one wins ("I'm paid weekly … what's that a month?").
+    # In order: the last one wins (the asking sentence comes last).
     return sorted(x for x in matches if not any(s <= x[0] < e for s, e in spans + counted))

@@ -13,26 +13,25 @@ from dataclasses import replace
 from nztax.amount_grammar import KIN, Money
 from nztax.amount_roles import GROSS_ROLES, HOUSEHOLD_QUESTIONED
 
-# Whose money an amount is. A question may tell of someone else's income ("My wife made $25k profit
-# from hairdressing. I'm on $90k.") and ask about either person ("How much does she owe?"): the
-# amounts of the person asked about are the incomes, the other person's are not added.
-# (Typed on a phone, "my" is dropped at the start: "husband gets $1,850 a fortnight", "Wife's on $1,100".)
+# Whose money an amount is. A question may tell of someone else's income beside the asker's and ask
+# about either person: the amounts of the person asked about are the incomes, the other person's are
+# not added. (Typed on a phone, "my" is dropped before a relative at the start of a sentence.)
 KIN_NOUN = re.compile(rf"\b(?:my|our)\s+(?:\w+\s+)?(?:{KIN})s?\b(?:'s)?|\bother half\b|(?:^|(?<=[.?!])\s+)(?:{KIN})\b(?:'s)?", re.I)
-# "she", "he", "her job": only where the text names someone it can be (else it is the boss or the accountant).
+# A third-person pronoun: only where the text names someone it can be (else it is the boss or the accountant).
 OTHER_PRONOUN = re.compile(r"\b(?:she|he|she's|he's|she'll|he'll|shes)\b|\b(?:her|his)\s+(?=[a-z])", re.I)
-# "me and my partner earn 140k", "my wife and I make": one amount of two people.
-# ("my son and daughter … together they earn $70k", "my two daughters between them make $55k": two others' pay as one amount.)
+# The asker and a relative named together: one amount of two people. (Two relatives said to earn it
+# together or between them: two others' pay as one amount.)
 JOINT = re.compile(rf"\b(?:me|i|myself)\s+(?:and|&)\s+(?:my|our)\s+(?:\w+\s+)?(?:{KIN})\b|"
                    rf"\b(?:my|our)\s+(?:\w+\s+)?(?:{KIN})\s+(?:and|&)\s+(?:me|i|myself)\b|"
                    rf"\b(?:my|our)\s+(?:\w+\s+)?(?:(?:{KIN})s?\s+(?:and|&)\s+(?:my\s+|our\s+|his\s+|her\s+)?(?:\w+\s+)?(?:{KIN})s?|(?:{KIN})s)\b"
                    r"(?=[^.?!]{0,40}\b(?:together|combined|between them|between the two))", re.I)
-# ("in my cafe", "at my shop" name a place, not whose money a figure is.)
+# ("My" before a business place names a place, not whose money a figure is.)
 # A business by the kind of place it is ("the bakery", "my cafe").
 BUSINESS_PLACES = (r"business|biz|shop|cafe|café|firm|practice|restaurant|store|salon|bar|farm|workshop|bakery|dairy|clinic|"
                    r"studio|agency|takeaways?|gym|pub|franchise|consultancy|garage|orchard|vineyard")
 SELF_WORDS = re.compile(r"\b(?:i|i'm|im|i've|ive|i'd|i'll|me|mine|myself)\b|"
                         rf"\bmy\b(?!\s+(?:own\s+)?(?:{BUSINESS_PLACES}|company|house|home|flat|office|workplace)\b)", re.I)
-# Words about the asking, not about whose sum it is: "can you tell me how much tax my son pays".
+# Words about the asking (tell me, I want to know), not about whose sum it is.
 ASKING_FOR = re.compile(r"\b(?:tell|show|help|let|give|explain to|advise)\s+(?:me|us)\b|\bi\s+(?:want|need|would like|wanted|'d like)\s+to\s+know\b|"
                         r"\bi(?:'m| am)?\s+wonder(?:ing)?\b|\b(?:can|could|may)\s+i\s+(?:ask|check)\b|\bdo you know\b", re.I)
 SENTENCE_END = re.compile(r"[.?!;](?=\s|$)")
@@ -62,7 +61,7 @@ def _owner(people: list[tuple[int, str]], text: str, start: int) -> str | None:
     clause_end = clause_ends[0] if clause_ends else sentence_end
     before = [who for at, who in people if sentence_start <= at < start]
     after = [who for at, who in people if start <= at < clause_end]
-    # (A young child named in an earlier sentence, "back at work after my second kid", earns nothing.)
+    # (A young child named in an earlier sentence earns nothing.)
     earlier = [who for at, who in people if at < sentence_start and not YOUNG_CHILD.match(text, at)]
     return (before or after[:1] or earlier or [None])[-1]
 
@@ -73,7 +72,7 @@ ASKS_SOMETHING = re.compile(r"\b(?:how|what|whats|what's|which|does|do|did|will|
 INCOME_LIKE_ROLES = ("income", "main_job", "second_job", "total", "partner", "other_income", "investment_income", *GROSS_ROLES)
 
 
-# Whether the one who quoted a figure is right ("my mate reckons it's $9,400 - is he right?"): the
+# Whether the one who quoted a figure is right: the
 # claim is checked, and the sum is still the asker's.
 CLAIMANT_CHECKED = re.compile(r"\b(?:is|was|are|were) (?:he|she|they) (?:right|correct|wrong|spot on|on the money)\b", re.I)
 

@@ -25,7 +25,7 @@ ROLE_WORDS = [
                r"from (?:[\w-]+ ){0,3}?(?:work|job|teaching|shifts|nursing|labouring)|"
                r"taxable income|income(?: (?:was|is|around|about|roughly))?"),
     ("donation", r"donat\w*|(?:gave|give|given)(?!\s+(?:me|us|him|her|them|my|our)\b)|payroll giving|charit\w*|church|tithe|koha|"
-                 # a gift to a charity named after it ("$500 to the hospice")
+                 # a gift to a charity named after the amount
                  r"to (?:the )?(?:red cross|hospice|salvation army|sally army|spca|unicef|world vision|starship|cancer society|"
                  r"heart foundation|plunket|oxfam|st john|city mission|women'?s refuge|foodbank|food bank|mosque|temple|gurdwara|marae)"),
     ("contribution", r"put in|putting in|paid in|chuck(?:ed)? in|(?:i|we|i've) put(?: in)?|contribut\w*|into (?:my |the )?kiwisaver|into ks"),
@@ -49,10 +49,10 @@ ROLE_WORDS = [
                   r"combined income|joint income|as a couple"),
     ("expense", r"expenses?|spent|spend|cost|costs|bought|buy|deductible|claim\w*|fees?|laptop|phone|mileage|home office|"
                 r"materials|supplies|outgoings|overheads|postage|packaging|shipping|freight|ingredients|stock costs?|rent (?:is|of)|pay rent|paying rent|mortgage|"
-                # what is charged for a service ("an accountant quoted me $650", "wants $900 for")
+                # what is charged for a service (a quote, an invoice, a fee asked)
                 r"quoted(?: me| us)?|quote of|charg(?:e|es|ed|ing) (?:me|us)|wants|invoiced me|"
                 r"(?:invoice|bill)(?: from [\w' ]{1,25})? (?:is|was|of|for|says|came to|comes to)|"
-                # a rental's costs listed by name ("rates 4,100, insurance 2,300, property manager 2,800")
+                # a rental's costs listed by name, each before its amount
                 r"council rates|insurance|repairs|maintenance|property manager|"
                 r"body corp\w*|letting fees|agent'?s? fees?"),
     # Income from investments and property: taxed, but not earnings the ACC levy is charged on.
@@ -70,15 +70,14 @@ ROLE_WORDS = [
               r"kiwisaver (?:balance |fund |account )?(?:is|was|sits at|has|of)|"
               # what an owner takes out of their business: not income (the business's profit is)
               r"drawings|drew|took out of the business|left me|inherited|estate"),
-    ("value", r"worth|valued at|meant to be|supposed to be|the full"),  # "the IETC is worth $1,040": before the amount only
+    ("value", r"worth|valued at|meant to be|supposed to be|the full"),  # what a rule or a thing is worth: before the amount only
 ]
 # Taxable income besides pay from work: a side business's profit, a bonus, interest, rent.
 OTHER_INCOME_ROLES = ("other_income", "investment_income")
 # Takings before costs, and the income that is left of them after the costs: a business's profit
 # is earnings (the ACC levy is charged on it), a rental's is not.
 GROSS_ROLES = {"takings": "other_income", "rent_received": "investment_income"}
-# Costs that come off takings ("expenses plus materials came to $61k"), not a purchase price or the
-# rent someone pays where they live.
+# Costs that come off takings, not a purchase price or the rent someone pays where they live.
 BUSINESS_COSTS = re.compile(r"\b(?:expenses?|costs?|deductible|deductions?|materials|outgoings|overheads|rates|insurance|"
                             r"repairs|interest|postage|supplies|maintenance|property manager|body corp\w*|letting fees|agent'?s? fees?)\b", re.I)
 INCOME_ROLE_HANDICAP = 20  # characters
@@ -98,30 +97,30 @@ JOB_ROLES = frozenset({"main_job", "second_job", "total", "partner", "household"
 # Roles a later amount in the same list takes on when it has no words of its own.
 LISTED_ROLES = frozenset({"donation", "expense", "contribution", "investment_income"})
 LIST_JOIN = re.compile(r"[^.?!\d$]{0,40}?(?:,|\band\b|&|\bplus\b)\s*", re.I)
-# "1,843 came off" is a deduction; "what comes off a $1,000 wage" is asking about the wage. Before
-# an amount, only a label right next to it counts ("PAYE 612.40").
+# An amount that came off is a deduction; one a question asks what comes off is the pay asked
+# about. Before an amount, only a label right next to it counts.
 AFTER_ONLY_ROLES = frozenset({"deduction"})
 # What may stand between such a label and its amount: "PAYE 612.40", "PAYE: 612.40", "PAYE of $171.50".
 LABEL_JOINERS = frozenset({"", ":", "-", "=", "of", "was", "is", "of about", "of around"})
 # A tax code right after an amount ("$3,200 M code", "880 on ME"): the amount is the pay it applies to.
 CODE_RIGHT_AFTER = re.compile(r"\s?(?:on\s+)?(?:m|me|s|sb|sh|st|sa|nd)(?:\s?sl)?\s+(?:tax\s+)?code\b|\s?(?:on\s+)?(?:m|me)\s?sl\b", re.I)
-# "$312 was taken out" is a deduction; "1150 p/w on ME code, whats the paye" asks about the pay.
+# An amount said to be taken out is a deduction; a pay followed by its code and a question is asked about.
 ASKING_WORD = re.compile(r"\b(?:what|whats|what's|how|which|when|why|is|are|does|do)\b", re.I)
-# "22k in rent": rent received, unless the person pays it ("I pay $520 a week rent").
+# An amount in rent is rent received, unless the person says they pay it.
 RENT_AFTER = re.compile(r"(?:(?:a|per|each|every) (?:week|fortnight|month|year)\s+|p/?w\s+|weekly\s+)?(?:in\s+)?rent(?:al)?\b(?! (?:income|profit))", re.I)
 RENT_PAID = re.compile(r"\b(?:pay|pays|paying|paid|spend|spending|cost|costs)\b", re.I)
-# "contributed $800" and "$800 into KiwiSaver" are contributions; "contributing 4% on $80k" is not.
+# Contribution words right next to an amount make it a contribution; a rate contributed on a pay does not.
 ADJACENT_ONLY_ROLES = frozenset({"contribution"})
 ADJACENT = 3  # characters between the words and the amount
-# "worth $1,040" says what something is worth; "$100k, is it worth it?" does not.
+# "Worth" before an amount says what something is worth; after it, it asks whether something is worthwhile.
 BEFORE_ONLY_ROLES = frozenset({"value", "deduction_label", "expense_label", "other_label"})
 # Labels read only before their figure, and the role each gives it.
 LABEL_ROLES = {"deduction_label": "deduction", "expense_label": "expense", "other_label": "other"}
 ROLE_PATTERNS = [(role, re.compile(rf"\b(?:{p})\b", re.I)) for role, p in ROLE_WORDS]
 SECOND_JOB_WORDS = dict(ROLE_PATTERNS)["second_job"]
 NEGATED_JOB = re.compile(r"\b(?:no|not a|not any|without a|without any|don'?t have a|dont have a)\s+$", re.I)
-# "their only part-time job", "my only weekend job": the one job there is, not a second one
-# ("the only other job" still names another).
+# A job said to be the only one is the one job there is, not a second one (an only other job still
+# names another).
 ONLY_JOB_BEFORE = re.compile(r"\bonly\s+$", re.I)
 NOT_ONE_MORE = re.compile(r"(?:other|another|second|2nd|extra|the)\b", re.I)
 
@@ -137,7 +136,7 @@ RULE_FIGURE_AFTER = re.compile(r"(?:independent earner (?:tax )?credit|ietc|tax 
 ASSET_AFTER = re.compile(r"(?:house|home|property|apartment|townhouse|unit|section|car|boat|mortgage|loan|deposit|term deposit|"
                          r"savings account|savings(?! scheme)|balance|portfolio|share portfolio|student loan|kiwisaver balance)\b"
                          r"(?!\s+(?:account\s+)?(?:interest|income|returns?|dividends?|earnings|repayments?|deductions?))", re.I)
-# "$1,200 per day … 20 days this year": a day rate, and how many days it is paid for.
+# A day rate, and how many days it is paid for.
 DAY_RATE = re.compile(r"^\s*(?:a day|per day|/\s?day|each day|daily|day rate)\b", re.I)
 DAYS_WORKED = re.compile(r"\b(?P<d>\d{1,3})\s+(?:working\s+|billable\s+)?days?\b(?!\s+(?:in|out of|away|present|overseas))", re.I)
 
@@ -150,14 +149,14 @@ def _role_of(text: str, start: int, end: int, skip: str | None = None, default: 
     unbracketed, clause_start = _clause_start(text, start)
     before = re.sub(r"\s{2,}", " ", unbracketed[clause_start:start])[-45:]
     if ASSET_AFTER.match(directly_after) and not EARNED_RIGHT_BEFORE.search(before):
-        return "other"  # "a $780k house": a price, not an income ("monthly pay 3900 student loan …" is a pay)
+        return "other"  # an asset named right after: a price, not an income (unless a pay is named right before)
     if TAX_FIGURE_AFTER.match(text[end:]) and not TAX_ON_BEFORE.search(before):
-        return "other"  # "ir3 showed $9,400 tax on my income": a tax figure, not the income ("tax on $9,400" is)
+        return "other"  # tax named right after: a tax figure, not the income (tax on an amount names the income)
     if RULE_FIGURE_AFTER.match(directly_after) and re.search(r"\bthe\s*\$?$", before, re.I):
-        return "value"  # "the $520 independent earner credit", "the $24,128 threshold": the rule's own figure
+        return "value"  # a rule's own figure (a credit, a threshold) named right after
     if RENT_AFTER.match(directly_after) and skip != "rent_received":
         return "expense" if RENT_PAID.search(before) else "rent_received"
-    # ("$1,200 of bank interest", "$500 cash bonus": one word may stand between the amount and its noun.)
+    # (One word may stand between the amount and its noun.)
     after_one_word = "" if LINKING_WORD.match(directly_after) else re.sub(r"^[\w-]+\s+", "", directly_after, count=1)
     for role, pattern in ROLE_PATTERNS:
         if role in BEFORE_ONLY_ROLES or role == skip:
@@ -165,7 +164,7 @@ def _role_of(text: str, start: int, end: int, skip: str | None = None, default: 
         m = pattern.match(directly_after) or (role in ONE_WORD_BEFORE_ROLES and pattern.match(after_one_word))
         if m and not (role == "income" and m.group(0).lower() == "on a") \
                 and not LABELS_NEXT_AMOUNT.match(directly_after, m.end()):
-            # ("$2,000 on a laptop" is not a pay; in "income 40k kiwisaver returns 3k" the words lead the next amount.)
+            # (Money spent on something is not a pay; words that lead the next amount are not this one's.)
             return role
     after_clause = re.split(r"[.?!;,]| and | but ", text[end:end + 45], maxsplit=1)[0]
     # A payslip's figure has its cents or sits in a pasted row ("SL 28.80", "| SL | 103"); "sl 60k" asks about 60k.
@@ -183,44 +182,43 @@ def _role_of(text: str, start: int, end: int, skip: str | None = None, default: 
                 if role in AFTER_ONLY_ROLES and window is before and (window[m.end():].strip() not in LABEL_JOINERS
                                                                       or ASKING_WORD.search(window[:m.start()])
                                                                       or CODE_RIGHT_AFTER.match(text[end:])):
-                    continue  # only a label right before it: "my payslip says PAYE 612.40" ("paye $3,200 M code" asks)
+                    continue  # only a label right before it counts (a label before a pay and its code asks)
                 if role in ADJACENT_ONLY_ROLES and distance > ADJACENT:
                     continue
                 if role in AFTER_ONLY_ROLES and window is not before and ASKING_WORD.search(window[:m.start()]):
                     continue  # the question's own words about what it asks
                 if role in ("second_job", "main_job") and names_no_second_job(window, m):
-                    continue  # "no other job", "my only part-time job": says there is none
+                    continue  # a job negated or said to be the only one: there is no second one
                 if window is not before and LEADS_ANOTHER_AMOUNT.match(text, end + m.end()):
-                    continue  # "12k a year with PIE income of $500": the words are the next amount's
+                    continue  # the words lead the next amount: they are its own
                 if window is not before and MONEY_FIGURE.search(window[:m.start()]):
-                    continue  # "$12k a year on top of my $50k day job": the words after $50k are its own
+                    continue  # another amount stands between: the words are that amount's
                 if window is before and FIGURE_JUST_BEFORE.search(window[:m.start()]):
-                    continue  # "8k profit this year on top of my 60k job": "profit" is the 8k's
-                # Plain income words lose near-ties to a specific role ("main salary", "second employer pays me").
+                    continue  # a figure just before the words: they describe that figure
+                # Plain income words lose near-ties to a specific role (a main or second job).
                 distance += INCOME_ROLE_HANDICAP if role == "income" else 0
                 if best is None or distance < best[0]:
                     best = (distance, role)
         if best:
             if earned_right_before and (best[1] in NOT_EARNED_ROLES
                                         or best[1] not in JOB_ROLES and SALARY_RIGHT_BEFORE.search(before)):
-                # "gave 3,300 to charity, only earned 2,700", "5k profit, salary 60k": the word right before
-                # it wins (but "my side business earned $20,000" is the business's).
+                # The income word right before it wins over a role named further away (but a business
+                # named as what earned it keeps the business's role).
                 return "income"
             return LABEL_ROLES.get(best[1], best[1])
     return default
 
 
-# "me and husband together make 140k", "how much tax do we pay on 160k combined", "Combined gross income
-# 142,000 … are we paying": a couple's income put together.
+# A couple's income put together (together, combined, between us).
 COUPLE_TOGETHER = re.compile(r"\b(?:we|us|our|me and (?:my )?(?:husband|wife|partner|hubby|missus))\b[^.?!]{0,50}\b(?:combined|together|joint)\b|"
                              r"\bhow much (?:tax )?(?:do|will|would|should) we (?:pay|owe)\b[^.?!]{0,20}[.?!]?\s*$|"
                              r"\b(?:combined|joint)\b[^.?!]{0,50}\b(?:we|us|our)\b", re.I)
 
 
-# Work besides a main job: "I also do weekend bar work", "evening shifts", "on the side".
+# Work besides a main job (also, on the side, weekends, evenings, casual).
 ALSO_WORK = re.compile(r"\b(?:also|as well|on the side|on top|weekends?|evenings?|nights?|casual|part[- ]time|extra|picked up|"
                        r"relief|second|2nd|another|other)\b", re.I)
-# One of two offers asked about by its figure: "on the $84,000 option", "for the 78k one".
+# One of two offers asked about by its figure.
 ONE_OF_THEM_PICKED = re.compile(r"\b(?:on|for|with|of|take|taking|pick|choose)\s+the\s+\$?(?P<num>\d[\d,]*(?:\.\d+)?)\s?(?P<suf>k)?\s+"
                                 r"(?P<noun>option|one|offer|job|salary|package)\b", re.I)
 BARE_NUMBER_QUESTIONED = " on its own could be dollars a year, a week or an hour"
@@ -232,7 +230,7 @@ RESTATED_IN_BRACKETS = re.compile(r"^\s*[(\[]\s*(?:about|around|roughly|approx\w
 # ("total" does not: a total equal to an amount said before is that amount, said again.)
 TWO_OF_THEM = re.compile(r"\b(?:each|both|every one|apiece|twice|two|three|(?:2|3) (?:jobs|people|of)|plus|on top|as well as|"
                          r"also|another|other|too)\b", re.I)
-# The words of a question right before an amount: "what's the tax on $184k?"
+# The words of a question right before an amount: the amount is asked about.
 ASKED_ABOUT_AGAIN = re.compile(r"\b(?:what|what's|whats|how much|how)\b[^.?!$\d]*\b(?:on|of|for)\s*$", re.I)
 
 
@@ -240,8 +238,8 @@ ASKED_ABOUT_AGAIN = re.compile(r"\b(?:what|what's|whats|how much|how)\b[^.?!$\d]
 LOOKBACK = 64
 
 
-# "take home 85k fortnightly", "paye 90k monthly": a figure asked for each pay, on a year's income written
-# in thousands, typed as a search. (A "$85,000 fortnightly pay" is still questioned.)
+# A figure asked for each pay, on a year's income written in thousands, typed as a search. (A
+# dollar amount written out in full beside a pay period is still questioned.)
 FIGURE_ASKED_BEFORE = re.compile(r"\b(?:take[- ]?home|net(?: pay)?|paye|tax|after tax|in hand|deductions?|student loan|sl|ks|"
                                  r"kiwisaver)(?:\s+(?:on|for|of))?\s*$", re.I)
 PAY_NOUN_AFTER = re.compile(r"^\s*(?:pay|wages?|salary|income|earnings|gross)\b", re.I)
@@ -257,10 +255,10 @@ def _a_year_asked_per_pay(text: str, amount: Money) -> Money:
     return amount
 
 
-# Money held, not earned: "$60,000 in term deposits", "$210,000 in the fund", "KiwiSaver balance about $38,000".
+# Money held, not earned: an amount in deposits, a fund or an account.
 BALANCE_AFTER = re.compile(r"^\s*(?:sitting |saved |invested |put away )?in (?:a |my |the |our |his |her )?(?:term deposits?|tds?\b|kiwisaver|ks\b|"
                            r"(?:[\w-]+ )?fund\b|savings|(?:savings |bank )?account|the bank)", re.I)
-# "earned 11k last year plus about $600 in my kiwisaver": what the fund made, not what is in it.
+# What a fund earned in the same clause: what it made, not what is in it.
 EARNED_IN_CLAUSE = re.compile(r"\b(?:earn\w*|made|makes|return\w*|gain\w*|grew|growth|interest)\b", re.I)
 BALANCE_BEFORE = re.compile(r"\b(?:balance|balances|saved up|savings of|nest egg)\b[^.?!$\d]{0,12}$", re.I)
 
@@ -273,7 +271,7 @@ def _balances(text: str, amounts: list[Money]) -> list[Money]:
             for a in amounts]
 
 
-# "… rates, insurance, repairs and the property manager came to $19,500": what a list of costs came to.
+# What a list of costs came to.
 COSTS_CAME_TO = re.compile(r"\b(?:came to|come to|comes to|totall?ed|totals?|add(?:ed|s)? up to|were|cost(?: me| us)?)\s*"
                            r"(?:about|around|roughly)?\s*\$?$", re.I)
 
@@ -288,7 +286,7 @@ def _a_list_of_costs_came_to(text: str, a: Money) -> bool:
     return bool(COSTS_CAME_TO.search(sentence) and BUSINESS_COSTS.search(sentence) and not EARNED_RIGHT_BEFORE.search(sentence))
 
 
-NET_OF_COSTS_BEFORE = re.compile(r"\bafter\s+(?:\w+\s+)?(?:costs|expenses)\b[^.?!\d$]{0,40}$", re.I)  # "after costs (petrol) about 18 000"
+NET_OF_COSTS_BEFORE = re.compile(r"\bafter\s+(?:\w+\s+)?(?:costs|expenses)\b[^.?!\d$]{0,40}$", re.I)  # an amount after costs: a profit
 NET_OF_COSTS_AFTER = re.compile(r"^(?:\s+(?:a|per|each)\s+(?:year|yr|week|month))?\s+after\s+(?:\w+\s+)?(?:costs|expenses)\b", re.I)
 
 
@@ -304,11 +302,11 @@ def _roles_from_the_sentence(text: str, found: list[Money]) -> list[Money]:
         if a.role == "income" and _a_list_of_costs_came_to(text, a):
             a = replace(a, role="expense")
         elif a.role == "income" and PIE_INCOME_SUBJECT.search(_sentence_before(text, a)):
-            a = replace(a, role="pie_income", questioned=None)  # "My KiwiSaver PIE income is tiny, like $150 a year"
+            a = replace(a, role="pie_income", questioned=None)  # PIE income is the sentence's subject
         elif a.role in ("expense", "income") and (NET_OF_COSTS_AFTER.match(text[a.end:]) or a.role == "expense" and NET_OF_COSTS_BEFORE.search(text[:a.start])):
-            a = replace(a, role="other_income")  # "about $18,000 a year after her costs": a profit
+            a = replace(a, role="other_income")  # an amount after costs: a profit
         elif a.role == "contribution" and EMPLOYER_PUTS_IN.search(text[max(0, a.start - 40):a.start]):
-            a = replace(a, role="other")  # "My employer puts $3,000 into my KiwiSaver": not their own
+            a = replace(a, role="other")  # the employer's contribution: not their own
         out.append(a)
     return out
 
@@ -317,8 +315,8 @@ EMPLOYER_PUTS_IN = re.compile(r"\b(?:employer|boss|work|company)\b[^.?!$\d]{0,15
                               r"chips? in|chipped in|adds?|added|gives?|gave|matches|matched)\b[^.?!$\d]{0,12}$", re.I)
 
 
-# "Over $180k - is all my income taxed at 39%? Just cracked $184,000": a line someone's income is
-# compared with, not a second income (unless it is the only one).
+# A line someone's income is compared with (over, under, above a threshold), not a second income
+# (unless it is the only one).
 COMPARED_WITH = re.compile(r"\b(?:(?<!turned )(?<!turns )over|above|past|beyond|more than|under|below|less than|crosses?|cross|hit|hits)"
                            r"\s*(?:the\s+)?$", re.I)
 
@@ -334,8 +332,7 @@ def _thresholds_named(text: str, found: list[Money]) -> list[Money]:
     return [replace(a, role="other") if a in compared else a for a in found]
 
 
-# A figure the person (or an app, a friend, an accountant) worked out and asks us to check: "I
-# worked out my levy as $742.05. Correct?", "an app says I'll get $500 back. True?". It is the
+# A figure the person (or an app, a friend, an accountant) worked out and asks us to check: the
 # answer to compare with, never an income.
 CLAIMED_BEFORE = re.compile(r"\b(?:worked (?:it )?out|calculated|figured|estimated|came up with)\b[^.?!]{0,80}\bas\s*$|"
                             r"\breckons?\b[^.?!]{0,80}\b(?:is|was|be|of|at|to|owe|get|pay|with)"
@@ -344,7 +341,7 @@ CLAIMED_BEFORE = re.compile(r"\b(?:worked (?:it )?out|calculated|figured|estimat
                             r"\b(?:says?|said|told (?:me|us)|claims?)\b[^.?!]{0,60}\b(?:is|was|be|of|at|get|take home|pay|owe|=)\s*$|"
                             r"\b(?:says?|said|told (?:me|us)|claims?)\b[^.?!$]{0,50}$|"
                             r"\b(?:ended up with|end up with|came to|comes to|worked out to|works out (?:to|at))\s*$|"
-                            # "Is $196.07 the right PAYE on …?": the figure the question opens on
+                            # the figure a yes/no question opens on
                             r"^\W*(?:is|was|would|should)\s*(?:it\s+be\s*)?$", re.I)
 GUESSED_BEFORE = re.compile(r"(?:~|≈|\bapprox\.?|\bis it|\babout)\s*\$?$", re.I)
 # What a payslip says is the pay and its deductions, not a figure someone worked out.
@@ -361,7 +358,7 @@ def _claimed_figures(text: str, found: list[Money]) -> list[Money]:
     figure guessed at and asked ("52k take home fortnight ~1,650?")."""
     guessed = [a for a in found if a.role == "income" and GUESSED_BEFORE.search(text[:a.start]) and re.match(r"[^.!?\w]*\?", text[a.end:])]
     if guessed and any(a.is_income or a.role in OTHER_INCOME_ROLES for a in found if a not in guessed):
-        # (The only income in the question, "tax on about 60k?", is the income.)
+        # (The only income in the question is the income, however it is asked.)
         found = [replace(a, role="claimed", questioned=None) if a in guessed else a for a in found]
     if not ASKS_IF_RIGHT.search(text):
         return found
@@ -376,8 +373,8 @@ def _claimed_figures(text: str, found: list[Money]) -> list[Money]:
     return out
 
 
-# "$9,400 tax on my income", "$2,100 of tax to pay": a tax figure, named by "tax" right after it
-# (but not "tax on $9,400", nor "tax free", "tax code" and the like).
+# A tax figure, named by the word tax right after it (but not tax on an amount, nor tax-free, a tax
+# code and the like).
 TAX_FIGURE_AFTER = re.compile(r"\s*(?:of\s+)?(?:income\s+)?tax\b(?!\s*(?:free|code|credit|rate|bracket|band|year|return|refund|deductible|resident|file))"
                               r"(?=\s+(?:on|to pay|owing|owed|due|bill|was|showed|for the year|this year|last year)\b)", re.I)
 TAX_ON_BEFORE = re.compile(r"\b(?:tax|paye|levy)\s+(?:on|of|for)\s*(?:about|around|roughly)?\s*\$?$", re.I)

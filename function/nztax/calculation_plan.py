@@ -26,7 +26,7 @@ from nztax.calculator_calls import (TAX_OFF_ASKED, _add_second_job_paye, _call_f
 if TYPE_CHECKING:
     from nztax.decide import Decision
 
-# How many amounts a comparison ("$70k vs $80k") answers at most.
+# How many amounts a comparison of incomes answers at most.
 MAX_COMPARED = 3
 # Rent from a place let out: its rates, insurance and agent's fees come off the rent.
 RENTAL = re.compile(r"\b(?:rent(?:al|ed|ing)?|tenants?|landlord|let out|airbnb|bookabach|holiday home|bach)\b", re.I)
@@ -41,51 +41,51 @@ EARNINGS_TOOLS = ("calculate_acc_levy", "calculate_paye", "calculate_take_home_p
 # Calculators that work on a year's taxable income (the PAYE ones work on a pay).
 ANNUAL_TOOLS = ("calculate_income_tax", "calculate_acc_levy", "calculate_student_loan_repayment")
 # Calculators whose income is all taxable income: with no pay from work, a profit, interest or a
-# gain is the income ("$45,000 profit, no salary"). (The ACC earners' levy is on earnings only.)
+# gain is the income. (The ACC earners' levy is on earnings only.)
 ALL_INCOME_TOOLS = ("calculate_income_tax", "calculate_student_loan_repayment", "calculate_ietc", "calculate_donation_tax_credit")
-# "Haven't filed last year's return yet": the standard option then starts from the year before.
+# Last year's return not yet filed: the standard option then starts from the year before.
 RETURN_NOT_FILED = re.compile(r"\b(?:not|haven'?t|havent|hasn'?t|hasnt|isn'?t|isnt|wasn'?t|wasnt|yet to|didn'?t|didnt|still to)\s+(?:yet\s+|been\s+)?(?:filed|file|submitted|done)\b|"
                               r"\breturn\b[^.?!]{0,20}\bnot (?:yet )?(?:filed|in|done)\b", re.I)
-# "worth $120,000 at 1 April", "$200,000 at the start of the year": an opening market value.
+# A value at the start of the year (1 April): the opening market value FDR works on.
 OPENING_VALUE = re.compile(r"^\s*(?:at|on)\s+(?:the\s+)?(?:start|beginning|1(?:st)? april|1 apr)|^\s*(?:opening|market value)", re.I)
-# "Opening market value of my foreign shares is $120,000": the value named before its amount.
+# The opening value named before its amount.
 OPENING_VALUE_BEFORE = re.compile(r"\b(?:opening|market) value\b[^.?!$]{0,40}$", re.I)
 MARGINAL_RATE = re.compile(r"(?P<p>\d{2}(?:\.\d+)?)\s?%\s*(?:tax\s+)?(?:rate|bracket|band)|(?:on|in) the (?P<q>\d{2}(?:\.\d+)?)\s?%", re.I)
 # Calculators that need the person's income from work (or all their income) to run at all.
 INCOME_TOOLS = ("calculate_income_tax", "calculate_paye", "calculate_take_home_pay", "calculate_acc_levy",
                 "calculate_student_loan_repayment")
-# "How much student loan …", "what's the SL …" (not "the SL code").
+# The student loan deduction asked for by name (not the SL code).
 LOAN_DEDUCTION_ASKED = re.compile(r"\b(?:how much|what(?:'s|’s|s| is| will be)?)\b[^?.]{0,20}\b(?:student loan|sl)\b(?! code)", re.I)
 RIT_NAMED = re.compile(r"\b(?:rit|residual income tax|terminal tax|tax to pay|tax bill)\b", re.I)
-# Income named right before an amount ("income $58k"); not "paid" or "on" ("the credit on 1,000?").
+# Income named right before an amount; not "paid" or "on", which a donation or a pay also takes.
 INCOME_SAID_BEFORE = re.compile(r"\b(?:income|salary|wages?|earn\w*|make|made|(?:i'?m|im|i am) on)\b[^.?!$\d]{0,12}\$?$", re.I)
-# "On each pay", "per pay": the answer is wanted for one pay.
+# The answer is wanted for one pay.
 EACH_PAY = re.compile(r"\b(?:each|every|per|a|one) pay(?:slip|cheque|check|day|packet)?\b", re.I)
-# "How much extra tax is that?": what an income on top of the main one adds.
+# What an income on top of the main one adds, asked for.
 EXTRA_TAX = re.compile(r"\b(?:extra|more|additional)\s+(?:income\s+)?tax\b|\btax on (?:the|that|this) extra\b|"
-                       # "how much tax on the tutoring money?", "tax on the overseas bit": one part named of several
+                       # one part named of several incomes
                        r"\b(?:how much|what(?:'s| is)?)\s+(?:[\w']+\s+){0,3}?tax (?:on|for|from) (?:the|that|this|my) (?!(?:total|whole|annual|overall|combined|entire|full|all|yearly)\b)"
                        r"(?:[\w'-]+ ){1,2}(?:money|income|earnings|bit|part|work|gig|jobs?)\b(?![^.?!]{0,15}\b(?:and|plus|&)\b)", re.I)
-# An income said to be small without its amount: "a student with not much job income".
+# An income said to be small without its amount: it may be below a credit's cap.
 LOW_INCOME_NAMED = re.compile(r"\bnot (?:much|a lot of|a lot|very much)(?: (?:job|work|taxable|other))? income\b|\blow income\b|"
                               r"\b(?:don'?t|dont|do not) earn (?:much|a lot)\b|\b(?:hardly|barely) earn\b|\b(?:small|little|tiny) income\b|"
                               r"\bnot much (?:from|in) (?:work|my job|wages)\b", re.I)
 # An extra pay from the employer on top of the salary, whose deductions are the salary's own.
 EXTRA_PAY = re.compile(r"\bbonus(?:es)?\b|\bcommission\b|\bback ?pay\b|\bovertime\b|\bincentive\b|\bperformance pay\b|"
                        r"\b13th month\b|\bretention (?:payment|bonus)\b", re.I)
-# "their only part-time job", "my only job": a job named as a second job's kind is still the only one.
+# A job said to be the only one is the only one, even when named as a kind of second job (part-time).
 ONLY_JOB = re.compile(r"\bonly\b[^.?!]{0,20}\bjob\b|" + ONLY_INCOME.pattern, re.I)
-# A job's own pay named before the amount: "an evening job that'll pay about $12,000".
+# A job's own pay named before the amount: that job's pay, not the year's total.
 A_JOB_PAYS_BEFORE = re.compile(r"\b(?:job|work|shifts?|gig|role)\b[^.?!$\d]{0,25}\b(?:pay|pays|paying|that'?ll pay|will pay)\b"
                                r"[^.?!$\d]{0,12}\$?$", re.I)
 # ESCT named as such (slots.ESCT also counts "employer contributions", which need not ask about the tax).
 ESCT_NAMED = re.compile(r"\besct\b|employer (?:superannuation )?contribution tax", re.I)
-# The later of two pays asked about: "on the new salary", "PAYE on the new pay".
+# The later of two pays asked about (the new one).
 NEW_ONE_ASKED = re.compile(r"\b(?:on|with|at|for|of|from|off|out of) (?:the|my|this|that) new (?:salary|pay|wage|wages|rate|amount|figure|income)\b|"
                            r"\bnew (?:salary|pay|wage) (?:is|of|will be)\b", re.I)
-# "What's my income tax for the year?": the whole year's tax asked for, not what one part adds.
+# The whole year's tax asked for, not what one part adds.
 ASKS_THE_YEARS_TAX = re.compile(r"\b(?:what'?s|whats|what is|what will be|how much is)\s+my\s+(?:income\s+)?tax\s+(?:for|this|over)\s+(?:the|this)?\s*(?:tax\s+)?year\b", re.I)
-# "Total income tax for the year?": the sum over every income, not what one part of it adds.
+# A total asked for: the sum over every income, not what one part of it adds.
 ASKS_TOTAL = re.compile(r"\b(total|altogether|all up|overall|combined|in all)\b|"
                         r"\btax\b[^.?!]{0,20}\bfor the (?:whole|full|entire) year\b", re.I)
 # Money paid for something in return (a raffle ticket, a gala dinner) is not a gift: which of several
@@ -172,13 +172,13 @@ def _rule_sum(d: Decision, intent: IntentSpec, slots: Slots) -> bool:
     if not d.known_year:
         return False
     named_rit = [a for a in slots.amounts if a.period == "annual" and a.value > 0 and _rit_named_before(d.asked, a)]
-    # ("ir3 showed $9,400 tax on my income": the year's whole tax, PAYE and all, not what was left to pay.)
+    # (Tax on the income shown on a return is the year's whole tax, PAYE and all, not what was left to pay.)
     stated = [a for a in slots.amounts if a.period == "annual" and a.value > 0 and (a in named_rit or not TAX_FIGURE_AFTER.match(d.asked[a.end:]))]
-    stated = named_rit or stated  # ("my residual income tax was $7,200 and turnover about $95,000")
+    stated = named_rit or stated  # (the residual income tax named beats any other figure beside it)
     opening = [a for a in stated if a.role == "value" or OPENING_VALUE.search(d.asked[a.end:a.end + 40])
                or OPENING_VALUE_BEFORE.search(d.asked[max(0, a.start - 60):a.start])]
     try:
-        # ("a self-employed builder making around $90k": an income, not the tax on it.)
+        # (A self-employed person's earnings named as making an amount: an income, not the tax on it.)
         tax_stated = named_rit or [a for a in stated if a.role not in (*INCOME_LIKE_ROLES, "takings")]
         if intent.rule_sum == "provisional" and len(tax_stated) == 1:
             d.rule_results["provisional"] = standard_provisional_tax(
@@ -220,9 +220,9 @@ def _children(text: str) -> int | None:
     return 1 if n is None else int(n) if n.isdigit() else UNIT_WORDS[n.lower()]
 
 
-# "shares that cost me $38,000": what the FIF interests cost, which decides whether the rules apply.
+# What the FIF interests cost, which decides whether the rules apply.
 COST_WORDS = re.compile(r"\b(?:cost|costs|paid|bought|invested|purchase[ds]?)\b", re.I)
-# "cost well over $50k": a bound, not the cost.
+# A cost said to be over or under an amount: a bound, not the cost.
 OVER_BEFORE = re.compile(r"\b(?:over|more than|above|exceed\w*)\s*$", re.I)
 
 
@@ -295,11 +295,11 @@ def _plan(d: Decision, intent: IntentSpec, slots: Slots) -> None:
     year = d.tax_year
     questioned = slots.questioned
     if intent.tool in EARNINGS_TOOLS and slots.income_amount() is not None:
-        # ("Salary $171,000, and we sold the bach for $1.2 million: my ACC levy?": a sale is no earnings.)
+        # (A sale's price is no earnings, whatever sum is asked.)
         questioned = [a for a in questioned if a.questioned not in (SALE_PRICE_ONLY, PROPERTY_HELD_UNKNOWN)]
     changed = [a for a in slots.incomes if not a.questioned]
     if slots.comparison and len(changed) == 2 and NEW_ONE_ASKED.search(d.asked):
-        # "My salary goes from $90,000 to $72,000 … take-home on the new salary?": the new one is asked about.
+        # A pay that changes, with the new one asked about: the new one is worked on.
         slots = replace(slots, comparison=False, amounts=[a for a in slots.amounts if a is not changed[0]])
     if questioned and "income" in intent.needs:
         if questioned[0].one_pay and intent.tool == "calculate_paye":
@@ -311,36 +311,34 @@ def _plan(d: Decision, intent: IntentSpec, slots: Slots) -> None:
         elif questioned[0].questioned == PROPERTY_HELD_UNKNOWN:
             _clarify(d, "bought_when")  # a property's gain is taxed only inside the bright-line period
         elif questioned[0].questioned == HELD_PAST_BRIGHT_LINE and _answered_as_outside_bright_line(d):
-            return  # held past the bright-line period: "bought in 2021 for $580k, sold for $640k: tax on the gain?"
+            return  # held past the bright-line period: no tax on the gain to work out
         else:
             _clarify(d, "amount", questioned[0].questioned)
         return
     tool = intent.tool
     if tool in INCOME_TOOLS and _gives_only(slots):
-        # Only donations stated ("payroll giving $45 a fortnight, how much off my PAYE?"): the sum
-        # their figures can answer is the donation tax credit.
+        # Only donations stated: the sum their figures can answer is the donation tax credit.
         tool = "calculate_donation_tax_credit"
     if tool == "calculate_donation_tax_credit":
         donations = [a for a in slots.amounts if a.role == "donation"] or [a for a in slots.amounts if not a.is_income][:1]
         if not donations and len(slots.amounts) == 1 and not INCOME_SAID_BEFORE.search(d.asked[:slots.amounts[0].start]):
-            donations = slots.amounts  # ("the credit on 1,000?"; but "income $58k" is the income, and the gifts are not said)
+            donations = slots.amounts  # (an amount the credit is asked on; an income named as such is the income, and the gifts are not said)
         if not donations:
             _clarify(d, "donation")
             return
-        earned = _income_for(slots, tool)  # "only $6,000 of interest" is a taxable income too
+        earned = _income_for(slots, tool)  # interest or other income is a taxable income too
         income = earned.annual_income() if any(a is not donations[0] for a in earned.incomes) else None
         given = donations[0]
         donated = slots.annual(given) or given.value  # "$250 a month" is $3,000 a year
         if given.period in PAY_FREQUENCIES and (slots.asked_period == given.period or EACH_PAY.search(d.asked)):
-            # "$45 every fortnight … the credit on each pay": payroll giving credits each pay as it goes.
+            # Payroll giving credits each pay as it goes.
             donated = given.value
         elif (len(donations) > 1 and not slots.comparison and all(slots.annual(a) for a in donations)
               and not BOUGHT_NOT_GIVEN.search(d.asked)):
-            # "$1,800 to the SPCA and $600 to my church": the credit is on all the year's gifts.
+            # Several gifts: the credit is on all the year's gifts together.
             donated = sum((slots.annual(a) for a in donations), Decimal(0))
         if income is None and LOW_INCOME_NAMED.search(d.asked):
-            # "a student with not much job income": the credit is capped at the taxable income, which
-            # they say may be below the donations.
+            # The credit is capped at the taxable income, which they say may be below the donations.
             _clarify(d, "income")
             return
         if income is None:
@@ -370,7 +368,7 @@ def _plan(d: Decision, intent: IntentSpec, slots: Slots) -> None:
     employers = [a for a in slots.amounts if EMPLOYER_PUTS_IN.search(d.asked[max(0, a.start - 40):a.start])]
     if (tool == "calculate_kiwisaver" and ESCT_NAMED.search(d.asked) and employers
             and not [a for a in slots.incomes if a not in employers]):
-        # "My employer puts $3,000 a year into my KiwiSaver. How much ESCT?": its rate follows the salary.
+        # ESCT's rate follows the salary and the employer's contributions, not the contribution alone.
         _clarify(d, "esct_salary")
         return
     if tool == "calculate_kiwisaver" and (slots.contributions or intent.does == "fact"):
@@ -381,22 +379,20 @@ def _plan(d: Decision, intent: IntentSpec, slots: Slots) -> None:
     asked_pay = _pay_asked_about(d.asked, slots) if tool == "choose_secondary_tax_code" else None
     if tool == "choose_secondary_tax_code" and any(a.role == "second_job" for a in jobs) and not any(
             a.role in ("main_job", "total") for a in jobs):
-        # "My salary is $70,000 and I've picked up a weekend job": beside a second job, the salary is the main one.
+        # Beside a second job, the salary is the main one.
         first = next((a for a in jobs if a.role == "income"), None)
         slots = replace(slots, amounts=[replace(a, role="main_job") if a is first else a for a in slots.amounts])
         jobs = [a for a in slots.incomes if not a.questioned]
     if (tool == "choose_secondary_tax_code" and slots.benefit_or_super and len(jobs) == 2 and not slots.comparison and not slots.between
             and all(a.role == "income" for a in jobs)):
-        # "on NZ super (about $26,000 a yr) and still working part time for $32,000: which code for the job?":
         # NZ Super (or the benefit) is the main income and the job the second; the code follows both.
         first, second = sorted(jobs, key=lambda a: a.start)
         slots = replace(slots, adds_up=True, amounts=[replace(a, role="main_job") if a is first else replace(a, role="second_job") if a is second
                                                       else a for a in slots.amounts])
         jobs = [a for a in slots.incomes if not a.questioned]
     if tool == "choose_secondary_tax_code" and any(a.role == "main_job" for a in jobs):
-        # "A full-time job on $48,000 and a bar that will pay about $9,000: which code?": beside a main job,
-        # the other pays are the other jobs, all counted in the total the code follows (a pay asked about,
-        # "what would come off a $175 shift?", is not a year's income).
+        # Beside a main job, the other pays are the other jobs, all counted in the total the code
+        # follows (a pay asked about is not a year's income).
         slots = replace(slots, adds_up=True, amounts=[
             replace(a, role="second_job") if a.role == "income" else a for a in slots.amounts if a is not asked_pay])
         jobs = [a for a in slots.incomes if not a.questioned]
@@ -405,9 +401,8 @@ def _plan(d: Decision, intent: IntentSpec, slots: Slots) -> None:
             and (jobs[0].period in (*PAY_FREQUENCIES, "hourly") and SECOND_JOB_WORDS.search(d.asked)
                  or A_JOB_PAYS_BEFORE.search(d.asked[max(0, jobs[0].start - 60):jobs[0].start])
                  or SECOND_JOB_WORDS.search(re.split(r"[.?!;]", d.asked[max(0, jobs[0].start - 60):jobs[0].start])[-1]))):
-        # "Starting a second job, $300 a week. Which code?", "$24 an hour for 15 hours", "an evening job that'll pay about $12,000",
-        # "a weekend job at a cafe, about $9,000 a year": a
-        # job's own pay in a question about its code is that job's pay, not the year's total income.
+        # A job's own pay (a weekly or hourly pay, or one named after the job) in a question about its
+        # code is that job's pay, not the year's total income.
         jobs = [replace(jobs[0], role="second_job")]
     if tool == "choose_secondary_tax_code" and jobs and all(a.role == "second_job" and a.value == jobs[0].value for a in jobs):
         # Only the second job's pay is known: its code follows the total income, which is not.
@@ -416,7 +411,7 @@ def _plan(d: Decision, intent: IntentSpec, slots: Slots) -> None:
             if call is not None:  # (otherwise it has asked back)
                 d.calls = [call]
         elif not (_loan_asked(d, slots) and jobs[0].period in PAY_FREQUENCIES and _second_job_loan(d, jobs[0])):
-            # ("sl on second job 400 a week": the loan's share is the rate on every dollar, whichever code.)
+            # (On a second job the loan's share is the rate on every dollar, whichever code.)
             _clarify(d, "secondary_code")
         return
     if tool == "calculate_acc_levy":
@@ -454,8 +449,7 @@ def _plan(d: Decision, intent: IntentSpec, slots: Slots) -> None:
         expenses = [a for a in expenses if any(a.role in ("investment_income", "rent_received") for a in slots.amounts)
                     and RENTAL.search(d.asked) and RENTAL_COST_BEFORE.search(d.asked[max(0, a.start - 25):a.start])]
     if tool in ANNUAL_TOOLS and expenses and annual_total is not None:
-        # "Freelancer: income $45,000, business expenses $5,000", "rent $520 a week, rates $3,900, insurance
-        # $1,800": taxed on what is left.
+        # Business expenses or a rental's costs named: taxed on what is left.
         spent = sum((slots.annual(a) or Decimal(0) for a in expenses), Decimal(0))
         if spent >= annual_total:
             _clarify(d, "income")
@@ -476,14 +470,14 @@ def _plan(d: Decision, intent: IntentSpec, slots: Slots) -> None:
         paid_extra = [a for a in slots.amounts if a.role in OTHER_INCOME_ROLES and not a.questioned
                       and EXTRA_PAY.search(d.asked[max(0, a.start - 30):a.end + 30])]
         if base is not None and extra > 0 and paid_extra and extra == sum((slots.annual(a) for a in paid_extra), Decimal(0)):
-            # "A $5,000 bonus on top of my $65,000 salary: how much of it do I keep?": the take-home pay on
-            # both, and what the bonus adds to each deduction.
+            # What is kept of extra pay: the take-home pay on both, and what the extra adds to each
+            # deduction.
             name, args = _take_home_call(d, slots, paid_extra[0], base + extra, year, "annual")
             d.calls = [(name, {**args, "other_income": float(extra)})]
             return
     codes = _codes_compared(d.asked)
     if tool in ("calculate_paye", "calculate_take_home_pay") and codes and compared == [None] and annual_total is not None:
-        # "M vs ME on 50k": PAYE on the same pay under each code, and the credit that makes the difference.
+        # Two codes weighed: PAYE on the same pay under each code, and the credit that makes the difference.
         for code in codes:
             call = _paye_call(d, replace(slots, tax_code=code), amount, annual_total, year)
             if call is None:
@@ -493,7 +487,7 @@ def _plan(d: Decision, intent: IntentSpec, slots: Slots) -> None:
             d.calls.append(("calculate_ietc", {"annual_income": float(annual_total), "tax_year": year}))
         return
     if tool == "calculate_kiwisaver" and len(slots.kiwisaver_rates) == 2 and compared == [None] and annual_total is not None:
-        # "3.5% vs 4% on $1,350 a week": the same pay's contribution at each rate.
+        # Two KiwiSaver rates weighed: the same pay's contribution at each rate.
         for rate in slots.kiwisaver_rates:
             call = _call_for(tool, d, replace(slots, kiwisaver_rate=rate), amount, annual_total, year)
             if call is not None and call not in d.calls:
@@ -508,7 +502,7 @@ def _plan(d: Decision, intent: IntentSpec, slots: Slots) -> None:
         call = _call_for(tool, d, slots, basis, annual, year)
         if call is None:
             return
-        if call not in d.calls:  # "80k vs 70k … on the 80k" names one amount twice
+        if call not in d.calls:  # a comparison may name one amount twice
             d.calls.append(call)
     if tool == "choose_secondary_tax_code" and d.calls and TAX_OFF_ASKED.search(d.asked):
         _add_second_job_paye(d, slots, d.calls[0][1], year, asked_pay)

@@ -23,13 +23,13 @@ from nztax.understand import default_catalogue
 if TYPE_CHECKING:
     from nztax.decide import Decision
 
-# The student loan deduction asked about: "sl on …", "how much student loan comes off …".
+# The student loan deduction asked about.
 LOAN_ASKED = re.compile(r"^\W*sl\b|\b(?:sl|student loan)\s+(?:on|off|from|for|deduction|repayment|come|comes|taken)\b|"
                         r"\bhow much (?:sl|student loan)\b", re.I)
-# Tax taken off a pay asked about: "how much tax comes off the $500?", "what would come off a $175 shift?"
+# Tax taken off a pay asked about.
 TAX_OFF_ASKED = re.compile(r"\b(?:come|comes|coming|taken|take|takes|taking|deducted|withheld)\s+(?:off|out)\b|"
                            r"\bhow much (?:tax|paye)\b|\bwhat(?:'s| is| would be)? (?:the )?(?:tax|paye) on\b", re.I)
-# Two codes set side by side: "m vs me", "M or ME", "between code M and code ME".
+# Two codes set side by side (versus, or, between).
 CODES_SIDE_BY_SIDE = re.compile(r"\b(?:code\s+)?(?P<a>me|m|sb|sh|st|sa|s)\s+(?:vs\.?|versus|or|and|compared (?:to|with)|instead of|rather than)\s+"
                                 r"(?:code\s+)?(?P<b>me|m|sb|sh|st|sa|s)\b(?:\s+(?:tax\s+)?code)?", re.I)
 COMPARED_WORDS = re.compile(r"\b(?:vs\.?|versus|compared|difference|between|or|instead of|rather than)\b", re.I)
@@ -145,7 +145,7 @@ def _plan_government_contribution(d: Decision, slots: Slots) -> None:
     KiwiSaver year"): their pay, if stated, only for the income cap."""
     income = slots.annual_income()
     cap = _government_contribution_cap(d)
-    # "I earn $190k, do I still get it?": nothing is paid above the cap, whatever they put in.
+    # Nothing is paid above the cap, whatever they put in.
     over_cap = income is not None and cap is not None and income > cap
     if not slots.contributions and not over_cap:
         _clarify(d, "contribution")
@@ -197,7 +197,7 @@ def _call_for(tool: str, d: Decision, slots: Slots, amount: Money, annual: Decim
         # A pay period asked about, or how the pays fall when the amount's own period is unsaid ("paid
         # weekly, $1,200"); a year's amount stated as one stays a year's.
         if slots.asked_period in PAY_FREQUENCIES or (slots.asked_period is None and slots.paid_every and not amount.period_stated):
-            # "How much tax comes out of each fortnightly pay on 70k?" is a pay question.
+            # Tax out of each pay on a year's salary is a pay question.
             return _paye_call(d, slots, amount, annual, year)
         return tool, {"taxable_income": money, "tax_year": year}
     if tool == "calculate_acc_levy":
@@ -211,15 +211,14 @@ def _call_for(tool: str, d: Decision, slots: Slots, amount: Money, annual: Decim
             return None  # (answered by the rule: every dollar of a second job's pay, whichever secondary code)
         if slots.tax_code is not None and base_code(slots.tax_code) in SECONDARY_CODES:
             # A secondary job's loan deduction has no threshold: the pay's own deductions show it,
-            # on that job's own pay ("$42,000 main job, $9,000 weekend job on S SL").
+            # on that job's own pay.
             second = next((a for a in slots.incomes if a.role == "second_job" and not a.questioned), None)
             if second is not None:
                 return _paye_call(d, slots, second, slots.annual(second) or second.value, year)
             return _paye_call(d, slots, amount, annual, year)
         weekly_hours = amount.period == "hourly" and slots.hours_per_week is not None and TAX_OFF_ASKED.search(d.asked)
         if slots.asked_period != "annual" and (_pay_frequency(slots, amount) or weekly_hours):
-            # "How much student loan comes off a $5,000 monthly pay?": the employer's deduction from
-            # that pay (over the pay period's threshold), not a year's repayment.
+            # The loan asked of one pay: the employer's deduction from that pay (over the pay period's threshold), not a year's repayment.
             return _paye_call(d, replace(slots, student_loan=True), amount, annual, year)
         return tool, {"annual_income": money, "tax_year": year}
     if tool == "calculate_ietc":
@@ -244,7 +243,7 @@ def _call_for(tool: str, d: Decision, slots: Slots, amount: Money, annual: Decim
         if len(jobs) > 1 and slots.adds_up and not slots.comparison:
             if slots.second_job or TWO_JOBS.search(d.asked) or any(a.role in ("main_job", "second_job") for a in jobs):
                 # PAYE is each employer's, on its own pay: the main job's (its code follows its own
-                # pay), never the jobs added up ("main one pays $40,000 and the second $8,000").
+                # pay), never the jobs added up.
                 # Each job whose own code is stated after it gets its own PAYE ("$700 a week on
                 # M SL, the other $220 a week on S SL").
                 codes = _codes_of(d.asked, jobs)
@@ -257,7 +256,7 @@ def _call_for(tool: str, d: Decision, slots: Slots, amount: Money, annual: Decim
                 main = next((a for a in jobs if a.role == "main_job"), jobs[0])
                 return _paye_call(d, slots, main, slots.annual(main) or main.value, year)
             if len({a.period for a in jobs}) == 1:
-                # "base pay $2,380 plus a $210 shift allowance this fortnight": parts of one pay.
+                # A base pay plus allowances for the same period: parts of one pay.
                 one = replace(jobs[0], value=sum((a.value for a in jobs), Decimal(0)))
                 return _paye_call(d, slots, one, slots.annual(one) or one.value, year)
         return _paye_call(d, slots, amount, annual, year)
@@ -290,16 +289,16 @@ def _paye_call(d: Decision, slots: Slots, amount: Money, annual: Decimal, year: 
     code = _code(slots, d.default_code)
     frequency = _pay_frequency(slots, amount)
     if frequency is None and amount.period == "hourly" and slots.hours_per_week is not None:
-        frequency = "weekly"  # "$25 an hour, 40 hours a week": a week's pay
+        frequency = "weekly"  # an hourly rate with hours a week: a week's pay
     one_pay = (not amount.period_stated and amount.value <= Decimal(str(get_settings().per_pay_ceiling))
-               and slots.asked_period != "annual")  # ("… over the year?": the amount is the year's)
+               and slots.asked_period != "annual")  # (a year asked: the amount is the year's)
     if one_pay and frequency is None and base_code(code) in PRIMARY_CODES:
-        # "How much PAYE comes out of $4,000?": one pay, but PAYE depends on how often it is paid.
+        # One pay, but PAYE depends on how often it is paid.
         _clarify(d, "frequency")
         return None
     frequency = frequency or "monthly"
     if amount.period == frequency or one_pay:
-        # "$9,200 gross each time", "got $240 on EDW": a small amount with no period is one pay.
+        # A small amount with no period is one pay.
         gross = amount.value
     else:
         gross = annual / PERIODS_PER_YEAR[frequency]

@@ -24,51 +24,48 @@ from nztax.calculation_plan import INCOME_TOOLS, NEW_ONE_ASKED, _income_for
 if TYPE_CHECKING:
     from nztax.decide import Decision
 
-# A figure of their own ("how much tax will I pay", "what's my …"), and a
-# topic question asking for their own sum ("How much tax will I pay on my shares?").
-# "how much of it goes to tax": what comes off an amount of their own.
+# A figure of their own asked for (in the first person, or of "my" something), and a topic question
+# asking for their own sum. How much of an amount goes to tax: what comes off an amount of their own.
 GOES_TO_TAX = r"\bhow much\b[^?]*\b(?:goes|go|going)\s+(?:to|in|on)\s+(?:extra\s+)?tax\b"
 OWN_FIGURE = re.compile(r"\bhow (?:much|many dollars)\b.*\b(i|my|me)\b|\bshould i be on\b|\bhow much (tax|paye)\b|\bwhat'?s my\b|\bwhat is my\b|\bdo i owe\b|"
                         r"\bwill i (pay|get|owe)\b|\bmy tax\b(?!\s*code)|\bis my tax right\b|"
                         r"\b(which|what)\b[^?]*\b(should i|do i need|do i use|am i on|should i be on|do i (?:put|tick|pick|choose|select|go with))\b|"
                         r"\bwork out (my|the [^?]*\bmy)\b|\bam i up for\b|\bthe tax on my\b|"
-                        # "what ESCT rate applies to my …"
+                        # a rate asked of their own case
                         r"\b(?:what|which)\b[^?]*\bappl(?:y|ies) to (?:me|my)\b|"
-                        # the same of someone they ask for: "how much tax does she owe?"
+                        # the same of someone they ask for
                         r"\bhow much (?:nz |new zealand )?(?:tax|paye)?\s*(?:does|will|would|should|did) (?:she|he|they|my \w+)\b|"
                         r"\b(?:does|will|would) (?:she|he|they) owe\b|"
-                        # a code or rate for their own job or fund, or someone's they ask for: "secondary code for my
-                        # weekend job?", "which PIR must I put", "what PIR should my flatmate pick", "is it S or SH I should be using?"
+                        # a code or rate for their own job or fund, or someone's they ask for
                         r"(?:^\W*|\b(?:which|what)\s+)(?:[\w-]+\s+){0,2}(?:code|pir|rate)\b[^?.]{0,25}\bfor (?:my|his|her|our|their)\b|"
                         r"\b(?:which|what)\b[^?]*\b(?:must|should) (?:i|he|she|they|we|my \w+)\b|"
                         r"\bis it \w+ or \w+\b[^?]*\bshould\b|" + GOES_TO_TAX, re.I)
-# A figure of their own foretold: "how much WFF will we get", "what will my refund be".
+# A figure of their own foretold (what they will get or be paid).
 PREDICTS_OWN = re.compile(r"\bhow much\b[^?]*\b(?:will|would|am i going to|are we going to)\s+(?:i|we|she|he|they)\s+(?:get|receive|be paid|be getting)\b|"
                           r"\bwhat (?:will|would) (?:my|our|his|her|their)\b[^?]*\bbe\b", re.I)
-# One rate asked of their own case: "what ESCT rate applies to my employer's contributions?", "esct rate on
-# my employer ks", "Employer KiwiSaver 3.5%, what ESCT rate?", "how much ESCT comes off it?".
+# One rate asked of their own case: the question speaks of them or their employer and asks a rate or how much.
 OWN_RATE_ASKED = re.compile(r"^(?=.*\b(?:my|me|i|i'm|im|employer(?!s)|boss)\b)(?=.*\b(?:rate\b(?!s)|how much)\b)", re.I | re.S)
-# The rates themselves, or how they work: "What are the ESCT rate thresholds?", "how does ESCT work?".
+# The rates themselves, or how they work: the table, the thresholds, an explanation.
 RATES_TABLE_ASKED = re.compile(r"\b(?:rates|thresholds?|bands?|brackets?|table|how does|how do|explain|mean|what (?:is|'s|s) (?:esct|a pir|pir)\b(?!\s+rate))", re.I)
-# A figure asked for (not "will I get it?"), and a figure the rule itself gives: its most, or what is paid in.
+# A figure asked for (not whether they get it), and a figure the rule itself gives: its most, or what is paid in.
 FIGURE_ASKED = re.compile(r"\bhow (?:much|many dollars)\b|\bwhat|\bwhich\b|\bwork(?:ing)? out\b|\bcalculate\b", re.I)
 RULE_FIGURE_ASKED = re.compile(r"\bhow much\b[^?]*\b(?:can|could)\b|\b(?:most|max|maximum|full)\b|\bhow much does the\b|"
-                               r"\bwhat\s*(?:%|(?:percent(?:age)?|(?:is the |'s the )?rate)\b)", re.I)  # "what % is it now?"
+                               r"\bwhat\s*(?:%|(?:percent(?:age)?|(?:is the |'s the )?rate)\b)", re.I)  # the rule's percentage asked
 # Asking for a sum of their own outright: with no amount, only a figure from them can answer it.
 SUM_REQUEST = re.compile(r"\b(?:work out|calculate|figure out|estimate)\b[^?]*\bmy (?:tax|pay|paye|take[- ]home|net pay|refund)\b(?!\s*code)|"
                          r"^(?=[^?]*\b(?:difference|compare|comparison|better)\b)(?=[^?]*\b(?:tax|take[- ]home|net|pay)\b)"
                          r"(?=[^?]*\b(?:offers|job offers?|salaries|roles)\b)|"
                          r"\bwhat tax (?:am i|will i be|would i be) up for\b|\bhow much tax am i up for\b", re.I)
-# Asking whether tax taken is right: "is that right", "are they overtaxing me".
+# Asking whether tax taken is right (right, correct, too much, overtaxed).
 CHECKS_DEDUCTION = re.compile(r"\b(?:right|correct|too much|too high|overtax\w*|over[- ]tax\w*|enough|wrong|accurate|legit)\b", re.I)
 # Asking whether an amount taken is right (not a tag question's "…, right?").
 CHECKS_AMOUNT = re.compile(r"\b(?:right|correct|wrong|proper) amount\b|\btoo (?:much|little|high|low)\b|\benough\b|"
                            r"\b(?:over|under)[- ]?tax\w*", re.I)
-# Something taken off an amount by someone else: "took tax off", "deducting", "withheld".
+# Something taken off an amount by someone else (taken off, deducted, withheld).
 TAKEN_OFF = re.compile(r"\b(?:took|take|takes|taking|taken|deduct\w*|withh[eo]ld\w*|came off|comes off|coming off)\b", re.I)
 PAY_WORD = re.compile(r"\b(?:pay|paid|payslip|wages?|salary|pay ?packet)\b", re.I)
-# A sum wanted for a pay period or for what comes off a pay ("how much will come off each
-# fortnight?", "take home pay weekly?"): a figure of the person's own, however it is worded.
+# A sum wanted for a pay period or for what comes off a pay: a figure of the person's own, however
+# it is worded.
 PER_PAY_ASKED = re.compile(r"\b(?:each|every|per|a) (?:week|fortnight|month|pay(?:day)?)\b|\b(?:weekly|fortnightly|monthly)\b|"
                            r"\bhow much\b[^?]*\b(?:come|comes|coming|taken|take|taking)\s+(?:off|out)\b", re.I)
 # Whether someone is a tax resident, asked; how long they have been here, said.
@@ -76,43 +73,43 @@ ASKS_IF_RESIDENT = re.compile(r"\b(?:am i|is (?:he|she|my \w+)|are (?:we|they)|w
 HOW_LONG_HERE = re.compile(r"\b\d+\s*(?:days?|weeks?|months?|years?|yrs?)\b|\b(?:since|in|from|on)\s+(?:the\s+)?(?:\d{1,2}(?:st|nd|rd|th)?\s+)?"
                            + MONTH_NAMES + r"\b|\b(?:a|one|two|three|six) (?:days?|weeks?|months?|years?)\b|"
                            r"\bhalf a year\b|\bpermanent\w*\b|\bcitizen\b|\bhome here\b|\bbought a house\b", re.I)
-# Where someone lives, said by its place ("lives in Christchurch", "house and kids are still in Nelson"):
-# a home is one of the two facts residence turns on. (A place is a capitalised word.)
+# Where someone lives, said by its place (a living or home word before a place name): a home is one
+# of the two facts residence turns on. (A place is a capitalised word.)
 LIVES_IN_A_PLACE = re.compile(r"\b(?i:lives?|living|based|settled)\s+(?i:here|in\s+(?:nz\b|[A-Z]\w+))|"
                               r"\b(?i:house|home|family|wife|husband|partner|kids|children)\b[^.?!]{0,40}?\b(?i:are|is)\s+"
                               r"(?i:still\s+)?(?i:here|in\s+(?:nz\b|[A-Z]\w+))")
-# Tax on an extra payment asked about by name: "off the bonus", "on my overtime", "from the redundancy".
+# Tax on an extra payment (a bonus, overtime, a redundancy) asked about by name.
 EXTRA_ASKED_ABOUT = re.compile(r"\b(?:on|off|from|of|out of)\s+(?:the|my|this|his|her|their|a|that)\s+(?:annual\s+|year-end\s+|christmas\s+|"
                                r"performance\s+)?(?:bonus|overtime|back ?pay|redundancy|lump sum|payout)\b", re.I)
-# "Getting a bonus next month on my $84k salary, how much tax comes off it": the extra pay, asked about as "it".
+# An extra pay named, then asked about as "it": the extra pay is what is asked about.
 EXTRA_THEN_IT = re.compile(r"\b(?:a|my|the)\s+(?:annual\s+|christmas\s+|performance\s+|year-end\s+)?(?:bonus|back ?pay|lump sum|payout)\b"
                            r"(?=[^?]*\b(?:off|on|from|of)\s+it\b)", re.I)
 EACH_JOB = re.compile(r"\beach\s+(?:of (?:my|the)\s+)?(?:jobs?|employers?|one)\b|\bfor each\b|\beach of them\b", re.I)
-# The year something happened, not the year asked about: "someone said it was scrapped in 2025".
+# The year something happened (a change, a rumour), not the year asked about.
 EVENT_YEAR = re.compile(r"\b(?:scrapped|changed|introduced|removed|abolished|repealed|announced|started|ended|cut|raised|"
                         r"increased|dropped|went up|came in|brought in)\s+(?:back\s+)?(?:in|from|on)\s+20\d\d\b", re.I)
-# A pay that changed: "salary going from $64k to $68k", "pay rise from $58k to $72k".
+# A pay that changed from one amount to another.
 PAY_CHANGED = re.compile(r"\b(?:go(?:ing|es)?|went|gone|rise|raise|rose|bump\w*|increas\w*|drop\w*|cut|reduc\w*|chang\w*|moved?)\b"
                          r"[^.?!]{0,20}\bfrom\b[^.?!]{0,20}\bto\b", re.I)
-# When it changed, after the new pay: "from 1 January", "in October", "starting Sept".
+# When it changed, a month named after the new pay.
 CHANGE_MONTH = re.compile(r"[^.?!]{0,25}?\b(?:from|starting|in|on|since|as of|effective)\s+(?:the\s+)?(?:1(?:st)?\s+(?:of\s+)?)?"
                           r"(?P<m>" + MONTH_NAMES + r")\b", re.I)
-# A pay that stopped or changed part-way with nothing said after: "until 30 Nov then went part time".
+# A pay that stopped or changed part-way with nothing said of the pay after.
 PAY_ENDED = re.compile(r"^[^.?!]{0,30}\buntil\b[^.?!]{0,20}\b" + MONTH_NAMES + r"\b[^.?!]{0,10}\b(?:then|and then|when|after which)\b", re.I)
 OWN_AMOUNT = re.compile(r"\bhow (?:much|big|large)\b[^?]*\b(i|my|me|we|our|us|she|her|he|his|him|they|their)\b|" + GOES_TO_TAX + r"|\b(?:what'?s|whats|what is) (?:the )?tax on my\b|"
                         r"^\W*(?:the\s+)?tax on my\b|\bwhat (?:do|will|would|should) (?:i|we) owe\b|"
                         r"\bwhat (?:will|would) (?:my|our)\b[^?]*\bbe\b|"
                         r"\b(?:will|would) (?:i|we) (?:get|be getting|have to pay) (?:a|any)\b|"
                         r"\bhow much\b[^?]*\b(?:they|ird|it|employer|boss|work|tax)\s+(?:take|takes|deduct|deducts|withhold|keep)s?\b", re.I)
-# "How much can I earn before I pay tax?", "how much do I need to put in to get the full government
-# contribution?": a threshold asked about, which the rule answers.
+# A threshold asked about (how much before something applies, how much is needed for it), which
+# the rule answers.
 THRESHOLD_ASKED = re.compile(r"\bhow much\b[^?]*\b(?:before|until|tax[- ]free)\b|"
                              r"\bhow much\b[^?]*\b(?:need|have) to (?:put|contribute|earn|save)\b", re.I)
-# An amount stated as the person's own income ("I only earn $15,000", "I'm on 78k", "my salary is $90k"),
-# not a threshold being asked about ("is the first 14k tax free?").
+# An amount stated as the person's own income (a first-person earning word before it), not a
+# threshold being asked about.
 OWN_INCOME_BEFORE = re.compile(r"\b(?:i|i'm|im|i am|i've|my|me)\b[^.?!]{0,20}?\b(?:earn\w*|make|making|on|salary|wages?|paid|"
                                r"income|get|getting|take)\b[^.?!\d]{0,20}$|"
-                               # "got a raise to 80k", "my pay went up to $82,000": their new income
+                               # a raise or new pay of theirs: their new income
                                r"\b(?:got|get|getting|my)\b[^.?!]{0,12}\b(?:raise|rise|pay rise|payrise|bump|promotion|pay|salary)\s+"
                                r"(?:went up |goes up |jumps |jumped )?to\s*\$?$", re.I)
 OWN_INCOME_AFTER = re.compile(r"^\s*(?:a year\s+|per year\s+)?(?:salary|income|wages?)\b", re.I)
@@ -126,7 +123,7 @@ def _year_of_a_change(d: Decision, slots: Slots) -> Slots | None | bool:
     None when the question tells of no change."""
     pays = [a for a in slots.incomes if not a.questioned and a.period == "annual"]
     if (len(pays) == 2 and slots.comparison and PAY_CHANGED.search(d.asked) and not NEW_ONE_ASKED.search(d.asked)
-            and d.asked.count(pays[1].text) == 1):  # ("… How much tax will I pay on $81,000?" asks about the new one)
+            and d.asked.count(pays[1].text) == 1):  # (a question on the second pay asks about the new one)
         month = CHANGE_MONTH.match(d.asked, pays[1].end)
         if month is None:
             return False
@@ -138,7 +135,7 @@ def _year_of_a_change(d: Decision, slots: Slots) -> Slots | None | bool:
         return replace(slots, comparison=False, adds_up=False,
                        amounts=[whole if a is pays[0] else a for a in slots.amounts if a is not pays[1]])
     if len(pays) == 1 and PAY_ENDED.search(d.asked[pays[0].end:]):
-        return False  # "full time on $80,000 until 30 Nov, then part time": the rest of the year is not said
+        return False  # a pay until a month, then something else: the rest of the year is not said
     return None
 
 
@@ -198,37 +195,31 @@ def _missing_before_anything(asked: str, intent: IntentSpec, slots: Slots) -> st
     checked = ("deduction", "claimed") if intent.does == "calculate" and intent.tool in INCOME_TOOLS else ("deduction",)
     if (any(a.role in checked for a in slots.amounts) and _income_for(slots, intent.tool).income_amount() is None
             and CHECKS_DEDUCTION.search(asked)):
-        # "My payslip says PAYE 612.40, is that right?", "I worked out my loan deduction as $88.80.
-        # Right?": checking it needs the pay it came off. (A stated profit is the income to check against.)
+        # A deduction to check with no pay given: checking it needs the pay it came off. (A stated
+        # profit is the income to check against.)
         return "pay_to_check"
     if (slots.amounts and all(a.role == "claimed" for a in slots.amounts) and intent.does == "topic"
             and CHECKS_DEDUCTION.search(asked)):
-        # "My accountant says the tax on my rental is $4,100. Does that look right?": a figure to check,
-        # nothing it was worked from, and no rule that gives it.
+        # A figure to check, nothing it was worked from, and no rule that gives it.
         return "pay_to_check" if PAY_WORD.search(asked) else "details"
     if not slots.amounts and CHECKS_AMOUNT.search(asked) and TAKEN_OFF.search(asked):
-        # "The bank took tax off my interest. Did they take the right amount?": checking what was
-        # taken needs the figures it was taken from, and none is given.
+        # Checking what was taken needs the figures it was taken from, and none is given.
         return "pay_to_check" if PAY_WORD.search(asked) else "details"
     if not slots.amounts and OWN_AMOUNT.search(asked) and PER_PAY_ASKED.search(asked):
-        # "My son starts his first job next week. How much will they take out of his pay?": what
-        # comes off a pay follows the pay, which is not given.
+        # What comes off a pay follows the pay, which is not given.
         return "income"
     if ((EXTRA_ASKED_ABOUT.search(asked) or EXTRA_THEN_IT.search(asked)) and slots.amounts
             and not any(a.role in OTHER_INCOME_ROLES for a in slots.amounts)):
-        # "Salary $88,000. How much tax will come off the bonus?": the bonus is what is asked about, and
-        # its amount is not said.
+        # An extra pay is what is asked about, and its amount is not said.
         return "extra_amount"
     if intent.asks == "residence_facts" and ASKS_IF_RESIDENT.search(asked) and not _residence_facts_said(asked):
-        # "Am I a tax resident? Came over on a working holiday visa": residence follows the days here and
-        # whether they have a home here, and neither is said.
+        # Residence follows the days here and whether they have a home here, and neither is said.
         return "residence_facts"
     if (slots.second_job or TWO_JOBS.search(asked)) and len(slots.incomes) == 1 and EACH_JOB.search(asked):
-        # "Two jobs making 70k between them. How much PAYE should each employer take?": one total,
-        # and a figure asked for each job, which follows how the total is split.
+        # One total, and a figure asked for each job, which follows how the total is split.
         return "job_split"
     if not slots.amounts and SUM_REQUEST.search(asked):
-        # "Can you work out my tax? I'm on tax code M": a sum of their own asked for with no figure.
+        # A sum of their own asked for with no figure.
         return "income"
     return None
 

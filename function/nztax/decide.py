@@ -42,15 +42,15 @@ from nztax.clarify_checks import (OWN_AMOUNT, PER_PAY_ASKED, THRESHOLD_ASKED, _a
                                   _nearest_rule, _own_figure_with_nothing, _same_rule_either_year,
                                   _states_own_figures, _year_of_a_change, after_retrieval)
 
-# "should I put S or SH", "which one do I give them": a choice of code asked for.
+# A choice of code asked for: which one to put, use or give.
 CODE_CHOICE_ASKED = re.compile(r"\bshould i (?:put|use|give|pick|choose|go with|be on|tick)\b|\bwhich\b|\bwhat code\b|\bdo i (?:put|use|give)\b", re.I)
-# Words that only continue an earlier turn: "ok and what about for two of them".
+# Words that only continue an earlier turn (an opening "and", "what about"): the subject is the turn before.
 CONTINUES = re.compile(r"^\s*(?:(?:ok|okay|right|so)\s*,?\s*)?(?:and|but|also|what about|how about|same)\b", re.I)
 # A short question about "it", "that" or "this" with nothing before it: what it means must be asked.
 BARE_PRONOUN = re.compile(r"\b(?:it|that|this|them)\b(?!\s+(?:year|week|fortnight|month|time|tax year|income year)\b)", re.I)
 BARE_QUESTION_MAX_WORDS = 5
-# Words that say nothing of what "it" is: "Quick one - is that deductible or not?", "do I have to pay
-# tax on it?". A question of only these and a bare pronoun names no subject.
+# Words that say nothing of what "it" is (greetings, auxiliaries, tax verbs): a question of only these
+# and a bare pronoun names no subject.
 SUBJECTLESS_WORDS = frozenset("""
     a an and any are am be been but can claim claimable could deduct deductible did do does eligible entitled for get
     got have hey hi how i i'm im is it its just me much need not now of ok okay on one or owe pay paid please question
@@ -58,54 +58,54 @@ SUBJECTLESS_WORDS = frozenset("""
     whether which will would yes you
 """.split())
 WORD = re.compile(r"[a-z']+", re.I)
-# "Am I eligible?" names nothing; "Do I pay tax?" names tax, which the rates answer.
+# Tax named, even in a short subjectless question, is a subject: the rates answer it.
 TAX_WORD = re.compile(r"\btax(?:ed|able|es)?\b", re.I)
 # Sums whose rate follows the rest of the year's income (the ACC levy's rate does not).
 RATE_DEPENDS_ON_INCOME_TOOLS = ("calculate_income_tax", "calculate_paye", "calculate_take_home_pay",
                                 "calculate_student_loan_repayment")
-# A sum asked for in a word or two at the end: "…, tax?", "… - how much tax?", "what's the tax".
+# A sum asked for in a word or two at the end of the question, after the figures it is on.
 TAX_ASKED_TERSELY = re.compile(r"(?:^|[,;:.\-–]\s*)(?:how much\s+|what'?s the\s+|whats the\s+)?(?:tax|income tax)\s*\?*\s*$|"
                                r"\bhow much (?:extra |more |additional )?(?:income )?tax\b(?! (?:credit|code|return|rate))|"
-                               # "whats my total tax", "what will my income tax be"
+                               # their own total asked for by name
                                r"\bwhat'?s my (?:total |overall )?(?:income )?tax\b(?! (?:code|rate|credit|return|refund))", re.I)
-# "What's the tax on a 5k bonus?", "how much do I owe on it": a figure asked for.
+# A figure asked for: tax on something, how much, what is owed.
 ASKS_AMOUNT_OF_TAX = re.compile(r"\b(?:tax|paye)\s+(?:on|for|off)\b|\bhow much\b|\bowe\b", re.I)
-# The rental or business asked about: "how much tax on the rental?"
+# The rental or business named as what the sum is on: its gross, not a salary, is asked about.
 GROSS_ASKED_ABOUT = re.compile(r"\b(?:on|from|for|off) (?:the|my|this|that|our) (?:rental|rent|flat|house|property|unit|business|side)", re.I)
-# "how much refund will I get", "will I get some tax back": a refund asked for.
+# A refund asked for, by name or as money coming back.
 REFUND_ASKED = re.compile(r"\brefund\b|\b(?:get|getting|got) (?:some |any )?(?:money |tax )?back\b|\bmoney back\b", re.I)
 EVERY_PAY = re.compile(EVERY_PAY_WORDS, re.I)
-# Wages from a job on top of a benefit or NZ Super: "on the benefit plus wages of $400".
+# Wages from a job on top of a benefit or NZ Super: the job is then the secondary income.
 WAGES_BESIDE = re.compile(r"\b(?:plus|and|also|as well as|with|on top of)\s+(?:my\s+|some\s+|a\s+)?(?:wages?|part[- ]time (?:work|job|wages)|"
                           r"a job|job|work)\b", re.I)
 # A job named beside NZ Super, a pension or a benefit.
 JOB_BESIDE = re.compile(r"\bjobs?\b|\bwork(?:ing)?\b|\bemployer\b|\bpart[- ]time\b|\bshifts?\b", re.I)
-# A loss asked to be set against other income: "can I use the rental's loss to bring down the tax on my salary?"
+# A loss asked to be set against other income: a rule about ring-fencing, not a sum.
 LOSS_USED_AGAINST = re.compile(r"\b(?:loss(?:es)?|lost)\b[^?]{0,80}\b(?:against|offset|off ?set|bring down|reduce|lower|cut|take (?:that|it) off|"
                                r"use (?:it|that|them) (?:to|against))\b[^?]{0,40}\b(?:salary|wages?|pay|income|tax)\b", re.I)
 LOSS_RULES = ("rental_boarders", "self_employed")
-# A KiwiSaver rate said to have changed, without the new rate: "I changed my KiwiSaver rate last month".
+# A KiwiSaver rate said to have changed, without the new rate: the default would be the wrong rate.
 KIWISAVER_RATE_CHANGED = re.compile(r"\b(?:changed|changing|change|switched|upped|raised|increased|lowered|dropped|reduced|bumped)\s+"
                                     r"(?:my\s+)?(?:kiwisaver|ks|kiwi saver)\s+(?:rate|contributions?|percentage|%)|"
                                     r"\b(?:kiwisaver|ks)\s+(?:rate|contributions?)\s+(?:has\s+)?(?:changed|went up|went down|is changing)\b|"
-                                    # a rate they say they do not know: "picked the rate, no idea what it is"
+                                    # a rate they say they do not know
                                     r"\b(?:rate|percentage|%)\b[^.?!]{0,20}\b(?:no idea|not sure|unsure|don'?t know|dont know|can'?t remember|forgot)\b|"
                                     r"\b(?:no idea|not sure|unsure|don'?t know|dont know|can'?t remember)\s+(?:what|which)\s+(?:my\s+|the\s+)?"
                                     r"(?:kiwisaver\s+|ks\s+)?(?:rate|percentage|%)", re.I)
-# Earnings beside the pay named without their amount: "starting a side business while still working".
+# Earnings beside the pay named without their amount (a side business, a second job): the total is unknown.
 SIDE_EARNINGS_NAMED = re.compile(r"\bside (?:business|hustle|gig|job|income)\b|\bsecond job\b|\bfreelanc\w*\b|\bcontracting\b|"
                                  r"\bself[- ]employ\w*\b", re.I)
-# The whole tax year asked about: "for the full tax year", "for the year", "this year's tax".
+# The whole tax year asked about, not one pay.
 YEAR_ASKED = re.compile(r"\bfor the (?:full |whole |entire )?(?:tax |income )?year\b|\bover the (?:whole |full )?(?:tax )?year\b|"
                         r"\bthis (?:tax )?year'?s\b|\bfor (?:this|the) tax year\b|\btax this (?:tax )?year\b", re.I)
-# A difference asked for: "how much more tax", "how much extra will I take home", "better off".
+# A difference asked for (more, extra, less, better or worse off): two figures are weighed.
 DIFFERENCE_ASKED = re.compile(r"\bhow much (?:more|extra|less)\b|\bdifference\b|\b(?:better|worse) off\b", re.I)
-# A pay named as the new one, right before its amount: "a raise to $82,000", "offered a job at $95,000".
+# A pay named as the new one (a raise, an offer) right before its amount: the one worked on.
 NEW_PAY_BEFORE = re.compile(r"\b(?:raise|rise|increase|bump(?:ed)?|go(?:ing)? up|goes up|went up|promoted|promotion|offered|offer(?: of)?|"
                             r"new (?:job|role|salary|pay|position)|(?:got|get|take|took|took on|taking|accept|accepted) (?:the|a|that) "
                             r"(?:job|role|position|offer)|(?:job|role|position) (?:paying|that pays|on|at))\b[^.?!$\d]{0,20}$", re.I)
-# "Can I drop my KiwiSaver back to 3%? I'm on $67k", "can I switch to ME, I earn 52k": whether they
-# may change something, which a rule answers (the income is context, not a sum to work out).
+# Whether they may change something (a rate, a code): a rule answers it, and an income stated beside
+# it is context, not a sum to work out.
 PERMISSION_ASKED = re.compile(
     r"^\W*(?:(?:so|ok|okay|and|but|hi|hey|quick q)\W+)?(?:can|could|may)\s+(?:i|we)\s+(?:still\s+|just\s+|now\s+|legally\s+|actually\s+)?"
     r"(?:drop|lower|reduce|decrease|switch|change|swap|go back|move|opt out|stop|pause|cancel|deduct|write off|"
@@ -130,7 +130,7 @@ class Decision:
     calls: list[tuple[str, dict]] = field(default_factory=list)
     missing: list[str] = field(default_factory=list)   # clarify: what to ask for
     clarify_reason: str | None = None                  # clarify: why an amount was not used
-    clarify_options: list[str] = field(default_factory=list)  # clarify: what it could be ("your take-home pay")
+    clarify_options: list[str] = field(default_factory=list)  # clarify: what it could be, each a short phrase
     assumptions: list[str] = field(default_factory=list)
     also_facts: list[IntentSpec] = field(default_factory=list)  # a second question answered from the rules
     default_code: str = "M"           # the main-job code assumed when none is stated
@@ -203,8 +203,8 @@ def decide(question: str, classification: Classification | None, rules: RuleBook
                                                   or CONTINUES.match(asked) and len(asked.split()) <= 2 * BARE_QUESTION_MAX_WORDS
                                                   or subjectless)
                  or subjectless and len(asked.split()) <= BARE_QUESTION_MAX_WORDS and not TAX_WORD.search(asked))):
-        # "Is that deductible?", "Can I claim it back?", "ok and what about for two of them" with no
-        # turn before it: the thing asked about is not in the question.
+        # A pronoun or a continuation with no turn before it: the thing asked about is not in the
+        # question, so it is asked for.
         _clarify(d, "question")
         return d
     missing = None if sure and intent.does in ("refuse", "decline") else _missing_before_anything(asked, intent, slots)
@@ -213,26 +213,26 @@ def decide(question: str, classification: Classification | None, rules: RuleBook
         return d
     if (not sure and intent.does == "fact" and runner is not None and runner.does == "calculate" and slots.incomes
             and TAX_OFF_ASKED.search(asked)):
-        # "what student loan comes out of a $1,650 pay, code M SL?": near a fact about codes, but a sum
-        # asked on a stated pay is the calculation's (which asks how often it is paid).
+        # Near a fact about codes, but a deduction asked on a stated pay is the calculation's (which
+        # asks how often it is paid).
         intent = d.intent = runner
         runner = classification.intent
     if (intent.does == "fact" and (slots.year_of_rule or slots.calendar_year and _asked_of_a_known_calendar_year(asked, slots, rules))
             and re.search(r"20\d\d", slots.year_text or "") and not _same_rule_either_year(intent, rules, slots.year_text)):
-        # "acc levy 2025", "the IETC cut-off in 2024": the tax year ending in March or the one starting
-        # in April, whose figures differ. ("tax brackets 2026": the same bands either way, so it is answered.)
+        # A calendar year could be the tax year ending in March or the one starting in April, and the
+        # rule's figures differ between them. (When both years hold the same figures, it is answered.)
         _clarify(d, "which_year")
         return d
     if (not sure and intent.does == "decline" and runner is not None and classification.runner_up_score >= get_settings().intent_min_score
             and says_any(asked, intent.decisive_unless)
             and (runner.does == "fact" and not slots.amounts or runner.does == "calculate" and slots.income_amount() is not None)):
         # Held back from turning it away (words of New Zealand's own tax, or of their own pay): the
-        # nearest reading that answers it ("Not company or trust, just personal: the top rate?").
+        # nearest reading that answers it.
         intent, runner = runner, intent
         d.intent, runner_does = intent, "decline"
     if (intent.does == "topic" and runner is not None and runner.does == "calculate"
             and _income_for(slots, "calculate_income_tax").income_amount() is not None and TAX_ASKED_TERSELY.search(asked)):
-        # "sole trader turnover 140k, expenses 62k, tax?": the topic's own sum on the stated figures.
+        # A topic with its figures stated and the tax asked tersely: the topic's own sum on them.
         intent, runner = runner, intent
         d.intent, runner_does, sure = intent, "topic", True
     if intent.does == "calculate" and PERMISSION_ASKED.search(asked) and not SUM_ASKED.search(asked):
@@ -242,21 +242,19 @@ def decide(question: str, classification: Classification | None, rules: RuleBook
             d.intent, runner_does, sure = intent, "calculate", True
     if (intent.name in ("tax_code_main", "secondary_code") and slots.benefit_or_super and slots.tax_code is None and JOB_BESIDE.search(asked)
             and (secondary := _calculation("choose_secondary_tax_code")) is not None):
-        # "Now getting NZ Super and still doing my part-time job: what code should my job be on?": NZ Super
-        # (or a benefit) is taxed as the main income, so the job takes a secondary code from the total (and
+        # NZ Super (or a benefit) is taxed as the main income, so the job takes a secondary code from the total (and
         # the main-code rule is no fallback).
         intent, runner = secondary, None
         d.intent, runner_does, sure = intent, "fact", True
     if (intent.tool in ("calculate_paye", "calculate_take_home_pay", "calculate_income_tax") and slots.benefit_or_super
             and slots.tax_code is None and not find_tax_codes(asked) and not any(re.search(rf"\b{c}\b", asked) for c in SECONDARY_CODES)
             and len(slots.incomes) == 1 and WAGES_BESIDE.search(asked)):
-        # "on the benefit plus wages of $400, how much tax comes off the wages?": beside a benefit or NZ Super
-        # the job is on a secondary code, which follows the total, and neither is said.
+        # Beside a benefit or NZ Super the job is on a secondary code, which follows the total, and
+        # neither is said.
         _clarify(d, "secondary_code")
         return d
     if intent.does in ("calculate", "fact") and intent.name not in LOSS_RULES and LOSS_USED_AGAINST.search(asked) and not SUM_ASKED.search(asked):
-        # "The rental made a $12k loss: can I use it to bring down the tax on my salary?": whether a loss
-        # can be set against other income is the rental's (or the business's) rule, not a sum, nor an
+        # Whether a loss can be set against other income is the rental's (or the business's) rule, not a sum, nor an
         # employee's expenses.
         rule = max((spec for spec in default_catalogue().intents if spec.name in LOSS_RULES),
                    key=lambda spec: classification.scores.get(spec.name, 0.0))
@@ -266,73 +264,70 @@ def decide(question: str, classification: Classification | None, rules: RuleBook
         both_out = intent.does == runner_does == "decline" and classification.score >= get_settings().intent_min_score
         if (not sure and intent.does == "refuse" and runner is not None and runner.does in ("fact", "topic")
                 and classification.runner_up_score >= get_settings().intent_min_score):
-            # Near a request to mislead but in an honest question's words ("How do I declare my cash
-            # lawn-mowing properly?"): the nearest rule or topic answers it.
+            # Near a request to mislead but in an honest question's words (declaring, doing it
+            # properly): the nearest rule or topic answers it.
             intent = d.intent = runner
             sure = True
         if not sure and intent.does in ("refuse", "decline", "clarify") and not both_out:
             # Not sure enough to turn the question away: look it up instead. (Unsure only which of
-            # two things out of scope it is, "my company's vehicles", it is still out of scope.) A sum
-            # of their own with no amount ("… and an Australian pension: how much tax will he pay?") is
-            # asked about, as a topic's is.
+            # two things out of scope it is, it is still out of scope.) A sum of their own with no
+            # amount is asked about, as a topic's is.
             d.action = "topic"
             if intent.does == "decline" and not slots.amounts and OWN_AMOUNT.search(asked):
                 _clarify(d, "details")
             return d
         if (not sure and intent.does in ("fact", "topic") and runner_does == "decline"
                 and classification.score < get_settings().intent_min_score):
-            # Nothing in the catalogue is near, and the nearest way out is to turn it away: "How many
-            # weeks' redundancy pay am I entitled to by law?" is not a tax question.
+            # Nothing in the catalogue is near, and the nearest way out is to turn it away: an
+            # entitlement under employment law is not a tax question.
             d.action, d.intent = "decline", runner
             return d
         d.action = intent.does
         if intent.rule_sum:
             _rule_sum(d, intent, slots)
         if "wff" in d.rule_results and "children" not in d.rule_results["wff"] and CREDIT_AMOUNT_ASKED.search(asked):
-            # "How much Working for Families will we get on $65k?": the credit is per child.
+            # Working for Families is worked out per child, and the children are not said.
             _clarify(d, "children")
             return d
         if (intent.does in ("fact", "topic") and any(a.questioned == HELD_PAST_BRIGHT_LINE for a in slots.amounts)
                 and _answered_as_outside_bright_line(d)):
-            return d  # ("Sold the house for $900k, bought 5 years ago for $700k: the tax?")
+            return d  # (a sale and its purchase stated: whether it is taxed comes before any sum)
         if intent.does == "fact" and any(a.questioned == PROPERTY_HELD_UNKNOWN for a in slots.amounts):
-            # "Sold our rental for $780,000, we paid $690,000: is the gain taxable?": that turns on when it was bought.
+            # Whether a property's gain is taxed turns on when it was bought, which is not said.
             _clarify(d, "bought_when")
             return d
         if intent.does == "clarify":
             d.missing = ["income"] if slots.income_amount() is None and _asks_own_figure(asked) else ["question"]
         elif intent.does == "fact" and intent.asks and _own_figure_with_nothing(asked, intent, slots, states_nothing):
-            # "What's my PIR?", "What tax code should I use?": their own, with nothing to go on.
+            # Their own rate or code asked, with nothing to go on.
             _clarify(d, intent.asks)
         elif intent.does == "fact" and intent.tool and (slots.income_amount() is not None or slots.contributions) and (
                 "calculation" not in intent.show or _states_own_figures(asked, slots)):
-            # A fact that depends on the stated income ("the code for my only job at $55,000"), or a
-            # misconception about their own income ("I only earn $15,000, so no tax, right?"): its
+            # A fact that depends on the stated income, or a misconception about their own income: its
             # catalogue entry names the calculator that settles it.
             _fact_sum(d, intent, slots)
         elif intent.own_sum_asks and not slots.amounts and OWN_AMOUNT.search(asked) and not THRESHOLD_ASKED.search(asked):
-            # "How much tax will I pay on my shares?", "Mum gets NZ Super and a UK pension: how much tax
-            # does she owe?": a figure of their own (or someone's they ask for), with no amount to work from.
+            # A figure of their own (or of someone they ask for), with no amount to work from.
             _clarify(d, "details")
         elif (intent.own_sum_asks and (OWN_AMOUNT.search(asked) or slots.extra_only and ASKS_AMOUNT_OF_TAX.search(asked))
               and any(a.role != "foreign" for a in slots.amounts) and slots.income_amount() is None and not d.rule_results):
-            # "How much tax will come off my $5k bonus?": what it costs depends on the rest of their income.
+            # Tax on extra pay follows the band the rest of their income reaches, which is not said.
             _clarify(d, _what_else_reason(slots) if slots.extra_only else "income")
         return d
     # A calculation.
     foreign = [a for a in slots.amounts if a.role == "foreign"]
     if foreign and runner_does == "decline" and runner.copy == "overseas":
-        # "Moving to Brisbane, how much tax on 120k AUD there?": another country's tax on its own money.
+        # Another country's tax on its own currency's income is out of scope.
         d.action, d.intent = "decline", runner
         return d
     if foreign and slots.income_amount() is None:
-        # "My salary will be 90,000 AUD: how much NZ tax?": worked out only in New Zealand dollars.
+        # New Zealand tax on a foreign-currency income: worked out only in New Zealand dollars.
         _clarify(d, "amount", foreign[0].questioned)
         return d
     readings = {intent.tool, runner.tool if runner is not None else None}
     if (SELF_EMPLOYED.search(asked) and slots.tax_code is None and slots.asked_period not in PAY_FREQUENCIES
             and "calculate_paye" in readings):
-        # "Self-employed cleaner, $38 an hour, 1,400 hours this year: what's the tax?": no employer
+        # Self-employed: no employer
         # takes PAYE; their tax is the year's income tax on the profit. (Between the two, that settles it.)
         income_tax = _calculation("calculate_income_tax")
         if income_tax is not None and intent.tool in ("calculate_paye", "calculate_income_tax"):
@@ -340,50 +335,45 @@ def decide(question: str, classification: Classification | None, rules: RuleBook
             intent = d.intent = income_tax
     compared = _codes_compared(asked) if intent.tool == "calculate_paye" else None
     if compared and all(base_code(c) in SECONDARY_CODES for c in compared) and CODE_CHOICE_ASKED.search(asked):
-        # "Should I put S or SH on the form?": which secondary code follows the year's total income,
-        # not the PAYE each would take.
+        # A choice between secondary codes follows the year's total income, not the PAYE each would take.
         secondary = _calculation("choose_secondary_tax_code")
         if secondary is not None:
             intent = d.intent = secondary
     if (intent.tool == "calculate_paye" and slots.tax_code is None and CODE_ASKED.search(asked)
             and {"second_job"} <= {a.role for a in slots.amounts} and len(slots.incomes) > 1):
-        # "Main job $49,000 … weekend bar work $260 a week. Which code should the bar job use and how much tax
-        # comes off each week?": the second job's code from the total, then the PAYE on its pay.
+        # A second job's code and its PAYE both asked: the code from the total, then the PAYE on its pay.
         secondary = _calculation("choose_secondary_tax_code")
         if secondary is not None:
             intent = d.intent = secondary
     if (intent.tool == "calculate_paye" and slots.names_take_home and slots.tax_code is not None and len(slots.incomes) == 1
             and not SECOND_JOB_WORDS.search(asked)):
-        # "How much will I actually get paid each week after tax?": the take-home pay, which leads with
-        # IRD's PAYE on the same pay and adds what else comes off it.
+        # What reaches them each pay is the take-home pay, which leads with IRD's PAYE on the same pay
+        # and adds what else comes off it.
         take_home = _calculation("calculate_take_home_pay")
         if take_home is not None:
             intent = d.intent = take_home
     if slots.calendar_year and not slots.pay_date and not _same_sum_either_year(d, intent, slots):
-        # "$65,000 in 2025, January to December": that spans two tax years (1 April to 31 March).
-        # ("income tax on 70k for 2026": the same sum in 2025-26 and 2026-27, so it is answered.)
+        # A calendar year's income spans two tax years (1 April to 31 March). (When both tax years give
+        # the same sum, it is answered.)
         _clarify(d, "calendar_year")
         return d
     if (EVERY_PAY.search(asked) and slots.asked_period is None and slots.incomes
             and all(a.period == "annual" for a in slots.incomes) and intent.tool in (*ANNUAL_TOOLS, "calculate_take_home_pay", "calculate_paye")):
-        # "on 55k with a student loan, how much comes off each pay": one pay of a year's salary,
-        # and how often it is paid is not said.
+        # One pay of a year's salary asked, and how often it is paid is not said.
         _clarify(d, "frequency")
         return d
     if (REFUND_ASKED.search(asked) and not gives_only and intent.tool != "calculate_donation_tax_credit" and slots.tax_code is None
             and not any(a.role in ("deduction", "deduction_label") for a in slots.amounts)):
-        # "stopped working in August after earning $19,000: how much refund?": a refund is the tax
-        # taken off less the tax due, and what was taken off is not said. (With a code stated, "…on the
-        # S code: will I get a refund?" is answered by whether the code is right.)
+        # A refund is the tax taken off less the tax due, and what was taken off is not said. (With a
+        # code stated, whether a refund comes is answered by whether the code is right.)
         _clarify(d, "tax_paid")
         return d
     if slots.gst_inclusive and intent.tool in ALL_INCOME_TOOLS:
-        # "sales were $69,000 incl GST": income tax is on income and costs without GST, and the
-        # question's figures have it in them.
+        # Income tax is on income and costs without GST, and the question's figures include it.
         _clarify(d, "gst_exclusive")
         return d
     if slots.part_year_months and intent.tool in (*ALL_INCOME_TOOLS, "calculate_acc_levy") and slots.asked_period not in PAY_FREQUENCIES:
-        # "Starting 1 Sept on $84,000 a year, no income before that: tax to 31 March?": the months paid.
+        # A salary started partway through the year: tax on the months paid.
         yearly = next(a for a in slots.amounts if a.is_income and a.period == "annual")
         earned = _truncated(yearly.value * slots.part_year_months / 12)
         slots = d.slots = replace(slots, amounts=[replace(a, value=earned, text=f"{a.text} for {slots.part_year_months} months")
@@ -391,7 +381,7 @@ def decide(question: str, classification: Classification | None, rules: RuleBook
         d.assumptions.append(f"${yearly.value:,.0f} a year paid for the {slots.part_year_months} months from the start to "
                              f"31 March: ${earned:,.2f}, and nothing else earned in the tax year")
     if (intent.tool in (*ALL_INCOME_TOOLS, "calculate_acc_levy") and slots.asked_period not in PAY_FREQUENCIES and YEAR_ASKED.search(asked)
-            and not DIFFERENCE_ASKED.search(asked)):  # ("how much more tax this year?" weighs the two pays)
+            and not DIFFERENCE_ASKED.search(asked)):  # (a difference asked weighs the two pays)
         blended = _year_of_a_change(d, slots)
         if blended is False:
             _clarify(d, "after_change")
@@ -400,74 +390,67 @@ def decide(question: str, classification: Classification | None, rules: RuleBook
             slots = d.slots = blended
     if (intent.tool in ("calculate_kiwisaver", "calculate_paye", "calculate_take_home_pay") and slots.kiwisaver_rate is None
             and KIWISAVER_RATE_CHANGED.search(asked)):
-        # "I changed my KiwiSaver rate last month. What'll come out of my $2,400 pay now?": not the default rate;
-        # nor when they say they don't know it.
+        # A changed KiwiSaver rate not given is not the default rate; nor one they say they don't know.
         _clarify(d, "kiwisaver_rate")
         return d
     side = SIDE_EARNINGS_NAMED.search(asked)
     if (intent.tool in ANNUAL_TOOLS and ASKS_TOTAL.search(asked) and side and not ONLY_JOB.search(asked)
             and not re.search(r"\b(?:no|not|without|don'?t have)\s+(?:a\s+|any\s+)?$", asked[:side.start()], re.I)
             and len([a for a in slots.amounts if not a.questioned]) == 1 and slots.income_amount() is not None):
-        # "Starting a side business while still working, salary $48,000: ACC levy in total?": the
-        # business's earnings count too, and they are not said.
+        # A total asked beside a side business: its earnings count too, and they are not said.
         _clarify(d, "side_income")
         return d
     if slots.part_year and intent.tool in ANNUAL_TOOLS and slots.asked_period not in PAY_FREQUENCIES:
-        # "Moved here in August, started on 92k: my tax for the year?": only part of the salary is
-        # earned in the tax year (1 April to 31 March), and how much is not said.
+        # Arrived or started partway through: only part of the salary is earned in the tax year
+        # (1 April to 31 March), and how much is not said.
         _clarify(d, "part_year")
         return d
     if (runner is not None and runner.rule_sum == "provisional" and _rule_sum(d, runner, slots) and "provisional" in d.rule_results
             and any(_rit_named_before(asked, a) for a in slots.amounts)):
-        # "My residual income tax came to $8,400 … turnover about $160,000. How much provisional tax?":
-        # the rule's sum on the tax named, whatever else the business took in.
+        # Provisional tax follows the residual income tax named, whatever else the business took in.
         d.action, d.intent = "fact", runner
         return d
     if slots.gross_only and (intent.tool in ALL_INCOME_TOOLS or intent.tool == "calculate_acc_levy"
                              and any(a.role == "takings" for a in slots.amounts)
                              or intent.tool in ("calculate_paye", "calculate_take_home_pay") and GROSS_ASKED_ABOUT.search(asked)):
-        # "My cleaning business brought in $95k in sales, what's my tax?": tax is on the profit, and
-        # the costs that come off the takings are not stated.
+        # Tax is on the profit, and the costs that come off the takings are not stated.
         _clarify(d, "expenses")
         return d
     if slots.business_unnamed and intent.tool in ALL_INCOME_TOOLS:
-        # "The business made $60,000 profit, how much tax do I pay?": a sole trader's own income at
+        # A business's profit is a sole trader's own income at
         # personal rates, or a company's profit taxed in the company: how it is set up decides.
         _clarify(d, "business_structure")
         return d
     if (slots.extra_only or _extra_tax_on_one_amount(slots, asked)) and intent.tool in RATE_DEPENDS_ON_INCOME_TOOLS:
-        # "I got paid $3,000 for some work on the side, how much tax?": taxed at the band the rest of
-        # their income reaches, which the question does not say.
+        # Side earnings are taxed at the band the rest of their income reaches, which is not said.
         _clarify(d, _what_else_reason(slots))
         return d
     if (intent.does == "calculate" and DIFFERENCE_ASKED.search(asked) and not slots.comparison
             and len([a for a in slots.incomes if not a.questioned]) == 1
             and NEW_PAY_BEFORE.search(asked[max(0, slots.incomes[0].start - 40):slots.incomes[0].start])):
-        # "If I get a raise to $82,000, how much more tax will I pay?": a difference from what they
-        # earn now, which is not said.
+        # A difference from what they earn now, which is not said.
         _clarify(d, "current_pay")
         return d
     if (slots.denies_conditions and slots.tax_code is None
             and not (slots.wff or slots.benefit_or_super or slots.no_ird_number)):
-        # "…, no WFF, not on a benefit": the credit they are owed comes through the ME code, whichever
-        # of two close readings is worked out.
+        # The IETC's conditions said to hold: the credit they are owed comes through the ME code,
+        # whichever of two close readings is worked out.
         d.default_code = "ME"
     if (not sure and intent.tool in ALL_INCOME_TOOLS and runner_does in ("fact", "topic") and slots.income_amount() is not None
             and (EXTRA_TAX.search(asked) or TAX_ASKED_TERSELY.search(asked)
                  or intent.tool == "calculate_take_home_pay" and slots.names_take_home)):
-        # "a raise from 77k to 80k - will everything be taxed at 33%? how much more tax will I pay?",
-        # "on 64k, a 4k bonus: how much of it do I keep?": a sum asked for in so many words, on their own
-        # figures, whatever rule is near.
+        # A sum asked for in so many words, on their own figures, whatever rule is near (a
+        # misconception asked beside it is answered by the same working).
         sure = True
     if not sure:
         fact = runner if runner is not None and runner.does == "fact" and runner.tool == intent.tool else None
         if runner is not None and runner.does == "fact" and runner.rule_sum and _rule_sum(d, runner, slots):
-            # "Shares worth $200,000 at the start of the year: FIF income?": the rule's sum on their figure.
+            # A rule with a sum of its own asked on their figure: the rule's sum.
             d.action, d.intent = "fact", runner
             return d
         if fact is not None and "calculation" in fact.show and _states_own_figures(asked, slots):
-            # Too close to call between a misconception and the sum on their own income ("If I earn
-            # 200k is all of it taxed at 39%?"): the fact's answer shows the sum too.
+            # Too close to call between a misconception and the sum on their own income: the fact's
+            # answer shows the sum too.
             d.action, d.intent = "fact", fact
             _fact_sum(d, fact, slots)
             return d
@@ -498,34 +481,32 @@ def decide(question: str, classification: Classification | None, rules: RuleBook
     d.action = "calculate"
     named = components or []
     said_not = {"calculate_kiwisaver": slots.kiwisaver is False, "calculate_student_loan_repayment": slots.student_loan is False}
-    # (A part said not to apply, "no loan, no KiwiSaver", is not worked out because its word is there.)
+    # (A part said not to apply is not worked out because its word is there.)
     components = [c for c in named if c.name in intent.covers and c.does == "calculate" and not said_not.get(c.tool)]
     if slots.names_income_tax and intent.tool in ("calculate_acc_levy", "calculate_student_loan_repayment"):
-        # "What's her income tax and ACC levy on that?": the income tax it names, on the same income.
+        # Income tax named beside another sum: worked out too, on the same income.
         components += [c for c in named if c.tool == "calculate_income_tax"]
     if slots.names_acc_levy and intent.tool == "calculate_income_tax":
-        # "What income tax and ACC earners' levy do I owe?": the levy it names, on the same income.
+        # The ACC levy named beside another sum: worked out too, on the same income.
         components += [c for c in named if c.tool == "calculate_acc_levy"]
     if (any(c.tool == "calculate_ietc" for c in components) and slots.tax_code is None
             and not (slots.wff or slots.benefit_or_super or slots.no_ird_number)):
-        # "Take-home on $55k if I include the IETC": the credit comes through the ME code.
+        # The IETC asked in a take-home sum: the credit comes through the ME code.
         d.default_code = "ME"
     _plan(d, intent, slots)
     for part in components:
-        # A part of this sum the question names ("…, KS 3.5%: and the employer's contribution after
-        # ESCT?") is worked out on its own as well, with its own working and source.
+        # A part of this sum the question names is worked out on its own as well, with its own
+        # working and source.
         if d.action == "calculate" and (trial := _trial(d, part, slots)) is not None:
             _add_calls(d, trial)
     if (d.action == "clarify" and d.missing == ["income"] and runner is not None and runner.does == "fact"
             and _asks_own_rate(asked, runner, slots)):
-        # "… $210,000 in the fund. What ESCT rate should come off my employer's contribution?": the
-        # rule's one rate follows their figures, which are not stated.
+        # The ESCT rate follows their salary and the employer's contributions, which are not stated.
         _clarify(d, runner.asks)
         return d
     if (d.action == "clarify" and d.missing == ["income"] and runner is not None and runner.does == "fact"
             and not _asks_own_figure(asked) and not PER_PAY_ASKED.search(asked)):
-        # Nothing this sum can work on, and no figure of their own asked for: "Does the ACC levy get
-        # charged on my term deposit interest?" is the rule's question.
+        # Nothing this sum can work on, and no figure of their own asked for: the rule answers it.
         d.action, d.intent, d.missing = "fact", runner, []
         return d
     for extra in also or []:
@@ -536,7 +517,7 @@ def decide(question: str, classification: Classification | None, rules: RuleBook
             d.also_facts.append(extra)
             continue
         if extra.does != "calculate" or any(name == extra.tool for name, _ in d.calls):
-            continue  # (a calculator already run answers that part: "… and what PAYE comes off the weekend pay?")
+            continue  # (a calculator already run answers that part)
         trial = _trial(d, extra, slots)
         if trial is not None:
             _add_calls(d, trial)
@@ -544,5 +525,5 @@ def decide(question: str, classification: Classification | None, rules: RuleBook
     return d
 
 
-# "how much will we get", "how much family tax credit": the credit itself asked for (not how much it is cut by).
+# The credit itself asked for (not how much it is cut by).
 CREDIT_AMOUNT_ASKED = re.compile(r"\bhow much\b(?![^?]*\b(?:cut|reduc\w*|abate\w*|lose|drop|go(?:es)? down|less)\b)", re.I)

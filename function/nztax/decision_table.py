@@ -24,7 +24,8 @@ from nztax.yaml_data import load_yaml
 TABLE_FILE = Path(__file__).parent / "data" / "decisions.yaml"
 INCOME_OWNERS = ("me", "partner")
 CONDITIONS = ("proposed", "proposed_not", "declined_as", "intent_sure", "scope", "scope_not", "scope_sure", "scope_firm",
-              "inputs_sure", "recoverable", "stated", "asks", "read_by")
+              "inputs_sure", "inputs_certain", "recoverable", "stated", "asks", "answers_ask", "asks_figure", "story",
+              "lead_fits", "rule_worked", "several_figures", "read_by")
 
 
 @dataclass(frozen=True)
@@ -38,6 +39,11 @@ class Row:
 class Table:
     rows: tuple[Row, ...]
     scopes: dict
+    answers: dict                # calculator -> the ask kinds its result answers ("default" for the rest)
+    model_scopes: dict           # the subjects LLM mode's frame schema offers the model (the rest are offline-only)
+
+    def answered_by(self, tool: str) -> tuple[str, ...]:
+        return tuple(self.answers.get(tool) or self.answers.get("default") or ())
 
 
 @lru_cache(maxsize=1)
@@ -48,7 +54,9 @@ def table() -> Table:
         unknown = set(row.when) - set(CONDITIONS)
         if unknown:
             raise ValueError(f"decision row {row.id}: unknown condition(s) {sorted(unknown)}")
-    return Table(rows, dict(data.get("scopes") or {}))
+    model_scopes = dict(data.get("scopes") or {})
+    return Table(rows, {**model_scopes, **(data.get("offline_scopes") or {})}, dict(data.get("calculations_answer") or {}),
+                 model_scopes)
 
 
 def input_amounts(slots: Slots) -> list[Money]:
@@ -75,6 +83,18 @@ def vetoed_inputs(inputs: list[FrameAmount], bar: float) -> list[FrameAmount]:
         (a.kind != "income" and a.kind_sure >= bar) or (_someone_elses(a, bar) and own))]
 
 
+def uncertain_inputs(inputs: list[FrameAmount], bar: float) -> list[FrameAmount]:
+    """The inputs not read, at least `bar` sure, as the income of the one asked about: the asker or their
+    partner, or the other person when every income is someone else's ("my employee earns …"). A figure
+    written twice (a post's title and its story) is one figure: its surest reading counts."""
+    def income(a: FrameAmount, owners: tuple[str, ...]) -> bool:
+        return a.kind == "income" and a.kind_sure >= bar and a.owner in owners and a.owner_sure >= bar
+
+    owners = INCOME_OWNERS if any(income(a, INCOME_OWNERS) for a in inputs) or not inputs else ("someone_else",)
+    sure = {a.value for a in inputs if _derived(a) or income(a, owners)}
+    return [a for a in inputs if a.value not in sure]
+
+
 @dataclass(frozen=True)
 class Facts:
     """What the rows' conditions are evaluated on."""
@@ -86,9 +106,16 @@ class Facts:
     scope_sure: bool
     scope_firm: bool
     inputs_sure: bool
+    inputs_certain: bool
     recoverable: bool
     stated: bool
     asks: tuple[str, ...]
+    answers_ask: bool            # a proposed calculation's result answers what the asking sentence(s) ask
+    asks_figure: bool            # an asking sentence asks for a figure or a check of one
+    story: bool                  # a post that tells a story (several sentences or a long text), not one line
+    lead_fits: bool              # a proposed fact's intent is what the asking sentence(s) read as on their own
+    rule_worked: bool            # a proposed fact works its rule (or a calculator) on a figure of the question's
+    several_figures: bool        # the question states more than one amount of money
     kept: tuple[int, ...]        # starts of the input amounts a recalculation keeps
     read_by: str = "offline"     # who read the frame: offline or model (LLM mode)
 
@@ -99,13 +126,30 @@ class Facts:
             "scope_not": lambda v: self.scope not in v, "scope_sure": lambda v: self.scope_sure == bool(v),
             "scope_firm": lambda v: self.scope_firm == bool(v), "intent_sure": lambda v: self.intent_sure == bool(v),
             "inputs_sure": lambda v: self.inputs_sure == bool(v), "recoverable": lambda v: self.recoverable == bool(v),
+            "inputs_certain": lambda v: self.inputs_certain == bool(v), "answers_ask": lambda v: self.answers_ask == bool(v),
+            "story": lambda v: self.story == bool(v), "asks_figure": lambda v: self.asks_figure == bool(v),
+            "lead_fits": lambda v: self.lead_fits == bool(v), "rule_worked": lambda v: self.rule_worked == bool(v),
+            "several_figures": lambda v: self.several_figures == bool(v),
             "stated": lambda v: self.stated == bool(v), "asks": lambda v: any(a in v for a in self.asks),
             "read_by": lambda v: self.read_by in v,
         }
         return all(checks[name](value) for name, value in when.items())
 
 
-def facts_of(decision, frame: QuestionFrame, settings) -> Facts:
+def lead_fits(decision, frame: QuestionFrame, asked_alone: Callable[[], object] | None) -> bool:
+    """Whether the intent whose lead a fact answer opens with is what the post's asking sentence(s)
+    read as on their own (the same intent or its family). A story's other sentences can carry the
+    whole post to a nearby intent whose lead answers another question."""
+    if decision.action != "fact" or not frame.story or asked_alone is None or decision.intent is None:
+        return True
+    alone = asked_alone()
+    if alone is None:
+        return True
+    intent, other = decision.intent, alone.intent
+    return other.name == intent.name or other.name in intent.covers or (intent.family is not None and other.family == intent.family)
+
+
+def facts_of(decision, frame: QuestionFrame, settings, asked_alone: Callable[[], object] | None = None) -> Facts:
     bar = settings.frame_bar
     inputs = frame.inputs_of(input_amounts(decision.slots)) if decision.action == "calculate" else []
     # Two readings of each input: the number grammar's role (slots.py) proposes it as income, and the
@@ -113,21 +157,27 @@ def facts_of(decision, frame: QuestionFrame, settings) -> Facts:
     vetoed = vetoed_inputs(inputs, bar)
     kept = tuple(a.start for a in inputs if a not in vetoed)
     inputs_sure, recoverable = not vetoed, bool(kept) and bool(vetoed)
+    kinds = {k for name, _ in decision.calls for k in table().answered_by(name)} if decision.action == "calculate" else set()
     intent = decision.intent
     return Facts(proposed=decision.action, declined_as=intent.copy if intent is not None and decision.action == "decline" else None,
                  intent_sure=bool(decision.classification is not None and decision.classification.confident),
                  scope=frame.scope, scope_sure=frame.scope_sure >= settings.frame_scope_bar,
                  scope_firm=frame.scope_sure >= settings.frame_scope_firm_bar, inputs_sure=inputs_sure,
-                 recoverable=recoverable, stated=bool(frame.stated()), asks=frame.asks_each, kept=kept,
-                 read_by=frame.read_by)
+                 inputs_certain=not uncertain_inputs(inputs, settings.frame_certain_bar), recoverable=recoverable,
+                 stated=bool(frame.stated()), asks=frame.asks_each, answers_ask=bool(kinds & set(frame.asks_surely(bar))),
+                 asks_figure=frame.asks_figure, story=frame.story, lead_fits=lead_fits(decision, frame, asked_alone),
+                 rule_worked=decision.action == "fact" and bool(decision.rule_results or decision.calls),
+                 several_figures=len({a.value for a in frame.amounts if a.period is not None}) > 1,
+                 kept=kept, read_by=frame.read_by)
 
 
 def apply_table(decision, frame: QuestionFrame, settings, *, redecide: Callable[[Slots], object],
-                in_scope: Callable[[], object | None]):
-    """The decision the table's first matching row leads to, with its trace."""
+                in_scope: Callable[[], object | None], asked_alone: Callable[[], object] | None = None):
+    """The decision the table's first matching row leads to, with its trace. `asked_alone`: the intent
+    reading of the asking sentence(s) on their own (read only for a story given a fact)."""
     t = table()
     trace = Trace(frame=frame.to_json(), proposed=decision.action)
-    facts = facts_of(decision, frame, settings)
+    facts = facts_of(decision, frame, settings, asked_alone)
     row = next(r for r in t.rows if facts.holds(r.when))
     trace.rows.append(row.id)
     out = decision
@@ -149,9 +199,20 @@ def apply_table(decision, frame: QuestionFrame, settings, *, redecide: Callable[
             out = replace(out, handed_over=list(decision.calls), action="topic", calls=[])
     elif row.then == "hand_over":
         out = replace(decision, action="topic", calls=[], handed_over=list(decision.calls))
+        inputs = frame.inputs_of(input_amounts(decision.slots))
+        if not facts.answers_ask:
+            asked = ", ".join(f"{a} {sure:.2f}" for a, sure in zip(frame.asks_each, frame.asks_each_sure or [1.0] * len(frame.asks_each)))
+            trace.notes.append(f"a calculation does not answer what is surely asked ({asked})")
         unsure = [f"{a.text} ({a.kind} {a.kind_sure:.2f}, {a.owner} {a.owner_sure:.2f})"
-                  for a in vetoed_inputs(frame.inputs_of(input_amounts(decision.slots)), settings.frame_bar)]
-        trace.notes.append(f"read as not the asker's income: {', '.join(unsure)}")
+                  for a in uncertain_inputs(inputs, settings.frame_certain_bar)]
+        if unsure:
+            trace.notes.append(f"not surely the asker's income: {', '.join(unsure)}")
+    elif row.then == "from_sources":
+        out = replace(decision, action="topic", calls=[], missing=[])
+        trace.notes.append("answered from the passages that best answer the asking sentence(s)")
+    elif row.then == "rule_only":
+        out = replace(decision, rule_results={}, calls=[])
+        trace.notes.append("the rule is not worked on one of the post's several figures")
     elif row.then == "check":
         out = replace(decision, stated=list(frame.stated()))
     trace.action = out.action

@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 
 from nztax import calculator_links, composer, guard, say, units
-from nztax.frame_notes import frame_notes
+from nztax.frame_notes import frame_notes, rule_without_year_figures
 from nztax.short_query import search_box_question
 from nztax.contract import AskResult
 from nztax.decide import Decision, after_retrieval, decide, final_question, question_parts, question_slots
@@ -218,7 +218,11 @@ class Engine:
             lifted = replace(c, intent=best, confident=False)
             return decide(decision.asked, lifted, self.rules, history=history, tax_year=tax_year, slots=decision.slots)
 
-        return apply_table(decision, frame, self.settings, redecide=redecide, in_scope=in_scope)
+        def asked_alone():  # how the post's asking sentence(s) read on their own
+            asking = " ".join(frame.asking)
+            return self.classifier.classify(asking, self._embed(asking), read_slots(asking, self.rules))
+
+        return apply_table(decision, frame, self.settings, redecide=redecide, in_scope=in_scope, asked_alone=asked_alone)
 
     def _propose(self, question: str, history: list[dict] | None, tax_year: str | None) -> tuple[Decision, Any]:
         """The action the intent reading proposes, and the question's embedding."""
@@ -232,7 +236,7 @@ class Engine:
             vector = self.retriever.embed_query(asked)
         classification = self.classifier.classify(asked, vector, slots)
         if used_history:
-            # A question that stands on its own as something to turn away ("write me a poem" after
+            # A question that stands on its own as something to turn away (an unrelated request after
             # tax questions) is not read as a follow-up.
             alone_slots = read_slots(question, self.rules)
             alone_vector = self._embed(question)
@@ -432,7 +436,9 @@ class Engine:
         if decision.action == "clarify":
             return composer.clarify(decision, self.rules, current)
         if not decision.known_year:
-            return composer.unknown_year(decision, self.rules)
+            if decision.action == "calculate" or not rule_without_year_figures(decision):
+                return composer.unknown_year(decision, self.rules)
+            decision = replace(decision, action="topic", calls=[])  # the rule, without another year's figures
         if decision.action == "calculate" and decision.calls:
             from nztax.tools import call_tool
 

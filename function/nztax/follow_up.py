@@ -21,8 +21,8 @@ from dataclasses import dataclass
 
 from nztax.slots import Slots, read_slots
 
-# A turn that supposes a different situation ("what if it's fortnightly?") changes the pay itself;
-# one that asks for another view of it ("and fortnightly?") keeps the pay and asks in that period.
+# A turn that supposes a different situation (opening "what if") changes the pay itself; one that
+# asks for another view of it (opening "and" with a period) keeps the pay and asks in that period.
 SUPPOSES = re.compile(r"^\W*(?:and\s+|but\s+|so\s+)?(?:what\s+if|if)\b", re.I)
 # Periods of one pay: an amount stated with one of these is a pay, which a follow-up can re-period.
 PAY_PERIODS = frozenset({"weekly", "fortnightly", "four_weekly", "monthly"})

@@ -29,8 +29,13 @@ AMOUNT_KINDS = ("income", "tax_withheld", "bill", "refund", "balance", "price", 
 OWNERS = ("me", "partner", "someone_else", "employer", "ird")
 # Kinds of figure a poster states that the engine can set its own figure beside.
 STATED_KINDS = ("tax_withheld", "bill", "refund", "other_figure")
-# Over this many characters a post's scope is read from its asking sentences, not its whole story.
+# Roles the number grammar gives amounts that a calculation takes in itself (a cost it deducts, a gift
+# it gives a credit for): such an amount is worked on, so it is never a stated figure set beside.
+WORKED_ROLES = ("expense", "deduction", "donation")
+# Over this many characters a post's scope is read from its asking sentences and its whole story together.
 LONG_POST_CHARS = 400
+# A post of this many sentences (or over LONG_POST_CHARS) tells a story: its figures need a sure reading.
+STORY_SENTENCES = 3
 PERCENT = re.compile(r"(?<![\w.])(\d{1,2}(?:\.\d+)?)\s?%")
 
 
@@ -70,7 +75,16 @@ class QuestionFrame:
     scope: str                  # nz_tax, or what the question is about instead
     scope_sure: float
     bar: float = 0.7            # how sure a reading must be to be acted on (settings)
+    story: bool = False         # several sentences or a long text: a narrative, not a one-line question
     read_by: str = "offline"    # offline (frame_model.py) or model (llm_reader.py, LLM mode)
+    asks_each_sure: tuple[float, ...] = ()  # how sure each asking sentence's reading is (none: all sure)
+
+    def asks_surely(self, bar: float) -> tuple[str, ...]:
+        """What the asking sentences ask, only those read at least `bar` sure: a calculation answers a
+        question only when what it asks is not in doubt."""
+        if not self.asks_each_sure:
+            return self.asks_each
+        return tuple(a for a, sure in zip(self.asks_each, self.asks_each_sure) if sure >= bar)
 
     @property
     def asks_figure(self) -> bool:
@@ -78,7 +92,8 @@ class QuestionFrame:
 
     def stated(self) -> list[FrameAmount]:
         """Figures the poster states that are not inputs: tax taken, a bill, a refund, another calculator's figure."""
-        return [a for a in self.amounts if a.kind in STATED_KINDS and a.owner in ("me", "ird", "employer") and a.period is not None]
+        return [a for a in self.amounts if a.kind in STATED_KINDS and a.owner in ("me", "ird", "employer") and a.period is not None
+                and a.role not in WORKED_ROLES]
 
     def inputs_of(self, slots_amounts) -> list[FrameAmount]:
         """The frame's reading of the amounts a calculation would use (matched by their place in the text)."""
@@ -87,9 +102,11 @@ class QuestionFrame:
 
     def to_json(self) -> dict:
         return {"asks": self.asks, "asks_sure": round(self.asks_sure, 2), "asking": list(self.asking),
-                "asks_each": list(self.asks_each), "amounts": [a.to_json() for a in self.amounts],
+                "asks_each": list(self.asks_each), "asks_each_sure": [round(x, 2) for x in self.asks_each_sure],
+                "amounts": [a.to_json() for a in self.amounts],
                 "tax_year": self.tax_year, "year_text": self.year_text, "conditions": list(self.conditions),
-                "scope": self.scope, "scope_sure": round(self.scope_sure, 2), "read_by": self.read_by}
+                "scope": self.scope, "scope_sure": round(self.scope_sure, 2), "story": self.story,
+                "read_by": self.read_by}
 
 
 def conditions(slots: Slots) -> tuple[str, ...]:
@@ -114,7 +131,7 @@ def read_frame(text: str, slots: Slots, model, bar: float = 0.7) -> QuestionFram
     # A figure or a check asked anywhere is what the post wants worked out; otherwise the last question rules.
     wanted = [r for r in readings if r[0] in ("figure", "check")]
     asks, asks_sure = wanted[-1] if wanted else readings[-1]
-    scope, scope_sure = model.scope(" ".join(asking) if len(text) > LONG_POST_CHARS else text)
+    scope, scope_sure = model.scope(" ".join(asking), text) if len(text) > LONG_POST_CHARS else model.scope(text)
     spans = [(a.start, a.end or a.start + len(a.text)) for a in slots.amounts]
     percents = [m for m in PERCENT.finditer(text) if not any(s <= m.start() < e for s, e in spans)]
     read = model.amounts(text, spans + [(m.start(), m.end()) for m in percents])
@@ -125,8 +142,10 @@ def read_frame(text: str, slots: Slots, model, bar: float = 0.7) -> QuestionFram
                 for m, (_, (owner, os_)) in zip(percents, read[len(spans):])]
     amounts.sort(key=lambda a: a.start)
     return QuestionFrame(asks=asks, asks_sure=asks_sure, asking=tuple(asking), asks_each=tuple(r[0] for r in readings),
+                         asks_each_sure=tuple(r[1] for r in readings),
                          amounts=tuple(amounts), tax_year=slots.tax_year, year_text=slots.year_text,
-                         conditions=conditions(slots), scope=scope, scope_sure=scope_sure, bar=bar)
+                         conditions=conditions(slots), scope=scope, scope_sure=scope_sure, bar=bar,
+                         story=len(text) > LONG_POST_CHARS or len(sentences(text)) >= STORY_SENTENCES)
 
 
 @dataclass

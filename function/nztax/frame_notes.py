@@ -13,16 +13,31 @@ KIND_WORDS = {"tax_withheld": "tax already taken off", "bill": "a bill or assess
               "other_figure": "a figure from elsewhere (a payslip or another calculator)"}
 
 
+def rule_without_year_figures(decision) -> bool:
+    """A story about a year the rules data does not hold (and not a calculation): its rule can be answered
+    from the sources without that year's figures. A one-line question about such a year asks for its
+    figures ("the top rate in 2019"), which are not held."""
+    frame = decision.trace.frame if decision.trace is not None else {}
+    return bool(frame.get("story"))
+
+
 def frame_notes(result, decision):
     if result.status != "answered":
         return result
+    if not decision.known_year and not result.tools and result.citations:
+        # A year the rules data does not hold: the rule was answered from the sources, which describe
+        # today's rules, and no figure of that year was given.
+        result.answer = (f"{result.answer.rstrip()}\n\nI don't hold the figures for the {decision.tax_year} tax year: "
+                         "the rule above is from IRD's current guidance, so check whether it applied then.")
     for name, args in decision.handed_over:
         link = calculator_link(name, args, {"tax_year": decision.tax_year})
         if link is None:
             continue
         page = CALCULATOR_PAGES[name].name
-        result.answer = (f"{result.answer.rstrip()}\n\nI haven't worked out a figure, because I can't be sure which "
-                         f"of your amounts is the income it should be worked on. [Check your figures in the {page} "
+        # (Handed over because the post asks about the rule, or because which of its figures is the
+        # income is not certain: either way the poster confirms the figures, not the engine.)
+        result.answer = (f"{result.answer.rstrip()}\n\nI haven't worked a figure out on your amounts: which of them "
+                         f"the calculation should use is yours to confirm. [Check your figures in the {page} "
                          f"calculator]({link}).")
         action = f"[Open the {page} calculator with your figures]({link})"
         result.next_actions = [action] + [a for a in result.next_actions if a != action][: MAX_NEXT_ACTIONS - 1]

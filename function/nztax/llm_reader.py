@@ -49,7 +49,7 @@ _question_id: contextvars.ContextVar[str | None] = contextvars.ContextVar("nztax
 def _scopes() -> tuple[str, ...]:
     from nztax.decision_table import table
 
-    return ("nz_tax", *table().scopes)
+    return ("nz_tax", *table().model_scopes)
 
 
 class AmountReading(BaseModel):

@@ -59,30 +59,30 @@ def find_money(text: str) -> list[Money]:
         spaced_m = suf == "m" and m.end("num") < m.start("suf") and "." not in num and len(num.replace(",", "")) >= 3
         if suf and suf.lower() == "m" and (not cur and (suf == "M" or spaced_m or re.match(r"\s?sl\b", after, re.I))
                                            or re.match(r"\s(?:sl\b|(?:tax\s)?code\b)", after, re.I)):
-            # ("weekly 1100 m": a code typed in lower case after the pay; "1.2m" and "3 m" are millions.)
-            # "3500 M SL", "880 M", "$3,200 M code": a tax code after the amount, not "million".
+            # (A lone lower-case m after a pay and its period is a code; a decimal or small number with m is millions.)
+            # A capital M (alone, with SL or with "code") after the amount is a tax code, not a million.
             suf, end, after = None, m.end("num"), text[m.end("num"):]
         cm = re.match(r"\s?(?:on\s+)?(?:" + _CODES + r")\b(?:\s?(?:tax\s)?code)?", text[end:])
         if cm and cm.group(0).strip().upper() == cm.group(0).strip() and not cur:
-            code_after = True  # "3500 M SL four-weekly": the period comes after the code
+            code_after = True  # the period comes after the code
             end += cm.end()
         counted = NOT_MONEY_AFTER.match(text[m.end("num"):])
         if counted and not cur and not suf and not (re.fullmatch(r"\s?(?:wk|week|yr|year|month)", counted.group(0), re.I)
                                                     and _value(num, None, is_money=False) is not None
                                                     and _value(num, None, is_money=False) > LONGEST_COUNT):
-            continue  # ("6 wk" is a count of weeks; "1200 wk" is a week's pay, "41,250 yr" a year's)
+            continue  # (a small number before a period word is a count of periods; a large one is a pay for it)
         if re.match(r"\s?[-–/]\s?\d{1,2}\b", text[m.end("num"):]) or re.search(r"\d\s?[-–/]\s?$", before):
-            continue  # part of a tax year "2024-25" or a date "31/3/2024"
+            continue  # part of a tax year or a date
         if NOT_MONEY_BEFORE.search(before) and not cur and not (suf and re.search(r"\bcode\s$", before, re.I)):
-            continue  # ("IR 330", "section 50"; but "m vs me code 50k" is 50k after a code's name)
+            continue  # (a form or section number; but a k amount after a code's name is money)
         if (re.search(r"\bat\s$|\b(?:widow|widower|man|woman|lady|gentleman|pensioner|retiree|person|couple|age)\s+of\s$|"
                       r"\b(?:student|worker|nurse|teacher|apprentice|retiree|pensioner|mum|dad|son|daughter|guy|girl|boy|woman|man|"
                       r"male|female|kid|teen|teenager|grad|graduate|migrant),\s$|"
                       r"\b(?:" + KIN + r"|he|she)(?:'s|\s+is|\s+was|\s+turns|\s+turned)\s$", before, re.I)
                 and not (cur or suf or "." in num) and AGE.fullmatch(num) and not MONEY_AFTER_AGE.match(after)):
-            continue  # "take my KiwiSaver out at 65", "Dad's 67": an age ("paid at 30 an hour" is money)
+            continue  # an age (after "at" or a possessive); a rate with its period is money
         if not (cur or suf or "." in num) and AGE.fullmatch(num) and re.search(r"[a-z],\s?$", before, re.I) and re.match(r"\s*[,;]", after):
-            continue  # "a sole trader sparky in Whangārei, 42, GST registered": an age set off by commas
+            continue  # a bare number set off by commas in a description of the person: an age
         if not (cur or suf) and (len(num) <= 2 and PAYSLIP_NUMBER_BEFORE.search(before) or REFERENCE_BEFORE.search(before)
                                  or re.fullmatch(r"0\d+", num)):
             continue  # "Pay period 34", "Week 31", "Employee 7781", "ref 0045-…": a payslip's or letter's numbering
@@ -97,13 +97,12 @@ def find_money(text: str) -> list[Money]:
         near = text[max(0, m.start() - 40):m.end() + 30]
         period, period_stated, period_end = _period_and_end(text, m.start("num") - (len(cur) if cur else 0), end)
         if not period_stated and GROSS_LABEL.search(before):
-            # "Week 47 | Hours 16 | Gross 320.00", "Gross 1,192.00 … what should it be for that week?": the
-            # gross of the payslip's own period, or of the period the question names.
+            # A payslip's gross: the gross of the payslip's own period, or of the period the question names.
             named = next((name for name, said in PAYSLIP_PERIOD if anywhere(said)), None) or asked_anywhere()
             if named in PAY_FREQUENCIES:
                 period, period_stated = named, True
         if not period_stated and (HOURS_THEN_RATE.search(before) or RATE_LABEL.search(before) and anywhere(HOURS_LABELLED)):
-            # "38 hrs at $27.50", "40.00 hrs @ 29.80", "Rate 26.50 … Hours this week 32.0": a rate an hour.
+            # Hours at an amount, or a rate label beside hours: a rate an hour.
             period, period_stated = "hourly", True
         # "68,500" written with a thousands separator is an amount (counts were ruled out above).
         grouped = bool(re.fullmatch(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d{1,3}(?: \d{3})+(?:\.\d+)?", num))
@@ -115,7 +114,7 @@ def find_money(text: str) -> list[Money]:
             continue  # a year, even next to a money word ("income in 2025"); "2000 weekly" is a pay
         if (not (cur or suf or dollars) and re.fullmatch(r"20[1-3]\d", num) and period_stated
                 and not FREQ_AFTER.match(text[end:]) and not MONEY_WORDS.search(before[-25:])):
-            continue  # "student loan threshold weekly 2026": a year after a period word, not a pay
+            continue  # a year after a period word, not a pay
         value = _value(num, suf, is_money=True)
         if value is None:
             continue
@@ -129,21 +128,20 @@ def find_money(text: str) -> list[Money]:
         questioned, one_pay = None, False
         currency_before, currency_after = FOREIGN_BEFORE.search(before), FOREIGN_AFTER.match(text[end:])
         foreign = bool(currency_before or currency_after)
-        # "-$5,000" is a loss; the dash in "20 Dec 2024 - $1000 weekly" only separates.
+        # A minus sign right before an amount is a loss; a dash after a date only separates.
         separator = bool(m.group("neg")) and m.group("neg") != "-" and text[max(0, m.start() - 1):m.start()].isspace()
         negative = (bool(m.group("neg") or m.group("neg2")) and not separator
                     and bool(cur or "$" in text[max(0, m.start() - 2):m.start("num")]))
         role = _role_of(text, m.start(), end, default=None)
         if role is None:
-            # "gave $1,200 to Red Cross and $300 to Starship": a list's later amounts share its role.
+            # A list's later amounts share its first amount's role.
             listed = found[-1] if found and found[-1].role in LISTED_ROLES else None
             role = listed.role if listed and LIST_JOIN.fullmatch(text[listed.end:m.start()]) else "income"
         if negative:
             questioned = "a negative amount (a loss) is not an income to work tax out on"
             role = "other"
         elif foreign and role in ("income", "main_job", "second_job", "total", "other_income", "partner"):
-            # Not New Zealand dollars: never worked out as such ("Currently on £68,000 … offer of NZ$120,000"),
-            # whoever's it is ("my mum's pension is 300,000 pesos").
+            # Not New Zealand dollars: never worked out as such, whoever's it is.
             said = (currency_before.group(0) if currency_before else "") + num + (suf or "") + (currency_after.group(0) if currency_after else "")
             questioned, role = FOREIGN_QUESTIONED.format(said.strip()), "foreign"
         elif role == "household" or role in ("income", "total") and COUPLE_TOGETHER.search(_clause_around(text, m.start(), end)):
@@ -153,20 +151,19 @@ def find_money(text: str) -> list[Money]:
             # Too small for a year's pay, and no period said.
             if (not (cur or suf or dollars) and not re.search(r"\b(?:donat|gave)", near, re.I)
                     and not anywhere(ANY_PERIOD_WORD, hours_aside=True)):
-                # (A pay period named elsewhere, "paid every 4 weeks, 3,900 gross", is its period; the
-                # week of "40hrs a week" is the hours', not a pay's.)
+                # (A pay period named elsewhere is its period; the week of hours a week is the hours',
+                # not a pay's.)
                 questioned = f"{num}{BARE_NUMBER_QUESTIONED}"
             elif (PAID_BEFORE.search(text[max(0, m.start() - 20):m.start()])
                   or GETS_BEFORE.search(text[max(0, m.start() - 20):m.start()]) and PAY_AFTER.match(text[m.end():])
                   or EACH_PAY_AFTER.match(text[m.end():]) and not anywhere(PAY_FREQUENCY_WORD)):
-                # "I get paid 2.5k": a pay, but of which period?
+                # A pay, but of which period?
                 questioned = f"{m.group(0).strip()} paid could be a week's, a fortnight's or a month's pay"
                 one_pay = True
             elif (EARNS_BEFORE.search(text[max(0, m.start() - 20):m.start()])
                   and not anywhere(WHOLE_YEAR_WORDS) and not anywhere(ANY_PERIOD_WORD)
                   and not ON_TOP_OF_ANOTHER.search(text[m.end():])):
-                # "i make 4k", "net pay on $1,650": too small for a year's pay, said of a pay, and no
-                # period anywhere in the question.
+                # Too small for a year's pay, said of a pay, and no period anywhere in the question.
                 questioned = f"{m.group(0).strip()} could be a week's, a fortnight's, a month's or a year's pay"
                 one_pay = True
         says_salary = bool(re.search(r"salary|annual|a year|per year|yearly|per annum", near, re.I))
@@ -181,12 +178,10 @@ def find_money(text: str) -> list[Money]:
         found.append(Money(value=value, period=period, period_stated=stated, role=_role_of(text, m.start(), m.end()),
                            text=m.group(0).strip(), start=m.start(), end=period_end))
     found.sort(key=lambda a: a.start)
-    # "… which code for the 18k one?", "out of that $250": an amount named again, not a second one.
-    # ("the 92 or the 60?" after "profit 92k … 60k in drawings": the same amounts in thousands.)
-    # "Just cracked $184,000 … What's the income tax on $184k?": the same amount asked about again; a
-    # heading's amount said again in the text under it ("Second job at $300/wk? Starting a second job,
-    # $300 a week.").
-    # (The sentence ends and "two of them" words are found once, so weighing each amount against
+    # An amount named again (picked by its figure, pointed back to, asked about again, or a heading's
+    # amount said again in the text under it) is not a second one; a bare number may name a stated
+    # amount in thousands.
+    # (The sentence ends and the words for two of them are found once, so weighing each amount against
     # the ones before it costs a lookup, not a scan of the text between them.)
     marks = [i for i, c in enumerate(text) if c in ".?!;"]
     spaced_ends = [i for i in marks if i + 1 < len(text) and text[i + 1].isspace()]
@@ -213,19 +208,19 @@ def find_money(text: str) -> list[Money]:
                 b.value in (a.value, a.value * 1000) for b in kept):
             continue
         if kept and kept[-1].period != a.period and RESTATED_IN_BRACKETS.match(text[kept[-1].end:a.start]):
-            continue  # "$250 a week (about $12,000 a year)": the same pay put another way
+            continue  # the same pay put another way in brackets
         twin = next((i for i, b in enumerate(kept) if same_again(a, b, asked_again)), None)
         if twin is None:
             kept.append(a)
             continue
         # One amount said twice: the later saying (the text under a heading, the sentence with its
-        # people and words) stands, with what either tells about it ("$800 into KS", "my pay is $1,900").
+        # people and words) stands, with what either tells about it.
         b = kept[twin]
         kept[twin] = replace(a, role=b.role if a.role == "income" else a.role, questioned=a.questioned or b.questioned,
                              one_pay=a.one_pay or b.one_pay, says_salary=a.says_salary or b.says_salary)
     found = kept
     if not KIWISAVER.search(text):
-        # "I put $4 in a collection bucket": only KiwiSaver has contributions of the person's own here.
+        # Only KiwiSaver has contributions of the person's own here; other money put in is not one.
         found = [replace(a, role=_role_of(text, a.start, a.end, skip="contribution")) if a.role == "contribution" else a
                  for a in found]
     return [_questioned_for_period(_a_year_asked_per_pay(text, a)) for a in _of_the_person_asked_about(
@@ -233,7 +228,7 @@ def find_money(text: str) -> list[Money]:
 
 
 HOURS = re.compile(r"(?<![\d,.])(?P<h>\d+(?:\.\d+)?)\s?(?:hours|hrs|hr|h)\b(?:\s?(?:a|per|each|/|p)\s?(?:week|wk|w)\b|\s?pw\b|/wk)?", re.I)
-# A payslip's or roster's label before the hours: "Hours 37.5/wk", "Hours this week 32.0", "Ordinary 40.00 hrs".
+# A payslip's or roster's label before the hours.
 PAYSLIP_NUMBER_BEFORE = re.compile(r"\|\s*pay\s*[:#]?\s*$|"
                                    r"(?<!per )(?<!a )(?<!each )(?<!every )\b(?:(?:pay\s+)?period|week|wk|fortnight|"
                                    r"clause|period\s+(?:no|number))\.?\s*[:#|]?\s*$", re.I)
@@ -250,19 +245,19 @@ HOURS_LABELLED = re.compile(r"\b(?:hours|hrs)(?:\s+(?:this|per|a|each)\s+(?:week
 KIWISAVER = re.compile(r"kiwi\s?saver|\bks\b|\bk/s\b|\bgov(?:ernment|t|\.)?\s+(?:contribution|top[- ]?up)|\bmember tax credit", re.I)
 
 
-# "I get paid 2.5k", "my pay is $1,800": one pay, whose period the amount itself does not say.
-# "i make 4k", "net pay on $1,650": what someone earns, said right before a small amount.
+# One pay, whose period the amount itself does not say.
+# What someone earns, said right before a small amount.
 EARNS_BEFORE = re.compile(r"\b(?:make|makes|making|earn|earns|earning|on(?: a| an| my| the| one| each)?|(?:net|take[- ]?home|after[- ]tax)\s+(?:pay\s+)?on|"
                           r"(?:come|comes|coming|taken|take|takes|came) (?:out of|off)(?: (?:my|a|the|his|her|their|each|one))?|out of my|off my)"
                           r"\s*(?:about|around|roughly|like|only|just)?\s*$", re.I)
-# Words that place a small amount in a whole year ("made $6k over summer", "earned 8k this tax year").
+# Words that place a small amount in a whole year (a season, this tax year).
 WHOLE_YEAR_WORDS = re.compile(r"\b(?:year|yr|annual\w*|p\.?a|summer|holidays?|so far|in total|total|altogether|all up|"
                               r"(?:19|20)\d\d)\b", re.I)
-# "$8k tutoring on top of my $45k day job": extra money beside a year's income, so a year's too.
+# Extra money beside a year's income, so a year's too.
 ON_TOP_OF_ANOTHER = re.compile(r"^[^.?!]{0,30}\b(?:on top of|as well as|besides|beside|alongside)\b[^.?!\d]{0,20}\$?\d", re.I)
 # "$2,400 each pay", "$4,100 a pay": one pay, whichever period it is.
 EACH_PAY_AFTER = re.compile(r"\s*(?:" + EVERY_PAY_WORDS + r"|a\s+pay\b(?!\s*(?:rise|raise|increase)))", re.I)
-# "I get $2,650 pay on M SL": one pay, said without its period.
+# One pay, said without its period.
 GETS_BEFORE = re.compile(r"\b(?:i|we|he|she|they)\s+(?:get|gets|receive|receives)\s*(?:about|around|roughly|like)?\s*$", re.I)
 PAY_AFTER = re.compile(r"\s*(?:(?:gross|net|take[- ]home)\s+)?pay\b(?!\s*(?:rise|raise|increase|out|back))", re.I)
 PAID_BEFORE = re.compile(r"\b(?:get|gets|getting|am|i'm|im|being)\s+paid\s*(?:about|around|roughly|like)?\s*$|"

@@ -22,7 +22,7 @@ from nztax.amount_owners import BUSINESS_PLACES
 
 # A KiwiSaver year runs 1 July to 30 June and is named here by the June it ends in.
 KIWISAVER_YEAR_END = re.compile(r"\b(?:end(?:s|ed|ing)?|to|until)\s+(?:(?:the\s+)?30(?:th)?\s+)?june\s+(?P<y>20\d\d)\b", re.I)
-# A tax code asked for: "which tax code should the bar job use", "what code for the second job".
+# A tax code asked for (which or what code, for a job).
 CODE_ASKED = re.compile(r"\b(?:which|what)\s+(?:secondary\s+)?(?:tax\s+)?code\b", re.I)
 MONTH_YEAR = re.compile(r"\b(?:in|during|back in|from|since|of)\s+(?P<m>" + MONTH_NAMES + r")\.?\s+(?P<y>20\d\d)\b", re.I)
 IT_PAYS = re.compile(r"\b(?:it|that job|that one|the job)(?: only)? (?:pays|pays me|is|brings in)\b[^.?!]*$", re.I)
@@ -30,11 +30,11 @@ NAMES_TAKE_HOME = re.compile(r"\btake[- ]?home\b|\bafter[- ]tax\b|\bnet (?:pay|i
                              r"\b(?:weekly|fortnightly|monthly|yearly|annual) net\b|\bnet (?:per|a|each) (?:week|fortnight|month|year)\b|"
                              r"\blands? in my\b|\bland in (?:my|the)\b|\bget in (?:my )?hand\b|\bin hand\b|"
                              r"\bhits? my (?:account|bank)\b|\bclear (?:each|a|per|every)\b|"
-                             # "how much of the bonus do I actually get to keep", "what do I end up with"
+                             # what is kept or ended up with
                              r"\b(?:i|we)(?: actually)?(?: get to)? keep\b|\bend up with\b|\bleft with\b", re.I)
 COMPARISON = re.compile(r"\b(?:(?:vs\.?|versus|or|compared (?:to|with)|instead of)\s+(?:staying|stay|remaining|keeping|sticking)\s+(?:on|at|with)|"
                         r"vs\.?|versus|compared (?:to|with)|or|instead of|than(?:\s+(?:my|the|our))?(?:\s+(?:current|old|existing|present))?(?:\s+(?:pay|salary|job))?(?:\s+(?:on|at|with|of))?|(?:raise|rise|increase|bump|up|jump|promotion) to)\s*$", re.I)
-# "Two job offers: $92,000 and $97,500 … on the higher one?": two offers weighed, not two incomes.
+# Two offers weighed, not two incomes.
 OFFERS_WEIGHED = re.compile(r"\b(?:two|2|both|the)\s+(?:job\s+)?offers\b|\bthe (?:higher|lower|bigger|smaller|better) (?:one|offer|salary)\b", re.I)
 RANGE_BEFORE = re.compile(r"\b(?:from|between)\s*$", re.I)
 ADD_UP = re.compile(r"\b(?:(?:two|2|three|3|four|4|multiple|several) (?:part[- ]time |casual )?jobs|both jobs|second job|2nd job|other job|another job|"
@@ -43,7 +43,7 @@ ADD_UP = re.compile(r"\b(?:(?:two|2|three|3|four|4|multiple|several) (?:part[- ]
                     r"total|combined|altogether|all up|in total|together|also earn|also get|also make|and also|the lot|all of it)\b", re.I)
 
 
-# A clause about someone else: "my partner's on 6%", "my mate puts in 10%".
+# A clause about someone else: a rate said of them is not the asker's.
 SOMEONE_ELSES = re.compile(r"\b(?:partner|wife|husband|spouse|girlfriend|boyfriend|hubby|missus|mum|dad|mother|father|son|daughter|"
                            r"friend|mate|colleague|co-?worker|brother|sister|flatmate|boss)'?s?\b|\b(?:she|he|they)(?:'s| is| are)?\b", re.I)
 # Words of a rate that is not a KiwiSaver contribution rate.
@@ -54,7 +54,7 @@ OTHER_RATE_NEAR = re.compile(r"\b(?:(?:home|car|personal|business) loan|loan (?:
 # ---------------------------------------------------------------------------------------------
 # Hours, weeks, codes, years and conditions
 
-# "did about 1,400 hours this tax year": hours worked in the whole year.
+# Hours worked in the whole year.
 HOURS_A_YEAR = re.compile(r"(?<![\d,.])(?P<h>\d{1,3}(?:,\d{3})+|\d+)\s?(?:(?:billable|billed|chargeable|paid|working|work)\s+)?(?:hours|hrs)\s+(?:(?:in|over|for|during)\s+)?"
                           r"(?:this|last|the|a|per|each|that)\s+(?:(?:tax|income|financial|whole|full)\s+)?(?:year|yr)\b", re.I)
 WEEKS = re.compile(r"(?P<w>\d+(?:\.\d+)?)\s?(?:weeks|wks)\b(?:\s?(?:a|per|each|of the|in a|in the)\s?(?:year|yr)\b)?", re.I)
@@ -63,16 +63,16 @@ TAX_CODE = re.compile(
     r"|\b(?P<c2>" + _CODES + r")\s+(?:tax\s+)?code\b",
     re.I,
 )
-# "should I put", "can I tick": the code after it is one they are asking about.
+# A code after words that propose it is one they are asking about.
 PROPOSED_BEFORE = re.compile(r"\b(?:should|can|could|would|do|shall|will|may|must)\s+i\s+$", re.I)
-# A search-box query that ends in its code after the pay's period: "paye 950 p/w me", "1200 fortnightly m sl".
+# A search-box query that ends in its code after the pay's period.
 CODE_ENDS_QUERY = re.compile(r"(?:\bp/?w|\bpw|\bwk|\bweek|\bweekly|\bfortnight|\bfortnightly|\bmonth|\bmonthly|\bhrs?|\bhours?|\d)\s+"
                              r"(?P<c>(?:me|m|sb|sh|st|sa)(?:\s?sl)?)(?:\s+(?:right|correct|ok|pls|please|tax|paye))?\s*\??\s*$", re.I)
 BARE_SL_CODE = re.compile(r"(?<![\w'])(?P<c>(?:ME|M|SB|SH|ST|SA|S) SL)(?![\w'])")
 PERCENT = re.compile(r"(?P<p>\d+(?:\.\d+)?)\s?(?:%|percent\b|per cent\b)", re.I)
 ESCT = re.compile(r"\besct\b|employer superannuation contribution tax|employer (?:kiwi\s?saver )?contributions?", re.I)
-# One "no" for a short list joined by "or": "no KS or SL", "no student loan or KiwiSaver". (Not a comma
-# or "and": "no student loan, KiwiSaver at 3.5%" has KiwiSaver.)
+# One negation before a short list joined by or negates each item. (Not a list joined by a comma or
+# and: the next item there is said to hold.)
 NEGATED_LIST = r"(?:(?:[\w'-]+\s+)?[\w'-]+\s*(?:/|\bor\b|\bnor\b)\s*(?:an?\s+|any\s+)?){0,2}"
 NO_KIWISAVER = re.compile(r"\b(?:no|not in|not on|without|opted out of|don'?t have|not a member of|no longer in|"
                           r"(?:is|am|are)(?:n'?t| not) in|(?:is|am|are)(?:n'?t| not) a member of)\s+(?:a\s+)?"
@@ -85,7 +85,7 @@ NO_WFF = re.compile(r"\b(?:no|not on|not getting|not receiving|don'?t get|doesn'
 NO_OTHER_JOB = re.compile(r"\b(?:no|not any|without an?|don'?t have an?)\s+(?:other|second|2nd|another)\s+(?:job|jobs|income|employer)", re.I)
 
 
-# Each only as a condition on its own: "no student loan threshold on a second job" is what is asked.
+# Each only as a condition on its own: a negated rule of a condition is what is asked, not the condition.
 DENIED_ON_ITS_OWN = [re.compile(denied.pattern + r"(?=\s*(?:[,.;:?!)]|$|and\b|or\b|nor\b|no\b|with\b|on\b|code\b))", re.I)
                      for denied in (NO_KIWISAVER, NO_STUDENT_LOAN, NO_OTHER_JOB, NO_WFF)]
 
@@ -116,25 +116,23 @@ NO_IRD_NUMBER = re.compile(r"\b(?:(?:don'?t|do not|didn'?t|never|won'?t) (?:give
                            r"\b(?:no|without|don'?t have|haven'?t got|not given|never gave|didn'?t give|lost|never (?:handed|filled|gave|given|sent)(?: in| out)?) "
                            r"(?:(?:an?|my|the|your) )?(?:ird number|tax code declaration|ir330|tax code(?: form)?)|\bno declaration\b|"
                            r"\bnon[- ]declaration\b|"
-                           # still waiting for it: "before my IRD number came through", "IRD number hasn't arrived"
+                           # still waiting for it
                            r"\bbefore (?:i got |i had |getting )?(?:my|an|the) ird number\b|\b(?:waiting (?:on|for)|still waiting for) (?:my|an|the) ird number\b|"
                            r"\bird number (?:hasn'?t|has not|didn'?t|did not|still hasn'?t|isn'?t|is not)(?: yet)? (?:come|came|arrived|through|here)\b|"
                            r"\bno ird (?:number )?yet\b", re.I)
 NEGATION = re.compile(r"\b(?:not|no|never|without|don'?t|doesn'?t|didn'?t|isn'?t|aren'?t|can'?t|cannot|won'?t|"
                       r"shouldn'?t|haven'?t|hasn'?t|wasn'?t|weren'?t)\b", re.I)
 
-# Money earned abroad ("made $8,000 abroad", "did a contract in australia and earned $40k there"): whether
-# New Zealand taxes it, and at what rate, turns on residency and the rest of the year's income.
+# Money earned abroad: whether New Zealand taxes it, and at what rate, turns on residency and the rest of the year's income.
 FOREIGN_PLACE = (r"(?:overseas|abroad|offshore|in (?:australia|oz|the uk|the us|the usa|america|canada|england|scotland|ireland|"
                  r"london|sydney|melbourne|brisbane|perth|singapore|hong kong|dubai|japan|korea|china|india|fiji|samoa|tonga|"
                  r"the cook islands|the philippines|germany|france))")
 EARNED_OVERSEAS = re.compile(rf"\b(?:earned|made|earn|make|income|contract|contracting|worked|working)\b[^.?!]{{0,30}}\b{FOREIGN_PLACE}\b|"
                              r"\b(?:foreign|overseas) income\b", re.I)
-# ("used to work in Australia, now I earn $80k here": the income is this country's.)
+# (Work abroad in the past, income earned here now: the income is this country's.)
 EARNED_HERE = re.compile(r"\b(?:earn\w*|make|made|paid|salary|job)\b[^.?!]{0,25}\b(?:here|in nz|in new zealand)\b", re.I)
-# Money on top of the rest of someone's income ("$3,000 for some work on the side", "a 5k bonus"): the
-# tax on it depends on that income, unless the text says there is none ("no other income").
-# ("$184,000 with bonus", "including my bonus": a total that has the bonus in it, not extra money.)
+# Money on top of the rest of someone's income (side work, a bonus): the tax on it depends on that
+# income, unless the text says there is none. (A total said to include the bonus is not extra money.)
 EXTRA_INCOME = re.compile(r"\bon the side\b|\bside (?:hustle|job|gig|income|work|business)\b|"
                           r"(?<!with )(?<!with my )(?<!with the )(?<!including )(?<!including my )(?<!including the )(?<!incl )(?<!incl\. )(?<!incl my )(?<!incl\. my )(?<!inc my )\bbonus\b|\bone[- ]off\b|"
                           r"\bextra (?:income|money|cash|work|shifts?)\b|\bsome (?:extra )?work\b|\bcash jobs?\b|\bodd jobs?\b|"
@@ -142,21 +140,21 @@ EXTRA_INCOME = re.compile(r"\bon the side\b|\bside (?:hustle|job|gig|income|work
                           r"\bback ?pay\b|\bredundancy\b|\blump sum\b|\bpayout\b|(?<!including )(?<!incl )(?<!with )\bholiday pay\b|\bfinal pay\b|"
                           # income from savings or a rental, taxed at the rate the rest of the year's income sets
                           r"\binterest\b|\bdividends?\b|\brental (?:profit|income)\b|\brental made\b|\bmy rental\b|"
-                          # a gain on something sold: "sold some ETH for the first time, made $4,000 profit"
+                          # a gain on something sold
                           r"\b(?:sold|selling|cashed out)\b[^.?!]{0,60}\b(?:profit|gain)\b|"
                           r"\b(?:profit|gain)\b[^.?!]{0,30}\b(?:on|from)\s+(?:my\s+|the\s+|some\s+)?(?:crypto|bitcoin|btc|eth|ethereum|shares|stocks|coins?)\b", re.I)
 ONLY_INCOME = re.compile(r"\b(?:no|not any|nothing|without any|don'?t have any) other (?:income|job|jobs|work|earnings)\b|"
                          r"\bonly (?:income|earnings|money)\b|\bno (?:salary|wages|job|day job|main job)\b|\bnothing else\b|"
                          r"\bthat'?s (?:all|it)\b|\ball (?:i|he|she|they) (?:earn|earned|made|make|get|got)\b|\bmy only\b|"
                          r"\bno side (?:income|job|business|hustle|work)\b|\bjust (?:my|the) (?:\S+ )?(?:job|salary|wages?|pay)\b", re.I)
-# "The business made $60,000 profit": a business's profit with nothing said of how it is set up. A sole
+# A business's profit with nothing said of how it is set up. A sole
 # trader's profit is their own income; a company's is taxed in the company (and partners pay on their shares).
 UNNAMED_BUSINESS_PROFIT = re.compile(rf"\b(?:the|our|this|that)\s+(?:\w+\s+)?(?:{BUSINESS_PLACES})\b[^.?!$\d]{{0,25}}"
                                      r"\b(?:made|cleared|netted|earned|turned|had|did)\b[^.?!]{0,25}\bprofit\b", re.I)
 BUSINESS_OWNED_AS = re.compile(r"\bsole[- ]?trader\b|\bself[- ]employ|\bfreelanc|\bcontractor\b|\bmy (?:own )?(?:\w+ )?business\b|"
                                r"\bside (?:business|biz|hustle)\b|\b(?:my|our|his|her) shares?\b|\bpartnership\b|\bpartners?\b|"
                                r"\bcompany\b|\bltd\b|\blimited\b|\btrusts?\b|\bshareholders?\b|\bin my (?:own )?name\b", re.I)
-# "moved to NZ in August and started a job on 92k": a salary earned for only part of the tax year.
+# A salary earned for only part of the tax year (arrived or started partway).
 PART_YEAR = re.compile(r"\b(?:start(?:ed|ing)?|mov(?:ed|ing)|arriv(?:ed|ing)|began|join(?:ed|ing)|came)\b[^.?!]{0,40}?"
                        r"\b(?:(?:in|from|since|on)\s+(?:(?:the\s+)?(?P<day>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?)?|(?P<day2>\d{1,2})(?:st|nd|rd|th)?\s+)"
                        r"(?P<month>may|june?|july?|aug(?:ust)?|sep(?:t|tember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|jan(?:uary)?|feb(?:ruary)?|march|mar)\b", re.I)
@@ -175,12 +173,12 @@ def months_to_march(month: str) -> int:
     return 12 - TAX_YEAR_MONTHS.index(month[:3].lower())
 
 
-# The amount said to be for the rest of the year: "$41,000 between now and 31 March", "for the rest of the tax year".
+# The amount said to be for the rest of the tax year.
 PART_AMOUNT_STATED = re.compile(r"\b(?:between now and|from now (?:until|till|to)|(?:up )?(?:to|until|till|by) (?:the end of |31(?:st)? )?march|"
                                 r"for the rest of the (?:tax )?year|rest of (?:this|the) (?:tax )?year|before 31 march|this tax year)\b", re.I)
-# "bought a rental in March 2023": when something was acquired, not the tax year asked about.
+# When something was acquired, not the tax year asked about.
 ACQUIRED_BEFORE = re.compile(r"\b(?:bought|brought|buying|purchased|purchasing|acquired|acquiring|settled)\b[^.?!]*$", re.I)
-# Figures said to be without GST ("profit of $87,000 (GST-exclusive)", "leaving GST aside").
+# Figures said to be without GST.
 GST_EXCLUSIVE = re.compile(r"\b(?:excl?\.?|excluding|exclusive of|ex|before|without|less)\s+gst\b|\bgst[- ]exclusive\b|\bgst excl\b|"
                            r"\bgst aside\b|\bleaving gst\b|\bignor(?:e|ing) gst\b", re.I)
 GST_INCLUSIVE = re.compile(r"\b(?:incl?\.?|including|inclusive of|with)\s+gst\b|\bgst[- ]inclusive\b|\bgst incl\b", re.I)
@@ -200,17 +198,17 @@ def _stated(condition: re.Pattern, text: str) -> bool:
     return False
 
 
-# "just came off Jobseeker", "no longer on the benefit": a condition that has ended.
+# A condition that has ended (came off, no longer on).
 ENDED = re.compile(r"\b(?:came|come|coming|got|get|getting) off\b|\bno longer\b|\bstopped\b|\bfinished\b|\bused to\b", re.I)
 
 
 # A bare calendar year is the tax's year only beside a word of a tax figure, or an amount, just before it.
 YEAR_OF_TAX_BEFORE = re.compile(r"\b(?:" + alternatives("year_of_tax") + r")\b|\$\d|\d[\d,.]*k\b", re.I)
 BARE_YEAR = re.compile(r"\b(?:in|for|during|of)\s+(?P<y>20\d{2})\b(?!\s?[-–/])", re.I)
-# "acc levy 2025", "sl repayment 2024 on 55k": a calendar year's number right after what is asked about.
+# A calendar year's number right after what is asked about.
 YEAR_AFTER_TAX_WORD = re.compile(r"\b(?:tax|taxes|repayments?|levy|acc|paye|refund|income|return|rates?|brackets?|bands?|"
                                  r"thresholds?|ietc|sl|kiwisaver|esct)\s+(?P<y>20\d{2})\b(?!\s?[-–/]|\s+(?:tax\s+)?(?:year|yr)\b)", re.I)
-# "In 2025 I earned $61,000": a year that opens its sentence and is followed by what was earned.
+# A year that opens its sentence and is followed by what was earned.
 YEAR_OPENS_CLAUSE = re.compile(r"(?:^|[.;!?,])\s*(?:(?:and|but|so|back|well|ok|okay|also)\s+)?$", re.I)
 YEAR_OF_TAX_AFTER = re.compile(r"^[^.?!;]{0,30}?\b(?:earn\w*|made|make|paid|got paid|income|salary|wages?|worked)\b", re.I)
 
@@ -249,7 +247,7 @@ def find_tax_codes(text: str) -> list[tuple[int, str]]:
         if not named_as_code and raw != raw.upper():
             continue
         if m.group("pre") and PROPOSED_BEFORE.search(text[:m.start("pre")]):
-            continue  # "should I put S or SH?", "can I tick M": a code proposed, not the one they are on
+            continue  # a code proposed, not the one they are on
         if raw.upper() == "S" and not named_as_code and not (raw == "S" and SECOND_JOB_WORDS.search(text)):
             continue  # "on S" is too easily a typo or a word, except said of a second job
         found.append((m.start(), " ".join(raw.upper().split())))
@@ -272,7 +270,7 @@ def resolve_tax_year(text: str, rules: RuleBook | None, current: str) -> tuple[s
     if m:
         return tax_year_starting(int(m.group("y"))), m.group(0)
     for m in BARE_YEAR.finditer(text):
-        # "tax in 2024", "what was the top rate in 2019"; not "finished uni in 2024", nor "$720k. Bought it in 2019".
+        # A year beside tax or a rate; not one beside another event, nor one after an acquisition.
         if ACQUIRED_BEFORE.search(text[max(0, m.start() - 40):m.start()]):
             continue
         if (YEAR_OF_TAX_BEFORE.search(text[max(0, m.start() - 40):m.start()])

@@ -99,7 +99,7 @@ def fact_values(rules: TaxYearRules) -> dict[str, str]:
     if fc is not None and "ND" in fc.codes:
         v["nd_rate"] = composer.with_acc_levy(fc.codes["ND"].rate, rules)
     for code, flat in (fc.codes.items() if fc is not None else ()):
-        # The code for work with a flat code of its own ("on the RSE scheme"), as the answer's opening.
+        # The code for work with a flat code of its own, as the answer's opening.
         v[f"flat_{code}"] = (f"For this work ({flat.meaning.lower()}) your employer uses the **{code}** tax code: "
                              f"a flat {composer.with_acc_levy(flat.rate, rules)}. ")
     v["code_main"] = v["rule_sum"] = ""
@@ -258,7 +258,7 @@ def fact(decision: Decision, rules: RuleBook, hits: list, current_year: str, too
     ks_year = rules.years.get(decision.slots.kiwisaver_year or "")
     if ks_year is not None:
         # A tax year's rules hold the government contribution for the KiwiSaver year starting that
-        # 1 July, so "the KiwiSaver year ending June 2025" reads 2024-25's.
+        # 1 July, so a KiwiSaver year ending in June reads the tax year that began the April before.
         values.update({k: v for k, v in fact_values(ks_year).items() if k.startswith("gc_")})
     values.update(decision_values(decision, tool_results, values))
     lead = fill(intent.lead, values) if intent and intent.lead and year_rules else None
@@ -272,7 +272,7 @@ def fact(decision: Decision, rules: RuleBook, hits: list, current_year: str, too
     named = None
     citations: list[Citation] = []
     if intent and "calculation" in intent.show and tool_results:
-        # What the misconception means for the income they stated ("On $15,000 you pay $1,575").
+        # What the misconception means for the income they stated, worked out.
         sums = [lead_for(n, a, r, decision) for n, a, r in tool_results]
         sums.append(_difference(tool_results) or "")
         worked = " ".join(s for s in sums if s)
@@ -289,7 +289,7 @@ def fact(decision: Decision, rules: RuleBook, hits: list, current_year: str, too
         lines = composer.topic_lines(rules_topic, year_rules) if rules_topic in intent.show and not band else []
         if lines:
             body += [""] + lines
-            # The rows the question names ("the SB code", "taxed at 33%") belong in the first paragraph.
+            # The rows the question names (a code, a rate) belong in the first paragraph.
             named = named or rows_named(decision.asked, _yearly_amounts(decision), lines, year_rules.year)
         citations += composer.rule_citations(year_rules, composer.TOPIC_SECTIONS.get(rules_topic, []))
     support = best_sentences(decision.asked, hits, SUPPORT_SENTENCES, words(intent.search or "") if intent else None,
@@ -437,9 +437,20 @@ def decision_values(decision: Decision, tool_results: list | None, values: dict[
     return {}
 
 
+def asking_of(decision: Decision) -> list[str]:
+    """A story's asking sentence(s), from its frame (none for a one-line question: it is its own)."""
+    frame = decision.trace.frame if decision.trace is not None else {}
+    return list(frame.get("asking") or []) if frame.get("story") else []
+
+
 def topic(decision: Decision, rules: RuleBook, hits: list, current_year: str) -> AskResult:
-    chosen = best_sentences(decision.asked, hits, LEAD_SENTENCES, tax_year=decision.tax_year,
-                            past_year=decision.tax_year < current_year)
+    past = decision.tax_year < current_year
+    # A story's lead is the sentence that best answers what it asks (its asking sentences); the
+    # whole post, whose words are mostly the story, picks the sentences below it.
+    asking = asking_of(decision)
+    chosen = best_sentences(" ".join(asking), hits, 1, tax_year=decision.tax_year, past_year=past) if asking else []
+    chosen += [c for c in best_sentences(decision.asked, hits, LEAD_SENTENCES, tax_year=decision.tax_year, past_year=past)
+               if c[0] not in {s for s, _ in chosen}][: LEAD_SENTENCES - len(chosen)]
     if not chosen:
         return AskResult(status="answered", answer=composer.NOTHING_FOUND, tax_year=decision.tax_year,
                          disclaimer=composer.BASE_DISCLAIMER,

@@ -41,7 +41,7 @@ def _other_deductions(figures: dict) -> str:
     return out
 
 
-# "how much student loan should come off each week?", "what's the SL deduction each month": the loan is what is asked.
+# The student loan deduction named as what comes off each pay: the loan is what is asked.
 
 
 def _loan_rule(rate, frequency: str, threshold, secondary: bool) -> str:
@@ -98,7 +98,7 @@ def lead_for(name: str, args: dict, result: dict, decision: Decision) -> str:
     if name == "calculate_paye":
         freq = PERIOD_WORDS.get(result["pay_frequency"], result["pay_frequency"])
         extra = _other_deductions(result)
-        # A flat-rate code ("what rate is that?" of ND): its rate, as payroll takes it.
+        # A flat-rate code (ND, say): its rate, as payroll takes it.
         year_rules = decision.rules.years.get(y) if decision.rules else None
         flat = _flat_code_rate(year_rules, result["tax_code"])
         rate = f" ({base_code(result['tax_code'])} is a flat {composer.with_acc_levy(flat, year_rules)})" if flat is not None else ""
@@ -329,7 +329,7 @@ def calculation(decision: Decision, results: list[tuple[str, dict, dict]], rules
         leads.append(f"Together they come to **{money(together)}** for the year.")
     both = take_home_together(results) if decision.per_job else None
     if both is not None:
-        # "What lands in my account from the two jobs together?"
+        # Two jobs' pay asked together: what reaches them from both.
         leads.append(f"From the jobs together you take home **{money(both[0])}** {_per(both[1])}.")
     verdict = _verdict(decision, leads[0] if leads else "")
     body = [" ".join(([verdict] if verdict else []) + leads)] if leads else []
@@ -342,7 +342,7 @@ def calculation(decision: Decision, results: list[tuple[str, dict, dict]], rules
         # A flat-rate code's pay (ND): the page that sets its rate.
         citations += composer.rule_citations(year_rules, ["flat_codes"])
     for extra in decision.also_facts if year_rules else ():
-        # "… Also, does the ACC levy stop at some point?": the second question's answer from the rules.
+        # A second question about a rule: its answer from the rules.
         from nztax.say import fact_values, fill  # say imports this module: read at call time
 
         line = fill(extra.lead, fact_values(year_rules))

@@ -39,6 +39,7 @@ Tax figures never live here: they are in `nztax/rules/*.yaml`.
 | NZTAX_SPELLING_CUTOFF / NZTAX_SPELLING_MIN_LENGTH | 0.85 / 5 | understanding: a word neither the catalogue nor the sources use, of at least this many letters, is read as the closest catalogue word this similar (difflib ratio; "weekley" -> "weekly") |
 | NZTAX_PER_PAY_CEILING | 12000 | a PAYE question's amount with no period of its own, at or under this, is one pay ("$9,200 gross each time"); over it, a year's pay |
 | NZTAX_FRAME_BAR | 0.7 | question frame: least probability of an amount's learned kind or owner before it overrules the number grammar's reading of it as the asker's income (then no calculation runs on it; docs/understanding.md) |
+| NZTAX_FRAME_CERTAIN_BAR | 0.5 | question frame: in a story (three or more sentences, or over 400 characters), least probability that an amount is the income of the one asked about (learned kind and owner) before a calculation uses it; otherwise its figures are handed to the calculator link |
 | NZTAX_FRAME_SCOPE_BAR | 0.8 | question frame: least probability of the learned scope before a question the intent reading was unsure of is declined as not New Zealand personal income tax, or a decline is lifted |
 | NZTAX_FRAME_SCOPE_FIRM_BAR | 0.95 | question frame: the same, to overrule a sure intent reading |
 | NZTAX_ASK_TRACE | 0 | 1 = POST /ask responses carry the `trace` field (the frame and the decision rows that fired); `nztax ask --explain` always shows it |
@@ -227,6 +228,9 @@ class Settings:
     answer_passages: int = 5
     faq_match_threshold: float = 0.8
     frame_bar: float = 0.7
+    # In a story (frame.STORY_SENTENCES), how sure the learned reading must be that a figure is the
+    # income of the one asked about before a calculation uses it.
+    frame_certain_bar: float = 0.5
     frame_scope_bar: float = 0.8
     frame_scope_firm_bar: float = 0.95
     ask_trace: bool = False
@@ -249,7 +253,7 @@ class Settings:
     intent_sequence_gap: int = 3          # words allowed between the steps of a refusal's word sequence
     refuse_min_score_unworded: float = 0.6  # a refusal by nearness alone, without its words, needs this score
     bare_amount_minimum: float = 10000.0
-    negation_window_words: int = 5        # "not on any benefit or super": words before a condition searched for a negation
+    negation_window_words: int = 5        # words before a condition searched for a negation
     spelling_cutoff: float = 0.85
     spelling_min_length: int = 5
     plausible_pay_per_period: dict = field(default_factory=lambda: dict(PLAUSIBLE_PAY_DEFAULT))
@@ -349,6 +353,7 @@ def get_settings() -> Settings:
         answer_passages=int(_env("NZTAX_ANSWER_PASSAGES", "5")),
         faq_match_threshold=float(_env("NZTAX_FAQ_MATCH_THRESHOLD", "0.8")),
         frame_bar=float(_env("NZTAX_FRAME_BAR", "0.7")),
+        frame_certain_bar=float(_env("NZTAX_FRAME_CERTAIN_BAR", "0.5")),
         frame_scope_bar=float(_env("NZTAX_FRAME_SCOPE_BAR", "0.8")),
         frame_scope_firm_bar=float(_env("NZTAX_FRAME_SCOPE_FIRM_BAR", "0.95")),
         ask_trace=_env("NZTAX_ASK_TRACE", "0") == "1",

@@ -63,41 +63,41 @@ class Slots:
     amounts: list[Money] = field(default_factory=list)
     hours_per_week: Decimal | None = None
     weeks_per_year: Decimal | None = None
-    hours_per_year: Decimal | None = None   # "1,400 hours this tax year": an hourly rate's year without weeks
+    hours_per_year: Decimal | None = None   # hours in the tax year: an hourly rate's year without weeks
     asked_period: str | None = None
-    paid_every: str | None = None     # "I'm paid fortnightly" said outside the asking sentence: how the pays fall
+    paid_every: str | None = None     # a pay frequency said outside the asking sentence: how the pays fall
     tax_code: str | None = None
     student_loan: bool | None = None
     kiwisaver: bool | None = None
     kiwisaver_rate: float | None = None
-    kiwisaver_rates: tuple[float, ...] = ()  # two KiwiSaver rates set side by side ("3.5% vs 4%")
+    kiwisaver_rates: tuple[float, ...] = ()  # two KiwiSaver rates set side by side
     employer_rate: float | None = None
     wff: bool = False
     benefit_or_super: bool = False
     nz_super: bool = False
-    calendar_year: bool = False       # "January to December": a year that is not a tax year
-    gst_inclusive: bool = False       # "sales $69,000 incl GST": figures with GST in them, which income tax is not on
-    year_of_rule: bool = False        # "acc levy 2025": a calendar year's number as the year of a rule
-    extra_only: bool = False          # "$3,000 for some work on the side": extra money, and nothing said of the rest
-    gross_only: bool = False          # "$95k in sales": takings or rent before costs, and no costs stated
-    earned_overseas: bool = False     # "made $8,000 abroad": income earned in another country
-    business_unnamed: bool = False    # "The business made $60,000 profit": whose, and how the business is set up, unsaid
-    part_year: bool = False           # "started a job on 92k in August": a salary for part of the tax year
-    part_year_months: int | None = None  # "starting 1 Sept on $84,000 a year, no income before": the months it is paid for
-    denies_conditions: bool = False   # "no WFF, not on a benefit": what would stop the IETC is said not to apply
+    calendar_year: bool = False       # a calendar year named: a year that is not a tax year
+    gst_inclusive: bool = False       # figures with GST in them, which income tax is not on
+    year_of_rule: bool = False        # a calendar year's number as the year of a rule
+    extra_only: bool = False          # extra money, and nothing said of the rest of the income
+    gross_only: bool = False          # takings or rent before costs, and no costs stated
+    earned_overseas: bool = False     # income earned in another country
+    business_unnamed: bool = False    # a business's profit: whose, and how the business is set up, unsaid
+    part_year: bool = False           # a salary for part of the tax year
+    part_year_months: int | None = None  # a start date with no income before it: the months it is paid for
+    denies_conditions: bool = False   # what would stop the IETC is said not to apply
     no_ird_number: bool = False
-    flat_code: str | None = None      # "on the RSE scheme": work with a flat code of its own (NSW)
-    names_income_tax: bool = False    # "what's my total income tax": the sum it names
-    names_acc_levy: bool = False      # "how much ACC earners' levy do I pay": the levy it names
-    second_job: bool = False          # "my 2nd job": a second job is what the question is about
-    names_take_home: bool = False     # "what's my take-home", "after tax": the net pay it names
-    names_pir: bool = False           # "which PIR": the rate it names, whatever else the amount suggests
-    asks_code: bool = False           # "which tax code does he use": a code is what is asked, not a sum
-    names_government_contribution: bool = False  # "will the govt still top up my KiwiSaver"
-    kiwisaver_year: str | None = None # "the KiwiSaver year ending June 2026": "2025-26" (1 July to 30 June)
+    flat_code: str | None = None      # work with a flat code of its own (NSW for the RSE scheme)
+    names_income_tax: bool = False    # income tax named: the sum it names
+    names_acc_levy: bool = False      # the ACC earners' levy named: the levy it names
+    second_job: bool = False          # a second job is what the question is about
+    names_take_home: bool = False     # the net pay named (take-home, after tax)
+    names_pir: bool = False           # the PIR named: the rate it names, whatever else the amount suggests
+    asks_code: bool = False           # a code is what is asked, not a sum
+    names_government_contribution: bool = False  # the government's KiwiSaver contribution named
+    kiwisaver_year: str | None = None # the KiwiSaver year named, as "2025-26" (1 July to 30 June)
     tax_year: str | None = None
     year_text: str | None = None
-    pay_date: str | None = None       # "a pay dated 14 June 2024": YYYY-MM-DD
+    pay_date: str | None = None       # the date of a pay named: YYYY-MM-DD
     negated: bool = False
     adds_up: bool = False
     comparison: bool = False
@@ -134,7 +134,7 @@ class Slots:
             return None
         totals = [a for a in incomes if a.role == "total"]
         if totals and not self.comparison:
-            return self.annual(totals[0])  # "my total income is about 40k": already added up
+            return self.annual(totals[0])  # a total stated: already added up
         if self.adds_up and not self.comparison:
             # Other taxable income (interest, a side business, a trading gain) counts when the text
             # says it adds up ("plus", "on top", "total").
@@ -167,7 +167,7 @@ def read_slots(text: str, rules: RuleBook | None = None, current: str | None = N
     text = clean_text(text)
     current = current or current_tax_year()
     amounts = find_money(text)
-    # "Our 50/50 partnership made $80,000 profit … my income tax on my share?": half of it is theirs.
+    # An equal partnership's profit with their share asked: half of it is theirs.
     if HALF_SHARE.search(text) and MY_SHARE_ASKED.search(text):
         shared = [a for a in amounts if a.role in OTHER_INCOME_ROLES or a.questioned == HOUSEHOLD_QUESTIONED]
         if len(shared) == 1:
@@ -175,18 +175,17 @@ def read_slots(text: str, rules: RuleBook | None = None, current: str | None = N
             amounts = [replace(a, value=a.value / 2, text=f"half of {a.text}", questioned=None,
                                role="investment_income" if RENTAL_WORDS.search(text) else "other_income") if a is half else a
                        for a in amounts]
-    # "a $3,000 bonus on top of 70k", "$15,000 of cash jobs on top of my $50,000 salary": what comes after
-    # "on top of" is the pay the extra sits on, the main income.
+    # The pay an extra amount is said to sit on top of is the main income.
     base = next((a for a in amounts if a.role in ("other_income", "income") and ON_TOP_OF_BEFORE.search(text[max(0, a.start - 30):a.start])), None)
     if base is not None and any(a is not base and a.role in ("income", *OTHER_INCOME_ROLES) for a in amounts):
         amounts = [replace(a, role="income") if a is base else replace(a, role="other_income") if a.role == "income" and a.start < base.start
                    else a for a in amounts]
     if (len(amounts) == 1 and amounts[0].role == "deduction" and find_tax_code(text)
             and not ASKS_IF_RIGHT.search(text) and not PAYSLIP_SAYS.search(text)):
-        # "paye 1,640 per fortnight code m": the one amount beside a tax code is the pay the PAYE is on,
-        # not PAYE already taken (that comes with the pay it came off, or a "right?").
+        # The one amount beside a tax code is the pay the PAYE is on, not PAYE already taken (that
+        # comes with the pay it came off, or with a request to check it).
         amounts = [replace(amounts[0], role="income")]
-    # "from $68k to $82k … since I'm on 82 now": a bare number that is a stated amount in thousands says it again.
+    # A bare number that is a stated amount in thousands says that amount again.
     thousands = {a.value for a in amounts if not a.questioned}
     amounts = [a for a in amounts if not (a.questioned and a.questioned.endswith(BARE_NUMBER_QUESTIONED) and a.value * 1000 in thousands)]
     slots = Slots(amounts=amounts)
@@ -206,7 +205,7 @@ def read_slots(text: str, rules: RuleBook | None = None, current: str | None = N
     slots.asked_period, slots.paid_every = asked_and_paid(text, amounts)
     claimed = next((a for a in amounts if a.role == "claimed" and a.period_stated), None)
     if slots.asked_period is None and claimed is not None:
-        slots.asked_period = claimed.period  # "says I'd take home $6,214 a month": the month is what is checked
+        slots.asked_period = claimed.period  # the period of the figure to check is the one checked
     slots.tax_code = find_tax_code(text)
     if NO_STUDENT_LOAN.search(text):
         slots.student_loan = False
@@ -220,19 +219,19 @@ def read_slots(text: str, rules: RuleBook | None = None, current: str | None = N
     elif KIWISAVER.search(text) or employer or ESCT.search(text):
         slots.kiwisaver = True
         # The rate said of KiwiSaver: of several percentages, the one nearest a KiwiSaver word that is
-        # not another rate ("a $410,000 mortgage at 5.1% … put 4% into KiwiSaver": 4%).
+        # not another rate (a mortgage's interest rate, say).
         mentions = [m.start() for m in KIWISAVER.finditer(text)]
         rates = [pm for pm in PERCENT.finditer(text)
                  if not (employer and pm.start("p") == employer.start("p"))
                  and not OTHER_RATE_NEAR.search(text[max(0, pm.start() - 25):pm.end() + 15])
                  and not SOMEONE_ELSES.search(re.split(r"[.;!?]", text[:pm.start()])[-1])]
-        # ("My partner's on 6% at her work": someone else's rate, not theirs.)
+        # (A rate said of a partner or someone else is not theirs.)
         if mentions and rates:
             nearest = min(rates, key=lambda pm: min(abs(pm.start() - k) for k in mentions))
             slots.kiwisaver_rate = float(nearest.group("p"))
         distinct = list(dict.fromkeys(float(pm.group("p")) for pm in rates))
         if mentions and len(distinct) == 2 and RATES_SIDE_BY_SIDE.search(text):
-            # "the difference per week between 3.5% and 4% KS", "bumped KS from 3.5% to 6%": both rates.
+            # Two rates weighed or a rate changed from one to another: both rates.
             slots.kiwisaver_rates = tuple(distinct)
     slots.wff = _stated(WFF, text)
     slots.benefit_or_super = _stated(BENEFIT_OR_SUPER, text)
@@ -240,7 +239,7 @@ def read_slots(text: str, rules: RuleBook | None = None, current: str | None = N
     slots.denies_conditions = not (slots.wff or slots.benefit_or_super) and bool(WFF.search(text) or BENEFIT_OR_SUPER.search(text))
     slots.no_ird_number = bool(NO_IRD_NUMBER.search(text))
     slots.second_job = any(not names_no_second_job(text, m) for m in SECOND_JOB_WORDS.finditer(text))
-    # ("the tax and ACC on 57k": the year's income tax and the earners' levy, named as a pair.)
+    # (Tax and ACC named as a pair: the year's income tax and the earners' levy.)
     tax_and_acc = TAX_AND_ACC.search(text)
     slots.names_income_tax = bool(re.search(r"\bincome tax\b", text, re.I) or tax_and_acc)
     slots.names_acc_levy = bool(re.search(r"\bacc\b[^.?!]{0,20}\blevy\b|\bearners'? levy\b", text, re.I) or tax_and_acc)
@@ -254,12 +253,12 @@ def read_slots(text: str, rules: RuleBook | None = None, current: str | None = N
         slots.kiwisaver_year = tax_year_starting(end_year - 1)
     slots.calendar_year = bool(CALENDAR_YEAR.search(text))
     slots.gst_inclusive = bool(GST_INCLUSIVE.search(text)) and not GST_EXCLUSIVE.search(text)
-    # (Two incomes, each for its part of the year, "April to September $31,200, then from October $27,900", are the year.)
+    # (Two incomes, each for its part of the year, are the year.)
     started = PART_YEAR.search(text)
     yearly = [a for a in amounts if a.is_income and a.period == "annual"]
     if started and not BUSINESS_STARTED.search(text) and len(yearly) == 1 and yearly[0].period_stated and NOTHING_BEFORE.search(text) \
             and (started.group("day") or started.group("day2") or "1") == "1":
-        # "moved to NZ, starting 1 Sept on $84,000 a year, no income before that": the months from the start to 31 March.
+        # A start date and no income before it: the months from the start to 31 March.
         slots.part_year_months = months_to_march(started.group("month"))
     slots.part_year = (bool(started) and not BUSINESS_STARTED.search(text) and slots.part_year_months is None
                        and not (PART_AMOUNT_STATED.search(text) and not (yearly and yearly[0].period_stated))
@@ -276,8 +275,8 @@ def read_slots(text: str, rules: RuleBook | None = None, current: str | None = N
     slots.business_unnamed = bool(UNNAMED_BUSINESS_PROFIT.search(text)) and not BUSINESS_OWNED_AS.search(text)
     slots.flat_code = next((code for code, words in FLAT_CODE_WORK.items() if words.search(text)), None)
     slots.tax_year, slots.year_text = resolve_tax_year(text, rules, current)
-    # "income tax for 2025 on $70,000": a calendar year's number alone could be the tax year ending
-    # in March 2025 or the one starting in April 2025.
+    # A calendar year's number alone could be the tax year ending in March of it or the one starting
+    # in April of it.
     slots.year_of_rule = bool(slots.year_text and YEAR_AFTER_TAX_WORD.fullmatch(slots.year_text))
     slots.calendar_year = slots.calendar_year or slots.year_of_rule or bool(slots.year_text and BARE_YEAR.fullmatch(slots.year_text))
     dm = FULL_DATE.search(text) or PAY_DATED.search(text)
@@ -296,33 +295,32 @@ def read_slots(text: str, rules: RuleBook | None = None, current: str | None = N
         dated = [(dt.date(int(mm.group("y")), MONTHS.index(mm.group("m")[:3].lower()) + 1, 1), mm.group(0))
                  for mm in MONTH_YEAR.finditer(text) if not ACQUIRED_BEFORE.search(text[max(0, mm.start() - 40):mm.start()])]
         if dated:
-            # "back in February 2026": the tax year that month falls in (1 April to 31 March). Of
-            # several ("bought in September 2024 … sell it in August 2026"), the latest: the sale.
+            # A month named: the tax year that month falls in (1 April to 31 March). Of several (a
+            # purchase and a sale), the latest: the sale.
             day, said = max(dated)
             slots.tax_year, slots.year_text = tax_year_for(day), said
             if slots.pay_date is None and len(dated) == 1:
-                # A pay in that month is worked with the rates then in force ("back in June 2024":
-                # before the 31 July 2024 change). Mid-month stands for the month.
+                # A pay in that month is worked with the rates then in force (a rate change within a
+                # tax year matters). Mid-month stands for the month.
                 slots.pay_date = day.replace(day=MID_MONTH).isoformat()
     slots.negated = bool(NEGATION.search(text))
     each = re.search(r"\b(two|2|both)\b[^.?!]{0,30}\bjobs?\b(?:[^.?!]{0,30}\beach\b|.{0,80}\b(?:at|from|in|for) each(?: one| job)?\b|.{0,80}\bapiece\b)",
                      text, re.I)
     if each and len(slots.incomes) == 1:
-        # "two part-time jobs that each pay about $30k", "two jobs … I earn 30k at each": the amount twice.
+        # Jobs that each pay the same amount, said once: the amount for each.
         first = slots.incomes[0]
         slots.amounts = [replace(first, role="main_job"), replace(first, role="second_job", start=first.start + 1)]
     mains = [a for a in slots.amounts if a.role == "main_job"]
     others = [a for a in slots.amounts if a.role == "income"]
     if not mains and len(others) == 2 and others[0].period == "annual" and others[1].period in PAY_FREQUENCIES:
-        # "Main job is 62k salary. Picked up a bar job on weekends, about $260 p/w": a year's salary
-        # first, then another job's pay.
+        # A year's salary first, then another job's pay.
         mains, others = others[:1], others[1:]
     if len(mains) == 1 and len(others) == 1 and ALSO_WORK.search(_sentence_before(text, others[0])):
-        # "Main job is $49,000 a year. I also do weekend bar work for $260 a week": the other job.
+        # Work named as besides the main job: the other job.
         slots.amounts = [replace(a, role="second_job") if a is others[0] else replace(a, role="main_job") if a is mains[0] else a
                          for a in slots.amounts]
     if slots.second_job and not any(a.role in ("main_job", "second_job") for a in slots.amounts):
-        # "My second job … It pays about 15k": the job just named.
+        # A pay said of "it" right after a second job is named: that job's.
         slots.amounts = [replace(a, role="second_job") if a.role == "income" and IT_PAYS.search(text[max(0, a.start - 25):a.start])
                          else a for a in slots.amounts]
     slots.adds_up = (bool(ADD_UP.search(text)) or {"main_job", "second_job"} <= {a.role for a in slots.amounts}
@@ -336,8 +334,8 @@ def read_slots(text: str, rules: RuleBook | None = None, current: str | None = N
         slots.amounts = _without_restated_gap(slots.amounts)
     picked = ONE_OF_THEM_PICKED.search(text)
     if picked and len(slots.incomes) > 1 and (slots.comparison or picked.group("noun").lower() in ("option", "offer", "package")):
-        # (Of two jobs, "the 18k one" is the job a code is asked for: both incomes still count.)
-        # "$84,000, or $78,000 plus a car … take-home on the $84,000 option?": the one asked about.
+        # (Of two jobs, the one picked by its figure is the job a code is asked for: both incomes still count.)
+        # One of two offers picked by its figure: the one asked about.
         value = _value(picked.group("num"), picked.group("suf"), is_money=True)
         if value is not None and any(a.value == value for a in slots.incomes):
             slots.amounts = [a for a in slots.amounts if not a.is_income or a.value == value]

@@ -67,7 +67,7 @@ def words_to_number(text: str) -> Decimal | None:
     """'eighty-five thousand' -> 85000; None unless the words name a number with a scale word."""
     words = [w for w in re.split(r"[\s-]+", text.lower().strip()) if w and w != "and"]
     while words and words[-1] == "a":
-        words.pop()  # "eighty-five thousand a year": the "a" belongs to the period
+        words.pop()  # a trailing "a" belongs to the period that follows
     if not any(w in _SCALES for w in words) or not any(w in UNIT_WORDS or w in _TENS or w == "a" for w in words):
         return None
     total, current = 0, 0

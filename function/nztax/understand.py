@@ -47,15 +47,15 @@ _STOP = frozenset("a an and are as at be but by can could do does for from get g
                   "with would you your nz new zealand please thanks much".split())
 
 
-# "$900 a week before tax", "about $380 a wk after tax" (in phrase text): words saying what a figure
-# is, not that the question is about tax.
+# Before or after tax right after a figure (in phrase text): words saying what a figure is, not that
+# the question is about tax.
 FIGURE_QUALIFIER = re.compile(r" (?:before|pre) tax(?= )|(?<=\d)(?P<per> (?:a|per) (?:week|wk|fortnight|month|year))? after tax(?= )")
 
 
 # A bank's lending ratio, whose "income" is no word of income tax.
 LENDING_RATIO = re.compile(r" debt to income(?: ratio)?(?= )")
 
-# A tie to New Zealand said not to be there ("she's never lived in NZ and has no IRD number"): no word of
+# A tie to New Zealand said not to be there (never lived here, no IRD number): no word of
 # New Zealand's own tax, so it holds no decline back.
 DENIED_NZ_TIE = re.compile(r" (?:has no|have no|had no|no|never|not|without|isn't|wasn't|never been) (?:an? |any |got an? )?"
                            r"(?:ird(?: number)?|lived (?:in|here)(?: nz| new zealand)?|been (?:to|in) (?:nz|new zealand)|"
@@ -166,19 +166,19 @@ class IntentSpec:
     search: str | None = None
     copy: str | None = None
     keywords: tuple[str, ...] = ()
-    # refuse: words that ask to mislead IRD whatever else the question is about ("so they believe me")
+    # refuse: words that ask to mislead IRD whatever else the question is about
     decisive: tuple[str, ...] = ()
     # refuse: word sequences that settle it too, each a list of alternatives matched in order with at
-    # most a few words between ("so … looks", "IRD … never … sees"): the shape of a request to mislead
+    # most a few words between: the shape of a request to mislead
     decisive_sequences: tuple[tuple[tuple[str, ...], ...], ...] = ()
     # decline: its decisive words, or its keywords alone, settle it only in a question with none of
-    # these (words of New Zealand's own income tax: "do I pay NZ tax on it too?")
+    # these (words of New Zealand's own income tax)
     decisive_unless: tuple[str, ...] = ()
     # decline: words naming the other body's own tax so plainly that no words of the person's own tax hold
-    # them back ("what rate does the company itself pay on the profit it keeps?" beside "it pays me $80,000")
+    # them back (the entity's own rate on what it keeps, beside what it pays the person)
     decisive_always: tuple[str, ...] = ()
     # refuse: nearness alone (no keyword, decisive word or shape) does not settle a question with one
-    # of these: an honest question of what must be told ("do I have to tell IRD about …?")
+    # of these: an honest question of what must be told
     nearness_unless: tuple[str, ...] = ()
     show: tuple[str, ...] = ()
     family: str | None = None
@@ -188,14 +188,14 @@ class IntentSpec:
     covers: tuple[str, ...] = ()
     prefers: tuple[str, ...] = ()
     avoids: tuple[str, ...] = ()
-    # "How much tax will I pay on my shares?" with nothing stated: True where the answer depends on
+    # A sum of their own asked with nothing stated: True where the answer depends on
     # the person's own figures, so such a question is asked back (topics; facts that say so).
     own_sum_asks: bool = False
-    # A fact whose rule works a figure out from an amount the question states ("my RIT was $8,000"):
+    # A fact whose rule works a figure out from an amount the question states (a residual income tax):
     # the name of that sum in say.py.
     rule_sum: str | None = None
-    # A fact whose one rate follows the person's own figures (ESCT): "what ESCT rate comes off my
-    # employer's contributions?" with no figure is asked back; the table of rates answers "what are the rates?".
+    # A fact whose one rate follows the person's own figures (ESCT): their own rate asked with no
+    # figure is asked back; the table of rates answers a question about the rates themselves.
     own_rate_asks: bool = False
     # decline: its last question alone settles it, whatever figures the background holds (a non-tax subject).
     final_question_decides: bool = False
@@ -390,7 +390,7 @@ class IntentClassifier:
         settled = [i for i, phrases, sequences, unless in self.decisive
                    if (mentions(lowered, phrases) or follows_in_order(lowered, sequences, gap)) and not mentions(qualified, unless)]
         settled += [i for i, phrases in self.always if i not in settled and mentions(lowered, phrases)]
-        # A request to mislead settles it before another agency's words do ("just not mention my jobseeker").
+        # A request to mislead settles it before another agency's words do.
         decisive = next((i for i in settled if self.catalogue.intents[i].does == "refuse"), settled[0] if settled else None)
         return (dense + w * (0.5 * lexical + 0.5 * keyword) + self.settings.intent_slot_weight * prefer
                 - self.settings.intent_avoid_weight * avoid), keyword, decisive, lowered
@@ -411,7 +411,7 @@ class IntentClassifier:
                     combined[best] - combined[close] < self.settings.intent_margin
                     or keyword[close] > 0 and combined[best] - combined[close] < self.settings.intent_cover_margin):
                 # Its answer shows the other's figure too (take-home shows the student loan); a sum
-                # the question names ("KiwiSaver at 4%, what's the PAYE?") wins by a wider margin.
+                # the question names wins by a wider margin.
                 best = close
         family, covered = intents[best].family, set(intents[best].covers)
         # The runner-up is the best intent that would give a different answer.
@@ -430,27 +430,26 @@ class IntentClassifier:
                 decisive = next((int(i) for i in order if intents[int(i)].does == "refuse" and keyword[int(i)] > 0), decisive)
             best, score, confident = decisive, float(combined[decisive]), True
         elif self._kept_in(intents[best], lowered):
-            # Words of New Zealand's own tax ("am I still resident?") keep a question near another
+            # Words of New Zealand's own tax (residence, say) keep a question near another
             # country's tax from being turned away: it is looked up instead. (Where a decline has
             # decisive words, these words only stop those from settling it.)
             confident = False
         elif (intents[best].does == "refuse" and keyword[best] > 0 and score >= self.settings.intent_min_score
               or intents[best].does == "decline" and keyword[best] > 0):
             # Safety first: a request to evade tax, in its own words, is refused; a question naming
-            # another tax, entity or country in its own words ("look-through company") is out of scope.
+            # another tax, entity or country in its own words is out of scope.
             confident = True
         elif intents[best].does == "refuse" and (score < self.settings.refuse_min_score_unworded
                                                  or mentions(lowered, intents[best].nearness_unless)
                                                  or mentions(lowered, intents[best].decisive_unless)):
-            # Some nearness is no proof of a request to mislead ("do I need to declare all my cash
-            # takings?" sits near "can I not declare my cash jobs"), nor beside a mistake owned up to
-            # ("I forgot to mention my tips - would IRD find out?"): without its words, look it up.
+            # Some nearness is no proof of a request to mislead (asking how to declare sits near
+            # asking not to), nor beside a mistake owned up to: without its words, look it up.
             confident = False
         elif intents[best].does != "refuse":
             # Safety first: a request to evade tax close behind another reading, in words the refuse
             # intent names (its keywords), is refused; so is another tax or country's tax close behind
-            # a calculation (the amount in "tax in Australia on A$90,000" pulls towards a sum), unless the
-            # question has the decline's own words of the person's own tax ("the tax on my share").
+            # a calculation (an amount pulls towards a sum), unless the question has the decline's own
+            # words of the person's own tax.
             turn_away = ("refuse", "decline") if intents[best].does == "calculate" or not keyword[best] else ("refuse",)
             for i in order[1:]:
                 spec = intents[int(i)]

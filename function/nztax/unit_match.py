@@ -165,7 +165,7 @@ class UnitMatcher:
         self.vectors = np.asarray(vectors, dtype=np.float32) if vectors is not None and len(vectors) == len(self.rows) else None
         self.row_words = [words(text) for _, text in self.rows]
         # Each paraphrase is read on its own: its author wrote it as the unit's question, whatever
-        # period or code words it uses ("a student loan bill at the end of the year"). The build
+        # period or code words it uses. The build
         # stores every reading's digest; without them a row is read on first need, nearest rows only.
         self._read = read
         self._row_keys: list = [None] * len(self.rows)

@@ -60,7 +60,7 @@ def _rent_of_their_rental(text: str, amounts: list[Money]) -> list[Money]:
         own = _own_words(text, a)
         near = re.split(r"[.?!;]", text[max(0, a.start - 45):a.start])[-1] + " " + own  # (its sentence, past commas)
         return (bool(RENT_WORD.search(near)) and not (RENT_PAID.search(own) and not PAYS_THEM.search(near))
-                and not BUSINESS_COSTS.search(own))  # ("… $31,200 of rent a year, with $24,000 of deductible expenses")
+                and not BUSINESS_COSTS.search(own))  # (a rental's own costs come off its rent)
 
     return [replace(a, role="rent_received") if a.role in ("expense", "income") and told_as_rent(a) else a for a in amounts]
 
@@ -69,7 +69,7 @@ OWNS_RENTAL = re.compile(r"\b(?:my|our|a|the|one)\s+(?:\w+\s+)?rental\b(?!\s+(?:
                          r"\b(?:let|rent|renting) (?:it|(?:my|our|the) \w+) out\b|\bmy tenants?\b|\btenants? pays?\b", re.I)
 PAYS_THEM = re.compile(r"\bpays? (?:me|us)\b|\bpaid (?:me|us)\b", re.I)
 RENT_WORD = re.compile(r"\brent(?:ed)?\b|\btenants?\b|\b(?:let|lets|letting) (?:at|for)\b", re.I)
-# "only got 50 weeks of rent": the weeks a weekly rent was received in the year.
+# The weeks a weekly rent was received in the year.
 RENT_WEEKS = re.compile(r"\b(?P<w>\d{1,2})\s+weeks?\s+(?:of\s+)?(?:rent|let|tenanted)\b", re.I)
 
 
@@ -85,8 +85,7 @@ def _takings_less_costs(text: str, amounts: list[Money], slots: Slots) -> list[M
     profits = [a for a in amounts if a.role in (*OTHER_INCOME_ROLES, "income") and not a.questioned
                and re.search(r"\b(?:profit|net)\b|\bafter (?:\w+ )?(?:costs|expenses)\b", _own_words(text, a), re.I)]
     if not costs and profits:
-        # "turnover of $45,000 and a profit of $18,000 after expenses": the profit is stated; the
-        # takings only say where it came from.
+        # The profit is stated; the takings only say where it came from.
         return [a for a in amounts if a not in gross]
     if not costs:
         slots.gross_only = True
@@ -106,8 +105,8 @@ def _takings_less_costs(text: str, amounts: list[Money], slots: Slots) -> list[M
     return sorted([a for a in amounts if a not in gross and a not in costs] + [profit], key=lambda a: a.start)
 
 
-# Something bought and later sold ("bought 0.4 BTC for $18,000 … sold it for $26,500"): the gain is
-# what is taxed, less the costs of the sale stated with it ("$3,000 of legal and agent fees").
+# Something bought and later sold: the gain is what is taxed, less the costs of the sale stated with
+# it.
 BOUGHT = re.compile(r"\b(?:bought|buy|buying|purchased?|paid|cost me|invested|acquired|title (?:was )?transferred|title transfer)\b", re.I)
 SOLD = re.compile(r"\b(?:sold|sell|selling|sale price|sells|went for|fetched)\b", re.I)
 SALE_COSTS = re.compile(r"\b(?:fees?|commission|legal|lawyer'?s?|agent'?s?|conveyancing)\b", re.I)
@@ -124,11 +123,11 @@ PROPERTY_SOLD = re.compile(r"\b(?:house|home|rental|property|properties|townhous
 # When it was bought, or how long it was held: a year, a month, "18 months", "last year".
 HOLDING_TIME = re.compile(r"\b(?:19|20)\d\d\b|\b\d+\s*(?:months?|mths?|years?|yrs?|weeks?)\b|\b(?:a|one|two|three|four|five|six|ten) "
                           r"(?:months?|years?)\b|\b(?:last|this) (?:year|month|summer|winter)\b|\bin " + MONTH_NAMES + r"\b|\bbright[- ]line (?:period )?(?:is over|has passed|ended)\b", re.I)
-# A purchase after the sale that is another thing bought ("… and bought a new one for $900k").
+# A purchase after the sale that is another thing bought.
 ANOTHER_BOUGHT = re.compile(r"\b(?:new|another|next|replacement|second)\b", re.I)
 
 
-# How long a property was held: "18 months after buying it", "held it for 3 years", "bought it in 2023".
+# How long a property was held: months or years held, or the year it was bought.
 _HELD_COUNT = r"\d+(?:\.\d+)?|a|an|" + "|".join(list(UNIT_WORDS)[1:11])  # a number of years or months: "18", "three"
 _HELD_UNIT = r"years?|yrs?|months?|mths?"
 HELD_FOR = re.compile(rf"\b(?P<n>{_HELD_COUNT})\s*(?P<u>{_HELD_UNIT})\b(?=[^.?!]{{0,12}}\b(?:after|later|since)\b)|"
@@ -146,7 +145,7 @@ def months_held(text: str, today: dt.date) -> tuple[float, float] | None:
     sale = SOLD_IN_YEAR.search(text)
     if sale and int(sale.group("y")) < today.year - 1:
         return None
-    # (Sold "in August 2026": held to then; sold "in 2026" with no month: to as late as today.)
+    # (Sold in a month named: held to then; sold in a year with no month: to as late as today.)
     sold_at = (int(sale.group("y")) * 12 + MONTHS.index(sale.group("m")[:3].lower()) + 1 if sale and sale.group("m")
                else today.year * 12 + today.month)
     m = HELD_FOR.search(text)
@@ -174,7 +173,7 @@ def _sale_less_purchase(text: str, amounts: list[Money], bright_line_years: int 
         starts = [m.end() for m in SALE_CLAUSE_BREAK.finditer(text, 0, a.start)] + [b.end for b in amounts if b.end <= a.start]
         start = max(starts, default=0)
         if PRICE_ONLY_CLAUSE.fullmatch(text[start:a.start]) and not any(start - 2 <= b.end <= start for b in amounts):
-            # "sold my rental 18 months after buying it, for $1.05m": the clause before says what the price is for.
+            # The clause before the price says what the price is for.
             start = max([m.end() for m in SALE_CLAUSE_BREAK.finditer(text, 0, max(start - 1, 0))], default=0)
         return text[start:a.start]
 
@@ -184,10 +183,10 @@ def _sale_less_purchase(text: str, amounts: list[Money], bright_line_years: int 
     bought = [a for a in amounts if not a.questioned and BOUGHT.search(clause(a)) and not SOLD.search(clause(a))]
     sold = [a for a in amounts if not a.questioned and SOLD.search(clause(a))]
     if not bought and len(sold) == 1 and (sold[0].role == "other" or sold[0].role == "income" and PROPERTY_SOLD.search(clause(sold[0]))):
-        # "Sold some ETH for $12,000": the price, not the gain, and nothing says what it cost.
+        # A sale price alone: the price, not the gain, and nothing says what it cost.
         return [replace(a, questioned=SALE_PRICE_ONLY) if a is sold[0] else a for a in amounts]
     if len(bought) != 1 or len(sold) != 1 or bought[0].start > sold[0].start and ANOTHER_BOUGHT.search(clause(bought[0])):
-        return amounts  # ("sold for $780k, we paid $690k for it" is what it cost)
+        return amounts  # (an amount paid for it after the sale is what it cost)
     costs = [a for a in amounts if a not in bought + sold and not a.questioned and a.start > sold[0].start
              and SALE_COSTS.search(after(a) + " " + clause(a))]
     gain_value = sold[0].value - bought[0].value - sum((c.value for c in costs), Decimal(0))
@@ -207,13 +206,13 @@ def _sale_less_purchase(text: str, amounts: list[Money], bright_line_years: int 
     return sorted([a for a in amounts if a not in used] + [gain], key=lambda a: a.start)
 
 
-# "$4,500 a month from September to March": a monthly pay for the months named, in the tax year
+# A monthly pay for the months named, in the tax year
 # that runs from April to March.
 MONTH_RANGE = re.compile(r"^[^.?!;]{0,25}?\b(?:from\s+)?(?P<a>" + MONTH_NAMES + r")\b\.?\s*(?:-|–|to|through|till|until)\s*"
                          r"(?:the end of\s+)?(?P<b>" + MONTH_NAMES + r")\b", re.I)
 
 
-# "my normal $1,150 plus $380 of overtime, so $1,530 gross this week": the total, restated.
+# The total of amounts just added, restated (so, that's, making).
 RESTATES = re.compile(r"(?:\bso|\bthat'?s|\bthats|\bwhich is|\bmaking|\btotal(?: of)?|\ball up|\baltogether|=)\s*(?:about\s+)?$", re.I)
 
 
