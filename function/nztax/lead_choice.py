@@ -63,14 +63,20 @@ def choose(question: str, lead: str, hits: list, tax_year: str | None, past_year
         return Opening(lead=lead, sentence=None)
 
     def ranked(passages: list) -> list:
-        return scored_sentences(question, [(s, None, 0) for s in own] + passage_candidates(passages, tax_year, past_year))
+        # (The lead's sentences are told from passages by their source: their index in the lead.)
+        return scored_sentences(question, [(s, k, 0) for k, s in enumerate(own)] + passage_candidates(passages, tax_year, past_year))
+
+    def lead_best(scored: list) -> tuple[float, float, str]:
+        return next(((score, coverage, own[k]) for score, coverage, _, k in scored if isinstance(k, int)), (0.0, 0.0, own[0]))
 
     scored = ranked(hits)
-    best_own = next(((score, coverage, s) for score, coverage, s, source in scored if source is None), (0.0, 0.0, own[0]))
+    best_own = lead_best(scored)
     if best_own[1] < MIN_SENTENCE_COVERAGE and question_hits is not None:
         seen = {(h.url, h.section, h.text) for h in hits}
         scored = ranked([h for h in question_hits() if (h.url, h.section, h.text) not in seen] + hits)
-    best_passage = next(((score, coverage, s, source) for score, coverage, s, source in scored if source is not None), None)
+        best_own = lead_best(scored)
+    best_passage = next(((score, coverage, s, source) for score, coverage, s, source in scored if not isinstance(source, int)),
+                        None)
     if (best_passage is not None and best_passage[1] >= MIN_SENTENCE_COVERAGE
             and best_passage[0] > best_own[0] + margin):
         return Opening(lead=lead, sentence=best_passage[2], hit=best_passage[3], score=round(best_passage[0], 4),

@@ -216,23 +216,56 @@ def scored_sentences(question: str, candidates: list[tuple[str, Any, int]],
     n = len(candidates)
     wants_figure = bool(ASKS_FOR_A_FIGURE.search(question))
     scored = []
-    for i, (s, source, rank) in enumerate(candidates):
-        shared = words(s) & wanted
+    # A word no candidate has counts as if every one had it: it tells the sentences apart no more
+    # than a common word does ("bought", "later" beside "crypto-asset"). (Summed in word order: a
+    # set's order follows the process's hash seed, and float sums in another order can break a tie
+    # between two sentences differently from run to run.)
+    total = sum(math.log(1 + n / (frequency[w] or n)) for w in sorted(wanted))
+
+    def covered(text: str) -> float:
+        shared = words(text) & wanted
         if not shared - GENERIC_WORDS:
-            continue  # ("taxed" alone is no answer to how staking rewards are taxed)
-        # Summed in word order: a set's order follows the process's hash seed, and float sums in
-        # another order can break a tie between two sentences differently from run to run.
-        weight = sum(math.log(1 + n / frequency[w]) for w in sorted(shared))
-        # A word no candidate has counts as if every one had it: it tells the sentences apart no more
-        # than a common word does ("bought", "later" beside "crypto-asset").
-        total = sum(math.log(1 + n / (frequency[w] or n)) for w in sorted(wanted))
-        coverage = weight / total if total else 0.0
+            return 0.0  # ("taxed" alone is no answer to how staking rewards are taxed)
+        return sum(math.log(1 + n / frequency[w]) for w in sorted(shared)) / total if total else 0.0
+
+    for i, (s, source, rank) in enumerate(candidates):
+        # A list counts by its item that answers best, not by the words of all its items together;
+        # that item is put first (a list's items are alike under its intro).
+        parts = list_items(s)
+        if parts:
+            k = max(range(len(parts)), key=lambda k: (covered(parts[k][0] + parts[k][1]), -k))
+            coverage = covered(parts[k][0] + parts[k][1])
+            if k:
+                items = [item for _, item in parts]
+                s = parts[0][0] + "; ".join([items[k]] + items[:k] + items[k + 1:]) + "."
+        else:
+            coverage = covered(s)
+        if coverage <= 0.0:
+            continue
         bonus = RANK_BONUS[rank] if rank < len(RANK_BONUS) else 0.0
         if wants_figure and re.search(r"\d", s) and coverage >= FIGURE_MIN_COVERAGE:
             bonus += FIGURE_BONUS
         scored.append((coverage + bonus, coverage, i, s, source))
     scored.sort(key=lambda x: (-x[0], x[2]))
     return [(score, coverage, s, source) for score, coverage, _, s, source in scored]
+
+
+LIST_ITEM_START = re.compile(r"^[A-Z0-9$]")
+
+
+def list_items(sentence: str) -> list[tuple[str, str]]:
+    """A quoted list (composer.units: "Intro: item; Item; Item.") as (intro, item) pairs, the intro
+    with its ": " and every item without its end; [] for a sentence that is not a list (one whose
+    parts after "; " do not each start as an item does, with a capital or a figure)."""
+    head, colon, rest = sentence.partition(": ")
+    if not colon or "; " in head:
+        head, rest = "", sentence
+    else:
+        head += ": "
+    items = rest.rstrip(".").split("; ")
+    if len(items) < 2 or not all(LIST_ITEM_START.match(item) for item in items[1:]):
+        return []
+    return [(head, item) for item in items]
 
 
 def cite_mark(number: int, url: str) -> str:

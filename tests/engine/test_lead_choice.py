@@ -58,3 +58,18 @@ def test_passages_for_the_question_alone_are_fetched_only_when_the_lead_covers_t
     asked.clear()
     choose("What is the standard option uplift for provisional tax?", LEAD, [], "2026-27", False, 0.5, question_hits)
     assert not asked
+
+
+def test_a_list_counts_by_its_item_that_answers_and_puts_it_first():
+    from nztax.say import best_sentences, list_items
+
+    listed = ("You can: apply for a special deduction rate for your second job; Ask your employer for a tax code change; "
+              "Apply for an exemption if you are a full-time student earning under the threshold.")
+    assert [item for _, item in list_items(listed)][2].startswith("Apply for an exemption")
+    assert list_items("The rate is 12%; it applies to every dollar.") == []  # a clause after a semicolon is no item
+    many = _hit(listed, "https://www.ird.govt.nz/list")
+    one = _hit("A full-time student earning under the threshold can apply for an exemption from deductions.",
+               "https://www.ird.govt.nz/one")
+    chosen = best_sentences("Can a full-time student apply for an exemption?", [many, one], 2, tax_year="2026-27")
+    quoted = dict((hit.url, s) for s, hit in chosen)
+    assert quoted[many.url].startswith("You can: Apply for an exemption")  # its answering item first
