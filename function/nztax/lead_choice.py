@@ -14,7 +14,7 @@ asked for); the lead's sentences score as the first passage does. The lead opens
 sentence beats its best sentence by more than `settings.lead_yield` and covers at least
 `MIN_SENTENCE_COVERAGE` of the question; when the lead's best sentence is not its first, that
 sentence is put first. A lead opening "Yes." or "No." is not reordered (its first sentence answers
-the premise), and "Yes." answers only a yes-or-no question (`units.opening_for`).
+the premise). The margin was measured on the development part of the question bank (docs/units.md).
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ YES_NO = re.compile(r"^(?:Yes|No)\.$")
 
 @dataclass(frozen=True)
 class Opening:
-    lead: str               # the lead as it reads in the answer (reordered, "Yes." dropped where it answers nothing)
+    lead: str               # the lead as it reads in the answer (its best sentence first)
     sentence: str | None    # a passage sentence that opens the answer instead of the lead, or None
     hit: Any = None         # its passage
     score: float = 0.0      # the winner's score and the lead's best, for the trace and the measure
