@@ -455,15 +455,23 @@ class Engine:
             return composer.decline(decision, current)
         if decision.action == "refuse":
             return composer.refuse(decision)
+        asked_alone: list = []  # passages for the question's own words, if the lead's choice asks for them
+
+        def question_hits() -> list:
+            asked_alone[:] = self.search(decision.question, decision.tax_year, query_vector=vector)
+            return asked_alone
+
         if decision.action == "fact":
             from nztax.tools import call_tool
 
             tool_results = [(name, args, call_tool(name, args)) for name, args in decision.calls]
-            result = say.fact(decision, self.rules, hits, current, tool_results, self.titles)
+            result = say.fact(decision, self.rules, hits, current, tool_results, self.titles,
+                               lead_yield=self.settings.lead_yield,
+                               question_hits=question_hits)
         else:
             result = say.topic(decision, self.rules, hits, current)
         cited = {(c.url, c.section or "") for c in result.citations}
-        used = [h for h in hits if (h.url, h.section or "") in cited]
+        used = [h for h in hits + asked_alone if (h.url, h.section or "") in cited]
         return self._guarded(result, decision, passages=used)
 
     def search(self, query: str, tax_year: str | None, k: int | None = None, source_type: str | None = None,

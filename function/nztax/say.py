@@ -183,39 +183,9 @@ def best_sentences(question: str, hits: list, limit: int, extra_words: set[str] 
     word is among the candidates, a bonus for the better-ranked passages (retrieval already read the
     whole question) and for a figure when one is asked for; sentences about another tax year are
     left out, and at most two come from one passage."""
-    # (The question's own amounts are not words a passage shares with it: "$40,000 profit" is no "40";
-    # a year or a rate still is.)
-    plain = QUESTION_AMOUNT.sub(" ", question)
-    # IRD's own term for a word the question uses ("bitcoin" -> "crypto-asset") is a word to share too.
-    wanted = words(plain) | words(" ".join(canonical_terms(plain))) | (extra_words or set())
-    if not wanted:
-        return []
-    candidates = [(s, hit, rank) for rank, hit in enumerate(hits) for s in _sentences(hit)
-                  if not _other_year(s, tax_year) and not (past_year and (_undated_figure(s, tax_year) or _several_years(s)))]
-    if not candidates:
-        return []
-    frequency = Counter(w for s, _, _ in candidates for w in words(s) & wanted)
-    n = len(candidates)
-    wants_figure = bool(ASKS_FOR_A_FIGURE.search(question))
-    scored = []
-    for i, (s, hit, rank) in enumerate(candidates):
-        shared = words(s) & wanted
-        if not shared - GENERIC_WORDS:
-            continue  # ("taxed" alone is no answer to how staking rewards are taxed)
-        # Summed in word order: a set's order follows the process's hash seed, and float sums in
-        # another order can break a tie between two sentences differently from run to run.
-        weight = sum(math.log(1 + n / frequency[w]) for w in sorted(shared))
-        # A word no candidate has counts as if every one had it: it tells the sentences apart no more
-        # than a common word does ("bought", "later" beside "crypto-asset").
-        total = sum(math.log(1 + n / (frequency[w] or n)) for w in sorted(wanted))
-        coverage = weight / total if total else 0.0
-        bonus = RANK_BONUS[rank] if rank < len(RANK_BONUS) else 0.0
-        if wants_figure and re.search(r"\d", s) and coverage >= FIGURE_MIN_COVERAGE:
-            bonus += FIGURE_BONUS
-        scored.append((coverage + bonus, coverage, i, s, hit))
-    scored.sort(key=lambda x: (-x[0], x[2]))
+    candidates = passage_candidates(hits, tax_year, past_year)
     chosen, per_hit = [], Counter()
-    for _, coverage, _, s, hit in scored:
+    for _, coverage, s, hit in scored_sentences(question, candidates, extra_words):
         if coverage < MIN_SENTENCE_COVERAGE or per_hit[hit.parent_id] >= 2:
             continue
         chosen.append((s, hit))
@@ -223,6 +193,79 @@ def best_sentences(question: str, hits: list, limit: int, extra_words: set[str] 
         if len(chosen) >= limit:
             break
     return chosen
+
+
+def passage_candidates(hits: list, tax_year: str | None, past_year: bool) -> list[tuple[str, Any, int]]:
+    """(sentence, passage, rank) for every sentence of the passages that may be quoted for the year asked."""
+    return [(s, hit, rank) for rank, hit in enumerate(hits) for s in _sentences(hit)
+            if not _other_year(s, tax_year) and not (past_year and (_undated_figure(s, tax_year) or _several_years(s)))]
+
+
+def scored_sentences(question: str, candidates: list[tuple[str, Any, int]],
+                     extra_words: set[str] | None = None) -> list[tuple[float, float, str, Any]]:
+    """Candidates (sentence, source, rank) scored against the question, best first, as (score,
+    coverage, sentence, source); a sentence sharing only the words every tax text has is left out."""
+    # (The question's own amounts are not words a passage shares with it: "$40,000 profit" is no "40";
+    # a year or a rate still is.)
+    plain = QUESTION_AMOUNT.sub(" ", question)
+    # IRD's own term for a word the question uses ("bitcoin" -> "crypto-asset") is a word to share too.
+    wanted = words(plain) | words(" ".join(canonical_terms(plain))) | (extra_words or set())
+    if not wanted or not candidates:
+        return []
+    frequency = Counter(w for s, _, _ in candidates for w in words(s) & wanted)
+    n = len(candidates)
+    wants_figure = bool(ASKS_FOR_A_FIGURE.search(question))
+    scored = []
+    # A word no candidate has counts as if every one had it: it tells the sentences apart no more
+    # than a common word does ("bought", "later" beside "crypto-asset"). (Summed in word order: a
+    # set's order follows the process's hash seed, and float sums in another order can break a tie
+    # between two sentences differently from run to run.)
+    total = sum(math.log(1 + n / (frequency[w] or n)) for w in sorted(wanted))
+
+    def covered(text: str) -> float:
+        shared = words(text) & wanted
+        if not shared - GENERIC_WORDS:
+            return 0.0  # ("taxed" alone is no answer to how staking rewards are taxed)
+        return sum(math.log(1 + n / frequency[w]) for w in sorted(shared)) / total if total else 0.0
+
+    for i, (s, source, rank) in enumerate(candidates):
+        # A list counts by its item that answers best, not by the words of all its items together;
+        # that item is put first (a list's items are alike under its intro).
+        parts = list_items(s)
+        if parts:
+            k = max(range(len(parts)), key=lambda k: (covered(parts[k][0] + parts[k][1]), -k))
+            coverage = covered(parts[k][0] + parts[k][1])
+            if k:
+                items = [item for _, item in parts]
+                s = parts[0][0] + "; ".join([items[k]] + items[:k] + items[k + 1:]) + "."
+        else:
+            coverage = covered(s)
+        if coverage <= 0.0:
+            continue
+        bonus = RANK_BONUS[rank] if rank < len(RANK_BONUS) else 0.0
+        if wants_figure and re.search(r"\d", s) and coverage >= FIGURE_MIN_COVERAGE:
+            bonus += FIGURE_BONUS
+        scored.append((coverage + bonus, coverage, i, s, source))
+    scored.sort(key=lambda x: (-x[0], x[2]))
+    return [(score, coverage, s, source) for score, coverage, _, s, source in scored]
+
+
+LIST_ITEM_START = re.compile(r"^[A-Z0-9$]")
+
+
+def list_items(sentence: str) -> list[tuple[str, str]]:
+    """A quoted list (composer.units: "Intro: item; Item; Item.") as (intro, item) pairs, the intro
+    with its ": " and every item without its end; [] for a sentence that is not a list (one whose
+    parts after "; " do not each start as an item does, with a capital or a figure)."""
+    head, colon, rest = sentence.partition(": ")
+    if not colon or "; " in head:
+        head, rest = "", sentence
+    else:
+        head += ": "
+    items = rest.rstrip(".").split("; ")
+    if len(items) < 2 or not all(LIST_ITEM_START.match(item) for item in items[1:]):
+        return []
+    return [(head, item) for item in items]
 
 
 def cite_mark(number: int, url: str) -> str:
@@ -251,7 +294,10 @@ def _spaced(quotes: list[str]) -> list[str]:
 
 
 def fact(decision: Decision, rules: RuleBook, hits: list, current_year: str, tool_results: list | None = None,
-         titles: dict[str, str] | None = None) -> AskResult:
+         titles: dict[str, str] | None = None, lead_yield: float | None = None, question_hits=None) -> AskResult:
+    """The catalogue lead, filled for the year, answers first where it answers the question asked;
+    otherwise the retrieved sentence that does (lead_choice.py), with the lead after it.
+    `question_hits()`: passages retrieved for the question's own words (without the intent's)."""
     intent = decision.intent
     year_rules = rules.years.get(decision.tax_year) or rules.years.get(current_year)
     values = fact_values(year_rules) if year_rules else {}
@@ -268,10 +314,12 @@ def fact(decision: Decision, rules: RuleBook, hits: list, current_year: str, too
     if not lead:
         return topic(decision, rules, hits, current_year)
     band = _band_asked(decision, year_rules) if intent and "tax_rates" in intent.show else None
+    opening = None
+    own_sum = bool(intent and "calculation" in intent.show and tool_results)
     body: list[str] = [band or lead]
     named = None
     citations: list[Citation] = []
-    if intent and "calculation" in intent.show and tool_results:
+    if own_sum:
         # What the misconception means for the income they stated, worked out.
         sums = [lead_for(n, a, r, decision) for n, a, r in tool_results]
         sums.append(_difference(tool_results) or "")
@@ -292,16 +340,34 @@ def fact(decision: Decision, rules: RuleBook, hits: list, current_year: str, too
             # The rows the question names (a code, a rate) belong in the first paragraph.
             named = named or rows_named(decision.asked, _yearly_amounts(decision), lines, year_rules.year)
         citations += composer.rule_citations(year_rules, composer.TOPIC_SECTIONS.get(rules_topic, []))
+    if not band and not own_sum and not named and not values.get("rule_sum") and not values.get("code_main"):
+        # (A sum on the question's own figures, its own code, or the table rows it names answer it:
+        # only the rule's general lead is weighed against what was retrieved.)
+        from nztax.lead_choice import choose
+        from nztax.settings import get_settings
+
+        lead_yield = get_settings().lead_yield if lead_yield is None else lead_yield
+        opening = choose(decision.asked, lead, hits, decision.tax_year, decision.tax_year < current_year, lead_yield,
+                         question_hits)
+        body[0] = opening.lead
     support = best_sentences(decision.asked, hits, SUPPORT_SENTENCES, words(intent.search or "") if intent else None,
                              tax_year=decision.tax_year, past_year=decision.tax_year < current_year)
     # Plain prose: the lead carries the number of the source behind its figures; passages are
     # quoted only as evidence below the answer, each with its source's number.
     numbers: dict[str, int] = {}
-    for c in composer.dedupe(citations):
-        numbers.setdefault(c.url, len(numbers) + 1)
-    if numbers and not body[0].endswith(")"):
-        first = next(iter(numbers))
-        body[0] = body[0] + cite_mark(numbers[first], first)
+    opener = opening.sentence if opening is not None else None
+    if opener:
+        numbers[opening.hit.url] = 1  # the retrieved sentence that answers opens, cited [1]
+    lead_sources = [c.url for c in composer.dedupe(citations)]  # the lead's own: rules data, calculators
+    for url in lead_sources:
+        numbers.setdefault(url, len(numbers) + 1)
+    if lead_sources and not body[0].endswith(")"):
+        body[0] = body[0] + cite_mark(numbers[lead_sources[0]], lead_sources[0])
+    if opener:
+        # The intent's lead follows in its own paragraph: it is about the topic, not the question.
+        body = [f"{opener}{cite_mark(1, opening.hit.url)}", ""] + body
+        citations.insert(0, composer.passage_citation(opening.hit))
+        support = [(s, h) for s, h in support if s != opener]
     if named:
         body[0] += " " + named
     if support:

@@ -19,6 +19,8 @@ from decimal import Decimal
 from nztax.amount_grammar import CAPITALISED_WORD
 
 RATE = re.compile(r"\d+(?:\.\d+)?%")
+# A rate written out ("30 percent", "30 per cent") names the same row as "30%".
+RATE_IN_WORDS = re.compile(r"\b(\d+(?:\.\d+)?)\s?(?:percent|per cent)\b", re.I)
 DOLLARS = re.compile(r"\$([\d,]+(?:\.\d+)?)")
 # More rows than this named: the question is about the table as a whole, which follows.
 MAX_ROWS = 3
@@ -78,7 +80,7 @@ def rows_named(question: str, amounts: list[Decimal], lines: list[str], year: st
     if table is None:
         return None
     headers, rows = table
-    rates = set(RATE.findall(question))
+    rates = set(RATE.findall(question)) | {f"{n}%" for n in RATE_IN_WORDS.findall(question)}
     codes = set(CAPITALISED_WORD.findall(question))
     named = [row for row in rows if len(row) == len(headers) and _named(row, rates, codes, amounts)]
     if not named or len(named) > MAX_ROWS or len(named) == len(rows):

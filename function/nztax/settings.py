@@ -49,6 +49,7 @@ Tax figures never live here: they are in `nztax/rules/*.yaml`.
 | NZTAX_UNIT_MARGIN | 0.1 | Ask box: least lead of the best unit over the next one before it is served |
 | NZTAX_UNIT_ALONE_SCORE | 0.8 | Ask box: least score for a unit that leads every other unit by `NZTAX_UNIT_ALONE_MARGIN` |
 | NZTAX_UNIT_ALONE_MARGIN | 0.3 | Ask box: the lead over the next unit at which `NZTAX_UNIT_ALONE_SCORE` is enough |
+| NZTAX_LEAD_YIELD | 0.5 | a fact answer no unit matched: how much more a retrieved sentence must score against the question than the intent lead's best sentence to open the answer instead (lead_choice.py) |
 | NZTAX_UNIT_OVER_DECLINE | 1.1 | Ask box: least unit score (and twice the margin) for a unit to answer a question the engine would decline as another subject |
 | NZTAX_RRF_K | 10 | reciprocal rank fusion constant (10: best on the development part of the held-out queries, docs/retrieval.md) |
 | NZTAX_RRF_WEIGHT_BM25 | 1.0 | weight of the BM25 ranking in fusion |
@@ -240,6 +241,7 @@ class Settings:
     unit_over_decline: float = 1.1
     unit_alone_score: float = 0.8
     unit_alone_margin: float = 0.3
+    lead_yield: float = 0.5
     # understanding (issue 11)
     intent_margin: float = 0.04
     intent_cover_margin: float = 0.15     # a named sum that shows the best intent's figure too wins by this much
@@ -363,6 +365,7 @@ def get_settings() -> Settings:
         unit_over_decline=float(_env("NZTAX_UNIT_OVER_DECLINE", "1.1")),
         unit_alone_score=float(_env("NZTAX_UNIT_ALONE_SCORE", "0.8")),
         unit_alone_margin=float(_env("NZTAX_UNIT_ALONE_MARGIN", "0.3")),
+        lead_yield=float(_env("NZTAX_LEAD_YIELD", "0.5")),
         intent_margin=float(_env("NZTAX_INTENT_MARGIN", "0.04")),
         intent_cover_margin=float(_env("NZTAX_INTENT_COVER_MARGIN", "0.15")),
         intent_min_score=float(_env("NZTAX_INTENT_MIN_SCORE", "0.45")),

@@ -13,6 +13,11 @@ CODES = ["| Code | Total yearly income up to | Rate |", "|---|---|---|", "| SB |
 def test_a_rate_the_question_gives_names_its_row():
     assert rows_named("What income is taxed at 33%?", [], BANDS, "2026-27") == \
         "In 2026-27, taxable income $78,100 – $180,000: rate 33%."
+    # Written out, the rate names the same row.
+    assert rows_named("At what income does the 30 percent rate start?", [], BANDS, "2026-27") == \
+        "In 2026-27, taxable income $53,500 – $78,100: rate 30%."
+    assert rows_named("What is taxed at 33 per cent?", [], BANDS, "2026-27") == \
+        "In 2026-27, taxable income $78,100 – $180,000: rate 33%."
 
 
 def test_amounts_name_the_rows_whose_range_holds_them():

@@ -1,0 +1,89 @@
+"""Which sentence opens a fact answer that no answer unit matched: the intent's lead, or the
+retrieved sentence that answers the question asked.
+
+In: the question, the intent's filled lead, the retrieved passages and the year asked. Out:
+`Opening` — the lead as it opens (its sentence that answers the question first), or the passage
+sentence that answers it better, with its passage (the lead then follows in a paragraph of its own).
+
+An intent's lead answers the intent's central question ("What are the tax rates?"); a question the
+classifier puts under the same intent can ask something else ("At what income does the 30% rate
+start?", "When is tax to pay due with a tax agent?"). So the lead's sentences and the passages'
+sentences are scored together against the question by the same scorer (`say.scored_sentences`:
+word overlap weighted by rarity, a bonus for the better-ranked passages and for a figure when one is
+asked for); the lead's sentences score as the first passage does. The lead opens unless a passage
+sentence beats its best sentence by more than `settings.lead_yield` and covers at least
+`MIN_SENTENCE_COVERAGE` of the question; when the lead's best sentence is not its first, that
+sentence is put first. A lead opening "Yes." or "No." is not reordered (its first sentence answers
+the premise). The margin was measured on the development part of the question bank (docs/units.md).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any, Callable
+
+SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
+YES_NO = re.compile(r"^(?:Yes|No)\.$")
+
+
+@dataclass(frozen=True)
+class Opening:
+    lead: str               # the lead as it reads in the answer (its best sentence first)
+    sentence: str | None    # a passage sentence that opens the answer instead of the lead, or None
+    hit: Any = None         # its passage
+    score: float = 0.0      # the winner's score and the lead's best, for the trace and the measure
+    lead_score: float = 0.0
+    coverage: float = 0.0   # the share of the question's words each covers
+    lead_coverage: float = 0.0
+
+
+def lead_sentences(lead: str) -> list[str]:
+    """The lead's sentences, a bare "Yes." or "No." kept with the sentence after it."""
+    parts = [p for p in SENTENCE_END.split(lead.strip()) if p]
+    out: list[str] = []
+    for part in parts:
+        if out and YES_NO.match(out[-1]):
+            out[-1] += " " + part
+        else:
+            out.append(part)
+    return out
+
+
+def choose(question: str, lead: str, hits: list, tax_year: str | None, past_year: bool, margin: float,
+           question_hits: Callable[[], list] | None = None) -> Opening:
+    """How the fact answer to `question` opens (see the module docstring). `hits` were retrieved
+    with the intent's search words; `question_hits()` retrieves for the question's words alone,
+    asked only when the lead covers too little of the question (the intent's words pull towards
+    the intent's own pages, which its lead already speaks for)."""
+    from nztax.say import MIN_SENTENCE_COVERAGE, passage_candidates, scored_sentences
+
+    own = lead_sentences(lead)
+    if not own:
+        return Opening(lead=lead, sentence=None)
+
+    def ranked(passages: list) -> list:
+        # (The lead's sentences are told from passages by their source: their index in the lead.)
+        return scored_sentences(question, [(s, k, 0) for k, s in enumerate(own)] + passage_candidates(passages, tax_year, past_year))
+
+    def lead_best(scored: list) -> tuple[float, float, str]:
+        return next(((score, coverage, own[k]) for score, coverage, _, k in scored if isinstance(k, int)), (0.0, 0.0, own[0]))
+
+    scored = ranked(hits)
+    best_own = lead_best(scored)
+    if best_own[1] < MIN_SENTENCE_COVERAGE and question_hits is not None:
+        seen = {(h.url, h.section, h.text) for h in hits}
+        scored = ranked([h for h in question_hits() if (h.url, h.section, h.text) not in seen] + hits)
+        best_own = lead_best(scored)
+    best_passage = next(((score, coverage, s, source) for score, coverage, s, source in scored if not isinstance(source, int)),
+                        None)
+    if (best_passage is not None and best_passage[1] >= MIN_SENTENCE_COVERAGE
+            and best_passage[0] > best_own[0] + margin):
+        return Opening(lead=lead, sentence=best_passage[2], hit=best_passage[3], score=round(best_passage[0], 4),
+                       lead_score=round(best_own[0], 4), coverage=round(best_passage[1], 4),
+                       lead_coverage=round(best_own[1], 4))
+    first = best_own[2]
+    if first != own[0] and not YES_NO.match(own[0].split(" ", 1)[0]):
+        lead = " ".join([first] + [s for s in own if s != first])
+    return Opening(lead=lead, sentence=None, score=round(best_own[0], 4), lead_score=round(best_own[0], 4),
+                   coverage=round(best_own[1], 4), lead_coverage=round(best_own[1], 4))

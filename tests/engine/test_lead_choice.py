@@ -1,0 +1,75 @@
+"""A fact answer no unit matched opens with the sentence that answers the question asked (lead_choice.py)."""
+
+from types import SimpleNamespace
+
+from nztax.lead_choice import choose, lead_sentences
+
+LEAD = ("You pay provisional tax for a year if your residual income tax was more than $5,000 the year before. "
+        "Under the standard option it is last year's residual income tax plus 5%, paid in three instalments.")
+
+
+def _hit(text: str, url: str = "https://www.ird.govt.nz/x") -> SimpleNamespace:
+    return SimpleNamespace(text=text, url=url, parent_id=url, title="t", section="")
+
+
+def test_a_bare_yes_or_no_stays_with_its_sentence():
+    assert lead_sentences("No. Only the part over $180,000 is taxed at 39%. Each band is taxed on its own.") == [
+        "No. Only the part over $180,000 is taxed at 39%.", "Each band is taxed on its own."]
+
+
+def test_the_leads_sentence_that_answers_comes_first():
+    opening = choose("What is the uplift under the standard option?", LEAD, [], "2026-27", False, 0.5)
+    assert opening.sentence is None
+    assert opening.lead.startswith("Under the standard option")
+    assert "You pay provisional tax" in opening.lead  # the rest of the lead follows
+
+
+def test_a_lead_opening_no_is_not_reordered():
+    lead = "No. Only the part over $180,000 is taxed at 39%. The standard option uplift is 5%."
+    assert choose("What is the standard option uplift?", lead, [], "2026-27", False, 0.5).lead == lead
+
+
+def test_a_passage_sentence_far_ahead_of_the_lead_opens_instead():
+    hit = _hit("The accounting income method (AIM) lets you pay provisional tax as you earn, through AIM-capable software.")
+    opening = choose("What is the accounting income method (AIM) for provisional tax?", LEAD, [hit], "2026-27", False, 0.5)
+    assert opening.sentence and opening.sentence.startswith("The accounting income method")
+    assert opening.hit is hit and opening.score > opening.lead_score + 0.5
+
+
+def test_a_passage_sentence_only_a_little_ahead_leaves_the_lead_to_open():
+    hit = _hit("Residual income tax over $5,000 means provisional tax is due in the next year, in instalments.")
+    opening = choose("When is residual income tax over the threshold due as provisional tax?", LEAD, [hit], "2026-27",
+                     False, 0.5)
+    assert opening.sentence is None
+    # Without the margin the passage sentence would open: the margin decides, not the scorer alone.
+    assert choose("When is residual income tax over the threshold due as provisional tax?", LEAD, [hit], "2026-27",
+                  False, 0.0).sentence == hit.text
+
+
+def test_passages_for_the_question_alone_are_fetched_only_when_the_lead_covers_too_little():
+    asked = []
+
+    def question_hits():
+        asked.append(True)
+        return [_hit("Payroll giving lets employees donate straight from their pay and get the credit each payday.")]
+
+    opening = choose("How does payroll giving work?", LEAD, [], "2026-27", False, 0.5, question_hits)
+    assert asked and opening.sentence and "Payroll giving" in opening.sentence
+    asked.clear()
+    choose("What is the standard option uplift for provisional tax?", LEAD, [], "2026-27", False, 0.5, question_hits)
+    assert not asked
+
+
+def test_a_list_counts_by_its_item_that_answers_and_puts_it_first():
+    from nztax.say import best_sentences, list_items
+
+    listed = ("You can: apply for a special deduction rate for your second job; Ask your employer for a tax code change; "
+              "Apply for an exemption if you are a full-time student earning under the threshold.")
+    assert [item for _, item in list_items(listed)][2].startswith("Apply for an exemption")
+    assert list_items("The rate is 12%; it applies to every dollar.") == []  # a clause after a semicolon is no item
+    many = _hit(listed, "https://www.ird.govt.nz/list")
+    one = _hit("A full-time student earning under the threshold can apply for an exemption from deductions.",
+               "https://www.ird.govt.nz/one")
+    chosen = best_sentences("Can a full-time student apply for an exemption?", [many, one], 2, tax_year="2026-27")
+    quoted = dict((hit.url, s) for s, hit in chosen)
+    assert quoted[many.url].startswith("You can: Apply for an exemption")  # its answering item first
