@@ -224,7 +224,7 @@ def scores_json(results: dict[str, ModeResult]) -> dict[str, dict[str, float]]:
 
 def sweep(retriever: Retriever, golden: GoldenSet) -> str:
     """Hybrid metrics for one knob at a time around the defaults (RRF k and weights, BM25 coverage
-    power, page-vector weight, query expansion), on the dev split only so the holdout stays unseen.
+    power, page-vector weight, query expansion, the long-query page cap), on the dev split only so the holdout stays unseen.
     The BM25 heading boost changes the index, so it is measured by rebuilding (docs/retrieval.md)."""
     dev = GoldenSet([g for g in golden.queries if g.split == "dev"], [])  # never "holdout" or "test"
     base = retriever.settings
@@ -236,6 +236,7 @@ def sweep(retriever: Retriever, golden: GoldenSet) -> str:
     variants += [(f"bm25 coverage power {p}", {"bm25_coverage_power": p}) for p in (0.0, 1.0, 3.0)]
     variants += [(f"page vector weight {w}", {"page_vector_weight": w}) for w in (0.0, 0.25, 1.0)]
     variants += [("no query expansion", {"query_expansion": False})]
+    variants += [(f"long query sections per page {c}", {"long_query_sections_per_page": c}) for c in (0, 2)]
     lines = ["", f"## Fusion settings sweep (hybrid, dev split: {len(dev.queries)} queries)", "",
              "| variant | Hit@1 | Hit@5 | MRR |", "|---|---|---|---|"]
     try:

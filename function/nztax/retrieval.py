@@ -19,7 +19,10 @@ How a hybrid search works:
    reaches the higher dense-only floor (a paraphrase sharing no word). An unrelated question gets
    no hits at all. When it passes, children naming a query identifier or reaching the floor are
    kept (so a paraphrase's best passage is not dropped for sharing no word).
-4. Children are replaced by their parents, keeping each parent's best-ranked child only.
+4. Children are replaced by their parents, keeping each parent's best-ranked child only, and at
+   most `max_sections_per_page` sections of one page while other pages pass; a long query (more
+   distinct terms than `bm25_coverage_max_words`, such as a whole post) keeps only its best section
+   per page (`long_query_sections_per_page`), since it asks about a page rather than a passage.
 
 `Hit.tax_year` is the chunk's tax years joined with ", " ("2025-26, 2026-27"), or None when the
 chunk is not tied to a year; the list itself is `Hit.tax_years`.
@@ -181,24 +184,27 @@ class Retriever:
         """The query vector `search` would compute (callers may pass it back as `query_vector`)."""
         return self.embedder.embed_query(self.query_text(query))
 
+    def query_tokens(self, query: str) -> list[str]:
+        """The (already expanded) query's BM25 terms, stemmed, in order."""
+        return list(bm25_tokenize([query], self.index.manifest.bm25, return_ids=False)[0])
+
     def query_words(self, query: str) -> int:
         """How many distinct BM25 terms the (already expanded) query has."""
-        return len(set(bm25_tokenize([query], self.index.manifest.bm25, return_ids=False)[0]))
+        return len(set(self.query_tokens(query)))
 
     def bm25_scores(self, query: str) -> np.ndarray:
         """BM25 score of every child for the (already expanded) query text."""
-        return self._bm25(query, with_coverage=False)[0]
+        return self._bm25(self.query_tokens(query), with_coverage=False)[0]
 
     def bm25_scores_and_coverage(self, query: str) -> tuple[np.ndarray, np.ndarray]:
         """(BM25 scores, share of the query's distinct words each child contains; unknown words count)."""
-        return self._bm25(query, with_coverage=True)
+        return self._bm25(self.query_tokens(query), with_coverage=True)
 
-    def _bm25(self, query: str, with_coverage: bool) -> tuple[np.ndarray, np.ndarray | None]:
+    def _bm25(self, tokens: list[str], with_coverage: bool) -> tuple[np.ndarray, np.ndarray | None]:
         # Summed straight from the eager index's postings (one bincount, not one n-long pass per
         # query word), so the cost follows the query words' postings rather than the corpus size.
         n = len(self.index.children)
         bm25 = self.index.bm25
-        tokens = bm25_tokenize([query], self.index.manifest.bm25, return_ids=False)[0]
         ids = [bm25.vocab_dict[t] for t in tokens if t in bm25.vocab_dict]
         if not ids:
             return np.zeros(n, dtype=np.float32), (np.zeros(n, dtype=np.float32) if with_coverage else None)
@@ -308,11 +314,11 @@ class Retriever:
         depth = min(self.settings.retrieval_candidates, len(self.index.children))
 
         text = self.query_text(query)
+        tokens = self.query_tokens(text)  # once: BM25, coverage and the long-query rules all read them
+        long_query = len(set(tokens)) > self.settings.bm25_coverage_max_words
         bm25 = coverage = None
-        if mode == "bm25":
-            bm25 = self.bm25_scores(text)
-        elif mode == "hybrid":
-            bm25, coverage = self.bm25_scores_and_coverage(text)
+        if mode in ("bm25", "hybrid"):
+            bm25, coverage = self._bm25(tokens, with_coverage=mode == "hybrid")
         cosine = dense = None
         dense_allowed = allowed
         if mode in ("dense", "hybrid"):
@@ -346,7 +352,7 @@ class Retriever:
             bm25_weight = self.settings.rrf_weight_bm25
             # Coverage tells a short query's real match from stray words; in a longer post no passage
             # holds most of the words, so there it would only mute BM25 for every post alike.
-            if self.query_words(text) <= self.settings.bm25_coverage_max_words:
+            if not long_query:
                 best_coverage = float(coverage[bm25_ranked].max()) if bm25_ranked else 0.0
                 bm25_weight *= best_coverage ** self.settings.bm25_coverage_power
             scores = rrf_fuse(
@@ -364,12 +370,12 @@ class Retriever:
             relevant = any(row in named or cosine[row] >= alone or (cosine[row] >= floor and bm25[row] > 0)
                            for row in ranked)
             passes = {row for row in ranked if row in named or cosine[row] >= floor} if relevant else set()
-        return self._parents([row for row in ranked if row in passes], scores, k)
+        cap = self.settings.long_query_sections_per_page if long_query else self.settings.max_sections_per_page
+        return self._parents([row for row in ranked if row in passes], scores, k, cap)
 
-    def _parents(self, ranked_rows: list[int], scores: dict[int, float], k: int) -> list[Hit]:
-        """The first `k` distinct parent sections, at most `max_sections_per_page` from one page
-        while other pages have passing sections (then the rest fill up in rank order)."""
-        cap = self.settings.max_sections_per_page
+    def _parents(self, ranked_rows: list[int], scores: dict[int, float], k: int, cap: int) -> list[Hit]:
+        """The first `k` distinct parent sections, at most `cap` from one page while other pages
+        have passing sections (then the rest fill up in rank order)."""
         hits, deferred = self._distinct_parents(ranked_rows, scores, k, cap)
         return (hits + deferred)[:k]
 

@@ -54,6 +54,7 @@ Tax figures never live here: they are in `nztax/rules/*.yaml`.
 | NZTAX_RRF_WEIGHT_DENSE | 1.0 | weight of the dense ranking in fusion |
 | NZTAX_RRF_WEIGHT_IDENTIFIER | 1.0 | weight of the exact-identifier ranking (LC 15, IR3, M SL) in fusion |
 | NZTAX_MAX_SECTIONS_PER_PAGE | 2 | search: most sections of one page among the results while other pages pass (0 = no cap; docs/retrieval.md) |
+| NZTAX_LONG_QUERY_SECTIONS_PER_PAGE | 1 | search: the same for a query of more distinct terms than NZTAX_BM25_COVERAGE_MAX_WORDS, such as a whole post (docs/realposts.md) |
 | NZTAX_RETRIEVAL_CANDIDATES | 50 | candidates taken from each ranking before fusion |
 | NZTAX_RELEVANCE_FLOOR | unset | min. query-passage cosine for a hit; unset = the embedder's calibrated floor |
 | NZTAX_BM25_K1 / NZTAX_BM25_B | 1.5 / 0.75 | BM25 parameters used when the index is built |
@@ -173,6 +174,9 @@ class Settings:
     rrf_weight_identifier: float = 1.0
     retrieval_candidates: int = 50
     max_sections_per_page: int = 2  # diversity: sections of one page among the results (0 = no cap)
+    # The same cap for a long query (more distinct terms than `bm25_coverage_max_words`): a real post
+    # asks about a page, so its best passage per page lets the next pages in (docs/realposts.md).
+    long_query_sections_per_page: int = 1
     relevance_floor: float | None = None
     bm25_k1: float = 1.5
     bm25_b: float = 0.75
@@ -307,6 +311,7 @@ def get_settings() -> Settings:
         rrf_weight_identifier=float(_env("NZTAX_RRF_WEIGHT_IDENTIFIER", "1.0")),
         retrieval_candidates=int(_env("NZTAX_RETRIEVAL_CANDIDATES", "50")),
         max_sections_per_page=int(_env("NZTAX_MAX_SECTIONS_PER_PAGE", "2")),
+        long_query_sections_per_page=int(_env("NZTAX_LONG_QUERY_SECTIONS_PER_PAGE", "1")),
         relevance_floor=float(os.environ["NZTAX_RELEVANCE_FLOOR"]) if os.environ.get("NZTAX_RELEVANCE_FLOOR") else None,
         bm25_k1=float(_env("NZTAX_BM25_K1", "1.5")),
         bm25_b=float(_env("NZTAX_BM25_B", "0.75")),

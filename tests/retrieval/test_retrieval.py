@@ -157,3 +157,42 @@ def test_fixture_golden_metrics(retriever):
     for mode in ("bm25", "dense"):
         assert hybrid.hit_at(1) >= results[mode].hit_at(1)
         assert hybrid.mrr() >= results[mode].mrr()
+
+
+# A whole post, not a search-box query: more distinct terms than `bm25_coverage_max_words`.
+LONG_RATES_QUESTION = ("My salary went up this year and my partner says our wages now fall into a higher "
+                       "income tax bracket. Which tax rates for individuals apply to each dollar we earn?")
+
+
+def _pages_before_repeat(hits):
+    """How many hits come before the first one whose page was already listed."""
+    seen = []
+    for hit in hits:
+        if hit.url in seen:
+            break
+        seen.append(hit.url)
+    return len(seen)
+
+
+def test_long_query_lists_each_page_once_before_any_page_twice(retriever):
+    assert retriever.query_words(retriever.query_text(LONG_RATES_QUESTION)) > retriever.settings.bm25_coverage_max_words
+    hits = retriever.search(LONG_RATES_QUESTION, k=25)
+    pages = {h.url for h in hits}
+    assert len(pages) < len(hits)  # some page has a second passing section ...
+    assert _pages_before_repeat(hits) == len(pages)  # ... and it waits until every page has been listed once
+    assert "tax-rates-for-individuals" in hits[0].url
+
+
+def test_short_query_may_list_two_sections_of_one_page(retriever):
+    hits = retriever.search("income tax rates for individuals", k=5)
+    assert sum("tax-rates-for-individuals" in h.url for h in hits[:3]) == 2
+
+
+def test_long_query_page_cap_is_a_setting(retriever):
+    original = retriever.settings
+    try:
+        retriever.settings = dataclasses.replace(original, long_query_sections_per_page=2)
+        hits = retriever.search(LONG_RATES_QUESTION, k=25)
+    finally:
+        retriever.settings = original
+    assert _pages_before_repeat(hits) < len({h.url for h in hits})
