@@ -15,7 +15,6 @@ interpreter, or a damaged file (sha256 of the payload in its header), leaves `re
 
 from __future__ import annotations
 
-import hashlib
 import io
 import json
 import logging
@@ -23,6 +22,8 @@ import pickle
 import re
 import sys
 from pathlib import Path
+
+from nztax import checked_file
 
 try:  # CPython's regular expression internals (3.11+)
     import _sre
@@ -92,12 +93,9 @@ def read(path: Path) -> dict:
     except OSError:
         return {}
     try:
-        header, _, payload = raw.partition(b"\n")
-        meta = json.loads(header)
-        if meta.get("key") != interpreter_key():
+        payload = checked_file.payload(raw, interpreter_key())
+        if payload is None:
             return {}  # another Python: its regex code may differ, so compile as usual
-        if hashlib.sha256(payload).hexdigest() != meta.get("sha256"):
-            raise ValueError("payload sha256 differs from its header")
         table = _TableUnpickler(io.BytesIO(payload)).load()
         if not isinstance(table, dict):
             raise ValueError("not a table of patterns")
@@ -125,10 +123,7 @@ def write(path: Path, patterns: set[tuple]) -> int:
         except (re.error, TypeError, ValueError, OverflowError):
             continue  # `re` raises for it at run time too; nothing to store
     payload = pickle.dumps(table, protocol=pickle.HIGHEST_PROTOCOL)
-    header = json.dumps({"key": interpreter_key(), "sha256": hashlib.sha256(payload).hexdigest(), "patterns": len(table)})
-    tmp = Path(path).with_suffix(".tmp")
-    tmp.write_bytes(header.encode("utf-8") + b"\n" + payload)
-    tmp.replace(path)  # a reader never sees half a file (the live index is refreshed in place)
+    checked_file.write(path, payload, interpreter_key(), patterns=len(table))
     return len(table)
 
 

@@ -24,6 +24,8 @@ from pathlib import Path
 
 import yaml
 
+from nztax import checked_file
+
 LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 COMPILED_FILE = "data.pickle"
 # What the stored values depend on besides the text: the file layout, the loader and its version.
@@ -85,12 +87,9 @@ def read_compiled(path: Path) -> dict[str, bytes]:
     except OSError:
         return {}
     try:
-        header, _, payload = raw.partition(b"\n")
-        meta = json.loads(header)
-        if meta.get("key") != COMPILED_KEY:
+        payload = checked_file.payload(raw, COMPILED_KEY)
+        if payload is None:
             return {}  # written by another loader or layout: parse instead
-        if hashlib.sha256(payload).hexdigest() != meta.get("sha256"):
-            raise ValueError("payload sha256 differs from its header")
         values = _SafeUnpickler(io.BytesIO(payload)).load()
         if not isinstance(values, dict) or not all(isinstance(v, bytes) for v in values.values()):
             raise ValueError("not a table of pickled values")
@@ -107,11 +106,8 @@ def save_compiled(directory: Path, files: list[Path]) -> Path:
         text = path.read_text(encoding="utf-8")
         values[_text_key(text)] = pickle.dumps(parse_yaml(text), protocol=pickle.HIGHEST_PROTOCOL)
     payload = pickle.dumps(values, protocol=pickle.HIGHEST_PROTOCOL)
-    header = json.dumps({"key": COMPILED_KEY, "sha256": hashlib.sha256(payload).hexdigest(), "files": len(values)})
     target = Path(directory) / COMPILED_FILE
-    tmp = target.with_suffix(".tmp")
-    tmp.write_bytes(header.encode("utf-8") + b"\n" + payload)
-    tmp.replace(target)  # a reader never sees half a file (the live index is refreshed in place)
+    checked_file.write(target, payload, COMPILED_KEY, files=len(values))
     return target
 
 
