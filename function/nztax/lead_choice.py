@@ -23,7 +23,8 @@ import re
 from dataclasses import dataclass
 from typing import Any, Callable
 
-SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
+from nztax.sentences import sentences
+
 YES_NO = re.compile(r"^(?:Yes|No)\.$")
 
 
@@ -40,7 +41,7 @@ class Opening:
 
 def lead_sentences(lead: str) -> list[str]:
     """The lead's sentences, a bare "Yes." or "No." kept with the sentence after it."""
-    parts = [p for p in SENTENCE_END.split(lead.strip()) if p]
+    parts = sentences(lead.strip())
     out: list[str] = []
     for part in parts:
         if out and YES_NO.match(out[-1]):
