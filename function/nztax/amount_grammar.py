@@ -208,6 +208,8 @@ def _period_and_end(text: str, start: int, end: int) -> tuple[str, bool, int]:
 
 # "$60k salary", "$20k profit", "$5,000 of interest": the noun right after an amount says what it is.
 LABELS_NEXT_AMOUNT = re.compile(r"\s*(?:of|is|was|:|=|-)?\s*\$?\d")  # words right before the next amount label it
+# A rate, written with its sign or in words ("30%", "30 percent").
+PERCENT = re.compile(r"(?P<p>\d+(?:\.\d+)?)\s?(?:%|percent\b|per cent\b)", re.I)
 # Another figure among the words around an amount, whose role words are its own.
 MONEY_FIGURE = re.compile(r"\$\s?\d|\d\s?k\b", re.I)
 FIGURE_JUST_BEFORE = re.compile(r"(?:\$\s?\d[\d,.]*|\d[\d,.]*\s?k)\s+(?:[a-z']+\s+){0,1}$", re.I)

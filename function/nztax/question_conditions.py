@@ -16,7 +16,7 @@ from nztax.cue_words import alternatives
 from nztax.rules import RuleBook
 from nztax.settings import get_settings
 from nztax.years import read_year
-from nztax.amount_grammar import MONTH_NAMES, _CODES
+from nztax.amount_grammar import MONTH_NAMES, PERCENT, _CODES
 from nztax.amount_roles import SECOND_JOB_WORDS
 from nztax.amount_owners import BUSINESS_PLACES
 
@@ -69,7 +69,6 @@ PROPOSED_BEFORE = re.compile(r"\b(?:should|can|could|would|do|shall|will|may|mus
 CODE_ENDS_QUERY = re.compile(r"(?:\bp/?w|\bpw|\bwk|\bweek|\bweekly|\bfortnight|\bfortnightly|\bmonth|\bmonthly|\bhrs?|\bhours?|\d)\s+"
                              r"(?P<c>(?:me|m|sb|sh|st|sa)(?:\s?sl)?)(?:\s+(?:right|correct|ok|pls|please|tax|paye))?\s*\??\s*$", re.I)
 BARE_SL_CODE = re.compile(r"(?<![\w'])(?P<c>(?:ME|M|SB|SH|ST|SA|S) SL)(?![\w'])")
-PERCENT = re.compile(r"(?P<p>\d+(?:\.\d+)?)\s?(?:%|percent\b|per cent\b)", re.I)
 ESCT = re.compile(r"\besct\b|employer superannuation contribution tax|employer (?:kiwi\s?saver )?contributions?", re.I)
 # One negation before a short list joined by or negates each item. (Not a list joined by a comma or
 # and: the next item there is said to hold.)

@@ -16,11 +16,8 @@ from __future__ import annotations
 import re
 from decimal import Decimal
 
-from nztax.amount_grammar import CAPITALISED_WORD
+from nztax.amount_grammar import CAPITALISED_WORD, PERCENT
 
-RATE = re.compile(r"\d+(?:\.\d+)?%")
-# A rate written out ("30 percent", "30 per cent") names the same row as "30%".
-RATE_IN_WORDS = re.compile(r"\b(\d+(?:\.\d+)?)\s?(?:percent|per cent)\b", re.I)
 DOLLARS = re.compile(r"\$([\d,]+(?:\.\d+)?)")
 # More rows than this named: the question is about the table as a whole, which follows.
 MAX_ROWS = 3
@@ -80,7 +77,7 @@ def rows_named(question: str, amounts: list[Decimal], lines: list[str], year: st
     if table is None:
         return None
     headers, rows = table
-    rates = set(RATE.findall(question)) | {f"{n}%" for n in RATE_IN_WORDS.findall(question)}
+    rates = {f"{m.group('p')}%" for m in PERCENT.finditer(question)}  # a rate written out names its row too
     codes = set(CAPITALISED_WORD.findall(question))
     named = [row for row in rows if len(row) == len(headers) and _named(row, rates, codes, amounts)]
     if not named or len(named) > MAX_ROWS or len(named) == len(rows):
