@@ -286,8 +286,10 @@ def _a_list_of_costs_came_to(text: str, a: Money) -> bool:
     return bool(COSTS_CAME_TO.search(sentence) and BUSINESS_COSTS.search(sentence) and not EARNED_RIGHT_BEFORE.search(sentence))
 
 
-NET_OF_COSTS_BEFORE = re.compile(r"\bafter\s+(?:\w+\s+)?(?:costs|expenses)\b[^.?!\d$]{0,40}$", re.I)  # an amount after costs: a profit
-NET_OF_COSTS_AFTER = re.compile(r"^(?:\s+(?:a|per|each)\s+(?:year|yr|week|month))?\s+after\s+(?:\w+\s+)?(?:costs|expenses)\b", re.I)
+# An amount said to be what is left after costs is a profit, whether the words follow it or lead to it.
+_AFTER_COSTS = r"after\s+(?:\w+\s+)?(?:costs|expenses)\b"
+NET_OF_COSTS_BEFORE = re.compile(r"\b" + _AFTER_COSTS + r"[^.?!\d$]{0,40}$", re.I)
+NET_OF_COSTS_AFTER = re.compile(r"^(?:\s+(?:a|per|each)\s+(?:year|yr|week|month))?\s+" + _AFTER_COSTS, re.I)
 
 
 PIE_INCOME_SUBJECT = re.compile(r"\bpie income\b[^.?!$\d]{0,30}$", re.I)
