@@ -233,8 +233,9 @@ def scored_sentences(question: str, candidates: list[tuple[str, Any, int]],
         # that item is put first (a list's items are alike under its intro).
         parts = list_items(s)
         if parts:
-            k = max(range(len(parts)), key=lambda k: (covered(parts[k][0] + parts[k][1]), -k))
-            coverage = covered(parts[k][0] + parts[k][1])
+            covers = [covered(head + item) for head, item in parts]
+            k = max(range(len(parts)), key=lambda k: (covers[k], -k))
+            coverage = covers[k]
             if k:
                 items = [item for _, item in parts]
                 s = parts[0][0] + "; ".join([items[k]] + items[:k] + items[k + 1:]) + "."
