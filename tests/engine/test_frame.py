@@ -144,9 +144,14 @@ def test_family_write_the_year_another_way(engine, year):
     "How do I get out of credit card debt quickly?",
     "My employer hasn't paid my holiday pay. What can I do?",
     "What are the US federal income tax brackets?",
+    "I'm retiring next year. When can I take my KiwiSaver savings out, and does my provider contact me?",
+    "We overpaid one of our staff for months by mistake. Can we deduct it from her future wages?",
+    "Should we put our savings into the offset account or keep them in a term deposit?",
+    "What happens to my KiwiSaver balance when I die?",
 ])
 def test_questions_that_are_not_nz_personal_tax_are_declined(engine, question):
-    assert decided(engine, question).action == "decline"
+    d = decided(engine, question)
+    assert d.action == "decline", d.trace.to_json()
 
 
 def test_a_nz_tax_question_that_mentions_australia_is_not_declined(engine):
@@ -217,17 +222,6 @@ def test_family_a_rule_question_about_a_year_without_rules_gets_the_rule(engine,
     assert out.status == "answered"
     assert not out.answer.startswith("I don't have the rules"), out.answer
     assert not out.tools
-
-
-@pytest.mark.parametrize("question", [
-    "I'm retiring next year. When can I take my KiwiSaver savings out, and does my provider contact me?",
-    "We overpaid one of our staff for months by mistake. Can we deduct it from her future wages?",
-    "Should we put our savings into the offset account or keep them in a term deposit?",
-    "What happens to my KiwiSaver balance when I die?",
-])
-def test_more_questions_outside_nz_personal_tax_are_declined(engine, question):
-    d = decided(engine, question)
-    assert d.action == "decline", d.trace.to_json()
 
 
 @pytest.mark.parametrize("question", [
