@@ -314,7 +314,8 @@ class Engine:
             raise ValueError("mode must be 'llm' or 'offline'")
         current = current_tax_year()
         proposal, vector = self._propose(question, history, tax_year)
-        decision = self.settle(proposal, self.read_frame(proposal), history)
+        frame = self.read_frame(proposal)
+        decision = self.settle(proposal, frame, history)
 
         result = outcome = None
         if mode == "llm" and self.settings.llm_model:
@@ -344,7 +345,7 @@ class Engine:
         # unit has those figures.)
         if (result is None and not history and decision.action not in ("refuse", "calculate") and decision.known_year
                 and (unit is not None or mode == "offline" or outcome is not None)):
-            result = self._unit_answer(decision, vector, current, unit)
+            result = self._unit_answer(decision, vector, current, unit, frame)
         if result is None:
             result = frame_notes(calculator_links.attach(self.answer_decision(decision, current, vector)), decision)
         if outcome is not None and outcome.result is None:
@@ -393,8 +394,22 @@ class Engine:
             return None
         return found.unit
 
-    def _unit_answer(self, decision: Decision, vector, current: str, unit: units.Unit | None) -> AskResult | None:
-        """The answer unit's answer, when the question reads as a unit (or the build names one)."""
+    def _asked_unit(self, decision: Decision, frame, vector):
+        """The unit a post of several sentences reads as by its asking sentences (unit_match.py
+        `match_asked`); never for a post the engine declines: its asking sentence may be a tax
+        question's words while the post is about another subject."""
+        from nztax.sentences import sentences
+        from nztax.unit_match import AskingSentence
+
+        if frame is None or decision.action == "decline" or len(sentences(decision.asked)) < 2:
+            return None
+        asking = [AskingSentence(s, self.retriever.embed_query(without_denied(s)), reading(read_slots(s, self.rules)))
+                  for s in frame.asking_for_units(self.settings.frame_bar)]
+        return self.unit_matcher.match_asked(asking, vector) if asking else None
+
+    def _unit_answer(self, decision: Decision, vector, current: str, unit: units.Unit | None, frame=None) -> AskResult | None:
+        """The answer unit's answer, when the question reads as a unit (or the build names one), or a
+        post's asking sentence does."""
         if unit is None and isinstance(self.retriever, MissingIndex):
             # Without an index there is no record of which units the build withheld (and no stored
             # paraphrase vectors): no unit is known to be supported, so the index's own error stands.
@@ -406,7 +421,12 @@ class Engine:
         if unit is None:
             found = self.unit_matcher.match(without_denied(decision.question), vector, reading(decision.slots),
                                             declined=decision.action == "decline")
+            if found is None and not decision.used_history:
+                found = self._asked_unit(decision, frame, vector)
             unit = found.unit if found is not None else None
+            if found is not None and found.sentence:
+                # Its lead opens as the answer to the sentence it was matched on ("Yes." to a yes-or-no one).
+                decision = replace(decision, asked=found.sentence)
         if unit is None:
             return None
         if self._page_titles is None:
