@@ -348,8 +348,8 @@ def fact(decision: Decision, rules: RuleBook, hits: list, current_year: str, too
         from nztax.settings import get_settings
 
         lead_yield = get_settings().lead_yield if lead_yield is None else lead_yield
-        opening = choose(decision.asked, lead, hits, decision.tax_year, decision.tax_year < current_year, lead_yield,
-                         question_hits)
+        opening = choose(weighed_against(decision), lead, hits, decision.tax_year, decision.tax_year < current_year,
+                         lead_yield, question_hits)
         body[0] = opening.lead
     support = best_sentences(decision.asked, hits, SUPPORT_SENTENCES, words(intent.search or "") if intent else None,
                              tax_year=decision.tax_year, past_year=decision.tax_year < current_year)
@@ -508,6 +508,12 @@ def asking_of(decision: Decision) -> list[str]:
     """A story's asking sentence(s), from its frame (none for a one-line question: it is its own)."""
     frame = decision.trace.frame if decision.trace is not None else {}
     return list(frame.get("asking") or []) if frame.get("story") else []
+
+
+def weighed_against(decision: Decision) -> str:
+    """What an opening sentence is scored against: a story's asking sentences (its background's
+    words would favour a sentence about the background), else the question as asked."""
+    return " ".join(asking_of(decision)) or decision.asked
 
 
 def topic(decision: Decision, rules: RuleBook, hits: list, current_year: str) -> AskResult:
