@@ -35,6 +35,7 @@ from nztax.contract import AskResult
 from nztax.decide import Decision, after_retrieval, decide, final_question, question_parts, question_slots
 from nztax.faq_index import FaqIndex
 from nztax.index import IndexMissingError
+from nztax.rule_changes import figures_before
 from nztax.rules import RuleBook, current_tax_year, default_rules
 from nztax.settings import Settings, get_settings
 from nztax.slots import clean_text, read_slots, reading, without_denied
@@ -520,6 +521,8 @@ class Engine:
         for year in years:
             if year in self.rules.years:
                 ev.add_values(self.rules.years[year].figures())
+                # A figure the rule had before the change that brought in this year's (say.gc_change).
+                ev.add_values(figures_before(self.rules, year, ("government_contribution",)))
         for hit in passages:
             ev.add_text(hit.text)
         for worked in intent.rule_results.values():

@@ -1,0 +1,65 @@
+"""A figure whose rule changed within the years the rules data holds is given with the date it took
+effect and the figure before it (rule_changes.py, `say.gc_change`); a year before the change is
+given its own figure alone."""
+
+from __future__ import annotations
+
+from nztax.composer import money
+from nztax.rule_changes import change_before
+from nztax.rules import current_tax_year, default_rules
+
+SECTION = "government_contribution"
+
+
+def _years_with_section(rules):
+    return [y for y in sorted(rules.years) if SECTION in rules.years[y].data.model_dump() and
+            rules.years[y].data.model_dump()[SECTION] is not None]
+
+
+def test_a_change_is_the_nearest_earlier_year_with_other_figures():
+    rules = default_rules()
+    years = _years_with_section(rules)
+    assert change_before(rules, years[0], SECTION) is None  # nothing earlier in the data
+    for year in years:
+        change = change_before(rules, year, SECTION)
+        current = rules.years[year].section(SECTION)
+        if change is None:
+            continue
+        assert change.before.maximum != current.maximum or change.before.match_rate != current.match_rate
+        # Every year from the change up to this one has this year's figures.
+        for other in years:
+            section = rules.years[other].section(SECTION)
+            if rules.years[other].start <= rules.years[year].start and section.kiwisaver_year_start >= change.since:
+                assert (section.maximum, section.match_rate) == (current.maximum, current.match_rate), other
+
+
+def _asked(engine, year: str | None) -> str:
+    return engine.answer("How much does the government put into my KiwiSaver each year?", tax_year=year,
+                         use_faq=False, mode="offline").answer
+
+
+def test_the_figure_after_a_change_is_given_with_its_date_and_the_figure_before(engine):
+    rules = default_rules()
+    year = current_tax_year()
+    change = change_before(rules, year, SECTION)
+    if change is None:  # the data's years hold no change for this year: nothing to say about one
+        assert "before then" not in _asked(engine, year)
+        return
+    answer = _asked(engine, year).split("\n\n")[0]
+    assert money(rules.years[year].section(SECTION).maximum) in answer
+    assert f"{change.since.day} {change.since:%B} {change.since.year}" in answer
+    assert money(change.before.maximum) in answer
+
+
+def test_a_year_before_the_change_gets_its_own_figure_alone(engine):
+    rules = default_rules()
+    years = _years_with_section(rules)
+    changed = [y for y in years if change_before(rules, y, SECTION) is not None]
+    unchanged_before = [y for y in years if changed and y < changed[0]]
+    assert unchanged_before, "the rules data holds a year before the change"
+    year = unchanged_before[-1]
+    answer = _asked(engine, year).split("\n\n")[0]
+    assert money(rules.years[year].section(SECTION).maximum) in answer
+    assert "before then" not in answer
+    later = rules.years[changed[0]].section(SECTION).maximum
+    assert money(later) not in answer
