@@ -5,9 +5,9 @@ In: the `RuleBook`, a tax year and a section's name. Out: `Change` (the date the
 effect and the earlier year's section) or None when the rules data holds no earlier, different
 figures for it.
 
-A post about a past year, or one that names no year, must not be told today's figure as theirs
-when the rule changed in the years the data covers: an answer gives the current figure with the
-date it took effect and the figure before it (`gc_change` in `say.fact`).
+A story that names no year may be about an earlier one, and must not be told today's figure as
+theirs when the rule changed in the years the data covers: its answer gives the current figure
+with the date it took effect and the figure before it (`gc_change` in `say.fact`).
 """
 
 from __future__ import annotations

@@ -309,7 +309,9 @@ def fact(decision: Decision, rules: RuleBook, hits: list, current_year: str, too
         # 1 July, so a KiwiSaver year ending in June reads the tax year that began the April before.
         values.update({k: v for k, v in fact_values(ks_year).items() if k.startswith("gc_")})
     values.update(decision_values(decision, tool_results, values))
-    if year_rules is not None:
+    if year_rules is not None and decision.tax_year_source == "default" and asking_of(decision):
+        # A story that names no year may be about any year: today's figure is given with its date
+        # and the one before. (A one-line question asks about now; a year named is given its own.)
         values["gc_change"] = gc_change(rules, (ks_year or year_rules).year)
     lead = fill(intent.lead, values) if intent and intent.lead and year_rules else None
     if lead and values.get("rule_sum") and lead.startswith(values["rule_sum"] + "Yes. "):

@@ -1,6 +1,6 @@
-"""A figure whose rule changed within the years the rules data holds is given with the date it took
-effect and the figure before it (rule_changes.py, `say.gc_change`); a year before the change is
-given its own figure alone."""
+"""A figure whose rule changed within the years the rules data holds is given, to a story naming no
+year, with the date it took effect and the figure before it (rule_changes.py, `say.gc_change`); a
+one-line question gets today's figure, and a year named its own figure, alone."""
 
 from __future__ import annotations
 
@@ -33,9 +33,22 @@ def test_a_change_is_the_nearest_earlier_year_with_other_figures():
                 assert (section.maximum, section.match_rate) == (current.maximum, current.match_rate), other
 
 
-def _asked(engine, year: str | None) -> str:
-    return engine.answer("How much does the government put into my KiwiSaver each year?", tax_year=year,
-                         use_faq=False, mode="offline").answer
+ASKED = "How much does the government put into my KiwiSaver each year?"
+STORY = ("I have been in KiwiSaver for a few years. I work part time and my hours went up and down a lot. "
+         "My partner pays our rent. " + ASKED)
+
+
+def _asked(engine, year: str | None, text: str = STORY) -> str:
+    return engine.answer(text, tax_year=year, use_faq=False, mode="offline").answer
+
+
+def test_a_one_line_question_naming_no_year_gets_todays_figure_alone(engine):
+    """A one-line question asks about now; a story naming no year may be about an earlier year."""
+    rules = default_rules()
+    year = current_tax_year()
+    answer = _asked(engine, None, ASKED).split("\n\n")[0]
+    assert money(rules.years[year].section(SECTION).maximum) in answer
+    assert "before then" not in answer
 
 
 def test_the_figure_after_a_change_is_given_with_its_date_and_the_figure_before(engine):
@@ -43,9 +56,9 @@ def test_the_figure_after_a_change_is_given_with_its_date_and_the_figure_before(
     year = current_tax_year()
     change = change_before(rules, year, SECTION)
     if change is None:  # the data's years hold no change for this year: nothing to say about one
-        assert "before then" not in _asked(engine, year)
+        assert "before then" not in _asked(engine, None)
         return
-    answer = _asked(engine, year).split("\n\n")[0]
+    answer = _asked(engine, None).split("\n\n")[0]
     assert money(rules.years[year].section(SECTION).maximum) in answer
     assert f"{change.since.day} {change.since:%B} {change.since.year}" in answer
     assert money(change.before.maximum) in answer
