@@ -399,10 +399,11 @@ class Engine:
         """The unit a post of several sentences reads as by its asking sentences (unit_match.py
         `match_asked`); never for a post the engine declines: its asking sentence may be a tax
         question's words while the post is about another subject."""
-        from nztax.sentences import sentences
         from nztax.unit_match import AskingSentence
 
-        if frame is None or decision.action == "decline" or len(sentences(decision.asked)) < 2:
+        if frame is None or decision.action == "decline" or not frame.story:
+            # (A post of two sentences is often a condition and a question whose answer it decides
+            # - "Paid by the day. Which tax code do I use?" - and reads best as one question.)
             return None
         asking = [AskingSentence(s, self.retriever.embed_query(without_denied(s)), reading(read_slots(s, self.rules)))
                   for s in frame.asking_for_units(self.settings.frame_bar)]
