@@ -367,6 +367,12 @@ class Engine:
             self._sections = CitationSections(getattr(index, "parents", None) or {}, self.rules)
         return self._sections
 
+    def build_parts(self) -> None:
+        """Build now every part otherwise built on first use (the intent classifier, the speller,
+        the frame's model, the citation sections, the unit matcher), so no question's CPU budget
+        pays for them."""
+        self.classifier, self.speller, self.frame_model, self.citation_sections(), self.unit_matcher
+
     # -- answer units ------------------------------------------------------------------------
 
     @property
