@@ -76,8 +76,7 @@ def fact_values(rules: TaxYearRules) -> dict[str, str]:
                  ks_reduction=" " + composer.kiwisaver_reduction(ks) if ks.temporary_reduction_rate is not None else "")
     gc = section_or_none(rules, "government_contribution")
     if gc is not None:
-        cents = int(round(float(gc.match_rate) * 100))
-        v.update(gc_match=f"{cents} cents for every dollar", gc_max=money(gc.maximum), gc_contrib=money(gc.contributions_for_maximum),
+        v.update(gc_match=cents_per_dollar(gc.match_rate), gc_max=money(gc.maximum), gc_contrib=money(gc.contributions_for_maximum),
                  gc_min_age=str(gc.min_age), gc_max_age=str(gc.max_age),
                  gc_cap_text=f", and not if your income is over {money(gc.income_cap)}" if gc.income_cap else "",
                  gc_change="")  # (the change that brought these figures in needs the other years: `gc_change`)
@@ -515,6 +514,11 @@ def asking_of(decision: Decision) -> list[str]:
     return list(frame.get("asking") or []) if frame.get("story") else []
 
 
+def cents_per_dollar(rate) -> str:
+    """A government contribution's match rate as people say it ("25 cents for every dollar")."""
+    return f"{int(round(float(rate) * 100))} cents for every dollar"
+
+
 def gc_change(rules: RuleBook, year: str) -> str:
     """When the year's government contribution took effect and what it was before, as a sentence
     (empty when the rules data holds no earlier, different figures): a post about an earlier year,
@@ -526,7 +530,7 @@ def gc_change(rules: RuleBook, year: str) -> str:
         return ""
     before, since = change.before, change.since
     return (f" These are the figures from {since.day} {since:%B} {since.year}; before then the government put in "
-            f"{int(round(float(before.match_rate) * 100))} cents for every dollar, up to {money(before.maximum)} a year.")
+            f"{cents_per_dollar(before.match_rate)}, up to {money(before.maximum)} a year.")
 
 
 def weighed_against(decision: Decision) -> str:
