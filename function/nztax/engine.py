@@ -391,11 +391,14 @@ class Engine:
 
     def build_parts(self) -> None:
         """Build now every part otherwise built on first use (the intent classifier, the speller,
-        the frame's model, the citation sections, the unit matcher), so no question's CPU budget
+        the frame's model, the citation sections, the unit matcher, the index's identifier
+        postings), so no question's CPU budget
         pays for them. Those stored beside the index at build time for these very inputs are
         read from there instead (engine_parts.py); the frame's model, which needs the query
         model, comes last, so the rest is ready while the query model is still loading."""
         self.classifier, self.speller, self.citation_sections(), self.unit_matcher, self.frame_model
+        if not isinstance(self.retriever, MissingIndex):
+            self.retriever.index.identifier_rows()
 
     # -- answer units ------------------------------------------------------------------------
 

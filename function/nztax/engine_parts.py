@@ -2,7 +2,8 @@
 
 In: an engine whose parts are built (`Engine.build_parts`), or an engine to give stored parts to.
 Out: `save(engine, index_dir)` writes `parts.pickle`; `restore(engine, index_dir)` gives the engine
-the stored intent classifier, speller, unit matcher and citation sections, or returns False.
+the stored intent classifier, speller, unit matcher, citation sections and the index's identifier
+postings, or returns False.
 
 Why: the parts are pure functions of the index, the data files and the code that builds them, yet
 building them (reading every catalogue example and answer unit into words, the sources' word list,
@@ -40,6 +41,7 @@ INDEX_INPUTS = ("manifest.json", "chunks.json", "intents.npz", "units.npz", "uni
 # Settings a part copies by value when it is built (the rest it reads from the engine's own settings).
 COPIED_SETTINGS = ("spelling_cutoff", "spelling_min_length")
 PARTS = ("_classifier", "_speller", "_unit_matcher", "_sections")
+INDEX_PART = "index.identifiers"  # the index's identifier postings (index.py: LoadedIndex.identifier_rows)
 _ALLOWED_MODULES = ("nztax.", "numpy")
 _ALLOWED_GLOBALS = {("builtins", n) for n in ("set", "frozenset", "list", "dict", "tuple", "complex", "slice", "bytearray",
                                                "getattr", "object")} | {
@@ -133,7 +135,9 @@ def save(engine, index_dir: Path) -> Path:
     """Write the engine's built parts to `index_dir/PARTS_FILE` (build time)."""
     engine.build_parts()
     buffer = io.BytesIO()
-    _Pickler(buffer, engine).dump({name: getattr(engine, name) for name in PARTS})
+    parts = {name: getattr(engine, name) for name in PARTS}
+    parts[INDEX_PART] = engine.retriever.index.identifier_rows()
+    _Pickler(buffer, engine).dump(parts)
     target = Path(index_dir) / PARTS_FILE
     checked_file.write(target, buffer.getvalue(), parts_key(engine.settings, index_dir), parts=len(PARTS))
     return target
@@ -162,11 +166,12 @@ def restore(engine, index_dir: Path) -> bool:
             log.warning(json.dumps({"event": "engine_parts_stale", "file": str(path)}))
             return False
         parts = _Unpickler(io.BytesIO(payload), engine).load()
-        if not isinstance(parts, dict) or set(parts) != set(PARTS):
+        if not isinstance(parts, dict) or set(parts) != {*PARTS, INDEX_PART}:
             raise ValueError("not the engine's parts")
     except (ValueError, pickle.UnpicklingError, EOFError, AttributeError, ImportError, TypeError) as exc:
         log.warning(json.dumps({"event": "engine_parts_ignored", "file": str(path), "detail": str(exc)[:200]}))
         return False
+    engine.retriever.index.identifiers = parts.pop(INDEX_PART)
     for name, part in parts.items():
         setattr(engine, name, part)
     return True

@@ -52,6 +52,7 @@ def test_restored_parts_are_the_built_ones_and_answer_the_same(stored, monkeypat
     assert restored.classifier.catalogue == built.classifier.catalogue
     assert restored.unit_matcher.rows == built.unit_matcher.rows
     assert restored.citation_sections().by_url == built.citation_sections().by_url
+    assert restored.retriever.index.identifiers == built.retriever.index.identifier_rows()
     # What they share with the engine is the engine's own, not a stored copy.
     assert restored.classifier.settings is restored.settings and restored.citation_sections().rules is restored.rules
     restored.build_parts()
@@ -110,7 +111,7 @@ def test_a_file_holding_anything_but_part_types_is_refused_not_run(stored, tmp_p
     foreign = tmp_path / "index"
     shutil.copytree(settings.index_dir, foreign)
     other = dataclasses.replace(settings, index_dir=foreign)
-    payload = pickle.dumps({name: _Runs() for name in engine_parts.PARTS})
+    payload = pickle.dumps({name: _Runs() for name in (*engine_parts.PARTS, engine_parts.INDEX_PART)})
     checked_file.write(foreign / engine_parts.PARTS_FILE, payload, engine_parts.parts_key(other, foreign))
     with caplog.at_level(logging.WARNING, logger="nztax.engine_parts"):
         engine = _restored(other)
