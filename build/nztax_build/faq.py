@@ -283,6 +283,13 @@ def run_faq(ctx: BuildContext, engine_factory: Callable[[], Answerer] | None = N
     for question, status in run.dropped:
         ctx.log(f"[faq] not published ({status}): {question}")
     atomic_write_text(Path(settings.index_dir) / FAQ_JSON, faq_json_text(run.entries))
+    from nztax.engine_parts import PARTS_FILE, is_current
+
+    if (Path(settings.index_dir) / PARTS_FILE).exists() and not is_current(settings, settings.index_dir):
+        # Withholding a unit changed what the index stage's stored parts were made from.
+        from nztax_build.indexer import store_engine_parts
+
+        store_engine_parts(settings, Path(settings.index_dir))
     stale = f", {len(withheld)} stale units withheld" if withheld else ""
     return (f"{len(questions)} questions: {len(run.entries)} published, {len(run.dropped)} dropped{stale}; "
             f"answered {run.answered}, from cache {run.cached}")

@@ -396,9 +396,10 @@ def run_stage(ctx) -> str:
 
 def compile_for_cold_start(settings: Settings, index_dir: Path) -> None:
     """Write what a cold start reads instead of computing beside `index_dir`: the data files'
-    parsed values (`data.pickle`) and, from a fresh process going through a cold start against
-    this index, the regular expressions it compiles (`regex.pickle`, nztax/compiled_re.py).
-    Neither is needed to answer: without them start-up parses and compiles as before.
+    parsed values (`data.pickle`), the engine's parts built from them and the index
+    (`parts.pickle`, nztax/engine_parts.py) and, from a fresh process going through a cold start
+    against this index, the regular expressions it compiles (`regex.pickle`, nztax/compiled_re.py).
+    None is needed to answer: without them start-up parses, builds and compiles as before.
 
     Also the function's own bytecode (`__pycache__`, what Python writes on first import unless
     PYTHONDONTWRITEBYTECODE is set, as it is on build machines): the first start otherwise
@@ -413,12 +414,26 @@ def compile_for_cold_start(settings: Settings, index_dir: Path) -> None:
     if (package.parent / "main.py").exists():
         compileall.compile_file(package.parent / "main.py", quiet=1)
     save_compiled(index_dir, data_files(settings.rules_dir, settings.units_dir))
+    # The engine's parts first: the regular expressions are then recorded from a start that reads them.
+    store_engine_parts(settings, index_dir)
+    _in_fresh_process("nztax.compiled_re", settings, index_dir,
+                      "regular expressions not precompiled (start-up compiles them)")
+
+
+def store_engine_parts(settings: Settings, index_dir: Path) -> None:
+    """Build the engine's parts from `index_dir` and the data files and store them beside it
+    (`parts.pickle`, nztax/engine_parts.py), unless the stored ones are current. Run again after
+    anything that changes what they are made from (the FAQ stage may withhold units)."""
+    _in_fresh_process("nztax.engine_parts", settings, index_dir, "engine parts not stored (start-up builds them)")
+
+
+def _in_fresh_process(module: str, settings: Settings, index_dir: Path, failure: str) -> None:
     env = {k: v for k, v in os.environ.items() if k not in ("NZTAX_LLM_MODEL", "NZTAX_LLM_API_BASE")}
     env.update(NZTAX_INDEX_DIR=str(index_dir), NZTAX_EMBEDDER=settings.embedder)
-    done = subprocess.run([sys.executable, "-m", "nztax.compiled_re", str(index_dir)], env=env,
+    done = subprocess.run([sys.executable, "-m", module, str(index_dir)], env=env,
                           capture_output=True, text=True, timeout=600)
     if done.returncode != 0:
-        _progress(f"regular expressions not precompiled (start-up compiles them): {done.stderr.strip()[-300:]}")
+        _progress(f"{failure}: {done.stderr.strip()[-300:]}")
     else:
         _progress(done.stdout.strip())
 

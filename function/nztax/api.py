@@ -22,7 +22,6 @@ from typing import Any, Callable, Mapping
 
 from nztax import budget
 from nztax.answer_html import render_answer_html
-from nztax.contract import TAX_YEAR_PATTERN, tax_year_starting
 from nztax.ratelimit import RateLimiter
 from nztax.settings import Settings, get_settings
 
@@ -38,7 +37,6 @@ WARM_UP_QUESTIONS = ("How much tax is paid on a salary of $50,000 a year, and wh
                      "What is the ACC earners' levy?")
 # A figure as the question reader sees one: a run of digits with its separators ("85,000.50", "2024").
 FIGURE = re.compile(r"\d+(?:[.,]\d+)*")
-TAX_YEAR = re.compile(TAX_YEAR_PATTERN)
 ASK_PATHS = ("/", "/ask", "/ask/")
 PREFLIGHT_MAX_AGE = "3600"
 
@@ -97,7 +95,10 @@ def parse_request(body: bytes, content_type: str | None, known_years: Callable[[
     _check_figures(question, max_figures, "the question")
     tax_year = data.get("tax_year")
     if tax_year is not None:
-        if not isinstance(tax_year, str) or not TAX_YEAR.match(tax_year):
+        # The contract's pydantic models are the engine's to import: the server starts without them.
+        from nztax.contract import TAX_YEAR_PATTERN, tax_year_starting
+
+        if not isinstance(tax_year, str) or not re.match(TAX_YEAR_PATTERN, tax_year):
             raise RequestError(400, "bad_tax_year", '"tax_year" must look like "2026-27"')
         first, second = int(tax_year[:4]), int(tax_year[5:])
         if second != (first + 1) % 100:

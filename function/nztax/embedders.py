@@ -37,20 +37,23 @@ GEMINI_MODEL = "gemini-embedding-001"
 GEMINI_DIMENSIONS = 768
 # batchEmbedContents rejects more than 100 items per call.
 GEMINI_MAX_BATCH = 100
-# Query vectors kept by text: one answer embeds the same text several times (the question, its
-# asking sentence, the frame's readings), and a conversation's turns come back with each follow-up.
-QUERY_MEMO_SIZE = 512
-
-
-def remembered(embed_one):
+def remembered(embed_one, normalise=None):
     """`embed_one` (text -> vector), computing each text's vector once among the last
-    QUERY_MEMO_SIZE texts. The vectors handed out are read-only, so no caller can alter a kept one."""
+    `query_memo_size` texts (NZTAX_QUERY_MEMO_SIZE): one answer embeds the same text several times
+    (the question, its asking sentence, the frame's readings), a conversation's turns come back with
+    each follow-up, and people ask the same questions. With `normalise` the texts are kept by
+    `normalise(text)`, which must be text the model reads exactly as it reads `text` (so "What is
+    PAYE?" and "what is  paye?" share one vector for an uncased model). The vectors handed out are
+    read-only, so no caller can alter a kept one."""
+    from nztax.settings import get_settings
+
     def frozen(text: str) -> np.ndarray:
         vector = embed_one(text)
         vector.flags.writeable = False
         return vector
 
-    return functools.lru_cache(maxsize=QUERY_MEMO_SIZE)(frozen)
+    kept = functools.lru_cache(maxsize=get_settings().query_memo_size)(frozen)
+    return kept if normalise is None else (lambda text: kept(normalise(text)))
 
 
 class EmbedderError(RuntimeError):
@@ -161,7 +164,14 @@ class OnnxMiniLMEmbedder:
         self._tokenizer.enable_truncation(MINILM_MAX_TOKENS)
         self._tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")
         self._batch_size = batch_size
-        self._query_vector = remembered(lambda text: _normalise(self._encode_batch([text]))[0])
+        self._query_vector = remembered(lambda text: _normalise(self._encode_batch([text]))[0], self._model_text)
+
+    def _model_text(self, text: str) -> str:
+        """The text as the model reads it: the tokenizer's own normalisation (lower case, accents
+        and control characters removed) with its whitespace collapsed, which its pre-tokenizer
+        splits on; encoding this gives the same tokens as encoding `text`."""
+        normalizer = self._tokenizer.normalizer
+        return " ".join((normalizer.normalize_str(text) if normalizer is not None else text).split())
 
     def is_word(self, word: str) -> bool:
         return in_vocabulary(self._tokenizer, word)

@@ -23,6 +23,7 @@ import logging
 import threading
 import time
 from dataclasses import dataclass, replace
+from functools import partial
 from types import SimpleNamespace
 from typing import Any
 
@@ -43,6 +44,11 @@ from nztax.spelling import Speller
 from nztax.understand import IntentClassifier, default_catalogue
 
 log = logging.getLogger("nztax.engine")
+
+
+def _reading_of(rules: RuleBook, text: str):
+    """The engine's reading of a text (a named function, so a part holding it can be stored)."""
+    return reading(read_slots(text, rules))
 
 
 class UnknownTaxYear(ValueError):
@@ -80,6 +86,7 @@ class Engine:
         self._fallback_embedder = None
         self._unit_matcher = None
         self._page_titles: dict[str, str] | None = None
+        self._parts_tried = False
 
     # -- loading -------------------------------------------------------------------------------
 
@@ -124,12 +131,26 @@ class Engine:
     # -- understanding ------------------------------------------------------------------------
 
     def _once(self, name: str, build):
-        """The engine's part `name`, built by `build()` on first use (once, whichever thread asks first)."""
+        """The engine's part `name`, built by `build()` on first use (once, whichever thread asks
+        first), unless the parts stored beside the index for these inputs hold it (engine_parts.py)."""
         if getattr(self, name) is None:
             with self._lock:
+                if not self._parts_tried:
+                    self._restore_parts()
                 if getattr(self, name) is None:
                     setattr(self, name, build())
         return getattr(self, name)
+
+    restore_parts = True  # False: build every part from the data, whatever is stored (the build does)
+
+    def _restore_parts(self) -> None:
+        self._parts_tried = True
+        if self.restore_parts and not isinstance(self.retriever, MissingIndex):
+            from nztax import engine_parts
+            from nztax.understand import adopt_catalogue
+
+            if engine_parts.restore(self, self.retriever.index.directory):
+                adopt_catalogue(self._classifier.catalogue)
 
     @property
     def classifier(self) -> IntentClassifier:
@@ -360,18 +381,24 @@ class Engine:
 
     def citation_sections(self):
         """Names the heading of a cited page an answer's figures come from (citation_sections.py)."""
-        if self._sections is None:
+        def build():
             from .citation_sections import CitationSections
 
             index = getattr(self.retriever, "index", None)
-            self._sections = CitationSections(getattr(index, "parents", None) or {}, self.rules)
-        return self._sections
+            return CitationSections(getattr(index, "parents", None) or {}, self.rules)
+
+        return self._once("_sections", build)
 
     def build_parts(self) -> None:
         """Build now every part otherwise built on first use (the intent classifier, the speller,
-        the frame's model, the citation sections, the unit matcher), so no question's CPU budget
-        pays for them."""
-        self.classifier, self.speller, self.frame_model, self.citation_sections(), self.unit_matcher
+        the frame's model, the citation sections, the unit matcher, the index's identifier
+        postings), so no question's CPU budget
+        pays for them. Those stored beside the index at build time for these very inputs are
+        read from there instead (engine_parts.py); the frame's model, which needs the query
+        model, comes last, so the rest is ready while the query model is still loading."""
+        self.classifier, self.speller, self.citation_sections(), self.unit_matcher, self.frame_model
+        if not isinstance(self.retriever, MissingIndex):
+            self.retriever.index.identifier_rows()
 
     # -- answer units ------------------------------------------------------------------------
 
@@ -384,7 +411,7 @@ class Engine:
             index_dir = None if isinstance(self.retriever, MissingIndex) else self.retriever.index.directory
             bank = units.UnitBank.load(self.settings.units_dir)
             return UnitMatcher.build(bank, units.load_withheld(index_dir), self.embedder, index_dir, self.settings,
-                                     lambda text: reading(read_slots(text, self.rules)), code_names(self.rules))
+                                     partial(_reading_of, self.rules), code_names(self.rules))
 
         return self._once("_unit_matcher", build)
 

@@ -15,6 +15,7 @@ similar the words. Anything else is answered afresh by the engine (offline or LL
 from __future__ import annotations
 
 import json
+import math
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -73,6 +74,12 @@ class FaqIndex:
                 question=q, slug=str(e.get("slug", "")), topic=str(e.get("topic", "")), url=str(e.get("url", "")),
                 result=e["result"], words=self.words(q), year=_UNREAD,
             ))
+        # word -> the entries holding it, in order: a question is compared only with the entries
+        # that could reach the threshold (`_candidates`), not with every stored question.
+        self._by_word: dict[str, list[int]] = {}
+        for number, entry in enumerate(self.entries):
+            for word in entry.words:
+                self._by_word.setdefault(word, []).append(number)
 
     @classmethod
     def load(cls, index_dir: Path, threshold: float, rules: RuleBook | None = None) -> "FaqIndex":
@@ -112,9 +119,9 @@ class FaqIndex:
         words, year = self.words(question), self.year(question)
         if not words:
             return None
-        reading = reading or self.reading(question)
         best, best_score = None, 0.0
-        for entry in self.entries:
+        for number in self._candidates(words):
+            entry = self.entries[number]
             if entry.result.get("tax_year") != tax_year:
                 continue
             union = words | entry.words
@@ -127,6 +134,21 @@ class FaqIndex:
                 continue
             if entry.reading is None:
                 entry.reading = self.reading(entry.question)
+            reading = reading or self.reading(question)
             if entry.reading == reading:
                 best, best_score = entry, score
         return best if best is not None and best_score >= self.threshold else None
+
+    def _candidates(self, words: frozenset[str]) -> list[int]:
+        """The entries (in stored order) that share enough of `words` to reach the threshold.
+
+        A Jaccard score of at least t needs at least t·|words| shared words (the union is never
+        smaller than `words`), so an entry holding none of the |words| - ⌈t·|words|⌉ + 1 rarest
+        of them cannot reach it (prefix filtering; the tolerance keeps a product such as
+        4.000…01 at 4). Every other entry is scored as before, in the same order, so the same
+        entry wins."""
+        if self.threshold <= 0:
+            return list(range(len(self.entries)))
+        need = max(1, math.ceil(self.threshold * len(words) - 1e-9))
+        rarest = sorted(words, key=lambda w: (len(self._by_word.get(w, ())), w))[:len(words) - need + 1]
+        return sorted({number for word in rarest for number in self._by_word.get(word, ())})

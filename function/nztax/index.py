@@ -185,12 +185,38 @@ class LoadedIndex:
     vectors: np.ndarray  # zero-copy view of the faiss rows (n_children, dimensions)
     bm25: Any  # bm25s.BM25
     child_source_types: np.ndarray
-    identifier_postings: dict[str, list[int]]
-    identifier_in_heading: dict[str, set[int]]
     child_page: np.ndarray  # row -> page number (children of one URL share it)
     page_vectors: np.ndarray  # (pages, dimensions): normalised mean of each page's child vectors
     directory: Path | None = None  # where it was loaded from (files stored beside it: intents.npz)
     dense_graph: Any = None  # faiss.IndexHNSWFlat over `vectors`, present for a large corpus only
+    # (identifier -> rows whose text holds it, identifier -> rows whose heading does): read from
+    # every chunk on first use, or handed over from the engine's stored parts (engine_parts.py).
+    identifiers: tuple[dict[str, list[int]], dict[str, set[int]]] | None = None
+
+    def identifier_rows(self) -> tuple[dict[str, list[int]], dict[str, set[int]]]:
+        if self.identifiers is None:
+            self.identifiers = identifier_postings(self.children)
+        return self.identifiers
+
+    @property
+    def identifier_postings(self) -> dict[str, list[int]]:
+        return self.identifier_rows()[0]
+
+    @property
+    def identifier_in_heading(self) -> dict[str, set[int]]:
+        return self.identifier_rows()[1]
+
+
+def identifier_postings(children: list[dict[str, Any]]) -> tuple[dict[str, list[int]], dict[str, set[int]]]:
+    """(identifier -> rows whose text holds it, identifier -> rows whose title or section does)."""
+    postings: dict[str, list[int]] = {}
+    in_heading: dict[str, set[int]] = {}
+    for i, child in enumerate(children):
+        for ident in extract_identifiers(child["text"]):
+            postings.setdefault(ident, []).append(i)
+        for ident in extract_identifiers(f"{child.get('title', '')} {child.get('section', '')}"):
+            in_heading.setdefault(ident, set()).add(i)
+    return postings, in_heading
 
 
 def page_vectors(children: list[dict[str, Any]], vectors: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -242,13 +268,6 @@ def load_index(index_dir: Path) -> LoadedIndex:
         raise IndexMismatchError(f"index at {index_dir} is inconsistent: {'; '.join(problems)}; rebuild with `nztax build`")
     vectors = faiss.rev_swig_ptr(dense.get_xb(), n * dense.d).reshape(n, dense.d) if n else np.zeros((0, dense.d), np.float32)
 
-    postings: dict[str, list[int]] = {}
-    in_heading: dict[str, set[int]] = {}
-    for i, child in enumerate(children):
-        for ident in extract_identifiers(child["text"]):
-            postings.setdefault(ident, []).append(i)
-        for ident in extract_identifiers(f"{child.get('title', '')} {child.get('section', '')}"):
-            in_heading.setdefault(ident, set()).add(i)
     child_page, pages = page_vectors(children, vectors)
     graph = faiss.read_index(str(index_dir / DENSE_GRAPH_FILE)) if (index_dir / DENSE_GRAPH_FILE).exists() else None
     if graph is not None and (graph.ntotal != n or graph.d != dense.d):
@@ -262,8 +281,6 @@ def load_index(index_dir: Path) -> LoadedIndex:
         vectors=vectors,
         bm25=bm25,
         child_source_types=np.array([c.get("source_type", "") for c in children], dtype=object),
-        identifier_postings=postings,
-        identifier_in_heading=in_heading,
         child_page=child_page,
         page_vectors=pages,
         directory=index_dir,

@@ -44,6 +44,7 @@ Tax figures never live here: they are in `nztax/rules/*.yaml`.
 | NZTAX_FRAME_SCOPE_FIRM_BAR | 0.95 | question frame: the same, to overrule a sure intent reading |
 | NZTAX_ASK_TRACE | 0 | 1 = POST /ask responses carry the `trace` field (the frame and the decision rows that fired); `nztax ask --explain` always shows it |
 | NZTAX_FAQ_MATCH_THRESHOLD | 0.8 | FAQ fast path: least word-set similarity (0-1) between a question and a FAQ question |
+| NZTAX_QUERY_MEMO_SIZE | 512 | query vectors kept by the text the model reads (least recently used dropped): a repeated question, or one differing only in case or spacing, is not embedded again (about 6 ms each); 384 floats, 1.5 KB a vector, so under 1 MB |
 | NZTAX_UNITS_DIR | nztax/data/units | the answer units: one YAML file or a folder of them (topics -> questions, each with its lead and source; docs/units.md) |
 | NZTAX_UNIT_MIN_SCORE | 1.0 | Ask box: least score (best paraphrase cosine plus word overlap) for a question to be served an answer unit |
 | NZTAX_UNIT_MARGIN | 0.1 | Ask box: least lead of the best unit over the next one before it is served |
@@ -231,6 +232,7 @@ class Settings:
     llm_unit_margin: float = 0.3
     answer_passages: int = 5
     faq_match_threshold: float = 0.8
+    query_memo_size: int = 512
     frame_bar: float = 0.7
     # In a story (frame.STORY_SENTENCES), how sure the learned reading must be that a figure is the
     # income of the one asked about before a calculation uses it.
@@ -363,6 +365,7 @@ def get_settings() -> Settings:
         llm_unit_margin=float(_env("NZTAX_LLM_UNIT_MARGIN", "0.3")),
         answer_passages=int(_env("NZTAX_ANSWER_PASSAGES", "5")),
         faq_match_threshold=float(_env("NZTAX_FAQ_MATCH_THRESHOLD", "0.8")),
+        query_memo_size=int(_env("NZTAX_QUERY_MEMO_SIZE", "512")),
         frame_bar=float(_env("NZTAX_FRAME_BAR", "0.7")),
         frame_certain_bar=float(_env("NZTAX_FRAME_CERTAIN_BAR", "0.5")),
         frame_scope_bar=float(_env("NZTAX_FRAME_SCOPE_BAR", "0.8")),

@@ -19,14 +19,25 @@ WORD = re.compile(r"[A-Za-z]+")
 ENDINGS = ("s", "es", "d", "ed", "ing", "ly", "er", "ers")
 
 
+def _no_dictionary(word: str) -> bool:
+    return False
+
+
 class Speller:
     def __init__(self, targets: Iterable[str], known: Iterable[str], cutoff: float, min_length: int,
                  is_word: Callable[[str], bool] | None = None):
         self.targets = sorted({w.lower() for w in targets if len(w) >= 3})
         self.known = {w.lower() for w in known} | set(self.targets)
-        self.is_word = is_word or (lambda word: False)  # a dictionary's test, asked only of unknown words
+        self.is_word = is_word or _no_dictionary  # a dictionary's test, asked only of unknown words
         self.cutoff = cutoff
         self.min_length = min_length
+        self._closest = lru_cache(maxsize=4096)(self._closest_uncached)
+
+    def __getstate__(self) -> dict:  # stored beside the index (engine_parts.py) without its memo
+        return {k: v for k, v in self.__dict__.items() if k != "_closest"}
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
         self._closest = lru_cache(maxsize=4096)(self._closest_uncached)
 
     @classmethod

@@ -24,7 +24,7 @@ import json
 import logging
 import re
 from dataclasses import dataclass, field
-from functools import cached_property, lru_cache
+from functools import cached_property
 from pathlib import Path
 
 import numpy as np
@@ -466,6 +466,20 @@ class IntentClassifier:
         )
 
 
-@lru_cache(maxsize=1)
+_catalogue: Catalogue | None = None
+
+
 def default_catalogue() -> Catalogue:
-    return Catalogue.load()
+    """The intent catalogue (data/intents.yaml), loaded once per process."""
+    global _catalogue
+    if _catalogue is None:
+        _catalogue = Catalogue.load()
+    return _catalogue
+
+
+def adopt_catalogue(catalogue: Catalogue) -> None:
+    """Take `catalogue` (the one a stored classifier was built from) as the process's own, unless
+    one is loaded already: a stored part and the rest of the engine then read the same intents."""
+    global _catalogue
+    if _catalogue is None:
+        _catalogue = catalogue

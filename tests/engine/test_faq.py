@@ -81,3 +81,40 @@ def test_a_stored_questions_year_is_read_only_when_its_words_match(tmp_path, mon
     asked = "What is the ACC earners' levy rate?"  # no year named: the stored 2024-25 one does not fit
     assert faq.match(asked, "2024-25", reading=faq.reading(entries[0]["question"])) is None
     assert read == [asked, entries[0]["question"]]
+
+
+def test_only_entries_that_could_reach_the_threshold_are_compared_and_the_same_one_wins():
+    """Prefix filtering (`FaqIndex._candidates`) skips entries without enough shared words; the
+    entry it serves is the one a comparison with every stored question serves."""
+    import random
+
+    from nztax.settings import get_settings
+
+    words = ("tax rate income salary weekly paye code student loan kiwisaver levy acc return refund gst rental "
+             "property bright line donation credit charity family boost contractor schedular secondary bonus "
+             "overseas pension resident provisional terminal dividend interest trust company lease").split()
+    rng = random.Random(7)
+    questions = list(dict.fromkeys(" ".join(rng.sample(words, rng.randint(2, 6))) for _ in range(300)))
+    result = {"tax_year": "2026-27"}
+    faq = FaqIndex([{"question": q, "slug": str(i), "result": result} for i, q in enumerate(questions)],
+                   get_settings().faq_match_threshold)
+
+    def every_entry(question):  # the same match, scoring every stored question
+        everything = FaqIndex.__new__(FaqIndex)
+        everything.__dict__.update(faq.__dict__, _candidates=lambda asked: range(len(faq.entries)))
+        return everything.match(question, "2026-27")
+
+    def near(stored: str) -> str:  # a stored question with one more word, in another order
+        asked = stored.split() + [rng.choice(words)]
+        rng.shuffle(asked)
+        return " ".join(asked)
+
+    compared = served = 0
+    for question in [near(rng.choice(questions)) for _ in range(300)] + [" ".join(rng.sample(words, 5)) for _ in range(100)]:
+        candidates = faq._candidates(faq.words(question))
+        compared += len(candidates)
+        found = faq.match(question, "2026-27")
+        assert found is every_entry(question), question
+        served += found is not None
+    assert served > 100
+    assert compared < 400 * len(faq.entries) / 3  # most stored questions are never scored

@@ -89,3 +89,17 @@ def test_the_warm_up_answers_wait_for_the_first_question(make_client):
     while not getattr(engine, "warmed_up", False):
         assert time.monotonic() < deadline, "the warm-up answers did not follow the first question"
         time.sleep(0.05)
+
+
+def test_importing_the_function_leaves_the_engines_libraries_to_the_worker():
+    """functions-framework imports main.py in the server's first process, before any worker
+    exists: whatever it imports there lies on every cold start's path and overlaps nothing. The
+    engine's libraries (pydantic for the contract and rules, numpy, faiss, bm25s, the model's
+    runtime, markdown) are imported by each worker's loading thread, beside the query model."""
+    heavy = ("pydantic", "numpy", "faiss", "bm25s", "onnxruntime", "tokenizers", "markdown_it", "yaml",
+             "nztax.contract", "nztax.engine")
+    code = f"import sys, main; print(sorted(m for m in {heavy!r} if m in sys.modules))"
+    done = subprocess.run([sys.executable, "-c", code], cwd=MAIN.parent, capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "PYTHONPATH": str(MAIN.parent)})
+    assert done.returncode == 0, done.stderr[-500:]
+    assert done.stdout.strip() == "[]"

@@ -232,18 +232,18 @@ def test_staging(tmp_path, prod_settings, monkeypatch):
 
 
 def test_staging_ships_what_a_fast_start_reads(tmp_path, monkeypatch):
-    """The build's parsed data and patterns beside the index, and bytecode for the runtime's Python
+    """The build's parsed data, patterns and engine parts beside the index, and bytecode for the runtime's Python
     checked by its source's hash (the upload keeps no modification times); none of the build
     machine's own bytecode."""
     import importlib.util
 
     paths = fake_tree(tmp_path)
-    for name in ("data.pickle", "regex.pickle"):
+    for name in ("data.pickle", "regex.pickle", "parts.pickle"):
         (paths.index_dir / name).write_bytes(name.encode() + b" payload")
     (paths.function_src / "nztax" / "engine.py").write_text("ANSWER = 'offline'\n")
     monkeypatch.setattr(deploy, "runtime_python", lambda: sys.executable)  # stands in for the runtime's Python
     stage = deploy.stage_function(paths, [])
-    for name in ("data.pickle", "regex.pickle"):
+    for name in ("data.pickle", "regex.pickle", "parts.pickle"):
         assert (stage / "index" / name).read_bytes() == name.encode() + b" payload"
     compiled = {p.name for p in stage.rglob("*.pyc")}
     tag = sys.implementation.cache_tag
