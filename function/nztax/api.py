@@ -31,10 +31,9 @@ MAX_BODY_BYTES = 16 * 1024
 MAX_QUESTION_CHARS = 1000
 MAX_HISTORY_TURNS = 5
 MAX_HISTORY_ANSWER_CHARS = 4000
-# Answered once when the engine loads: a calculation and a topic, so every lazily built part is built.
-# One question that calculates and one that reads as a fact: between them they reach the parts of
-# the engine built on first use (the speller, the intent classifier, the frame's model, the FAQ
-# index, the citation sections).
+# Answered once by each worker after its first question (or by `warm_up`): one question that
+# calculates and one that reads as a fact, so the modules and tables only an answer reaches are
+# ready before later questions (the engine's parts are built before the first: `Engine.build_parts`).
 WARM_UP_QUESTIONS = ("How much tax is paid on a salary of $50,000 a year, and what is PAYE?",
                      "What is the ACC earners' levy?")
 # A figure as the question reader sees one: a run of digits with its separators ("85,000.50", "2024").
@@ -162,6 +161,7 @@ class AskService:
         self._engine_loader = engine_loader or self._default_loader
         self.limiter = limiter or RateLimiter(self.settings.rate_limit_per_minute)
         self.log_line = log_line
+        self._answered = threading.Event()  # set once a question has been answered (start_loading)
 
     _warm_up_lock = threading.Lock()
 
@@ -170,28 +170,41 @@ class AskService:
         from nztax.engine import Engine
 
         engine = Engine.load()  # the shared engine, loaded once per process
-        if not getattr(engine, "warmed_up", False):
-            # Parts of the engine are built on first use (the speller, the intent classifier, the
-            # query model); one answer here builds them, so no question's CPU budget pays for them.
-            # Questions arriving meanwhile wait for the warm-up rather than build parts themselves.
+        if not getattr(engine, "parts_built", False):
+            # Questions arriving meanwhile wait for the parts rather than build them themselves.
             with AskService._warm_up_lock:
-                if not getattr(engine, "warmed_up", False):
+                if not getattr(engine, "parts_built", False):
                     try:
-                        for question in WARM_UP_QUESTIONS:
-                            engine.answer(question, mode="offline")
-                        engine.unit_matcher  # a question the FAQ index answers never reaches it
+                        engine.build_parts()
                     except Exception as exc:  # the real question will meet (and report) the same problem
-                        log.warning("warm-up answer failed: %s", f"{type(exc).__name__}: {exc}"[:300])
-                    engine.warmed_up = True
+                        log.warning("building the engine's parts failed: %s", f"{type(exc).__name__}: {exc}"[:300])
+                    engine.parts_built = True
         return engine
 
+    @staticmethod
+    def warm_up(engine) -> None:
+        """Answer WARM_UP_QUESTIONS once per engine (what is first imported or read on the way to
+        an answer); a failure is logged, and the real question meets it again."""
+        with AskService._warm_up_lock:
+            if getattr(engine, "warmed_up", False):
+                return
+            engine.warmed_up = True
+        try:
+            for question in WARM_UP_QUESTIONS:
+                engine.answer(question, mode="offline")
+        except Exception as exc:  # noqa: BLE001
+            log.warning("warm-up answer failed: %s", f"{type(exc).__name__}: {exc}"[:300])
+
     def start_loading(self) -> None:
-        """Load (and warm up) the engine in a background thread, before any question arrives.
+        """Load the engine in a background thread, before any question arrives; warm it up once
+        the first question has been answered.
 
         Called when a server worker starts: the first question then waits only for what is left.
         The query model is started first, on its own thread (`embedders.preload`), because
         onnxruntime builds it without the GIL, alongside the Python work of loading the rest.
-        A failure is only logged here; the first question meets it again and answers 503.
+        The warm-up answers wait for the first question's answer, which they would otherwise
+        delay: what they reach, that first answer needs only in part. A failure is only logged
+        here; the first question meets it again and answers 503.
         """
         def load() -> None:
             try:
@@ -202,11 +215,15 @@ class AskService:
             except Exception:  # noqa: BLE001 - no index yet: the loader below reports it
                 pass
             try:
-                self._load_engine()
+                engine = self._load_engine()
             except RequestError:
-                pass  # already logged by _unavailable_as_503
+                return  # already logged by _unavailable_as_503
             except Exception as exc:  # noqa: BLE001 - the first question reports it as a 500
                 log.warning("loading the engine at start failed: %s", f"{type(exc).__name__}: {exc}"[:300])
+                return
+            if self._engine_loader == self._default_loader:  # an engine handed in (tests) is its owner's
+                self._answered.wait()
+                self.warm_up(engine)
 
         threading.Thread(target=load, name="nztax-engine-preload", daemon=True).start()
 
@@ -269,6 +286,8 @@ class AskService:
         if response.status == 429:
             record["severity"] = "WARNING"
         self.log_line(record)
+        if result is not None:
+            self._answered.set()
         return response
 
     def _handle(self, method, path, headers, body, body_too_large, remote_addr, record):

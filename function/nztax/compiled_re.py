@@ -146,7 +146,7 @@ def record(index_dir: Path, target: Path | None = None) -> int:
         settings = get_settings()
         if Path(settings.index_dir).resolve() != Path(index_dir).resolve():
             raise ValueError(f"NZTAX_INDEX_DIR is {settings.index_dir}, not {index_dir}")
-        AskService(settings=settings)._load_engine()
+        AskService.warm_up(AskService(settings=settings)._load_engine())
         from nztax.answer_html import render_answer_html
 
         render_answer_html("**a** [b](https://example.org)\n\n| c |\n|---|\n| d |")

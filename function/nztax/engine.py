@@ -35,6 +35,7 @@ from nztax.contract import AskResult
 from nztax.decide import Decision, after_retrieval, decide, final_question, question_parts, question_slots
 from nztax.faq_index import FaqIndex
 from nztax.index import IndexMissingError
+from nztax.rule_changes import figures_before
 from nztax.rules import RuleBook, current_tax_year, default_rules
 from nztax.settings import Settings, get_settings
 from nztax.slots import clean_text, read_slots, reading, without_denied
@@ -318,7 +319,8 @@ class Engine:
             raise ValueError("mode must be 'llm' or 'offline'")
         current = current_tax_year()
         proposal, vector = self._propose(question, history, tax_year)
-        decision = self.settle(proposal, self.read_frame(proposal), history)
+        frame = self.read_frame(proposal)
+        decision = self.settle(proposal, frame, history)
 
         result = outcome = None
         if mode == "llm" and self.settings.llm_model:
@@ -348,7 +350,7 @@ class Engine:
         # unit has those figures.)
         if (result is None and not history and decision.action not in ("refuse", "calculate") and decision.known_year
                 and (unit is not None or mode == "offline" or outcome is not None)):
-            result = self._unit_answer(decision, vector, current, unit)
+            result = self._unit_answer(decision, vector, current, unit, frame)
         if result is None:
             result = frame_notes(calculator_links.attach(self.answer_decision(decision, current, vector)), decision)
         if outcome is not None and outcome.result is None:
@@ -368,6 +370,12 @@ class Engine:
             index = getattr(self.retriever, "index", None)
             self._sections = CitationSections(getattr(index, "parents", None) or {}, self.rules)
         return self._sections
+
+    def build_parts(self) -> None:
+        """Build now every part otherwise built on first use (the intent classifier, the speller,
+        the frame's model, the citation sections, the unit matcher), so no question's CPU budget
+        pays for them."""
+        self.classifier, self.speller, self.frame_model, self.citation_sections(), self.unit_matcher
 
     # -- answer units ------------------------------------------------------------------------
 
@@ -397,8 +405,23 @@ class Engine:
             return None
         return found.unit
 
-    def _unit_answer(self, decision: Decision, vector, current: str, unit: units.Unit | None) -> AskResult | None:
-        """The answer unit's answer, when the question reads as a unit (or the build names one)."""
+    def _asked_unit(self, decision: Decision, frame, vector):
+        """The unit a post of several sentences reads as by its asking sentences (unit_match.py
+        `match_asked`); never for a post the engine declines: its asking sentence may be a tax
+        question's words while the post is about another subject."""
+        from nztax.unit_match import AskingSentence
+
+        if frame is None or decision.action == "decline" or not frame.story:
+            # (A post of two sentences is often a condition and a question whose answer it decides
+            # - "Paid by the day. Which tax code do I use?" - and reads best as one question.)
+            return None
+        asking = [AskingSentence(s, self.retriever.embed_query(without_denied(s)), reading(read_slots(s, self.rules)))
+                  for s in frame.asking_for_units(self.settings.frame_bar)]
+        return self.unit_matcher.match_asked(asking, vector) if asking else None
+
+    def _unit_answer(self, decision: Decision, vector, current: str, unit: units.Unit | None, frame=None) -> AskResult | None:
+        """The answer unit's answer, when the question reads as a unit (or the build names one), or a
+        post's asking sentence does."""
         if unit is None and isinstance(self.retriever, MissingIndex):
             # Without an index there is no record of which units the build withheld (and no stored
             # paraphrase vectors): no unit is known to be supported, so the index's own error stands.
@@ -410,7 +433,12 @@ class Engine:
         if unit is None:
             found = self.unit_matcher.match(without_denied(decision.question), vector, reading(decision.slots),
                                             declined=decision.action == "decline")
+            if found is None and not decision.used_history:
+                found = self._asked_unit(decision, frame, vector)
             unit = found.unit if found is not None else None
+            if found is not None and found.sentence:
+                # Its lead opens as the answer to the sentence it was matched on ("Yes." to a yes-or-no one).
+                decision = replace(decision, asked=found.sentence)
         if unit is None:
             return None
         if self._page_titles is None:
@@ -504,6 +532,8 @@ class Engine:
         for year in years:
             if year in self.rules.years:
                 ev.add_values(self.rules.years[year].figures())
+                # A figure the rule had before the change that brought in this year's (say.gc_change).
+                ev.add_values(figures_before(self.rules, year, ("government_contribution",)))
         for hit in passages:
             ev.add_text(hit.text)
         for worked in intent.rule_results.values():

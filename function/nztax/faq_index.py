@@ -43,6 +43,9 @@ def _stemmer():
         return None
 
 
+_UNREAD = object()  # an entry's year not yet read from its question
+
+
 @dataclass
 class FaqEntry:
     question: str
@@ -51,8 +54,9 @@ class FaqEntry:
     url: str
     result: dict
     words: frozenset[str]
-    year: str | None
-    reading: Reading | None = None  # read on first need: reading every stored question would slow a cold start
+    # Both read on first need: reading every stored question (or its year) would slow a cold start.
+    year: str | None | object = None
+    reading: Reading | None = None
 
 
 class FaqIndex:
@@ -67,7 +71,7 @@ class FaqIndex:
             q = e["question"]
             self.entries.append(FaqEntry(
                 question=q, slug=str(e.get("slug", "")), topic=str(e.get("topic", "")), url=str(e.get("url", "")),
-                result=e["result"], words=self.words(q), year=self.year(q),
+                result=e["result"], words=self.words(q), year=_UNREAD,
             ))
 
     @classmethod
@@ -111,11 +115,15 @@ class FaqIndex:
         reading = reading or self.reading(question)
         best, best_score = None, 0.0
         for entry in self.entries:
-            if entry.year != year or entry.result.get("tax_year") != tax_year:
+            if entry.result.get("tax_year") != tax_year:
                 continue
             union = words | entry.words
             score = len(words & entry.words) / len(union) if union else 0.0
             if score <= best_score or score < self.threshold:
+                continue
+            if entry.year is _UNREAD:
+                entry.year = self.year(entry.question)
+            if entry.year != year:
                 continue
             if entry.reading is None:
                 entry.reading = self.reading(entry.question)

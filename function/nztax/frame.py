@@ -90,6 +90,16 @@ class QuestionFrame:
             return self.asks_each
         return tuple(a for a, sure in zip(self.asks_each, self.asks_each_sure) if sure >= bar)
 
+    def asking_for_units(self, bar: float) -> tuple[str, ...]:
+        """The asking sentences an answer unit may answer: those read at least `bar` sure (a sentence
+        read unsurely may not ask what its words suggest), and not one asking for a figure or a check
+        when the poster gives a money figure of their own: a unit's general lead does not give the
+        figure for their situation."""
+        own_money = any(a.owner == "me" and a.period is not None for a in self.amounts)
+        sure = self.asks_each_sure or (1.0,) * len(self.asks_each)
+        return tuple(s for s, asks, p in zip(self.asking, self.asks_each, sure)
+                     if p >= bar and not (own_money and asks in ("figure", "check")))
+
     @property
     def asks_figure(self) -> bool:
         return "figure" in self.asks_each or "check" in self.asks_each

@@ -165,8 +165,9 @@ def extract_identifiers(text: str) -> set[str]:
         found.add(f"Schedule {match.group(1)}")
         if match.group(2):
             found.add(f"Schedule {match.group(1)} Part {match.group(2).upper()}")
-    # Codes are matched on whitespace-collapsed text so "M  SL" and "M\nSL" read as "M SL".
-    for match in _TAX_CODE.finditer(re.sub(r"\s+", " ", text)):
+    # Codes are matched on whitespace-collapsed text so "M  SL" and "M\nSL" read as "M SL" (split
+    # and join: the same whitespace as `\s`, several times faster over an index's every chunk).
+    for match in _TAX_CODE.finditer(" ".join(text.split())):
         found.add(match.group(1) + (" SL" if match.group(2) else ""))
     return found
 

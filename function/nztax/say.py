@@ -76,10 +76,10 @@ def fact_values(rules: TaxYearRules) -> dict[str, str]:
                  ks_reduction=" " + composer.kiwisaver_reduction(ks) if ks.temporary_reduction_rate is not None else "")
     gc = section_or_none(rules, "government_contribution")
     if gc is not None:
-        cents = int(round(float(gc.match_rate) * 100))
-        v.update(gc_match=f"{cents} cents for every dollar", gc_max=money(gc.maximum), gc_contrib=money(gc.contributions_for_maximum),
+        v.update(gc_match=cents_per_dollar(gc.match_rate), gc_max=money(gc.maximum), gc_contrib=money(gc.contributions_for_maximum),
                  gc_min_age=str(gc.min_age), gc_max_age=str(gc.max_age),
-                 gc_cap_text=f", and not if your income is over {money(gc.income_cap)}" if gc.income_cap else "")
+                 gc_cap_text=f", and not if your income is over {money(gc.income_cap)}" if gc.income_cap else "",
+                 gc_change="")  # (the change that brought these figures in needs the other years: `gc_change`)
     esct = section_or_none(rules, "esct")
     if esct is not None:
         v.update(esct_first_rate=pct(esct.bands[0].rate), esct_top_rate=pct(esct.bands[-1].rate))
@@ -308,6 +308,10 @@ def fact(decision: Decision, rules: RuleBook, hits: list, current_year: str, too
         # 1 July, so a KiwiSaver year ending in June reads the tax year that began the April before.
         values.update({k: v for k, v in fact_values(ks_year).items() if k.startswith("gc_")})
     values.update(decision_values(decision, tool_results, values))
+    if year_rules is not None and decision.tax_year_source == "default" and asking_of(decision):
+        # A story that names no year may be about any year: today's figure is given with its date
+        # and the one before. (A one-line question asks about now; a year named is given its own.)
+        values["gc_change"] = gc_change(rules, (ks_year or year_rules).year)
     lead = fill(intent.lead, values) if intent and intent.lead and year_rules else None
     if lead and values.get("rule_sum") and lead.startswith(values["rule_sum"] + "Yes. "):
         # The sum on their own figures answers first; the rule's bare "Yes." after it answers nothing.
@@ -348,8 +352,8 @@ def fact(decision: Decision, rules: RuleBook, hits: list, current_year: str, too
         from nztax.settings import get_settings
 
         lead_yield = get_settings().lead_yield if lead_yield is None else lead_yield
-        opening = choose(decision.asked, lead, hits, decision.tax_year, decision.tax_year < current_year, lead_yield,
-                         question_hits)
+        opening = choose(weighed_against(decision), lead, hits, decision.tax_year, decision.tax_year < current_year,
+                         lead_yield, question_hits)
         body[0] = opening.lead
     support = best_sentences(decision.asked, hits, SUPPORT_SENTENCES, words(intent.search or "") if intent else None,
                              tax_year=decision.tax_year, past_year=decision.tax_year < current_year)
@@ -508,6 +512,31 @@ def asking_of(decision: Decision) -> list[str]:
     """A story's asking sentence(s), from its frame (none for a one-line question: it is its own)."""
     frame = decision.trace.frame if decision.trace is not None else {}
     return list(frame.get("asking") or []) if frame.get("story") else []
+
+
+def cents_per_dollar(rate) -> str:
+    """A government contribution's match rate as people say it ("25 cents for every dollar")."""
+    return f"{int(round(float(rate) * 100))} cents for every dollar"
+
+
+def gc_change(rules: RuleBook, year: str) -> str:
+    """When the year's government contribution took effect and what it was before, as a sentence
+    (empty when the rules data holds no earlier, different figures): a post about an earlier year,
+    or one naming none, is not told today's figure as if it were theirs."""
+    from nztax.rule_changes import change_before
+
+    change = change_before(rules, year, "government_contribution")
+    if change is None:
+        return ""
+    before, since = change.before, change.since
+    return (f" These are the figures from {since.day} {since:%B} {since.year}; before then the government put in "
+            f"{cents_per_dollar(before.match_rate)}, up to {money(before.maximum)} a year.")
+
+
+def weighed_against(decision: Decision) -> str:
+    """What an opening sentence is scored against: a story's asking sentences (its background's
+    words would favour a sentence about the background), else the question as asked."""
+    return " ".join(asking_of(decision)) or decision.asked
 
 
 def topic(decision: Decision, rules: RuleBook, hits: list, current_year: str) -> AskResult:

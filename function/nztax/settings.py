@@ -49,6 +49,9 @@ Tax figures never live here: they are in `nztax/rules/*.yaml`.
 | NZTAX_UNIT_MARGIN | 0.1 | Ask box: least lead of the best unit over the next one before it is served |
 | NZTAX_UNIT_ALONE_SCORE | 0.8 | Ask box: least score for a unit that leads every other unit by `NZTAX_UNIT_ALONE_MARGIN` |
 | NZTAX_UNIT_ALONE_MARGIN | 0.3 | Ask box: the lead over the next unit at which `NZTAX_UNIT_ALONE_SCORE` is enough |
+| NZTAX_ASKED_UNIT_MIN_SCORE | 0.85 | Ask box, a post of several sentences: least score of its asking sentence for a unit |
+| NZTAX_ASKED_UNIT_POST_WEIGHT | 1.0 | Ask box: weight of the whole post's cosine to a unit, added to its asking sentence's score |
+| NZTAX_ASKED_UNIT_MARGIN | 0.1 | Ask box: lead of that sum over the next unit's for a unit to be served |
 | NZTAX_LEAD_YIELD | 0.5 | a fact answer no unit matched: how much more a retrieved sentence must score against the question than the intent lead's best sentence to open the answer instead (lead_choice.py) |
 | NZTAX_UNIT_OVER_DECLINE | 1.1 | Ask box: least unit score (and twice the margin) for a unit to answer a question the engine would decline as another subject |
 | NZTAX_RRF_K | 10 | reciprocal rank fusion constant (10: best on the development part of the held-out queries, docs/retrieval.md) |
@@ -246,6 +249,12 @@ class Settings:
     unit_over_decline: float = 1.1
     unit_alone_score: float = 0.8
     unit_alone_margin: float = 0.3
+    # A post's asking sentence read against the units (docs/units.md): its own score at least
+    # `asked_unit_min_score`, and its score plus `asked_unit_post_weight` x the whole post's cosine to
+    # the unit ahead of every other unit by `asked_unit_margin`.
+    asked_unit_min_score: float = 0.85
+    asked_unit_post_weight: float = 1.0
+    asked_unit_margin: float = 0.1
     lead_yield: float = 0.5
     # understanding (issue 11)
     intent_margin: float = 0.04
@@ -371,6 +380,9 @@ def get_settings() -> Settings:
         unit_over_decline=float(_env("NZTAX_UNIT_OVER_DECLINE", "1.1")),
         unit_alone_score=float(_env("NZTAX_UNIT_ALONE_SCORE", "0.8")),
         unit_alone_margin=float(_env("NZTAX_UNIT_ALONE_MARGIN", "0.3")),
+        asked_unit_min_score=float(_env("NZTAX_ASKED_UNIT_MIN_SCORE", "0.85")),
+        asked_unit_post_weight=float(_env("NZTAX_ASKED_UNIT_POST_WEIGHT", "1.0")),
+        asked_unit_margin=float(_env("NZTAX_ASKED_UNIT_MARGIN", "0.1")),
         lead_yield=float(_env("NZTAX_LEAD_YIELD", "0.5")),
         intent_margin=float(_env("NZTAX_INTENT_MARGIN", "0.04")),
         intent_cover_margin=float(_env("NZTAX_INTENT_COVER_MARGIN", "0.15")),

@@ -14,7 +14,8 @@ negation, conditions) count, so "What does tax code SH mean?" never gets the S u
 none or the same one (`year_named`); the best must score at least `unit_min_score` and lead the
 next by `unit_margin`, or lead it by `unit_alone_margin` with at least `unit_alone_score` (a
 question the engine would decline: `unit_over_decline` and twice the margin, so "What happens to
-my KiwiSaver if I move to Australia?" is answered, not turned away for naming Australia). Units whose answer is a calculation are left to the engine, which
+my KiwiSaver if I move to Australia?" is answered, not turned away for naming Australia). A post
+of several sentences is also read by its asking sentences (`match_asked`). Units whose answer is a calculation are left to the engine, which
 calculates. The paraphrase vectors are stored beside the index at build time (`units.npz`, keyed
 by the bank's digest and the embedder id), with a digest of each paraphrase's reading (reading
 every paraphrase of 400 units takes seconds); missing or stale, they are computed in-process.
@@ -48,6 +49,16 @@ class UnitMatch:
     unit: Unit
     score: float
     runner_up_score: float
+    sentence: str | None = None  # the asking sentence the unit was matched on (`match_asked`), if any
+
+
+@dataclass(frozen=True)
+class AskingSentence:
+    """One sentence of a post that asks, as the matcher reads it."""
+
+    text: str
+    vector: object
+    reading: object
 
 
 def servable(bank: UnitBank, withheld: dict[str, str] | None = None) -> list[Unit]:
@@ -246,3 +257,35 @@ class UnitMatcher:
         if not alone and (score < least or score - runner < margin):
             return None
         return UnitMatch(self.units[best], round(score, 4), round(runner, 4))
+
+    def post_cosines(self, vector) -> dict[int, float]:
+        """Each unit's cosine of its nearest paraphrase to a whole post's vector (no reading compared:
+        a story's reading carries every figure it tells, which no one-line paraphrase has)."""
+        if self.vectors is None or vector is None or not self.rows:
+            return {}
+        nearest = np.full(len(self.units), -1.0, dtype=np.float32)
+        np.maximum.at(nearest, self.owner, self.vectors @ np.asarray(vector, dtype=np.float32))
+        return {i: float(v) for i, v in enumerate(nearest)}
+
+    def match_asked(self, asking: list[AskingSentence], post_vector) -> UnitMatch | None:
+        """The unit a post's asking sentences read as: a story's words are mostly background, so each
+        asking sentence is matched as a question of its own (`scores`), and the whole post weighs in
+        at `asked_unit_post_weight` x its cosine to the unit, which settles a short sentence that
+        leans on the story ("What happens to it then?"). Served when its sentence scores at least
+        `asked_unit_min_score` and the sum leads every other unit's by `asked_unit_margin`."""
+        post = self.post_cosines(post_vector)
+        weight = self.settings.asked_unit_post_weight
+        best: dict[int, tuple[float, float, str]] = {}  # unit -> (sum, its sentence's score, that sentence)
+        for sentence in asking:
+            for unit, score in self.scores(sentence.text, sentence.vector, sentence.reading).items():
+                total = score + weight * post.get(unit, 0.0)
+                if total > best.get(unit, (float("-inf"),))[0]:
+                    best[unit] = (total, score, sentence.text)
+        ranked = sorted(best.items(), key=lambda kv: -kv[1][0])
+        if not ranked:
+            return None
+        unit, (total, score, text) = ranked[0]
+        runner = ranked[1][1][0] if len(ranked) > 1 else 0.0
+        if score < self.settings.asked_unit_min_score or total - runner < self.settings.asked_unit_margin:
+            return None
+        return UnitMatch(self.units[unit], round(total, 4), round(runner, 4), sentence=text)

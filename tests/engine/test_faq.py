@@ -65,3 +65,19 @@ def test_faq_file_loading(tmp_path):
         FaqIndex.load(tmp_path, 0.8)
     (tmp_path / "faq.json").write_text(json.dumps([{"question": "q", "result": {"tax_year": "2026-27"}}, "junk"]))
     assert len(FaqIndex.load(tmp_path, 0.8).entries) == 1
+
+
+def test_a_stored_questions_year_is_read_only_when_its_words_match(tmp_path, monkeypatch):
+    """Loading reads no stored question's year (a cold start pays for none of them); matching
+    reads the year of an entry whose words and tax year fit, and a year named in it still counts."""
+    entries = [{"question": "What is the ACC earners' levy rate for 2024-25?", "result": {"tax_year": "2024-25"}},
+               {"question": "How do I register for GST?", "result": {"tax_year": "2024-25"}}]
+    (tmp_path / "faq.json").write_text(json.dumps(entries))
+    read: list[str] = []
+    year = FaqIndex.year
+    monkeypatch.setattr(FaqIndex, "year", staticmethod(lambda text: read.append(text) or year(text)))
+    faq = FaqIndex.load(tmp_path, 0.5)
+    assert read == []
+    asked = "What is the ACC earners' levy rate?"  # no year named: the stored 2024-25 one does not fit
+    assert faq.match(asked, "2024-25", reading=faq.reading(entries[0]["question"])) is None
+    assert read == [asked, entries[0]["question"]]

@@ -73,3 +73,27 @@ def test_a_list_counts_by_its_item_that_answers_and_puts_it_first():
     chosen = best_sentences("Can a full-time student apply for an exemption?", [many, one], 2, tax_year="2026-27")
     quoted = dict((hit.url, s) for s, hit in chosen)
     assert quoted[many.url].startswith("You can: Apply for an exemption")  # its answering item first
+
+
+def _story(text: str, asking: list[str]) -> SimpleNamespace:
+    frame = {"asking": asking, "story": True}
+    return SimpleNamespace(asked=text, trace=SimpleNamespace(frame=frame))
+
+
+def test_a_storys_opening_is_weighed_against_its_asking_sentence_wherever_it_stands():
+    """The background names the lead's first sentence's words (residual income tax over $5,000); the
+    story asks about the uplift. The lead's uplift sentence opens, with the asking sentence at the end
+    or at the front; a one-line question is weighed as asked."""
+    from nztax.say import weighed_against
+
+    background = ("I pay provisional tax for the year because my residual income tax was more than $5,000 the year "
+                  "before, and I pay provisional tax every year.")
+    asked = "What is the uplift under the standard option?"
+    for text in (f"{background} {asked}", f"{asked} {background}"):
+        story = _story(text, [asked])
+        assert weighed_against(story) == asked
+        assert choose(weighed_against(story), LEAD, [], "2026-27", False, 0.5).lead.startswith("Under the standard option")
+    # (Weighed against the whole story, the background's words would open with the lead's first sentence.)
+    assert choose(f"{background} {asked}", LEAD, [], "2026-27", False, 0.5).lead.startswith("You pay provisional tax")
+    one_line = SimpleNamespace(asked=asked, trace=SimpleNamespace(frame={"asking": [asked], "story": False}))
+    assert weighed_against(one_line) == asked

@@ -96,3 +96,57 @@ def test_a_reading_digest_is_the_same_for_equal_readings_and_differs_for_differe
     assert digest("tax on $85,000 a year") == digest("tax on $85,000 a year")
     assert digest("tax on $85,000 a year") != digest("tax on $80,000 a year")
     assert digest("what is code SB") != digest("what is code M")
+
+
+# -- a post's asking sentences ---------------------------------------------------------------------
+
+def _asked_matcher(post_weight: float = 1.0) -> tuple[UnitMatcher, callable]:
+    """Two units; vectors in 3-d, the question's axis first. `at(cos, side)` is a vector at cosine
+    `cos` from the question's axis, leaning towards the second or third axis."""
+    units = [Unit(question="alpha beta", slug="a", topic="t", topic_title="T", lead="A."),
+             Unit(question="gamma delta", slug="b", topic="t", topic_title="T", lead="B.")]
+
+    def at(cos: float, side: int) -> np.ndarray:
+        v = np.zeros(3, dtype=np.float32)
+        v[0], v[side] = cos, np.sqrt(1 - cos * cos)
+        return v
+
+    settings = dataclasses.replace(get_settings(), asked_unit_min_score=0.85, asked_unit_margin=0.1,
+                                   asked_unit_post_weight=post_weight)
+    return UnitMatcher(units, np.stack([at(0.9, 1), at(0.9, 2)]), settings, read=lambda text: PLAIN), at
+
+
+def test_an_asking_sentence_is_matched_with_the_post_settling_between_near_units():
+    """Both units are as near the asking sentence; the whole post leans to one, which is served for
+    that sentence. Without the post's weight neither leads, so neither is served."""
+    from nztax.unit_match import AskingSentence
+
+    m, at = _asked_matcher()
+    sentence = AskingSentence("epsilon", np.array([1.0, 0.0, 0.0], dtype=np.float32), PLAIN)
+    found = m.match_asked([sentence], at(0.5, 2))
+    assert found is not None and found.unit.slug == "b" and found.sentence == "epsilon"
+    found = m.match_asked([sentence], at(0.5, 1))
+    assert found is not None and found.unit.slug == "a"
+    m0, _ = _asked_matcher(post_weight=0.0)
+    assert m0.match_asked([sentence], at(0.5, 2)) is None
+
+
+def test_the_post_alone_never_serves_a_unit_its_asking_sentence_is_far_from():
+    from nztax.unit_match import AskingSentence
+
+    m, at = _asked_matcher()
+    far = AskingSentence("epsilon", np.array([0.0, 1.0, 0.0], dtype=np.float32), PLAIN)
+    # The sentence sits far from both units (score under `asked_unit_min_score`) while the post is
+    # right on unit b: no unit.
+    assert m.match_asked([far], m.vectors[1]) is None
+
+
+def test_of_several_asking_sentences_the_one_that_reads_as_a_unit_serves_it():
+    from nztax.unit_match import AskingSentence
+
+    m, at = _asked_matcher()
+    vague = AskingSentence("epsilon", np.array([0.0, 0.0, 1.0], dtype=np.float32), PLAIN)
+    clear = AskingSentence("zeta", m.vectors[0], PLAIN)
+    for order in ([vague, clear], [clear, vague]):  # wherever the clear one stands
+        found = m.match_asked(order, m.vectors[0])
+        assert found is not None and found.unit.slug == "a" and found.sentence == "zeta"

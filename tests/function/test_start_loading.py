@@ -65,3 +65,27 @@ def test_a_remote_embedder_is_not_preloaded():
     settings = dataclasses.replace(get_settings(), embedder="gemini", gemini_api_key="x")
     embedders.preload(settings, None)
     assert not embedders._preloads
+
+
+def test_the_warm_up_answers_wait_for_the_first_question(make_client):
+    """The engine's parts are built before any question; the warm-up answers run only after the
+    first question's answer, which they would otherwise slow down."""
+    make_client()  # the environment pointing at the fixture index
+    from nztax.api import AskService
+    from nztax.engine import Engine
+
+    service = AskService()
+    service.start_loading()
+    deadline = time.monotonic() + 120
+    while not getattr(Engine._shared, "parts_built", False):
+        assert time.monotonic() < deadline, "the engine's parts were not built by the worker's start"
+        time.sleep(0.05)
+    engine = Engine._shared
+    assert engine._classifier is not None and engine._unit_matcher is not None
+    time.sleep(0.3)
+    assert not getattr(engine, "warmed_up", False)
+    r = service.handle("POST", "/", {"Content-Type": "application/json"}, b'{"question": "What is the ACC earners\' levy?"}')
+    assert r.status == 200
+    while not getattr(engine, "warmed_up", False):
+        assert time.monotonic() < deadline, "the warm-up answers did not follow the first question"
+        time.sleep(0.05)

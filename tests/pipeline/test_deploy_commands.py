@@ -210,7 +210,8 @@ def fake_tree(root: Path, embedder: str = "all-MiniLM-L6-v2-onnx-int8") -> deplo
     )
 
 
-def test_staging(tmp_path, prod_settings):
+def test_staging(tmp_path, prod_settings, monkeypatch):
+    monkeypatch.setattr(deploy, "runtime_python", lambda: None)  # no interpreter of the runtime's version here
     paths = fake_tree(tmp_path, embedder="gemini-embedding-001:768")
     cfg = deploy.DeployConfig.from_settings(prod_settings)
     assert deploy.function_extras(cfg, paths.index_dir) == ["llm", "gemini"]
@@ -228,6 +229,38 @@ def test_staging(tmp_path, prod_settings):
     assert (hosting / "site" / "index.html").read_text() == page("tonight")
     assert (hosting / "site" / "_nztax" / "metrics.json").is_file()
     assert json.loads((hosting / "firebase.json").read_text())["hosting"]["public"] == "site"
+
+
+def test_staging_ships_what_a_fast_start_reads(tmp_path, monkeypatch):
+    """The build's parsed data and patterns beside the index, and bytecode for the runtime's Python
+    checked by its source's hash (the upload keeps no modification times); none of the build
+    machine's own bytecode."""
+    import importlib.util
+
+    paths = fake_tree(tmp_path)
+    for name in ("data.pickle", "regex.pickle"):
+        (paths.index_dir / name).write_bytes(name.encode() + b" payload")
+    (paths.function_src / "nztax" / "engine.py").write_text("ANSWER = 'offline'\n")
+    monkeypatch.setattr(deploy, "runtime_python", lambda: sys.executable)  # stands in for the runtime's Python
+    stage = deploy.stage_function(paths, [])
+    for name in ("data.pickle", "regex.pickle"):
+        assert (stage / "index" / name).read_bytes() == name.encode() + b" payload"
+    compiled = {p.name for p in stage.rglob("*.pyc")}
+    tag = sys.implementation.cache_tag
+    assert compiled == {f"main.{tag}.pyc", f"__init__.{tag}.pyc", f"engine.{tag}.pyc"}  # not the tree's x.pyc
+    pyc = (stage / "nztax" / "__pycache__" / f"engine.{tag}.pyc").read_bytes()
+    assert pyc[:4] == importlib.util.MAGIC_NUMBER
+    assert int.from_bytes(pyc[4:8], "little") == 0b11  # hash-based, checked against the source
+    assert pyc[8:16] == importlib.util.source_hash((stage / "nztax" / "engine.py").read_bytes())
+    ignored = (stage / ".gcloudignore").read_text()
+    assert "pyc" not in ignored and "__pycache__" not in ignored
+
+
+def test_staging_without_the_runtimes_python_ships_sources_only(tmp_path, monkeypatch):
+    # A version manager's shim for a version it does not have exits non-zero.
+    monkeypatch.setattr(deploy, "runtime_python", lambda: "/bin/false")
+    stage = deploy.stage_function(fake_tree(tmp_path), [])
+    assert (stage / "nztax" / "__init__.py").is_file() and not list(stage.rglob("*.pyc"))
 
 
 def test_staging_a_local_embedder_index_carries_the_tokenizer(tmp_path):

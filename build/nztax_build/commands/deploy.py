@@ -88,8 +88,11 @@ def run(args: argparse.Namespace) -> int:
         if args.only in ("all", "function"):
             extras = deploy.function_extras(cfg, paths.index_dir)
             requirements = deploy.function_requirements(paths.home / "pyproject.toml", extras)
-            deploy.stage_function(paths, requirements)
-            print(f"staged function: {paths.function_stage}", file=sys.stderr)
+            stage = deploy.stage_function(paths, requirements)
+            compiled = sum(1 for _ in stage.rglob("*.pyc"))
+            print(f"staged function: {stage} ({compiled} modules precompiled for {deploy.RUNTIME}"
+                  + ("" if compiled else ": no local interpreter of that version, so it compiles them at start") + ")",
+                  file=sys.stderr)
         if args.only in ("all", "site"):
             deploy.stage_hosting(paths, cfg)
             print(f"staged site: {paths.hosting_stage}", file=sys.stderr)

@@ -1,0 +1,72 @@
+"""A post of several sentences is served the answer unit its asking sentence reads as (unit_match.py
+`match_asked`), wherever that sentence stands, whatever else the story says, and in other words;
+and never a unit when the post is declined or asks for a figure of the poster's own."""
+
+from __future__ import annotations
+
+import pytest
+
+from nztax.frame import FrameAmount, QuestionFrame
+from nztax.rules import default_rules
+from nztax.units import fill, opening_for, unit_values
+
+UNIT = "joining-and-contributing-to-kiwisaver/is-kiwisaver-deducted-while-i-m-on-unpaid-leave"
+BACKGROUND = ["I have been with the same employer for four years.", "Next month I start three months off to travel."]
+ASKED = "Is KiwiSaver deducted while I'm on unpaid leave?"
+
+
+def opens_with(engine, bank, text: str) -> bool:
+    unit = bank.get(UNIT)
+    out = engine.answer(text, use_faq=False, mode="offline").to_json()
+    lead = fill(unit.lead, unit_values(default_rules().years[out["tax_year"]]))
+    return out["answer"].startswith(lead) or out["answer"].startswith(opening_for(lead, ""))
+
+
+@pytest.fixture(scope="module")
+def bank():
+    from nztax.settings import get_settings
+    from nztax.units import UnitBank
+
+    return UnitBank.load(get_settings().units_dir)
+
+
+def test_the_asking_sentence_of_a_story_is_served_its_unit(engine, bank):
+    assert opens_with(engine, bank, " ".join(BACKGROUND + [ASKED]))
+
+
+def test_family_move_the_asking_sentence_to_the_front(engine, bank):
+    assert opens_with(engine, bank, " ".join([ASKED] + BACKGROUND))
+
+
+@pytest.mark.parametrize("other", ["My partner earns $61,000 a year.", "We pay $540 a week in rent."])
+def test_family_add_a_story_sentence_with_another_figure(engine, bank, other):
+    assert opens_with(engine, bank, " ".join(BACKGROUND + [other, ASKED]))
+
+
+@pytest.mark.parametrize("asked", ["Does my employer still have to pay KiwiSaver while I'm on leave without pay?",
+                                   "Are KiwiSaver contributions still deducted during unpaid leave?"])
+def test_family_reword_the_asking_sentence(engine, bank, asked):
+    assert opens_with(engine, bank, " ".join(BACKGROUND + [asked]))
+
+
+def test_a_story_asking_about_something_else_is_not_served_that_unit(engine, bank):
+    assert not opens_with(engine, bank, " ".join(BACKGROUND + ["Can I claim my flights as a work expense?"]))
+
+
+def frame(asks: str, owner: str, sure: float = 0.9) -> QuestionFrame:
+    amount = FrameAmount("$5,000", 10, 16, 5000, "year", "income", 0.9, owner, 0.9)
+    return QuestionFrame(asks=asks, asks_sure=sure, asking=("Q?",), asks_each=(asks,), amounts=(amount,), tax_year=None,
+                         year_text=None, conditions=(), scope="nz_tax", scope_sure=0.9, asks_each_sure=(sure,))
+
+
+def test_a_question_for_the_posters_own_figure_is_not_a_units():
+    """A unit's general lead does not give the figure for the poster's own amount; the same
+    sentence asking whether or why may be a unit's."""
+    assert frame("figure", "me").asking_for_units(0.7) == ()
+    assert frame("check", "me").asking_for_units(0.7) == ()
+    assert frame("yes_no", "me").asking_for_units(0.7) == ("Q?",)
+    assert frame("figure", "someone_else").asking_for_units(0.7) == ("Q?",)
+
+
+def test_an_asking_sentence_read_unsurely_is_not_matched_to_a_unit():
+    assert frame("yes_no", "me", sure=0.5).asking_for_units(0.7) == ()
