@@ -148,6 +148,7 @@ def test_family_write_the_year_another_way(engine, year):
     "We overpaid one of our staff for months by mistake. Can we deduct it from her future wages?",
     "Should we put our savings into the offset account or keep them in a term deposit?",
     "What happens to my KiwiSaver balance when I die?",
+    "Which KiwiSaver fund should I be in, growth or conservative?",
 ])
 def test_questions_that_are_not_nz_personal_tax_are_declined(engine, question):
     d = decided(engine, question)
@@ -227,6 +228,10 @@ def test_family_a_rule_question_about_a_year_without_rules_gets_the_rule(engine,
 @pytest.mark.parametrize("question", [
     "Is my employer's KiwiSaver contribution taxed before it goes into my account?",
     "My holiday pay was paid out when I left. Why was so much tax taken off it?",
+    # Who may join KiwiSaver is IRD's enrolment (answer units hold it), not the provider's scheme rules.
+    "Who can join KiwiSaver?",
+    "Am I eligible to join KiwiSaver on a work visa?",
+    "How old do you have to be to join KiwiSaver?",
 ])
 def test_nz_tax_questions_near_those_subjects_are_not_declined(engine, question):
     assert decided(engine, question).action != "decline"
@@ -267,13 +272,26 @@ def test_an_employers_story_about_the_tax_on_a_payment_is_not_declined(engine, q
 def test_a_story_whose_other_subjects_together_are_sure_is_declined_there(engine, scope_in, story, model, declined):
     from dataclasses import replace
 
-    proposal, _ = engine._propose(STORY + "How much income tax will I pay this year?", None, None)
+    proposal, _ = engine._propose(STORY + "Why does my tax seem so high this year?", None, None)
     frame = replace(engine.read_frame(proposal), scope="nz_tax", scope_sure=0.3, scope_in=scope_in,
                     scope_other="employment_law", story=story, read_by="model" if model else "offline")
     d = engine.settle(proposal, frame, None)
     assert (d.action == "decline") is declined, d.trace.to_json()
     if declined:
         assert d.decline_to == table().scopes["employment_law"]
+
+
+def test_a_story_whose_calculation_answers_the_figure_it_asks_is_not_declined_for_its_spread(engine):
+    # The same story read as firmly not tax by its spread of subjects: asking its tax figure, which the
+    # proposed calculation answers, it is the person's own tax ("no kids, no benefit" are conditions).
+    from dataclasses import replace
+
+    proposal, _ = engine._propose(STORY + "How much income tax will I pay this year?", None, None)
+    assert proposal.action == "calculate"
+    frame = replace(engine.read_frame(proposal), scope="nz_tax", scope_sure=0.3, scope_in=0.03,
+                    scope_other="benefit_rules", story=True, read_by="offline")
+    d = engine.settle(proposal, frame, None)
+    assert d.action != "decline", d.trace.to_json()
 
 
 def test_a_long_post_leads_with_a_sentence_for_what_it_asks(engine):
