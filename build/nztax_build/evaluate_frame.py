@@ -21,15 +21,15 @@ import yaml
 FOLDS = 5
 
 
-def out_of_fold(x: np.ndarray, labels: list[str]) -> list[str]:
-    """Each example's reading by a model trained on the other folds."""
-    from nztax.frame_model import Softmax
+def out_of_fold(x: np.ndarray, labels: list[str], reading: str = "") -> list[str]:
+    """Each example's reading by a model trained on the other folds (as long as the engine trains that reading)."""
+    from nztax.frame_model import READING_STEPS, STEPS, Softmax
 
     predicted = [""] * len(labels)
     for fold in range(FOLDS):
         test = [i for i in range(len(labels)) if i % FOLDS == fold]
         train = [i for i in range(len(labels)) if i % FOLDS != fold]
-        model = Softmax.fit(x[train], [labels[i] for i in train])
+        model = Softmax.fit(x[train], [labels[i] for i in train], READING_STEPS.get(reading, STEPS))
         for i in test:
             predicted[i] = model.predict(x[i])[0]
     return predicted
@@ -44,7 +44,7 @@ def measure(embedder) -> dict:
     for name in ("asks", "scope"):
         rows = [(text, label) for label, texts in data[name].items() for text in texts]
         labels = [label for _, label in rows]
-        out[name] = (labels, out_of_fold(model.sentence_features([t for t, _ in rows], name), labels))
+        out[name] = (labels, out_of_fold(model.sentence_features([t for t, _ in rows], name), labels, name))
     texts, spans, kinds, owners = [], [], [], []
     for line in data["amounts"]:
         plain, found = fm.labelled_amounts(line)

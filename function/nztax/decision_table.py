@@ -24,6 +24,7 @@ from nztax.yaml_data import load_yaml
 TABLE_FILE = Path(__file__).parent / "data" / "decisions.yaml"
 INCOME_OWNERS = ("me", "partner")
 CONDITIONS = ("proposed", "proposed_not", "declined_as", "intent_sure", "scope", "scope_not", "scope_sure", "scope_firm",
+              "scope_out_sure", "scope_out_firm", "scope_in_high",
               "inputs_sure", "inputs_certain", "recoverable", "stated", "asks", "answers_ask", "asks_figure", "story",
               "lead_fits", "rule_worked", "several_figures", "read_by")
 
@@ -105,6 +106,9 @@ class Facts:
     scope: str
     scope_sure: bool
     scope_firm: bool
+    scope_out_sure: bool         # the learned reading's other subjects together are NZTAX_FRAME_SCOPE_BAR sure
+    scope_out_firm: bool         # ... NZTAX_FRAME_SCOPE_FIRM_BAR sure
+    scope_in_high: bool          # NZ personal tax is at least NZTAX_FRAME_SCOPE_IN_BAR likely
     inputs_sure: bool
     inputs_certain: bool
     recoverable: bool
@@ -124,7 +128,9 @@ class Facts:
             "proposed": lambda v: self.proposed in v, "proposed_not": lambda v: self.proposed not in v,
             "declined_as": lambda v: self.declined_as in v, "scope": lambda v: self.scope in v,
             "scope_not": lambda v: self.scope not in v, "scope_sure": lambda v: self.scope_sure == bool(v),
-            "scope_firm": lambda v: self.scope_firm == bool(v), "intent_sure": lambda v: self.intent_sure == bool(v),
+            "scope_firm": lambda v: self.scope_firm == bool(v),
+            "scope_out_sure": lambda v: self.scope_out_sure == bool(v), "scope_out_firm": lambda v: self.scope_out_firm == bool(v),
+            "scope_in_high": lambda v: self.scope_in_high == bool(v), "intent_sure": lambda v: self.intent_sure == bool(v),
             "inputs_sure": lambda v: self.inputs_sure == bool(v), "recoverable": lambda v: self.recoverable == bool(v),
             "inputs_certain": lambda v: self.inputs_certain == bool(v), "answers_ask": lambda v: self.answers_ask == bool(v),
             "story": lambda v: self.story == bool(v), "asks_figure": lambda v: self.asks_figure == bool(v),
@@ -159,10 +165,15 @@ def facts_of(decision, frame: QuestionFrame, settings, asked_alone: Callable[[],
     inputs_sure, recoverable = not vetoed, bool(kept) and bool(vetoed)
     kinds = {k for name, _ in decision.calls for k in table().answered_by(name)} if decision.action == "calculate" else set()
     intent = decision.intent
+    out_of_scope = 0.0 if frame.scope_in is None else 1.0 - frame.scope_in
     return Facts(proposed=decision.action, declined_as=intent.copy if intent is not None and decision.action == "decline" else None,
                  intent_sure=bool(decision.classification is not None and decision.classification.confident),
                  scope=frame.scope, scope_sure=frame.scope_sure >= settings.frame_scope_bar,
-                 scope_firm=frame.scope_sure >= settings.frame_scope_firm_bar, inputs_sure=inputs_sure,
+                 scope_firm=frame.scope_sure >= settings.frame_scope_firm_bar,
+                 scope_out_sure=out_of_scope >= settings.frame_scope_bar,
+                 scope_out_firm=out_of_scope >= settings.frame_scope_firm_bar,
+                 scope_in_high=frame.scope_in is not None and frame.scope_in >= settings.frame_scope_in_bar,
+                 inputs_sure=inputs_sure,
                  inputs_certain=not uncertain_inputs(inputs, settings.frame_certain_bar), recoverable=recoverable,
                  stated=bool(frame.stated()), asks=frame.asks_each, answers_ask=bool(kinds & set(frame.asks_surely(bar))),
                  asks_figure=frame.asks_figure, story=frame.story, lead_fits=lead_fits(decision, frame, asked_alone),
@@ -182,7 +193,8 @@ def apply_table(decision, frame: QuestionFrame, settings, *, redecide: Callable[
     trace.rows.append(row.id)
     out = decision
     if row.then == "decline":
-        out = replace(decision, action="decline", calls=[], decline_to=t.scopes.get(frame.scope) or t.scopes["not_money"])
+        subject = frame.scope if frame.scope != "nz_tax" else frame.scope_other
+        out = replace(decision, action="decline", calls=[], decline_to=t.scopes.get(subject or "") or t.scopes["not_money"])
     elif row.then == "answer":
         lifted = in_scope()
         if lifted is not None:

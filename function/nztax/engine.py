@@ -234,10 +234,14 @@ class Engine:
             if c is None:
                 return None
             catalogue = self.classifier.catalogue
-            best = next((catalogue.get(n) for n in c.scores if catalogue.get(n).does not in ("decline", "refuse")), None)
-            if best is None:
+            answering = [catalogue.get(n) for n in c.scores if catalogue.get(n).does not in ("decline", "refuse")]
+            if not answering:
                 return None
-            lifted = replace(c, intent=best, confident=False)
+            # The runner-up is the next reading that answers too: a lifted decline is not turned away
+            # again for having a decline nearest after it.
+            runner = answering[1] if len(answering) > 1 else None
+            lifted = replace(c, intent=answering[0], runner_up=runner,
+                             runner_up_score=c.scores.get(runner.name, 0.0) if runner else 0.0, confident=False)
             return decide(decision.asked, lifted, self.rules, history=history, tax_year=tax_year, slots=decision.slots)
 
         def asked_alone():  # how the post's asking sentence(s) read on their own

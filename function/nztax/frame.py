@@ -78,6 +78,10 @@ class QuestionFrame:
     story: bool = False         # several sentences or a long text: a narrative, not a one-line question
     read_by: str = "offline"    # offline (frame_model.py) or model (llm_reader.py, LLM mode)
     asks_each_sure: tuple[float, ...] = ()  # how sure each asking sentence's reading is (none: all sure)
+    # How likely the question is New Zealand personal tax at all (the learned reading; None when a
+    # model read the frame), and the likeliest subject other than that (where a decline points).
+    scope_in: float | None = None
+    scope_other: str | None = None
 
     def asks_surely(self, bar: float) -> tuple[str, ...]:
         """What the asking sentences ask, only those read at least `bar` sure: a calculation answers a
@@ -115,7 +119,9 @@ class QuestionFrame:
                 "asks_each": list(self.asks_each), "asks_each_sure": [round(x, 2) for x in self.asks_each_sure],
                 "amounts": [a.to_json() for a in self.amounts],
                 "tax_year": self.tax_year, "year_text": self.year_text, "conditions": list(self.conditions),
-                "scope": self.scope, "scope_sure": round(self.scope_sure, 2), "story": self.story,
+                "scope": self.scope, "scope_sure": round(self.scope_sure, 2),
+                **({} if self.scope_in is None else {"scope_in": round(self.scope_in, 2), "scope_other": self.scope_other}),
+                "story": self.story,
                 "read_by": self.read_by}
 
 
@@ -141,7 +147,8 @@ def read_frame(text: str, slots: Slots, model, bar: float = 0.7) -> QuestionFram
     # A figure or a check asked anywhere is what the post wants worked out; otherwise the last question rules.
     wanted = [r for r in readings if r[0] in ("figure", "check")]
     asks, asks_sure = wanted[-1] if wanted else readings[-1]
-    scope, scope_sure = model.scope(" ".join(asking), text) if len(text) > LONG_POST_CHARS else model.scope(text)
+    scope_texts = (" ".join(asking), text) if len(text) > LONG_POST_CHARS else (text,)
+    scope, scope_sure, scope_in, scope_other = model.scope_reading(*scope_texts)
     spans = [(a.start, a.end or a.start + len(a.text)) for a in slots.amounts]
     percents = [m for m in PERCENT.finditer(text) if not any(s <= m.start() < e for s, e in spans)]
     read = model.amounts(text, spans + [(m.start(), m.end()) for m in percents])
@@ -155,6 +162,7 @@ def read_frame(text: str, slots: Slots, model, bar: float = 0.7) -> QuestionFram
                          asks_each_sure=tuple(r[1] for r in readings),
                          amounts=tuple(amounts), tax_year=slots.tax_year, year_text=slots.year_text,
                          conditions=conditions(slots), scope=scope, scope_sure=scope_sure, bar=bar,
+                         scope_in=scope_in, scope_other=scope_other,
                          story=len(text) > LONG_POST_CHARS or len(sentences(text)) >= STORY_SENTENCES)
 
 

@@ -239,6 +239,11 @@ class Settings:
     frame_certain_bar: float = 0.5
     frame_scope_bar: float = 0.8
     frame_scope_firm_bar: float = 0.95
+    # A story read at least this likely to be New Zealand personal tax is answered even when the intent
+    # reading proposes declining it as another tax's or an employer's matter. (A story is declined when
+    # its other subjects together reach `frame_scope_bar`, or `frame_scope_firm_bar` against a sure
+    # intent reading, as one subject alone is.)
+    frame_scope_in_bar: float = 0.4
     ask_trace: bool = False
     units_dir: Path | None = None         # None: the package's data/units
     unit_min_score: float = 1.0
@@ -370,6 +375,7 @@ def get_settings() -> Settings:
         frame_certain_bar=float(_env("NZTAX_FRAME_CERTAIN_BAR", "0.5")),
         frame_scope_bar=float(_env("NZTAX_FRAME_SCOPE_BAR", "0.8")),
         frame_scope_firm_bar=float(_env("NZTAX_FRAME_SCOPE_FIRM_BAR", "0.95")),
+        frame_scope_in_bar=float(_env("NZTAX_FRAME_SCOPE_IN_BAR", "0.4")),
         ask_trace=_env("NZTAX_ASK_TRACE", "0") == "1",
         units_dir=_path("NZTAX_UNITS_DIR", str(_PACKAGE_DIR / "data" / "units"), home),
         unit_min_score=float(_env("NZTAX_UNIT_MIN_SCORE", "1.0")),

@@ -148,6 +148,7 @@ def test_family_write_the_year_another_way(engine, year):
     "We overpaid one of our staff for months by mistake. Can we deduct it from her future wages?",
     "Should we put our savings into the offset account or keep them in a term deposit?",
     "What happens to my KiwiSaver balance when I die?",
+    "Which KiwiSaver fund should I be in, growth or conservative?",
 ])
 def test_questions_that_are_not_nz_personal_tax_are_declined(engine, question):
     d = decided(engine, question)
@@ -227,9 +228,70 @@ def test_family_a_rule_question_about_a_year_without_rules_gets_the_rule(engine,
 @pytest.mark.parametrize("question", [
     "Is my employer's KiwiSaver contribution taxed before it goes into my account?",
     "My holiday pay was paid out when I left. Why was so much tax taken off it?",
+    # Who may join KiwiSaver is IRD's enrolment (answer units hold it), not the provider's scheme rules.
+    "Who can join KiwiSaver?",
+    "Am I eligible to join KiwiSaver on a work visa?",
+    "How old do you have to be to join KiwiSaver?",
 ])
 def test_nz_tax_questions_near_those_subjects_are_not_declined(engine, question):
     assert decided(engine, question).action != "decline"
+
+
+# -- a story's subject: what it asks, read over all its neighbouring subjects (issue 36) -------------
+
+LEFT_JOB = ("I left my job at a warehouse last month after three years there. My last pay didn't include the "
+            "holiday pay I'd built up, and my manager says I gave it up by not working my full notice. ")
+
+
+def test_family_the_same_story_asking_an_entitlement_or_its_tax(engine):
+    # Only the asking sentence changes: what is owed under employment law goes to Employment New
+    # Zealand; the tax on the same pay is answered.
+    owed = decided(engine, LEFT_JOB + "He won't answer my emails now. How do I get what I'm owed?")
+    assert owed.action == "decline" and owed.decline_to == table().scopes["employment_law"], owed.trace.to_json()
+    taxed = decided(engine, LEFT_JOB + "He has now agreed to pay it next week. How much tax will come off the "
+                                       "holiday pay when it's paid?")
+    assert taxed.action != "decline", taxed.trace.to_json()
+
+
+@pytest.mark.parametrize("question", [
+    "Our company is paying a long-serving employee for the time in lieu she has built up over two years, as one "
+    "lump sum in her next pay. She's on the M code. How should we work out the PAYE on the lump sum?",
+    "I'm an employer with two part-time staff. One of them has asked us to pay her a weekly allowance for using "
+    "her own car on deliveries. We'd add it to her payslip. Does PAYE come off the allowance, or is it tax-free?",
+])
+def test_an_employers_story_about_the_tax_on_a_payment_is_not_declined(engine, question):
+    assert decided(engine, question).action != "decline", decided(engine, question).trace.to_json()
+
+
+@pytest.mark.parametrize("scope_in, story, model, declined", [
+    (0.03, True, False, True),     # the other subjects together are firmly sure: declined, whatever the intent
+    (0.5, True, False, False),     # not sure enough that it is not tax
+    (0.03, False, False, False),   # a one-line question is read to one subject, not to a spread of them
+    (None, True, True, False),     # a model's frame carries no such reading
+])
+def test_a_story_whose_other_subjects_together_are_sure_is_declined_there(engine, scope_in, story, model, declined):
+    from dataclasses import replace
+
+    proposal, _ = engine._propose(STORY + "Why does my tax seem so high this year?", None, None)
+    frame = replace(engine.read_frame(proposal), scope="nz_tax", scope_sure=0.3, scope_in=scope_in,
+                    scope_other="employment_law", story=story, read_by="model" if model else "offline")
+    d = engine.settle(proposal, frame, None)
+    assert (d.action == "decline") is declined, d.trace.to_json()
+    if declined:
+        assert d.decline_to == table().scopes["employment_law"]
+
+
+def test_a_story_whose_calculation_answers_the_figure_it_asks_is_not_declined_for_its_spread(engine):
+    # The same story read as firmly not tax by its spread of subjects: asking its tax figure, which the
+    # proposed calculation answers, it is the person's own tax ("no kids, no benefit" are conditions).
+    from dataclasses import replace
+
+    proposal, _ = engine._propose(STORY + "How much income tax will I pay this year?", None, None)
+    assert proposal.action == "calculate"
+    frame = replace(engine.read_frame(proposal), scope="nz_tax", scope_sure=0.3, scope_in=0.03,
+                    scope_other="benefit_rules", story=True, read_by="offline")
+    d = engine.settle(proposal, frame, None)
+    assert d.action != "decline", d.trace.to_json()
 
 
 def test_a_long_post_leads_with_a_sentence_for_what_it_asks(engine):
