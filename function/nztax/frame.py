@@ -21,6 +21,7 @@ import re
 from dataclasses import asdict, dataclass, field
 from decimal import Decimal
 
+from nztax.ages import Age, read_ages
 from nztax.sentences import asking_sentences, sentences  # noqa: F401  (sentences: the frame's own readers)
 from nztax.slots import Slots
 
@@ -78,6 +79,7 @@ class QuestionFrame:
     story: bool = False         # several sentences or a long text: a narrative, not a one-line question
     read_by: str = "offline"    # offline (frame_model.py) or model (llm_reader.py, LLM mode)
     asks_each_sure: tuple[float, ...] = ()  # how sure each asking sentence's reading is (none: all sure)
+    ages: tuple[Age, ...] = ()  # ages the question states (ages.py): a rule for some ages only is checked against them
 
     def asks_surely(self, bar: float) -> tuple[str, ...]:
         """What the asking sentences ask, only those read at least `bar` sure: a calculation answers a
@@ -116,7 +118,7 @@ class QuestionFrame:
                 "amounts": [a.to_json() for a in self.amounts],
                 "tax_year": self.tax_year, "year_text": self.year_text, "conditions": list(self.conditions),
                 "scope": self.scope, "scope_sure": round(self.scope_sure, 2), "story": self.story,
-                "read_by": self.read_by}
+                "read_by": self.read_by, "ages": [a.to_json() for a in self.ages]}
 
 
 def conditions(slots: Slots) -> tuple[str, ...]:
@@ -155,7 +157,7 @@ def read_frame(text: str, slots: Slots, model, bar: float = 0.7) -> QuestionFram
                          asks_each_sure=tuple(r[1] for r in readings),
                          amounts=tuple(amounts), tax_year=slots.tax_year, year_text=slots.year_text,
                          conditions=conditions(slots), scope=scope, scope_sure=scope_sure, bar=bar,
-                         story=len(text) > LONG_POST_CHARS or len(sentences(text)) >= STORY_SENTENCES)
+                         story=len(text) > LONG_POST_CHARS or len(sentences(text)) >= STORY_SENTENCES, ages=read_ages(text))
 
 
 @dataclass
