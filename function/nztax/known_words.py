@@ -64,10 +64,11 @@ class Vocabulary:
 def unknown_words(decision, vocabulary: Vocabulary, least_share: float) -> bool:
     """True when a question states no amount or code and fewer than `least_share` of its content words
     are ones the sources or units use: letters, a keyboard mash, words from another subject. Whatever
-    intent such a text lands nearest is chance, so nothing of the subject is answered."""
+    intent such a text lands nearest is chance, so nothing of the subject is answered (a decline
+    stands)."""
     slots = decision.slots
-    if slots is None or slots.amounts or slots.tax_code or slots.flat_code or decision.action == "clarify":
-        return False
+    if slots is None or slots.amounts or slots.tax_code or slots.flat_code or decision.action in ("clarify", "decline"):
+        return False  # (a question turned away as another subject stays turned away: it says where to go)
     coverage = vocabulary.coverage(decision.question)
     return coverage.content > 0 and coverage.share < least_share
 
