@@ -23,6 +23,7 @@ YEARS = ["2023-24", "2024-25", "2025-26", "2026-27"]
     ("Can under-{n}s join?", [(None, 0)]),
     ("I work {n} hours a week", []),
     ("the year I turn {n}", []),
+    ("will it be paid just to age {n}?", []),
     ("tax of under {n}% on it", []),
 ])
 @pytest.mark.parametrize("n", [15, 17, 66])
