@@ -29,13 +29,14 @@ from typing import Any
 
 import numpy as np
 
-from nztax import calculator_links, composer, guard, say, units
+from nztax import applies, calculator_links, composer, guard, say, units
 from nztax.frame_notes import frame_notes, rule_without_year_figures
 from nztax.short_query import search_box_question
 from nztax.contract import AskResult
 from nztax.decide import Decision, after_retrieval, decide, final_question, question_parts, question_slots
 from nztax.faq_index import FaqIndex
 from nztax.index import IndexMissingError
+from nztax.known_words import as_unread, unknown_words
 from nztax.rule_changes import figures_before
 from nztax.rules import RuleBook, current_tax_year, default_rules
 from nztax.settings import Settings, get_settings
@@ -85,6 +86,7 @@ class Engine:
         self._speller: Speller | None = None
         self._fallback_embedder = None
         self._unit_matcher = None
+        self._vocabulary = None
         self._page_titles: dict[str, str] | None = None
         self._parts_tried = False
 
@@ -342,6 +344,8 @@ class Engine:
         proposal, vector = self._propose(question, history, tax_year)
         frame = self.read_frame(proposal)
         decision = self.settle(proposal, frame, history)
+        if not history and unknown_words(decision, self.vocabulary, self.settings.unknown_words_share):
+            decision = as_unread(decision)  # (letters, a keyboard mash, words no page or unit uses)
 
         result = outcome = None
         if mode == "llm" and self.settings.llm_model:
@@ -372,6 +376,11 @@ class Engine:
         if (result is None and not history and decision.action not in ("refuse", "calculate") and decision.known_year
                 and (unit is not None or mode == "offline" or outcome is not None)):
             result = self._unit_answer(decision, vector, current, unit, frame)
+        if (result is None and mode == "offline" and decision.action in ("fact", "clarify", "calculate") and frame.ages
+                and decision.intent is not None):
+            # A rule whose figure holds only for some ages (applies.py), asked at an age outside them.
+            age_unit = applies.instead(decision.intent.lead, frame.ages, self.rules.years.get(decision.tax_year), self.units_by_id)
+            result = self._unit_answer(decision, vector, current, age_unit, frame) if age_unit is not None else None
         if result is None:
             result = frame_notes(calculator_links.attach(self.answer_decision(decision, current, vector)), decision)
         if outcome is not None and outcome.result is None:
@@ -395,12 +404,12 @@ class Engine:
 
     def build_parts(self) -> None:
         """Build now every part otherwise built on first use (the intent classifier, the speller,
-        the frame's model, the citation sections, the unit matcher, the index's identifier
-        postings), so no question's CPU budget
-        pays for them. Those stored beside the index at build time for these very inputs are
-        read from there instead (engine_parts.py); the frame's model, which needs the query
-        model, comes last, so the rest is ready while the query model is still loading."""
-        self.classifier, self.speller, self.citation_sections(), self.unit_matcher, self.frame_model
+        the frame's model, the citation sections, the unit matcher, the known-words vocabulary, the
+        index's identifier postings), so no question's CPU budget pays for them. Those stored beside
+        the index at build time for these very inputs are read from there instead (engine_parts.py);
+        the frame's model, which needs the query model, comes last, so the rest is ready while the
+        query model is still loading."""
+        self.classifier, self.speller, self.citation_sections(), self.unit_matcher, self.vocabulary, self.frame_model
         if not isinstance(self.retriever, MissingIndex):
             self.retriever.index.identifier_rows()
 
@@ -418,6 +427,20 @@ class Engine:
                                      partial(_reading_of, self.rules), code_names(self.rules))
 
         return self._once("_unit_matcher", build)
+
+    @property
+    def vocabulary(self):
+        """The words the sources, the catalogue and the units use (known_words.py), built on first use."""
+        from nztax.known_words import Vocabulary
+
+        # (Its parts are built first, outside the lock `_once` holds: it is not re-entrant.)
+        knows = self.speller.knows
+        return self._once("_vocabulary", lambda: Vocabulary(
+            knows, [t for u in units.UnitBank.load(self.settings.units_dir).units for t in u.paraphrases]))
+
+    @property
+    def units_by_id(self) -> dict:
+        return {u.id: u for u in self.unit_matcher.units}
 
     def _clear_unit(self, decision: Decision, vector) -> units.Unit | None:
         """LLM mode: the unit the question matches far ahead of any other (`llm_unit_margin`), served
@@ -453,19 +476,30 @@ class Engine:
             # Without an index there is no record of which units the build withheld (and no stored
             # paraphrase vectors): no unit is known to be supported, so the index's own error stands.
             return None
-        if unit is None and decision.action == "clarify":
+        # Nothing in the reading understood it ("clarify: the question"): a unit may answer only when
+        # the corpus and the units know its words (known_words.py), at a stricter score.
+        unread = decision.action == "clarify" and decision.missing == ["question"] and self.vocabulary.coverage(
+            decision.question).passes(self.settings.unread_known_share, self.settings.unread_min_words)
+        if unit is None and decision.action == "clarify" and not unread:
             # The question needs something only the asker can say (their income, which of two tax
             # years): asking it back answers them; a unit's general lead would not.
             return None
         if unit is None:
             found = self.unit_matcher.match(without_denied(decision.question), vector, reading(decision.slots),
-                                            declined=decision.action == "decline")
+                                            declined=decision.action == "decline", unread=unread)
             if found is None and not decision.used_history:
                 found = self._asked_unit(decision, frame, vector)
             unit = found.unit if found is not None else None
             if found is not None and found.sentence:
                 # Its lead opens as the answer to the sentence it was matched on ("Yes." to a yes-or-no one).
                 decision = replace(decision, asked=found.sentence)
+            ages, year_rules = (frame.ages if frame is not None else ()), self.rules.years.get(decision.tax_year)
+            if unit is not None and ages and not applies.allowed(unit, ages, year_rules):
+                # Its rule does not hold at the age the question states: the unit with the rule for that
+                # age, or the best match among units that hold for it.
+                unit = applies.instead(unit.lead, ages, year_rules, self.units_by_id, unit.applies_when) or getattr(
+                    self.unit_matcher.match(without_denied(decision.question), vector, reading(decision.slots), unread=unread,
+                                            allowed=lambda u: applies.allowed(u, ages, year_rules)), "unit", None)
         if unit is None:
             return None
         if self._page_titles is None:

@@ -21,6 +21,7 @@ import re
 from dataclasses import asdict, dataclass, field
 from decimal import Decimal
 
+from nztax.ages import Age, read_ages
 from nztax.sentences import asking_sentences, sentences  # noqa: F401  (sentences: the frame's own readers)
 from nztax.slots import Slots
 
@@ -82,6 +83,7 @@ class QuestionFrame:
     # model read the frame), and the likeliest subject other than that (where a decline points).
     scope_in: float | None = None
     scope_other: str | None = None
+    ages: tuple[Age, ...] = ()  # ages the question states (ages.py): a rule for some ages only is checked against them
 
     def asks_surely(self, bar: float) -> tuple[str, ...]:
         """What the asking sentences ask, only those read at least `bar` sure: a calculation answers a
@@ -122,7 +124,7 @@ class QuestionFrame:
                 "scope": self.scope, "scope_sure": round(self.scope_sure, 2),
                 **({} if self.scope_in is None else {"scope_in": round(self.scope_in, 2), "scope_other": self.scope_other}),
                 "story": self.story,
-                "read_by": self.read_by}
+                "read_by": self.read_by, "ages": [a.to_json() for a in self.ages]}
 
 
 def conditions(slots: Slots) -> tuple[str, ...]:
@@ -163,7 +165,7 @@ def read_frame(text: str, slots: Slots, model, bar: float = 0.7) -> QuestionFram
                          amounts=tuple(amounts), tax_year=slots.tax_year, year_text=slots.year_text,
                          conditions=conditions(slots), scope=scope, scope_sure=scope_sure, bar=bar,
                          scope_in=scope_in, scope_other=scope_other,
-                         story=len(text) > LONG_POST_CHARS or len(sentences(text)) >= STORY_SENTENCES)
+                         story=len(text) > LONG_POST_CHARS or len(sentences(text)) >= STORY_SENTENCES, ages=read_ages(text))
 
 
 @dataclass

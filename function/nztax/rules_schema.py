@@ -201,6 +201,11 @@ class KiwiSaver(_Strict):
     employer_minimum_rate: Rate
     temporary_reduction_rate: Rate | None = None
     temporary_reduction_months: tuple[int, int] | None = None  # (shortest, longest) one reduction lasts
+    # Compulsory employer contributions are for members this old or older and younger than the max
+    # (NZ Super age), as stated on `ages_source`.
+    employer_min_age: int | None = Field(default=None, ge=0, le=120)
+    employer_max_age: int | None = Field(default=None, ge=0, le=120)
+    ages_source: Url | None = None
 
     @model_validator(mode="after")
     def _default_listed(self):

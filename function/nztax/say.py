@@ -73,6 +73,7 @@ def fact_values(rules: TaxYearRules) -> dict[str, str]:
         rates = [pct(r) for r in ks.employee_rates]
         v.update(ks_rates=", ".join(rates[:-1]) + f" or {rates[-1]}", ks_default=pct(ks.default_employee_rate),
                  employer_min=pct(ks.employer_minimum_rate),
+                 **{k: str(a) for k, a in (("employer_min_age", ks.employer_min_age), ("employer_max_age", ks.employer_max_age)) if a},
                  ks_reduction=" " + composer.kiwisaver_reduction(ks) if ks.temporary_reduction_rate is not None else "")
     gc = section_or_none(rules, "government_contribution")
     if gc is not None:

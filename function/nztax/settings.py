@@ -53,6 +53,11 @@ Tax figures never live here: they are in `nztax/rules/*.yaml`.
 | NZTAX_ASKED_UNIT_MIN_SCORE | 0.85 | Ask box, a post of several sentences: least score of its asking sentence for a unit |
 | NZTAX_ASKED_UNIT_POST_WEIGHT | 1.0 | Ask box: weight of the whole post's cosine to a unit, added to its asking sentence's score |
 | NZTAX_ASKED_UNIT_MARGIN | 0.1 | Ask box: lead of that sum over the next unit's for a unit to be served |
+| NZTAX_UNREAD_KNOWN_SHARE | 1.0 | Ask box: share of a question's content words the corpus and units must know before a unit answers a question nothing else read (docs/units.md) |
+| NZTAX_UNKNOWN_WORDS_SHARE | 0.5 | a question with no amount whose content words the sources and units use less than this share of is asked what it is about |
+| NZTAX_UNREAD_MIN_WORDS | 2 | Ask box: fewest content words such a question needs (a single stray word is asked about) |
+| NZTAX_UNREAD_UNIT_SCORE | 1.2 | Ask box: least unit score for such a question (no unit standing alone is trusted lower) |
+| NZTAX_UNREAD_UNIT_MARGIN | 0.2 | Ask box: its lead over the next unit |
 | NZTAX_LEAD_YIELD | 0.5 | a fact answer no unit matched: how much more a retrieved sentence must score against the question than the intent lead's best sentence to open the answer instead (lead_choice.py) |
 | NZTAX_UNIT_OVER_DECLINE | 1.1 | Ask box: least unit score (and twice the margin) for a unit to answer a question the engine would decline as another subject |
 | NZTAX_RRF_K | 10 | reciprocal rank fusion constant (10: best on the development part of the held-out queries, docs/retrieval.md) |
@@ -257,6 +262,13 @@ class Settings:
     asked_unit_min_score: float = 0.85
     asked_unit_post_weight: float = 1.0
     asked_unit_margin: float = 0.1
+    # A question nothing in the reading understood (docs/units.md): a unit answers it only when the
+    # corpus and units know its content words, and at a stricter score and margin.
+    unread_known_share: float = 1.0
+    unknown_words_share: float = 0.5
+    unread_min_words: int = 2
+    unread_unit_score: float = 1.2
+    unread_unit_margin: float = 0.2
     lead_yield: float = 0.5
     # understanding (issue 11)
     intent_margin: float = 0.04
@@ -386,6 +398,11 @@ def get_settings() -> Settings:
         asked_unit_min_score=float(_env("NZTAX_ASKED_UNIT_MIN_SCORE", "0.85")),
         asked_unit_post_weight=float(_env("NZTAX_ASKED_UNIT_POST_WEIGHT", "1.0")),
         asked_unit_margin=float(_env("NZTAX_ASKED_UNIT_MARGIN", "0.1")),
+        unread_known_share=float(_env("NZTAX_UNREAD_KNOWN_SHARE", "1.0")),
+        unknown_words_share=float(_env("NZTAX_UNKNOWN_WORDS_SHARE", "0.5")),
+        unread_min_words=int(_env("NZTAX_UNREAD_MIN_WORDS", "2")),
+        unread_unit_score=float(_env("NZTAX_UNREAD_UNIT_SCORE", "1.2")),
+        unread_unit_margin=float(_env("NZTAX_UNREAD_UNIT_MARGIN", "0.2")),
         lead_yield=float(_env("NZTAX_LEAD_YIELD", "0.5")),
         intent_margin=float(_env("NZTAX_INTENT_MARGIN", "0.04")),
         intent_cover_margin=float(_env("NZTAX_INTENT_COVER_MARGIN", "0.15")),

@@ -56,6 +56,10 @@ class Speller:
         stems = (word[: -len(ending)] for ending in ENDINGS if word.endswith(ending))
         return any(len(stem) >= 3 and (stem in self.known or stem + "e" in self.known) for stem in stems)
 
+    def knows(self, word: str) -> bool:
+        """True when the asking words or the sources hold `word` (lower case), whole or with an ending."""
+        return word in self.known or self._inflected(word)
+
     def correct(self, text: str) -> str:
         def fix(m: re.Match) -> str:
             word = m.group(0)

@@ -241,18 +241,24 @@ class UnitMatcher:
             best[owner] = max(best.get(owner, -1.0), float(combined[row]))
         return best
 
-    def match(self, question: str, vector, question_reading, declined: bool = False) -> UnitMatch | None:
+    def match(self, question: str, vector, question_reading, declined: bool = False, unread: bool = False,
+              allowed=None) -> UnitMatch | None:
         """The unit the question reads as; `declined`: the engine would turn the question away, so
-        only a unit it reads as plainly (`unit_over_decline`) answers it instead."""
-        scored = sorted(self.scores(question, vector, question_reading).items(), key=lambda kv: -kv[1])
+        only a unit it reads as plainly (`unit_over_decline`) answers it instead; `unread`: nothing
+        in the reading understood the question, so only at `unread_unit_score` and `unread_unit_margin`;
+        `allowed(unit)`: whether a unit may answer at all (its age condition, applies.py)."""
+        scored = sorted(((u, s) for u, s in self.scores(question, vector, question_reading).items()
+                         if allowed is None or allowed(self.units[u])), key=lambda kv: -kv[1])
         if not scored:
             return None
         (best, score), runner = scored[0], (scored[1][1] if len(scored) > 1 else 0.0)
         least = self.settings.unit_over_decline if declined else self.settings.unit_min_score
         margin = self.settings.unit_margin * (2 if declined else 1)
+        if unread:
+            least, margin = self.settings.unread_unit_score, self.settings.unread_unit_margin
         # A unit no other comes near (only its paraphrases read as the question does) is trusted
         # at a lower score: its wording may differ, but nothing else is a candidate.
-        alone = (not declined and score >= self.settings.unit_alone_score
+        alone = (not declined and not unread and score >= self.settings.unit_alone_score
                  and score - runner >= self.settings.unit_alone_margin)
         if not alone and (score < least or score - runner < margin):
             return None

@@ -38,7 +38,9 @@ WITHHELD_FILE = "units_withheld.json"
 SLUG_MAX_WORDS = 12
 CALCULATION = "calculation"
 _FIELD = re.compile(r"\{(\w+)\}")
-_QUESTION_KEYS = {"q", "also", "lead", "answer", "calculator", "source", "each", "slug"}
+_QUESTION_KEYS = {"q", "also", "lead", "answer", "calculator", "source", "each", "slug", "applies_when"}
+# An answer that holds only for some ages (applies.py): each bound a whole number or a rules-data figure.
+_AGE_BOUNDS = {"age_min", "age_under"}
 
 
 # Quote and page text are compared with case, whitespace, typographic quotes and dashes folded
@@ -79,6 +81,7 @@ class Unit:
     calculator: str | None = None
     source: UnitSource | None = None
     calculation: bool = False
+    applies_when: tuple[tuple[str, str], ...] = ()  # (bound, whole number or rules figure): the ages it holds for
 
     @property
     def id(self) -> str:
@@ -197,7 +200,10 @@ def _unit(item, params: dict, topic: UnitTopic, where: str) -> Unit:
     if lead is not None and calculation:
         raise UnitsError(f"{where}: a unit has a `lead` or `answer: calculation`, not both")
     slug = (_with(item.get("slug"), params) or slugify(text)).lower()
-    return Unit(question=text, slug=slug, topic=topic.slug, topic_title=topic.title,
+    applies = item.get("applies_when") or {}
+    if not isinstance(applies, dict) or set(applies) - _AGE_BOUNDS:
+        raise UnitsError(f"{where}: `applies_when` maps {sorted(_AGE_BOUNDS)} to an age or a rules figure")
+    return Unit(applies_when=tuple(sorted((k, str(v)) for k, v in applies.items())),question=text, slug=slug, topic=topic.slug, topic_title=topic.title,
                 also=tuple(" ".join(_with(a, params).split()) for a in also),
                 lead=" ".join(lead.split()) if lead else None, calculator=item.get("calculator"),
                 source=source, calculation=calculation)
@@ -353,7 +359,7 @@ _PLACEHOLDER_SECTIONS = {
     "acc_levy": {"acc_rate", "acc_max_earnings", "acc_max_levy"},
     "student_loan": {"sl_rate", "sl_threshold", "sl_weekly"},
     "ietc": {"ietc_max", "ietc_from", "ietc_to", "ietc_abate_from"},
-    "kiwisaver": {"ks_rates", "ks_default", "employer_min", "ks_reduction"},
+    "kiwisaver": {"ks_rates", "ks_default", "employer_min", "ks_reduction", "employer_min_age", "employer_max_age"},
     "government_contribution": {"gc_match", "gc_max", "gc_contrib", "gc_min_age", "gc_max_age", "gc_cap_text", "gc_cap"},
     "esct": {"esct_first_rate", "esct_top_rate", "esct_for"},
     "donation_credit": {"donation_rate", "donation_min", "donation_years"},

@@ -1,0 +1,115 @@
+"""Answers that hold only for people of some ages, checked against the ages a question states.
+
+In: an answer unit or a catalogue lead (its `{placeholders}`), the ages the question's frame read
+(ages.py) and the year's rules. Out: whether the answer may be served (`allowed`), the condition a
+lead fails (`failing`) and the unit that gives the rule for that age instead (`instead`).
+
+The conditions are data (`data/applies_when.yaml`): each bounds its ages by figures of the rules
+data (`kiwisaver.employer_min_age`, `government_contribution.max_age`), so a 16-year-old is inside
+the employer's rule from 2026-27 and outside it before. An answer is held back only when every age
+the question states is surely outside (an "under 18" that may be 16 or 17 is not).
+
+    allowed(unit, (Age(15, 15),), year_rules)   # False for a unit stating the employer's 3.5%
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from nztax.ages import Age
+from nztax.yaml_data import load_yaml
+
+CONDITIONS_FILE = Path(__file__).parent / "data" / "applies_when.yaml"
+_PLACEHOLDER = re.compile(r"\{(\w+)")
+
+
+@dataclass(frozen=True)
+class Condition:
+    name: str
+    bounds: tuple[tuple[str, str], ...]   # (age_min | age_under, whole number or rules figure)
+    placeholders: frozenset[str] = frozenset()
+    younger: str | None = None            # the unit for an age under the range
+    older: str | None = None              # the unit for an age at or over its end
+
+
+@lru_cache(maxsize=1)
+def conditions() -> tuple[Condition, ...]:
+    data = load_yaml(CONDITIONS_FILE.read_text(encoding="utf-8"))
+    return tuple(Condition(name, tuple((k, str(c[k])) for k in ("age_min", "age_under") if k in c),
+                           frozenset(c.get("placeholders") or ()), c.get("younger"), c.get("older"))
+                 for name, c in data["conditions"].items())
+
+
+def _figure(value: str, year_rules) -> int | None:
+    """A bound's age: a whole number, or the rules figure it names (None when the year lacks it)."""
+    if value.isdigit():
+        return int(value)
+    section, _, name = value.partition(".")
+    figure = getattr(getattr(year_rules.data, section, None), name, None) if year_rules is not None else None
+    return int(figure) if figure is not None else None
+
+
+def side(bounds, age: Age, year_rules) -> str | None:
+    """'younger' or 'older' when the age is surely outside the bounds, 'inside' when surely in, None
+    when it may be either or the year lacks a bound's figure."""
+    low = high = None
+    for bound, value in bounds:
+        figure = _figure(value, year_rules)
+        if figure is None:
+            return None
+        low, high = (figure, high) if bound == "age_min" else (low, figure)
+    if low is not None and age.high < low:
+        return "younger"
+    if high is not None and age.low >= high:
+        return "older"
+    if (low is None or age.low >= low) and (high is None or age.high < high):
+        return "inside"
+    return None
+
+
+def _failed(bounds, ages: tuple[Age, ...], year_rules) -> str | None:
+    """The side an answer's stated ages fall outside its bounds on (any stated age outside holds it back:
+    a post may name the asker's age and the one asked about, and a wrong rule is worse than none)."""
+    for age in ages:
+        outside = side(bounds, age, year_rules)
+        if outside in ("younger", "older"):
+            return outside
+    return None
+
+
+def failing(text: str | None, ages: tuple[Age, ...], year_rules, own: tuple = ()) -> tuple[Condition, str] | None:
+    """The condition (and the side) a lead with these placeholders, or a unit's own `applies_when`
+    (`own`), fails for the stated ages; None when it holds or nothing is known against it."""
+    if not ages:
+        return None
+    if own and (outside := _failed(own, ages, year_rules)):
+        return Condition("applies_when", tuple(own)), outside
+    used = set(_PLACEHOLDER.findall(text or ""))
+    for condition in conditions():
+        if used & condition.placeholders and (outside := _failed(condition.bounds, ages, year_rules)):
+            return condition, outside
+    return None
+
+
+def allowed(unit, ages: tuple[Age, ...], year_rules) -> bool:
+    return failing(unit.lead, ages, year_rules, unit.applies_when) is None
+
+
+def instead(text: str | None, ages: tuple[Age, ...], year_rules, units_by_id, own: tuple = ()):
+    """The unit that states the rule for the age a lead (or unit) does not hold for, if one holds for it."""
+    failed = failing(text, ages, year_rules, own)
+    if failed is None:
+        return None
+    condition, outside = failed
+    if condition.name == "applies_when":
+        # (a unit's own bounds name no replacement: the conditions whose placeholders it shares may)
+        found = next(((c, side_) for c in conditions() for side_ in ("younger", "older")
+                      if side_ == outside and set(_PLACEHOLDER.findall(text or "")) & c.placeholders), None)
+        if found is None:
+            return None
+        condition = found[0]
+    unit = units_by_id.get(getattr(condition, outside) or "")
+    return unit if unit is not None and allowed(unit, ages, year_rules) else None
