@@ -1,7 +1,8 @@
 """Retrieval evaluation over a golden set: Hit@1, Hit@5 and MRR for bm25, dense and hybrid.
 
 In: a golden YAML file (default `tests/golden/retrieval.yaml`) and a built index.
-Out: a markdown report (table per mode, per split, per query kind, floor check, misses), printed
+Out: a markdown report (table per mode, per split, per query kind, floor check, misses; for whole
+posts also the long-query variants on every split, as aggregates), printed
 and written to `--out` (default `.work/eval/retrieval.md`), and the overall scores as JSON beside
 it (`retrieval.json`: `{mode: {"hit@1", "hit@5", "mrr"}}`, read by the publish gates).
 
