@@ -1,7 +1,8 @@
 """Retrieval evaluation over a golden set: Hit@1, Hit@5 and MRR for bm25, dense and hybrid.
 
 In: a golden YAML file (default `tests/golden/retrieval.yaml`) and a built index.
-Out: a markdown report (table per mode, per split, per query kind, floor check, misses), printed
+Out: a markdown report (table per mode, per split, per query kind, floor check, misses; for whole
+posts also the long-query variants on every split, as aggregates), printed
 and written to `--out` (default `.work/eval/retrieval.md`), and the overall scores as JSON beside
 it (`retrieval.json`: `{mode: {"hit@1", "hit@5", "mrr"}}`, read by the publish gates).
 
@@ -224,7 +225,8 @@ def scores_json(results: dict[str, ModeResult]) -> dict[str, dict[str, float]]:
 
 def sweep(retriever: Retriever, golden: GoldenSet) -> str:
     """Hybrid metrics for one knob at a time around the defaults (RRF k and weights, BM25 coverage
-    power, page-vector weight, query expansion, the long-query page cap), on the dev split only so the holdout stays unseen.
+    power, page-vector weight, query expansion, the long-query page cap, fusion and weights per length class), on the dev
+    split only so the holdout stays unseen.
     The BM25 heading boost changes the index, so it is measured by rebuilding (docs/retrieval.md)."""
     dev = GoldenSet([g for g in golden.queries if g.split == "dev"], [])  # never "holdout" or "test"
     base = retriever.settings
@@ -237,6 +239,11 @@ def sweep(retriever: Retriever, golden: GoldenSet) -> str:
     variants += [(f"page vector weight {w}", {"page_vector_weight": w}) for w in (0.0, 0.25, 1.0)]
     variants += [("no query expansion", {"query_expansion": False})]
     variants += [(f"long query sections per page {c}", {"long_query_sections_per_page": c}) for c in (0, 2)]
+    # The long-query class (whole posts): only the real-post set has such queries.
+    variants += [("long query: chunk-level fusion", {"long_query_page_fusion": False}),
+                 ("long query: no BM25 passes under the floor", {"long_query_bm25_passes": 0})]
+    variants += [(f"long query rrf_k {k}", {"long_query_rrf_k": k}) for k in (10, 20)]
+    variants += [(f"long query bm25 weight {w}", {"long_query_weight_bm25": w}) for w in (0.75, 1.25, 1.5)]
     lines = ["", f"## Fusion settings sweep (hybrid, dev split: {len(dev.queries)} queries)", "",
              "| variant | Hit@1 | Hit@5 | MRR |", "|---|---|---|---|"]
     try:
@@ -244,6 +251,40 @@ def sweep(retriever: Retriever, golden: GoldenSet) -> str:
             retriever.settings = dataclasses.replace(base, **change)
             result = evaluate(retriever, dev, modes=("hybrid",))["modes"]["hybrid"]
             lines.append(f"| {name} | {result.hit_at(1):.3f} | {result.hit_at(5):.3f} | {result.mrr():.3f} |")
+    finally:
+        retriever.settings = base
+    return "\n".join(lines) + "\n"
+
+
+# The long-query variants `make eval` reports beside the defaults on a set of whole posts (each
+# kept change undone alone, then all of them); short queries are untouched by all of them.
+LONG_QUERY_VARIANTS: tuple[tuple[str, dict[str, Any]], ...] = (
+    ("defaults", {}),
+    ("chunk-level fusion", {"long_query_page_fusion": False}),
+    ("no BM25 passes under the floor", {"long_query_bm25_passes": 0}),
+    ("long-query RRF k 10 (the short-query k)", {"long_query_rrf_k": 10}),
+    ("none of the three (previous defaults)", {"long_query_page_fusion": False, "long_query_bm25_passes": 0,
+                                               "long_query_rrf_k": 10}),
+)
+
+
+def long_query_variants(retriever: Retriever, golden: GoldenSet) -> str:
+    """Hybrid Hit@1 / Hit@5 / MRR of each long-query variant on every split, as aggregates only
+    (the frozen part's rows are never listed)."""
+    splits = [s for s in SPLITS if any(g.split == s for g in golden.queries)]
+    lines = ["", "## Long-query variants (hybrid; Hit@1 / Hit@5 / MRR)", "",
+             "| variant | " + " | ".join(f"{s} ({sum(g.split == s for g in golden.queries)})" for s in splits) + " |",
+             "|---|" + "---|" * len(splits)]
+    base = retriever.settings
+    try:
+        for name, change in LONG_QUERY_VARIANTS:
+            retriever.settings = dataclasses.replace(base, **change)
+            result = evaluate(retriever, golden, modes=("hybrid",))["modes"]["hybrid"]
+            cells = []
+            for split in splits:
+                ids = [g.id for g in golden.queries if g.split == split]
+                cells.append(f"{result.hit_at(1, ids):.3f} / {result.hit_at(5, ids):.3f} / {result.mrr(ids):.3f}")
+            lines.append(f"| {name} | " + " | ".join(cells) + " |")
     finally:
         retriever.settings = base
     return "\n".join(lines) + "\n"
@@ -272,6 +313,8 @@ def run(args: argparse.Namespace) -> int:
         outcome = evaluate(retriever, golden)
         report = render_report(outcome, golden, retriever, golden_path)
         scores = scores_json(outcome["modes"])
+        if any(g.kind == "real_post" for g in golden.queries):
+            report += long_query_variants(retriever, golden)
         if getattr(args, "sweep", False):
             report += sweep(retriever, golden)
     except (IndexUnavailableError, EmbedderError) as exc:

@@ -23,6 +23,9 @@ How a hybrid search works:
    most `max_sections_per_page` sections of one page while other pages pass; a long query (more
    distinct terms than `bm25_coverage_max_words`, such as a whole post) keeps only its best section
    per page (`long_query_sections_per_page`), since it asks about a page rather than a passage.
+5. A long query is also fused per page (`long_query_page_fusion`: each ranking votes once per page,
+   at the rank of that page's best child) with its own RRF k and weights, and BM25's first
+   `long_query_bm25_passes` children pass the floor's cosine test.
 
 `Hit.tax_year` is the chunk's tax years joined with ", " ("2025-26, 2026-27"), or None when the
 chunk is not tied to a year; the list itself is `Hit.tax_years`.
@@ -349,29 +352,54 @@ class Retriever:
             dense_ranked = _top(self._rankable(dense), dense_allowed, depth)
             ident_ranked = self.identifier_ranking(identifiers, allowed, bm25)[:depth] if identifiers else []
             self._fill_cosine(cosine, bm25_ranked + ident_ranked, query_vector)
-            bm25_weight = self.settings.rrf_weight_bm25
+            s = self.settings
+            if long_query:
+                bm25_weight, dense_weight, rrf_k = s.long_query_weight_bm25, s.long_query_weight_dense, s.long_query_rrf_k
+            else:
+                bm25_weight, dense_weight, rrf_k = s.rrf_weight_bm25, s.rrf_weight_dense, s.rrf_k
             # Coverage tells a short query's real match from stray words; in a longer post no passage
             # holds most of the words, so there it would only mute BM25 for every post alike.
             if not long_query:
                 best_coverage = float(coverage[bm25_ranked].max()) if bm25_ranked else 0.0
-                bm25_weight *= best_coverage ** self.settings.bm25_coverage_power
-            scores = rrf_fuse(
-                [
-                    (bm25_ranked, bm25_weight),
-                    (dense_ranked, self.settings.rrf_weight_dense),
-                    (ident_ranked, self.settings.rrf_weight_identifier),
-                ],
-                self.settings.rrf_k,
-            )
+                bm25_weight *= best_coverage ** s.bm25_coverage_power
+            lists = [(bm25_ranked, bm25_weight), (dense_ranked, dense_weight), (ident_ranked, s.rrf_weight_identifier)]
+            scores = rrf_fuse(lists, rrf_k)
+            if long_query and s.long_query_page_fusion:
+                # A post asks about a page: fused per chunk, a page ranked first by both rankings
+                # through two different chunks lost to a page both ranked second through one chunk.
+                scores = self._page_fused(lists, rrf_k, scores)
             # Equal fused scores (e.g. ranks 1+2 vs 2+1) are broken by the dense cosine.
             ranked = sorted(scores, key=lambda row: (-round(scores[row], 12), -float(cosine[row])))
             named = set(ident_ranked)
             alone = self.dense_only_floor
             relevant = any(row in named or cosine[row] >= alone or (cosine[row] >= floor and bm25[row] > 0)
                            for row in ranked)
-            passes = {row for row in ranked if row in named or cosine[row] >= floor} if relevant else set()
+            # A post's vector is an average over its whole story, so the passage that matches its
+            # words best can sit under the cosine floor (measured: the right page at BM25's rank 1
+            # dropped). The query-level test above still decides whether anything is relevant.
+            kept = named | set(bm25_ranked[:s.long_query_bm25_passes]) if long_query else named
+            passes = {row for row in ranked if row in kept or cosine[row] >= floor} if relevant else set()
         cap = self.settings.long_query_sections_per_page if long_query else self.settings.max_sections_per_page
         return self._parents([row for row in ranked if row in passes], scores, k, cap)
+
+    def _page_fused(self, lists: Sequence[tuple[Sequence[int], float]], rrf_k: int,
+                    chunk_scores: dict[int, float]) -> dict[int, float]:
+        """Each child scored by its page's fused score: every ranking votes once per page, at the
+        rank of that page's best child; the child's own fused score only orders a page's children."""
+        pages = self.index.child_page
+        page_score: dict[int, float] = {}
+        for ranked_rows, weight in lists:
+            if weight == 0:
+                continue
+            seen: set[int] = set()
+            for row in ranked_rows:
+                page = int(pages[row])
+                if page in seen:
+                    continue
+                seen.add(page)
+                page_score[page] = page_score.get(page, 0.0) + weight / (rrf_k + len(seen))
+        top = max(chunk_scores.values(), default=0.0) + 1.0
+        return {row: page_score[int(pages[row])] + chunk_scores[row] / (top * 1000) for row in chunk_scores}
 
     def _parents(self, ranked_rows: list[int], scores: dict[int, float], k: int, cap: int) -> list[Hit]:
         """The first `k` distinct parent sections, at most `cap` from one page while other pages

@@ -66,6 +66,9 @@ Tax figures never live here: they are in `nztax/rules/*.yaml`.
 | NZTAX_RRF_WEIGHT_IDENTIFIER | 1.0 | weight of the exact-identifier ranking (LC 15, IR3, M SL) in fusion |
 | NZTAX_MAX_SECTIONS_PER_PAGE | 2 | search: most sections of one page among the results while other pages pass (0 = no cap; docs/retrieval.md) |
 | NZTAX_LONG_QUERY_SECTIONS_PER_PAGE | 1 | search: the same for a query of more distinct terms than NZTAX_BM25_COVERAGE_MAX_WORDS, such as a whole post (docs/realposts.md) |
+| NZTAX_LONG_QUERY_PAGE_FUSION | 1 | search, long query: each ranking votes once per page (at its best chunk's rank) instead of once per chunk; 0 = chunk-level fusion (docs/retrieval.md) |
+| NZTAX_LONG_QUERY_BM25_PASSES | 5 | search, long query: BM25's first this many chunks pass the relevance floor's cosine test (0 = none) |
+| NZTAX_LONG_QUERY_RRF_K / NZTAX_LONG_QUERY_WEIGHT_BM25 / NZTAX_LONG_QUERY_WEIGHT_DENSE | 5 / 1.0 / 1.0 | fusion for a long query (NZTAX_RRF_K and NZTAX_RRF_WEIGHT_BM25/DENSE are then for short ones); learned on the real-post development part |
 | NZTAX_RETRIEVAL_CANDIDATES | 50 | candidates taken from each ranking before fusion |
 | NZTAX_RELEVANCE_FLOOR | unset | min. query-passage cosine for a hit; unset = the embedder's calibrated floor |
 | NZTAX_BM25_K1 / NZTAX_BM25_B | 1.5 / 0.75 | BM25 parameters used when the index is built |
@@ -201,6 +204,16 @@ class Settings:
     # Coverage scales BM25's vote only for queries of at most this many distinct terms (a long post
     # keeps BM25's full vote); measured on the real-post and short-query development parts.
     bm25_coverage_max_words: int = 8
+    # A long query (a whole post) asks about a page: each ranking votes once per page, at its best
+    # chunk's rank, and BM25's first few chunks pass the cosine floor that a story's diluted query
+    # vector would otherwise hold them under (docs/retrieval.md, "Real posts").
+    long_query_page_fusion: bool = True
+    long_query_bm25_passes: int = 5
+    # Fusion per query length class: a long query's own RRF k and weights (learned on the real-post
+    # development part: k 5 puts one more post first than 10; the weights are flat around 1).
+    long_query_rrf_k: int = 5
+    long_query_weight_bm25: float = 1.0
+    long_query_weight_dense: float = 1.0
     embed_batch_size: int = 16
     gemini_timeout: float = 30.0
     gemini_max_retries: int = 5
@@ -354,6 +367,11 @@ def get_settings() -> Settings:
         dense_graph_min_chunks=int(_env("NZTAX_DENSE_GRAPH_MIN_CHUNKS", "20000")),
         bm25_coverage_power=float(_env("NZTAX_BM25_COVERAGE_POWER", "2")),
         bm25_coverage_max_words=int(_env("NZTAX_BM25_COVERAGE_MAX_WORDS", "8")),
+        long_query_page_fusion=_env("NZTAX_LONG_QUERY_PAGE_FUSION", "1").strip().lower() not in ("0", "false", "no", "off"),
+        long_query_bm25_passes=int(_env("NZTAX_LONG_QUERY_BM25_PASSES", "5")),
+        long_query_rrf_k=int(_env("NZTAX_LONG_QUERY_RRF_K", "5")),
+        long_query_weight_bm25=float(_env("NZTAX_LONG_QUERY_WEIGHT_BM25", "1.0")),
+        long_query_weight_dense=float(_env("NZTAX_LONG_QUERY_WEIGHT_DENSE", "1.0")),
         query_expansion=_env("NZTAX_QUERY_EXPANSION", "1").strip().lower() not in ("0", "false", "no", "off"),
         embed_batch_size=int(_env("NZTAX_EMBED_BATCH_SIZE", "16")),
         gemini_timeout=float(_env("NZTAX_GEMINI_TIMEOUT", "30")),

@@ -196,3 +196,89 @@ def test_long_query_page_cap_is_a_setting(retriever):
     finally:
         retriever.settings = original
     assert _pages_before_repeat(hits) < len({h.url for h in hits})
+
+
+def _two_pages(retriever):
+    """(a1, a2, b): two children of one page and one child of another page."""
+    pages = retriever.index.child_page
+    for a1 in range(len(pages)):
+        same = [row for row in range(len(pages)) if row != a1 and pages[row] == pages[a1]]
+        other = [row for row in range(len(pages)) if pages[row] != pages[a1]]
+        if same and other:
+            return a1, same[0], other[0]
+    pytest.skip("the fixture corpus has no page with two chunks")
+
+
+def test_page_fusion_votes_once_per_page_at_its_best_chunk(retriever):
+    a1, a2, b = _two_pages(retriever)
+    # Both rankings put page A first, each through a different chunk; both put B's chunk second.
+    lists = [([a1, b], 1.0), ([a2, b], 1.0)]
+    by_chunk = rrf_fuse(lists, rrf_k=10)
+    assert max(by_chunk, key=by_chunk.get) == b  # per chunk, B's one chunk wins on two votes
+    by_page = retriever._page_fused(lists, 10, by_chunk)
+    assert by_page[a1] == pytest.approx(2 / 11, abs=1e-3) and by_page[b] == pytest.approx(2 / 12, abs=1e-3)
+    assert max(by_page, key=by_page.get) in (a1, a2)
+    # Within a page its chunks keep their fused order.
+    one_list = [([a2, a1, b], 1.0)]
+    within = retriever._page_fused(one_list, 10, rrf_fuse(one_list, rrf_k=10))
+    assert within[a2] > within[a1] > within[b]
+
+
+def test_long_query_fusion_settings_apply_to_long_queries_only(retriever):
+    original = retriever.settings
+    short = "income tax rates for individuals"
+
+    def ranked(query, **change):
+        retriever.settings = dataclasses.replace(original, **change)
+        try:
+            return [h.parent_id for h in retriever.search(query, k=10)]
+        finally:
+            retriever.settings = original
+
+    assert ranked(short, long_query_weight_dense=0.0) == ranked(short)
+    assert ranked(LONG_RATES_QUESTION, rrf_weight_dense=0.0) == ranked(LONG_RATES_QUESTION)
+    assert ranked(LONG_RATES_QUESTION, long_query_weight_dense=0.0) != ranked(LONG_RATES_QUESTION)
+
+
+def test_long_query_keeps_bm25_top_chunks_under_the_cosine_floor(retriever):
+    import numpy as np
+
+    original = retriever.settings
+    text = retriever.query_text(LONG_RATES_QUESTION)
+    vector = retriever.embed_query(LONG_RATES_QUESTION)
+    cosine = retriever.dense_scores(vector)
+    bm25 = retriever.bm25_scores(text)
+    bm25_top = [int(row) for row in np.argsort(-bm25)[:original.long_query_bm25_passes] if bm25[row] > 0]
+    best = float(cosine[bm25 > 0].max())
+    below = [row for row in bm25_top if cosine[row] < best]
+    assert below, "every BM25 top chunk has the best cosine: nothing to test"
+    row = max(below, key=lambda r: cosine[r])
+    floor = (float(cosine[row]) + best) / 2  # the row is under it; the query as a whole still passes
+    parent = retriever.index.children[row]["parent_id"]
+
+    def parents(**change):
+        retriever.settings = dataclasses.replace(original, relevance_floor=floor, **change)
+        try:
+            return {h.parent_id for h in retriever.search(LONG_RATES_QUESTION, k=25, query_vector=vector)}
+        finally:
+            retriever.settings = original
+
+    kept = parents()
+    assert kept and parent in kept
+    assert parent not in parents(long_query_bm25_passes=0)
+
+
+def test_long_query_variants_table_reports_each_split_and_restores_settings(retriever):
+    from nztax_build.evaluate_retrieval import LONG_QUERY_VARIANTS, GoldenQuery, GoldenSet, long_query_variants
+
+    golden = GoldenSet([
+        GoldenQuery("p1", LONG_RATES_QUESTION, "real_post", ("tax-rates-for-individuals",), (), None, "dev"),
+        GoldenQuery("p2", LONG_RATES_QUESTION, "real_post", ("no-such-page",), (), None, "test"),
+    ])
+    before = retriever.settings
+    table = long_query_variants(retriever, golden)
+    assert retriever.settings is before
+    rows = [line for line in table.splitlines() if line.startswith("| ") and not line.startswith("| variant")]
+    assert [row.split(" | ")[0][2:] for row in rows] == [name for name, _ in LONG_QUERY_VARIANTS]
+    assert "| dev (1) | test (1) |" in table
+    assert rows[0].split(" | ")[1].startswith("1.000") and rows[0].split(" | ")[2].startswith("0.000")
