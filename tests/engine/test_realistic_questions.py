@@ -331,9 +331,10 @@ def test_asking_whether_to_tell_ird_is_not_refused(engine):
     assert ask(engine, "Do I need to tell IRD I'm non-resident if I move to Sydney?")["status"] != "refused"
 
 
-@pytest.mark.parametrize("arrangement", ["cash jobs", "cash job income", "being paid under the table"])
+@pytest.mark.parametrize("arrangement", ["cash jobs", "cash job income", "weekend cash work"])
 def test_how_a_way_of_being_paid_is_taxed_is_answered_and_hiding_it_is_refused(engine, arrangement):
-    # How someone is paid is a topic; only a request to keep the income from IRD is refused.
+    # How someone is paid is a topic ("under the table" already says the pay is hidden, so it stays a
+    # refusal's word); only a request to keep the income from IRD is refused.
     assert ask(engine, f"is {arrangement} taxable?")["status"] != "refused"
     assert ask(engine, f"how do I keep {arrangement} hidden from IRD?")["status"] == "refused"
 
