@@ -29,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-from nztax import applies, calculator_links, composer, guard, say, units
+from nztax import answer_evidence, applies, calculator_links, composer, guard, say, units
 from nztax.frame_notes import frame_notes, rule_without_year_figures
 from nztax.short_query import search_box_question
 from nztax.contract import AskResult
@@ -37,7 +37,6 @@ from nztax.decide import Decision, after_retrieval, decide, final_question, ques
 from nztax.faq_index import FaqIndex
 from nztax.index import IndexMissingError
 from nztax.known_words import as_unread, unknown_words
-from nztax.rule_changes import figures_before
 from nztax.rules import RuleBook, current_tax_year, default_rules
 from nztax.settings import Settings, get_settings
 from nztax.slots import clean_text, read_slots, reading, without_denied
@@ -576,34 +575,8 @@ class Engine:
 
     # -- guard ---------------------------------------------------------------------------------
 
-    def evidence(self, result: AskResult, intent: Decision, passages: list) -> guard.Evidence:
-        ev = guard.Evidence()
-        years = {result.tax_year}
-        for call in result.tools:
-            ev.add_json(call.result)
-            ev.add_json(call.arguments)
-            if isinstance(call.result, dict) and isinstance(call.result.get("tax_year"), str):
-                years.add(call.result["tax_year"])
-        ev.add_values(guard.differences([(c.name, c.result) for c in result.tools]))
-        calls = [(c.name, c.arguments, c.result) for c in result.tools]
-        together, pays = say.together_total(calls), say.take_home_together(calls)
-        ev.add_values([v for v in (together, pays[0] if pays else None) if v is not None])
-        if result.tax_year in self.rules.years and self.rules.years[result.tax_year].data.partial:
-            years.add(current_tax_year())  # a partly published year is answered with the current figures
-        for year in years:
-            if year in self.rules.years:
-                ev.add_values(self.rules.years[year].figures())
-                # A figure the rule had before the change that brought in this year's (say.gc_change).
-                ev.add_values(figures_before(self.rules, year, ("government_contribution",)))
-        for hit in passages:
-            ev.add_text(hit.text)
-        for worked in intent.rule_results.values():
-            ev.add_json(worked)
-        ev.add_text(intent.question)
-        return ev
-
     def _guarded(self, result: AskResult, intent: Decision, passages: list) -> AskResult:
-        checked = guard.check(result.answer, self.evidence(result, intent, passages))
+        checked = guard.check(result.answer, answer_evidence.gather(result, intent, passages, self.rules))
         if checked.flagged:
             log.warning(json.dumps({"event": "guard_removed", "figures": checked.removed, "mode": result.mode}))
             result.answer = checked.answer
