@@ -14,16 +14,15 @@ the question states is surely outside (an "under 18" that may be 16 or 17 is not
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
 from nztax.ages import Age
+from nztax.units import placeholders
 from nztax.yaml_data import load_yaml
 
 CONDITIONS_FILE = Path(__file__).parent / "data" / "applies_when.yaml"
-_PLACEHOLDER = re.compile(r"\{(\w+)")
 
 
 @dataclass(frozen=True)
@@ -87,7 +86,7 @@ def failing(text: str | None, ages: tuple[Age, ...], year_rules, own: tuple = ()
         return None
     if own and (outside := _failed(own, ages, year_rules)):
         return Condition("applies_when", tuple(own)), outside
-    used = set(_PLACEHOLDER.findall(text or ""))
+    used = placeholders(text)
     for condition in conditions():
         if used & condition.placeholders and (outside := _failed(condition.bounds, ages, year_rules)):
             return condition, outside
@@ -107,7 +106,7 @@ def instead(text: str | None, ages: tuple[Age, ...], year_rules, units_by_id, ow
     if condition.name == "applies_when":
         # (a unit's own bounds name no replacement: the conditions whose placeholders it shares may)
         found = next(((c, side_) for c in conditions() for side_ in ("younger", "older")
-                      if side_ == outside and set(_PLACEHOLDER.findall(text or "")) & c.placeholders), None)
+                      if side_ == outside and placeholders(text) & c.placeholders), None)
         if found is None:
             return None
         condition = found[0]

@@ -429,13 +429,13 @@ class Engine:
 
     @property
     def vocabulary(self):
-        """The words the sources, the catalogue and the units use (known_words.py), built on first use."""
+        """The words the sources, the catalogue and the units the matcher serves use (known_words.py),
+        built on first use from parts already built (no second reading of the unit files)."""
         from nztax.known_words import Vocabulary
 
         # (Its parts are built first, outside the lock `_once` holds: it is not re-entrant.)
-        knows = self.speller.knows
-        return self._once("_vocabulary", lambda: Vocabulary(
-            knows, [t for u in units.UnitBank.load(self.settings.units_dir).units for t in u.paraphrases]))
+        knows, served = self.speller.knows, self.unit_matcher.units
+        return self._once("_vocabulary", lambda: Vocabulary(knows, [t for u in served for t in u.paraphrases]))
 
     @property
     def units_by_id(self) -> dict:

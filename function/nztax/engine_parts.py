@@ -11,8 +11,8 @@ the sections' numbers) took about a fifth of a second of every cold start. Unpic
 few milliseconds.
 
 Staleness: the file's key is the sha256 of everything the parts are made from: the index files
-they read, every data file, the package's own source, the settings they copy by value and the
-interpreter and numpy versions. A part stored from anything else is refused and built as before
+they read, every data file, the package's own source, the settings they copy by value, the pickle
+protocol and the numpy version (not the Python version: the payload is plain data). A part stored from anything else is refused and built as before
 (with a log line), so an edited data file or module never meets an old part. The payload's own
 sha256 is in its header (`checked_file`): a damaged file is refused the same way.
 

@@ -387,17 +387,9 @@ class Retriever:
         """Each child scored by its page's fused score: every ranking votes once per page, at the
         rank of that page's best child; the child's own fused score only orders a page's children."""
         pages = self.index.child_page
-        page_score: dict[int, float] = {}
-        for ranked_rows, weight in lists:
-            if weight == 0:
-                continue
-            seen: set[int] = set()
-            for row in ranked_rows:
-                page = int(pages[row])
-                if page in seen:
-                    continue
-                seen.add(page)
-                page_score[page] = page_score.get(page, 0.0) + weight / (rrf_k + len(seen))
+        # Each ranking as a ranking of pages, each page at its best child's place.
+        page_score = rrf_fuse([(list(dict.fromkeys(int(pages[row]) for row in ranked_rows)), weight)
+                               for ranked_rows, weight in lists], rrf_k)
         top = max(chunk_scores.values(), default=0.0) + 1.0
         return {row: page_score[int(pages[row])] + chunk_scores[row] / (top * 1000) for row in chunk_scores}
 

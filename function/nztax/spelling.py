@@ -64,7 +64,7 @@ class Speller:
         def fix(m: re.Match) -> str:
             word = m.group(0)
             lowered = word.lower()
-            if len(word) < self.min_length or lowered in self.known or self._inflected(lowered) or self.is_word(lowered):
+            if len(word) < self.min_length or self.knows(lowered) or self.is_word(lowered):
                 return word
             closest = self._closest(word.lower())
             return closest or word

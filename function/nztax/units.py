@@ -38,6 +38,7 @@ WITHHELD_FILE = "units_withheld.json"
 SLUG_MAX_WORDS = 12
 CALCULATION = "calculation"
 _FIELD = re.compile(r"\{(\w+)\}")
+_PLACEHOLDER = re.compile(r"\{(\w+)[}\[]")  # "{gc_max}" or an indexed "{bands[0]}"
 _QUESTION_KEYS = {"q", "also", "lead", "answer", "calculator", "source", "each", "slug", "applies_when"}
 # An answer that holds only for some ages (applies.py): each bound a whole number or a rules-data figure.
 _AGE_BOUNDS = {"age_min", "age_under"}
@@ -343,7 +344,7 @@ def compose(unit: Unit, decision, rules, current_year: str, titles: dict[str, st
     if unit.source is not None:
         where = f", “{citations[0].section}”" if citations[0].section else ""
         body += ["", f"> {unit.source.quote}", ">", f"> — [1] [{citations[0].title}]({unit.source.url}){where}"]
-    used = {m.group(1) for m in _FIELD.finditer(unit.lead)} | {m.group(1) for m in re.finditer(r"\{(\w+)\[", unit.lead)}
+    used = placeholders(unit.lead)
     sections = [s for s, names in _PLACEHOLDER_SECTIONS.items() if used & names]
     citations += composer.rule_citations(year_rules, sections)
     return AskResult(
@@ -351,6 +352,11 @@ def compose(unit: Unit, decision, rules, current_year: str, titles: dict[str, st
         disclaimer=composer.disclaimer_for(decision, current_year, rules=rules),
         next_actions=[f"[Open the {page.name} calculator]({page.path})"] if page is not None else [],
     )
+
+
+def placeholders(text: str | None) -> set[str]:
+    """The names of the `{placeholders}` a lead uses, plain or indexed."""
+    return set(_PLACEHOLDER.findall(text or ""))
 
 
 # Which rules section a placeholder's figure comes from, so the answer cites the rules' own source.
