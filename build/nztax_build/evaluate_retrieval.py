@@ -287,6 +287,9 @@ def long_query_variants(retriever: Retriever, golden: GoldenSet) -> str:
             lines.append(f"| {name} | " + " | ".join(cells) + " |")
     finally:
         retriever.settings = base
+    from nztax_build.rerank_variants import rerank_rows
+
+    lines += rerank_rows(retriever, golden, splits, evaluate)
     return "\n".join(lines) + "\n"
 
 

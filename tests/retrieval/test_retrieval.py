@@ -279,6 +279,33 @@ def test_long_query_variants_table_reports_each_split_and_restores_settings(retr
     table = long_query_variants(retriever, golden)
     assert retriever.settings is before
     rows = [line for line in table.splitlines() if line.startswith("| ") and not line.startswith("| variant")]
-    assert [row.split(" | ")[0][2:] for row in rows] == [name for name, _ in LONG_QUERY_VARIANTS]
+    from nztax_build.rerank_variants import VARIANTS
+
+    assert [row.split(" | ")[0][2:] for row in rows] == ([name for name, _ in LONG_QUERY_VARIANTS]
+                                                         + [f"{v[0]} (not kept)" for v in VARIANTS])
     assert "| dev (1) | test (1) |" in table
     assert rows[0].split(" | ")[1].startswith("1.000") and rows[0].split(" | ")[2].startswith("0.000")
+
+
+def test_asking_reranker_reorders_only_a_long_querys_candidates(retriever):
+    from nztax_build.rerank_variants import CANDIDATES, AskingReranker
+
+    plain = lambda q, k: [h.parent_id for h in retriever.search(q, k=k)]
+    reranker = AskingReranker.from_page_vectors(retriever, weight=1.0)
+    short = "tax rates for individuals"
+    assert [h.parent_id for h in reranker.search(short, k=5)] == plain(short, 5)
+    reranked = [h.parent_id for h in reranker.search(LONG_RATES_QUESTION, k=CANDIDATES)]
+    assert sorted(reranked) == sorted(plain(LONG_RATES_QUESTION, CANDIDATES))
+    # With no weight on the asking sentences the hybrid order stands.
+    unweighted = AskingReranker(retriever, reranker.page_vectors, weight=0.0)
+    assert [h.parent_id for h in unweighted.search(LONG_RATES_QUESTION, k=5)] == plain(LONG_RATES_QUESTION, 5)
+
+
+def test_page_summaries_hold_title_headings_and_opening(retriever):
+    from nztax_build.rerank_variants import page_summaries
+
+    summaries = page_summaries(retriever)
+    parent = next(iter(retriever.index.parents.values()))
+    text = summaries[parent["url"]]
+    assert text.startswith(parent["title"])
+    assert page_summaries(retriever, first_sentences=0, headings=False)[parent["url"]] == parent["title"]
