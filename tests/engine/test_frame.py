@@ -396,3 +396,23 @@ def test_family_a_rule_question_with_an_unrelated_number_gets_the_same_kind_of_a
     with_number = decided(engine, f"{aside} {RULE_ASKED}")
     assert with_number.action == base.action, (base.trace.to_json(), with_number.trace.to_json())
     assert with_number.action != "clarify", with_number.trace.to_json()
+
+
+@pytest.mark.parametrize("proposed, scope_in, declined", [
+    ("clarify", 0.1, True),      # a question back for figures on a story about another subject: declined
+    ("clarify", 0.5, False),     # not sure enough that it is not tax: asked back
+    ("topic", 0.1, False),       # an answer from the sources keeps the firm bar against a sure intent reading
+])
+def test_a_story_about_another_subject_is_not_asked_back_for_figures(engine, proposed, scope_in, declined):
+    from dataclasses import replace
+
+    proposal, _ = engine._propose(STORY + "How much will I have once it's all paid?", None, None)
+    # The intent reading sure of itself: the rows that lower the bar for an unsure one do not fire.
+    proposal = replace(proposal, action=proposed, missing=["income"] if proposed == "clarify" else [], calls=[],
+                       classification=replace(proposal.classification, confident=True))
+    frame = replace(engine.read_frame(proposal), scope="nz_tax", scope_sure=0.3, scope_in=scope_in,
+                    scope_other="mortgage", story=True, read_by="offline")
+    d = engine.settle(proposal, frame, None)
+    assert (d.action == "decline") is declined, d.trace.to_json()
+    if declined:
+        assert d.decline_to == table().scopes["mortgage"]
