@@ -416,3 +416,25 @@ def test_a_story_about_another_subject_is_not_asked_back_for_figures(engine, pro
     assert (d.action == "decline") is declined, d.trace.to_json()
     if declined:
         assert d.decline_to == table().scopes["mortgage"]
+
+
+@pytest.mark.parametrize("scope, scope_in, declined", [
+    ("employment_law", 0.43, False),   # pay words put employment law on top, yet the person's own tax is likely
+    ("nz_tax", 0.6, False),
+    ("employment_law", 0.1, True),     # not likely tax at all: the employer's decline stands
+])
+def test_an_employers_story_declined_as_the_employers_matter_is_lifted_when_likely_own_tax(engine, scope, scope_in, declined):
+    from dataclasses import replace
+
+    story = ("We pay our staff a one-off payment after five years of service. One of them will get it while she is "
+             "on parental leave. We want to get it right for her and for our payroll. How is it taxed?")
+    proposal, _ = engine._propose(story, None, None)
+    if proposal.action != "decline":
+        from nztax.understand import default_catalogue
+
+        employer = next(spec for spec in default_catalogue().intents if spec.does == "decline" and spec.copy == "employer")
+        proposal = replace(proposal, action="decline", intent=employer, calls=[])
+    frame = replace(engine.read_frame(proposal), scope=scope, scope_sure=0.46, scope_in=scope_in,
+                    scope_other="employment_law", story=True, read_by="offline")
+    d = engine.settle(proposal, frame, None)
+    assert (d.action == "decline") is declined, d.trace.to_json()
