@@ -77,7 +77,8 @@ def find_money(text: str) -> list[Money]:
             continue  # part of a tax year or a date
         if NOT_MONEY_BEFORE.search(before) and not cur and not (suf and re.search(r"\bcode\s$", before, re.I)):
             continue  # (a form or section number; but a k amount after a code's name is money)
-        if not (cur or suf or dollars) and ((m.start("num"), m.end("num")) in ages or NAME_BEFORE.search(before)):
+        if not (cur or suf or dollars) and ((m.start("num"), m.end("num")) in ages
+                                            or num.isdigit() and NAME_BEFORE.search(before)):
             continue  # an age the age grammar reads ("under 16"), or a number that is part of a name ("S&P 500")
         if (re.search(r"\bat\s$|\b(?:widow|widower|man|woman|lady|gentleman|pensioner|retiree|person|couple|age)\s+of\s$|"
                       r"\b(?:student|worker|nurse|teacher|apprentice|retiree|pensioner|mum|dad|son|daughter|guy|girl|boy|woman|man|"

@@ -708,3 +708,11 @@ def test_ages_periods_and_roles_read_from_their_words(text, expected):
     slots = read_slots(text)
     assert [(a.text, a.period, a.role) for a in slots.amounts] == expected
     assert not any(a.questioned for a in slots.amounts)
+
+
+@pytest.mark.parametrize("text, value", [
+    ("income 46,000 + PIE 1,900 from my fund", 1900),     # a separated figure after a label is money
+    ("I owe IRD 1,200 from my assessment", 1200),
+])
+def test_a_formatted_figure_after_a_capitalised_label_stays_money(text, value):
+    assert Decimal(value) in [a.value for a in find_money(text)]
