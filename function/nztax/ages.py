@@ -44,6 +44,18 @@ def grammar() -> tuple[AgeForm, ...]:
     return tuple(AgeForm(f["name"], f["maps"], re.compile(f["pattern"], re.I)) for f in data["forms"])
 
 
+def age_spans(text: str) -> list[tuple[int, int]]:
+    """Where each number the forms read as an age stands (its digits): the number grammar leaves these
+    alone, so "kids under 16 earning" is an age, not $16."""
+    spans = []
+    for form in grammar():
+        for m in form.pattern.finditer(text):
+            name = next((k for k, v in m.groupdict().items() if k.startswith("n") and v), None)
+            if name is not None:
+                spans.append(m.span(name))
+    return spans
+
+
 def read_ages(text: str) -> tuple[Age, ...]:
     found: list[tuple[int, Age]] = []
     taken: list[tuple[int, int]] = []

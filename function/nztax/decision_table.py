@@ -26,7 +26,7 @@ INCOME_OWNERS = ("me", "partner")
 CONDITIONS = ("proposed", "proposed_not", "declined_as", "intent_sure", "scope", "scope_not", "scope_sure", "scope_firm",
               "scope_out_sure", "scope_out_firm", "scope_in_high",
               "inputs_sure", "inputs_certain", "recoverable", "stated", "asks", "answers_ask", "asks_figure", "story",
-              "lead_fits", "rule_worked", "several_figures", "read_by")
+              "lead_fits", "rule_worked", "several_figures", "read_by", "asks_income", "rate_given")
 
 
 @dataclass(frozen=True)
@@ -42,6 +42,7 @@ class Table:
     scopes: dict
     answers: dict                # calculator -> the ask kinds its result answers ("default" for the rest)
     model_scopes: dict           # the subjects LLM mode's frame schema offers the model (the rest are offline-only)
+    income_asks: tuple[str, ...] = ()  # the questions back (Decision.missing) that ask for the poster's income
 
     def answered_by(self, tool: str) -> tuple[str, ...]:
         return tuple(self.answers.get(tool) or self.answers.get("default") or ())
@@ -57,7 +58,7 @@ def table() -> Table:
             raise ValueError(f"decision row {row.id}: unknown condition(s) {sorted(unknown)}")
     model_scopes = dict(data.get("scopes") or {})
     return Table(rows, {**model_scopes, **(data.get("offline_scopes") or {})}, dict(data.get("calculations_answer") or {}),
-                 model_scopes)
+                 model_scopes, tuple(data.get("income_asks") or ()))
 
 
 def input_amounts(slots: Slots) -> list[Money]:
@@ -122,6 +123,8 @@ class Facts:
     several_figures: bool        # the question states more than one amount of money
     kept: tuple[int, ...]        # starts of the input amounts a recalculation keeps
     read_by: str = "offline"     # who read the frame: offline or model (LLM mode)
+    asks_income: bool = False    # a proposed question back asks for the poster's income (`income_asks`)
+    rate_given: bool = False     # the question names the tax rate its figure is worked at
 
     def holds(self, when: dict) -> bool:
         checks = {
@@ -137,7 +140,8 @@ class Facts:
             "lead_fits": lambda v: self.lead_fits == bool(v), "rule_worked": lambda v: self.rule_worked == bool(v),
             "several_figures": lambda v: self.several_figures == bool(v),
             "stated": lambda v: self.stated == bool(v), "asks": lambda v: any(a in v for a in self.asks),
-            "read_by": lambda v: self.read_by in v,
+            "read_by": lambda v: self.read_by in v, "asks_income": lambda v: self.asks_income == bool(v),
+            "rate_given": lambda v: self.rate_given == bool(v),
         }
         return all(checks[name](value) for name, value in when.items())
 
@@ -179,15 +183,25 @@ def facts_of(decision, frame: QuestionFrame, settings, asked_alone: Callable[[],
                  asks_figure=frame.asks_figure, story=frame.story, lead_fits=lead_fits(decision, frame, asked_alone),
                  rule_worked=decision.action == "fact" and bool(decision.rule_results or decision.calls),
                  several_figures=len({a.value for a in frame.amounts if a.period is not None}) > 1,
-                 kept=kept, read_by=frame.read_by)
+                 kept=kept, read_by=frame.read_by, rate_given=frame.rate_given,
+                 asks_income=decision.action == "clarify" and any(m in table().income_asks for m in decision.missing or ()))
 
 
 def apply_table(decision, frame: QuestionFrame, settings, *, redecide: Callable[[Slots], object],
                 in_scope: Callable[[], object | None], asked_alone: Callable[[], object] | None = None):
     """The decision the table's first matching row leads to, with its trace. `asked_alone`: the intent
     reading of the asking sentence(s) on their own (read only for a story given a fact)."""
-    t = table()
     trace = Trace(frame=frame.to_json(), proposed=decision.action)
+    out = _apply_row(decision, frame, settings, trace, redecide, in_scope, asked_alone)
+    trace.action = out.action
+    out.trace = trace
+    return out
+
+
+def _apply_row(decision, frame: QuestionFrame, settings, trace: Trace, redecide, in_scope, asked_alone):
+    """The decision the first row that holds leads to; a lifted decline's answer goes through the table
+    again (it may ask back for an income the question does not need, or calculate on unsure inputs)."""
+    t = table()
     facts = facts_of(decision, frame, settings, asked_alone)
     row = next(r for r in t.rows if facts.holds(r.when))
     trace.rows.append(row.id)
@@ -198,8 +212,9 @@ def apply_table(decision, frame: QuestionFrame, settings, *, redecide: Callable[
     elif row.then == "answer":
         lifted = in_scope()
         if lifted is not None:
-            out = lifted
             trace.notes.append(f"decline lifted: answered as {getattr(lifted.intent, 'name', None)}")
+            out = lifted if lifted.action in ("decline", "refuse") else _apply_row(lifted, frame, settings, trace, redecide,
+                                                                                   in_scope, asked_alone)
     elif row.then == "recalculate":
         amounts = [a for a in decision.slots.amounts if a.role not in INCOME_LIKE_ROLES or a.questioned or a.start in facts.kept]
         out = redecide(replace(decision.slots, amounts=amounts))
@@ -227,6 +242,4 @@ def apply_table(decision, frame: QuestionFrame, settings, *, redecide: Callable[
         trace.notes.append("the rule is not worked on one of the post's several figures")
     elif row.then == "check":
         out = replace(decision, stated=list(frame.stated()))
-    trace.action = out.action
-    out.trace = trace
     return out

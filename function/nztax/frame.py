@@ -22,6 +22,7 @@ from dataclasses import asdict, dataclass, field
 from decimal import Decimal
 
 from nztax.ages import Age, read_ages
+from nztax.cue_words import cue
 from nztax.sentences import asking_sentences, sentences  # noqa: F401  (sentences: the frame's own readers)
 from nztax.slots import Slots
 
@@ -38,6 +39,10 @@ LONG_POST_CHARS = 400
 # A post of this many sentences (or over LONG_POST_CHARS) tells a story: its figures need a sure reading.
 STORY_SENTENCES = 3
 PERCENT = re.compile(r"(?<![\w.])(\d{1,2}(?:\.\d+)?)\s?%")
+# A rate written with its sign or in words; a clause ends at a stop, a comma or a joining word.
+RATE_WRITTEN = re.compile(r"(?<![\w.])\d{1,2}(?:\.\d+)?\s?(?:%|percent\b|per cent\b)", re.I)
+CLAUSE_EDGE = re.compile(r"[.,;:!?()]|\b(?:and|but|or|while|plus)\b", re.I)
+TAX_RATE_WORDS = cue("tax_rate_words")
 
 
 @dataclass(frozen=True)
@@ -84,6 +89,7 @@ class QuestionFrame:
     scope_in: float | None = None
     scope_other: str | None = None
     ages: tuple[Age, ...] = ()  # ages the question states (ages.py): a rule for some ages only is checked against them
+    rate_given: bool = False    # the question names the tax rate its figure is worked at ("those paying 33% tax")
 
     def asks_surely(self, bar: float) -> tuple[str, ...]:
         """What the asking sentences ask, only those read at least `bar` sure: a calculation answers a
@@ -124,7 +130,7 @@ class QuestionFrame:
                 "scope": self.scope, "scope_sure": round(self.scope_sure, 2),
                 **({} if self.scope_in is None else {"scope_in": round(self.scope_in, 2), "scope_other": self.scope_other}),
                 "story": self.story,
-                "read_by": self.read_by, "ages": [a.to_json() for a in self.ages]}
+                "read_by": self.read_by, "ages": [a.to_json() for a in self.ages], "rate_given": self.rate_given}
 
 
 def conditions(slots: Slots) -> tuple[str, ...]:
@@ -165,7 +171,20 @@ def read_frame(text: str, slots: Slots, model, bar: float = 0.7) -> QuestionFram
                          amounts=tuple(amounts), tax_year=slots.tax_year, year_text=slots.year_text,
                          conditions=conditions(slots), scope=scope, scope_sure=scope_sure, bar=bar,
                          scope_in=scope_in, scope_other=scope_other,
-                         story=len(text) > LONG_POST_CHARS or len(sentences(text)) >= STORY_SENTENCES, ages=read_ages(text))
+                         story=len(text) > LONG_POST_CHARS or len(sentences(text)) >= STORY_SENTENCES, ages=read_ages(text),
+                         rate_given=tax_rate_given(text))
+
+
+def tax_rate_given(text: str) -> bool:
+    """Whether the question names a tax rate itself: a percentage with a tax word in its own clause
+    (`tax_rate_words` in data/cue_words.yaml). A figure worked at a rate the poster gives does not
+    depend on which band their income reaches, so their income need not be asked for."""
+    for m in RATE_WRITTEN.finditer(text):
+        left = CLAUSE_EDGE.split(text[max(0, m.start() - 40):m.start()])[-1]
+        right = CLAUSE_EDGE.split(text[m.end():m.end() + 40])[0]
+        if TAX_RATE_WORDS.search(left) or TAX_RATE_WORDS.search(right):
+            return True
+    return False
 
 
 @dataclass

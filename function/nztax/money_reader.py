@@ -19,7 +19,7 @@ from nztax.settings import get_settings
 from nztax.text_cleaning import WORD_NUMBER, clean_text, words_to_number
 from nztax.amount_grammar import (AGE, AMOUNT, ANY_PERIOD_WORD, DATE_AROUND, EVERY_PAY_WORDS, FOREIGN_AFTER,
                                   FOREIGN_BEFORE, FOREIGN_QUESTIONED, FREQ_AFTER, KIN, LONGEST_COUNT,
-                                  MONEY_AFTER_AGE, MONEY_WORDS, Money, NOT_MONEY_AFTER, NOT_MONEY_BEFORE,
+                                  MONEY_AFTER_AGE, MONEY_WORDS, Money, NAME_BEFORE, NOT_MONEY_AFTER, NOT_MONEY_BEFORE,
                                   PAY_FREQUENCY_WORD, _CODES, _clause_around, _period_and_end,
                                   _questioned_for_period, _value, asked_period)
 from nztax.amount_roles import (ASKED_ABOUT_AGAIN, BARE_NUMBER_QUESTIONED, COUPLE_TOGETHER,
@@ -27,6 +27,7 @@ from nztax.amount_roles import (ASKED_ABOUT_AGAIN, BARE_NUMBER_QUESTIONED, COUPL
                                 TWO_OF_THEM, _a_year_asked_per_pay, _balances, _claimed_figures, _role_of,
                                 _roles_from_the_sentence, _thresholds_named)
 from nztax.amount_owners import _of_the_person_asked_about
+from nztax.ages import age_spans
 
 
 def find_money(text: str) -> list[Money]:
@@ -48,6 +49,7 @@ def find_money(text: str) -> list[Money]:
             said_anywhere["asked"] = asked_period(text, [])
         return said_anywhere["asked"]
 
+    ages = age_spans(text)
     for m in AMOUNT.finditer(text):
         budget.check()
         num, cur, suf, dollars = m.group("num"), m.group("cur"), m.group("suf"), m.group("dollars")
@@ -75,6 +77,9 @@ def find_money(text: str) -> list[Money]:
             continue  # part of a tax year or a date
         if NOT_MONEY_BEFORE.search(before) and not cur and not (suf and re.search(r"\bcode\s$", before, re.I)):
             continue  # (a form or section number; but a k amount after a code's name is money)
+        if not (cur or suf or dollars) and ((m.start("num"), m.end("num")) in ages
+                                            or num.isdigit() and NAME_BEFORE.search(before)):
+            continue  # an age the age grammar reads ("under 16"), or a number that is part of a name ("S&P 500")
         if (re.search(r"\bat\s$|\b(?:widow|widower|man|woman|lady|gentleman|pensioner|retiree|person|couple|age)\s+of\s$|"
                       r"\b(?:student|worker|nurse|teacher|apprentice|retiree|pensioner|mum|dad|son|daughter|guy|girl|boy|woman|man|"
                       r"male|female|kid|teen|teenager|grad|graduate|migrant),\s$|"

@@ -352,3 +352,89 @@ def test_the_square_up_answers_why_a_story_ends_in_a_bill(engine):
     d = decided(engine, "I got a tax bill once the year ended. My salary is $68,000 and I had $2,500 of interest "
                         "taxed at 10.5%. Why?")
     assert [name for name, _ in d.calls] == ["calculate_year_end_square_up"], d.trace.to_json()
+
+
+# -- asking back for an income only when the answer depends on it ---------------------------------
+
+@pytest.mark.parametrize("rate_given, asked_back", [(True, False), (False, True)])
+def test_an_income_is_not_asked_back_when_the_question_names_its_tax_rate(engine, rate_given, asked_back):
+    # The band a poster's income reaches matters only for the rate: a question that names the rate has
+    # given what the income would have told. The same proposal and frame, the rate named or not.
+    from dataclasses import replace
+
+    question = "I have $5,000 in a term deposit at 5% interest. How much interest do I keep after tax?"
+    proposal, _ = engine._propose(question, None, None)
+    proposal = replace(proposal, action="clarify", missing=["rest_of_income"], calls=[])
+    frame = replace(engine.read_frame(proposal), rate_given=rate_given, scope="nz_tax", scope_sure=0.9, scope_in=0.9)
+    d = engine.settle(proposal, frame, None)
+    assert (d.action == "clarify") is asked_back, d.trace.to_json()
+
+
+@pytest.mark.parametrize("text, given", [
+    ("a chart for savers paying 19.5 per cent tax, 33 per cent tax and 39 per cent tax", True),
+    ("I'm taxed at 33% on my interest", True),
+    ("I put 3% of my pay into KiwiSaver", False),
+    ("interest at 5% on $5,000", False),
+])
+def test_a_tax_rate_is_read_as_named_only_beside_a_tax_word(text, given):
+    from nztax.frame import tax_rate_given
+
+    assert tax_rate_given(text) is given
+
+
+RULE_ASKED = ("My employment agreement says my pay is a total remuneration package and the employer's KiwiSaver "
+              "share comes out of it. My take-home has gone down since the rates went up. Is my employer allowed "
+              "to do that?")
+
+
+@pytest.mark.parametrize("aside", ["I work for a firm called AXE 300 Ltd.", "Our two kids are under 16.",
+                                   "I've been there for 3 years."])
+def test_family_a_rule_question_with_an_unrelated_number_gets_the_same_kind_of_answer(engine, aside):
+    # What is asked does not depend on the poster's income: a number that names a fund, an age or a
+    # length of time added to the story changes neither the answer's kind nor makes it ask back.
+    base = decided(engine, RULE_ASKED)
+    with_number = decided(engine, f"{aside} {RULE_ASKED}")
+    assert with_number.action == base.action, (base.trace.to_json(), with_number.trace.to_json())
+    assert with_number.action != "clarify", with_number.trace.to_json()
+
+
+@pytest.mark.parametrize("proposed, scope_in, declined", [
+    ("clarify", 0.1, True),      # a question back for figures on a story about another subject: declined
+    ("clarify", 0.5, False),     # not sure enough that it is not tax: asked back
+    ("topic", 0.1, False),       # an answer from the sources keeps the firm bar against a sure intent reading
+])
+def test_a_story_about_another_subject_is_not_asked_back_for_figures(engine, proposed, scope_in, declined):
+    from dataclasses import replace
+
+    proposal, _ = engine._propose(STORY + "How much will I have once it's all paid?", None, None)
+    # The intent reading sure of itself: the rows that lower the bar for an unsure one do not fire.
+    proposal = replace(proposal, action=proposed, missing=["income"] if proposed == "clarify" else [], calls=[],
+                       classification=replace(proposal.classification, confident=True))
+    frame = replace(engine.read_frame(proposal), scope="nz_tax", scope_sure=0.3, scope_in=scope_in,
+                    scope_other="mortgage", story=True, read_by="offline")
+    d = engine.settle(proposal, frame, None)
+    assert (d.action == "decline") is declined, d.trace.to_json()
+    if declined:
+        assert d.decline_to == table().scopes["mortgage"]
+
+
+@pytest.mark.parametrize("scope, scope_in, declined", [
+    ("employment_law", 0.43, False),   # pay words put employment law on top, yet the person's own tax is likely
+    ("nz_tax", 0.6, False),
+    ("employment_law", 0.1, True),     # not likely tax at all: the employer's decline stands
+])
+def test_an_employers_story_declined_as_the_employers_matter_is_lifted_when_likely_own_tax(engine, scope, scope_in, declined):
+    from dataclasses import replace
+
+    story = ("We pay our staff a one-off payment after five years of service. One of them will get it while she is "
+             "on parental leave. We want to get it right for her and for our payroll. How is it taxed?")
+    proposal, _ = engine._propose(story, None, None)
+    if proposal.action != "decline":
+        from nztax.understand import default_catalogue
+
+        employer = next(spec for spec in default_catalogue().intents if spec.does == "decline" and spec.copy == "employer")
+        proposal = replace(proposal, action="decline", intent=employer, calls=[])
+    frame = replace(engine.read_frame(proposal), scope=scope, scope_sure=0.46, scope_in=scope_in,
+                    scope_other="employment_law", story=True, read_by="offline")
+    d = engine.settle(proposal, frame, None)
+    assert (d.action == "decline") is declined, d.trace.to_json()

@@ -46,6 +46,25 @@ def test_numbers_that_are_not_money(text):
     assert find_money(text) == []
 
 
+@pytest.mark.parametrize("text", [
+    "I want to put some savings into an S&P 500 fund and invest in it monthly",   # an index's name
+    "My money is in a NZX 50 tracker that I invest in",
+    "Can my kids under 16 earn money from a paper round tax free?",              # an age, with a money word near
+    "my child is under-18 and earns pocket money",
+])
+def test_a_number_that_is_part_of_a_name_or_an_age_is_not_money(text):
+    assert find_money(text) == []
+
+
+@pytest.mark.parametrize("text, value", [
+    ("I invest $500 a month in an S&P index fund", 500),     # a currency sign makes it money, name or not
+    ("PAYE 450 on my pay this week", 450),                   # a payslip's label, not a name
+    ("my son under 16 earns $2,000 a year", 2000),
+])
+def test_money_beside_a_name_or_an_age_stays_money(text, value):
+    assert [a.value for a in find_money(text)] == [Decimal(value)]
+
+
 def test_an_amount_called_a_credit_is_not_an_income():
     slots = read_slots("My friend says the IETC is worth $1,040 a year now. Is that right?", RULES)
     assert slots.incomes == []
@@ -689,3 +708,11 @@ def test_ages_periods_and_roles_read_from_their_words(text, expected):
     slots = read_slots(text)
     assert [(a.text, a.period, a.role) for a in slots.amounts] == expected
     assert not any(a.questioned for a in slots.amounts)
+
+
+@pytest.mark.parametrize("text, value", [
+    ("income 46,000 + PIE 1,900 from my fund", 1900),     # a separated figure after a label is money
+    ("I owe IRD 1,200 from my assessment", 1200),
+])
+def test_a_formatted_figure_after_a_capitalised_label_stays_money(text, value):
+    assert Decimal(value) in [a.value for a in find_money(text)]
