@@ -21,6 +21,9 @@ os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 from nztax import compiled_re  # noqa: E402
 from nztax.settings import get_settings  # noqa: E402
 
+# Read by OpenBLAS when numpy loads (in the worker, after this): see NZTAX_BLAS_THREADS.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", str(get_settings().blas_threads))
+
 # Before anything compiles its patterns: `re` takes the build's precompiled ones (nztax/compiled_re.py).
 compiled_re.install(get_settings().index_dir)
 
