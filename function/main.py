@@ -17,9 +17,15 @@ from pathlib import Path
 # Deployed, this directory holds `nztax/`; in the repository it is function/, next to main.py.
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+# bm25s then uses no progress bars (the function shows none) and never imports tqdm, whose
+# `tqdm.auto` imports asyncio, nor the multiprocessing lock tqdm takes on first use: ~50 ms of a start.
+os.environ.setdefault("DISABLE_TQDM", "1")
 
 from nztax import compiled_re  # noqa: E402
 from nztax.settings import get_settings  # noqa: E402
+
+# Read by OpenBLAS when numpy loads (in the worker, after this): see NZTAX_BLAS_THREADS.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", str(get_settings().blas_threads))
 
 # Before anything compiles its patterns: `re` takes the build's precompiled ones (nztax/compiled_re.py).
 compiled_re.install(get_settings().index_dir)

@@ -172,6 +172,8 @@ class AskService:
 
         engine = Engine.load()  # the shared engine, loaded once per process
         if not getattr(engine, "parts_built", False):
+            # The answer's HTML renderer imports markdown-it and nh3 on first use: here, not in the first answer.
+            render_answer_html("**tax**")
             # Questions arriving meanwhile wait for the parts rather than build them themselves.
             with AskService._warm_up_lock:
                 if not getattr(engine, "parts_built", False):

@@ -152,13 +152,19 @@ class OnnxMiniLMEmbedder:
     relevance_floor = 0.30
     dense_only_floor = 0.38
 
-    def __init__(self, batch_size: int = 16):
+    def __init__(self, batch_size: int = 16, threads: int | None = None):
+        """`threads`: onnxruntime's intra-op threads, without spinning (None: its default, a
+        spinning thread per core, which suits batches of documents)."""
         import onnxruntime as ort
         from tokenizers import Tokenizer
 
         model_path, tokenizer_path = _minilm_paths()
         options = ort.SessionOptions()
         options.log_severity_level = 3
+        if threads:
+            options.intra_op_num_threads = threads
+            options.inter_op_num_threads = 1
+            options.add_session_config_entry("session.intra_op.allow_spinning", "0")
         self._session = ort.InferenceSession(str(model_path), options, providers=["CPUExecutionProvider"])
         self._tokenizer = Tokenizer.from_file(str(tokenizer_path))
         self._tokenizer.enable_truncation(MINILM_MAX_TOKENS)
@@ -421,7 +427,8 @@ def preload(settings: Settings, index_embedder_id: str | None) -> None:
 
     def build() -> None:
         try:
-            embedder = OnnxMiniLMEmbedder(batch_size=settings.embed_batch_size)
+            # The function's query model: one question at a time (NZTAX_QUERY_MODEL_THREADS).
+            embedder = OnnxMiniLMEmbedder(batch_size=settings.embed_batch_size, threads=settings.query_model_threads)
             embedder.warm()
             result.append(embedder)
         except Exception:  # noqa: BLE001 - get_embedder builds it again and reports the error

@@ -18,6 +18,7 @@ checks every dollar amount and percentage in the answer.
 
 from __future__ import annotations
 
+import importlib
 import json
 import logging
 import threading
@@ -44,6 +45,10 @@ from nztax.spelling import Speller
 from nztax.understand import IntentClassifier, default_catalogue
 
 log = logging.getLogger("nztax.engine")
+# Modules the answer path imports inside functions (each avoids an import cycle or keeps a light
+# import light); `build_parts` imports them, so a worker's first answer does not (about 50 ms).
+LAZY_ANSWER_MODULES = ("nztax.decision_table", "nztax.follow_up", "nztax.frame", "nztax.lead_choice", "nztax.say_family",
+                       "nztax.tools")
 
 
 def _reading_of(rules: RuleBook, text: str):
@@ -408,9 +413,15 @@ class Engine:
         the index at build time for these very inputs are read from there instead (engine_parts.py);
         the frame's model, which needs the query model, comes last, so the rest is ready while the
         query model is still loading."""
-        self.classifier, self.speller, self.citation_sections(), self.unit_matcher, self.vocabulary, self.frame_model
+        self.classifier, self.speller, self.citation_sections(), self.unit_matcher, self.vocabulary
         if not isinstance(self.retriever, MissingIndex):
             self.retriever.index.identifier_rows()
+            # A first keyword search sets up what every search then reuses (the tokenizer's
+            # stemmer, the progress-bar lock bm25s takes even with no bar shown).
+            self.retriever.search("tax", mode="bm25")
+        for module in LAZY_ANSWER_MODULES:  # while the query model is still loading, not in the first answer
+            importlib.import_module(module)
+        self.frame_model
 
     # -- answer units ------------------------------------------------------------------------
 

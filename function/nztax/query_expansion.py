@@ -84,8 +84,13 @@ class QueryExpander:
         exact_words = tuple(_WORD.findall(query))
         stemmed = _stem_words(query)
 
+        exact_set, stemmed_set = set(exact_words), set(stemmed)
+
         def present(phrase: Phrase) -> bool:
-            return _contains(exact_words if phrase.exact_case else stemmed, phrase.words)
+            # Most phrases' first word is not in the query at all: a set lookup rules them out.
+            if phrase.exact_case:
+                return phrase.words[0] in exact_set and _contains(exact_words, phrase.words)
+            return phrase.words[0] in stemmed_set and _contains(stemmed, phrase.words)
 
         added: list[str] = []
         for canonical, *variants in self.groups:

@@ -84,6 +84,8 @@ Tax figures never live here: they are in `nztax/rules/*.yaml`.
 | NZTAX_RATE_LIMIT_PER_MINUTE | 30 | per-instance, per-client requests per minute for /ask |
 | NZTAX_TRUSTED_PROXY_DEPTH | 0 | how many proxies in front of the function append to X-Forwarded-For; the client is that many entries from the end (0 = the socket peer, never the header) |
 | NZTAX_SERVER_THREADS | 32 | threads serving /ask per instance (a stalled client holds one until its read times out) |
+| NZTAX_BLAS_THREADS | 1 | threads numpy's BLAS may use in the function (set before numpy loads): its products are a few hundred microseconds, and a second thread waiting for a busy core cost milliseconds |
+| NZTAX_QUERY_MODEL_THREADS | 1 | onnxruntime threads for the function's query model, without spinning: a one-question run gains nothing from a second, and spinning threads take the core the engine loads on at start |
 | NZTAX_REQUEST_READ_TIMEOUT | 10 | seconds a request may go without sending a byte before it is answered 408 / dropped |
 | NZTAX_REQUEST_DEADLINE | 10 | seconds a whole request (headers and body) may take to arrive, however it trickles in; then 408 |
 | NZTAX_SERVER_MAX_CONNECTIONS | 200 | open connections per worker; one more is answered 503 `server_busy` at once and closed |
@@ -236,6 +238,8 @@ class Settings:
     bench_lighthouse_runs: int = 3
     trusted_proxy_depth: int = 0
     server_threads: int = 32
+    blas_threads: int = 1
+    query_model_threads: int = 1
     request_read_timeout: float = 10.0
     request_deadline: float = 10.0
     server_max_connections: int = 200
@@ -334,6 +338,8 @@ def get_settings() -> Settings:
         rate_limit_per_minute=int(_env("NZTAX_RATE_LIMIT_PER_MINUTE", "30")),
         trusted_proxy_depth=int(_env("NZTAX_TRUSTED_PROXY_DEPTH", "0")),
         server_threads=int(_env("NZTAX_SERVER_THREADS", "32")),
+        blas_threads=int(_env("NZTAX_BLAS_THREADS", "1")),
+        query_model_threads=int(_env("NZTAX_QUERY_MODEL_THREADS", "1")),
         request_read_timeout=float(_env("NZTAX_REQUEST_READ_TIMEOUT", "10")),
         request_deadline=float(_env("NZTAX_REQUEST_DEADLINE", "10")),
         server_max_connections=int(_env("NZTAX_SERVER_MAX_CONNECTIONS", "200")),
