@@ -35,7 +35,7 @@ def choose(engine, decision, frame, vector, unread: bool):
     scores = matcher.scores(question, vector, reading(decision.slots))
 
     def fits(unit) -> bool:
-        return kinds.fits(unit, asks, sure)
+        return kinds.fits(unit, asks, sure, decision.question)
 
     found = matcher.match(question, vector, reading(decision.slots), declined=decision.action == "decline",
                           unread=unread, allowed=fits, scores=scores)
@@ -49,7 +49,7 @@ def choose(engine, decision, frame, vector, unread: bool):
                                  *each.get(s, (None, 0.0)))
                   for s in frame.asking_for_units(engine.settings.frame_bar)]
         if asking:
-            found = matcher.match_asked(asking, vector, allowed=lambda u, s: kinds.fits(u, s.asks, s.asks_sure))
+            found = matcher.match_asked(asking, vector, allowed=lambda u, s: kinds.fits(u, s.asks, s.asks_sure, s.text))
     unit = found.unit if found is not None else None
     if found is not None and found.sentence:
         # Its lead opens as the answer to the sentence it was matched on ("Yes." to a yes-or-no one).

@@ -2,7 +2,7 @@
 
 In: a unit (its question, paraphrases and lead), the frame model (frame_model.py, the reader that
 reads what a user's question asks) and what the question asks with how sure that reading is. Out:
-`UnitKinds.kind(unit)` -> one of frame.ASK_KINDS; `UnitKinds.fits(unit, asks, sure)` -> bool.
+`UnitKinds.kind(unit)` -> one of frame.ASK_KINDS; `UnitKinds.fits(unit, asks, sure, question)` -> bool.
 
 A unit answering whether ("Must I use the fair dividend rate method?", "Not always: …") is no
 answer to a question asking for a figure ("What is the fair dividend rate?"), and a unit defining
@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 
-from nztax.units import Unit, placeholders
+from nztax.units import Unit, asks_yes_or_no, placeholders
 
 # A lead opening with one of these answers whether, not what.
 ANSWER_WORD = re.compile(r"^(?:Yes|No|Not)\b")
@@ -66,12 +66,17 @@ class UnitKinds:
     def kind(self, unit: Unit) -> str:
         return self.reading(unit)[0]
 
-    def fits(self, unit: Unit, asks: str | None, sure: float) -> bool:
-        """Whether the unit may answer a question read as asking `asks`, `sure` sure: only a sure
-        reading on both sides refuses, and a unit whose opening states a figure answers either."""
-        if asks is None or sure < self.bar:
+    def fits(self, unit: Unit, asks: str | None, sure: float, question: str = "") -> bool:
+        """Whether the unit may answer `question`, read as asking `asks`, `sure` sure. A unit whose
+        opening states a figure answers any question. One whose lead answers whether answers only a
+        question asking whether: one opening with an auxiliary verb (units.asks_yes_or_no, the
+        grammar the answer's "Yes." is kept by) or read surely as yes-or-no; the frame model alone
+        reads "What's the fair dividend rate?" unsurely. A unit read surely as giving a figure or
+        saying what something is does not answer a question read surely as asking whether."""
+        if states_figure(unit.lead):
             return True
         kind, kind_sure = self.reading(unit)
-        if (asks, kind) not in EXCLUSIVE or kind_sure < self.bar:
-            return True
-        return states_figure(unit.lead)
+        sure_reading = asks if asks is not None and sure >= self.bar else None
+        if kind == "yes_no" and ANSWER_WORD.match((unit.lead or "").strip()):
+            return sure_reading == "yes_no" or asks_yes_or_no(question)
+        return not ((sure_reading, kind) in EXCLUSIVE and kind_sure >= self.bar)

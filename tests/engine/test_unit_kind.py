@@ -1,5 +1,6 @@
 """A unit's kind of answer must fit what the question asks (unit_kind.py): a yes-or-no unit is no
-answer to a question asking for a figure, nor the reverse, unless its opening states a figure; and
+answer to a question asking for a figure (or anything but whether), nor a unit saying what something
+is to a yes-or-no question, unless its opening states a figure; and
 when the best unit does not fit, the next that fits is served, or none."""
 
 from __future__ import annotations
@@ -60,7 +61,7 @@ def test_a_figure_question_is_not_served_a_yes_or_no_unit_without_a_figure():
     k = kinds()
     assert not k.fits(WHETHER, "figure", 0.9)
     assert k.fits(WHETHER_WITH_FIGURE, "figure", 0.9)   # its opening states the figure
-    assert k.fits(HOW_MUCH, "figure", 0.9) and k.fits(WHETHER, "yes_no", 0.9)
+    assert k.fits(HOW_MUCH, "figure", 0.9) and k.fits(WHETHER, "yes_no", 0.9, "Must I use alpha?")
 
 
 def test_a_yes_or_no_question_is_not_served_a_unit_stating_what_without_a_figure():
@@ -69,11 +70,18 @@ def test_a_yes_or_no_question_is_not_served_a_unit_stating_what_without_a_figure
     assert k.fits(HOW_MUCH, "yes_no", 0.9)
 
 
-def test_an_unsure_reading_on_either_side_refuses_nothing():
+def test_a_whether_unit_answers_only_a_question_asking_whether_by_its_grammar_or_a_sure_reading():
     k = kinds()
-    assert k.fits(WHETHER, "figure", 0.5)
+    assert k.fits(WHETHER, "how", 0.5, "Must I use method alpha for my holding?")   # an auxiliary opens it
+    assert not k.fits(WHETHER, "figure", 0.5, "What's alpha for my holding?")       # unsure, but no whether
+    assert not k.fits(WHETHER, "how", 0.9, "How is alpha worked out?")
+    assert k.fits(WHETHER, "yes_no", 0.9, "alpha for me or not")
+
+
+def test_an_unsure_reading_of_a_what_unit_refuses_nothing():
     unsure = UnitKinds(Reader({"what is alpha": ("figure", 0.5)}), bar=0.7)
-    assert unsure.fits(WHAT, "yes_no", 0.9)
+    assert unsure.fits(WHAT, "yes_no", 0.9, "Is alpha a thing?")
+    assert kinds().fits(WHAT, "yes_no", 0.5, "alpha?")
 
 
 def test_a_units_kind_is_read_once():
