@@ -352,7 +352,7 @@ class Engine:
             # The model reads and writes; the offline reading only refuses, and answers when the model
             # fails. A unit the build names, or one the question matches far ahead of any other, answers first.
             if unit is None and not history:
-                unit = self._clear_unit(decision, vector)
+                unit = self._clear_unit(decision, vector, frame)
             if unit is None:
                 from nztax import llm_answer
 
@@ -450,15 +450,17 @@ class Engine:
         model = self.frame_model  # (built outside the lock `_once` holds: it is not re-entrant)
         return self._once("_unit_kinds", lambda: UnitKinds(model, self.settings.frame_bar))
 
-    def _clear_unit(self, decision: Decision, vector) -> units.Unit | None:
+    def _clear_unit(self, decision: Decision, vector, frame=None) -> units.Unit | None:
         """LLM mode: the unit the question matches far ahead of any other (`llm_unit_margin`), served
         ahead of the model; a closer call is the model's to read. Never over a refusal or a question
-        the offline reading would ask back about or calculate."""
+        the offline reading would ask back about or calculate, and only a unit whose kind of answer
+        fits what is asked (unit_kind.py)."""
         if (isinstance(self.retriever, MissingIndex) or not decision.known_year
                 or decision.action in ("refuse", "calculate", "clarify")):
             return None
         found = self.unit_matcher.match(without_denied(decision.question), vector, reading(decision.slots),
-                                        declined=decision.action == "decline")
+                                        declined=decision.action == "decline", allowed=None if frame is None else (
+                                            lambda u: self.unit_kinds.fits(u, frame.asks, frame.asks_sure, decision.question)))
         if found is None or found.score - found.runner_up_score < self.settings.llm_unit_margin:
             return None
         return found.unit
