@@ -75,8 +75,10 @@ class UnitKinds:
         saying what something is does not answer a question read surely as asking whether."""
         if states_figure(unit.lead):
             return True
-        kind, kind_sure = self.reading(unit)
         sure_reading = asks if asks is not None and sure >= self.bar else None
-        if kind == "yes_no" and ANSWER_WORD.match((unit.lead or "").strip()):
+        if ANSWER_WORD.match((unit.lead or "").strip()):
             return sure_reading == "yes_no" or asks_yes_or_no(question)
+        if sure_reading not in ("figure", "yes_no"):
+            return True  # (no kind excludes it: the unit's own reading is not needed)
+        kind, kind_sure = self.reading(unit)
         return not ((sure_reading, kind) in EXCLUSIVE and kind_sure >= self.bar)

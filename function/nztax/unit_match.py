@@ -254,8 +254,9 @@ class UnitMatcher:
         question's `scores`, when already computed."""
         if scores is None:
             scores = self.scores(question, vector, question_reading)
-        scored = sorted(((u, s) for u, s in scores.items() if allowed is None or allowed(self.units[u])),
-                        key=lambda kv: -kv[1])
+        # (Best first, and `allowed` asked only until the best two that may answer are found.)
+        ranked = (kv for kv in sorted(scores.items(), key=lambda kv: -kv[1]) if allowed is None or allowed(self.units[kv[0]]))
+        scored = [kv for _, kv in zip(range(2), ranked)]
         if not scored:
             return None
         (best, score), runner = scored[0], (scored[1][1] if len(scored) > 1 else 0.0)
