@@ -74,8 +74,13 @@ def worked_example(sentence: str, hit) -> bool:
     return named_person(sentence, hit)
 
 
+# A subject named only to set it aside ("income other than salary or wages") is not the text's subject.
+SET_ASIDE = re.compile(r"\b(?:other than|except(?: for)?|apart from|excluding|not from)\b[^,.;:()]*", re.I)
+
+
 def subjects_named(text: str) -> dict[str, frozenset[str]]:
-    """The members of each subject group a text names."""
+    """The members of each subject group a text names (not those it sets aside)."""
+    text = SET_ASIDE.sub(" ", text)
     out = {}
     for group, members in _data()["subjects"].items():
         named = frozenset(name for name, pattern in members.items() if pattern.search(text))

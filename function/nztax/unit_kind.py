@@ -25,8 +25,10 @@ ANSWER_WORD = re.compile(r"^(?:Yes|No|Not)\b")
 # Placeholders that name no figure: the year the answer is for, the code the unit is about.
 NOT_FIGURES = frozenset({"year", "code"})
 DIGIT = re.compile(r"\d")
-# The kinds that cannot answer each other unless the unit's opening states a figure.
-EXCLUSIVE = {("figure", "yes_no"), ("yes_no", "figure")}
+# (what the question asks, what the unit answers) that do not fit unless the unit's opening states a
+# figure. Not the reverse, a yes-or-no question and a unit saying what: on the development questions
+# it took "Does my partner's income count …?" from the unit on what income counts, whose lead answers it.
+EXCLUSIVE = {("figure", "yes_no")}
 
 
 def opening_sentence(lead: str) -> str:
@@ -71,14 +73,14 @@ class UnitKinds:
         opening states a figure answers any question. One whose lead answers whether answers only a
         question asking whether: one opening with an auxiliary verb (units.asks_yes_or_no, the
         grammar the answer's "Yes." is kept by) or read surely as yes-or-no; the frame model alone
-        reads "What's the fair dividend rate?" unsurely. A unit read surely as giving a figure or
-        saying what something is does not answer a question read surely as asking whether."""
+        reads "What's the fair dividend rate?" unsurely. A unit whose wordings read surely as asking
+        whether does not answer a question read surely as asking for a figure."""
         if states_figure(unit.lead):
             return True
         sure_reading = asks if asks is not None and sure >= self.bar else None
         if ANSWER_WORD.match((unit.lead or "").strip()):
             return sure_reading == "yes_no" or asks_yes_or_no(question)
-        if sure_reading not in ("figure", "yes_no"):
+        if sure_reading != "figure":
             return True  # (no kind excludes it: the unit's own reading is not needed)
         kind, kind_sure = self.reading(unit)
         return not ((sure_reading, kind) in EXCLUSIVE and kind_sure >= self.bar)

@@ -1,6 +1,6 @@
 """A unit's kind of answer must fit what the question asks (unit_kind.py): a yes-or-no unit is no
-answer to a question asking for a figure (or anything but whether), nor a unit saying what something
-is to a yes-or-no question, unless its opening states a figure; and
+answer to a question asking for a figure (or anything but whether) unless its opening states a
+figure; and
 when the best unit does not fit, the next that fits is served, or none."""
 
 from __future__ import annotations
@@ -64,10 +64,17 @@ def test_a_figure_question_is_not_served_a_yes_or_no_unit_without_a_figure():
     assert k.fits(HOW_MUCH, "figure", 0.9) and k.fits(WHETHER, "yes_no", 0.9, "Must I use alpha?")
 
 
-def test_a_yes_or_no_question_is_not_served_a_unit_stating_what_without_a_figure():
-    k = kinds()
-    assert not k.fits(WHAT, "yes_no", 0.9)
-    assert k.fits(HOW_MUCH, "yes_no", 0.9)
+def test_a_yes_or_no_question_may_be_served_a_unit_saying_what():
+    # (Its lead often answers without a "Yes": "Does my partner's income count?" - "Your income and
+    # your partner's, added together".)
+    assert kinds().fits(WHAT, "yes_no", 0.9, "Is alpha a way of working out income?")
+
+
+def test_a_figure_question_is_not_served_a_unit_whose_wordings_read_surely_as_whether():
+    whether_by_reading = unit("should I pick alpha", "Alpha suits a holding bought to keep.", "pick")
+    k = UnitKinds(Reader({"should I pick alpha": ("yes_no", 0.9)}), bar=0.7)
+    assert not k.fits(whether_by_reading, "figure", 0.9, "What is alpha?")
+    assert k.fits(whether_by_reading, "how", 0.9, "How does alpha work?")
 
 
 def test_a_whether_unit_answers_only_a_question_asking_whether_by_its_grammar_or_a_sure_reading():
@@ -78,16 +85,16 @@ def test_a_whether_unit_answers_only_a_question_asking_whether_by_its_grammar_or
     assert k.fits(WHETHER, "yes_no", 0.9, "alpha for me or not")
 
 
-def test_an_unsure_reading_of_a_what_unit_refuses_nothing():
-    unsure = UnitKinds(Reader({"what is alpha": ("figure", 0.5)}), bar=0.7)
-    assert unsure.fits(WHAT, "yes_no", 0.9, "Is alpha a thing?")
-    assert kinds().fits(WHAT, "yes_no", 0.5, "alpha?")
+def test_an_unsure_reading_refuses_nothing():
+    unsure = UnitKinds(Reader({"should I pick alpha": ("yes_no", 0.5)}), bar=0.7)
+    assert unsure.fits(unit("should I pick alpha", "Alpha suits a holding.", "pick"), "figure", 0.9, "What is alpha?")
+    assert kinds().fits(WHAT, "figure", 0.5, "alpha?")
 
 
 def test_a_units_kind_is_read_once():
     k = kinds()
     for _ in range(3):
-        k.fits(WHAT, "yes_no", 0.9)
+        k.fits(WHAT, "figure", 0.9)
     assert k.model.calls == 1
 
 
