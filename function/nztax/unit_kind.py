@@ -5,9 +5,10 @@ reads what a user's question asks) and what the question asks with how sure that
 `UnitKinds.kind(unit)` -> one of frame.ASK_KINDS; `UnitKinds.fits(unit, asks, sure, question)` -> bool.
 
 A unit answering whether ("Must I use the fair dividend rate method?", "Not always: …") is no
-answer to a question asking for a figure ("What is the fair dividend rate?"), and a unit defining
-or stating an amount is no answer to a yes-or-no question, unless the unit's opening sentence states
-a figure itself (then it answers both: "No. The method treats 5% of the opening value as income").
+answer to a question asking for a figure ("What is the fair dividend rate?"), unless the unit's
+opening sentence states a figure itself (then it answers both: "No. The method treats 5% of the
+opening value as income"). The reverse (a unit saying what, to a yes-or-no question) is not
+refused: such a lead often answers the question without a "Yes".
 A unit's kind is read by the same frame model that reads the user's question, over its question and
 every paraphrase together (one wording may read unsurely where the others agree); a lead that opens
 with an answer word ("Yes", "No", "Not always") is a yes-or-no answer whatever its question reads.
@@ -22,6 +23,9 @@ from nztax.units import Unit, asks_yes_or_no, placeholders
 
 # A lead opening with one of these answers whether, not what.
 ANSWER_WORD = re.compile(r"^(?:Yes|No|Not)\b")
+# A question asking what, which, how much or when (not whether): an unsure figure reading of it is
+# still a figure question, while a keyword search read as a figure may be any question.
+CONTENT_QUESTION = re.compile(r"^(?:what|what's|whats|which|how (?:much|many|long|high|big)|when)\b", re.I)
 # Placeholders that name no figure: the year the answer is for, the code the unit is about.
 NOT_FIGURES = frozenset({"year", "code"})
 DIGIT = re.compile(r"\d")
@@ -70,16 +74,17 @@ class UnitKinds:
 
     def fits(self, unit: Unit, asks: str | None, sure: float, question: str = "") -> bool:
         """Whether the unit may answer `question`, read as asking `asks`, `sure` sure. A unit whose
-        opening states a figure answers any question. One whose lead answers whether answers only a
-        question asking whether: one opening with an auxiliary verb (units.asks_yes_or_no, the
-        grammar the answer's "Yes." is kept by) or read surely as yes-or-no; the frame model alone
-        reads "What's the fair dividend rate?" unsurely. A unit whose wordings read surely as asking
-        whether does not answer a question read surely as asking for a figure."""
+        opening states a figure answers any question. One whose lead answers whether does not answer
+        a content question ("What …", "How much …") whose likeliest frame reading is a figure, however
+        sure ("What's the fair dividend rate for FIF income?" reads a figure only 0.55 sure); a
+        keyword search read as a figure may be answered by "Not always: …", as the unit's own
+        wordings say. A unit whose wordings read surely as asking whether does not answer
+        a question read surely as asking for a figure."""
         if states_figure(unit.lead):
             return True
         sure_reading = asks if asks is not None and sure >= self.bar else None
         if ANSWER_WORD.match((unit.lead or "").strip()):
-            return sure_reading == "yes_no" or asks_yes_or_no(question)
+            return not (asks == "figure" and CONTENT_QUESTION.match(question.strip()) and not asks_yes_or_no(question))
         if sure_reading != "figure":
             return True  # (no kind excludes it: the unit's own reading is not needed)
         kind, kind_sure = self.reading(unit)

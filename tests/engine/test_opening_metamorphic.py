@@ -32,7 +32,7 @@ PAIRS = [
                  "Must I use FDR for my overseas shares?"], "Not always: other methods can be used, depending on the investment."),
      "figure": ("What rate does the fair dividend rate method use?", ["What percentage is the fair dividend rate?",
                 "How much is the FDR rate?"], "The fair dividend rate method treats {fdr_rate} of the opening market value as income."),
-     "ask_figure": "What is the fair dividend rate percentage?",
+     "ask_figure": "How much is the fair dividend rate at present?",
      "ask_whether": "Is it compulsory to use the fair dividend rate method?"},
     {"whether": ("Is the ACC earners' levy charged on interest?", ["Do I pay ACC levy on my bank interest?",
                  "Is interest liable for the earners' levy?"], "No. The levy is charged on earnings from work, not on interest."),

@@ -59,7 +59,7 @@ def test_the_opening_sentence_states_a_figure_by_placeholder_or_number_not_by_th
 
 def test_a_figure_question_is_not_served_a_yes_or_no_unit_without_a_figure():
     k = kinds()
-    assert not k.fits(WHETHER, "figure", 0.9)
+    assert not k.fits(WHETHER, "figure", 0.9, "What is alpha?")
     assert k.fits(WHETHER_WITH_FIGURE, "figure", 0.9)   # its opening states the figure
     assert k.fits(HOW_MUCH, "figure", 0.9) and k.fits(WHETHER, "yes_no", 0.9, "Must I use alpha?")
 
@@ -77,11 +77,13 @@ def test_a_figure_question_is_not_served_a_unit_whose_wordings_read_surely_as_wh
     assert k.fits(whether_by_reading, "how", 0.9, "How does alpha work?")
 
 
-def test_a_whether_unit_answers_only_a_question_asking_whether_by_its_grammar_or_a_sure_reading():
+def test_a_whether_unit_is_refused_where_the_likeliest_reading_is_a_figure_unless_grammar_asks_whether():
     k = kinds()
-    assert k.fits(WHETHER, "how", 0.5, "Must I use method alpha for my holding?")   # an auxiliary opens it
-    assert not k.fits(WHETHER, "figure", 0.5, "What's alpha for my holding?")       # unsure, but no whether
-    assert not k.fits(WHETHER, "how", 0.9, "How is alpha worked out?")
+    assert not k.fits(WHETHER, "figure", 0.5, "What's alpha for my holding?")       # unsure, still a figure
+    assert k.fits(WHETHER, "figure", 0.5, "Must I use method alpha for my holding?")  # an auxiliary opens it
+    assert k.fits(WHETHER, "how", 0.9, "what methods can I use for alpha")
+    assert k.fits(WHETHER, "figure", 0.5, "alpha method holding")                     # a search, unsure
+    assert k.fits(WHETHER, "figure", 0.9, "alpha method holding")                     # a search, even sure
     assert k.fits(WHETHER, "yes_no", 0.9, "alpha for me or not")
 
 
@@ -110,7 +112,7 @@ def test_when_the_best_unit_does_not_fit_the_next_that_fits_is_served():
     k = kinds()
     m, q = _matcher([WHETHER, HOW_MUCH], [0.95, 0.9])
     assert m.match("epsilon", q, PLAIN) is None  # too close to call between the two
-    found = m.match("epsilon", q, PLAIN, allowed=lambda u: k.fits(u, "figure", 0.9))
+    found = m.match("epsilon", q, PLAIN, allowed=lambda u: k.fits(u, "figure", 0.9, "What is alpha?"))
     assert found is not None and found.unit is HOW_MUCH
 
 
@@ -118,7 +120,7 @@ def test_when_no_unit_fits_none_is_served():
     k = kinds()
     m, q = _matcher([WHETHER, WHAT], [1.0, 0.2])
     assert m.match("epsilon", q, PLAIN) is not None
-    assert m.match("epsilon", q, PLAIN, allowed=lambda u: k.fits(u, "figure", 0.9)) is None
+    assert m.match("epsilon", q, PLAIN, allowed=lambda u: k.fits(u, "figure", 0.9, "What is alpha?")) is None
 
 
 def test_scores_computed_once_are_decided_alike():
