@@ -91,6 +91,7 @@ class Engine:
         self._fallback_embedder = None
         self._unit_matcher = None
         self._vocabulary = None
+        self._unit_kinds = None
         self._page_titles: dict[str, str] | None = None
         self._parts_tried = False
 
@@ -356,7 +357,7 @@ class Engine:
             # The model reads and writes; the offline reading only refuses, and answers when the model
             # fails. A unit the build names, or one the question matches far ahead of any other, answers first.
             if unit is None and not history:
-                unit = self._clear_unit(decision, vector)
+                unit = self._clear_unit(decision, vector, frame)
             if unit is None:
                 from nztax import llm_answer
 
@@ -450,34 +451,30 @@ class Engine:
 
     @property
     def units_by_id(self) -> dict:
-        return {u.id: u for u in self.unit_matcher.units}
+        return self.unit_matcher.by_id
 
-    def _clear_unit(self, decision: Decision, vector) -> units.Unit | None:
+    @property
+    def unit_kinds(self):
+        """The kind of answer each unit gives (unit_kind.py), read on first need."""
+        from nztax.unit_kind import UnitKinds
+
+        model = self.frame_model  # (built outside the lock `_once` holds: it is not re-entrant)
+        return self._once("_unit_kinds", lambda: UnitKinds(model, self.settings.frame_bar))
+
+    def _clear_unit(self, decision: Decision, vector, frame=None) -> units.Unit | None:
         """LLM mode: the unit the question matches far ahead of any other (`llm_unit_margin`), served
         ahead of the model; a closer call is the model's to read. Never over a refusal or a question
-        the offline reading would ask back about or calculate."""
+        the offline reading would ask back about or calculate, and only a unit whose kind of answer
+        fits what is asked (unit_kind.py)."""
         if (isinstance(self.retriever, MissingIndex) or not decision.known_year
                 or decision.action in ("refuse", "calculate", "clarify")):
             return None
         found = self.unit_matcher.match(without_denied(decision.question), vector, reading(decision.slots),
-                                        declined=decision.action == "decline")
+                                        declined=decision.action == "decline", allowed=None if frame is None else (
+                                            lambda u: self.unit_kinds.fits(u, frame.asks, frame.asks_sure, decision.question)))
         if found is None or found.score - found.runner_up_score < self.settings.llm_unit_margin:
             return None
         return found.unit
-
-    def _asked_unit(self, decision: Decision, frame, vector):
-        """The unit a post of several sentences reads as by its asking sentences (unit_match.py
-        `match_asked`); never for a post the engine declines: its asking sentence may be a tax
-        question's words while the post is about another subject."""
-        from nztax.unit_match import AskingSentence
-
-        if frame is None or decision.action == "decline" or not frame.story:
-            # (A post of two sentences is often a condition and a question whose answer it decides
-            # - "Paid by the day. Which tax code do I use?" - and reads best as one question.)
-            return None
-        asking = [AskingSentence(s, self.retriever.embed_query(without_denied(s)), reading(read_slots(s, self.rules)))
-                  for s in frame.asking_for_units(self.settings.frame_bar)]
-        return self.unit_matcher.match_asked(asking, vector) if asking else None
 
     def _unit_answer(self, decision: Decision, vector, current: str, unit: units.Unit | None, frame=None) -> AskResult | None:
         """The answer unit's answer, when the question reads as a unit (or the build names one), or a
@@ -495,21 +492,9 @@ class Engine:
             # years): asking it back answers them; a unit's general lead would not.
             return None
         if unit is None:
-            found = self.unit_matcher.match(without_denied(decision.question), vector, reading(decision.slots),
-                                            declined=decision.action == "decline", unread=unread)
-            if found is None and not decision.used_history:
-                found = self._asked_unit(decision, frame, vector)
-            unit = found.unit if found is not None else None
-            if found is not None and found.sentence:
-                # Its lead opens as the answer to the sentence it was matched on ("Yes." to a yes-or-no one).
-                decision = replace(decision, asked=found.sentence)
-            ages, year_rules = (frame.ages if frame is not None else ()), self.rules.years.get(decision.tax_year)
-            if unit is not None and ages and not applies.allowed(unit, ages, year_rules):
-                # Its rule does not hold at the age the question states: the unit with the rule for that
-                # age, or the best match among units that hold for it.
-                unit = applies.instead(unit.lead, ages, year_rules, self.units_by_id, unit.applies_when) or getattr(
-                    self.unit_matcher.match(without_denied(decision.question), vector, reading(decision.slots), unread=unread,
-                                            allowed=lambda u: applies.allowed(u, ages, year_rules)), "unit", None)
+            from nztax import unit_choice
+
+            unit, decision = unit_choice.choose(self, decision, frame, vector, unread)
         if unit is None:
             return None
         if self._page_titles is None:

@@ -208,6 +208,14 @@ class FrameModel:
         x = self.sentence_features(sentences)
         return [self.readings["asks"].predict(row) for row in x]
 
+    def asks_together(self, sentences: list[str]) -> tuple[str, float]:
+        """What several wordings of one question ask, read together (the mean of their readings): one
+        wording may read unsurely where the others agree."""
+        reading = self.readings["asks"]
+        p = np.mean([reading.probabilities(row) for row in self.sentence_features(sentences)], axis=0)
+        best = int(np.argmax(p))
+        return reading.classes[best], float(p[best])
+
     def scope(self, text: str, *more: str) -> tuple[str, float]:
         """What the text is about; with more texts (a long post's asking sentences and its whole story),
         the mean of their readings: the question says what is asked, the story what it is about."""

@@ -15,6 +15,9 @@ sentence beats its best sentence by more than `settings.lead_yield` and covers a
 `MIN_SENTENCE_COVERAGE` of the question; when the lead's best sentence is not its first, that
 sentence is put first. A lead opening "Yes." or "No." is not reordered (its first sentence answers
 the premise). The margin was measured on the development part of the question bank (docs/units.md).
+Only a sentence that may open (opening_fit.py: not a worked example, not about another subject
+than the question names) is weighed for first place; when no sentence of the lead may, the best
+passage sentence that may and covers enough of the question opens, whatever the margin.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from nztax.opening_fit import may_open
 from nztax.sentences import sentences
 
 YES_NO = re.compile(r"^(?:Yes|No)\.$")
@@ -67,8 +71,13 @@ def choose(question: str, lead: str, hits: list, tax_year: str | None, past_year
         # (The lead's sentences are told from passages by their source: their index in the lead.)
         return scored_sentences(question, [(s, k, 0) for k, s in enumerate(own)] + passage_candidates(passages, tax_year, past_year))
 
+    def fits(sentence: str, source) -> bool:
+        return may_open(question, sentence, None if isinstance(source, int) else source)
+
     def lead_best(scored: list) -> tuple[float, float, str]:
-        return next(((score, coverage, own[k]) for score, coverage, _, k in scored if isinstance(k, int)), (0.0, 0.0, own[0]))
+        # (None in the last place: no sentence of the lead may open, for another subject than the question's)
+        return next(((score, coverage, own[k]) for score, coverage, _, k in scored if isinstance(k, int) and fits(own[k], k)),
+                    (0.0, 0.0, None))
 
     scored = ranked(hits)
     best_own = lead_best(scored)
@@ -76,14 +85,15 @@ def choose(question: str, lead: str, hits: list, tax_year: str | None, past_year
         seen = {(h.url, h.section, h.text) for h in hits}
         scored = ranked([h for h in question_hits() if (h.url, h.section, h.text) not in seen] + hits)
         best_own = lead_best(scored)
-    best_passage = next(((score, coverage, s, source) for score, coverage, s, source in scored if not isinstance(source, int)),
-                        None)
+    best_passage = next(((score, coverage, s, source) for score, coverage, s, source in scored
+                         if not isinstance(source, int) and fits(s, source)), None)
+    lead_fits = best_own[2] is not None
     if (best_passage is not None and best_passage[1] >= MIN_SENTENCE_COVERAGE
-            and best_passage[0] > best_own[0] + margin):
+            and (not lead_fits or best_passage[0] > best_own[0] + margin)):
         return Opening(lead=lead, sentence=best_passage[2], hit=best_passage[3], score=round(best_passage[0], 4),
                        lead_score=round(best_own[0], 4), coverage=round(best_passage[1], 4),
                        lead_coverage=round(best_own[1], 4))
-    first = best_own[2]
+    first = best_own[2] or own[0]
     if first != own[0] and not YES_NO.match(own[0].split(" ", 1)[0]):
         lead = " ".join([first] + [s for s in own if s != first])
     return Opening(lead=lead, sentence=None, score=round(best_own[0], 4), lead_score=round(best_own[0], 4),

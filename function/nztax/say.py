@@ -541,6 +541,8 @@ def weighed_against(decision: Decision) -> str:
 
 
 def topic(decision: Decision, rules: RuleBook, hits: list, current_year: str) -> AskResult:
+    from nztax.opening_fit import may_open, other_subject
+
     past = decision.tax_year < current_year
     # A story's lead is the sentence that best answers what it asks (its asking sentences); the
     # whole post, whose words are mostly the story, picks the sentences below it.
@@ -552,6 +554,13 @@ def topic(decision: Decision, rules: RuleBook, hits: list, current_year: str) ->
         return AskResult(status="answered", answer=composer.NOTHING_FOUND, tax_year=decision.tax_year,
                          disclaimer=composer.BASE_DISCLAIMER,
                          next_actions=["Rephrase the question with the tax term you're asking about"])
+    # The first that may open (opening_fit.py: not a worked example, not another subject) opens, the rest
+    # follow; one from another passage only when the first is about another subject (a sentence beside a
+    # worked example on the same page is still on its question; one from another page may not be).
+    first_url = chosen[0][1].url
+    opening = next((c for c in chosen if may_open(decision.asked, *c) and (
+        c[1].url == first_url or other_subject(decision.asked, *chosen[0]))), chosen[0])
+    chosen = [opening] + [c for c in chosen if c is not opening]
     lead_sentence, lead_hit = chosen[0]
     numbers = {lead_hit.url: 1}
     body = [f"{lead_sentence}{cite_mark(1, lead_hit.url)}"]

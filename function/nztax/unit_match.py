@@ -59,6 +59,8 @@ class AskingSentence:
     text: str
     vector: object
     reading: object
+    asks: str | None = None  # what the frame reads it as asking (frame.ASK_KINDS), and how sure
+    asks_sure: float = 0.0
 
 
 def servable(bank: UnitBank, withheld: dict[str, str] | None = None) -> list[Unit]:
@@ -181,6 +183,7 @@ class UnitMatcher:
         self.units = units
         self.codes = codes
         self.settings = settings
+        self.by_id = {u.id: u for u in units}
         self.rows = paraphrase_rows(units)
         self.owner = np.array([i for i, _ in self.rows], dtype=np.int64)
         self.vectors = np.asarray(vectors, dtype=np.float32) if vectors is not None and len(vectors) == len(self.rows) else None
@@ -266,13 +269,18 @@ class UnitMatcher:
         return np.divide(shared, union, out=np.zeros(len(sizes)), where=union > 0)
 
     def match(self, question: str, vector, question_reading, declined: bool = False, unread: bool = False,
-              allowed=None) -> UnitMatch | None:
+              allowed=None, scores: dict[int, float] | None = None) -> UnitMatch | None:
         """The unit the question reads as; `declined`: the engine would turn the question away, so
         only a unit it reads as plainly (`unit_over_decline`) answers it instead; `unread`: nothing
         in the reading understood the question, so only at `unread_unit_score` and `unread_unit_margin`;
-        `allowed(unit)`: whether a unit may answer at all (its age condition, applies.py)."""
-        scored = sorted(((u, s) for u, s in self.scores(question, vector, question_reading).items()
-                         if allowed is None or allowed(self.units[u])), key=lambda kv: -kv[1])
+        `allowed(unit)`: whether a unit may answer at all (its age condition, applies.py; the kind of
+        answer it gives, unit_kind.py), so the margin is over the units that may; `scores`: this
+        question's `scores`, when already computed."""
+        if scores is None:
+            scores = self.scores(question, vector, question_reading)
+        # (Best first, and `allowed` asked only until the best two that may answer are found.)
+        ranked = (kv for kv in sorted(scores.items(), key=lambda kv: -kv[1]) if allowed is None or allowed(self.units[kv[0]]))
+        scored = [kv for _, kv in zip(range(2), ranked)]
         if not scored:
             return None
         (best, score), runner = scored[0], (scored[1][1] if len(scored) > 1 else 0.0)
@@ -297,17 +305,20 @@ class UnitMatcher:
         np.maximum.at(nearest, self.owner, self.vectors @ np.asarray(vector, dtype=np.float32))
         return {i: float(v) for i, v in enumerate(nearest)}
 
-    def match_asked(self, asking: list[AskingSentence], post_vector) -> UnitMatch | None:
+    def match_asked(self, asking: list[AskingSentence], post_vector, allowed=None) -> UnitMatch | None:
         """The unit a post's asking sentences read as: a story's words are mostly background, so each
         asking sentence is matched as a question of its own (`scores`), and the whole post weighs in
         at `asked_unit_post_weight` x its cosine to the unit, which settles a short sentence that
         leans on the story ("What happens to it then?"). Served when its sentence scores at least
-        `asked_unit_min_score` and the sum leads every other unit's by `asked_unit_margin`."""
+        `asked_unit_min_score` and the sum leads every other unit's by `asked_unit_margin`;
+        `allowed(unit, sentence)`: whether a unit may answer that sentence (its kind, unit_kind.py)."""
         post = self.post_cosines(post_vector)
         weight = self.settings.asked_unit_post_weight
         best: dict[int, tuple[float, float, str]] = {}  # unit -> (sum, its sentence's score, that sentence)
         for sentence in asking:
             for unit, score in self.scores(sentence.text, sentence.vector, sentence.reading).items():
+                if allowed is not None and not allowed(self.units[unit], sentence):
+                    continue
                 total = score + weight * post.get(unit, 0.0)
                 if total > best.get(unit, (float("-inf"),))[0]:
                     best[unit] = (total, score, sentence.text)

@@ -1,0 +1,118 @@
+"""Whether a sentence may open the answer to a question: not a worked example, not another subject.
+
+In: the question, a candidate sentence and its passage (None for a sentence of the intent's own
+lead). Out: `may_open(question, sentence, hit)` -> bool; `worked_example(sentence, hit)`,
+`other_subject(question, sentence, hit)` -> bool. The lists are data (`data/opening_fit.yaml`).
+
+A worked example ("Mere is paid $800 a week …", "These figures come from …") shows a rule at work
+for one made-up person; it does not say the rule, so it opens an answer only when the question
+asks for an example. A sentence is one when it starts as examples start, when its passage's
+section is headed as examples, or when its subject is a person named in the passage: a
+capitalised word that is not in the passage's title or heading, never appears there in lower case
+(a common noun at the start of a sentence does) and is followed by what people do in examples
+(is paid, earns, bought).
+
+A sentence about another subject than the one the question names does not open it either: a
+question naming crypto-assets is not opened by the rule for shares, one naming New Zealand
+dividends not by the rule for overseas shares. Subjects come in groups whose members exclude each
+other (asset, where it is invested, employee or self-employed); a sentence that names members of
+a group the question names, none of them the question's, is about something else. When the
+sentence names none, its passage's heading is read instead. The question is read with IRD's own
+terms for its words (query_expansion: "bitcoin" is a crypto-asset).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from pathlib import Path
+
+import yaml
+
+DATA = Path(__file__).resolve().parent / "data" / "opening_fit.yaml"
+NAME = re.compile(r"^([A-Z][a-z]+)(?:'s)?\s+(.*)$", re.S)
+
+
+@functools.lru_cache(maxsize=1)
+def _data() -> dict:
+    raw = yaml.safe_load(DATA.read_text(encoding="utf-8"))
+
+    def joined(alternatives) -> re.Pattern:
+        return re.compile("|".join(f"(?:{a})" for a in alternatives), re.I)
+
+    example = raw["example"]
+    return {
+        "asked": joined(example["asked"]), "heading": joined(example["heading"]), "opener": joined(example["opener"]),
+        "person_verb": re.compile(r"^(?:" + "|".join(example["person_verb"]) + ")", re.I),
+        "subjects": {group: {name: joined(alts) for name, alts in members.items()}
+                     for group, members in raw["subjects"].items()},
+    }
+
+
+def _heading(hit) -> str:
+    return " ".join(filter(None, (getattr(hit, "title", None), getattr(hit, "section", None))))
+
+
+def named_person(sentence: str, hit) -> bool:
+    """Whether the sentence's subject is a person the passage names (see the module docstring)."""
+    m = NAME.match(sentence.strip())
+    if m is None or hit is None:
+        return False
+    name, rest = m.group(1), m.group(2)
+    text = getattr(hit, "text", "") or ""
+    if re.search(rf"\b{name}\b", _heading(hit)) or re.search(rf"\b{name.lower()}\b", text):
+        return False
+    return bool(_data()["person_verb"].match(rest))
+
+
+def worked_example(sentence: str, hit) -> bool:
+    data = _data()
+    if data["opener"].search(sentence.strip()):
+        return True
+    if hit is not None and data["heading"].search(getattr(hit, "section", None) or ""):
+        return True
+    return named_person(sentence, hit)
+
+
+# A subject named only to set it aside ("income other than salary or wages") is not the text's subject.
+SET_ASIDE = re.compile(r"\b(?:other than|except(?: for)?|apart from|excluding|not from)\b[^,.;:()]*", re.I)
+
+
+def subjects_named(text: str) -> dict[str, frozenset[str]]:
+    """The members of each subject group a text names (not those it sets aside)."""
+    text = SET_ASIDE.sub(" ", text)
+    out = {}
+    for group, members in _data()["subjects"].items():
+        named = frozenset(name for name, pattern in members.items() if pattern.search(text))
+        if named:
+            out[group] = named
+    return out
+
+
+@functools.lru_cache(maxsize=256)
+def question_subjects(question: str) -> dict[str, frozenset[str]]:
+    from nztax.query_expansion import canonical_terms
+
+    return subjects_named(" ".join((question, *canonical_terms(question))))
+
+
+def other_subject(question: str, sentence: str, hit) -> bool:
+    asked = question_subjects(question)
+    if not asked:
+        return False
+    said, heading = subjects_named(sentence), subjects_named(_heading(hit)) if hit is not None else {}
+    for group, members in asked.items():
+        named = said.get(group) or heading.get(group)
+        if named and not named & members:
+            return True
+    return False
+
+
+def asks_for_example(question: str) -> bool:
+    return bool(_data()["asked"].search(question))
+
+
+def may_open(question: str, sentence: str, hit) -> bool:
+    if not asks_for_example(question) and worked_example(sentence, hit):
+        return False
+    return not other_subject(question, sentence, hit)

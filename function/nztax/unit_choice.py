@@ -1,0 +1,64 @@
+"""Which answer unit the Ask box serves a question it matched no stored page for, if any.
+
+In: the engine (its unit matcher, the kinds of answer units give, the retriever's query embedder,
+the rules), the settled decision, the question's frame, its vector and whether nothing in the
+reading understood it. Out: `choose(...)` -> (the unit or None, the decision, re-aimed at the
+asking sentence the unit was matched on when it was matched on one).
+
+The question is scored against the units once. A unit may answer only when its kind of answer fits
+what the question asks (unit_kind.py: a yes-or-no unit is no answer to a question asking for a
+figure, nor the reverse); the margin is over the units that fit, so the next one that fits, or the
+engine's own answer, opens instead. A unit whose rule does not hold at the age the question states
+(applies.py) gives way to the unit with the rule for that age, or to the best match among the units
+that hold for it, from the same scores. A post of several sentences that matched nothing whole is
+read by its asking sentences (`UnitMatcher.match_asked`), each held to what it asks.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from nztax import applies
+from nztax.slots import read_slots, reading, without_denied
+
+
+def _asked_kind(frame) -> tuple[str | None, float]:
+    return (frame.asks, frame.asks_sure) if frame is not None else (None, 0.0)
+
+
+def choose(engine, decision, frame, vector, unread: bool):
+    from nztax.unit_match import AskingSentence
+
+    matcher, kinds = engine.unit_matcher, engine.unit_kinds
+    asks, sure = _asked_kind(frame)
+    question = without_denied(decision.question)
+    scores = matcher.scores(question, vector, reading(decision.slots))
+
+    def fits(unit) -> bool:
+        return kinds.fits(unit, asks, sure, decision.question)
+
+    found = matcher.match(question, vector, reading(decision.slots), declined=decision.action == "decline",
+                          unread=unread, allowed=fits, scores=scores)
+    if found is None and not decision.used_history and frame is not None and frame.story and decision.action != "decline":
+        # A post's asking sentences, each a question of its own (never a post the engine declines: its
+        # asking sentence may be a tax question's words while the post is about another subject).
+        # (A post of two sentences is often a condition and a question whose answer it decides
+        # - "Paid by the day. Which tax code do I use?" - and reads best as one question.)
+        each = dict(zip(frame.asking, zip(frame.asks_each, frame.asks_each_sure or (1.0,) * len(frame.asks_each))))
+        asking = [AskingSentence(s, engine.retriever.embed_query(without_denied(s)), reading(read_slots(s, engine.rules)),
+                                 *each.get(s, (None, 0.0)))
+                  for s in frame.asking_for_units(engine.settings.frame_bar)]
+        if asking:
+            found = matcher.match_asked(asking, vector, allowed=lambda u, s: kinds.fits(u, s.asks, s.asks_sure, s.text))
+    unit = found.unit if found is not None else None
+    if found is not None and found.sentence:
+        # Its lead opens as the answer to the sentence it was matched on ("Yes." to a yes-or-no one).
+        decision = replace(decision, asked=found.sentence)
+    ages, year_rules = (frame.ages if frame is not None else ()), engine.rules.years.get(decision.tax_year)
+    if unit is not None and ages and not applies.allowed(unit, ages, year_rules):
+        # Its rule does not hold at the age the question states: the unit with the rule for that
+        # age, or the best match among units that hold for it (and fit what is asked).
+        unit = applies.instead(unit.lead, ages, year_rules, matcher.by_id, unit.applies_when) or getattr(
+            matcher.match(question, vector, reading(decision.slots), unread=unread, scores=scores,
+                          allowed=lambda u: applies.allowed(u, ages, year_rules) and fits(u)), "unit", None)
+    return unit, decision

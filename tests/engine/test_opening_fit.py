@@ -1,0 +1,69 @@
+"""A worked example or a sentence about another subject than the question names does not open an
+answer (opening_fit.py, lead_choice.py). Every name, figure and wording here is made up for the test."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+from nztax.lead_choice import choose
+from nztax.opening_fit import may_open, other_subject, worked_example
+
+
+def _hit(text: str, section: str = "Overview", title: str = "A page") -> SimpleNamespace:
+    return SimpleNamespace(text=text, url="https://www.ird.govt.nz/y", parent_id="p", title=title, section=section)
+
+
+EXAMPLE = _hit("Tamati is paid $1,150 a week from his main job. Tamati's employer takes PAYE from each pay. "
+               "PAYE is taken from every pay.")
+
+
+def test_a_named_persons_story_is_a_worked_example_and_a_rule_is_not():
+    assert worked_example("Tamati is paid $1,150 a week from his main job.", EXAMPLE)
+    assert not worked_example("PAYE is taken from every pay.", EXAMPLE)
+
+
+def test_a_capitalised_common_word_is_not_a_name():
+    hit = _hit("Interest earned on a term deposit is income. Interest is taxed as it is paid; interest counts.")
+    assert not worked_example("Interest earned on a term deposit is income.", hit)
+
+
+def test_example_openers_and_example_sections():
+    assert worked_example("These figures come from the weekly table for the year.", _hit("x"))
+    assert worked_example("For example, a payment of $300 is taxed at 30%.", _hit("x"))
+    assert worked_example("A pay of $900 gives PAYE of $150.", _hit("x", section="Example 2: a weekly pay"))
+
+
+def test_a_worked_example_opens_when_the_question_asks_for_one():
+    sentence = "Tamati is paid $1,150 a week from his main job."
+    assert not may_open("How is PAYE worked out on a weekly pay?", sentence, EXAMPLE)
+    assert may_open("Can you show an example of PAYE on a weekly pay?", sentence, EXAMPLE)
+
+
+def test_a_sentence_about_another_asset_or_place_is_another_subject():
+    assert other_subject("Is the gain on my crypto taxed when I sell?", "Gains on shares bought to hold are usually not taxed.", None)
+    assert not other_subject("Is the gain on my crypto taxed when I sell?", "Crypto-assets bought to sell are taxed on the gain.", None)
+    assert other_subject("How are dividends from NZ companies taxed?", "Overseas shares come under the FIF rules over a cost.", None)
+    # Naming none of a group's members is no contradiction; naming both agrees.
+    assert not other_subject("How are dividends from NZ companies taxed?", "Dividends are income.", None)
+    assert not other_subject("Are my overseas shares or NZ shares taxed alike?", "Overseas shares come under FIF.", None)
+
+
+def test_a_sentence_naming_nothing_is_read_by_its_passages_heading():
+    hit = _hit("Income is worked out each year.", section="Foreign investment funds (FIF)")
+    assert other_subject("How are dividends from NZ companies taxed?", "Income is worked out each year.", hit)
+    assert not other_subject("How are dividends from NZ companies taxed?", "Income is worked out each year.", _hit("x"))
+
+
+def test_a_worked_example_far_ahead_of_the_lead_does_not_open():
+    lead = "PAYE is taken from each pay at the rates for the whole year's income."
+    opening = choose("How much PAYE on $1,150 a week from my main job?", lead, [EXAMPLE], "2026-27", False, 0.0)
+    assert opening.sentence is None or not opening.sentence.startswith("Tamati")
+
+
+def test_a_lead_about_another_subject_gives_way_to_a_passage_on_the_questions_own():
+    lead = "A long-term investor who holds shares for dividends does not usually pay tax on selling them."
+    hit = _hit("Crypto-assets are property, and a gain from selling them is often taxable income.")
+    opening = choose("Do I pay tax on a gain from selling crypto?", lead, [hit], "2026-27", False, 5.0)
+    assert opening.sentence is not None and opening.sentence.startswith("Crypto-assets")
+    # With no passage on the question's own subject, the lead stays: there is nothing better.
+    assert choose("Do I pay tax on a gain from selling crypto?", lead, [], "2026-27", False, 5.0).sentence is None
