@@ -268,6 +268,15 @@ LONG_QUERY_VARIANTS: tuple[tuple[str, dict[str, Any]], ...] = (
 )
 
 
+def split_cells(result, golden: GoldenSet, splits: list[str]) -> list[str]:
+    """One mode's Hit@1 / Hit@5 / MRR on each split, as table cells."""
+    cells = []
+    for split in splits:
+        ids = [g.id for g in golden.queries if g.split == split]
+        cells.append(f"{result.hit_at(1, ids):.3f} / {result.hit_at(5, ids):.3f} / {result.mrr(ids):.3f}")
+    return cells
+
+
 def long_query_variants(retriever: Retriever, golden: GoldenSet) -> str:
     """Hybrid Hit@1 / Hit@5 / MRR of each long-query variant on every split, as aggregates only
     (the frozen part's rows are never listed)."""
@@ -280,11 +289,7 @@ def long_query_variants(retriever: Retriever, golden: GoldenSet) -> str:
         for name, change in LONG_QUERY_VARIANTS:
             retriever.settings = dataclasses.replace(base, **change)
             result = evaluate(retriever, golden, modes=("hybrid",))["modes"]["hybrid"]
-            cells = []
-            for split in splits:
-                ids = [g.id for g in golden.queries if g.split == split]
-                cells.append(f"{result.hit_at(1, ids):.3f} / {result.hit_at(5, ids):.3f} / {result.mrr(ids):.3f}")
-            lines.append(f"| {name} | " + " | ".join(cells) + " |")
+            lines.append(f"| {name} | " + " | ".join(split_cells(result, golden, splits)) + " |")
     finally:
         retriever.settings = base
     from nztax_build.rerank_variants import rerank_rows

@@ -85,14 +85,12 @@ VARIANTS = (
 
 def rerank_rows(retriever: Retriever, golden, splits: list[str], evaluate) -> list[str]:
     """One markdown row per reranker variant: hybrid Hit@1 / Hit@5 / MRR on each split."""
+    from nztax_build.evaluate_retrieval import split_cells
+
     rows = []
     for label, vectors, summary, weight in VARIANTS:
         reranker = (AskingReranker.from_page_vectors(retriever, weight) if vectors == "page_vector"
                     else AskingReranker.from_summaries(retriever, weight, **summary))
         result = evaluate(reranker, golden, modes=("hybrid",))["modes"]["hybrid"]
-        cells = []
-        for split in splits:
-            ids = [g.id for g in golden.queries if g.split == split]
-            cells.append(f"{result.hit_at(1, ids):.3f} / {result.hit_at(5, ids):.3f} / {result.mrr(ids):.3f}")
-        rows.append(f"| {label} (not kept) | " + " | ".join(cells) + " |")
+        rows.append(f"| {label} (not kept) | " + " | ".join(split_cells(result, golden, splits)) + " |")
     return rows
