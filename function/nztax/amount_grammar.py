@@ -110,8 +110,8 @@ NOT_MONEY_AFTER = re.compile(  # (a hyphen joins a count to its unit)
 # A bare whole number (no separators, cents or sign) right after a name written in capitals (an index,
 # a fund, a product: letters joined by "&", or an acronym) is part of the name. Not after a payslip's
 # or a tax's own label, a currency or a tax code, which a figure follows.
-NAME_BEFORE = re.compile(r"(?<![\w$&])(?!(?:PAYE|TAX|GROSS|NET|PAY|ACC|KS|SL|ESCT|RWT|PIR|PIE|IRD|GST|FBT|IETC|WFF|YTD|TOTAL|"
-                         r"NZD|AUD|USD|GBP|EUR|CAD|SGD|" + _CODES + r")\s$)(?:[A-Z]+&[A-Z]+|[A-Z][A-Z0-9]{1,5})\s$")
+NAME_BEFORE = re.compile(r"(?<![\w$&])(?!(?:" + alternatives("labels_before_a_figure") + "|" + _CODES
+                         + r")\s$)(?:[A-Z]+&[A-Z]+|[A-Z][A-Z0-9]{1,5})\s$")
 # A count of weeks, months or years is never more than this; a larger number before a period is a pay.
 LONGEST_COUNT = 53
 AGE = re.compile(r"1[5-9]|[2-9]\d")
