@@ -53,6 +53,9 @@ Tax figures never live here: they are in `nztax/rules/*.yaml`.
 | NZTAX_ASKED_UNIT_MIN_SCORE | 0.85 | Ask box, a post of several sentences: least score of its asking sentence for a unit |
 | NZTAX_ASKED_UNIT_POST_WEIGHT | 1.0 | Ask box: weight of the whole post's cosine to a unit, added to its asking sentence's score |
 | NZTAX_ASKED_UNIT_MARGIN | 0.1 | Ask box: lead of that sum over the next unit's for a unit to be served |
+| NZTAX_ASKED_UNIT_AGREE_SCORE | 0.75 | Ask box: least score of the asking sentence when its nearest unit is also the whole post's nearest |
+| NZTAX_ASKED_UNIT_POST_LEAST | 0.6 | Ask box: least cosine of the whole post to the unit its asking sentence is served (a story about another subject) |
+| NZTAX_ASKED_UNIT_AGREE_POST | 0.7 | Ask box: least cosine of the whole post to that unit for the two readings to agree |
 | NZTAX_UNREAD_KNOWN_SHARE | 1.0 | Ask box: share of a question's content words the corpus and units must know before a unit answers a question nothing else read (docs/units.md) |
 | NZTAX_UNKNOWN_WORDS_SHARE | 0.5 | a question with no amount whose content words the sources and units use less than this share of is asked what it is about |
 | NZTAX_UNREAD_MIN_WORDS | 2 | Ask box: fewest content words such a question needs (a single stray word is asked about) |
@@ -279,6 +282,11 @@ class Settings:
     asked_unit_min_score: float = 0.85
     asked_unit_post_weight: float = 1.0
     asked_unit_margin: float = 0.1
+    # ... or, at `asked_unit_agree_score`, when the unit is both the sentence's nearest and the whole
+    # post's nearest (a cosine of at least `asked_unit_agree_post`): two readings agree.
+    asked_unit_agree_score: float = 0.75
+    asked_unit_post_least: float = 0.6  # the whole post's least cosine to a unit its asking sentence is served
+    asked_unit_agree_post: float = 0.7
     # A question nothing in the reading understood (docs/units.md): a unit answers it only when the
     # corpus and units know its content words, and at a stricter score and margin.
     unread_known_share: float = 1.0
@@ -422,6 +430,9 @@ def get_settings() -> Settings:
         asked_unit_min_score=float(_env("NZTAX_ASKED_UNIT_MIN_SCORE", "0.85")),
         asked_unit_post_weight=float(_env("NZTAX_ASKED_UNIT_POST_WEIGHT", "1.0")),
         asked_unit_margin=float(_env("NZTAX_ASKED_UNIT_MARGIN", "0.1")),
+        asked_unit_agree_score=float(_env("NZTAX_ASKED_UNIT_AGREE_SCORE", "0.75")),
+        asked_unit_agree_post=float(_env("NZTAX_ASKED_UNIT_AGREE_POST", "0.7")),
+        asked_unit_post_least=float(_env("NZTAX_ASKED_UNIT_POST_LEAST", "0.6")),
         unread_known_share=float(_env("NZTAX_UNREAD_KNOWN_SHARE", "1.0")),
         unknown_words_share=float(_env("NZTAX_UNKNOWN_WORDS_SHARE", "0.5")),
         unread_min_words=int(_env("NZTAX_UNREAD_MIN_WORDS", "2")),

@@ -11,7 +11,8 @@ figure, nor the reverse); the margin is over the units that fit, so the next one
 engine's own answer, opens instead. A unit whose rule does not hold at the age the question states
 (applies.py) gives way to the unit with the rule for that age, or to the best match among the units
 that hold for it, from the same scores. A post of several sentences that matched nothing whole is
-read by its asking sentences (`UnitMatcher.match_asked`), each held to what it asks.
+read by its asking sentences (`UnitMatcher.match_asked`), each held to what it asks; a post of two
+sentences only when its asking sentence and the whole post are nearest the same unit.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from nztax import applies
+from nztax.sentences import sentences
 from nztax.slots import read_slots, reading, without_denied
 
 
@@ -39,17 +41,20 @@ def choose(engine, decision, frame, vector, unread: bool):
 
     found = matcher.match(question, vector, reading(decision.slots), declined=decision.action == "decline",
                           unread=unread, allowed=fits, scores=scores)
-    if found is None and not decision.used_history and frame is not None and frame.story and decision.action != "decline":
+    several = frame is not None and (frame.story or len(sentences(decision.question)) > 1)
+    if found is None and not decision.used_history and several and decision.action != "decline":
         # A post's asking sentences, each a question of its own (never a post the engine declines: its
         # asking sentence may be a tax question's words while the post is about another subject).
         # (A post of two sentences is often a condition and a question whose answer it decides
-        # - "Paid by the day. Which tax code do I use?" - and reads best as one question.)
+        # - "Paid by the day. Which tax code do I use?" - so its sentence serves a unit only when the
+        # whole post is nearest the same unit.)
         each = dict(zip(frame.asking, zip(frame.asks_each, frame.asks_each_sure or (1.0,) * len(frame.asks_each))))
         asking = [AskingSentence(s, engine.retriever.embed_query(without_denied(s)), reading(read_slots(s, engine.rules)),
                                  *each.get(s, (None, 0.0)))
                   for s in frame.asking_for_units(engine.settings.frame_bar)]
         if asking:
-            found = matcher.match_asked(asking, vector, allowed=lambda u, s: kinds.fits(u, s.asks, s.asks_sure, s.text))
+            found = matcher.match_asked(asking, vector, allowed=lambda u, s: kinds.fits(u, s.asks, s.asks_sure, s.text),
+                                        story=frame.story)
     unit = found.unit if found is not None else None
     if found is not None and found.sentence:
         # Its lead opens as the answer to the sentence it was matched on ("Yes." to a yes-or-no one).

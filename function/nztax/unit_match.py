@@ -149,6 +149,12 @@ def matching_key(text: str, question_reading, codes: frozenset[str]):
     return plain, frozenset(w for w in CAPITALISED_WORD.findall(text) if w in codes)
 
 
+def without_figures(question_reading):
+    """A reading with its amounts, periods and KiwiSaver rate left out (negation, conditions and
+    codes kept): what a paraphrase stating no figure must agree with."""
+    return dataclasses.replace(question_reading, amounts=frozenset(), asked_period=None, kiwisaver_rate=None)
+
+
 def key_digest(key) -> str:
     """A short digest of a `matching_key`, the same in every process (sets in sorted order)."""
     def plain(value):
@@ -227,9 +233,11 @@ class UnitMatcher:
             self._row_years[row] = year_named(self.rows[row][1])
         return self._row_years[row]
 
-    def scores(self, question: str, vector, question_reading) -> dict[int, float]:
+    def scores(self, question: str, vector, question_reading, story_figures: bool = False) -> dict[int, float]:
         """Score of every unit with a near paraphrase (the `NEAREST_ROWS` best) that reads as
-        `question_reading`, by its paraphrases that do."""
+        `question_reading`, by its paraphrases that do. `story_figures`: the question is a sentence
+        of a post, whose amounts and periods are the poster's story; a paraphrase stating no figure
+        then reads as it too (one stating figures must still state the same)."""
         from nztax.understand import words
 
         if not self.rows:
@@ -240,12 +248,14 @@ class UnitMatcher:
             combined += self.vectors @ np.asarray(vector, dtype=np.float32)
         # Rounded to float32 before it is added, as each row's share was when added one at a time.
         combined += (self.settings.intent_lexical_weight * self._overlap(asked)).astype(np.float32)
-        key = key_digest(matching_key(question, question_reading, self.codes))
+        keys = {key_digest(matching_key(question, question_reading, self.codes))}
+        if story_figures:
+            keys.add(key_digest(matching_key(question, without_figures(question_reading), self.codes)))
         year = year_named(question)
         best: dict[int, float] = {}
         for row in np.argsort(-combined)[:NEAREST_ROWS]:
             row = int(row)
-            if self.row_key(row) != key:
+            if self.row_key(row) not in keys:
                 continue
             if year is not None and self.row_year(row) not in (None, year):
                 continue
@@ -305,20 +315,28 @@ class UnitMatcher:
         np.maximum.at(nearest, self.owner, self.vectors @ np.asarray(vector, dtype=np.float32))
         return {i: float(v) for i, v in enumerate(nearest)}
 
-    def match_asked(self, asking: list[AskingSentence], post_vector, allowed=None) -> UnitMatch | None:
+    def match_asked(self, asking: list[AskingSentence], post_vector, allowed=None, story: bool = True) -> UnitMatch | None:
         """The unit a post's asking sentences read as: a story's words are mostly background, so each
-        asking sentence is matched as a question of its own (`scores`), and the whole post weighs in
-        at `asked_unit_post_weight` x its cosine to the unit, which settles a short sentence that
-        leans on the story ("What happens to it then?"). Served when its sentence scores at least
-        `asked_unit_min_score` and the sum leads every other unit's by `asked_unit_margin`;
+        asking sentence is matched as a question of its own (`scores`, its figures the story's), and
+        the whole post weighs in at `asked_unit_post_weight` x its cosine to the unit, which settles a
+        short sentence that leans on the story ("What happens to it then?"). Served when the sum leads
+        every other unit's by `asked_unit_margin`, the whole post is at least `asked_unit_post_least`
+        near the unit (a story about another subject may hold a sentence in a unit's words), and either
+        its sentence scores at least `asked_unit_min_score`, or the two readings agree: the unit is the one its sentence is nearest
+        and the one the whole post is nearest (at least `asked_unit_agree_post`), and the sentence
+        scores at least `asked_unit_agree_score`. `story`: False for a post of two sentences, whose
+        first is often the condition that decides the answer: only agreement serves it.
         `allowed(unit, sentence)`: whether a unit may answer that sentence (its kind, unit_kind.py)."""
         post = self.post_cosines(post_vector)
         weight = self.settings.asked_unit_post_weight
         best: dict[int, tuple[float, float, str]] = {}  # unit -> (sum, its sentence's score, that sentence)
+        nearest: set[int] = set()  # the unit each sentence is nearest, among those it may have
         for sentence in asking:
-            for unit, score in self.scores(sentence.text, sentence.vector, sentence.reading).items():
-                if allowed is not None and not allowed(self.units[unit], sentence):
-                    continue
+            scored = {unit: score for unit, score in self.scores(sentence.text, sentence.vector, sentence.reading, True).items()
+                      if allowed is None or allowed(self.units[unit], sentence)}
+            if scored:
+                nearest.add(max(scored, key=scored.get))
+            for unit, score in scored.items():
                 total = score + weight * post.get(unit, 0.0)
                 if total > best.get(unit, (float("-inf"),))[0]:
                     best[unit] = (total, score, sentence.text)
@@ -327,6 +345,11 @@ class UnitMatcher:
             return None
         unit, (total, score, text) = ranked[0]
         runner = ranked[1][1][0] if len(ranked) > 1 else 0.0
-        if score < self.settings.asked_unit_min_score or total - runner < self.settings.asked_unit_margin:
+        if total - runner < self.settings.asked_unit_margin or (post and post.get(unit, 0.0) < self.settings.asked_unit_post_least):
+            return None
+        post_nearest = max(post.items(), key=lambda kv: kv[1], default=(None, 0.0))
+        agree = (unit in nearest and post_nearest[0] == unit and post_nearest[1] >= self.settings.asked_unit_agree_post
+                 and score >= self.settings.asked_unit_agree_score)
+        if not agree and (not story or score < self.settings.asked_unit_min_score):
             return None
         return UnitMatch(self.units[unit], round(total, 4), round(runner, 4), sentence=text)

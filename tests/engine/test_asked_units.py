@@ -49,6 +49,13 @@ def test_family_reword_the_asking_sentence(engine, bank, asked):
     assert opens_with(engine, bank, " ".join(BACKGROUND + [asked]))
 
 
+@pytest.mark.parametrize("asked", ["On $1,350 a week, is KiwiSaver deducted while I'm on unpaid leave?",
+                                   "Is KiwiSaver deducted while I'm on unpaid leave for 3 months?"])
+def test_family_the_asking_sentence_carries_the_posters_own_figure(engine, bank, asked):
+    """The sentence's figures are the story's: a unit whose paraphrases state no figure still answers."""
+    assert opens_with(engine, bank, " ".join(BACKGROUND + [asked]))
+
+
 def test_a_story_asking_about_something_else_is_not_served_that_unit(engine, bank):
     assert not opens_with(engine, bank, " ".join(BACKGROUND + ["Can I claim my flights as a work expense?"]))
 

@@ -150,3 +150,64 @@ def test_of_several_asking_sentences_the_one_that_reads_as_a_unit_serves_it():
     for order in ([vague, clear], [clear, vague]):  # wherever the clear one stands
         found = m.match_asked(order, m.vectors[0])
         assert found is not None and found.unit.slug == "a" and found.sentence == "zeta"
+
+
+def _agree_matcher() -> tuple[UnitMatcher, callable]:
+    """Two units in 4-d; `near(cos, side)` is at cosine `cos` from unit `side`'s paraphrase (0 or 1)."""
+    units = [Unit(question="alpha beta", slug="a", topic="t", topic_title="T", lead="A."),
+             Unit(question="gamma delta", slug="b", topic="t", topic_title="T", lead="B.")]
+    vectors = np.eye(4, dtype=np.float32)[:2]
+
+    def near(cos: float, side: int) -> np.ndarray:
+        v = np.zeros(4, dtype=np.float32)
+        v[side], v[2 + side] = cos, np.sqrt(1 - cos * cos)
+        return v
+
+    settings = dataclasses.replace(get_settings(), asked_unit_min_score=0.85, asked_unit_margin=0.1, asked_unit_post_weight=1.0,
+                                   asked_unit_agree_score=0.75, asked_unit_agree_post=0.7)
+    return UnitMatcher(units, vectors, settings, read=lambda text: PLAIN), near
+
+
+def test_an_asking_sentence_under_the_bar_is_served_only_when_the_whole_post_is_nearest_the_same_unit():
+    from nztax.unit_match import AskingSentence
+
+    m, near = _agree_matcher()
+    sentence = AskingSentence("epsilon", near(0.8, 0), PLAIN)  # under asked_unit_min_score, nearest unit a
+    found = m.match_asked([sentence], near(0.75, 0))  # the post nearest a too
+    assert found is not None and found.unit.slug == "a"
+    # The post nearest another unit, or too far from a: the readings do not agree, and 0.8 is under the bar.
+    assert m.match_asked([sentence], near(0.75, 1)) is None
+    assert m.match_asked([sentence], near(0.6, 0)) is None
+    # Under the agreement's own bar, agreement does not serve it either.
+    assert m.match_asked([AskingSentence("epsilon", near(0.7, 0), PLAIN)], near(0.9, 0)) is None
+
+
+def test_a_post_of_two_sentences_is_served_by_its_asking_sentence_only_when_the_post_agrees():
+    from nztax.unit_match import AskingSentence
+
+    m, near = _agree_matcher()
+    sentence = AskingSentence("epsilon", near(0.95, 0), PLAIN)
+    # The condition sentence pulls the whole post to unit b: a story would be served a (0.95 clears
+    # the bar and the sum leads), a post of two sentences is not.
+    post = near(0.3, 0) + near(0.72, 1)
+    post /= np.linalg.norm(post)
+    assert m.match_asked([sentence], post) is not None
+    assert m.match_asked([sentence], post, story=False) is None
+    assert m.match_asked([sentence], near(0.8, 0), story=False).unit.slug == "a"
+
+
+def test_a_story_sentence_s_own_figures_do_not_keep_it_from_a_paraphrase_stating_none():
+    """A sentence of a post carries the poster's figures; a paraphrase that states no figure still
+    reads as it, while one stating another figure does not."""
+    rules = default_rules()
+
+    def read(text):
+        return reading(read_slots(text, rules))
+
+    units = [Unit(question="Is KiwiSaver deducted from a bonus?", slug="a", topic="t", topic_title="T", lead="A."),
+             Unit(question="How much tax on a $80,000 bonus?", slug="b", topic="t", topic_title="T", lead="B.")]
+    m = UnitMatcher(units, np.eye(2, dtype=np.float32), get_settings(), read=read)
+    text = "My bonus is $85,000 this year: is KiwiSaver deducted from it?"
+    vector = np.array([0.9, 0.9], dtype=np.float32) / np.sqrt(1.62)
+    assert m.scores(text, vector, read(text)) == {}
+    assert set(m.scores(text, vector, read(text), story_figures=True)) == {0}
