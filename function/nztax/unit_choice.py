@@ -12,14 +12,16 @@ engine's own answer, opens instead. A unit whose rule does not hold at the age t
 (applies.py) gives way to the unit with the rule for that age, or to the best match among the units
 that hold for it, from the same scores. A post of several sentences that matched nothing whole is
 read by its asking sentences (`UnitMatcher.match_asked`), each held to what it asks; a post of two
-sentences only when its asking sentence and the whole post are nearest the same unit.
+sentences only when its asking sentence and the whole post are nearest the same unit; never a unit
+about another subject of a group the post names (opening_fit.py: shares against land, an employee
+against the self-employed).
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
 
-from nztax import applies
+from nztax import applies, opening_fit
 from nztax.sentences import sentences
 from nztax.slots import read_slots, reading, without_denied
 
@@ -53,8 +55,12 @@ def choose(engine, decision, frame, vector, unread: bool):
                                  *each.get(s, (None, 0.0)))
                   for s in frame.asking_for_units(engine.settings.frame_bar)]
         if asking:
-            found = matcher.match_asked(asking, vector, allowed=lambda u, s: kinds.fits(u, s.asks, s.asks_sure, s.text),
-                                        story=frame.story)
+            # A unit naming another subject of a group the post names (shares for a post about a house)
+            # is not its answer, however near its asking sentence's words ("Will I pay tax on the gain?").
+            found = matcher.match_asked(
+                asking, vector, story=frame.story,
+                allowed=lambda u, s: kinds.fits(u, s.asks, s.asks_sure, s.text)
+                and not opening_fit.other_subject(decision.question, u.question, None))
     unit = found.unit if found is not None else None
     if found is not None and found.sentence:
         # Its lead opens as the answer to the sentence it was matched on ("Yes." to a yes-or-no one).
