@@ -189,11 +189,20 @@ def test_a_post_of_two_sentences_is_served_by_its_asking_sentence_only_when_the_
     sentence = AskingSentence("epsilon", near(0.95, 0), PLAIN)
     # The condition sentence pulls the whole post to unit b: a story would be served a (0.95 clears
     # the bar and the sum leads), a post of two sentences is not.
-    post = near(0.3, 0) + near(0.72, 1)
-    post /= np.linalg.norm(post)
+    post = np.array([0.62, 0.75, np.sqrt(1 - 0.62 ** 2 - 0.75 ** 2), 0.0], dtype=np.float32)
     assert m.match_asked([sentence], post) is not None
     assert m.match_asked([sentence], post, story=False) is None
     assert m.match_asked([sentence], near(0.8, 0), story=False).unit.slug == "a"
+
+
+def test_a_unit_the_whole_post_is_far_from_is_not_served():
+    """A story about another subject can hold a sentence in a unit's words."""
+    from nztax.unit_match import AskingSentence
+
+    m, near = _agree_matcher()
+    sentence = AskingSentence("epsilon", near(0.95, 0), PLAIN)
+    assert m.match_asked([sentence], near(0.65, 0)) is not None
+    assert m.match_asked([sentence], near(0.55, 0)) is None
 
 
 def test_a_story_sentence_s_own_figures_do_not_keep_it_from_a_paraphrase_stating_none():
