@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import socket
 import statistics
 import subprocess
@@ -230,26 +231,34 @@ def ask_latency(ctx: BenchContext) -> list[str]:
     import dataclasses
 
     settings = dataclasses.replace(ctx.settings, llm_model=None)
-    if not (ctx.index_dir / "manifest.json").exists():  # run alone (--only): build the index first
-        from nztax_build.indexer import embed_and_index
+    # The index `nztax build` published in this checkout, FAQ answers and unit vectors included, as
+    # the function is deployed with; else (none built yet) the bench's own, which has neither.
+    published = get_settings().index_dir
+    index_dir = ctx.work_dir / "ask_index"
+    if (published / "manifest.json").exists():
+        shutil.copytree(published, index_dir, dirs_exist_ok=True)
+    else:
+        index_dir = ctx.index_dir
+        if not (index_dir / "manifest.json").exists():  # run alone (--only): build the index first
+            from nztax_build.indexer import embed_and_index
 
-        _progress("building the index")
-        embed_and_index(settings, force=True, chunks_dir=ctx.chunks_dir, index_dir=ctx.index_dir)
+            _progress("building the index")
+            embed_and_index(settings, force=True, chunks_dir=ctx.chunks_dir, index_dir=index_dir)
     # What `nztax build` writes beside an index for a cold start (data files, regular expressions, bytecode).
     from nztax_build.indexer import compile_for_cold_start
 
-    compile_for_cold_start(settings, ctx.index_dir)
+    compile_for_cold_start(settings, index_dir)
     # Repeats of the same few questions reuse what the engine keeps by text (query vectors, readings);
     # new questions do not: a paraphrase of each answer unit, asked once, measures the engine on new text.
     distinct = _unit_paraphrases(settings)[:DISTINCT_QUESTIONS]
-    sides = [Side("this checkout", settings.home / "function", ctx.index_dir)]
+    sides = [Side("this checkout", settings.home / "function", index_dir)]
     notes: list[str] = []
     ref = settings.bench_baseline
     if ref:
         try:
             sides.append(checkout_and_build(settings.home, ref, ctx.work_dir, [settings.work_dir / "embeddings",
                                                                               get_settings().work_dir / "embeddings"],
-                                            progress=_progress))
+                                            progress=_progress, index_from=settings.bench_baseline_index))
         except BaselineError as exc:
             notes = ["", f"(No side-by-side figures: {exc})"]
     runs: dict[str, list[dict]] = {side.label: [] for side in sides}

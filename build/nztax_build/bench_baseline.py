@@ -53,9 +53,24 @@ def side_env(function_dir: Path, home: Path | None = None) -> dict[str, str]:
     return env
 
 
+# Run by the ref's own code on a copied index: the files its start-up reads beside the index.
+_OWN_START_UP_FILES = """
+import sys
+from pathlib import Path
+from nztax.settings import get_settings
+from nztax_build.indexer import compile_for_cold_start
+compile_for_cold_start(get_settings(), Path(sys.argv[1]))
+"""
+
+
 def checkout_and_build(home: Path, ref: str, scratch: Path, embedding_caches: list[Path] = (),
-                       progress=print) -> Side:
-    """Check `ref` out beside the bench's scratch files and build its index with its own code."""
+                       progress=print, index_from: Path | None = None) -> Side:
+    """Check `ref` out beside the bench's scratch files and build its index with its own code.
+
+    `index_from` (NZTAX_BENCH_BASELINE_INDEX): an index whose parse, chunk, index and FAQ outputs
+    the ref's build makes alike (no change to those stages in between); it is copied in and only
+    the files a start reads beside it are written again, by the ref's own code, which takes minutes
+    less than a whole build on a busy machine."""
     tree = Path(scratch) / "baseline_tree"
     remove(home, tree)
     added = _git(home, "worktree", "add", "--detach", str(tree), ref)
@@ -66,10 +81,18 @@ def checkout_and_build(home: Path, ref: str, scratch: Path, embedding_caches: li
         if Path(cache).is_dir():
             shutil.copytree(cache, tree / ".work" / "embeddings", dirs_exist_ok=True)
             break
-    progress(f"building the index of {ref} with its own code (nztax build in {tree})")
-    built = subprocess.run([sys.executable, "-c", "import sys; from nztax_build.cli import main; sys.exit(main())",
-                            "build"], cwd=tree, env=side_env(tree / "function", tree),
-                           capture_output=True, text=True, timeout=BUILD_TIMEOUT_S)
+    if index_from is not None:
+        progress(f"copying {index_from} for {ref}; its own code writes the start-up files beside it")
+        shutil.copytree(index_from, tree / "index", dirs_exist_ok=True,
+                        ignore=shutil.ignore_patterns("parts.pickle", "regex.pickle", "data.pickle", "dense_vectors.bin"))
+        command = ["-c", _OWN_START_UP_FILES, str(tree / "index")]
+    else:
+        progress(f"building the index of {ref} with its own code (nztax build in {tree})")
+        command = ["-c", "import sys; from nztax_build.cli import main; sys.exit(main())", "build"]
+    env = side_env(tree / "function", tree)
+    env["NZTAX_INDEX_DIR"] = str(tree / "index")
+    built = subprocess.run([sys.executable, *command], cwd=tree, env=env, capture_output=True, text=True,
+                           timeout=BUILD_TIMEOUT_S)
     if built.returncode != 0 or not (tree / "index" / "manifest.json").exists():
         raise BaselineError(f"the build of {ref} failed: {(built.stderr or built.stdout).strip()[-400:]}")
     commit = _git(home, "rev-parse", "--short", ref).stdout.strip() or ref
