@@ -73,7 +73,8 @@ def checkout_and_build(home: Path, ref: str, scratch: Path, embedding_caches: li
     less than a whole build on a busy machine."""
     tree = Path(scratch) / "baseline_tree"
     remove(home, tree)
-    added = _git(home, "worktree", "add", "--detach", str(tree), ref)
+    # --force: a record left by an earlier run whose directory has gone does not block this one.
+    added = _git(home, "worktree", "add", "--force", "--detach", str(tree), ref)
     if added.returncode != 0:
         raise BaselineError(f"cannot check out {ref}: {added.stderr.strip()[-300:]}")
     # Texts embedded before are not embedded again (the cache is keyed by the embedder and each text's hash).
@@ -100,10 +101,10 @@ def checkout_and_build(home: Path, ref: str, scratch: Path, embedding_caches: li
 
 
 def remove(home: Path, tree: Path | None) -> None:
-    """Delete a baseline worktree (and git's record of it); nothing happens when there is none."""
+    """Delete a baseline worktree and git's record of it; nothing happens when there is none."""
     if tree is None:
         return
+    # Only this worktree's record is touched: the repository is shared with other checkouts.
     if Path(tree).exists():
         _git(home, "worktree", "remove", "--force", str(tree))
         shutil.rmtree(tree, ignore_errors=True)
-    _git(home, "worktree", "prune")
