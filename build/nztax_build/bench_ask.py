@@ -3,7 +3,9 @@
 In: the bench's freshly built index. Out: markdown lines with
 - the engine's offline answer time in process (warm p50/p95 over a mixed question set), and
 - a real `functions-framework` process on a loopback port: cold start (process start to the first
-  answer, no LLM configured) and warm HTTP p50/p95.
+  answer, no LLM configured), warm HTTP p50/p95 and concurrent clients;
+each the median of RUNS runs, for this checkout and, beside it, for the commit NZTAX_BENCH_BASELINE on
+the index that commit builds itself (bench_baseline.py).
 Targets: warm offline /ask p50 ≤ 10 ms; cold start ≤ 1.0 s (issue 42).
 """
 
@@ -11,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import socket
 import statistics
 import subprocess
@@ -21,7 +24,9 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
+from nztax.settings import get_settings
 from nztax_build.bench import BenchContext, percentile, register
+from nztax_build.bench_baseline import BaselineError, Side, checkout_and_build, remove, side_env
 from nztax_build.commands.serve import stop_process
 
 QUESTIONS = [
@@ -36,7 +41,7 @@ QUESTIONS = [
 ]
 # The first question needs retrieval, so the cold start includes loading the query embedder.
 COLD_QUESTION = "What is the ACC earners' levy rate?"
-COLD_STARTS = 3
+RUNS = 3  # each figure: the median of this many runs per side
 READY_TIMEOUT_S = 60
 TARGET_P50_MS = 10
 TARGET_COLD_S = 1.0
@@ -120,19 +125,46 @@ def _unit_paraphrases(settings) -> list[str]:
     return [unit.also[0] if unit.also else unit.question for unit in UnitBank.load(settings.units_dir).units]
 
 
-def _serve_and_measure(ctx: BenchContext, warm_requests: int,
-                       function_dir: Path | None = None, load: dict | None = None) -> tuple[float, list[float]]:
-    """(seconds from process start to the first 200, warm request times in ms) for the function in
-    `function_dir` (default: this checkout's); with `load` given, also a concurrent load run's
-    figures, written into it."""
-    function_dir = function_dir or ctx.settings.home / "function"
-    main = function_dir / "main.py"
+# One side's engine in a fresh process of its own code (only Engine.load and answer, which every
+# measured commit has): the same questions repeated, then each distinct question once. In: JSON on stdin.
+IN_PROCESS_PROBE = """
+import json, statistics, sys, time
+from nztax.engine import Engine
+job = json.load(sys.stdin)
+engine = Engine.load()
+for q in job["questions"]:
+    engine.answer(q, use_faq=False)
+same, distinct = [], []
+for _ in range(job["repeats"]):
+    for q in job["questions"]:
+        t = time.perf_counter(); engine.answer(q, use_faq=False); same.append((time.perf_counter() - t) * 1000)
+for q in job["distinct"]:
+    t = time.perf_counter(); engine.answer(q, use_faq=False); distinct.append((time.perf_counter() - t) * 1000)
+print(json.dumps({"same": same, "distinct": distinct}))
+"""
+
+
+def _in_process(side: Side, repeats: int, distinct: list[str]) -> dict[str, float]:
+    env = side_env(side.function_dir)
+    env.update(NZTAX_INDEX_DIR=str(side.index_dir), NZTAX_RATE_LIMIT_PER_MINUTE="0", LITELLM_LOCAL_MODEL_COST_MAP="True")
+    job = json.dumps({"questions": QUESTIONS, "repeats": repeats, "distinct": distinct})
+    done = subprocess.run([sys.executable, "-c", IN_PROCESS_PROBE], input=job, env=env, capture_output=True,
+                          text=True, timeout=1800)
+    if done.returncode != 0:
+        raise RuntimeError(f"in-process probe of {side.label} failed: {done.stderr.strip()[-400:]}")
+    found = json.loads(done.stdout.strip().splitlines()[-1])
+    return {"same_p50": statistics.median(found["same"]), "same_p95": percentile(found["same"], 0.95),
+            "distinct_p50": statistics.median(found["distinct"]) if found["distinct"] else 0.0,
+            "distinct_p95": percentile(found["distinct"], 0.95)}
+
+
+def _serve_and_measure(side: Side, warm_requests: int, load: dict | None = None) -> tuple[float, list[float]]:
+    """(seconds from process start to the first 200, warm request times in ms) for one side's
+    function on its own index; with `load` given, also a concurrent load run's figures, written into it."""
+    main = side.function_dir / "main.py"
     port = _free_port()
-    env = {k: v for k, v in os.environ.items() if k not in ("NZTAX_LLM_MODEL", "NZTAX_LLM_API_BASE")}
-    env.update(NZTAX_INDEX_DIR=str(ctx.index_dir), NZTAX_EMBEDDER=ctx.settings.embedder, NZTAX_RATE_LIMIT_PER_MINUTE="0",
-               LITELLM_LOCAL_MODEL_COST_MAP="True",
-               # Put this function's own `nztax` ahead of the installed (editable) one.
-               PYTHONPATH=os.pathsep.join(filter(None, [str(function_dir), env.get("PYTHONPATH", "")])))
+    env = side_env(side.function_dir)
+    env.update(NZTAX_INDEX_DIR=str(side.index_dir), NZTAX_RATE_LIMIT_PER_MINUTE="0", LITELLM_LOCAL_MODEL_COST_MAP="True")
     exe = Path(sys.executable).parent / "functions-framework"
     url = f"http://127.0.0.1:{port}/"
     started = time.perf_counter()
@@ -163,91 +195,102 @@ def _serve_and_measure(ctx: BenchContext, warm_requests: int,
         stop_process(proc)
 
 
+def _one_run(side: Side, ctx: BenchContext, distinct: list[str]) -> dict[str, float]:
+    """Every figure of one side, once: the engine in process, then a cold start, warm HTTP and load."""
+    figures = {"load_average": os.getloadavg()[0]}
+    figures.update(_in_process(side, ctx.repeats, distinct))
+    load: dict = {}
+    cold, http = _serve_and_measure(side, warm_requests=max(len(QUESTIONS), ctx.repeats * len(QUESTIONS) // RUNS),
+                                    load=load)
+    figures.update(cold_s=cold, http_p50=statistics.median(http), http_p95=percentile(http, 0.95),
+                   per_second=load["per_second"], errors=load["errors"], rss_growth_mib=load["rss_growth_mib"])
+    return figures
+
+
+# (key, label, format, target): the rows of the table, each the median of RUNS runs.
+ROWS = [
+    ("cold_s", "cold start: process start to first answer (s)", "{:.2f}", f"≤ {TARGET_COLD_S}"),
+    ("http_p50", "POST /ask over loopback HTTP, warm p50 (ms)", "{:.1f}", f"≤ {TARGET_P50_MS}"),
+    ("http_p95", "POST /ask over loopback HTTP, warm p95 (ms)", "{:.1f}", ""),
+    ("same_p50", f"engine in process, the same {len(QUESTIONS)} questions repeated, p50 (ms)", "{:.1f}", ""),
+    ("distinct_p50", f"engine in process, {DISTINCT_QUESTIONS} different questions once each, p50 (ms)", "{:.1f}", ""),
+    ("per_second", f"{LOAD_CLIENTS} concurrent clients over loopback HTTP (requests/s)", "{:.0f}", ""),
+    ("errors", f"non-200 answers among the {LOAD_REQUESTS} concurrent requests", "{:.0f}", "0"),
+    ("load_average", "load average (1 min) at the run's start", "{:.1f}", ""),
+]
+
+
+def _cell(values: list[float], fmt: str) -> str:
+    """The median of the runs, and their range when they differ."""
+    middle = fmt.format(statistics.median(values))
+    low, high = fmt.format(min(values)), fmt.format(max(values))
+    return middle if low == high else f"{middle} ({low}–{high})"
+
+
 def ask_latency(ctx: BenchContext) -> list[str]:
     import dataclasses
 
-    from nztax.engine import Engine
-
     settings = dataclasses.replace(ctx.settings, llm_model=None)
-    if not (ctx.index_dir / "manifest.json").exists():  # run alone (--only): build the index first
-        from nztax_build.indexer import embed_and_index
+    # The index `nztax build` published in this checkout, FAQ answers and unit vectors included, as
+    # the function is deployed with; else (none built yet) the bench's own, which has neither.
+    published = get_settings().index_dir
+    index_dir = ctx.work_dir / "ask_index"
+    if (published / "manifest.json").exists():
+        shutil.copytree(published, index_dir, dirs_exist_ok=True)
+    else:
+        index_dir = ctx.index_dir
+        if not (index_dir / "manifest.json").exists():  # run alone (--only): build the index first
+            from nztax_build.indexer import embed_and_index
 
-        _progress("building the index")
-        embed_and_index(settings, force=True, chunks_dir=ctx.chunks_dir, index_dir=ctx.index_dir)
+            _progress("building the index")
+            embed_and_index(settings, force=True, chunks_dir=ctx.chunks_dir, index_dir=index_dir)
     # What `nztax build` writes beside an index for a cold start (data files, regular expressions, bytecode).
     from nztax_build.indexer import compile_for_cold_start
 
-    compile_for_cold_start(settings, ctx.index_dir)
-    engine = Engine(Engine.create(settings, index_dir=ctx.index_dir).rules, ctx.retriever(), settings=settings)
-    for q in QUESTIONS:  # warm up (model, tool imports)
-        engine.answer(q, use_faq=False)
-    in_process = []
-    for _ in range(ctx.repeats):
-        for q in QUESTIONS:
-            t = time.perf_counter()
-            engine.answer(q, use_faq=False)
-            in_process.append((time.perf_counter() - t) * 1000)
+    compile_for_cold_start(settings, index_dir)
     # Repeats of the same few questions reuse what the engine keeps by text (query vectors, readings);
     # new questions do not: a paraphrase of each answer unit, asked once, measures the engine on new text.
-    distinct = []
-    for q in _unit_paraphrases(settings)[:DISTINCT_QUESTIONS]:
-        t = time.perf_counter()
-        engine.answer(q, use_faq=False)
-        distinct.append((time.perf_counter() - t) * 1000)
-    _progress("starting functions-framework for cold-start and HTTP timings")
-    colds, http, load = [], [], {}
-    for run in range(COLD_STARTS):
-        cold, timings = _serve_and_measure(ctx, warm_requests=max(len(QUESTIONS), ctx.repeats * len(QUESTIONS) // COLD_STARTS),
-                                           load=load if run == 0 else None)
-        colds.append(cold)
-        http += timings
-    p50 = statistics.median(http)
-    ctx.facts.update(ask_p50_ms=p50, ask_cold_s=statistics.median(colds))
-    baseline = _baseline_cold_starts(ctx)
-    return [
-        f"Offline answers (no LLM), {len(QUESTIONS)} mixed questions (calculations, topics, declines, clarifications).",
+    distinct = _unit_paraphrases(settings)[:DISTINCT_QUESTIONS]
+    sides = [Side("this checkout", settings.home / "function", index_dir)]
+    notes: list[str] = []
+    ref = settings.bench_baseline
+    if ref:
+        try:
+            sides.append(checkout_and_build(settings.home, ref, ctx.work_dir, [settings.work_dir / "embeddings",
+                                                                              get_settings().work_dir / "embeddings"],
+                                            progress=_progress, index_from=settings.bench_baseline_index))
+        except BaselineError as exc:
+            notes = ["", f"(No side-by-side figures: {exc})"]
+    runs: dict[str, list[dict]] = {side.label: [] for side in sides}
+    try:
+        for run in range(RUNS):
+            # Alternate which side goes first, so neither always meets the machine in the same state.
+            for side in (sides if run % 2 == 0 else sides[::-1]):
+                _progress(f"run {run + 1} of {RUNS}: {side.label}")
+                runs[side.label].append(_one_run(side, ctx, distinct))
+    finally:
+        for side in sides:
+            remove(settings.home, side.tree)
+    ours = runs[sides[0].label]
+    ctx.facts.update(ask_p50_ms=statistics.median(r["http_p50"] for r in ours),
+                     ask_cold_s=statistics.median(r["cold_s"] for r in ours))
+    labels = [side.label for side in sides]
+    lines = [
+        f"Offline answers (no LLM), {len(QUESTIONS)} mixed questions (calculations, topics, declines, clarifications). "
+        f"Each figure is the median of {RUNS} runs (their range in brackets); a run is one fresh process per "
+        "measure: the engine in process, then a functions-framework process on a loopback port (cold start: "
+        "process start to the first 200 for a question that needs retrieval; then warm POST /ask and "
+        f"{LOAD_CLIENTS} concurrent clients). "
+        + ("Each commit runs its own function on the index its own `nztax build` made (a git worktree of the "
+           "older commit); the runs alternate between the two." if len(sides) > 1 else ""),
         "",
-        "| measure | p50 | p95 | target |",
-        "|---|---|---|---|",
-        f"| engine in process, warm, the same {len(QUESTIONS)} questions repeated (ms) | {statistics.median(in_process):.1f} | "
-        f"{percentile(in_process, 0.95):.1f} | |",
-        *([f"| engine in process, warm, {len(distinct)} different questions each asked once (ms) | "
-           f"{statistics.median(distinct):.1f} | {percentile(distinct, 0.95):.1f} | |"] if distinct else []),
-        f"| POST /ask over loopback HTTP, warm (ms) | {p50:.1f} | {percentile(http, 0.95):.1f} | < {TARGET_P50_MS} |",
-        f"| cold start: process start to first answer (s), {COLD_STARTS} runs | {statistics.median(colds):.2f} | "
-        f"{max(colds):.2f} (max) | ≤ {TARGET_COLD_S} |",
-        *baseline,
-        "",
-        f"Load: {LOAD_CLIENTS} concurrent clients, {load['requests']} requests over loopback HTTP: "
-        f"{load['per_second']:.0f} requests/s, {load['errors']} non-200, server memory "
-        f"{load['rss_growth_mib']:+.1f} MiB over the run.",
+        "| measure | " + " | ".join(labels) + " | target |",
+        "|---|" + "---|" * len(labels) + "---|",
     ]
-
-
-def _baseline_cold_starts(ctx: BenchContext) -> list[str]:
-    """The same cold start for the function as it was at NZTAX_BENCH_BASELINE (side by side)."""
-    ref = ctx.settings.bench_baseline
-    if not ref:
-        return []
-    target = ctx.work_dir / "baseline"
-    archive = subprocess.run(["git", "-C", str(ctx.settings.home), "archive", ref, "function"],
-                             capture_output=True, timeout=60)
-    if archive.returncode != 0:
-        return ["", f"(baseline {ref} is not in this clone, so no side-by-side cold start: "
-                    f"{archive.stderr.decode(errors='replace').strip()[:200]})"]
-    target.mkdir(parents=True, exist_ok=True)
-    subprocess.run(["tar", "-x", "-C", str(target)], input=archive.stdout, check=True, timeout=60)
-    _progress(f"cold-starting the function as of {ref} for comparison")
-    colds, http = [], []
-    for _ in range(COLD_STARTS):
-        cold, timings = _serve_and_measure(ctx, warm_requests=max(len(QUESTIONS), ctx.repeats * len(QUESTIONS) // COLD_STARTS),
-                                           function_dir=target / "function")
-        colds.append(cold)
-        http += timings
-    return [f"| POST /ask over loopback HTTP, warm, the function at `{ref}` (ms) | {statistics.median(http):.1f} | "
-            f"{percentile(http, 0.95):.1f} | baseline |",
-            f"| cold start of the function at `{ref}` (same index, same machine), {COLD_STARTS} runs | "
-            f"{statistics.median(colds):.2f} | {max(colds):.2f} (max) | baseline |"]
+    for key, label, fmt, target in ROWS:
+        lines.append(f"| {label} | " + " | ".join(_cell([r[key] for r in runs[name]], fmt) for name in labels)
+                     + f" | {target} |")
+    return lines + notes
 
 
 register("Ask latency and cold start", ask_latency, order=40)

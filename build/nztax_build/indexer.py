@@ -48,6 +48,7 @@ from nztax.index import (
     bm25_tokenize,
     load_index,
     read_manifest,
+    save_dense_vectors,
 )
 from nztax.settings import Settings
 from nztax.yaml_data import COMPILED_FILE, data_files, save_compiled
@@ -396,7 +397,8 @@ def run_stage(ctx) -> str:
 
 def compile_for_cold_start(settings: Settings, index_dir: Path) -> None:
     """Write what a cold start reads instead of computing beside `index_dir`: the data files'
-    parsed values (`data.pickle`), the engine's parts built from them and the index
+    parsed values (`data.pickle`), the dense vectors as plain float32 (`dense_vectors.bin`,
+    nztax/index.py), the engine's parts built from them and the index
     (`parts.pickle`, nztax/engine_parts.py) and, from a fresh process going through a cold start
     against this index, the regular expressions it compiles (`regex.pickle`, nztax/compiled_re.py).
     None is needed to answer: without them start-up parses, builds and compiles as before.
@@ -414,6 +416,7 @@ def compile_for_cold_start(settings: Settings, index_dir: Path) -> None:
     if (package.parent / "main.py").exists():
         compileall.compile_file(package.parent / "main.py", quiet=1)
     save_compiled(index_dir, data_files(settings.rules_dir, settings.units_dir))
+    save_dense_vectors(index_dir)  # a start then reads the vectors without importing faiss
     # The engine's parts first: the regular expressions are then recorded from a start that reads them.
     store_engine_parts(settings, index_dir)
     _in_fresh_process("nztax.compiled_re", settings, index_dir,

@@ -18,10 +18,17 @@ in the manifest and re-created from there at query time by `bm25_tokenize`.
 
 Page vectors (the normalised mean of each page's chunk vectors) are derived from `dense.faiss` at
 load time, so they are not stored.
+
+Beside them the build writes `dense_vectors.bin` (`save_dense_vectors`): the same rows as plain
+float32, keyed by the sha256 of `dense.faiss` (`checked_file`). A start that finds it current reads
+the vectors from it and imports faiss only if something asks for the faiss index itself (the
+build's checks, a large corpus's graph): importing faiss's SWIG module is about 65 ms of CPU on the
+first answer's path. Missing, stale or damaged, the vectors come from `dense.faiss` as before.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from dataclasses import asdict, dataclass, field
@@ -35,6 +42,7 @@ INDEX_FORMAT = 2
 MANIFEST_FILE = "manifest.json"
 CHUNKS_FILE = "chunks.json"
 DENSE_FILE = "dense.faiss"
+DENSE_VECTORS_FILE = "dense_vectors.bin"
 # Written only for a corpus of at least `settings.dense_graph_min_chunks` chunks: an HNSW graph over
 # the same vectors, from which a search takes its dense candidates instead of scoring every chunk.
 DENSE_GRAPH_FILE = "dense_graph.faiss"
@@ -181,8 +189,8 @@ class LoadedIndex:
     manifest: Manifest
     children: list[dict[str, Any]]
     parents: dict[str, dict[str, Any]]
-    dense: Any  # faiss.IndexFlatIP
-    vectors: np.ndarray  # zero-copy view of the faiss rows (n_children, dimensions)
+    flat: Any  # faiss.IndexFlatIP, or None until first asked for (`dense`) when the vectors were stored apart
+    vectors: np.ndarray  # (n_children, dimensions): the faiss rows (a zero-copy view) or their stored copy
     bm25: Any  # bm25s.BM25
     child_source_types: np.ndarray
     child_page: np.ndarray  # row -> page number (children of one URL share it)
@@ -192,6 +200,16 @@ class LoadedIndex:
     # (identifier -> rows whose text holds it, identifier -> rows whose heading does): read from
     # every chunk on first use, or handed over from the engine's stored parts (engine_parts.py).
     identifiers: tuple[dict[str, list[int]], dict[str, set[int]]] | None = None
+
+    @property
+    def dense(self):
+        """The faiss `IndexFlatIP` over `vectors`, read from `dense.faiss` on first use when the
+        vectors came from their stored copy."""
+        if self.flat is None:
+            import faiss
+
+            self.flat = faiss.read_index(str(Path(self.directory) / DENSE_FILE))
+        return self.flat
 
     def identifier_rows(self) -> tuple[dict[str, list[int]], dict[str, set[int]]]:
         if self.identifiers is None:
@@ -235,7 +253,6 @@ def page_vectors(children: list[dict[str, Any]], vectors: np.ndarray) -> tuple[n
 def load_index(index_dir: Path) -> LoadedIndex:
     """Read and check an index directory (tens of milliseconds for a few thousand chunks)."""
     import bm25s
-    import faiss
 
     index_dir = Path(index_dir)
     manifest = read_manifest(index_dir)
@@ -248,7 +265,14 @@ def load_index(index_dir: Path) -> LoadedIndex:
         parents = {p["id"]: p for p in store["parents"]}
     except (ValueError, KeyError, TypeError) as exc:
         raise IndexMismatchError(f"chunk store in {index_dir} is damaged ({exc}); rebuild with `nztax build`") from exc
-    dense = faiss.read_index(str(index_dir / DENSE_FILE))
+    stored = stored_dense_vectors(index_dir)
+    if stored is None:
+        import faiss
+
+        dense = faiss.read_index(str(index_dir / DENSE_FILE))
+        rows, dims = dense.ntotal, dense.d
+    else:
+        dense, (rows, dims) = None, stored.shape
     bm25 = bm25s.BM25.load(str(index_dir / BM25_DIR), mmap=False, show_progress=False, verbosity=0)
     n = len(children)
     problems = []
@@ -256,8 +280,8 @@ def load_index(index_dir: Path) -> LoadedIndex:
         problems.append(f"manifest says {manifest.counts.get('children')} children, store has {n}")
     if manifest.counts.get("parents") != len(parents):
         problems.append(f"manifest says {manifest.counts.get('parents')} parents, store has {len(parents)}")
-    if dense.ntotal != n or dense.d != manifest.dimensions:
-        problems.append(f"dense index is {dense.ntotal} x {dense.d}, expected {n} x {manifest.dimensions}")
+    if rows != n or dims != manifest.dimensions:
+        problems.append(f"dense index is {rows} x {dims}, expected {n} x {manifest.dimensions}")
     bm25_docs = int(bm25.scores.get("num_docs", n)) if isinstance(bm25.scores, dict) else n
     if bm25_docs != n:
         problems.append(f"BM25 index has {bm25_docs} documents, expected {n}")
@@ -266,18 +290,22 @@ def load_index(index_dir: Path) -> LoadedIndex:
         problems.append(f"{len(missing_parents)} children point to unknown parents")
     if problems:
         raise IndexMismatchError(f"index at {index_dir} is inconsistent: {'; '.join(problems)}; rebuild with `nztax build`")
-    vectors = faiss.rev_swig_ptr(dense.get_xb(), n * dense.d).reshape(n, dense.d) if n else np.zeros((0, dense.d), np.float32)
+    vectors = stored if stored is not None else faiss_vectors(dense)
 
     child_page, pages = page_vectors(children, vectors)
-    graph = faiss.read_index(str(index_dir / DENSE_GRAPH_FILE)) if (index_dir / DENSE_GRAPH_FILE).exists() else None
-    if graph is not None and (graph.ntotal != n or graph.d != dense.d):
-        raise IndexMismatchError(f"dense graph in {index_dir} is {graph.ntotal} x {graph.d}, expected {n} x {dense.d}; "
+    graph = None
+    if (index_dir / DENSE_GRAPH_FILE).exists():
+        import faiss
+
+        graph = faiss.read_index(str(index_dir / DENSE_GRAPH_FILE))
+    if graph is not None and (graph.ntotal != n or graph.d != dims):
+        raise IndexMismatchError(f"dense graph in {index_dir} is {graph.ntotal} x {graph.d}, expected {n} x {dims}; "
                                  "rebuild with `nztax build`")
     return LoadedIndex(
         manifest=manifest,
         children=children,
         parents=parents,
-        dense=dense,
+        flat=dense,
         vectors=vectors,
         bm25=bm25,
         child_source_types=np.array([c.get("source_type", "") for c in children], dtype=object),
@@ -286,3 +314,48 @@ def load_index(index_dir: Path) -> LoadedIndex:
         directory=index_dir,
         dense_graph=graph,
     )
+
+
+def faiss_vectors(dense) -> np.ndarray:
+    """A faiss flat index's rows as a zero-copy (n, d) float32 view."""
+    import faiss
+
+    n, d = dense.ntotal, dense.d
+    return faiss.rev_swig_ptr(dense.get_xb(), n * d).reshape(n, d) if n else np.zeros((0, d), np.float32)
+
+
+def _dense_key(index_dir: Path) -> str:
+    return "dense-vectors-1 " + hashlib.sha256((Path(index_dir) / DENSE_FILE).read_bytes()).hexdigest()
+
+
+def save_dense_vectors(index_dir: Path) -> int:
+    """Write `dense.faiss`'s rows beside it as plain float32 (build time); returns the row count."""
+    import faiss
+
+    from nztax import checked_file
+
+    index_dir = Path(index_dir)
+    dense = faiss.read_index(str(index_dir / DENSE_FILE))  # held while its rows (a view) are copied
+    vectors = faiss_vectors(dense)
+    checked_file.write(index_dir / DENSE_VECTORS_FILE, np.ascontiguousarray(vectors, dtype=np.float32).tobytes(),
+                       _dense_key(index_dir), rows=int(vectors.shape[0]), dims=int(vectors.shape[1]))
+    return int(vectors.shape[0])
+
+
+def stored_dense_vectors(index_dir: Path) -> np.ndarray | None:
+    """The vectors `save_dense_vectors` stored, when they were made from this `dense.faiss` and are
+    whole; None otherwise (the caller reads `dense.faiss`)."""
+    from nztax import checked_file
+
+    try:
+        raw = (Path(index_dir) / DENSE_VECTORS_FILE).read_bytes()
+        body = checked_file.payload(raw, _dense_key(index_dir))
+        if body is None:
+            return None
+        header = json.loads(raw.partition(b"\n")[0])
+        rows, dims = int(header["rows"]), int(header["dims"])
+        if len(body) != rows * dims * 4:
+            return None
+        return np.frombuffer(bytearray(body), dtype=np.float32).reshape(rows, dims)
+    except (OSError, ValueError, KeyError, TypeError):
+        return None

@@ -115,6 +115,7 @@ Tax figures never live here: they are in `nztax/rules/*.yaml`.
 | NZTAX_GCP_REGION | australia-southeast1 | deploy: Cloud Functions region (Sydney, nearest to NZ) |
 | NZTAX_FUNCTION_NAME | nztax-ask | deploy: function name |
 | NZTAX_BENCH_LIGHTHOUSE_RUNS | 3 | `make bench`: Lighthouse runs per page and form factor; the table shows each score's median (performance moves several points between runs on a shared machine) |
+| NZTAX_BENCH_BASELINE_INDEX | unset | `make bench`: an index the baseline's own build would make alike (no change to the parse, chunk, index and FAQ stages since it); copied, with only its start-up files written again by the baseline's code, instead of a whole build of the baseline (unset) |
 | NZTAX_BENCH_BASELINE | 0c9586f | `make bench`: git ref whose function/ is measured beside today's (cold start, the adversarial questions' cost); 0c9586f is the function before issue 42 (empty = skip) |
 | NZTAX_FUNCTION_EMBEDDER | auto | deploy: NZTAX_EMBEDDER given to the function (`auto` follows the published index's manifest); the deploy refuses one that cannot read the index |
 | NZTAX_FUNCTION_MAX_INSTANCES | 3 | deploy: cost ceiling on concurrent instances |
@@ -238,6 +239,7 @@ class Settings:
     function_llm_model: str = "gemini/gemini-2.5-flash"
     function_embedder: str = "auto"
     bench_baseline: str = "0c9586f"
+    bench_baseline_index: Path | None = None
     bench_lighthouse_runs: int = 3
     trusted_proxy_depth: int = 0
     server_threads: int = 32
@@ -405,6 +407,7 @@ def get_settings() -> Settings:
         function_llm_model=_env("NZTAX_FUNCTION_LLM_MODEL", "gemini/gemini-2.5-flash"),
         function_embedder=_env("NZTAX_FUNCTION_EMBEDDER", "auto"),
         bench_baseline=_env("NZTAX_BENCH_BASELINE", "0c9586f"),
+        bench_baseline_index=Path(_env("NZTAX_BENCH_BASELINE_INDEX", "")).resolve() if _env("NZTAX_BENCH_BASELINE_INDEX", "") else None,
         bench_lighthouse_runs=max(1, int(_env("NZTAX_BENCH_LIGHTHOUSE_RUNS", "3"))),
         gemini_secret=_env("NZTAX_GEMINI_SECRET", "gemini-api-key"),
         site_url=os.environ.get("NZTAX_SITE_URL") or None,
