@@ -44,6 +44,7 @@ def _data() -> dict:
     return {
         "asked": joined(example["asked"]), "heading": joined(example["heading"]), "opener": joined(example["opener"]),
         "person_verb": re.compile(r"^(?:" + "|".join(example["person_verb"]) + ")", re.I),
+        "set_aside": re.compile(r"\b(?:" + "|".join(raw["set_aside"]) + r")\b[^,.;:()]*", re.I),
         "subjects": {group: {name: joined(alts) for name, alts in members.items()}
                      for group, members in raw["subjects"].items()},
     }
@@ -74,13 +75,10 @@ def worked_example(sentence: str, hit) -> bool:
     return named_person(sentence, hit)
 
 
-# A subject named only to set it aside ("income other than salary or wages") is not the text's subject.
-SET_ASIDE = re.compile(r"\b(?:other than|except(?: for)?|apart from|excluding|not from)\b[^,.;:()]*", re.I)
-
-
 def subjects_named(text: str) -> dict[str, frozenset[str]]:
     """The members of each subject group a text names (not those it sets aside)."""
-    text = SET_ASIDE.sub(" ", text)
+    # (A subject named only to set it aside, "income other than salary or wages", is not the text's subject.)
+    text = _data()["set_aside"].sub(" ", text)
     out = {}
     for group, members in _data()["subjects"].items():
         named = frozenset(name for name, pattern in members.items() if pattern.search(text))
