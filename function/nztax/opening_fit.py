@@ -1,8 +1,9 @@
 """Whether a sentence may open the answer to a question: not a worked example, not another subject.
 
-In: the question, a candidate sentence and its passage (None for a sentence of the intent's own
-lead). Out: `may_open(question, sentence, hit)` -> bool; `worked_example(sentence, hit)`,
-`other_subject(question, sentence, hit)` -> bool. The lists are data (`data/opening_fit.yaml`).
+In: the question, a candidate sentence and its passage (None for a sentence of a lead, whose whole
+text and question come as `context`). Out: `may_open(question, sentence, hit, context)` -> bool;
+`worked_example(sentence, hit)`, `other_subject(question, sentence, hit, context)` -> bool. The lists
+are data (`data/opening_fit.yaml`).
 
 A worked example ("Mere is paid $800 a week …", "These figures come from …") shows a rule at work
 for one made-up person; it does not say the rule, so it opens an answer only when the question
@@ -17,8 +18,11 @@ question naming crypto-assets is not opened by the rule for shares, one naming N
 dividends not by the rule for overseas shares. Subjects come in groups whose members exclude each
 other (asset, where it is invested, employee or self-employed); a sentence that names members of
 a group the question names, none of them the question's, is about something else. When the
-sentence names none, its passage's heading is read instead. The question is read with IRD's own
-terms for its words (query_expansion: "bitcoin" is a crypto-asset).
+sentence names none, its passage's heading is read instead, or for a sentence of a lead (an
+intent's or a unit's, which has no passage) the whole lead and the question it was written for
+(`context`): "New Zealand has no general capital gains tax" says nothing of shares, but the lead it
+opens is about shares and land, not crypto-assets. The question is read with IRD's own terms for its
+words (query_expansion: "bitcoin" is a crypto-asset).
 """
 
 from __future__ import annotations
@@ -94,11 +98,14 @@ def question_subjects(question: str) -> dict[str, frozenset[str]]:
     return subjects_named(" ".join((question, *canonical_terms(question))))
 
 
-def other_subject(question: str, sentence: str, hit) -> bool:
+def other_subject(question: str, sentence: str, hit, context: str | None = None) -> bool:
+    """Whether `sentence` (from passage `hit`, or from a lead whose whole text is `context`) is about
+    another subject than the question names (see the module docstring)."""
     asked = question_subjects(question)
     if not asked:
         return False
-    said, heading = subjects_named(sentence), subjects_named(_heading(hit)) if hit is not None else {}
+    said = subjects_named(sentence)
+    heading = subjects_named(_heading(hit)) if hit is not None else subjects_named(context) if context else {}
     for group, members in asked.items():
         named = said.get(group) or heading.get(group)
         if named and not named & members:
@@ -106,11 +113,21 @@ def other_subject(question: str, sentence: str, hit) -> bool:
     return False
 
 
+def lead_on_subject(question: str, lead: str, written_for: str = "") -> bool:
+    """Whether a lead written for the question `written_for` (an answer unit's) may open the answer
+    to `question`: its opening sentence is not about another subject than `question` names, that
+    sentence read by the whole lead and the question it was written for when it names none."""
+    from nztax.lead_choice import lead_sentences
+
+    opening = (lead_sentences(lead or "") or [""])[0]
+    return not other_subject(question, opening, None, context=f"{written_for} {lead}")
+
+
 def asks_for_example(question: str) -> bool:
     return bool(_data()["asked"].search(question))
 
 
-def may_open(question: str, sentence: str, hit) -> bool:
+def may_open(question: str, sentence: str, hit, context: str | None = None) -> bool:
     if not asks_for_example(question) and worked_example(sentence, hit):
         return False
-    return not other_subject(question, sentence, hit)
+    return not other_subject(question, sentence, hit, context)
