@@ -473,9 +473,9 @@ class Engine:
 
         found = self.unit_matcher.match(without_denied(decision.question), vector, reading(decision.slots),
                                         declined=decision.action == "decline", allowed=None if frame is None else (
-                                            lambda u: self.unit_kinds.fits(u, frame.asks, frame.asks_sure, decision.question)
-                                            and on_subject(u, decision.question)))
-        if found is None or found.score - found.runner_up_score < self.settings.llm_unit_margin:
+                                            lambda u: self.unit_kinds.fits(u, frame.asks, frame.asks_sure, decision.question)))
+        if (found is None or found.score - found.runner_up_score < self.settings.llm_unit_margin
+                or not on_subject(found.unit, decision.question)):
             return None
         return found.unit
 

@@ -115,12 +115,13 @@ def other_subject(question: str, sentence: str, hit, context: str | None = None)
 
 def lead_on_subject(question: str, lead: str, written_for: str = "") -> bool:
     """Whether a lead written for the question `written_for` (an answer unit's) may open the answer
-    to `question`: its opening sentence is not about another subject than `question` names, that
-    sentence read by the whole lead and the question it was written for when it names none."""
+    to `question`: its opening sentence, read with the question it answers (which names the unit's
+    subject: "… if I am self-employed?" answered "… your salary or wages plus your business income"),
+    is not about another subject than `question` names; read by the whole lead when both name none."""
     from nztax.lead_choice import lead_sentences
 
     opening = (lead_sentences(lead or "") or [""])[0]
-    return not other_subject(question, opening, None, context=f"{written_for} {lead}")
+    return not other_subject(question, f"{written_for} {opening}", None, context=lead)
 
 
 def asks_for_example(question: str) -> bool:

@@ -7,9 +7,10 @@ asking sentence the unit was matched on when it was matched on one).
 
 The question is scored against the units once. A unit may answer only when its kind of answer fits
 what the question asks (unit_kind.py: a yes-or-no unit is no answer to a question asking for a
-figure, nor the reverse) and its lead opens on the subject the question names (opening_fit.py: not
-on shares for a question on crypto-assets); the margin is over the units that fit, so the next one
-that fits, or the engine's own answer, opens instead. A unit whose rule does not hold at the age the question states
+figure, nor the reverse); the margin is over the units that fit, so the next one that fits, or the
+engine's own answer, opens instead. A unit whose lead opens on another subject than the question
+names (opening_fit.py: shares for a question on crypto-assets) is not served, and neither is the
+next: the question stood nearest a unit on another subject, and the engine answers. A unit whose rule does not hold at the age the question states
 (applies.py) gives way to the unit with the rule for that age, or to the best match among the units
 that hold for it, from the same scores. A post of several sentences that matched nothing whole is
 read by its asking sentences (`UnitMatcher.match_asked`), each held to what it asks.
@@ -43,7 +44,7 @@ def choose(engine, decision, frame, vector, unread: bool):
     scores = matcher.scores(question, vector, reading(decision.slots))
 
     def fits(unit) -> bool:
-        return kinds.fits(unit, asks, sure, decision.question) and on_subject(unit, decision.question)
+        return kinds.fits(unit, asks, sure, decision.question)
 
     found = matcher.match(question, vector, reading(decision.slots), declined=decision.action == "decline",
                           unread=unread, allowed=fits, scores=scores)
@@ -57,8 +58,11 @@ def choose(engine, decision, frame, vector, unread: bool):
                                  *each.get(s, (None, 0.0)))
                   for s in frame.asking_for_units(engine.settings.frame_bar)]
         if asking:
-            found = matcher.match_asked(asking, vector, allowed=lambda u, s: kinds.fits(u, s.asks, s.asks_sure, s.text)
-                                        and on_subject(u, s.text))
+            found = matcher.match_asked(asking, vector, allowed=lambda u, s: kinds.fits(u, s.asks, s.asks_sure, s.text))
+    if found is not None and not on_subject(found.unit, found.sentence or decision.question):
+        # Nearest to a unit on another subject than the question names: no unit stands near enough
+        # (the next one is not let through, as a unit of another kind would be), the engine answers.
+        found = None
     unit = found.unit if found is not None else None
     if found is not None and found.sentence:
         # Its lead opens as the answer to the sentence it was matched on ("Yes." to a yes-or-no one).

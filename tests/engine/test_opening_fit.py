@@ -88,6 +88,10 @@ def test_a_units_lead_opens_only_on_the_questions_subject():
     # An employee's question is not opened by a lead written for the self-employed.
     assert not lead_on_subject("As an employee, can I claim my phone?", "You can claim the business part of its cost.",
                                "Can self-employed people claim a phone?")
+    # A unit's opening is read with the question it answers, which names its subject.
+    assert lead_on_subject("I'm self-employed: how do I repay my loan?",
+                           "You repay through your return, on your salary or wages plus your business profit.",
+                           "How do I repay my loan if I am self-employed?")
 
 
 def test_interest_and_dividends_are_different_investment_income():
@@ -95,3 +99,8 @@ def test_interest_and_dividends_are_different_investment_income():
     assert other_subject(question, "When your interest is paid, the payer takes withholding tax off it.", None)
     assert not other_subject(question, "Dividends have withholding tax taken at the rate the company uses.", None)
     assert not other_subject(question, "Withholding tax comes off interest and dividends alike.", None)
+
+
+def test_a_loans_interest_is_not_investment_income():
+    question = "What rate of withholding tax comes off dividends from a company here?"
+    assert not other_subject(question, "Your loan is interest-free while you live here.", None)
