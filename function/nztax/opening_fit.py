@@ -19,9 +19,9 @@ dividends not by the rule for overseas shares. Subjects come in groups whose mem
 other (asset, where it is invested, employee or self-employed); a sentence that names members of
 a group the question names, none of them the question's, is about something else. When the
 sentence names none, its passage's heading is read instead, or for a sentence of a lead (an
-intent's or a unit's, which has no passage) the whole lead and the question it was written for
-(`context`): "New Zealand has no general capital gains tax" says nothing of shares, but the lead it
-opens is about shares and land, not crypto-assets. The question is read with IRD's own terms for its
+intent's or a unit's, which has no passage) the whole lead (`context`), for the groups a lead is
+about throughout (`read_by_whole_lead`): "New Zealand has no general capital gains tax" says nothing
+of shares, but the lead it opens is about shares and land, not crypto-assets. The question is read with IRD's own terms for its
 words (query_expansion: "bitcoin" is a crypto-asset).
 """
 
@@ -49,6 +49,7 @@ def _data() -> dict:
         "asked": joined(example["asked"]), "heading": joined(example["heading"]), "opener": joined(example["opener"]),
         "person_verb": re.compile(r"^(?:" + "|".join(example["person_verb"]) + ")", re.I),
         "set_aside": re.compile(r"\b(?:" + "|".join(raw["set_aside"]) + r")\b[^,.;:()]*", re.I),
+        "whole_lead": frozenset(raw["read_by_whole_lead"]),
         "subjects": {group: {name: joined(alts) for name, alts in members.items()}
                      for group, members in raw["subjects"].items()},
     }
@@ -105,7 +106,11 @@ def other_subject(question: str, sentence: str, hit, context: str | None = None)
     if not asked:
         return False
     said = subjects_named(sentence)
-    heading = subjects_named(_heading(hit)) if hit is not None else subjects_named(context) if context else {}
+    if hit is not None:
+        heading = subjects_named(_heading(hit))
+    else:
+        whole = _data()["whole_lead"]
+        heading = {g: m for g, m in subjects_named(context).items() if g in whole} if context else {}
     for group, members in asked.items():
         named = said.get(group) or heading.get(group)
         if named and not named & members:

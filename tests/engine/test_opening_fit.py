@@ -104,3 +104,10 @@ def test_interest_and_dividends_are_different_investment_income():
 def test_a_loans_interest_is_not_investment_income():
     question = "What rate of withholding tax comes off dividends from a company here?"
     assert not other_subject(question, "Your loan is interest-free while you live here.", None)
+
+
+def test_a_lead_mentioning_one_kind_of_earner_in_passing_still_opens_for_another():
+    lead = "The levy is charged on earnings up to a maximum. Employees pay it through their pay."
+    opening = choose("What is the levy rate for a sole trader?", lead, [], "2026-27", False, 5.0)
+    assert opening.lead.startswith("The levy is charged")
+    assert not other_subject("What is the levy rate for a sole trader?", "The levy is charged on earnings.", None, context=lead)
