@@ -1,7 +1,7 @@
 """Whether a sentence may open the answer to a question: not a worked example, not another subject.
 
 In: the question, a candidate sentence and its passage (None for a sentence of a lead, whose whole
-text and question come as `context`). Out: `may_open(question, sentence, hit, context)` -> bool;
+text comes as `context`). Out: `may_open(question, sentence, hit, context)` -> bool;
 `worked_example(sentence, hit)`, `other_subject(question, sentence, hit, context)` -> bool. The lists
 are data (`data/opening_fit.yaml`).
 
@@ -16,13 +16,13 @@ capitalised word that is not in the passage's title or heading, never appears th
 A sentence about another subject than the one the question names does not open it either: a
 question naming crypto-assets is not opened by the rule for shares, one naming New Zealand
 dividends not by the rule for overseas shares. Subjects come in groups whose members exclude each
-other (asset, where it is invested, employee or self-employed); a sentence that names members of
-a group the question names, none of them the question's, is about something else. When the
-sentence names none, its passage's heading is read instead, or for a sentence of a lead (an
+other (asset, where it is invested, employee or self-employed, interest or dividends); a sentence
+that names members of a group the question names, none of them the question's, is about something
+else. When the sentence names none, its passage's heading is read instead, or for a sentence of a lead (an
 intent's or a unit's, which has no passage) the whole lead (`context`), for the groups a lead is
 about throughout (`read_by_whole_lead`): "New Zealand has no general capital gains tax" says nothing
-of shares, but the lead it opens is about shares and land, not crypto-assets. The question is read with IRD's own terms for its
-words (query_expansion: "bitcoin" is a crypto-asset).
+of shares, but the lead it opens is about shares and land, not crypto-assets. The question is read
+with IRD's own terms for its words (query_expansion: "bitcoin" is a crypto-asset).
 """
 
 from __future__ import annotations

@@ -10,9 +10,9 @@ what the question asks (unit_kind.py: a yes-or-no unit is no answer to a questio
 figure, nor the reverse); the margin is over the units that fit, so the next one that fits, or the
 engine's own answer, opens instead. A unit whose lead opens on another subject than the question
 names (opening_fit.py: shares for a question on crypto-assets) is not served, and neither is the
-next: the question stood nearest a unit on another subject, and the engine answers. A unit whose rule does not hold at the age the question states
-(applies.py) gives way to the unit with the rule for that age, or to the best match among the units
-that hold for it, from the same scores. A post of several sentences that matched nothing whole is
+next: the question stood nearest a unit on another subject, and the engine answers. A unit whose
+rule does not hold at the age the question states (applies.py) gives way to the unit with the rule
+for that age, or to the best match among the units that hold for it, from the same scores. A post of several sentences that matched nothing whole is
 read by its asking sentences (`UnitMatcher.match_asked`), each held to what it asks.
 """
 
