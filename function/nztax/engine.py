@@ -465,14 +465,17 @@ class Engine:
         """LLM mode: the unit the question matches far ahead of any other (`llm_unit_margin`), served
         ahead of the model; a closer call is the model's to read. Never over a refusal or a question
         the offline reading would ask back about or calculate, and only a unit whose kind of answer
-        fits what is asked (unit_kind.py)."""
+        fits what is asked (unit_kind.py) and opens on the subject the question names (opening_fit.py)."""
         if (isinstance(self.retriever, MissingIndex) or not decision.known_year
                 or decision.action in ("refuse", "calculate", "clarify")):
             return None
+        from nztax.unit_choice import on_subject
+
         found = self.unit_matcher.match(without_denied(decision.question), vector, reading(decision.slots),
                                         declined=decision.action == "decline", allowed=None if frame is None else (
                                             lambda u: self.unit_kinds.fits(u, frame.asks, frame.asks_sure, decision.question)))
-        if found is None or found.score - found.runner_up_score < self.settings.llm_unit_margin:
+        if (found is None or found.score - found.runner_up_score < self.settings.llm_unit_margin
+                or not on_subject(found.unit, decision.question)):
             return None
         return found.unit
 

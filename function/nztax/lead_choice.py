@@ -72,7 +72,10 @@ def choose(question: str, lead: str, hits: list, tax_year: str | None, past_year
         return scored_sentences(question, [(s, k, 0) for k, s in enumerate(own)] + passage_candidates(passages, tax_year, past_year))
 
     def fits(sentence: str, source) -> bool:
-        return may_open(question, sentence, None if isinstance(source, int) else source)
+        # (A sentence of the lead that names no subject is read by the whole lead's.)
+        if isinstance(source, int):
+            return may_open(question, sentence, None, context=lead)
+        return may_open(question, sentence, source)
 
     def lead_best(scored: list) -> tuple[float, float, str]:
         # (None in the last place: no sentence of the lead may open, for another subject than the question's)

@@ -1,8 +1,9 @@
 """Whether a sentence may open the answer to a question: not a worked example, not another subject.
 
-In: the question, a candidate sentence and its passage (None for a sentence of the intent's own
-lead). Out: `may_open(question, sentence, hit)` -> bool; `worked_example(sentence, hit)`,
-`other_subject(question, sentence, hit)` -> bool. The lists are data (`data/opening_fit.yaml`).
+In: the question, a candidate sentence and its passage (None for a sentence of a lead, whose whole
+text comes as `context`). Out: `may_open(question, sentence, hit, context)` -> bool;
+`worked_example(sentence, hit)`, `other_subject(question, sentence, hit, context)` -> bool. The lists
+are data (`data/opening_fit.yaml`).
 
 A worked example ("Mere is paid $800 a week …", "These figures come from …") shows a rule at work
 for one made-up person; it does not say the rule, so it opens an answer only when the question
@@ -15,10 +16,13 @@ capitalised word that is not in the passage's title or heading, never appears th
 A sentence about another subject than the one the question names does not open it either: a
 question naming crypto-assets is not opened by the rule for shares, one naming New Zealand
 dividends not by the rule for overseas shares. Subjects come in groups whose members exclude each
-other (asset, where it is invested, employee or self-employed); a sentence that names members of
-a group the question names, none of them the question's, is about something else. When the
-sentence names none, its passage's heading is read instead. The question is read with IRD's own
-terms for its words (query_expansion: "bitcoin" is a crypto-asset).
+other (asset, where it is invested, employee or self-employed, interest or dividends); a sentence
+that names members of a group the question names, none of them the question's, is about something
+else. When the sentence names none, its passage's heading is read instead, or for a sentence of a lead (an
+intent's or a unit's, which has no passage) the whole lead (`context`), for the groups a lead is
+about throughout (`read_by_whole_lead`): "New Zealand has no general capital gains tax" says nothing
+of shares, but the lead it opens is about shares and land, not crypto-assets. The question is read
+with IRD's own terms for its words (query_expansion: "bitcoin" is a crypto-asset).
 """
 
 from __future__ import annotations
@@ -44,6 +48,8 @@ def _data() -> dict:
     return {
         "asked": joined(example["asked"]), "heading": joined(example["heading"]), "opener": joined(example["opener"]),
         "person_verb": re.compile(r"^(?:" + "|".join(example["person_verb"]) + ")", re.I),
+        "set_aside": re.compile(r"\b(?:" + "|".join(raw["set_aside"]) + r")\b[^,.;:()]*", re.I),
+        "whole_lead": frozenset(raw["read_by_whole_lead"]),
         "subjects": {group: {name: joined(alts) for name, alts in members.items()}
                      for group, members in raw["subjects"].items()},
     }
@@ -74,13 +80,10 @@ def worked_example(sentence: str, hit) -> bool:
     return named_person(sentence, hit)
 
 
-# A subject named only to set it aside ("income other than salary or wages") is not the text's subject.
-SET_ASIDE = re.compile(r"\b(?:other than|except(?: for)?|apart from|excluding|not from)\b[^,.;:()]*", re.I)
-
-
 def subjects_named(text: str) -> dict[str, frozenset[str]]:
     """The members of each subject group a text names (not those it sets aside)."""
-    text = SET_ASIDE.sub(" ", text)
+    # (A subject named only to set it aside, "income other than salary or wages", is not the text's subject.)
+    text = _data()["set_aside"].sub(" ", text)
     out = {}
     for group, members in _data()["subjects"].items():
         named = frozenset(name for name, pattern in members.items() if pattern.search(text))
@@ -96,11 +99,18 @@ def question_subjects(question: str) -> dict[str, frozenset[str]]:
     return subjects_named(" ".join((question, *canonical_terms(question))))
 
 
-def other_subject(question: str, sentence: str, hit) -> bool:
+def other_subject(question: str, sentence: str, hit, context: str | None = None) -> bool:
+    """Whether `sentence` (from passage `hit`, or from a lead whose whole text is `context`) is about
+    another subject than the question names (see the module docstring)."""
     asked = question_subjects(question)
     if not asked:
         return False
-    said, heading = subjects_named(sentence), subjects_named(_heading(hit)) if hit is not None else {}
+    said = subjects_named(sentence)
+    if hit is not None:
+        heading = subjects_named(_heading(hit))
+    else:
+        whole = _data()["whole_lead"]
+        heading = {g: m for g, m in subjects_named(context).items() if g in whole} if context else {}
     for group, members in asked.items():
         named = said.get(group) or heading.get(group)
         if named and not named & members:
@@ -108,11 +118,22 @@ def other_subject(question: str, sentence: str, hit) -> bool:
     return False
 
 
+def lead_on_subject(question: str, lead: str, written_for: str = "") -> bool:
+    """Whether a lead written for the question `written_for` (an answer unit's) may open the answer
+    to `question`: its opening sentence, read with the question it answers (which names the unit's
+    subject: "… if I am self-employed?" answered "… your salary or wages plus your business income"),
+    is not about another subject than `question` names; read by the whole lead when both name none."""
+    from nztax.lead_choice import lead_sentences
+
+    opening = (lead_sentences(lead or "") or [""])[0]
+    return not other_subject(question, f"{written_for} {opening}", None, context=lead)
+
+
 def asks_for_example(question: str) -> bool:
     return bool(_data()["asked"].search(question))
 
 
-def may_open(question: str, sentence: str, hit) -> bool:
+def may_open(question: str, sentence: str, hit, context: str | None = None) -> bool:
     if not asks_for_example(question) and worked_example(sentence, hit):
         return False
-    return not other_subject(question, sentence, hit)
+    return not other_subject(question, sentence, hit, context)

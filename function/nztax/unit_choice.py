@@ -8,13 +8,15 @@ asking sentence the unit was matched on when it was matched on one).
 The question is scored against the units once. A unit may answer only when its kind of answer fits
 what the question asks (unit_kind.py: a yes-or-no unit is no answer to a question asking for a
 figure, nor the reverse); the margin is over the units that fit, so the next one that fits, or the
-engine's own answer, opens instead. A unit whose rule does not hold at the age the question states
-(applies.py) gives way to the unit with the rule for that age, or to the best match among the units
-that hold for it, from the same scores. A post of several sentences that matched nothing whole is
-read by its asking sentences (`UnitMatcher.match_asked`), each held to what it asks; a post of two
-sentences only when its asking sentence and the whole post are nearest the same unit; never a unit
-about another subject of a group the post names (opening_fit.py: shares against land, an employee
-against the self-employed).
+engine's own answer, opens instead. A unit whose lead opens on another subject than the question
+names (opening_fit.py: shares for a question on crypto-assets) is not served, and neither is the
+next: the question stood nearest a unit on another subject, and the engine answers. A unit whose
+rule does not hold at the age the question states (applies.py) gives way to the unit with the rule
+for that age, or to the best match among the units that hold for it, from the same scores. A post of
+several sentences that matched nothing whole is read by its asking sentences
+(`UnitMatcher.match_asked`), each held to what it asks; a post of two sentences only when its asking
+sentence and the whole post are nearest the same unit; never a unit about another subject of a group
+the post names (shares against land, an employee against the self-employed).
 """
 
 from __future__ import annotations
@@ -22,8 +24,15 @@ from __future__ import annotations
 from dataclasses import replace
 
 from nztax import applies, opening_fit
+from nztax.opening_fit import lead_on_subject
 from nztax.sentences import sentences
 from nztax.slots import read_slots, reading, without_denied
+
+
+def on_subject(unit, question: str) -> bool:
+    """Whether the unit's lead opens on the subject `question` names (opening_fit.py: a unit on
+    shares is no answer to a question on crypto-assets, one for the self-employed none to an employee's)."""
+    return lead_on_subject(question, unit.lead or "", unit.question)
 
 
 def _asked_kind(frame) -> tuple[str | None, float]:
@@ -61,6 +70,10 @@ def choose(engine, decision, frame, vector, unread: bool):
                 asking, vector, story=frame.story,
                 allowed=lambda u, s: kinds.fits(u, s.asks, s.asks_sure, s.text)
                 and not opening_fit.other_subject(decision.question, u.question, None))
+    if found is not None and not on_subject(found.unit, found.sentence or decision.question):
+        # Nearest to a unit on another subject than the question names: no unit stands near enough
+        # (the next one is not let through, as a unit of another kind would be), the engine answers.
+        found = None
     unit = found.unit if found is not None else None
     if found is not None and found.sentence:
         # Its lead opens as the answer to the sentence it was matched on ("Yes." to a yes-or-no one).

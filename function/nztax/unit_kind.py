@@ -19,13 +19,15 @@ from __future__ import annotations
 
 import re
 
+from nztax.cue_words import alternatives
 from nztax.units import Unit, asks_yes_or_no, placeholders
 
 # A lead opening with one of these answers whether, not what.
 ANSWER_WORD = re.compile(r"^(?:Yes|No|Not)\b")
 # A question asking what, which, how much or when (not whether): an unsure figure reading of it is
-# still a figure question, while a keyword search read as a figure may be any question.
-CONTENT_QUESTION = re.compile(r"^(?:what|what's|whats|which|how (?:much|many|long|high|big)|when)\b", re.I)
+# still a figure question, while a keyword search read as a figure may be any question
+# (data/cue_words.yaml, content_question_openers).
+CONTENT_QUESTION = re.compile(r"^(?:" + alternatives("content_question_openers") + r")\b", re.I)
 # Placeholders that name no figure: the year the answer is for, the code the unit is about.
 NOT_FIGURES = frozenset({"year", "code"})
 DIGIT = re.compile(r"\d")

@@ -6,7 +6,7 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 from nztax.lead_choice import choose
-from nztax.opening_fit import may_open, other_subject, worked_example
+from nztax.opening_fit import lead_on_subject, may_open, other_subject, worked_example
 
 
 def _hit(text: str, section: str = "Overview", title: str = "A page") -> SimpleNamespace:
@@ -67,3 +67,47 @@ def test_a_lead_about_another_subject_gives_way_to_a_passage_on_the_questions_ow
     assert opening.sentence is not None and opening.sentence.startswith("Crypto-assets")
     # With no passage on the question's own subject, the lead stays: there is nothing better.
     assert choose("Do I pay tax on a gain from selling crypto?", lead, [], "2026-27", False, 5.0).sentence is None
+
+
+def test_a_lead_sentence_naming_nothing_is_read_by_the_whole_lead():
+    lead = "There is no general tax on gains. Gains on shares or land bought to sell are income."
+    hit = _hit("Crypto-assets bought to sell or exchange are taxed on the gain.")
+    opening = choose("Is there a gains tax on crypto?", lead, [hit], "2026-27", False, 5.0)
+    assert opening.sentence is not None and opening.sentence.startswith("Crypto-assets")
+    # Asked about shares, the same lead opens with its own first sentence.
+    assert choose("Is there a gains tax on shares?", lead, [hit], "2026-27", False, 5.0).sentence is None
+
+
+def test_a_units_lead_opens_only_on_the_questions_subject():
+    lead = "Usually not: a gain is income only if you bought them to sell."
+    written_for = "Do I pay tax when I sell shares I have held for years?"
+    assert not lead_on_subject("Do I pay tax when I sell crypto I have held for years?", lead, written_for)
+    assert lead_on_subject("Do I pay tax when I sell shares I have held for years?", lead, written_for)
+    # A question naming no subject group is not held to one.
+    assert lead_on_subject("Do I pay tax on a gain?", lead, written_for)
+    # An employee's question is not opened by a lead written for the self-employed.
+    assert not lead_on_subject("As an employee, can I claim my phone?", "You can claim the business part of its cost.",
+                               "Can self-employed people claim a phone?")
+    # A unit's opening is read with the question it answers, which names its subject.
+    assert lead_on_subject("I'm self-employed: how do I repay my loan?",
+                           "You repay through your return, on your salary or wages plus your business profit.",
+                           "How do I repay my loan if I am self-employed?")
+
+
+def test_interest_and_dividends_are_different_investment_income():
+    question = "What rate of withholding tax comes off dividends from a company here?"
+    assert other_subject(question, "When your interest is paid, the payer takes withholding tax off it.", None)
+    assert not other_subject(question, "Dividends have withholding tax taken at the rate the company uses.", None)
+    assert not other_subject(question, "Withholding tax comes off interest and dividends alike.", None)
+
+
+def test_a_loans_interest_is_not_investment_income():
+    question = "What rate of withholding tax comes off dividends from a company here?"
+    assert not other_subject(question, "Your loan is interest-free while you live here.", None)
+
+
+def test_a_lead_mentioning_one_kind_of_earner_in_passing_still_opens_for_another():
+    lead = "The levy is charged on earnings up to a maximum. Employees pay it through their pay."
+    opening = choose("What is the levy rate for a sole trader?", lead, [], "2026-27", False, 5.0)
+    assert opening.lead.startswith("The levy is charged")
+    assert not other_subject("What is the levy rate for a sole trader?", "The levy is charged on earnings.", None, context=lead)
