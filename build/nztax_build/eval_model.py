@@ -113,3 +113,20 @@ class Cost:
                 f"and {c['completion_tokens_per_answer']} completion tokens and {c['model_seconds_per_answer']} s of model time "
                 f"an answer, ${c['cost_usd']} in all; the offline answer stood in {sum(self.fallbacks.values())} times "
                 f"{c['offline_fallbacks'] or ''}.\n")
+
+
+def write_report(out: Path, report: str, summary: dict, model: str | None, cost, keys: tuple[str, ...],
+                 within: str | None = None) -> Path:
+    """Print an evaluation's report and write it (`out`, markdown) with its summary beside it (JSON).
+    With a model the report adds its cost and its `keys` beside the offline run's (`within`: as in
+    `beside_offline`), and both files carry the model's tag. Returns the markdown file's path."""
+    if model:
+        parts = summary[within] if within else summary
+        report += cost.markdown(model) + beside_offline(parts, out.with_suffix(".json"), model, keys, within)
+        summary = {**summary, "model": model, "cost": cost.to_json()}
+    print(report)
+    out = tagged(out, model)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(report, encoding="utf-8")
+    out.with_suffix(".json").write_text(json.dumps(summary, indent=2), encoding="utf-8")
+    return out

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
-import json
 import re
 import sys
 import time
@@ -263,14 +262,6 @@ def run(args) -> int:
                "parts": {p: _totals([o for o in outcomes if o.scenario.split == p]) for p in splits},
                "by_category": by_split_cat,
                "failures": {o.scenario.id: o.notes for o in failing}}
-    if model:
-        report += cost.markdown(model) + eval_model.beside_offline(summary["parts"], out.with_suffix(".json"), model,
-                                                                   ("behaviour", "facts", "citations", "wrong_figures"), "parts")
-        summary = {**summary, "model": model, "cost": cost.to_json()}
-    print(report)
-    out = eval_model.tagged(out, model)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(report, encoding="utf-8")
-    out.with_suffix(".json").write_text(json.dumps(summary, indent=2), encoding="utf-8")
+    out = eval_model.write_report(out, report, summary, model, cost, ("behaviour", "facts", "citations", "wrong_figures"), "parts")
     print(f"[eval answers] written {out} and {out.with_suffix('.json')}", file=sys.stderr)
     return 0

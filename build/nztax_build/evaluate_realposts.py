@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
-import json
 import re
 import sys
 import time
@@ -171,15 +170,8 @@ def run(args) -> int:
     summary = summarise(posts, results, load_grades(grades_path))
     report = _report(summary, golden, seconds, model)
     out = Path(getattr(args, "out", None) or settings.work_dir / "eval" / "realposts.md")
-    if model:
-        report += cost.markdown(model) + eval_model.beside_offline(summary, out.with_suffix(".json"), model, (
-            "graded", "in_scope_correct_or_partly", "out_of_scope_declined", "scope_right"))
-        summary = {**summary, "model": model, "cost": cost.to_json()}
-    print(report)
-    out = eval_model.tagged(out, model)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(report, encoding="utf-8")
-    out.with_suffix(".json").write_text(json.dumps(summary, indent=2), encoding="utf-8")
+    out = eval_model.write_report(out, report, summary, model, cost, (
+        "graded", "in_scope_correct_or_partly", "out_of_scope_declined", "scope_right"))
     sheet_path = out.with_name(eval_model.tagged(Path("realposts_sheet.yaml"), model).name)
     sheet_path.write_text(yaml.safe_dump(sheet, sort_keys=False, allow_unicode=True, width=110), encoding="utf-8")
     print(f"[eval realposts] written {out}, {out.with_suffix('.json')} and the grading sheet {sheet_path}", file=sys.stderr)

@@ -56,6 +56,10 @@ WATCH_ANNOUNCEMENTS = """() => {
 }"""
 
 
+# The calculator has no recompute pending: no typing pause running, no result being redrawn.
+SETTLED = "!document.querySelector('.nz-calc__result').classList.contains('nz-calc__result--pending')"
+
+
 def test_vendored_axe_is_the_pinned_release():
     data = AXE.read_bytes()
     assert hashlib.sha256(data).hexdigest() == AXE_SHA256
@@ -111,7 +115,9 @@ def test_keyboard_reaches_the_calculator_and_hears_one_line_per_result(page, liv
     # IRD 2026-27 bands: 15,600 x 10.5% + 37,900 x 17.5% + 25,500 x 30% + 6,000 x 33%.
     page.wait_for_function("document.querySelector('.nz-calc__result').innerText.includes('$17,927.50')")
     page.keyboard.press("Tab")  # leaving the field commits it again: the same result is not re-read
-    page.wait_for_timeout(800)
+    # That commit clears the result at once and redraws it; any announcement it makes comes with the
+    # redraw, so the count is read once the result is back, not after a guessed pause.
+    page.wait_for_function(SETTLED + " && document.querySelector('.nz-calc__result').innerText.includes('$17,927.50')")
     heard = page.evaluate("window.__heard")
     assert len(heard) == 1, heard
     assert "$17,927.50" in heard[0] and "\n" not in heard[0] and len(heard[0]) < 120, heard
@@ -120,7 +126,8 @@ def test_keyboard_reaches_the_calculator_and_hears_one_line_per_result(page, liv
     page.keyboard.press("Control+A")
     page.keyboard.insert_text("-5")
     page.wait_for_function("document.querySelector('.nz-field__error').innerText.includes('negative')")
-    page.wait_for_timeout(800)
+    # The message is announced with the field's message, after the typing pause; nothing follows it.
+    page.wait_for_function(SETTLED + " && window.__heard.length >= 2")
     heard = page.evaluate("window.__heard")
     assert len(heard) == 2 and "negative" in heard[1], heard
     # The message is tied to its field, so it is read when the field is reached.
