@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Callable
 
 
-from nztax.frame import FrameAmount, QuestionFrame, Trace
+from nztax.frame import EXAMPLE_OWNER, FrameAmount, QuestionFrame, Trace
 from nztax.slots import INCOME_LIKE_ROLES, Money, Slots
 from nztax.yaml_data import load_yaml
 
@@ -79,9 +79,10 @@ def _someone_elses(a: FrameAmount, bar: float) -> bool:
 def vetoed_inputs(inputs: list[FrameAmount], bar: float) -> list[FrameAmount]:
     """The inputs the learned reading says, at least `bar` sure, are not the asker's income: another kind
     of figure, or someone else's income beside an income of the asker's own (when every income is
-    someone else's, that person is the one asked about)."""
+    someone else's, that person is the one asked about); and every figure of an example the question
+    quotes or sets up (frame.EXAMPLE_OWNER) and does not ask to have worked out."""
     own = [a for a in inputs if not _someone_elses(a, bar)]
-    return [a for a in inputs if not _derived(a) and (
+    return [a for a in inputs if a.owner == EXAMPLE_OWNER or not _derived(a) and (
         (a.kind != "income" and a.kind_sure >= bar) or (_someone_elses(a, bar) and own))]
 
 
@@ -95,6 +96,15 @@ def uncertain_inputs(inputs: list[FrameAmount], bar: float) -> list[FrameAmount]
     owners = INCOME_OWNERS if any(income(a, INCOME_OWNERS) for a in inputs) or not inputs else ("someone_else",)
     sure = {a.value for a in inputs if _derived(a) or income(a, owners)}
     return [a for a in inputs if a.value not in sure]
+
+
+def _handed_over(decision, frame: QuestionFrame) -> list:
+    """The calculator calls handed to the poster to confirm: none when every figure they would run on
+    is an example's (the link says "your figures", and an example's are not the poster's)."""
+    inputs = frame.inputs_of(input_amounts(decision.slots))
+    if inputs and all(a.owner == EXAMPLE_OWNER for a in inputs):
+        return []
+    return list(decision.calls)
 
 
 @dataclass(frozen=True)
@@ -223,10 +233,12 @@ def _apply_row(decision, frame: QuestionFrame, settings, trace: Trace, redecide,
         if out.action == "calculate":
             out = replace(out, stated=[a for a in frame.stated()])
         elif out.action != "decline":
-            out = replace(out, handed_over=list(decision.calls), action="topic", calls=[])
+            out = replace(out, handed_over=_handed_over(decision, frame), action="topic", calls=[])
     elif row.then == "hand_over":
-        out = replace(decision, action="topic", calls=[], handed_over=list(decision.calls))
+        out = replace(decision, action="topic", calls=[], handed_over=_handed_over(decision, frame))
         inputs = frame.inputs_of(input_amounts(decision.slots))
+        if not out.handed_over and decision.calls:
+            trace.notes.append("the figures are an example's: neither worked on nor handed to a calculator as the asker's")
         if not facts.answers_ask:
             asked = ", ".join(f"{a} {sure:.2f}" for a, sure in zip(frame.asks_each, frame.asks_each_sure or [1.0] * len(frame.asks_each)))
             trace.notes.append(f"a calculation does not answer what is surely asked ({asked})")
