@@ -26,7 +26,7 @@ INCOME_OWNERS = ("me", "partner")
 CONDITIONS = ("proposed", "proposed_not", "declined_as", "intent_sure", "scope", "scope_not", "scope_sure", "scope_firm",
               "scope_out_sure", "scope_out_firm", "scope_in_high",
               "inputs_sure", "inputs_certain", "recoverable", "stated", "asks", "answers_ask", "asks_figure", "story",
-              "lead_fits", "rule_worked", "several_figures", "read_by", "asks_income", "rate_given")
+              "lead_fits", "rule_worked", "several_figures", "read_by", "asks_income", "rate_given", "decline_unread")
 
 
 @dataclass(frozen=True)
@@ -43,6 +43,7 @@ class Table:
     answers: dict                # calculator -> the ask kinds its result answers ("default" for the rest)
     model_scopes: dict           # the subjects LLM mode's frame schema offers the model (the rest are offline-only)
     income_asks: tuple[str, ...] = ()  # the questions back (Decision.missing) that ask for the poster's income
+    declined_subjects: dict | None = None  # a proposed decline's topic (intent copy) -> the scope class it is
 
     def answered_by(self, tool: str) -> tuple[str, ...]:
         return tuple(self.answers.get(tool) or self.answers.get("default") or ())
@@ -58,7 +59,7 @@ def table() -> Table:
             raise ValueError(f"decision row {row.id}: unknown condition(s) {sorted(unknown)}")
     model_scopes = dict(data.get("scopes") or {})
     return Table(rows, {**model_scopes, **(data.get("offline_scopes") or {})}, dict(data.get("calculations_answer") or {}),
-                 model_scopes, tuple(data.get("income_asks") or ()))
+                 model_scopes, tuple(data.get("income_asks") or ()), dict(data.get("declined_subjects") or {}))
 
 
 def input_amounts(slots: Slots) -> list[Money]:
@@ -135,6 +136,7 @@ class Facts:
     read_by: str = "offline"     # who read the frame: offline or model (LLM mode)
     asks_income: bool = False    # a proposed question back asks for the poster's income (`income_asks`)
     rate_given: bool = False     # the question names the tax rate its figure is worked at
+    decline_unread: bool = False  # a proposed decline's subject is neither the frame's likeliest subject nor its likeliest other
 
     def holds(self, when: dict) -> bool:
         checks = {
@@ -151,7 +153,7 @@ class Facts:
             "several_figures": lambda v: self.several_figures == bool(v),
             "stated": lambda v: self.stated == bool(v), "asks": lambda v: any(a in v for a in self.asks),
             "read_by": lambda v: self.read_by in v, "asks_income": lambda v: self.asks_income == bool(v),
-            "rate_given": lambda v: self.rate_given == bool(v),
+            "rate_given": lambda v: self.rate_given == bool(v), "decline_unread": lambda v: self.decline_unread == bool(v),
         }
         return all(checks[name](value) for name, value in when.items())
 
@@ -194,7 +196,17 @@ def facts_of(decision, frame: QuestionFrame, settings, asked_alone: Callable[[],
                  rule_worked=decision.action == "fact" and bool(decision.rule_results or decision.calls),
                  several_figures=len({a.value for a in frame.amounts if a.period is not None}) > 1,
                  kept=kept, read_by=frame.read_by, rate_given=frame.rate_given,
-                 asks_income=decision.action == "clarify" and any(m in table().income_asks for m in decision.missing or ()))
+                 asks_income=decision.action == "clarify" and any(m in table().income_asks for m in decision.missing or ()),
+                 decline_unread=_decline_unread(decision, frame))
+
+
+def _decline_unread(decision, frame: QuestionFrame) -> bool:
+    """Whether a proposed decline names a subject (a trust's tax, a company's, another country's) that the
+    learned scope reading puts neither first nor first among the subjects other than New Zealand personal tax."""
+    if decision.action != "decline" or decision.intent is None or frame.scope_in is None:
+        return False
+    subject = (table().declined_subjects or {}).get(decision.intent.copy)
+    return subject is not None and subject not in (frame.scope, frame.scope_other)
 
 
 def apply_table(decision, frame: QuestionFrame, settings, *, redecide: Callable[[Slots], object],
