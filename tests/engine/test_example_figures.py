@@ -90,3 +90,41 @@ def test_family_an_example_beside_the_askers_own_income_leaves_only_their_own(en
     question = opener.format(inc="$52,000") + "the tax comes to $7,400. I earn $71,000. How much income tax will I pay?"
     d = decided(engine, question)
     assert d.action == "calculate" and incomes(d) == {71000.0}, d.trace.to_json()
+
+
+# -- a decline the scope reading does not back (decisions.yaml: declined_subject_not_read) ---------
+
+@pytest.mark.parametrize("copy,scope,other,lifted", [
+    ("trust", "kiwisaver_scheme", "kiwisaver_scheme", True),   # "unit trust" words in a KiwiSaver story
+    ("company", "nz_tax", "employment_law", True),
+    ("overseas", "nz_tax", "kiwisaver_scheme", True),
+    ("trust", "other_nz_tax", "other_nz_tax", False),          # the scope reading backs the decline
+    ("company", "nz_tax", "other_nz_tax", False),
+    ("overseas", "foreign_tax", "foreign_tax", False),
+    ("not_tax", "nz_tax", "budgeting", False),                 # a decline with no subject of its own is not lifted here
+])
+def test_a_story_declined_as_a_subject_the_scope_reading_does_not_read_is_lifted(copy, scope, other, lifted):
+    from types import SimpleNamespace
+
+    from nztax.decision_table import Facts, facts_of, table
+    from nztax.frame import QuestionFrame
+    from nztax.settings import get_settings
+
+    frame = QuestionFrame(asks="how", asks_sure=0.9, asking=("How is it taxed?",), asks_each=("how",), amounts=(),
+                          tax_year=None, year_text=None, conditions=(), scope=scope, scope_sure=0.4, story=True,
+                          scope_in=0.3, scope_other=other)
+    decision = SimpleNamespace(action="decline", intent=SimpleNamespace(copy=copy, name="decline_x"), slots=None,
+                               calls=[], classification=SimpleNamespace(confident=True), missing=[], rule_results={})
+    facts: Facts = facts_of(decision, frame, get_settings())
+    row = next(r for r in table().rows if facts.holds(r.when))
+    assert (row.id == "declined_subject_not_read") == lifted, row.id
+
+
+@pytest.mark.parametrize("story", [
+    "Our family trust has a rental and some shares. The trustees want to know how the trust's income is taxed. "
+    "Should the trust pay the tax or pass the income to the beneficiaries?",
+    "My brother and I own a small company that made a profit this year. We pay ourselves shareholder salaries. "
+    "What rate does the company pay on the profit it keeps?",
+])
+def test_family_a_trusts_or_a_companys_own_tax_story_is_still_declined(engine, story):
+    assert decided(engine, story).action == "decline"
