@@ -44,9 +44,9 @@ def incomes(decision) -> set[float]:
 def test_every_opener_marks_its_sentence_as_an_example(text):
     spans = example_spans(text)
     first_figure = text.index("$")
-    assert any(a <= first_figure < b for a, b in spans), (text, spans)
+    assert any(a <= first_figure < b for a, b, _ in spans), (text, spans)
     # The example runs to the end of its own sentence, not into the question after it.
-    assert all(not text[a:b].rstrip().endswith("?") for a, b in spans)
+    assert all(not text[a:b].rstrip().endswith("?") for a, b, _ in spans)
 
 
 @pytest.mark.parametrize("text", ["For example, I earn $62,000 and my partner earns $40,000. How much tax do we pay?",
@@ -78,11 +78,26 @@ def test_family_the_same_figure_told_as_the_askers_own_is_worked_on(engine, inc,
     "If someone earns {inc}, how much income tax do they pay?",
     "Let's say someone earns {inc}. How much income tax do they pay a year?",
     "For example, on {inc} a year, how much income tax is that?",
+    "Say you earn {inc} in wages and nothing else. How much income tax is that for the year?",
+    "Say someone is on a salary of {inc}. What's the income tax on it?",
 ])
 @pytest.mark.parametrize("inc,value", [("$62,000", 62000.0), ("$85k", 85000.0)])
 def test_family_an_example_the_question_asks_to_have_worked_out_is_worked_out(engine, question, inc, value):
     d = decided(engine, question.format(inc=inc))
     assert d.action == "calculate" and value in incomes(d), d.trace.to_json()
+
+
+@pytest.mark.parametrize("ask", ["How much is the threshold?", "What is the rate above the threshold?",
+                                 "What's the rule for someone with two jobs?"])
+@pytest.mark.parametrize("quoted", ["For example, if you earn {inc}, you repay 12% of what you earn over the threshold.",
+                                    "IRD's example: a person on {inc} repays 12% of the income over the threshold.",
+                                    "The online calculator says someone earning {inc} repays 12% over the threshold."])
+def test_family_a_figure_asked_after_a_quoted_example_is_about_the_rule_not_the_example(engine, quoted, ask):
+    # A quoted example is the rule at work; a figure asked after it is the rule's, not the example's
+    # (a case the poster supposes, "say you earn …", is different: a figure asked after it is its own).
+    question = quoted.format(inc="$68,000") + " " + ask
+    d = decided(engine, question)
+    assert 68000.0 not in incomes(d), d.trace.to_json()
 
 
 @pytest.mark.parametrize("opener", OPENERS[:4])
