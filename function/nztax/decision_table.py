@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Callable
 
 
-from nztax.frame import FrameAmount, QuestionFrame, Trace
+from nztax.frame import EXAMPLE_OWNER, FrameAmount, QuestionFrame, Trace
 from nztax.slots import INCOME_LIKE_ROLES, Money, Slots
 from nztax.yaml_data import load_yaml
 
@@ -26,7 +26,7 @@ INCOME_OWNERS = ("me", "partner")
 CONDITIONS = ("proposed", "proposed_not", "declined_as", "intent_sure", "scope", "scope_not", "scope_sure", "scope_firm",
               "scope_out_sure", "scope_out_firm", "scope_in_high",
               "inputs_sure", "inputs_certain", "recoverable", "stated", "asks", "answers_ask", "asks_figure", "story",
-              "lead_fits", "rule_worked", "several_figures", "read_by", "asks_income", "rate_given")
+              "lead_fits", "rule_worked", "several_figures", "read_by", "asks_income", "rate_given", "decline_unread")
 
 
 @dataclass(frozen=True)
@@ -43,6 +43,7 @@ class Table:
     answers: dict                # calculator -> the ask kinds its result answers ("default" for the rest)
     model_scopes: dict           # the subjects LLM mode's frame schema offers the model (the rest are offline-only)
     income_asks: tuple[str, ...] = ()  # the questions back (Decision.missing) that ask for the poster's income
+    declined_subjects: dict | None = None  # a proposed decline's topic (intent copy) -> the scope class it is
 
     def answered_by(self, tool: str) -> tuple[str, ...]:
         return tuple(self.answers.get(tool) or self.answers.get("default") or ())
@@ -58,7 +59,7 @@ def table() -> Table:
             raise ValueError(f"decision row {row.id}: unknown condition(s) {sorted(unknown)}")
     model_scopes = dict(data.get("scopes") or {})
     return Table(rows, {**model_scopes, **(data.get("offline_scopes") or {})}, dict(data.get("calculations_answer") or {}),
-                 model_scopes, tuple(data.get("income_asks") or ()))
+                 model_scopes, tuple(data.get("income_asks") or ()), dict(data.get("declined_subjects") or {}))
 
 
 def input_amounts(slots: Slots) -> list[Money]:
@@ -79,9 +80,10 @@ def _someone_elses(a: FrameAmount, bar: float) -> bool:
 def vetoed_inputs(inputs: list[FrameAmount], bar: float) -> list[FrameAmount]:
     """The inputs the learned reading says, at least `bar` sure, are not the asker's income: another kind
     of figure, or someone else's income beside an income of the asker's own (when every income is
-    someone else's, that person is the one asked about)."""
+    someone else's, that person is the one asked about); and every figure of an example the question
+    quotes or sets up (frame.EXAMPLE_OWNER) and does not ask to have worked out."""
     own = [a for a in inputs if not _someone_elses(a, bar)]
-    return [a for a in inputs if not _derived(a) and (
+    return [a for a in inputs if a.owner == EXAMPLE_OWNER or not _derived(a) and (
         (a.kind != "income" and a.kind_sure >= bar) or (_someone_elses(a, bar) and own))]
 
 
@@ -95,6 +97,15 @@ def uncertain_inputs(inputs: list[FrameAmount], bar: float) -> list[FrameAmount]
     owners = INCOME_OWNERS if any(income(a, INCOME_OWNERS) for a in inputs) or not inputs else ("someone_else",)
     sure = {a.value for a in inputs if _derived(a) or income(a, owners)}
     return [a for a in inputs if a.value not in sure]
+
+
+def _handed_over(decision, frame: QuestionFrame) -> list:
+    """The calculator calls handed to the poster to confirm: none when every figure they would run on
+    is an example's (the link says "your figures", and an example's are not the poster's)."""
+    inputs = frame.inputs_of(input_amounts(decision.slots))
+    if inputs and all(a.owner == EXAMPLE_OWNER for a in inputs):
+        return []
+    return list(decision.calls)
 
 
 @dataclass(frozen=True)
@@ -125,6 +136,7 @@ class Facts:
     read_by: str = "offline"     # who read the frame: offline or model (LLM mode)
     asks_income: bool = False    # a proposed question back asks for the poster's income (`income_asks`)
     rate_given: bool = False     # the question names the tax rate its figure is worked at
+    decline_unread: bool = False  # a proposed decline's subject is neither the frame's likeliest subject nor its likeliest other
 
     def holds(self, when: dict) -> bool:
         checks = {
@@ -141,7 +153,7 @@ class Facts:
             "several_figures": lambda v: self.several_figures == bool(v),
             "stated": lambda v: self.stated == bool(v), "asks": lambda v: any(a in v for a in self.asks),
             "read_by": lambda v: self.read_by in v, "asks_income": lambda v: self.asks_income == bool(v),
-            "rate_given": lambda v: self.rate_given == bool(v),
+            "rate_given": lambda v: self.rate_given == bool(v), "decline_unread": lambda v: self.decline_unread == bool(v),
         }
         return all(checks[name](value) for name, value in when.items())
 
@@ -184,7 +196,17 @@ def facts_of(decision, frame: QuestionFrame, settings, asked_alone: Callable[[],
                  rule_worked=decision.action == "fact" and bool(decision.rule_results or decision.calls),
                  several_figures=len({a.value for a in frame.amounts if a.period is not None}) > 1,
                  kept=kept, read_by=frame.read_by, rate_given=frame.rate_given,
-                 asks_income=decision.action == "clarify" and any(m in table().income_asks for m in decision.missing or ()))
+                 asks_income=decision.action == "clarify" and any(m in table().income_asks for m in decision.missing or ()),
+                 decline_unread=_decline_unread(decision, frame))
+
+
+def _decline_unread(decision, frame: QuestionFrame) -> bool:
+    """Whether a proposed decline names a subject (a trust's tax, a company's, another country's) that the
+    learned scope reading puts neither first nor first among the subjects other than New Zealand personal tax."""
+    if decision.action != "decline" or decision.intent is None or frame.scope_in is None:
+        return False
+    subject = (table().declined_subjects or {}).get(decision.intent.copy)
+    return subject is not None and subject not in (frame.scope, frame.scope_other)
 
 
 def apply_table(decision, frame: QuestionFrame, settings, *, redecide: Callable[[Slots], object],
@@ -223,10 +245,12 @@ def _apply_row(decision, frame: QuestionFrame, settings, trace: Trace, redecide,
         if out.action == "calculate":
             out = replace(out, stated=[a for a in frame.stated()])
         elif out.action != "decline":
-            out = replace(out, handed_over=list(decision.calls), action="topic", calls=[])
+            out = replace(out, handed_over=_handed_over(decision, frame), action="topic", calls=[])
     elif row.then == "hand_over":
-        out = replace(decision, action="topic", calls=[], handed_over=list(decision.calls))
+        out = replace(decision, action="topic", calls=[], handed_over=_handed_over(decision, frame))
         inputs = frame.inputs_of(input_amounts(decision.slots))
+        if not out.handed_over and decision.calls:
+            trace.notes.append("the figures are an example's: neither worked on nor handed to a calculator as the asker's")
         if not facts.answers_ask:
             asked = ", ".join(f"{a} {sure:.2f}" for a, sure in zip(frame.asks_each, frame.asks_each_sure or [1.0] * len(frame.asks_each)))
             trace.notes.append(f"a calculation does not answer what is surely asked ({asked})")

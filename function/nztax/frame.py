@@ -18,17 +18,21 @@ model. A reading below the settings' bar is kept but marked unsure, and nothing 
 from __future__ import annotations
 
 import re
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from decimal import Decimal
 
 from nztax.ages import Age, read_ages
 from nztax.cue_words import cue
+from nztax.example_figures import example_figure_starts
 from nztax.sentences import asking_sentences, sentences  # noqa: F401  (sentences: the frame's own readers)
 from nztax.slots import Slots
 
 ASK_KINDS = ("figure", "yes_no", "why", "which", "how", "worth_it", "check")
 AMOUNT_KINDS = ("income", "tax_withheld", "bill", "refund", "balance", "price", "rate", "cap", "contribution", "other_figure")
 OWNERS = ("me", "partner", "someone_else", "employer", "ird")
+# The owner the example grammar (example_figures.py) gives a figure inside a quoted or hypothetical
+# example: nobody's income to work on. Not a learned class (nor one LLM mode's schema offers).
+EXAMPLE_OWNER = "example"
 # Kinds of figure a poster states that the engine can set its own figure beside.
 STATED_KINDS = ("tax_withheld", "bill", "refund", "other_figure")
 # Roles the number grammar gives amounts that a calculation takes in itself (a cost it deducts, a gift
@@ -165,6 +169,10 @@ def read_frame(text: str, slots: Slots, model, bar: float = 0.7) -> QuestionFram
     # A percentage is a rate by its form; whose rate it is is read.
     amounts += [FrameAmount(m.group(0), m.start(), m.end(), Decimal(m.group(1)), None, "rate", 1.0, owner, os_)
                 for m, (_, (owner, os_)) in zip(percents, read[len(spans):])]
+    # A figure inside an example (IRD's, an employer's, a calculator's, one set up for someone else)
+    # is the example's, whatever its words say of it, unless the asking sentence holds the example.
+    quoted = example_figure_starts(text, [a.start for a in amounts])
+    amounts = [replace(a, owner=EXAMPLE_OWNER, owner_sure=1.0) if a.start in quoted else a for a in amounts]
     amounts.sort(key=lambda a: a.start)
     return QuestionFrame(asks=asks, asks_sure=asks_sure, asking=tuple(asking), asks_each=tuple(r[0] for r in readings),
                          asks_each_sure=tuple(r[1] for r in readings),

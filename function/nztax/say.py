@@ -550,6 +550,14 @@ def topic(decision: Decision, rules: RuleBook, hits: list, current_year: str) ->
     chosen = best_sentences(" ".join(asking), hits, 1, tax_year=decision.tax_year, past_year=past) if asking else []
     chosen += [c for c in best_sentences(decision.asked, hits, LEAD_SENTENCES, tax_year=decision.tax_year, past_year=past)
                if c[0] not in {s for s, _ in chosen}][: LEAD_SENTENCES - len(chosen)]
+    if not chosen and asking:
+        # An asking sentence that refers back ("is this taxable?") to what the story named in its
+        # opening sentence shares too few words with the passages alone, and the whole story too many.
+        from nztax.sentences import sentences
+
+        opening = sentences(decision.asked)[:1]
+        for query in (" ".join(opening + asking), " ".join(opening)):
+            chosen = chosen or best_sentences(query, hits, LEAD_SENTENCES, tax_year=decision.tax_year, past_year=past)
     if not chosen:
         return AskResult(status="answered", answer=composer.NOTHING_FOUND, tax_year=decision.tax_year,
                          disclaimer=composer.BASE_DISCLAIMER,

@@ -41,8 +41,14 @@ def question_spans(text: str) -> list[tuple[int, int]]:
     return [(s, e) for s, e in sentence_spans(text) if text[s:e].endswith("?")]
 
 
+def asking_spans(text: str) -> list[tuple[int, int]]:
+    """(start, end) of the sentences that ask (see `asking_sentences`)."""
+    found = sentence_spans(text)
+    asking = ([(s, e) for s, e in found if text[s:e].endswith("?")]
+              or [(s, e) for s, e in found if OPENS_ASKING.match(text[s:e])])
+    return asking or found[-1:] or [(0, len(text))]
+
+
 def asking_sentences(text: str) -> list[str]:
     """The sentences that ask: those ending in "?" or opening like a question; else the last sentence."""
-    found = sentences(text)
-    asking = [s for s in found if s.endswith("?")] or [s for s in found if OPENS_ASKING.match(s)]
-    return asking or found[-1:] or [text]
+    return [text[s:e] for s, e in asking_spans(text)]

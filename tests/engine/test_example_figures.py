@@ -1,0 +1,145 @@
+"""Figures inside a quoted or hypothetical example are not the asker's (issue 36): generated families.
+
+Each example is set up one way (an opener) with figures of one kind, and asked about one way. The
+engine never works a sum on an example's figures, nor hands them to a calculator as "your figures",
+unless the question asks for that example worked out; the same figures told as the asker's own, or
+asked about, are worked on."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from nztax.example_figures import example_figure_starts, example_spans
+
+# How a post sets an example up (the figures follow), written for these tests.
+OPENERS = ["For example, if you earn {inc}, ", "IRD's guide says that, for instance, on {inc} ",
+           "My payroll team's note says: say you earn {inc}, then ", "e.g. on {inc} a year ",
+           "The online calculator showed that someone earning {inc} ", "Let's say someone earns {inc}, so "]
+# What the example says next: another figure of its own.
+CLAIMS = ["the tax comes to {fig}.", "you would take home {fig} a fortnight.", "the PAYE on a {fig} bonus is about 30%."]
+# General questions that ask about a rule, not about the example's person.
+GENERAL = ["How is that worked out?", "Why is a bonus taxed differently from normal pay?",
+           "Does the calculator take KiwiSaver off as well?", "Is it the same for students?"]
+FIGURES = [("$62,000", 62000.0, "$9,850"), ("$85k", 85000.0, "$2,400"), ("$48,500", 48500.0, "$1,350")]
+
+CASES = [(o.format(inc=inc) + c.format(fig=fig) + " " + g, value)
+         for (o, c, g), (inc, value, fig) in zip(itertools.product(OPENERS, CLAIMS, GENERAL), itertools.cycle(FIGURES))]
+
+
+def decided(engine, question):
+    decision, _ = engine.understand(question, None, None)
+    return decision
+
+
+def incomes(decision) -> set[float]:
+    keys = ("taxable_income", "annual_income", "gross_pay", "annual_salary", "total_annual_income")
+    return {float(args[k]) for _, args in [*decision.calls, *decision.handed_over] for k in keys if args.get(k) is not None}
+
+
+# -- the grammar -----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("text", [c for c, _ in CASES[:: len(CLAIMS)]])
+def test_every_opener_marks_its_sentence_as_an_example(text):
+    spans = example_spans(text)
+    first_figure = text.index("$")
+    assert any(a <= first_figure < b for a, b, _ in spans), (text, spans)
+    # The example runs to the end of its own sentence, not into the question after it.
+    assert all(not text[a:b].rstrip().endswith("?") for a, b, _ in spans)
+
+
+@pytest.mark.parametrize("text", ["For example, I earn $62,000 and my partner earns $40,000. How much tax do we pay?",
+                                  "Let's say I earn $85k next year. How much tax would I pay?",
+                                  "Say we earn $120,000 between us. What's the tax on that?"])
+def test_an_example_told_in_the_first_person_is_the_askers_own(text):
+    starts = [i for i, ch in enumerate(text) if ch == "$"]
+    assert example_figure_starts(text, starts) == set()
+
+
+# -- the engine ------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("question,value", CASES)
+def test_family_an_examples_figures_are_never_worked_on_nor_handed_over(engine, question, value):
+    d = decided(engine, question)
+    assert d.action != "calculate" or value not in incomes(d), d.trace.to_json()
+    assert value not in incomes(d), d.trace.to_json()
+    owners = {a["owner"] for a in d.trace.frame["amounts"] if a["text"].startswith("$")}
+    assert owners == {"example"}, d.trace.to_json()
+
+
+@pytest.mark.parametrize("inc,value", [("$62,000", 62000.0), ("$85k", 85000.0), ("$48,500", 48500.0)])
+def test_family_the_same_figure_told_as_the_askers_own_is_worked_on(engine, inc, value):
+    d = decided(engine, f"I earn {inc} a year. How much income tax will I pay?")
+    assert d.action == "calculate" and value in incomes(d), d.trace.to_json()
+
+
+@pytest.mark.parametrize("question", [
+    "If someone earns {inc}, how much income tax do they pay?",
+    "Let's say someone earns {inc}. How much income tax do they pay a year?",
+    "For example, on {inc} a year, how much income tax is that?",
+    "Say you earn {inc} in wages and nothing else. How much income tax is that for the year?",
+    "Say someone is on a salary of {inc}. What's the income tax on it?",
+])
+@pytest.mark.parametrize("inc,value", [("$62,000", 62000.0), ("$85k", 85000.0)])
+def test_family_an_example_the_question_asks_to_have_worked_out_is_worked_out(engine, question, inc, value):
+    d = decided(engine, question.format(inc=inc))
+    assert d.action == "calculate" and value in incomes(d), d.trace.to_json()
+
+
+@pytest.mark.parametrize("ask", ["How much is the threshold?", "What is the rate above the threshold?",
+                                 "What's the rule for someone with two jobs?"])
+@pytest.mark.parametrize("quoted", ["For example, if you earn {inc}, you repay 12% of what you earn over the threshold.",
+                                    "IRD's example: a person on {inc} repays 12% of the income over the threshold.",
+                                    "The online calculator says someone earning {inc} repays 12% over the threshold."])
+def test_family_a_figure_asked_after_a_quoted_example_is_about_the_rule_not_the_example(engine, quoted, ask):
+    # A quoted example is the rule at work; a figure asked after it is the rule's, not the example's
+    # (a case the poster supposes, "say you earn …", is different: a figure asked after it is its own).
+    question = quoted.format(inc="$68,000") + " " + ask
+    d = decided(engine, question)
+    assert 68000.0 not in incomes(d), d.trace.to_json()
+
+
+@pytest.mark.parametrize("opener", OPENERS[:4])
+def test_family_an_example_beside_the_askers_own_income_leaves_only_their_own(engine, opener):
+    question = opener.format(inc="$52,000") + "the tax comes to $7,400. I earn $71,000. How much income tax will I pay?"
+    d = decided(engine, question)
+    assert d.action == "calculate" and incomes(d) == {71000.0}, d.trace.to_json()
+
+
+# -- a decline the scope reading does not back (decisions.yaml: declined_subject_not_read) ---------
+
+@pytest.mark.parametrize("copy,scope,other,lifted", [
+    ("trust", "kiwisaver_scheme", "kiwisaver_scheme", True),   # "unit trust" words in a KiwiSaver story
+    ("company", "nz_tax", "employment_law", True),
+    ("overseas", "nz_tax", "kiwisaver_scheme", True),
+    ("trust", "other_nz_tax", "other_nz_tax", False),          # the scope reading backs the decline
+    ("company", "nz_tax", "other_nz_tax", False),
+    ("overseas", "foreign_tax", "foreign_tax", False),
+    ("not_tax", "nz_tax", "budgeting", False),                 # a decline with no subject of its own is not lifted here
+])
+def test_a_story_declined_as_a_subject_the_scope_reading_does_not_read_is_lifted(copy, scope, other, lifted):
+    from types import SimpleNamespace
+
+    from nztax.decision_table import Facts, facts_of, table
+    from nztax.frame import QuestionFrame
+    from nztax.settings import get_settings
+
+    frame = QuestionFrame(asks="how", asks_sure=0.9, asking=("How is it taxed?",), asks_each=("how",), amounts=(),
+                          tax_year=None, year_text=None, conditions=(), scope=scope, scope_sure=0.4, story=True,
+                          scope_in=0.3, scope_other=other)
+    decision = SimpleNamespace(action="decline", intent=SimpleNamespace(copy=copy, name="decline_x"), slots=None,
+                               calls=[], classification=SimpleNamespace(confident=True), missing=[], rule_results={})
+    facts: Facts = facts_of(decision, frame, get_settings())
+    row = next(r for r in table().rows if facts.holds(r.when))
+    assert (row.id == "declined_subject_not_read") == lifted, row.id
+
+
+@pytest.mark.parametrize("story", [
+    "Our family trust has a rental and some shares. The trustees want to know how the trust's income is taxed. "
+    "Should the trust pay the tax or pass the income to the beneficiaries?",
+    "My brother and I own a small company that made a profit this year. We pay ourselves shareholder salaries. "
+    "What rate does the company pay on the profit it keeps?",
+])
+def test_family_a_trusts_or_a_companys_own_tax_story_is_still_declined(engine, story):
+    assert decided(engine, story).action == "decline"
