@@ -9,6 +9,7 @@ In: the mkdocs config, `site_src/generated/nav.json` (written by the render stag
   mkdocs.yml sets it explicitly; `extra.ask_max_chars`, the function's question length limit;
 - `SOURCE_DATE_EPOCH` set from the corpus manifest's `updated_at` when not already set, so the
   sitemap dates (the only dates mkdocs writes) come from the inputs and builds are byte-identical.
+Each page's skip link is left to the browser (`on_post_page`).
 """
 
 from __future__ import annotations
@@ -69,3 +70,14 @@ def site_url_problem(url: str) -> str | None:
     if host.endswith(PLACEHOLDER_SUFFIXES):
         return f"{url!r} is a placeholder address, not the site's"
     return None
+
+
+# Material's instant navigation takes over same-site links without a target, the skip link too: it
+# pushes the address and, on the popstate that follows, focus falls back to the top of the page, so a
+# keyboard user's next Tab starts over. A link with a target is left to the browser, which moves the
+# focus to the heading the link points at.
+SKIP_LINK = 'class="md-skip"'
+
+
+def on_post_page(output: str, page, config, **kwargs) -> str:
+    return output.replace(SKIP_LINK, SKIP_LINK + ' target="_self"', 1)
