@@ -83,6 +83,8 @@ def calculate_ietc(
     else:
         reason = "Full credit."
     if months < MONTHS_IN_YEAR and annual > 0:
-        reason += (f" For {months} of the 12 months: no credit for a month with any Working for Families, benefit, NZ Super "
-                   f"or veteran's pension in it, so {months}/12 of the year's ${as_number(round_cents(credit)):,.2f}.")
+        year_credit = f"${as_number(round_cents(credit)):,.2f}"
+        reason = ("" if reason == "Full credit." else reason + " ") + (
+            f"Worked for {months} of the 12 months (none for a month with any Working for Families, benefit, NZ Super "
+            f"or veteran's pension in it): {months}/12 of the year's {year_credit}.")
     return {**base, "eligible": annual > 0, "annual_credit": as_number(annual), "months_eligible": months, "reason": reason}
