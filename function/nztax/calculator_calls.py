@@ -222,8 +222,15 @@ def _call_for(tool: str, d: Decision, slots: Slots, amount: Money, annual: Decim
             return _paye_call(d, replace(slots, student_loan=True), amount, annual, year)
         return tool, {"annual_income": money, "tax_year": year}
     if tool == "calculate_ietc":
-        return tool, {"annual_income": money, "tax_year": year, "receives_working_for_families": slots.wff,
-                      "receives_benefit": slots.benefit_or_super and not slots.nz_super, "receives_nz_super": slots.nz_super}
+        args = {"annual_income": money, "tax_year": year, "receives_working_for_families": slots.wff,
+                "receives_benefit": slots.benefit_or_super and not slots.nz_super, "receives_nz_super": slots.nz_super}
+        if slots.ietc_months is not None:
+            # The credit is worked per whole month: the months the payment did not touch get theirs.
+            args["months_eligible"] = slots.ietc_months
+        elif slots.excluded_part_year:
+            # Part of the year, but which months is not sure: the full year's credit, said per month.
+            args.update(receives_working_for_families=False, receives_benefit=False, receives_nz_super=False)
+        return tool, args
     if tool == "choose_secondary_tax_code":
         return tool, {"total_annual_income": money, "student_loan": bool(slots.student_loan), "tax_year": year}
     if tool == "calculate_kiwisaver":

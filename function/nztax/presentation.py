@@ -84,7 +84,7 @@ PRESENTATION: dict[str, Presentation] = {
             ('reason', 'Why', 'text'),
         ),
         page='ietc', page_name='IETC',
-        page_fields=('annual_income', 'tax_year', 'receives_working_for_families', 'receives_benefit', 'receives_nz_super'),
+        page_fields=('annual_income', 'tax_year', 'receives_working_for_families', 'receives_benefit', 'receives_nz_super', 'months_eligible'),
     ),
     "calculate_kiwisaver": Presentation(
         label='KiwiSaver and ESCT',

@@ -21,7 +21,9 @@ from nztax.amount_roles import SECOND_JOB_WORDS
 from nztax.amount_owners import BUSINESS_PLACES
 
 # A KiwiSaver year runs 1 July to 30 June and is named here by the June it ends in.
-KIWISAVER_YEAR_END = re.compile(r"\b(?:end(?:s|ed|ing)?|to|until)\s+(?:(?:the\s+)?30(?:th)?\s+)?june\s+(?P<y>20\d\d)\b", re.I)
+# ("Before 1 July 2025" names the KiwiSaver year that ended the day before.)
+KIWISAVER_YEAR_END = re.compile(r"\b(?:end(?:s|ed|ing)?|to|until)\s+(?:(?:the\s+)?30(?:th)?\s+)?june\s+(?P<y>20\d\d)\b|"
+                                r"\b(?:before|prior to)\s+(?:the\s+)?1(?:st)?\s+(?:of\s+)?july,?\s+(?P<y2>20\d\d)\b", re.I)
 # A tax code asked for (which or what code, for a job).
 CODE_ASKED = re.compile(r"\b(?:which|what)\s+(?:secondary\s+)?(?:tax\s+)?code\b", re.I)
 MONTH_YEAR = re.compile(r"\b(?:in|during|back in|from|since|of)\s+(?P<m>" + MONTH_NAMES + r")\.?\s+(?P<y>20\d\d)\b", re.I)
@@ -281,3 +283,50 @@ def resolve_tax_year(text: str, rules: RuleBook | None, current: str) -> tuple[s
 # The government's part of KiwiSaver, however it is called.
 GOVERNMENT_CONTRIBUTION = re.compile(r"\b(?:gov(?:ernment|t|'t)?|state)\b[^.?!]{0,25}\b(?:contribution|top[- ]?up|put|puts|pay|pays|chip|match)|"
                                      r"\bmember tax credit\b|\bgovernment contribution\b", re.I)
+
+
+# The IETC's whole months: how many months of the tax year an excluded payment (WFF, a benefit, NZ
+# Super) covered, read only when the text says it surely. A count said of the payment ("on Jobseeker
+# for two months"), or the month it began or ended ("started NZ Super in August", "came off the
+# benefit in June"). IRD counts a month with any of the payment in it as a month without the credit.
+EXCLUDED_PAYMENT = re.compile(WFF.pattern + "|" + BENEFIT_OR_SUPER.pattern, re.I)
+PART_OF_A_YEAR = re.compile(r"\bmonths?\b|\bweeks?\b|\bpart of the (?:tax )?year\b|\bpart[- ]way\b|\buntil\b|\btill\b", re.I)
+_COUNT = r"(?P<n>\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|eleven)"
+COUNT_WORDS = ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven")
+MONTHS_ON_IT = re.compile(r"\b(?:for|over|during)\s+(?:the\s+)?(?:first\s+|last\s+)?" + _COUNT + r"\s+months?\b|\b" + _COUNT.replace("n>", "n2>")
+                          + r"\s+months?\s+(?:on|of)\b", re.I)
+MONTH_BEGAN = re.compile(r"\b(?:start(?:ed|ing)?|began|went on(?:to)?|got on(?:to)?|turn(?:ed|ing)? 65)\b", re.I)
+MONTH_NAMED = re.compile(r"\b(?:in|from|on|since|at the (?:start|end) of)\s+(?:(?:the\s+)?\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?)?(?P<month>"
+                         r"apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t|tember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|"
+                         r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?)\b|\b(?P<month2>april|may|june|july|august|september|october|"
+                         r"november|december|january|february|march)\s+\d{1,2}(?:st|nd|rd|th)?\b", re.I)
+SENTENCE = re.compile(r"[^.?!;\n]+")
+
+
+def _count(word: str) -> int:
+    return int(word) if word.isdigit() else COUNT_WORDS.index(word.lower()) + 1
+
+
+def ietc_months(text: str) -> tuple[bool, int | None]:
+    """(an excluded payment is said to have covered part of the year, the whole months left for the
+    IETC when that is said surely, else None)."""
+    readings: set[int] = set()
+    part_year = False
+    for sentence in SENTENCE.finditer(text):
+        s = sentence.group()
+        if not EXCLUDED_PAYMENT.search(s):
+            continue
+        counts = [_count(m.group("n") or m.group("n2")) for m in MONTHS_ON_IT.finditer(s)]
+        named = [m.group("month") or m.group("month2") for m in MONTH_NAMED.finditer(s)]
+        if counts or named or ENDED.search(s) or PART_OF_A_YEAR.search(s):
+            part_year = True
+        if len(counts) == 1 and not named and 0 < counts[0] < 12:
+            readings.add(12 - counts[0])
+        elif len(named) == 1 and not counts:
+            month = TAX_YEAR_MONTHS.index(named[0][:3].lower())
+            if ENDED.search(s) and not MONTH_BEGAN.search(s):
+                readings.add(11 - month)   # the month it ended had some of it: the months after it are free
+            elif MONTH_BEGAN.search(s) and not ENDED.search(s):
+                readings.add(month)        # the months before the one it began in
+    sure = next(iter(readings)) if len(readings) == 1 else None
+    return part_year, sure

@@ -309,7 +309,10 @@ def fact(decision: Decision, rules: RuleBook, hits: list, current_year: str, too
         # 1 July, so a KiwiSaver year ending in June reads the tax year that began the April before.
         values.update({k: v for k, v in fact_values(ks_year).items() if k.startswith("gc_")})
     values.update(decision_values(decision, tool_results, values))
-    if year_rules is not None and decision.tax_year_source == "default" and asking_of(decision):
+    if year_rules is not None and (ks_year is not None or decision.tax_year_source != "default"):
+        # A year named: its government contribution figures, said with the KiwiSaver year they are for.
+        values["gc_change"] = gc_period((ks_year or year_rules))
+    elif year_rules is not None and decision.tax_year_source == "default" and asking_of(decision):
         # A story that names no year may be about any year: today's figure is given with its date
         # and the one before. (A one-line question asks about now; a year named is given its own.)
         values["gc_change"] = gc_change(rules, (ks_year or year_rules).year)
@@ -518,6 +521,15 @@ def asking_of(decision: Decision) -> list[str]:
 def cents_per_dollar(rate) -> str:
     """A government contribution's match rate as people say it ("25 cents for every dollar")."""
     return f"{int(round(float(rate) * 100))} cents for every dollar"
+
+
+def gc_period(year_rules) -> str:
+    """The KiwiSaver year (1 July - 30 June) a tax year's government contribution figures are for."""
+    gc = section_or_none(year_rules, "government_contribution")
+    if gc is None:
+        return ""
+    start = gc.kiwisaver_year_start
+    return f" These are the figures for the KiwiSaver year 1 July {start.year} to 30 June {start.year + 1}."
 
 
 def gc_change(rules: RuleBook, year: str) -> str:

@@ -120,6 +120,12 @@ def lead_for(name: str, args: dict, result: dict, decision: Decision) -> str:
     if name == "calculate_ietc":
         # "Yes."/"No." answers whether they get it, when that is what the answer leads with (not beside PAYE on two codes).
         answers_whether = not decision.calls or decision.calls[0][0] == name
+        if decision.slots.excluded_part_year and args.get("months_eligible") is None:
+            return ietc_per_month(args, result, y)
+        if args.get("months_eligible") is not None and result.get("months_eligible", 12) < 12:
+            return (f"{'Partly. ' if answers_whether else ''}Not for a month with any of that payment in it, but for the "
+                    f"other {result['months_eligible']} whole months: on {money(args.get('annual_income', 0))} in {y} the independent "
+                    f"earner tax credit is **{money(result['annual_credit'])}**. {result.get('reason', '')}").strip()
         if result.get("eligible"):
             return (f"{'Yes. ' if answers_whether else ''}On {money(args.get('annual_income', 0))} in {y}, the independent earner "
                     f"tax credit is **{money(result['annual_credit'])}** for the year.")
@@ -370,3 +376,17 @@ def calculation(decision: Decision, results: list[tuple[str, dict, dict]], rules
         disclaimer=composer.disclaimer_for(decision, current_year, approximation=approximate, rules=rules),
         next_actions=actions[: composer.MAX_NEXT_ACTIONS],
     )
+
+
+def ietc_per_month(args: dict, result: dict, y: str) -> str:
+    """The IETC when WFF, a benefit or NZ Super covered part of the year and the months are not sure:
+    the rule per whole month, with the full year's credit it is a share of."""
+    full = result.get("annual_credit") or 0
+    if not full:
+        return (f"On {money(args.get('annual_income', 0))} in {y} there is no independent earner tax credit to share out "
+                f"over the months. {result.get('reason', '')}").strip()
+    return (f"Not for the months you got it, but yes for the others: the independent earner tax credit is worked per whole "
+            f"month, and a month with any Working for Families, benefit or NZ Super in it gets none. On "
+            f"{money(args.get('annual_income', 0))} in {y} the credit for a whole year would be {money(full)}; each "
+            f"whole month without the payment gets a twelfth of that. Tell me how many whole months were free of it to work out the total.")
+

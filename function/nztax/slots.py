@@ -53,7 +53,7 @@ from nztax.question_conditions import (ACQUIRED_BEFORE, ADD_UP, BARE_YEAR, BENEF
                                        PART_AMOUNT_STATED, PART_YEAR, PAY_DATED, PERCENT, RANGE_BEFORE,
                                        SOMEONE_ELSES, STUDENT_LOAN, UNNAMED_BUSINESS_PROFIT, WEEKS, WFF,
                                        YEAR_AFTER_TAX_WORD, _full_year, _stated, find_tax_code, find_tax_codes,
-                                       months_to_march, resolve_tax_year, without_denied)
+                                       ietc_months, months_to_march, resolve_tax_year, without_denied)
 
 
 @dataclass
@@ -85,6 +85,8 @@ class Slots:
     part_year: bool = False           # a salary for part of the tax year
     part_year_months: int | None = None  # a start date with no income before it: the months it is paid for
     denies_conditions: bool = False   # what would stop the IETC is said not to apply
+    excluded_part_year: bool = False  # WFF, a benefit or NZ Super said to cover only part of the year
+    ietc_months: int | None = None    # the whole months left for the IETC, when the text says them surely
     no_ird_number: bool = False
     flat_code: str | None = None      # work with a flat code of its own (NSW for the RSE scheme)
     names_income_tax: bool = False    # income tax named: the sum it names
@@ -236,6 +238,7 @@ def read_slots(text: str, rules: RuleBook | None = None, current: str | None = N
     slots.wff = _stated(WFF, text)
     slots.benefit_or_super = _stated(BENEFIT_OR_SUPER, text)
     slots.nz_super = slots.benefit_or_super and _stated(NZ_SUPER, text)
+    slots.excluded_part_year, slots.ietc_months = ietc_months(text)
     slots.denies_conditions = not (slots.wff or slots.benefit_or_super) and bool(WFF.search(text) or BENEFIT_OR_SUPER.search(text))
     slots.no_ird_number = bool(NO_IRD_NUMBER.search(text))
     slots.second_job = any(not names_no_second_job(text, m) for m in SECOND_JOB_WORDS.finditer(text))
@@ -249,7 +252,7 @@ def read_slots(text: str, rules: RuleBook | None = None, current: str | None = N
     slots.names_government_contribution = bool(GOVERNMENT_CONTRIBUTION.search(text))
     ky = KIWISAVER_YEAR_END.search(text)
     if ky:
-        end_year = int(ky.group("y"))
+        end_year = int(ky.group("y") or ky.group("y2"))
         slots.kiwisaver_year = tax_year_starting(end_year - 1)
     slots.calendar_year = bool(CALENDAR_YEAR.search(text))
     slots.gst_inclusive = bool(GST_INCLUSIVE.search(text)) and not GST_EXCLUSIVE.search(text)

@@ -24,7 +24,7 @@ GRAMMAR_FILE = Path(__file__).parent / "data" / "years.yaml"
 @dataclass(frozen=True)
 class YearForm:
     name: str
-    maps: str            # span | ends | offset
+    maps: str            # span | ends | starts | offset
     pattern: re.Pattern
     n: int = 0
 
@@ -52,9 +52,9 @@ def _year_of(form: YearForm, m: re.Match, current: str) -> str | None:
         a, b = _full(groups["a"]), groups["b"]
         b_full = int(b) if len(b) == 4 else (a // 100) * 100 + int(b)
         return tax_year_starting(a) if b_full == a + 1 else None
-    if form.maps == "ends":
+    if form.maps in ("ends", "starts"):
         y = next(v for k, v in groups.items() if k.startswith("y"))
-        return tax_year_starting(_full(y) - 1)
+        return tax_year_starting(_full(y) - (1 if form.maps == "ends" else 0))
     return tax_year_starting(int(current[:4]) + form.n)
 
 

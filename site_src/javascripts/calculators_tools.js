@@ -184,8 +184,10 @@
       const abatement = new Q(over > 0n ? over : 0n).mul(exact(period.abatement_rate));
       return qmax(exactAmount(period.amount).sub(abatement), ZERO);
     }
+    // The credit is worked per whole month of the tax year (IRD: none for a month with any excluded payment in it).
+    const MONTHS_IN_YEAR = 12;
     function calculate_ietc({ annual_income, tax_year = null, receives_working_for_families = false,
-      receives_benefit = false, receives_nz_super = false }) {
+      receives_benefit = false, receives_nz_super = false, months_eligible = null }) {
       const rules = yearRules(tax_year, "ietc");
       const section = rules.section("ietc");
       const base = { tax_year: rules.year, source: section.source };
@@ -194,8 +196,16 @@
         [receives_benefit, "you receive an income-tested benefit"],
         [receives_nz_super, "you receive NZ Superannuation or a veteran's pension"],
       ];
-      for (const [flag, why] of exclusions) {
-        if (flag) return Object.assign({}, base, { eligible: false, annual_credit: 0, reason: `Not available: ${why}.` });
+      const excluded = exclusions.filter(([flag]) => flag).map(([, why]) => why);
+      const months = months_eligible !== null ? months_eligible : (excluded.length ? 0 : MONTHS_IN_YEAR);
+      if (months === 0) {
+        const reason = excluded.length
+          ? `Not available for any month in which ${excluded[0]}; taken as every month of the year. If that was only part of the year, the credit is paid for the other whole months.`
+          : "Not available: no month of the year was free of Working for Families, a benefit, NZ Super or a veteran's pension.";
+        return Object.assign({}, base, { eligible: false, annual_credit: 0, months_eligible: 0, reason });
+      }
+      if (months < MONTHS_IN_YEAR && section.periods.length > 1) {
+        throw new ToolArgumentError("months_eligible", `a part-year credit is not worked out for ${rules.year}: the credit's range changed part-way through that year, and IRD's part-year rule for it is not in the rules data`);
       }
       const income = exactAmount(annual_income);
       let credit = ZERO;
@@ -203,7 +213,7 @@
         const share = new Q(BigInt(dayNumber(p.to) - dayNumber(p.from) + 1), BigInt(rules.days));
         credit = credit.add(creditForPeriod(income, p).mul(share));
       }
-      const annual = roundCents(credit);
+      const annual = roundCents(credit.mul(new Q(BigInt(months), BigInt(MONTHS_IN_YEAR))));
       const last = section.periods[section.periods.length - 1];
       let reason;
       if (income.lt(exactAmount(last.income_from))) reason = `Income is below $${fmtCommas0(last.income_from)}, so no credit.`;
@@ -213,7 +223,11 @@
         const pct = toDouble(exact(last.abatement_rate).mul(100n));
         reason = `Income is over $${fmtCommas0(last.abatement_from)}, so the credit is reduced by ${fmtG(pct)}% of each dollar over.`;
       } else reason = "Full credit.";
-      return Object.assign({}, base, { eligible: annual > 0n, annual_credit: asNumber(annual), reason });
+      if (months < MONTHS_IN_YEAR && annual > 0n) {
+        const yearCredit = `$${fmtCommas2(asNumber(roundCents(credit)))}`;
+        reason = (reason === "Full credit." ? "" : reason + " ") + `Worked for ${months} of the 12 months (none for a month with any Working for Families, benefit, NZ Super or veteran's pension in it): ${months}/12 of the year's ${yearCredit}.`;
+      }
+      return Object.assign({}, base, { eligible: annual > 0n, annual_credit: asNumber(annual), months_eligible: months, reason });
     }
 
     // -- PAYE ----------------------------------------------------------------------------------------

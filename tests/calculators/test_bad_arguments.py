@@ -35,6 +35,7 @@ BAD = [
     ("calculate_student_loan_repayment", {"annual_income": 50000, "pay_frequency": "daily"}, "pay_frequency"),
     ("calculate_ietc", {"annual_income": 50000, "receives_benefit": "true"}, "receives_benefit"),
     ("calculate_ietc", {"annual_income": 50000, "receives_nz_super": 1}, "receives_nz_super"),
+    ("calculate_ietc", {"annual_income": 50000, "months_eligible": 13}, "months_eligible"),
     ("calculate_take_home_pay", {"annual_salary": 65000, "student_loan": "yes"}, "student_loan"),
     ("calculate_take_home_pay", {"annual_salary": 65000, "tax_code": "SH"}, "tax_code"),
     ("calculate_donation_tax_credit", {"donations": [100, -5], "taxable_income": 1000}, "donations"),

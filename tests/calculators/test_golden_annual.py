@@ -110,6 +110,38 @@ def test_ietc_exclusions(flag):
     assert r["eligible"] is False and r["annual_credit"] == 0
 
 
+# IRD's IETC page: the credit is worked on whole months, and a month with any Working for Families,
+# income-tested benefit, NZ Super or veteran's pension in it gets none. IRD's example: NZ Super from
+# 20 August leaves April to July, 4 months. Worked by hand from that rule:
+#   2025-26, income 40,000 (full credit 520): 520 x 4/12 = 173.333 -> 173.33;
+#   2026-27, income 67,000 (IRD's own example, 520 - 13% x 1,000 = 390), a benefit in 2 months: 390 x 10/12 = 325.00;
+#   2023-24, income 46,000 (IRD's example, 260), WFF in 6 months: 260 x 6/12 = 130.00.
+@pytest.mark.parametrize(
+    "year, income, flag, months, credit",
+    [
+        ("2025-26", 40000, "receives_nz_super", 4, 173.33),
+        ("2026-27", 67000, "receives_benefit", 10, 325.00),
+        ("2023-24", 46000, "receives_working_for_families", 6, 130.00),
+    ],
+)
+def test_ietc_whole_months(year, income, flag, months, credit):
+    r = tool("calculate_ietc", annual_income=income, tax_year=year, months_eligible=months, **{flag: True})
+    assert (r["eligible"], r["annual_credit"], r["months_eligible"]) == (True, credit, months)
+
+
+def test_ietc_exclusion_all_year_says_the_other_months_would_count():
+    # An exclusion with no months given is taken as every month, and the reason says a part year differs.
+    r = tool("calculate_ietc", annual_income=40000, tax_year="2026-27", receives_benefit=True)
+    assert r["annual_credit"] == 0 and "other whole months" in r["reason"]
+    assert tool("calculate_ietc", annual_income=40000, tax_year="2026-27", months_eligible=0)["eligible"] is False
+
+
+def test_ietc_part_year_in_the_split_year_is_not_guessed():
+    # 2024-25 is worked by days in two parts (LC 14, LC 15); a whole-month share of it is not IRD's stated rule.
+    result = call_tool("calculate_ietc", {"annual_income": 40000, "tax_year": "2024-25", "months_eligible": 10})
+    assert result["error"]["argument"] == "months_eligible"
+
+
 def test_esct_on_whole_dollars_truncated():
     # §5: 122.50 at 17.5% -> 122 x 0.175 = 21.35; net 101.15.
     r = tool("calculate_kiwisaver", gross_pay=3500, employee_rate=3.5, employer_rate=3.5, esct_threshold_income=45500, tax_year="2026-27")

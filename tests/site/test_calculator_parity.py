@@ -177,6 +177,8 @@ def ietc_case(g: Gen) -> dict:
         args["tax_year"] = year
     if r.random() < 0.15:
         args[r.choice(["receives_working_for_families", "receives_benefit", "receives_nz_super"])] = True
+    if r.random() < 0.3:  # whole months of the year (in the split year 2024-25 a part year is refused, on both sides)
+        args["months_eligible"] = r.randint(0, 12)
     return args
 
 
