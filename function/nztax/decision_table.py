@@ -26,7 +26,8 @@ INCOME_OWNERS = ("me", "partner")
 CONDITIONS = ("proposed", "proposed_not", "declined_as", "intent_sure", "scope", "scope_not", "scope_sure", "scope_firm",
               "scope_out_sure", "scope_out_firm", "scope_in_high",
               "inputs_sure", "inputs_certain", "recoverable", "stated", "asks", "answers_ask", "asks_figure", "story",
-              "lead_fits", "rule_worked", "several_figures", "read_by", "asks_income", "rate_given")
+              "lead_fits", "rule_worked", "several_figures", "read_by", "asks_income", "rate_given",
+              "incomes_left_out")
 
 
 @dataclass(frozen=True)
@@ -64,6 +65,51 @@ def table() -> Table:
 def input_amounts(slots: Slots) -> list[Money]:
     """The amounts a calculation on these slots would use: the incomes read as they stand."""
     return [a for a in slots.amounts if a.role in INCOME_LIKE_ROLES and not a.questioned]
+
+
+# How many of a question's incomes the left-out check weighs pairwise (sums and differences); past it
+# every figure is taken as used, as before the check.
+MAX_WEIGHED_INCOMES = 8
+# A pay period's share of a year, for an income the calculation uses per pay.
+PAY_PERIODS = (1, 12, 26, 52)
+
+
+def _call_figures(decision) -> set[int]:
+    """Every figure the planned calls pass, in cents."""
+    return {round(v * 100) for _, args in decision.calls for v in args.values()
+            if isinstance(v, (int, float)) and not isinstance(v, bool)}
+
+
+def incomes_left_out(decision, frame: QuestionFrame) -> list[Money]:
+    """The asker's own incomes and costs (the number grammar's income-like and expense figures, not asked
+    about, that the frame reads as the asker's) that no planned call uses: as stated, per pay period, added to or taken from another figure,
+    or in the total of all of them. A sum that leaves one out has read the question's figures in a way
+    it cannot show to be right (a year's other income, costs set against rent)."""
+    if decision.action != "calculate" or not decision.calls:
+        return []
+    slots = decision.slots
+    mine = {f.start for f in frame.amounts if f.owner == "me"}
+    amounts = [a for a in slots.amounts if a.start in mine and not a.questioned
+               and (a.role in INCOME_LIKE_ROLES or a.role == "expense")]
+    if not 1 < len(amounts) <= MAX_WEIGHED_INCOMES:
+        return []
+    used = _call_figures(decision)
+    values = {a.start: [v for v in (a.value, slots.annual(a)) if v is not None] for a in amounts}
+    annual = [slots.annual(a) for a in amounts]
+    if all(v is not None for v in annual) and round(sum(annual) * 100) in used:
+        return []
+
+    def cents(v) -> int:
+        return round(v * 100)
+
+    def is_used(a: Money) -> bool:
+        own = values[a.start]
+        if any(abs(cents(v) // n - u) <= 1 or abs(cents(v / n) - u) <= 1 for v in own for n in PAY_PERIODS for u in used):
+            return True
+        others = [v for b in amounts if b is not a for v in values[b.start]]
+        return any(cents(v + w) in used or cents(abs(v - w)) in used for v in own for w in others)
+
+    return [a for a in amounts if not is_used(a)]
 
 
 def _derived(a: FrameAmount) -> bool:
@@ -125,6 +171,7 @@ class Facts:
     read_by: str = "offline"     # who read the frame: offline or model (LLM mode)
     asks_income: bool = False    # a proposed question back asks for the poster's income (`income_asks`)
     rate_given: bool = False     # the question names the tax rate its figure is worked at
+    incomes_left_out: bool = False  # a proposed calculation uses none of one of the question's incomes
 
     def holds(self, when: dict) -> bool:
         checks = {
@@ -142,6 +189,7 @@ class Facts:
             "stated": lambda v: self.stated == bool(v), "asks": lambda v: any(a in v for a in self.asks),
             "read_by": lambda v: self.read_by in v, "asks_income": lambda v: self.asks_income == bool(v),
             "rate_given": lambda v: self.rate_given == bool(v),
+            "incomes_left_out": lambda v: self.incomes_left_out == bool(v),
         }
         return all(checks[name](value) for name, value in when.items())
 
@@ -184,7 +232,8 @@ def facts_of(decision, frame: QuestionFrame, settings, asked_alone: Callable[[],
                  rule_worked=decision.action == "fact" and bool(decision.rule_results or decision.calls),
                  several_figures=len({a.value for a in frame.amounts if a.period is not None}) > 1,
                  kept=kept, read_by=frame.read_by, rate_given=frame.rate_given,
-                 asks_income=decision.action == "clarify" and any(m in table().income_asks for m in decision.missing or ()))
+                 asks_income=decision.action == "clarify" and any(m in table().income_asks for m in decision.missing or ()),
+                 incomes_left_out=bool(incomes_left_out(decision, frame)))
 
 
 def apply_table(decision, frame: QuestionFrame, settings, *, redecide: Callable[[Slots], object],

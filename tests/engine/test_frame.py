@@ -438,3 +438,30 @@ def test_an_employers_story_declined_as_the_employers_matter_is_lifted_when_like
                     scope_other="employment_law", story=True, read_by="offline")
     d = engine.settle(proposal, frame, None)
     assert (d.action == "decline") is declined, d.trace.to_json()
+
+
+# -- a sum never leaves out one of the asker's own figures ---------------------------------------
+
+LEFT_OUT_FAMILY = [
+    # a year's income beside another year's (the rate takes the better of the two)
+    "Last year I earned ${a:,}, but the year before only ${b:,} with ${c:,} PIE income. What PIR do I use?",
+    # costs named beside the rent in words the costs grammar does not list
+    "My salary is ${a:,}. Rental income ${b:,}, outgoings ${c:,}. How much extra income tax from the rental?",
+]
+
+
+@pytest.mark.parametrize("template", LEFT_OUT_FAMILY)
+@pytest.mark.parametrize("a,b,c", [(60000, 30000, 3000), (72000, 25000, 2500), (41000, 22000, 1800)])
+def test_family_a_sum_never_leaves_out_one_of_the_askers_figures(engine, template, a, b, c):
+    question = template.format(a=a, b=b, c=c)
+    decision = decided(engine, question)
+    # Whatever is decided, no sum runs that uses none of one of the asker's own incomes or costs.
+    if decision.action == "calculate":
+        figures = {round(v) for _, args in decision.calls for v in args.values() if isinstance(v, float)}
+        assert {a, b, c} <= figures | {a + b, abs(a - b), b + c, a + c, abs(b - c)}, (question, decision.calls)
+
+
+def test_a_sum_that_uses_every_figure_still_runs(engine):
+    decision = decided(engine, "I earn $70k and my side business made $20k with $5k of expenses. What's my tax?")
+    assert decision.action == "calculate", decision.trace.to_json()
+    assert incomes(decision) == [85000.0]
