@@ -13,6 +13,7 @@ from decimal import Decimal
 from typing import TYPE_CHECKING
 
 from nztax.contract import tax_year_starting
+from nztax.cue_words import alternatives
 from nztax.rules import SECONDARY_CODES
 from nztax.slots import (EMPLOYER_PUTS_IN, HELD_PAST_BRIGHT_LINE, HOUSEHOLD_QUESTIONED, INCOME_LIKE_ROLES,
                          ONLY_INCOME, OTHER_INCOME_ROLES, PAY_FREQUENCIES, PERIODS_PER_YEAR, PROPERTY_HELD_UNKNOWN,
@@ -30,8 +31,8 @@ if TYPE_CHECKING:
 MAX_COMPARED = 3
 # Rent from a place let out: its rates, insurance and agent's fees come off the rent.
 RENTAL = re.compile(r"\b(?:rent(?:al|ed|ing)?|tenants?|landlord|let out|airbnb|bookabach|holiday home|bach)\b", re.I)
-RENTAL_COST_BEFORE = re.compile(r"\b(?:rates|insurance|property manager|manager|repairs|maintenance|body corp\w*|letting|agent'?s?|"
-                                r"interest|accountant|fees)\b[^.?!$\d]{0,12}\$?$", re.I)
+# A rental's own costs named right before a figure (data/cue_words.yaml rental_costs_before_a_figure).
+RENTAL_COST_BEFORE = re.compile(r"\b(?:" + alternatives("rental_costs_before_a_figure") + r")\b[^.?!$\d]{0,12}\$?$", re.I)
 # Someone in business on their own account, whose business expenses come off their income.
 SELF_EMPLOYED = re.compile(r"self[- ]employ|freelanc|contractor|sole trader|my (own )?business|side (business|hustle)|"
                            r"\b(?:uber|doordash|airtasker|deliveroo|menulog|ola|etsy|hireup)\b|gig (?:work|economy|job)|"
