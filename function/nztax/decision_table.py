@@ -18,6 +18,7 @@ from typing import Callable
 
 
 from nztax.frame import FrameAmount, QuestionFrame, Trace
+from nztax.left_out import left_out
 from nztax.slots import INCOME_LIKE_ROLES, Money, Slots
 from nztax.yaml_data import load_yaml
 
@@ -65,51 +66,6 @@ def table() -> Table:
 def input_amounts(slots: Slots) -> list[Money]:
     """The amounts a calculation on these slots would use: the incomes read as they stand."""
     return [a for a in slots.amounts if a.role in INCOME_LIKE_ROLES and not a.questioned]
-
-
-# How many of a question's incomes the left-out check weighs pairwise (sums and differences); past it
-# every figure is taken as used, as before the check.
-MAX_WEIGHED_INCOMES = 8
-# A pay period's share of a year, for an income the calculation uses per pay.
-PAY_PERIODS = (1, 12, 26, 52)
-
-
-def _call_figures(decision) -> set[int]:
-    """Every figure the planned calls pass, in cents."""
-    return {round(v * 100) for _, args in decision.calls for v in args.values()
-            if isinstance(v, (int, float)) and not isinstance(v, bool)}
-
-
-def incomes_left_out(decision, frame: QuestionFrame) -> list[Money]:
-    """The asker's own incomes and costs (the number grammar's income-like and expense figures, not asked
-    about, that the frame reads as the asker's) that no planned call uses: as stated, per pay period, added to or taken from another figure,
-    or in the total of all of them. A sum that leaves one out has read the question's figures in a way
-    it cannot show to be right (a year's other income, costs set against rent)."""
-    if decision.action != "calculate" or not decision.calls:
-        return []
-    slots = decision.slots
-    mine = {f.start for f in frame.amounts if f.owner == "me"}
-    amounts = [a for a in slots.amounts if a.start in mine and not a.questioned
-               and (a.role in INCOME_LIKE_ROLES or a.role == "expense")]
-    if not 1 < len(amounts) <= MAX_WEIGHED_INCOMES:
-        return []
-    used = _call_figures(decision)
-    values = {a.start: [v for v in (a.value, slots.annual(a)) if v is not None] for a in amounts}
-    annual = [slots.annual(a) for a in amounts]
-    if all(v is not None for v in annual) and round(sum(annual) * 100) in used:
-        return []
-
-    def cents(v) -> int:
-        return round(v * 100)
-
-    def is_used(a: Money) -> bool:
-        own = values[a.start]
-        if any(abs(cents(v) // n - u) <= 1 or abs(cents(v / n) - u) <= 1 for v in own for n in PAY_PERIODS for u in used):
-            return True
-        others = [v for b in amounts if b is not a for v in values[b.start]]
-        return any(cents(v + w) in used or cents(abs(v - w)) in used for v in own for w in others)
-
-    return [a for a in amounts if not is_used(a)]
 
 
 def _derived(a: FrameAmount) -> bool:
@@ -233,7 +189,7 @@ def facts_of(decision, frame: QuestionFrame, settings, asked_alone: Callable[[],
                  several_figures=len({a.value for a in frame.amounts if a.period is not None}) > 1,
                  kept=kept, read_by=frame.read_by, rate_given=frame.rate_given,
                  asks_income=decision.action == "clarify" and any(m in table().income_asks for m in decision.missing or ()),
-                 incomes_left_out=bool(incomes_left_out(decision, frame)))
+                 incomes_left_out=bool(left_out(decision, frame, settings.frame_bar)))
 
 
 def apply_table(decision, frame: QuestionFrame, settings, *, redecide: Callable[[Slots], object],
