@@ -391,6 +391,11 @@ def _plan(d: Decision, intent: IntentSpec, slots: Slots) -> None:
         slots = replace(slots, adds_up=True, amounts=[replace(a, role="main_job") if a is first else replace(a, role="second_job") if a is second
                                                       else a for a in slots.amounts])
         jobs = [a for a in slots.incomes if not a.questioned]
+    if (tool == "choose_secondary_tax_code" and len(jobs) > 1 and asked_pay is None and not slots.comparison
+            and not slots.between and all(a.role == "income" for a in jobs)):
+        # Several pays and no total named: the secondary codes' thresholds are on the total annual
+        # income of every job, so the pays add up (nz_tax_facts.md, tax codes).
+        slots = replace(slots, adds_up=True)
     if tool == "choose_secondary_tax_code" and any(a.role == "main_job" for a in jobs):
         # Beside a main job, the other pays are the other jobs, all counted in the total the code
         # follows (a pay asked about is not a year's income).
