@@ -14,6 +14,7 @@ from decimal import Decimal
 
 from nztax.rules import PAY_FREQUENCIES
 from nztax.settings import get_settings
+from nztax.cue_words import alternatives
 from nztax.amount_grammar import (FIGURE_JUST_BEFORE, LABELS_NEXT_AMOUNT, LEADS_ANOTHER_AMOUNT, MONEY_FIGURE,
                                   Money, NOUN_AFTER, _clause_start)
 
@@ -136,6 +137,8 @@ RULE_FIGURE_AFTER = re.compile(r"(?:independent earner (?:tax )?credit|ietc|tax 
 ASSET_AFTER = re.compile(r"(?:house|home|property|apartment|townhouse|unit|section|car|boat|mortgage|loan|deposit|term deposit|"
                          r"savings account|savings(?! scheme)|balance|portfolio|share portfolio|student loan|kiwisaver balance)\b"
                          r"(?!\s+(?:account\s+)?(?:interest|income|returns?|dividends?|earnings|repayments?|deductions?))", re.I)
+# An organisation named as the owner right before a figure ("the firm's $400,000").
+ORGANISATIONS_FIGURE = re.compile(r"\b(?:" + alternatives("organisation_before_a_figure") + r")'s\s*(?:nz)?\$?$", re.I)
 # A day rate, and how many days it is paid for.
 DAY_RATE = re.compile(r"^\s*(?:a day|per day|/\s?day|each day|daily|day rate)\b", re.I)
 DAYS_WORKED = re.compile(r"\b(?P<d>\d{1,3})\s+(?:working\s+|billable\s+)?days?\b(?!\s+(?:in|out of|away|present|overseas))", re.I)
@@ -148,6 +151,8 @@ def _role_of(text: str, start: int, end: int, skip: str | None = None, default: 
     directly_after = text[end + lead_in.end(): end + lead_in.end() + 30]
     unbracketed, clause_start = _clause_start(text, start)
     before = re.sub(r"\s{2,}", " ", unbracketed[clause_start:start])[-45:]
+    if ORGANISATIONS_FIGURE.search(before):
+        return "other"  # an organisation's own figure ("the firm's $400,000 of fees"), whatever follows it
     if ASSET_AFTER.match(directly_after) and not EARNED_RIGHT_BEFORE.search(before):
         return "other"  # an asset named right after: a price, not an income (unless a pay is named right before)
     if TAX_FIGURE_AFTER.match(text[end:]) and not TAX_ON_BEFORE.search(before):
@@ -343,6 +348,8 @@ CLAIMED_BEFORE = re.compile(r"\b(?:worked (?:it )?out|calculated|figured|estimat
                             r"\b(?:says?|said|told (?:me|us)|claims?)\b[^.?!]{0,60}\b(?:is|was|be|of|at|get|take home|pay|owe|=)\s*$|"
                             r"\b(?:says?|said|told (?:me|us)|claims?)\b[^.?!$]{0,50}$|"
                             r"\b(?:ended up with|end up with|came to|comes to|worked out to|works out (?:to|at))\s*$|"
+                            # a tax said to be the figure ("my tax is $12,000", "the tax on $85,000 really $18,000")
+                            r"\b(?:tax|paye|levy)\b(?:\s+on\s+[^.?!]{0,30}?)?\s+(?:is|was|=|really|comes to|came to)(?:\s+really)?\s*$|"
                             # the figure a yes/no question opens on
                             r"^\W*(?:is|was|would|should)\s*(?:it\s+be\s*)?$", re.I)
 GUESSED_BEFORE = re.compile(r"(?:~|≈|\bapprox\.?|\bis it|\babout)\s*\$?$", re.I)
@@ -352,7 +359,7 @@ PAY_WORDS_AFTER = re.compile(r"\s*(?:gross|before tax|pre-tax|salary|wages?)\b",
 INCOME_RIGHT_BEFORE = re.compile(r"\b(?:earn|earns|earning|make|makes|paid|salary|wages?|income|gross|on)\b\s*(?:(?:of|is|was)\s+)?"
                                  r"(?:(?:about|around|roughly|like|only|just)\s*)?$", re.I)
 # Asking whether a figure is right ("look right", "sound right" included).
-ASKS_IF_RIGHT = re.compile(r"\b(?:right|correct|true|accurate|legit|add up|is that it|enough|too much|too little)\b", re.I)
+ASKS_IF_RIGHT = re.compile(r"\b(?:right|correct|true|accurate|legit|add up|is that it|enough|too much|too little|really)\b", re.I)
 
 
 def _claimed_figures(text: str, found: list[Money]) -> list[Money]:

@@ -13,6 +13,7 @@ from decimal import Decimal
 from typing import TYPE_CHECKING
 
 from nztax.contract import tax_year_starting
+from nztax.cue_words import alternatives
 from nztax.rules import SECONDARY_CODES
 from nztax.slots import (EMPLOYER_PUTS_IN, HELD_PAST_BRIGHT_LINE, HOUSEHOLD_QUESTIONED, INCOME_LIKE_ROLES,
                          ONLY_INCOME, OTHER_INCOME_ROLES, PAY_FREQUENCIES, PERIODS_PER_YEAR, PROPERTY_HELD_UNKNOWN,
@@ -30,8 +31,8 @@ if TYPE_CHECKING:
 MAX_COMPARED = 3
 # Rent from a place let out: its rates, insurance and agent's fees come off the rent.
 RENTAL = re.compile(r"\b(?:rent(?:al|ed|ing)?|tenants?|landlord|let out|airbnb|bookabach|holiday home|bach)\b", re.I)
-RENTAL_COST_BEFORE = re.compile(r"\b(?:rates|insurance|property manager|manager|repairs|maintenance|body corp\w*|letting|agent'?s?|"
-                                r"interest|accountant|fees)\b[^.?!$\d]{0,12}\$?$", re.I)
+# A rental's own costs named right before a figure (data/cue_words.yaml rental_costs_before_a_figure).
+RENTAL_COST_BEFORE = re.compile(r"\b(?:" + alternatives("rental_costs_before_a_figure") + r")\b[^.?!$\d]{0,12}\$?$", re.I)
 # Someone in business on their own account, whose business expenses come off their income.
 SELF_EMPLOYED = re.compile(r"self[- ]employ|freelanc|contractor|sole trader|my (own )?business|side (business|hustle)|"
                            r"\b(?:uber|doordash|airtasker|deliveroo|menulog|ola|etsy|hireup)\b|gig (?:work|economy|job)|"
@@ -390,6 +391,11 @@ def _plan(d: Decision, intent: IntentSpec, slots: Slots) -> None:
         slots = replace(slots, adds_up=True, amounts=[replace(a, role="main_job") if a is first else replace(a, role="second_job") if a is second
                                                       else a for a in slots.amounts])
         jobs = [a for a in slots.incomes if not a.questioned]
+    if (tool == "choose_secondary_tax_code" and len(jobs) > 1 and asked_pay is None and not slots.comparison
+            and not slots.between and all(a.role == "income" for a in jobs)):
+        # Several pays and no total named: the secondary codes' thresholds are on the total annual
+        # income of every job, so the pays add up (nz_tax_facts.md, tax codes).
+        slots = replace(slots, adds_up=True)
     if tool == "choose_secondary_tax_code" and any(a.role == "main_job" for a in jobs):
         # Beside a main job, the other pays are the other jobs, all counted in the total the code
         # follows (a pay asked about is not a year's income).

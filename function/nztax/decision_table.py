@@ -18,6 +18,7 @@ from typing import Callable
 
 
 from nztax.frame import EXAMPLE_OWNER, FrameAmount, QuestionFrame, Trace
+from nztax.left_out import left_out
 from nztax.slots import INCOME_LIKE_ROLES, Money, Slots
 from nztax.yaml_data import load_yaml
 
@@ -26,7 +27,8 @@ INCOME_OWNERS = ("me", "partner")
 CONDITIONS = ("proposed", "proposed_not", "declined_as", "intent_sure", "scope", "scope_not", "scope_sure", "scope_firm",
               "scope_out_sure", "scope_out_firm", "scope_in_high",
               "inputs_sure", "inputs_certain", "recoverable", "stated", "asks", "answers_ask", "asks_figure", "story",
-              "lead_fits", "rule_worked", "several_figures", "read_by", "asks_income", "rate_given", "decline_unread")
+              "lead_fits", "rule_worked", "several_figures", "read_by", "asks_income", "rate_given", "decline_unread",
+              "incomes_left_out")
 
 
 @dataclass(frozen=True)
@@ -137,6 +139,7 @@ class Facts:
     asks_income: bool = False    # a proposed question back asks for the poster's income (`income_asks`)
     rate_given: bool = False     # the question names the tax rate its figure is worked at
     decline_unread: bool = False  # a proposed decline's subject is neither the frame's likeliest subject nor its likeliest other
+    incomes_left_out: bool = False  # a proposed calculation uses none of one of the question's incomes
 
     def holds(self, when: dict) -> bool:
         checks = {
@@ -154,6 +157,7 @@ class Facts:
             "stated": lambda v: self.stated == bool(v), "asks": lambda v: any(a in v for a in self.asks),
             "read_by": lambda v: self.read_by in v, "asks_income": lambda v: self.asks_income == bool(v),
             "rate_given": lambda v: self.rate_given == bool(v), "decline_unread": lambda v: self.decline_unread == bool(v),
+            "incomes_left_out": lambda v: self.incomes_left_out == bool(v),
         }
         return all(checks[name](value) for name, value in when.items())
 
@@ -197,7 +201,8 @@ def facts_of(decision, frame: QuestionFrame, settings, asked_alone: Callable[[],
                  several_figures=len({a.value for a in frame.amounts if a.period is not None}) > 1,
                  kept=kept, read_by=frame.read_by, rate_given=frame.rate_given,
                  asks_income=decision.action == "clarify" and any(m in table().income_asks for m in decision.missing or ()),
-                 decline_unread=_decline_unread(decision, frame))
+                 decline_unread=_decline_unread(decision, frame),
+                 incomes_left_out=bool(left_out(decision, frame, settings.frame_bar)))
 
 
 def _decline_unread(decision, frame: QuestionFrame) -> bool:

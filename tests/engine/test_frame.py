@@ -438,3 +438,77 @@ def test_an_employers_story_declined_as_the_employers_matter_is_lifted_when_like
                     scope_other="employment_law", story=True, read_by="offline")
     d = engine.settle(proposal, frame, None)
     assert (d.action == "decline") is declined, d.trace.to_json()
+
+
+# -- a sum never leaves out one of the asker's own figures ---------------------------------------
+
+LEFT_OUT_FAMILY = [
+    # a year's income beside another year's (the rate takes the better of the two)
+    "Last year I earned ${a:,}, but the year before only ${b:,} with ${c:,} PIE income. What PIR do I use?",
+    # costs named beside the rent in words the costs grammar does not list
+    "My salary is ${a:,}. Rental income ${b:,}, outgoings ${c:,}. How much extra income tax from the rental?",
+]
+
+
+@pytest.mark.parametrize("template", LEFT_OUT_FAMILY)
+@pytest.mark.parametrize("a,b,c", [(60000, 30000, 3000), (72000, 25000, 2500), (41000, 22000, 1800)])
+def test_family_a_sum_never_leaves_out_one_of_the_askers_figures(engine, template, a, b, c):
+    question = template.format(a=a, b=b, c=c)
+    decision = decided(engine, question)
+    # Whatever is decided, no sum runs that uses none of one of the asker's own incomes or costs.
+    if decision.action == "calculate":
+        figures = {round(v) for _, args in decision.calls for v in args.values() if isinstance(v, float)}
+        stated = (a, b, c)
+        # Each stated figure is in some call, alone or added to or taken from the others.
+        for i in range(3):
+            rest = [x for j, x in enumerate(stated) if j != i]
+            sums = {abs(stated[i] + s * rest[0] + t * rest[1]) for s in (-1, 0, 1) for t in (-1, 0, 1)}
+            assert sums & figures, (question, stated[i], decision.calls)
+
+
+def test_a_sum_that_uses_every_figure_still_runs(engine):
+    decision = decided(engine, "I earn $70k and my side business made $20k with $5k of expenses. What's my tax?")
+    assert decision.action == "calculate", decision.trace.to_json()
+    assert incomes(decision) == [85000.0]
+
+
+def test_the_family_fails_without_the_guard(engine, monkeypatch):
+    # Without the row, a year's income beside another year's is dropped from the PIR sum: the family
+    # above can fail.
+    import nztax.decision_table as dt
+
+    monkeypatch.setattr(dt, "left_out", lambda decision, frame, bar: [])
+    question = LEFT_OUT_FAMILY[0].format(a=60000, b=30000, c=3000)
+    decision = decided(engine, question)
+    assert decision.action == "calculate"
+    figures = {round(v) for _, args in decision.calls for v in args.values() if isinstance(v, float)}
+    assert 30000 not in figures
+
+
+@pytest.mark.parametrize("other", [
+    "My brother is on $140k.",                        # someone else's income
+    "Our mortgage is $540,000.",                      # a balance, not a cost any income bears
+    "I pay $580 a week rent.",                        # rent paid where they live
+    "The company's $400,000 of fees are not mine.",   # an organisation's figure
+])
+def test_a_figure_that_is_not_the_askers_income_or_cost_is_not_missed(engine, other):
+    decision = decided(engine, f"I earn $85,000 a year. {other} How much income tax will I pay?")
+    assert decision.action == "calculate" and "an_income_left_out" not in decision.trace.rows, decision.trace.to_json()
+    assert 85000.0 in incomes(decision) and not set(incomes(decision)) & {140000.0, 540000.0, 580.0, 30160.0, 400000.0}
+
+
+@pytest.mark.parametrize("a,b", [(85000, 18000), (60000, 9500), (120000, 30000)])
+def test_a_tax_figure_said_to_be_the_tax_is_checked_not_taken_as_income(engine, a, b):
+    for question in (f"Is the tax on ${a:,} really ${b:,}?", f"I earn ${a:,} and my tax is ${b:,}, is that correct?"):
+        decision = decided(engine, question)
+        assert [m.role for m in decision.slots.amounts] == ["income", "claimed"], question
+        assert decision.action == "calculate" and incomes(decision) == [float(a)], decision.trace.to_json()
+
+
+def test_a_rentals_outgoings_come_off_its_rent(engine):
+    # 2026-27 bands (nz_tax_facts.md): $30,000 rent less $3,000 of outgoings = $27,000 on top of $60,000:
+    # 18,100 x 30% (5,430) to $78,100, then 8,900 x 33% (2,937) = $8,367.
+    out = engine.answer("My salary is $60,000. Rental income $30,000, outgoings $3,000. How much extra income tax "
+                        "from the rental?").to_json()
+    ((call,)) = out["tools"]
+    assert call["arguments"]["other_income"] == 27000 and "$8,367" in out["answer"]

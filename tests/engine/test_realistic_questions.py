@@ -2565,3 +2565,10 @@ def test_a_market_value_named_before_its_amount_is_the_fif_opening_value(engine)
 def test_backdating_and_pay_dressed_as_tax_free_allowances_are_refused(engine, question, status):
     out = ask(engine, question)
     assert out["status"] == status
+
+
+def test_a_second_code_follows_every_jobs_pay_when_no_total_is_named(engine):
+    # Secondary codes follow total annual income (nz_tax_facts.md: S for 15,601-53,500 in 2026-27):
+    # 40,000 + 8,000 = 48,000, not the main job's 40,000 alone.
+    out = ask(engine, "I make 40k at my main job and about 8k at a cafe on weekends. what code for the cafe job")
+    assert _calls(out)["choose_secondary_tax_code"]["total_annual_income"] == 48000
