@@ -359,7 +359,7 @@ PAY_WORDS_AFTER = re.compile(r"\s*(?:gross|before tax|pre-tax|salary|wages?)\b",
 INCOME_RIGHT_BEFORE = re.compile(r"\b(?:earn|earns|earning|make|makes|paid|salary|wages?|income|gross|on)\b\s*(?:(?:of|is|was)\s+)?"
                                  r"(?:(?:about|around|roughly|like|only|just)\s*)?$", re.I)
 # Asking whether a figure is right ("look right", "sound right" included).
-ASKS_IF_RIGHT = re.compile(r"\b(?:right|correct|true|accurate|legit|add up|is that it|enough|too much|too little|really)\b", re.I)
+ASKS_IF_RIGHT = re.compile(r"\b(?:" + alternatives("asks_if_right") + r")\b", re.I)
 
 
 def _claimed_figures(text: str, found: list[Money]) -> list[Money]:

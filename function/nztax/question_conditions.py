@@ -290,12 +290,12 @@ GOVERNMENT_CONTRIBUTION = re.compile(r"\b(?:gov(?:ernment|t|'t)?|state)\b[^.?!]{
 # for two months"), or the month it began or ended ("started NZ Super in August", "came off the
 # benefit in June"). IRD counts a month with any of the payment in it as a month without the credit.
 EXCLUDED_PAYMENT = re.compile(WFF.pattern + "|" + BENEFIT_OR_SUPER.pattern, re.I)
-PART_OF_A_YEAR = re.compile(r"\bmonths?\b|\bweeks?\b|\bpart of the (?:tax )?year\b|\bpart[- ]way\b|\buntil\b|\btill\b", re.I)
+PART_OF_A_YEAR = re.compile(r"\b(?:" + alternatives("part_of_a_year") + r")\b", re.I)
 _COUNT = r"(?P<n>\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|eleven)"
 COUNT_WORDS = ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven")
 MONTHS_ON_IT = re.compile(r"\b(?:for|over|during)\s+(?:the\s+)?(?:first\s+|last\s+)?" + _COUNT + r"\s+months?\b|\b" + _COUNT.replace("n>", "n2>")
                           + r"\s+months?\s+(?:on|of)\b", re.I)
-MONTH_BEGAN = re.compile(r"\b(?:start(?:ed|ing)?|began|went on(?:to)?|got on(?:to)?|turn(?:ed|ing)? 65)\b", re.I)
+MONTH_BEGAN = re.compile(r"\b(?:" + alternatives("payment_began") + r")\b", re.I)
 MONTH_NAMED = re.compile(r"\b(?:in|from|on|since|at the (?:start|end) of)\s+(?:(?:the\s+)?\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?)?(?P<month>"
                          r"apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t|tember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|"
                          r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?)\b|\b(?P<month2>april|may|june|july|august|september|october|"
