@@ -29,9 +29,11 @@ SUPPOSED = cue("example_supposed")
 # for it worked out, unless it names a figure of its own or speaks of the asker.
 FIGURE_ASKED = cue("example_figure_asked")
 OWN_FIGURE = re.compile(r"[$€£]\s?\d|\b\d[\d,.]*\s?k\b", re.I)
-ASKER = re.compile(r"\b(?:i|i'm|i've|i'd|me|my|we|we're|us|our)\b", re.I)
+# The asker's own words (a contraction, "I'm", "we've", starts with one of them).
+ASKER_WORDS = r"(?:i|me|my|we|us|our)\b"
+ASKER = re.compile(r"\b" + ASKER_WORDS, re.I)
 # The first words after an opener: an example told in the first person is the asker's own.
-FIRST_PERSON = re.compile(r"^[\s,:;-]*(?:that\s+|if\s+|,\s*)?(?:i|i'm|i've|i'd|we|we're|we've|my|our|me|us)\b", re.I)
+FIRST_PERSON = re.compile(r"^[\s,:;-]*(?:that\s+|if\s+|,\s*)?" + ASKER_WORDS, re.I)
 
 
 def example_spans(text: str) -> list[tuple[int, int, bool]]:
