@@ -78,6 +78,11 @@ def _norm(text: str) -> str:
     return re.sub(r"\s+", " ", text).lower()
 
 
+def _page_key(url: str) -> str:
+    """A page address as golden sets name it: no scheme, no trailing slash."""
+    return re.sub(r"^https?://", "", url).rstrip("/")
+
+
 def load_golden(path: Path) -> GoldenSet:
     try:
         data = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
@@ -87,7 +92,7 @@ def load_golden(path: Path) -> GoldenSet:
         # The real-post set: each post, exactly as its writer typed it, is the query; its accepted
         # pages are the answers. Posts no corpus page answers are left out of retrieval scoring.
         data = {"queries": [{"id": p["id"], "kind": "real_post", "query": str(p["question"]).strip(),
-                             "accept": [re.sub(r"^https?://", "", u).rstrip("/") for u in p["accepted_pages"]]} for p in data["posts"] if p.get("accepted_pages")]}
+                             "accept": [_page_key(u) for u in p["accepted_pages"]]} for p in data["posts"] if p.get("accepted_pages")]}
     if not isinstance(data, dict) or not isinstance(data.get("queries"), list):
         raise GoldenError(f"{path}: expected a mapping with a 'queries' list")
     queries, seen = [], set()
@@ -242,8 +247,10 @@ def sweep(retriever: Retriever, golden: GoldenSet) -> str:
     # The long-query class (whole posts): only the real-post set has such queries.
     variants += [("long query: chunk-level fusion", {"long_query_page_fusion": False}),
                  ("long query: no BM25 passes under the floor", {"long_query_bm25_passes": 0})]
-    variants += [(f"long query rrf_k {k}", {"long_query_rrf_k": k}) for k in (10, 20)]
+    variants += [(f"long query rrf_k {k}", {"long_query_rrf_k": k}) for k in (5, 20)]
     variants += [(f"long query bm25 weight {w}", {"long_query_weight_bm25": w}) for w in (0.75, 1.25, 1.5)]
+    variants += [(f"long query page vector weight {w}", {"long_query_page_vector_weight": w}) for w in (0.5, 1.5)]
+    variants += [("long query: BM25 counts repeated words", {"long_query_bm25_distinct": False})]
     lines = ["", f"## Fusion settings sweep (hybrid, dev split: {len(dev.queries)} queries)", "",
              "| variant | Hit@1 | Hit@5 | MRR |", "|---|---|---|---|"]
     try:
@@ -262,9 +269,11 @@ LONG_QUERY_VARIANTS: tuple[tuple[str, dict[str, Any]], ...] = (
     ("defaults", {}),
     ("chunk-level fusion", {"long_query_page_fusion": False}),
     ("no BM25 passes under the floor", {"long_query_bm25_passes": 0}),
-    ("long-query RRF k 10 (the short-query k)", {"long_query_rrf_k": 10}),
-    ("none of the three (previous defaults)", {"long_query_page_fusion": False, "long_query_bm25_passes": 0,
-                                               "long_query_rrf_k": 10}),
+    ("BM25 counts a repeated word each time", {"long_query_bm25_distinct": False}),
+    ("page vector weight 0.5 (the short-query weight)", {"long_query_page_vector_weight": 0.5}),
+    ("long-query RRF k 5", {"long_query_rrf_k": 5}),
+    ("the last three undone (previous defaults)", {"long_query_bm25_distinct": False, "long_query_page_vector_weight": 0.5,
+                                                   "long_query_rrf_k": 5}),
 )
 
 
