@@ -307,6 +307,47 @@ def long_query_variants(retriever: Retriever, golden: GoldenSet) -> str:
     return "\n".join(lines) + "\n"
 
 
+# The corpus pages a real-post set's blind annotators could read (docs/retrieval.md, "Real posts").
+PAGES_READ_FILE = "realposts_pages_read.yaml"
+
+
+def pages_read(golden_path: Path) -> frozenset[str] | None:
+    """The pages the annotators read: the file beside the golden set, else the bundled one; None if neither."""
+    for path in (Path(golden_path).parent / PAGES_READ_FILE, default_golden_path().parent / PAGES_READ_FILE):
+        if path.is_file():
+            data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+            return frozenset(_page_key(u) for u in data.get("pages_read") or ())
+    return None
+
+
+class ReadPagesOnly:
+    """A retriever whose hits skip pages the annotators never read (added to the corpus after them):
+    such a page was judged neither right nor wrong for any post."""
+
+    def __init__(self, retriever: Retriever, read: frozenset[str]):
+        self.retriever, self.read = retriever, read
+        self.unread = len({c.get("url", "") for c in retriever.index.children if _page_key(c.get("url", "")) not in read})
+
+    def embed_query(self, query: str):
+        return self.retriever.embed_query(query)
+
+    def search(self, query: str, k: int = 5, **kw) -> list[Hit]:
+        hits = self.retriever.search(query, k=k + 2 * self.unread, **kw)  # room for the unread pages' sections
+        return [h for h in hits if _page_key(h.url) in self.read][:k]
+
+
+def read_pages_rows(retriever: Retriever, golden: GoldenSet, read: frozenset[str]) -> str:
+    """Hit@1 / Hit@5 / MRR of each mode on every split with the pages the annotators never read set
+    aside (aggregates only)."""
+    splits = [s for s in SPLITS if any(g.split == s for g in golden.queries)]
+    wrapped = ReadPagesOnly(retriever, read)
+    results = evaluate(wrapped, golden)["modes"]
+    lines = ["", f"## Pages the annotators never read set aside ({wrapped.unread} pages; Hit@1 / Hit@5 / MRR)", "",
+             "| mode | " + " | ".join(splits) + " |", "|---|" + "---|" * len(splits)]
+    lines += [f"| {mode} | " + " | ".join(split_cells(result, golden, splits)) + " |" for mode, result in results.items()]
+    return "\n".join(lines) + "\n"
+
+
 def default_golden_path() -> Path:
     return get_settings().home / "tests" / "golden" / "retrieval.yaml"
 
@@ -331,6 +372,9 @@ def run(args: argparse.Namespace) -> int:
         report = render_report(outcome, golden, retriever, golden_path)
         scores = scores_json(outcome["modes"])
         if any(g.kind == "real_post" for g in golden.queries):
+            read = pages_read(golden_path)
+            if read:
+                report += read_pages_rows(retriever, golden, read)
             report += long_query_variants(retriever, golden)
         if getattr(args, "sweep", False):
             report += sweep(retriever, golden)

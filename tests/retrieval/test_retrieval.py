@@ -345,3 +345,18 @@ def test_page_summaries_hold_title_headings_and_opening(retriever):
     assert text.startswith(parent["title"])
     assert page_summaries(retriever, first_sentences=0, headings=False)[parent["url"]] == parent["title"]
 
+
+def test_pages_the_annotators_never_read_are_set_aside(retriever):
+    from nztax_build.evaluate_retrieval import GoldenQuery, GoldenSet, ReadPagesOnly, _page_key, read_pages_rows
+
+    hits = retriever.search(LONG_RATES_QUESTION, k=10)
+    first = hits[0].url
+    read = frozenset(_page_key(c.get("url", "")) for c in retriever.index.children) - {_page_key(first)}
+    wrapped = ReadPagesOnly(retriever, read)
+    assert wrapped.unread == 1
+    kept = wrapped.search(LONG_RATES_QUESTION, k=5)
+    assert [h.parent_id for h in kept] == [h.parent_id for h in hits if h.url != first][:5]
+    # A post whose only accepted page was never read cannot be found once it is set aside.
+    golden = GoldenSet([GoldenQuery("p1", LONG_RATES_QUESTION, "real_post", (_page_key(first),), (), None, "dev")])
+    table = read_pages_rows(retriever, golden, read)
+    assert "(1 pages;" in table and "| hybrid | 0.000 / 0.000 / 0.000 |" in table
