@@ -78,6 +78,11 @@ def _norm(text: str) -> str:
     return re.sub(r"\s+", " ", text).lower()
 
 
+def _page_key(url: str) -> str:
+    """A page address as golden sets name it: no scheme, no trailing slash."""
+    return re.sub(r"^https?://", "", url).rstrip("/")
+
+
 def load_golden(path: Path) -> GoldenSet:
     try:
         data = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
@@ -87,7 +92,7 @@ def load_golden(path: Path) -> GoldenSet:
         # The real-post set: each post, exactly as its writer typed it, is the query; its accepted
         # pages are the answers. Posts no corpus page answers are left out of retrieval scoring.
         data = {"queries": [{"id": p["id"], "kind": "real_post", "query": str(p["question"]).strip(),
-                             "accept": [re.sub(r"^https?://", "", u).rstrip("/") for u in p["accepted_pages"]]} for p in data["posts"] if p.get("accepted_pages")]}
+                             "accept": [_page_key(u) for u in p["accepted_pages"]]} for p in data["posts"] if p.get("accepted_pages")]}
     if not isinstance(data, dict) or not isinstance(data.get("queries"), list):
         raise GoldenError(f"{path}: expected a mapping with a 'queries' list")
     queries, seen = [], set()
@@ -242,8 +247,10 @@ def sweep(retriever: Retriever, golden: GoldenSet) -> str:
     # The long-query class (whole posts): only the real-post set has such queries.
     variants += [("long query: chunk-level fusion", {"long_query_page_fusion": False}),
                  ("long query: no BM25 passes under the floor", {"long_query_bm25_passes": 0})]
-    variants += [(f"long query rrf_k {k}", {"long_query_rrf_k": k}) for k in (10, 20)]
+    variants += [(f"long query rrf_k {k}", {"long_query_rrf_k": k}) for k in (5, 20)]
     variants += [(f"long query bm25 weight {w}", {"long_query_weight_bm25": w}) for w in (0.75, 1.25, 1.5)]
+    variants += [(f"long query page vector weight {w}", {"long_query_page_vector_weight": w}) for w in (0.5, 1.5)]
+    variants += [("long query: BM25 counts repeated words", {"long_query_bm25_distinct": False})]
     lines = ["", f"## Fusion settings sweep (hybrid, dev split: {len(dev.queries)} queries)", "",
              "| variant | Hit@1 | Hit@5 | MRR |", "|---|---|---|---|"]
     try:
@@ -262,9 +269,11 @@ LONG_QUERY_VARIANTS: tuple[tuple[str, dict[str, Any]], ...] = (
     ("defaults", {}),
     ("chunk-level fusion", {"long_query_page_fusion": False}),
     ("no BM25 passes under the floor", {"long_query_bm25_passes": 0}),
-    ("long-query RRF k 10 (the short-query k)", {"long_query_rrf_k": 10}),
-    ("none of the three (previous defaults)", {"long_query_page_fusion": False, "long_query_bm25_passes": 0,
-                                               "long_query_rrf_k": 10}),
+    ("BM25 counts a repeated word each time", {"long_query_bm25_distinct": False}),
+    ("page vector weight 0.5 (the short-query weight)", {"long_query_page_vector_weight": 0.5}),
+    ("long-query RRF k 5", {"long_query_rrf_k": 5}),
+    ("the last three undone (previous defaults)", {"long_query_bm25_distinct": False, "long_query_page_vector_weight": 0.5,
+                                                   "long_query_rrf_k": 5}),
 )
 
 
@@ -298,6 +307,47 @@ def long_query_variants(retriever: Retriever, golden: GoldenSet) -> str:
     return "\n".join(lines) + "\n"
 
 
+# The corpus pages a real-post set's blind annotators could read (docs/retrieval.md, "Real posts").
+PAGES_READ_FILE = "realposts_pages_read.yaml"
+
+
+def pages_read(golden_path: Path) -> frozenset[str] | None:
+    """The pages the annotators read: the file beside the golden set, else the bundled one; None if neither."""
+    for path in (Path(golden_path).parent / PAGES_READ_FILE, default_golden_path().parent / PAGES_READ_FILE):
+        if path.is_file():
+            data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+            return frozenset(_page_key(u) for u in data.get("pages_read") or ())
+    return None
+
+
+class ReadPagesOnly:
+    """A retriever whose hits skip pages the annotators never read (added to the corpus after them):
+    such a page was judged neither right nor wrong for any post."""
+
+    def __init__(self, retriever: Retriever, read: frozenset[str]):
+        self.retriever, self.read = retriever, read
+        self.unread = len({c.get("url", "") for c in retriever.index.children if _page_key(c.get("url", "")) not in read})
+
+    def embed_query(self, query: str):
+        return self.retriever.embed_query(query)
+
+    def search(self, query: str, k: int = 5, **kw) -> list[Hit]:
+        hits = self.retriever.search(query, k=k + 2 * self.unread, **kw)  # room for the unread pages' sections
+        return [h for h in hits if _page_key(h.url) in self.read][:k]
+
+
+def read_pages_rows(retriever: Retriever, golden: GoldenSet, read: frozenset[str]) -> str:
+    """Hit@1 / Hit@5 / MRR of each mode on every split with the pages the annotators never read set
+    aside (aggregates only)."""
+    splits = [s for s in SPLITS if any(g.split == s for g in golden.queries)]
+    wrapped = ReadPagesOnly(retriever, read)
+    results = evaluate(wrapped, golden)["modes"]
+    lines = ["", f"## Pages the annotators never read set aside ({wrapped.unread} pages; Hit@1 / Hit@5 / MRR)", "",
+             "| mode | " + " | ".join(splits) + " |", "|---|" + "---|" * len(splits)]
+    lines += [f"| {mode} | " + " | ".join(split_cells(result, golden, splits)) + " |" for mode, result in results.items()]
+    return "\n".join(lines) + "\n"
+
+
 def default_golden_path() -> Path:
     return get_settings().home / "tests" / "golden" / "retrieval.yaml"
 
@@ -322,6 +372,9 @@ def run(args: argparse.Namespace) -> int:
         report = render_report(outcome, golden, retriever, golden_path)
         scores = scores_json(outcome["modes"])
         if any(g.kind == "real_post" for g in golden.queries):
+            read = pages_read(golden_path)
+            if read:
+                report += read_pages_rows(retriever, golden, read)
             report += long_query_variants(retriever, golden)
         if getattr(args, "sweep", False):
             report += sweep(retriever, golden)

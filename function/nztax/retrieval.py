@@ -25,7 +25,10 @@ How a hybrid search works:
    per page (`long_query_sections_per_page`), since it asks about a page rather than a passage.
 5. A long query is also fused per page (`long_query_page_fusion`: each ranking votes once per page,
    at the rank of that page's best child) with its own RRF k and weights, and BM25's first
-   `long_query_bm25_passes` children pass the floor's cosine test.
+   `long_query_bm25_passes` children pass the floor's cosine test. Its dense score leans more on
+   the page vector (`long_query_page_vector_weight`), and its BM25 query counts each word once
+   (`long_query_bm25_distinct`): a post asks about a page, and the words its story repeats are not
+   what it asks.
 
 `Hit.tax_year` is the chunk's tax years joined with ", " ("2025-26, 2026-27"), or None when the
 chunk is not tied to a year; the list itself is `Hit.tax_years`.
@@ -232,15 +235,21 @@ class Retriever:
             return np.zeros(0, dtype=np.float32)
         return self.index.vectors @ np.asarray(query_vector, dtype=np.float32).reshape(-1)
 
-    def dense_ranking_scores(self, query_vector: np.ndarray, cosine: np.ndarray) -> np.ndarray:
-        """Chunk cosine plus `page_vector_weight` x the cosine to the chunk's page vector."""
-        weight = self.settings.page_vector_weight
+    def page_weight(self, long_query: bool) -> float:
+        """How much the cosine to a chunk's page adds to its dense score; a long query has its own."""
+        return self.settings.long_query_page_vector_weight if long_query else self.settings.page_vector_weight
+
+    def dense_ranking_scores(self, query_vector: np.ndarray, cosine: np.ndarray,
+                             weight: float | None = None) -> np.ndarray:
+        """Chunk cosine plus `weight` (default `page_vector_weight`) x the cosine to the chunk's page vector."""
+        weight = self.settings.page_vector_weight if weight is None else weight
         if not weight or not len(cosine):
             return cosine
         page_cosine = self.index.page_vectors @ query_vector.astype(np.float32)
         return cosine + weight * page_cosine[self.index.child_page]
 
-    def _graph_dense(self, query_vector: np.ndarray, depth: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def _graph_dense(self, query_vector: np.ndarray, depth: int,
+                     weight: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(cosine, dense ranking score, mask of scored rows) from the HNSW graph's nearest chunks.
 
         A large corpus makes scoring every chunk cost a full read of the vectors per query; the graph
@@ -256,9 +265,9 @@ class Retriever:
         cosine[near_rows] = self.index.vectors[near_rows] @ query_vector
         dense = np.full(n, -np.inf, dtype=np.float32)
         dense[near_rows] = cosine[near_rows]
-        if self.settings.page_vector_weight:
+        if weight:
             pages = self.index.page_vectors[self.index.child_page[near_rows]]
-            dense[near_rows] += self.settings.page_vector_weight * (pages @ query_vector)
+            dense[near_rows] += weight * (pages @ query_vector)
         near = np.zeros(n, dtype=bool)
         near[near_rows] = True
         return cosine, dense, near
@@ -269,9 +278,9 @@ class Retriever:
         if missing:
             cosine[missing] = self.index.vectors[missing] @ query_vector
 
-    def _rankable(self, dense: np.ndarray) -> np.ndarray:
+    def _rankable(self, dense: np.ndarray, weight: float) -> np.ndarray:
         """Dense scores shifted above zero (`_top` keeps positive scores only); order unchanged."""
-        return dense + (1.0 + abs(self.settings.page_vector_weight) + 1.0)
+        return dense + (1.0 + abs(weight) + 1.0)
 
     def identifier_ranking(self, identifiers: set[str], allowed: np.ndarray, bm25: np.ndarray) -> list[int]:
         """Children naming the query's identifiers: more identifiers, then in the heading, then BM25."""
@@ -319,6 +328,11 @@ class Retriever:
         text = self.query_text(query)
         tokens = self.query_tokens(text)  # once: BM25, coverage and the long-query rules all read them
         long_query = len(set(tokens)) > self.settings.bm25_coverage_max_words
+        if long_query and self.settings.long_query_bm25_distinct:
+            # A story repeats its own nouns (a country, an employer); counted once, each word of a
+            # post weighs what its rarity says, not how often the writer came back to it.
+            tokens = list(dict.fromkeys(tokens))
+        page_weight = self.page_weight(long_query)
         bm25 = coverage = None
         if mode in ("bm25", "hybrid"):
             bm25, coverage = self._bm25(tokens, with_coverage=mode == "hybrid")
@@ -330,9 +344,9 @@ class Retriever:
             query_vector = np.asarray(query_vector, dtype=np.float32).reshape(-1)
             if self.index.dense_graph is None:
                 cosine = self.dense_scores(query_vector)
-                dense = self.dense_ranking_scores(query_vector, cosine)
+                dense = self.dense_ranking_scores(query_vector, cosine, page_weight)
             else:
-                cosine, dense, near = self._graph_dense(query_vector, depth)
+                cosine, dense, near = self._graph_dense(query_vector, depth, page_weight)
                 dense_allowed = allowed & near
 
         identifiers: set[str] = set()
@@ -342,14 +356,14 @@ class Retriever:
             passes = set(ranked)  # zero scores are already gone
         elif mode == "dense":
             floor = self.relevance_floor
-            ranked = _top(self._rankable(dense), dense_allowed, depth)
+            ranked = _top(self._rankable(dense, page_weight), dense_allowed, depth)
             scores = {row: float(dense[row]) for row in ranked}
             passes = {row for row in ranked if cosine[row] >= floor}
         else:
             floor = self.relevance_floor
             identifiers = extract_identifiers(query)
             bm25_ranked = _top(bm25, allowed, depth)
-            dense_ranked = _top(self._rankable(dense), dense_allowed, depth)
+            dense_ranked = _top(self._rankable(dense, page_weight), dense_allowed, depth)
             ident_ranked = self.identifier_ranking(identifiers, allowed, bm25)[:depth] if identifiers else []
             self._fill_cosine(cosine, bm25_ranked + ident_ranked, query_vector)
             s = self.settings

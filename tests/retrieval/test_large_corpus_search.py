@@ -83,7 +83,8 @@ def test_coverage_mutes_bm25_only_for_short_queries(retriever):
     # Every query counts as long then, which also changes the page cap and the fusion: hold those equal.
     assert ranked(bm25_coverage_max_words=0, long_query_sections_per_page=base.max_sections_per_page,
                   long_query_page_fusion=False, long_query_bm25_passes=0, long_query_rrf_k=base.rrf_k,
-                  long_query_weight_bm25=base.rrf_weight_bm25, long_query_weight_dense=base.rrf_weight_dense) == full_vote
+                  long_query_weight_bm25=base.rrf_weight_bm25, long_query_weight_dense=base.rrf_weight_dense,
+                  long_query_page_vector_weight=base.page_vector_weight, long_query_bm25_distinct=False) == full_vote
     short_rule = ranked(bm25_coverage_max_words=100)
     assert short_rule == ranked()  # the fixture's queries are all short
     assert short_rule != full_vote  # coverage does change some short query's ranking

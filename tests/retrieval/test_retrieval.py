@@ -240,6 +240,41 @@ def test_long_query_fusion_settings_apply_to_long_queries_only(retriever):
     assert ranked(LONG_RATES_QUESTION, long_query_weight_dense=0.0) != ranked(LONG_RATES_QUESTION)
 
 
+def test_long_query_dense_score_uses_its_own_page_vector_weight(retriever):
+    import numpy as np
+
+    settings = retriever.settings
+    assert settings.long_query_page_vector_weight != settings.page_vector_weight  # else nothing to tell apart
+    rows = {child["id"]: row for row, child in enumerate(retriever.index.children)}
+    for query, weight in (("income tax rates for individuals", settings.page_vector_weight),
+                          (LONG_RATES_QUESTION, settings.long_query_page_vector_weight)):
+        vector = retriever.embed_query(query)
+        page_cosine = retriever.index.page_vectors @ vector
+        hits = retriever.search(query, k=3, mode="dense", query_vector=vector)
+        assert hits
+        for hit in hits:
+            row = rows[hit.child_id]
+            expected = float(retriever.index.vectors[row] @ vector) + weight * float(page_cosine[retriever.index.child_page[row]])
+            assert hit.score == pytest.approx(expected, abs=1e-5)
+
+
+def test_long_query_bm25_counts_a_repeated_word_once(retriever):
+    original = retriever.settings
+    repeated = LONG_RATES_QUESTION + " Rates, rates, rates."  # "rates" is already in the question
+
+    def scores(query, **change):
+        retriever.settings = dataclasses.replace(original, **change)
+        try:
+            return [(h.parent_id, round(h.score, 5)) for h in retriever.search(query, k=5, mode="bm25")]
+        finally:
+            retriever.settings = original
+
+    assert scores(repeated) == scores(LONG_RATES_QUESTION)
+    assert scores(repeated, long_query_bm25_distinct=False) != scores(LONG_RATES_QUESTION, long_query_bm25_distinct=False)
+    short = "tax rates rates"  # a short query keeps its repeats
+    assert scores(short) == scores(short, long_query_bm25_distinct=False)
+
+
 def test_long_query_keeps_bm25_top_chunks_under_the_cosine_floor(retriever):
     import numpy as np
 
@@ -309,3 +344,19 @@ def test_page_summaries_hold_title_headings_and_opening(retriever):
     text = summaries[parent["url"]]
     assert text.startswith(parent["title"])
     assert page_summaries(retriever, first_sentences=0, headings=False)[parent["url"]] == parent["title"]
+
+
+def test_pages_the_annotators_never_read_are_set_aside(retriever):
+    from nztax_build.evaluate_retrieval import GoldenQuery, GoldenSet, ReadPagesOnly, _page_key, read_pages_rows
+
+    hits = retriever.search(LONG_RATES_QUESTION, k=10)
+    first = hits[0].url
+    read = frozenset(_page_key(c.get("url", "")) for c in retriever.index.children) - {_page_key(first)}
+    wrapped = ReadPagesOnly(retriever, read)
+    assert wrapped.unread == 1
+    kept = wrapped.search(LONG_RATES_QUESTION, k=5)
+    assert [h.parent_id for h in kept] == [h.parent_id for h in hits if h.url != first][:5]
+    # A post whose only accepted page was never read cannot be found once it is set aside.
+    golden = GoldenSet([GoldenQuery("p1", LONG_RATES_QUESTION, "real_post", (_page_key(first),), (), None, "dev")])
+    table = read_pages_rows(retriever, golden, read)
+    assert "(1 pages;" in table and "| hybrid | 0.000 / 0.000 / 0.000 |" in table
