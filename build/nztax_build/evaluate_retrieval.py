@@ -269,11 +269,11 @@ LONG_QUERY_VARIANTS: tuple[tuple[str, dict[str, Any]], ...] = (
     ("defaults", {}),
     ("chunk-level fusion", {"long_query_page_fusion": False}),
     ("no BM25 passes under the floor", {"long_query_bm25_passes": 0}),
-    ("BM25 counts a repeated word each time", {"long_query_bm25_distinct": False}),
-    ("page vector weight 0.5 (the short-query weight)", {"long_query_page_vector_weight": 0.5}),
-    ("long-query RRF k 5", {"long_query_rrf_k": 5}),
-    ("the last three undone (previous defaults)", {"long_query_bm25_distinct": False, "long_query_page_vector_weight": 0.5,
-                                                   "long_query_rrf_k": 5}),
+    ("BM25 counts each word once", {"long_query_bm25_distinct": True}),
+    ("page vector weight 1.0", {"long_query_page_vector_weight": 1.0}),
+    ("long-query RRF k 10", {"long_query_rrf_k": 10}),
+    ("the last three together (chosen on development, lost on the frozen part)",
+     {"long_query_bm25_distinct": True, "long_query_page_vector_weight": 1.0, "long_query_rrf_k": 10}),
 )
 
 

@@ -25,10 +25,10 @@ How a hybrid search works:
    per page (`long_query_sections_per_page`), since it asks about a page rather than a passage.
 5. A long query is also fused per page (`long_query_page_fusion`: each ranking votes once per page,
    at the rank of that page's best child) with its own RRF k and weights, and BM25's first
-   `long_query_bm25_passes` children pass the floor's cosine test. Its dense score leans more on
-   the page vector (`long_query_page_vector_weight`), and its BM25 query counts each word once
-   (`long_query_bm25_distinct`): a post asks about a page, and the words its story repeats are not
-   what it asks.
+   `long_query_bm25_passes` children pass the floor's cosine test. Its dense score's page-vector
+   weight (`long_query_page_vector_weight`) and whether its BM25 query counts each word once
+   (`long_query_bm25_distinct`) are settings of their own; the defaults are the short query's (the
+   alternatives won on the real-post development part and lost on the frozen part).
 
 `Hit.tax_year` is the chunk's tax years joined with ", " ("2025-26, 2026-27"), or None when the
 chunk is not tied to a year; the list itself is `Hit.tax_years`.

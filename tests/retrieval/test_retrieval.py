@@ -243,19 +243,23 @@ def test_long_query_fusion_settings_apply_to_long_queries_only(retriever):
 def test_long_query_dense_score_uses_its_own_page_vector_weight(retriever):
     import numpy as np
 
-    settings = retriever.settings
+    original = retriever.settings
+    settings = retriever.settings = dataclasses.replace(original, long_query_page_vector_weight=1.0)
     assert settings.long_query_page_vector_weight != settings.page_vector_weight  # else nothing to tell apart
-    rows = {child["id"]: row for row, child in enumerate(retriever.index.children)}
-    for query, weight in (("income tax rates for individuals", settings.page_vector_weight),
-                          (LONG_RATES_QUESTION, settings.long_query_page_vector_weight)):
-        vector = retriever.embed_query(query)
-        page_cosine = retriever.index.page_vectors @ vector
-        hits = retriever.search(query, k=3, mode="dense", query_vector=vector)
-        assert hits
-        for hit in hits:
-            row = rows[hit.child_id]
-            expected = float(retriever.index.vectors[row] @ vector) + weight * float(page_cosine[retriever.index.child_page[row]])
-            assert hit.score == pytest.approx(expected, abs=1e-5)
+    try:
+        rows = {child["id"]: row for row, child in enumerate(retriever.index.children)}
+        for query, weight in (("income tax rates for individuals", settings.page_vector_weight),
+                              (LONG_RATES_QUESTION, settings.long_query_page_vector_weight)):
+            vector = retriever.embed_query(query)
+            page_cosine = retriever.index.page_vectors @ vector
+            hits = retriever.search(query, k=3, mode="dense", query_vector=vector)
+            assert hits
+            for hit in hits:
+                row = rows[hit.child_id]
+                expected = float(retriever.index.vectors[row] @ vector) + weight * float(page_cosine[retriever.index.child_page[row]])
+                assert hit.score == pytest.approx(expected, abs=1e-5)
+    finally:
+        retriever.settings = original
 
 
 def test_long_query_bm25_counts_a_repeated_word_once(retriever):
@@ -269,10 +273,10 @@ def test_long_query_bm25_counts_a_repeated_word_once(retriever):
         finally:
             retriever.settings = original
 
-    assert scores(repeated) == scores(LONG_RATES_QUESTION)
+    assert scores(repeated, long_query_bm25_distinct=True) == scores(LONG_RATES_QUESTION, long_query_bm25_distinct=True)
     assert scores(repeated, long_query_bm25_distinct=False) != scores(LONG_RATES_QUESTION, long_query_bm25_distinct=False)
     short = "tax rates rates"  # a short query keeps its repeats
-    assert scores(short) == scores(short, long_query_bm25_distinct=False)
+    assert scores(short, long_query_bm25_distinct=True) == scores(short, long_query_bm25_distinct=False)
 
 
 def test_long_query_keeps_bm25_top_chunks_under_the_cosine_floor(retriever):
