@@ -93,9 +93,7 @@ ASKED_PERIOD = [
 PAY_FREQUENCY_WORD = re.compile("|".join(p for name, p in ASKED_PERIOD if name in PAY_FREQUENCIES), re.I)
 ANY_PERIOD_WORD = re.compile("|".join(p for _, p in ASKED_PERIOD) + r"|\bin a week\b|\b(?:one|1|a single) (?:week|fortnight|month)\b", re.I)
 # People someone may ask about besides themselves (whose money an amount is, below).
-KIN = (r"wife|husband|partner|spouse|fianc[ée]e?|girlfriend|boyfriend|hubby|missus|son|daughter|kid|child|teenager|"
-       r"mum|mom|mother|dad|father|parents?|brother|sister|friend|mate|flatmate|nan|nana|grandma|grandmother|"
-       r"grandad|grandfather|grandson|granddaughter|uncle|aunt|aunty|auntie|cousin|niece|nephew|stepson|stepdaughter")
+KIN = alternatives("kin_words")
 NOT_MONEY_BEFORE = re.compile(
     r"(?:\b(?:divided|divide|multiplied|multiply) (?:it |that )?by\s|[a-z)]\s?[/÷×]\s?|\bir\s?-?|\bform\s|\bus\s|\bsection\s|(?<!')\bs\s|\bLC\s|\bCB\s|\bCW\s|\bYA\s|\bMK\s|\bcode\s|\bnumber\s|#|\bno\.?\s|"
     r"\bage[ds]?\s|\baged\s|\bi'?m\s|\bi am\s|\bturning\s|\bturned\s|\bover\s(?=\d{2}\b)|\bunder\s(?=\d{2}\b)|"
