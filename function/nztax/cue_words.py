@@ -1,6 +1,8 @@
 """Word lists the question readers match, kept as data: `data/cue_words.yaml` (the lists several
 readers share), `data/amount_words.yaml` (what an amount is, amount_roles.py) and
-`data/condition_words.yaml` (a question's conditions, question_conditions.py).
+`data/condition_words.yaml` (a question's conditions, question_conditions.py) and
+`data/asking_words.yaml` (what a question asks for and how its sum is planned: decide.py,
+clarify_checks.py, calculation_plan.py and the other deciding modules).
 
 In: a list's name (unique across the files). Out: its alternatives joined with "|" (`alternatives`),
 or that compiled case-insensitively (`cue`).
@@ -15,7 +17,8 @@ from pathlib import Path
 from nztax.yaml_data import load_yaml
 
 DATA = Path(__file__).parent / "data"
-CUE_FILES = (DATA / "cue_words.yaml", DATA / "amount_words.yaml", DATA / "condition_words.yaml")
+CUE_FILES = (DATA / "cue_words.yaml", DATA / "amount_words.yaml", DATA / "condition_words.yaml",
+             DATA / "asking_words.yaml")
 
 
 @lru_cache(maxsize=1)
