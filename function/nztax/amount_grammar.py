@@ -48,10 +48,7 @@ FOREIGN_AFTER = re.compile(r"^\s?(?:aud|usd|gbp|eur|cad|inr|php|cny|rmb|sgd|zar|
                            r"(?:australian|aussie|us|american|canadian|singapore|hong kong|fijian) dollars?)\b", re.I)
 FOREIGN_QUESTIONED = "{} is in another currency; what is it in New Zealand dollars?"
 # Words that make a nearby bare number money.
-MONEY_WORDS = re.compile(
-    r"\b(earn\w*|salary|salaries|wages?|pay|paid|payslip|income|gross|make|making|made|donat\w*|gave|give|"
-    r"contribut\w*|invest\w*|dividends?|interest|rent|rental|profit|loss|revenue|turnover|earnings|"
-    r"bonus|sold|sell|bought|worth|owe|refund|(?:tax|paye|levy|acc|ietc|esct|kiwisaver|ks|repayments?|deductions?) on|taxed on|take[- ]?home on|clear on|after tax on)\b", re.I)
+MONEY_WORDS = re.compile(r"\b(" + alternatives("money_words") + r")\b", re.I)
 _FREQ_AFTER = [
     ("hourly", r"an hour|per hour|a hr|an hr|/\s?hr|/\s?hour|/\s?h\b|hourly|p/?h\b|ph\b|per hr"),
     ("weekly", r"a week|per week|each week|every week|for the week|this week|weekly|/\s?wk|/\s?week|p/?w\b|pw\b|a wk|per wk|wk\b|"
@@ -263,8 +260,8 @@ COUNT_PER_PERIOD = re.compile(r"\b\d+(?:\.\d+)?\s*(?:hours?|hrs?|h|days?|shifts?
                               r"(?:a|per|each|every)\s+(?:week|wk|fortnight|month|year)\b", re.I)
 
 
-EVENT_THIS_PERIOD = re.compile(r"\b(?:sold|sell|selling|bought|buying|settled?|settling|moved|started|starting|arrived|left|"
-                               r"finished|signed|listed)\b(?:\s+(?:it|them|the \w+|my \w+|our \w+|here|in|up))?\s+(?P<when>this (?:week|month|fortnight))\b", re.I)
+EVENT_THIS_PERIOD = re.compile(r"\b(?:" + alternatives("event_this_period")
+                               + r")\b(?:\s+(?:it|them|the \w+|my \w+|our \w+|here|in|up))?\s+(?P<when>this (?:week|month|fortnight))\b", re.I)
 
 
 def asked_period(text: str, amounts: list[Money]) -> str | None:

@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 # How many amounts a comparison of incomes answers at most.
 MAX_COMPARED = 3
 # Rent from a place let out: its rates, insurance and agent's fees come off the rent.
-RENTAL = re.compile(alternatives("rental"), re.I)
+RENTAL = re.compile(r"\b(?:" + alternatives("rental") + r")\b", re.I)
 # A rental's own costs named right before a figure (data/cue_words.yaml rental_costs_before_a_figure).
 RENTAL_COST_BEFORE = re.compile(r"\b(?:" + alternatives("rental_costs_before_a_figure") + r")\b[^.?!$\d]{0,12}\$?$", re.I)
 # Someone in business on their own account, whose business expenses come off their income.
@@ -53,12 +53,13 @@ MARGINAL_RATE = re.compile(r"(?P<p>\d{2}(?:\.\d+)?)\s?%\s*(?:tax\s+)?(?:rate|bra
 INCOME_TOOLS = ("calculate_income_tax", "calculate_paye", "calculate_take_home_pay", "calculate_acc_levy",
                 "calculate_student_loan_repayment")
 # The student loan deduction asked for by name (not the SL code).
-LOAN_DEDUCTION_ASKED = re.compile(alternatives("loan_deduction_asked"), re.I)
+LOAN_DEDUCTION_ASKED = re.compile(r"\b(?:" + alternatives("loan_deduction_asked")
+                                  + r")\b[^?.]{0,20}\b(?:student loan|sl)\b(?! code)", re.I)
 RIT_NAMED = re.compile(r"\b(?:rit|residual income tax|terminal tax|tax to pay|tax bill)\b", re.I)
 # Income named right before an amount; not "paid" or "on", which a donation or a pay also takes.
-INCOME_SAID_BEFORE = re.compile(alternatives("income_said_before"), re.I)
+INCOME_SAID_BEFORE = re.compile(r"\b(?:" + alternatives("income_said_before") + r")\b[^.?!$\d]{0,12}\$?$", re.I)
 # The answer is wanted for one pay.
-EACH_PAY = re.compile(alternatives("each_pay"), re.I)
+EACH_PAY = re.compile(r"\b(?:each|every|per|a|one) pay(?:slip|cheque|check|day|packet)?\b", re.I)
 # What an income on top of the main one adds, asked for.
 EXTRA_TAX = re.compile(alternatives("extra_tax"), re.I)
 # An income said to be small without its amount: it may be below a credit's cap.
@@ -68,18 +69,20 @@ EXTRA_PAY = re.compile(alternatives("extra_pay_asked_about"), re.I)
 # A job said to be the only one is the only one, even when named as a kind of second job (part-time).
 ONLY_JOB = re.compile(alternatives("only_job"), re.I)
 # A job's own pay named before the amount: that job's pay, not the year's total.
-A_JOB_PAYS_BEFORE = re.compile(alternatives("a_job_pays_before"), re.I)
+A_JOB_PAYS_BEFORE = re.compile(r"\b(?:" + alternatives("a_job_pays_before")
+                               + r")\b[^.?!$\d]{0,25}\b(?:pay|pays|paying|that'?ll pay|will pay)\b[^.?!$\d]{0,12}\$?$", re.I)
 # ESCT named as such (slots.ESCT also counts "employer contributions", which need not ask about the tax).
 ESCT_NAMED = re.compile(r"\besct\b|employer (?:superannuation )?contribution tax", re.I)
 # The later of two pays asked about (the new one).
 NEW_ONE_ASKED = re.compile(alternatives("new_one_asked"), re.I)
 # The whole year's tax asked for, not what one part adds.
-ASKS_THE_YEARS_TAX = re.compile(alternatives("asks_the_years_tax"), re.I)
+ASKS_THE_YEARS_TAX = re.compile(r"\b(?:" + alternatives("asks_the_years_tax")
+                                + r")\s+my\s+(?:income\s+)?tax\s+(?:for|this|over)\s+(?:the|this)?\s*(?:tax\s+)?year\b", re.I)
 # A total asked for: the sum over every income, not what one part of it adds.
 ASKS_TOTAL = re.compile(alternatives("asks_total"), re.I)
 # Money paid for something in return (a raffle ticket, a gala dinner) is not a gift: which of several
 # payments count is the rule's question, not a sum of them all.
-BOUGHT_NOT_GIVEN = re.compile(alternatives("bought_not_given"), re.I)
+BOUGHT_NOT_GIVEN = re.compile(r"\b(?:" + alternatives("bought_not_given") + r")\b", re.I)
 
 
 def _loan_deduction_first(d: Decision, intent: IntentSpec, slots: Slots) -> None:

@@ -34,24 +34,24 @@ PREDICTS_OWN = re.compile(alternatives("predicts_own"), re.I)
 # One rate asked of their own case: the question speaks of them or their employer and asks a rate or how much.
 OWN_RATE_ASKED = re.compile(alternatives("own_rate_asked"), re.I | re.S)
 # The rates themselves, or how they work: the table, the thresholds, an explanation.
-RATES_TABLE_ASKED = re.compile(alternatives("rates_table_asked"), re.I)
+RATES_TABLE_ASKED = re.compile(r"\b(?:" + alternatives("rates_table_asked") + r")", re.I)
 # A figure asked for (not whether they get it), and a figure the rule itself gives: its most, or what is paid in.
 FIGURE_ASKED = re.compile(r"\bhow (?:much|many dollars)\b|\bwhat|\bwhich\b|\bwork(?:ing)? out\b|\bcalculate\b", re.I)
 RULE_FIGURE_ASKED = re.compile(alternatives("rule_figure_asked"), re.I)  # the rule's percentage asked
 # Asking for a sum of their own outright: with no amount, only a figure from them can answer it.
 SUM_REQUEST = re.compile(alternatives("sum_request"), re.I)
 # Asking whether tax taken is right (right, correct, too much, overtaxed).
-CHECKS_DEDUCTION = re.compile(alternatives("checks_deduction"), re.I)
+CHECKS_DEDUCTION = re.compile(r"\b(?:" + alternatives("checks_deduction") + r")\b", re.I)
 # Asking whether an amount taken is right (not a tag question's "…, right?").
 CHECKS_AMOUNT = re.compile(alternatives("checks_amount"), re.I)
 # Something taken off an amount by someone else (taken off, deducted, withheld).
-TAKEN_OFF = re.compile(alternatives("taken_off"), re.I)
+TAKEN_OFF = re.compile(r"\b(?:" + alternatives("taken_off") + r")\b", re.I)
 PAY_WORD = re.compile(r"\b(?:pay|paid|payslip|wages?|salary|pay ?packet)\b", re.I)
 # A sum wanted for a pay period or for what comes off a pay: a figure of the person's own, however
 # it is worded.
 PER_PAY_ASKED = re.compile(alternatives("per_pay_asked"), re.I)
 # Whether someone is a tax resident, asked; how long they have been here, said.
-ASKS_IF_RESIDENT = re.compile(alternatives("asks_if_resident"), re.I)
+ASKS_IF_RESIDENT = re.compile(r"\b(?:" + alternatives("asks_if_resident") + r")\b[^.?!]{0,30}\bresident\b", re.I)
 HOW_LONG_HERE = re.compile(r"\b\d+\s*(?:days?|weeks?|months?|years?|yrs?)\b|\b(?:since|in|from|on)\s+(?:the\s+)?(?:\d{1,2}(?:st|nd|rd|th)?\s+)?"
                            + MONTH_NAMES + r"\b|\b(?:a|one|two|three|six) (?:days?|weeks?|months?|years?)\b|"
                            r"\bhalf a year\b|\bpermanent\w*\b|\bcitizen\b|\bhome here\b|\bbought a house\b", re.I)
@@ -59,14 +59,17 @@ HOW_LONG_HERE = re.compile(r"\b\d+\s*(?:days?|weeks?|months?|years?|yrs?)\b|\b(?
 # of the two facts residence turns on. (A place is a capitalised word.)
 LIVES_IN_A_PLACE = re.compile(alternatives("lives_in_a_place"))
 # Tax on an extra payment (a bonus, overtime, a redundancy) asked about by name.
-EXTRA_ASKED_ABOUT = re.compile(alternatives("extra_asked_about"), re.I)
+EXTRA_ASKED_ABOUT = re.compile(r"\b(?:on|off|from|of|out of)\s+(?:the|my|this|his|her|their|a|that)\s+(?:"
+                               + alternatives("extra_pay_kinds") + r")?(?:" + alternatives("extra_pay_asked_by_name")
+                               + r")\b", re.I)
 # An extra pay named, then asked about as "it": the extra pay is what is asked about.
-EXTRA_THEN_IT = re.compile(alternatives("extra_then_it"), re.I)
+EXTRA_THEN_IT = re.compile(r"\b(?:a|my|the)\s+(?:" + alternatives("extra_pay_kinds_then_it") + r")?(?:"
+                           + alternatives("extra_pay_then_it") + r")\b(?=[^?]*\b(?:off|on|from|of)\s+it\b)", re.I)
 EACH_JOB = re.compile(alternatives("each_job"), re.I)
 # The year something happened (a change, a rumour), not the year asked about.
-EVENT_YEAR = re.compile(alternatives("event_year"), re.I)
+EVENT_YEAR = re.compile(r"\b(?:" + alternatives("event_year") + r")\s+(?:back\s+)?(?:in|from|on)\s+20\d\d\b", re.I)
 # A pay that changed from one amount to another.
-PAY_CHANGED = re.compile(alternatives("pay_changed"), re.I)
+PAY_CHANGED = re.compile(r"\b(?:" + alternatives("pay_changed") + r")\b[^.?!]{0,20}\bfrom\b[^.?!]{0,20}\bto\b", re.I)
 # When it changed, a month named after the new pay.
 CHANGE_MONTH = re.compile(r"[^.?!]{0,25}?\b(?:from|starting|in|on|since|as of|effective)\s+(?:the\s+)?(?:1(?:st)?\s+(?:of\s+)?)?"
                           r"(?P<m>" + MONTH_NAMES + r")\b", re.I)

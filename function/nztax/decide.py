@@ -46,9 +46,10 @@ from nztax.clarify_checks import (OWN_AMOUNT, PER_PAY_ASKED, THRESHOLD_ASKED, _a
 # A choice of code asked for: which one to put, use or give.
 CODE_CHOICE_ASKED = re.compile(alternatives("code_choice_asked"), re.I)
 # Words that only continue an earlier turn (an opening "and", "what about"): the subject is the turn before.
-CONTINUES = re.compile(alternatives("continues"), re.I)
+CONTINUES = re.compile(r"^\s*(?:(?:ok|okay|right|so)\s*,?\s*)?(?:" + alternatives("continues") + r")\b", re.I)
 # A short question about "it", "that" or "this" with nothing before it: what it means must be asked.
-BARE_PRONOUN = re.compile(alternatives("bare_pronoun"), re.I)
+BARE_PRONOUN = re.compile(r"\b(?:" + alternatives("bare_pronoun")
+                          + r")\b(?!\s+(?:year|week|fortnight|month|time|tax year|income year)\b)", re.I)
 BARE_QUESTION_MAX_WORDS = 5
 # Words that say nothing of what "it" is (greetings, auxiliaries, tax verbs): a question of only these
 # and a bare pronoun names no subject.
@@ -69,16 +70,19 @@ TAX_ASKED_TERSELY = re.compile(alternatives("tax_asked_tersely"), re.I)
 # A figure asked for: tax on something, how much, what is owed.
 ASKS_AMOUNT_OF_TAX = re.compile(alternatives("asks_amount_of_tax"), re.I)
 # The rental or business named as what the sum is on: its gross, not a salary, is asked about.
-GROSS_ASKED_ABOUT = re.compile(alternatives("gross_asked_about"), re.I)
+GROSS_ASKED_ABOUT = re.compile(r"\b(?:on|from|for|off) (?:the|my|this|that|our) (?:" + alternatives("gross_asked_about")
+                               + r")", re.I)
 # A refund asked for, by name or as money coming back.
 REFUND_ASKED = re.compile(alternatives("refund_asked"), re.I)
 EVERY_PAY = re.compile(EVERY_PAY_WORDS, re.I)
 # Wages from a job on top of a benefit or NZ Super: the job is then the secondary income.
-WAGES_BESIDE = re.compile(alternatives("wages_beside"), re.I)
+WAGES_BESIDE = re.compile(r"\b(?:" + alternatives("wages_beside")
+                          + r")\s+(?:my\s+|some\s+|a\s+)?(?:wages?|part[- ]time (?:work|job|wages)|a job|job|work)\b", re.I)
 # A job named beside NZ Super, a pension or a benefit.
 JOB_BESIDE = re.compile(r"\bjobs?\b|\bwork(?:ing)?\b|\bemployer\b|\bpart[- ]time\b|\bshifts?\b", re.I)
 # A loss asked to be set against other income: a rule about ring-fencing, not a sum.
-LOSS_USED_AGAINST = re.compile(alternatives("loss_used_against"), re.I)
+LOSS_USED_AGAINST = re.compile(r"\b(?:loss(?:es)?|lost)\b[^?]{0,80}\b(?:" + alternatives("loss_used_against")
+                               + r")\b[^?]{0,40}\b(?:salary|wages?|pay|income|tax)\b", re.I)
 LOSS_RULES = ("rental_boarders", "self_employed")
 # A KiwiSaver rate said to have changed, without the new rate: the default would be the wrong rate.
 KIWISAVER_RATE_CHANGED = re.compile(alternatives("kiwisaver_rate_changed"), re.I)
@@ -89,7 +93,7 @@ YEAR_ASKED = re.compile(alternatives("year_asked"), re.I)
 # A difference asked for (more, extra, less, better or worse off): two figures are weighed.
 DIFFERENCE_ASKED = re.compile(alternatives("difference_asked"), re.I)
 # A pay named as the new one (a raise, an offer) right before its amount: the one worked on.
-NEW_PAY_BEFORE = re.compile(alternatives("new_pay_before"), re.I)
+NEW_PAY_BEFORE = re.compile(r"\b(?:" + alternatives("new_pay_before") + r")\b[^.?!$\d]{0,20}$", re.I)
 # Whether they may change something (a rate, a code): a rule answers it, and an income stated beside
 # it is context, not a sum to work out.
 PERMISSION_ASKED = re.compile(alternatives("permission_asked"), re.I)

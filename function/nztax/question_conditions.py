@@ -30,7 +30,7 @@ MONTH_YEAR = re.compile(r"\b(?:in|during|back in|from|since|of)\s+(?P<m>" + MONT
 IT_PAYS = re.compile(r"\b(?:" + alternatives("it_pays_subjects") + r")(?: only)? (?:" + alternatives("it_pays_verbs")
                      + r")\b[^.?!]*$", re.I)
 NAMES_TAKE_HOME = re.compile(alternatives("names_take_home"), re.I)
-COMPARISON = re.compile(alternatives("comparison_before"), re.I)
+COMPARISON = re.compile(r"\b(?:" + alternatives("comparison_before") + r")\s*$", re.I)
 # Two offers weighed, not two incomes.
 OFFERS_WEIGHED = re.compile(alternatives("offers_weighed"), re.I)
 RANGE_BEFORE = re.compile(r"\b(?:from|between)\s*$", re.I)
