@@ -5,6 +5,9 @@ In: a package directory (`function/nztax` of any checkout). Out: a markdown tabl
   all of them, and those written in code (each `cue_words` list counted as one alternative: with it
   stubbed out, what is left of each pattern is the code's own);
 - the cue phrases of `data/intents.yaml` (every keyword and decisive word or sequence item);
+- the alternations written in code that list English words (`word_lists_in_code`: seven or more
+  words of three letters or more, not counting the formats the engine's own format patterns read:
+  numbers in words, months, pay periods, currencies);
 - the lines and `return`s of `decide()`;
 - comments that quote words: a quoted fragment of two words or more in a `#` comment of a module or a
   data file (what a comment quoting a question looks like; a quoted format like "85k" has one word).
@@ -23,6 +26,7 @@ import re
 import subprocess
 import sys
 import tokenize
+from functools import lru_cache
 from pathlib import Path
 
 import yaml
@@ -36,6 +40,7 @@ READING_MODULES = (
     "short_query", "follow_up", "stated", "left_out", "lead_choice",
 )
 CUE_FIELDS = ("keywords", "decisive", "decisive_unless", "decisive_always", "nearness_unless", "decisive_sequences")
+WORD_LIST_MIN = 7  # words in one alternation that make it a word list
 QUOTED = re.compile(r"[\"“]([^\"”]+)[\"”]")
 WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*")
 
@@ -62,6 +67,71 @@ def alternatives(pattern: re.Pattern) -> int:
     return walk(_parser.parse(pattern.pattern, pattern.flags))
 
 
+def _literal_word(branch) -> str | None:
+    from re import _parser
+
+    chars = [chr(value) if op is _parser.LITERAL else None for op, value in branch]
+    word = "".join(chars) if None not in chars else ""
+    return word if re.fullmatch(r"[a-z][a-z' -]*[a-z]", word) else None
+
+
+def _word_alternations(items):
+    """The plain-word alternatives of each alternation in a parsed pattern."""
+    from re import _parser
+
+    for op, value in items:
+        subs = []
+        if op is _parser.BRANCH:
+            yield [w for w in map(_literal_word, value[1]) if w]
+            subs = value[1]
+        elif isinstance(value, _parser.SubPattern):
+            subs = [value]
+        elif isinstance(value, (list, tuple)):
+            for part in value:
+                if isinstance(part, _parser.SubPattern):
+                    subs.append(part)
+                elif isinstance(part, (list, tuple)):
+                    subs += [p for p in part if isinstance(p, _parser.SubPattern)]
+        for sub in subs:
+            yield from _word_alternations(sub)
+
+
+@lru_cache(maxsize=None)
+def _is_format_word(word: str) -> bool:
+    """Read by one of the engine's format patterns: a number in words, a month, a pay period, a currency."""
+    formats = []
+    for module, names in (("text_cleaning", ("UNIT_WORDS", "_TENS", "_SCALES")), ("amount_grammar", ("MONTH_NAMES", "FREQ_AFTER", "FOREIGN_AFTER")),
+                          ("slots", ("UNIT_WORDS", "_TENS", "_SCALES", "MONTH_NAMES", "FREQ_AFTER", "FOREIGN_AFTER"))):
+        try:
+            loaded = importlib.import_module(f"nztax.{module}")
+        except ImportError:
+            continue
+        formats += [getattr(loaded, n) for n in names if hasattr(loaded, n)]
+    for f in formats:
+        if isinstance(f, dict):
+            if word in f:
+                return True
+            continue
+        pattern = re.compile(f, re.I) if isinstance(f, str) else f
+        # (A currency's adjective reads only before "dollars".)
+        if any(pattern.fullmatch(w) or pattern.match(w) and pattern.match(w).end() == len(w) for w in (word, word + " dollars")):
+            return True
+    return False
+
+
+def word_lists(patterns: dict[str, re.Pattern]) -> list[tuple[str, list[str]]]:
+    """(name, words) of each alternation of `WORD_LIST_MIN` or more words that are not formats."""
+    from re import _parser
+
+    found = []
+    for name, pattern in patterns.items():
+        for words in _word_alternations(_parser.parse(pattern.pattern, pattern.flags)):
+            words = [w for w in words if len(w) >= 3 and not _is_format_word(w)]
+            if len(words) >= WORD_LIST_MIN:
+                found.append((name, words))
+    return found
+
+
 def _patterns_in(value, depth: int = 0):
     if isinstance(value, re.Pattern):
         yield value
@@ -84,8 +154,9 @@ def _module_level_names(path: Path) -> set[str]:
     return names
 
 
-def compiled(package: Path, stub_cues: bool) -> dict[str, list[int]]:
-    """{module: [patterns, alternatives]} for the reading modules, imported from `package`'s parent."""
+def compiled(package: Path, stub_cues: bool) -> dict[str, list]:
+    """{module: [patterns, alternatives, word lists]} for the reading modules, imported from
+    `package`'s parent (word lists: [pattern name, words] of each alternation `word_lists` finds)."""
     sys.path.insert(0, str(package.parent))
     if stub_cues and (package / "cue_words.py").exists():
         cue_words = importlib.import_module("nztax.cue_words")
@@ -97,15 +168,16 @@ def compiled(package: Path, stub_cues: bool) -> dict[str, list[int]]:
         if not path.exists():
             continue
         module = importlib.import_module(f"nztax.{name}")
-        seen: dict[int, re.Pattern] = {}
-        for attr in _module_level_names(path):
+        seen: dict[int, tuple[str, re.Pattern]] = {}
+        for attr in sorted(_module_level_names(path)):
             for p in _patterns_in(getattr(module, attr, None)):
-                seen[id(p)] = p
-        out[name] = [len(seen), sum(alternatives(p) for p in seen.values())]
+                seen[id(p)] = (attr, p)
+        out[name] = [len(seen), sum(alternatives(p) for _, p in seen.values()),
+                     word_lists({f"{attr}#{i}": p for i, (attr, p) in enumerate(seen.values())})]
     return out
 
 
-def _in_fresh_process(package: Path, stub_cues: bool) -> dict[str, list[int]]:
+def in_fresh_process(package: Path, stub_cues: bool) -> dict[str, list]:
     code = f"import json, sys; from pathlib import Path; from nztax_build.reading_size import compiled; " \
            f"print(json.dumps(compiled(Path({str(package)!r}), {stub_cues})))"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
@@ -150,15 +222,16 @@ def quoting_comments(package: Path) -> int:
 
 
 def measure(package: Path) -> dict:
-    every = _in_fresh_process(package, stub_cues=False)
-    in_code = _in_fresh_process(package, stub_cues=True)
+    every = in_fresh_process(package, stub_cues=False)
+    in_code = in_fresh_process(package, stub_cues=True)
     lines, returns = decide_size(package)
     return {
         "modules": sorted(every),
-        "patterns": sum(p for p, _ in every.values()),
-        "alternatives": sum(a for _, a in every.values()),
-        "alternatives_in_code": sum(a for _, a in in_code.values()),
-        "per_module": {m: every[m] + [in_code[m][1]] for m in every},
+        "patterns": sum(v[0] for v in every.values()),
+        "alternatives": sum(v[1] for v in every.values()),
+        "alternatives_in_code": sum(v[1] for v in in_code.values()),
+        "per_module": {m: every[m][:2] + [in_code[m][1]] for m in every},
+        "word_lists_in_code": [(m, name.split("#")[0], words) for m in in_code for name, words in in_code[m][2]],
         "cue_phrases": cue_phrases(package),
         "decide_lines": lines, "decide_returns": returns,
         "quoting_comments": quoting_comments(package),
@@ -171,12 +244,15 @@ def main(argv: list[str]) -> int:
     print(f"| part | {package} |\n|---|---|")
     print(f"| compiled regexes in the reading modules ({len(m['modules'])}) | {m['patterns']} |")
     print(f"| their alternatives: all / written in code | {m['alternatives']} / {m['alternatives_in_code']} |")
+    print(f"| alternations in code listing {WORD_LIST_MIN}+ English words (not formats) | {len(m['word_lists_in_code'])} |")
     print(f"| cue phrases in intents.yaml | {m['cue_phrases']} |")
     print(f"| decide(): lines, returns | {m['decide_lines']}, {m['decide_returns']} |")
     print(f"| comments quoting words (two or more in quotes) | {m['quoting_comments']} |")
     print("\n| module | patterns | alternatives | in code |\n|---|---|---|---|")
     for name, (patterns, alts, in_code) in sorted(m["per_module"].items(), key=lambda kv: -kv[1][2]):
         print(f"| {name} | {patterns} | {alts} | {in_code} |")
+    for module, name, words in m["word_lists_in_code"]:
+        print(f"\nword list in code: {module}.{name}: {' | '.join(words[:12])}")
     return 0
 
 

@@ -97,11 +97,8 @@ NOT_MONEY_BEFORE = re.compile(
     r"\bchapter\s|\bpart\s|\bitem\s|\bbox\s|\bline\s|\bquestion\s|\bq|"
     r"\b(?:hours|hrs)(?:\s+(?:this|per|a|each)\s+(?:week|wk)|\s+worked)?\s*[:|=]?\s*|"
     r"\b(?:" + KIN + r"|i|me|myself)\s?\()$", re.I)  # "my son (19)": an age
-NOT_MONEY_AFTER = re.compile(  # (a hyphen joins a count to its unit)
-    r"^[\s-]?(?:%|percent|per ?cent|(?:(?:billable|billed|chargeable|working)\s)?(?:hours?\b|hrs?\b)|h\b|weeks?\b|wks?\b|months?\b|years?\b|yrs?\b|days?\b|kids?\b|children|"
-    r"child\b|jobs?\b|people|employees|staff|times|of (?:them|us)|yo\b|y/o|years? old|shares?\b|units?\b|km|kg|sqm|m2|"
-    r"form|bedrooms?|rooms?|flatmates?|boarders?|properties|houses?|st\b|nd\b|rd\b|th\b|am\b|pm\b(?!\s*(?:salary|pay|income|wage))|"
-    r"cents?\b|s\b)", re.I)  # (cents: a deduction being asked about, not a pay)
+# What a number right after it counts or measures is not money (data/amount_words.yaml).
+NOT_MONEY_AFTER = re.compile(r"^[\s-]?(?:" + alternatives("not_money_after") + r")", re.I)
 # A bare whole number (no separators, cents or sign) right after a name written in capitals (an index,
 # a fund, a product: letters joined by "&", or an acronym) is part of the name. Not after a payslip's
 # or a tax's own label, a currency or a tax code, which a figure follows.

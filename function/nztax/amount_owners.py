@@ -29,8 +29,8 @@ JOINT = re.compile(rf"\b(?:me|i|myself)\s+(?:and|&)\s+(?:my|our)\s+(?:\w+\s+)?(?
 # ("My" before a business place names a place, not whose money a figure is.)
 # A business by the kind of place it is ("the bakery", "my cafe").
 BUSINESS_PLACES = alternatives("business_places")
-SELF_WORDS = re.compile(r"\b(?:i|i'm|im|i've|ive|i'd|i'll|me|mine|myself)\b|"
-                        rf"\bmy\b(?!\s+(?:own\s+)?(?:{BUSINESS_PLACES}|company|house|home|flat|office|workplace)\b)", re.I)
+SELF_WORDS = re.compile(r"\b(?:" + alternatives("self_words") + r")\b|\bmy\b(?!\s+(?:own\s+)?(?:" + BUSINESS_PLACES + r"|"
+                        + alternatives("places_of_ones_own") + r")\b)", re.I)
 # Words about the asking (tell me, I want to know), not about whose sum it is.
 ASKING_FOR = re.compile(alternatives("asking_for"), re.I)
 SENTENCE_END = re.compile(r"[.?!;](?=\s|$)")
