@@ -10,7 +10,8 @@ In: a package directory (`function/nztax` of any checkout). Out: a markdown tabl
   numbers in words, months, pay periods, currencies);
 - the lines and `return`s of `decide()`;
 - comments that quote words: a quoted fragment of two words or more in a `#` comment of a module or a
-  data file (what a comment quoting a question looks like; a quoted format like "85k" has one word).
+  data file (a quoted format like "85k" has one word), and of them those quoting a question (the
+  fragment ends in "?").
 
 Run: `python -m nztax_build.reading_size [PACKAGE_DIR]`. To count an old commit, extract its
 `function/` and pass that directory's `nztax`: the modules are imported from there, in a fresh process.
@@ -214,11 +215,13 @@ def _comments(path: Path):
                 yield m.group(0)
 
 
-def quoting_comments(package: Path) -> int:
-    """Comments with a quoted fragment of two words or more, in the modules and data files."""
+def quoting_comments(package: Path) -> tuple[int, int]:
+    """(comments with a quoted fragment of two words or more, those whose fragment is a question: it
+    ends in "?"), in the modules and data files."""
     files = sorted(package.glob("*.py")) + sorted((package / "data").glob("*.yaml"))
-    return sum(1 for path in files for comment in _comments(path)
-               if any(len(WORD.findall(q)) >= 2 for q in QUOTED.findall(comment)))
+    quoted = [[q for q in QUOTED.findall(comment) if len(WORD.findall(q)) >= 2]
+              for path in files for comment in _comments(path)]
+    return sum(1 for q in quoted if q), sum(1 for q in quoted if any(f.rstrip().endswith("?") for f in q))
 
 
 def measure(package: Path) -> dict:
@@ -247,7 +250,8 @@ def main(argv: list[str]) -> int:
     print(f"| alternations in code listing {WORD_LIST_MIN}+ English words (not formats) | {len(m['word_lists_in_code'])} |")
     print(f"| cue phrases in intents.yaml | {m['cue_phrases']} |")
     print(f"| decide(): lines, returns | {m['decide_lines']}, {m['decide_returns']} |")
-    print(f"| comments quoting words (two or more in quotes) | {m['quoting_comments']} |")
+    print(f"| comments quoting words (two or more in quotes); of them a question (ending in ?) | "
+          f"{m['quoting_comments'][0]}; {m['quoting_comments'][1]} |")
     print("\n| module | patterns | alternatives | in code |\n|---|---|---|---|")
     for name, (patterns, alts, in_code) in sorted(m["per_module"].items(), key=lambda kv: -kv[1][2]):
         print(f"| {name} | {patterns} | {alts} | {in_code} |")
