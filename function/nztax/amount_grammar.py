@@ -48,10 +48,7 @@ FOREIGN_AFTER = re.compile(r"^\s?(?:aud|usd|gbp|eur|cad|inr|php|cny|rmb|sgd|zar|
                            r"(?:australian|aussie|us|american|canadian|singapore|hong kong|fijian) dollars?)\b", re.I)
 FOREIGN_QUESTIONED = "{} is in another currency; what is it in New Zealand dollars?"
 # Words that make a nearby bare number money.
-MONEY_WORDS = re.compile(
-    r"\b(earn\w*|salary|salaries|wages?|pay|paid|payslip|income|gross|make|making|made|donat\w*|gave|give|"
-    r"contribut\w*|invest\w*|dividends?|interest|rent|rental|profit|loss|revenue|turnover|earnings|"
-    r"bonus|sold|sell|bought|worth|owe|refund|(?:tax|paye|levy|acc|ietc|esct|kiwisaver|ks|repayments?|deductions?) on|taxed on|take[- ]?home on|clear on|after tax on)\b", re.I)
+MONEY_WORDS = re.compile(r"\b(" + alternatives("money_words") + r")\b", re.I)
 _FREQ_AFTER = [
     ("hourly", r"an hour|per hour|a hr|an hr|/\s?hr|/\s?hour|/\s?h\b|hourly|p/?h\b|ph\b|per hr"),
     ("weekly", r"a week|per week|each week|every week|for the week|this week|weekly|/\s?wk|/\s?week|p/?w\b|pw\b|a wk|per wk|wk\b|"
@@ -93,20 +90,15 @@ ASKED_PERIOD = [
 PAY_FREQUENCY_WORD = re.compile("|".join(p for name, p in ASKED_PERIOD if name in PAY_FREQUENCIES), re.I)
 ANY_PERIOD_WORD = re.compile("|".join(p for _, p in ASKED_PERIOD) + r"|\bin a week\b|\b(?:one|1|a single) (?:week|fortnight|month)\b", re.I)
 # People someone may ask about besides themselves (whose money an amount is, below).
-KIN = (r"wife|husband|partner|spouse|fianc[ée]e?|girlfriend|boyfriend|hubby|missus|son|daughter|kid|child|teenager|"
-       r"mum|mom|mother|dad|father|parents?|brother|sister|friend|mate|flatmate|nan|nana|grandma|grandmother|"
-       r"grandad|grandfather|grandson|granddaughter|uncle|aunt|aunty|auntie|cousin|niece|nephew|stepson|stepdaughter")
+KIN = alternatives("kin_words")
 NOT_MONEY_BEFORE = re.compile(
     r"(?:\b(?:divided|divide|multiplied|multiply) (?:it |that )?by\s|[a-z)]\s?[/÷×]\s?|\bir\s?-?|\bform\s|\bus\s|\bsection\s|(?<!')\bs\s|\bLC\s|\bCB\s|\bCW\s|\bYA\s|\bMK\s|\bcode\s|\bnumber\s|#|\bno\.?\s|"
     r"\bage[ds]?\s|\baged\s|\bi'?m\s|\bi am\s|\bturning\s|\bturned\s|\bover\s(?=\d{2}\b)|\bunder\s(?=\d{2}\b)|"
     r"\bchapter\s|\bpart\s|\bitem\s|\bbox\s|\bline\s|\bquestion\s|\bq|"
     r"\b(?:hours|hrs)(?:\s+(?:this|per|a|each)\s+(?:week|wk)|\s+worked)?\s*[:|=]?\s*|"
     r"\b(?:" + KIN + r"|i|me|myself)\s?\()$", re.I)  # "my son (19)": an age
-NOT_MONEY_AFTER = re.compile(  # (a hyphen joins a count to its unit)
-    r"^[\s-]?(?:%|percent|per ?cent|(?:(?:billable|billed|chargeable|working)\s)?(?:hours?\b|hrs?\b)|h\b|weeks?\b|wks?\b|months?\b|years?\b|yrs?\b|days?\b|kids?\b|children|"
-    r"child\b|jobs?\b|people|employees|staff|times|of (?:them|us)|yo\b|y/o|years? old|shares?\b|units?\b|km|kg|sqm|m2|"
-    r"form|bedrooms?|rooms?|flatmates?|boarders?|properties|houses?|st\b|nd\b|rd\b|th\b|am\b|pm\b(?!\s*(?:salary|pay|income|wage))|"
-    r"cents?\b|s\b)", re.I)  # (cents: a deduction being asked about, not a pay)
+# What a number right after it counts or measures is not money (data/amount_words.yaml).
+NOT_MONEY_AFTER = re.compile(r"^[\s-]?(?:" + alternatives("not_money_after") + r")", re.I)
 # A bare whole number (no separators, cents or sign) right after a name written in capitals (an index,
 # a fund, a product: letters joined by "&", or an acronym) is part of the name. Not after a payslip's
 # or a tax's own label, a currency or a tax code, which a figure follows.
@@ -265,8 +257,8 @@ COUNT_PER_PERIOD = re.compile(r"\b\d+(?:\.\d+)?\s*(?:hours?|hrs?|h|days?|shifts?
                               r"(?:a|per|each|every)\s+(?:week|wk|fortnight|month|year)\b", re.I)
 
 
-EVENT_THIS_PERIOD = re.compile(r"\b(?:sold|sell|selling|bought|buying|settled?|settling|moved|started|starting|arrived|left|"
-                               r"finished|signed|listed)\b(?:\s+(?:it|them|the \w+|my \w+|our \w+|here|in|up))?\s+(?P<when>this (?:week|month|fortnight))\b", re.I)
+EVENT_THIS_PERIOD = re.compile(r"\b(?:" + alternatives("event_this_period")
+                               + r")\b(?:\s+(?:it|them|the \w+|my \w+|our \w+|here|in|up))?\s+(?P<when>this (?:week|month|fortnight))\b", re.I)
 
 
 def asked_period(text: str, amounts: list[Money]) -> str | None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
+from nztax.cue_words import alternatives
 from nztax.amount_grammar import KIN, Money
 from nztax.amount_roles import GROSS_ROLES, HOUSEHOLD_QUESTIONED
 
@@ -18,7 +19,7 @@ from nztax.amount_roles import GROSS_ROLES, HOUSEHOLD_QUESTIONED
 # not added. (Typed on a phone, "my" is dropped before a relative at the start of a sentence.)
 KIN_NOUN = re.compile(rf"\b(?:my|our)\s+(?:\w+\s+)?(?:{KIN})s?\b(?:'s)?|\bother half\b|(?:^|(?<=[.?!])\s+)(?:{KIN})\b(?:'s)?", re.I)
 # A third-person pronoun: only where the text names someone it can be (else it is the boss or the accountant).
-OTHER_PRONOUN = re.compile(r"\b(?:she|he|she's|he's|she'll|he'll|shes)\b|\b(?:her|his)\s+(?=[a-z])", re.I)
+OTHER_PRONOUN = re.compile(alternatives("third_person_pronouns"), re.I)
 # The asker and a relative named together: one amount of two people. (Two relatives said to earn it
 # together or between them: two others' pay as one amount.)
 JOINT = re.compile(rf"\b(?:me|i|myself)\s+(?:and|&)\s+(?:my|our)\s+(?:\w+\s+)?(?:{KIN})\b|"
@@ -27,13 +28,11 @@ JOINT = re.compile(rf"\b(?:me|i|myself)\s+(?:and|&)\s+(?:my|our)\s+(?:\w+\s+)?(?
                    r"(?=[^.?!]{0,40}\b(?:together|combined|between them|between the two))", re.I)
 # ("My" before a business place names a place, not whose money a figure is.)
 # A business by the kind of place it is ("the bakery", "my cafe").
-BUSINESS_PLACES = (r"business|biz|shop|cafe|café|firm|practice|restaurant|store|salon|bar|farm|workshop|bakery|dairy|clinic|"
-                   r"studio|agency|takeaways?|gym|pub|franchise|consultancy|garage|orchard|vineyard")
-SELF_WORDS = re.compile(r"\b(?:i|i'm|im|i've|ive|i'd|i'll|me|mine|myself)\b|"
-                        rf"\bmy\b(?!\s+(?:own\s+)?(?:{BUSINESS_PLACES}|company|house|home|flat|office|workplace)\b)", re.I)
+BUSINESS_PLACES = alternatives("business_places")
+SELF_WORDS = re.compile(r"\b(?:" + alternatives("self_words") + r")\b|\bmy\b(?!\s+(?:own\s+)?(?:" + BUSINESS_PLACES + r"|"
+                        + alternatives("places_of_ones_own") + r")\b)", re.I)
 # Words about the asking (tell me, I want to know), not about whose sum it is.
-ASKING_FOR = re.compile(r"\b(?:tell|show|help|let|give|explain to|advise)\s+(?:me|us)\b|\bi\s+(?:want|need|would like|wanted|'d like)\s+to\s+know\b|"
-                        r"\bi(?:'m| am)?\s+wonder(?:ing)?\b|\b(?:can|could|may)\s+i\s+(?:ask|check)\b|\bdo you know\b", re.I)
+ASKING_FOR = re.compile(alternatives("asking_for"), re.I)
 SENTENCE_END = re.compile(r"[.?!;](?=\s|$)")
 
 
@@ -66,15 +65,17 @@ def _owner(people: list[tuple[int, str]], text: str, start: int) -> str | None:
     return (before or after[:1] or earlier or [None])[-1]
 
 
-YOUNG_CHILD = re.compile(r"(?:my |our |the |a |second |first |third |new )*(?:kid|kids|child|children|baby|babies|toddler|bub)\b", re.I)
+YOUNG_CHILD = re.compile(r"(?:my |our |the |a |second |first |third |new )*(?:" + alternatives("young_child_words")
+                         + r")\b", re.I)
 CLAUSE_END = re.compile(r"[.?!;,](?=\s|$)|\s(?:and|but|so|[-–—])\s", re.I)
-ASKS_SOMETHING = re.compile(r"\b(?:how|what|whats|what's|which|does|do|did|will|would|should|can|is|are|owe)\b", re.I)
+ASKS_SOMETHING = re.compile(r"\b(?:" + alternatives("asks_something_words") + r")\b", re.I)
 INCOME_LIKE_ROLES = ("income", "main_job", "second_job", "total", "partner", "other_income", "investment_income", *GROSS_ROLES)
 
 
 # Whether the one who quoted a figure is right: the
 # claim is checked, and the sum is still the asker's.
-CLAIMANT_CHECKED = re.compile(r"\b(?:is|was|are|were) (?:he|she|they) (?:right|correct|wrong|spot on|on the money)\b", re.I)
+CLAIMANT_CHECKED = re.compile(r"\b(?:is|was|are|were) (?:he|she|they) (?:" + alternatives("right_or_wrong_words")
+                              + r")\b", re.I)
 
 
 def _asked_about(text: str) -> str | None:

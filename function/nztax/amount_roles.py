@@ -19,59 +19,28 @@ from nztax.amount_grammar import (FIGURE_JUST_BEFORE, LABELS_NEXT_AMOUNT, LEADS_
                                   Money, NOUN_AFTER, _clause_start)
 
 ROLE_WORDS = [
-    # (role, pattern near the amount). The nearest match wins, before the amount first.
-    ("income", r"earn\w*|salary|wages?|paid|pay of|pay is|income of|i make|making|on a|gross|job paying|pays? me|"
-               r"redundancy(?: pay(?:ment|out)?)?|severance(?: pay(?:ment)?)?|"
-               r"(?:with|including|incl\.?|inc\.?) (?:my |the |a )?bonus(?:es)?|"
-               r"from (?:[\w-]+ ){0,3}?(?:work|job|teaching|shifts|nursing|labouring)|"
-               r"taxable income|income(?: (?:was|is|around|about|roughly))?"),
-    ("donation", r"donat\w*|(?:gave|give|given)(?!\s+(?:me|us|him|her|them|my|our)\b)|payroll giving|charit\w*|church|tithe|koha|"
-                 # a gift to a charity named after the amount
-                 r"to (?:the )?(?:red cross|hospice|salvation army|sally army|spca|unicef|world vision|starship|cancer society|"
-                 r"heart foundation|plunket|oxfam|st john|city mission|women'?s refuge|foodbank|food bank|mosque|temple|gurdwara|marae)"),
-    ("contribution", r"put in|putting in|paid in|chuck(?:ed)? in|(?:i|we|i've) put(?: in)?|contribut\w*|into (?:my |the )?kiwisaver|into ks"),
-    ("pie_income", r"\bpie\b|pie income|kiwisaver (?:fund )?(?:earned|returns?|income)|fund (?:earned|income|returns?)"),
-    ("partner", r"partner|wife|husband|spouse|girlfriend|boyfriend|hubby|missus|other half|my mum|my dad|flatmate'?s"),
-    ("second_job", r"second(?:ary)? job|2nd job|other job|another job|second employer|side job|part[- ]time job|the second(?: one)?|"
-                   r"the 2nd(?: one)?|the other one|"
-                   r"weekend job|night job|evening job|secondary|extra job|second income"),
-    ("total", r"total (?:income|earnings|pay)|in total|total(?=\s*\$?$)|total for the (?:tax )?year|total (?:this|a|per) year|altogether|all up|all together|together(?: (?:it'?s|it is|that'?s|thats|they'?re|they are|they make|they pay))?|across (?:both|all) (?:jobs|my jobs)"),
-    ("main_job", r"main|main job|main employer|primary job|first job|day job|full[- ]time job|main salary|main income"),
-    ("deduction", r"came off|taken off|taken out|comes off|deducted(?!\s+(?:from|on|off))|got taxed|paid in tax|tax of|"
-                  r"paye\b|in tax\b|of tax\b|withheld"),
-    # A payslip's or statement's label right before its figure ("RWT 70.12", "SL 28.80", "Rates | 3,100").
-    ("deduction_label", r"(?:rwt|esct|sl|ks|kiwisaver employee|student loan)(?=\s*[:|=]?\s*\$?$)"),
-    ("expense_label", r"(?<![a-z] )rates(?=\s?[:|=]?\s?\$?$)"),
-    # An employer's own KiwiSaver contribution on a payslip ("Employer KS 3.5% 84.13").
-    ("other_label", r"employer (?:ks|kiwisaver|contribution|contrib)\s+\d+(?:\.\d+)?%(?=\s*[:|=]?\s*\$?$)"),
-    ("household", r"between us|together we|we earn|we make|our (?:combined |household |joint )?income|household income|our combined|"
-                  r"combined (?:gross |taxable |total )?income|"
-                  r"couple(?: [\w-]+){0,2} (?:earning|earn|earns|making|make|on|with)|(?:household|family) (?:earning|on|with an income of)|"
-                  r"combined income|joint income|as a couple"),
-    ("expense", r"expenses?|spent|spend|cost|costs|bought|buy|deductible|claim\w*|fees?|laptop|phone|mileage|home office|"
-                r"materials|supplies|outgoings|overheads|postage|packaging|shipping|freight|ingredients|stock costs?|rent (?:is|of)|pay rent|paying rent|mortgage|"
-                # what is charged for a service (a quote, an invoice, a fee asked)
-                r"quoted(?: me| us)?|quote of|charg(?:e|es|ed|ing) (?:me|us)|wants|invoiced me|"
-                r"(?:invoice|bill)(?: from [\w' ]{1,25})? (?:is|was|of|for|says|came to|comes to)|"
-                # a rental's costs listed by name, each before its amount
-                r"council rates|insurance|repairs|maintenance|property manager|"
-                r"body corp\w*|letting fees|agent'?s? fees?"),
-    # Income from investments and property: taxed, but not earnings the ACC levy is charged on.
-    ("investment_income", r"interest|(?:term deposit|td|savings(?: account)?|bank account|on-call) interest|dividends?|rental income|rent from|rental profit|board from|crypto|trading|gain|"
-                          r"(?:airbnb|bookabach|holiday home|holiday rental|bach) (?:income|profit|earnings)"),
-    # What a business or a rental takes in before its costs: taxed only on what is left after them.
-    ("takings", r"sales|(?:shop|store|business|stall) (?:sells|sold|makes|made|takes)|turnover|turned over|turns over|takings|bookings|invoiced(?! at)|invoicing|revenue|brought in|brings in|bring in|took in|takes in|billed|gross receipts"),
-    ("rent_received", r"rent received|gross rent|rent (?:came|comes) to|in rent|"
-                      r"(?:renting|rented|rent|letting|let) (?:it |them )?out(?: [\w-]+){0,6} for|(?:rent|let) it for"),
-    ("other_income", r"profit|bonus|side (?:business|hustle|income|jobs?)|on the side|self[- ]employ\w*|freelanc\w*|contract(?:ing|or)|"
-                     r"cash (?:jobs?|work)|odd jobs"),
-    ("other", r"(?:partnership|company|trust|firm|business|estate|club|charity|society|body corp\w*)'s|owe|owed|owing|refund|tax bill|rit|residual income tax|tax to pay|terminal tax|debt|arrears|boarders?|flatmates? pay|shares|sold|sell|selling|sale|lump sum|redundancy|loss|inheritance|lotto|prize|gift|"
-              r"reimburs\w*|paid (?:me )?back|voucher|"
-              r"penalt\w*|student loan balance|balance|savings(?! interest)|deposit(?! interest)|house price|purchase price|sale price|"
-              r"kiwisaver (?:balance |fund |account )?(?:is|was|sits at|has|of)|"
-              # what an owner takes out of their business: not income (the business's profit is)
-              r"drawings|drew|took out of the business|left me|inherited|estate"),
-    ("value", r"worth|valued at|meant to be|supposed to be|the full"),  # what a rule or a thing is worth: before the amount only
+    # (role, the words near an amount that give it that role: data/amount_words.yaml). The nearest
+    # match wins, before the amount first.
+    ("income", alternatives("income_words")),
+    ("donation", alternatives("donation_words")),
+    ("contribution", alternatives("contribution_words")),
+    ("pie_income", alternatives("pie_income_words")),
+    ("partner", alternatives("partner_words")),
+    ("second_job", alternatives("second_job_words")),
+    ("total", alternatives("total_words")),
+    ("main_job", alternatives("main_job_words")),
+    ("deduction", alternatives("deduction_words")),
+    ("deduction_label", r"(?:" + alternatives("deduction_label_words") + r")(?=\s*[:|=]?\s*\$?$)"),
+    ("expense_label", alternatives("expense_label_words")),
+    ("other_label", r"employer (?:" + alternatives("other_label_words") + r")\s+\d+(?:\.\d+)?%(?=\s*[:|=]?\s*\$?$)"),
+    ("household", alternatives("household_words")),
+    ("expense", alternatives("expense_words")),
+    ("investment_income", alternatives("investment_income_words")),
+    ("takings", alternatives("takings_words")),
+    ("rent_received", alternatives("rent_received_words")),
+    ("other_income", alternatives("other_income_words")),
+    ("other", alternatives("other_words")),
+    ("value", alternatives("value_words")),
 ]
 # Taxable income besides pay from work: a side business's profit, a bonus, interest, rent.
 OTHER_INCOME_ROLES = ("other_income", "investment_income")
@@ -79,16 +48,15 @@ OTHER_INCOME_ROLES = ("other_income", "investment_income")
 # is earnings (the ACC levy is charged on it), a rental's is not.
 GROSS_ROLES = {"takings": "other_income", "rent_received": "investment_income"}
 # Costs that come off takings, not a purchase price or the rent someone pays where they live.
-BUSINESS_COSTS = re.compile(r"\b(?:expenses?|costs?|deductible|deductions?|materials|outgoings|overheads|rates|insurance|"
-                            r"repairs|interest|postage|supplies|maintenance|property manager|body corp\w*|letting fees|agent'?s? fees?)\b", re.I)
+BUSINESS_COSTS = re.compile(r"\b(?:" + alternatives("business_cost_words") + r")\b", re.I)
 INCOME_ROLE_HANDICAP = 20  # characters
 # Earning said right before an amount ("only earned 2,700", "monthly pay 3900"), and of that, a pay
 # named ("salary 60k"), which beats any other kind of income.
-_PAY_NAMED = r"salary|wages?|(?:my|the|monthly|weekly|fortnightly|gross|net) pay"
+_PAY_NAMED = alternatives("pay_named")
 _RIGHT_BEFORE = r"\s*(?:is|of|was)?\s*(?:about|around|roughly|only|just)?\s*\$?$"
-EARNED_RIGHT_BEFORE = re.compile(rf"\b(?:earn\w*|made|make|makes|making|{_PAY_NAMED}){_RIGHT_BEFORE}", re.I)
+EARNED_RIGHT_BEFORE = re.compile(r"\b(?:" + alternatives("earning_words") + "|" + _PAY_NAMED + ")" + _RIGHT_BEFORE, re.I)
 SALARY_RIGHT_BEFORE = re.compile(rf"\b(?:{_PAY_NAMED}){_RIGHT_BEFORE}", re.I)
-LINKING_WORD = re.compile(r"(?:and|or|plus|but|with|from|of|in|on|at|to|for|a|an|the|my|per|as|so|then|which|that)\b", re.I)
+LINKING_WORD = re.compile(r"(?:" + alternatives("linking_words") + r")\b", re.I)
 # Nouns of a kind of income that may follow the amount after one word ("bank interest", "cash bonus").
 ONE_WORD_BEFORE_ROLES = frozenset({"investment_income", "other_income", "donation"})
 # Roles of money that is not earned: earning said right before the amount beats them however near they are.
@@ -106,10 +74,10 @@ LABEL_JOINERS = frozenset({"", ":", "-", "=", "of", "was", "is", "of about", "of
 # A tax code right after an amount ("$3,200 M code", "880 on ME"): the amount is the pay it applies to.
 CODE_RIGHT_AFTER = re.compile(r"\s?(?:on\s+)?(?:m|me|s|sb|sh|st|sa|nd)(?:\s?sl)?\s+(?:tax\s+)?code\b|\s?(?:on\s+)?(?:m|me)\s?sl\b", re.I)
 # An amount said to be taken out is a deduction; a pay followed by its code and a question is asked about.
-ASKING_WORD = re.compile(r"\b(?:what|whats|what's|how|which|when|why|is|are|does|do)\b", re.I)
+ASKING_WORD = re.compile(r"\b(?:" + alternatives("asking_words") + r")\b", re.I)
 # An amount in rent is rent received, unless the person says they pay it.
 RENT_AFTER = re.compile(r"(?:(?:a|per|each|every) (?:week|fortnight|month|year)\s+|p/?w\s+|weekly\s+)?(?:in\s+)?rent(?:al)?\b(?! (?:income|profit))", re.I)
-RENT_PAID = re.compile(r"\b(?:pay|pays|paying|paid|spend|spending|cost|costs)\b", re.I)
+RENT_PAID = re.compile(r"\b(?:" + alternatives("rent_paid_words") + r")\b", re.I)
 # Contribution words right next to an amount make it a contribution; a rate contributed on a pay does not.
 ADJACENT_ONLY_ROLES = frozenset({"contribution"})
 ADJACENT = 3  # characters between the words and the amount
@@ -119,11 +87,11 @@ BEFORE_ONLY_ROLES = frozenset({"value", "deduction_label", "expense_label", "oth
 LABEL_ROLES = {"deduction_label": "deduction", "expense_label": "expense", "other_label": "other"}
 ROLE_PATTERNS = [(role, re.compile(rf"\b(?:{p})\b", re.I)) for role, p in ROLE_WORDS]
 SECOND_JOB_WORDS = dict(ROLE_PATTERNS)["second_job"]
-NEGATED_JOB = re.compile(r"\b(?:no|not a|not any|without a|without any|don'?t have a|dont have a)\s+$", re.I)
+NEGATED_JOB = re.compile(r"\b(?:" + alternatives("negated_job_words") + r")\s+$", re.I)
 # A job said to be the only one is the one job there is, not a second one (an only other job still
 # names another).
 ONLY_JOB_BEFORE = re.compile(r"\bonly\s+$", re.I)
-NOT_ONE_MORE = re.compile(r"(?:other|another|second|2nd|extra|the)\b", re.I)
+NOT_ONE_MORE = re.compile(r"(?:" + alternatives("one_more_job_words") + r")\b", re.I)
 
 
 def names_no_second_job(text: str, match: re.Match) -> bool:
@@ -132,11 +100,9 @@ def names_no_second_job(text: str, match: re.Match) -> bool:
     return bool(NEGATED_JOB.search(before) or ONLY_JOB_BEFORE.search(before) and not NOT_ONE_MORE.match(match.group(0)))
 
 
-RULE_FIGURE_AFTER = re.compile(r"(?:independent earner (?:tax )?credit|ietc|tax credit|credit|rebate|threshold|allowance|cap|limit|"
-                               r"government contribution|max(?:imum)?)\b", re.I)
-ASSET_AFTER = re.compile(r"(?:house|home|property|apartment|townhouse|unit|section|car|boat|mortgage|loan|deposit|term deposit|"
-                         r"savings account|savings(?! scheme)|balance|portfolio|share portfolio|student loan|kiwisaver balance)\b"
-                         r"(?!\s+(?:account\s+)?(?:interest|income|returns?|dividends?|earnings|repayments?|deductions?))", re.I)
+RULE_FIGURE_AFTER = re.compile(r"(?:" + alternatives("rule_figure_words") + r")\b", re.I)
+ASSET_AFTER = re.compile(r"(?:" + alternatives("asset_words") + r")\b(?!\s+(?:account\s+)?(?:"
+                         + alternatives("asset_income_words") + r"))", re.I)
 # An organisation named as the owner right before a figure ("the firm's $400,000").
 ORGANISATIONS_FIGURE = re.compile(r"\b(?:" + alternatives("organisation_before_a_figure") + r")'s\s*(?:nz)?\$?$", re.I)
 # A day rate, and how many days it is paid for.
@@ -215,14 +181,11 @@ def _role_of(text: str, start: int, end: int, skip: str | None = None, default: 
 
 
 # A couple's income put together (together, combined, between us).
-COUPLE_TOGETHER = re.compile(r"\b(?:we|us|our|me and (?:my )?(?:husband|wife|partner|hubby|missus))\b[^.?!]{0,50}\b(?:combined|together|joint)\b|"
-                             r"\bhow much (?:tax )?(?:do|will|would|should) we (?:pay|owe)\b[^.?!]{0,20}[.?!]?\s*$|"
-                             r"\b(?:combined|joint)\b[^.?!]{0,50}\b(?:we|us|our)\b", re.I)
+COUPLE_TOGETHER = re.compile(alternatives("couple_together"), re.I)
 
 
 # Work besides a main job (also, on the side, weekends, evenings, casual).
-ALSO_WORK = re.compile(r"\b(?:also|as well|on the side|on top|weekends?|evenings?|nights?|casual|part[- ]time|extra|picked up|"
-                       r"relief|second|2nd|another|other)\b", re.I)
+ALSO_WORK = re.compile(r"\b(?:" + alternatives("also_work_words") + r")\b", re.I)
 # One of two offers asked about by its figure.
 ONE_OF_THEM_PICKED = re.compile(r"\b(?:on|for|with|of|take|taking|pick|choose)\s+the\s+\$?(?P<num>\d[\d,]*(?:\.\d+)?)\s?(?P<suf>k)?\s+"
                                 r"(?P<noun>option|one|offer|job|salary|package)\b", re.I)
@@ -233,8 +196,7 @@ HOUSEHOLD_QUESTIONED = "income tax is worked out for each person on their own in
 RESTATED_IN_BRACKETS = re.compile(r"^\s*[(\[]\s*(?:about|around|roughly|approx\w*\.?|~|so|i\.?e\.?,?|or|which is|that'?s|thats|=)?\s*\$?$", re.I)
 # Words that make two equal amounts two things: "plus", "each", "also", "both", "two jobs".
 # ("total" does not: a total equal to an amount said before is that amount, said again.)
-TWO_OF_THEM = re.compile(r"\b(?:each|both|every one|apiece|twice|two|three|(?:2|3) (?:jobs|people|of)|plus|on top|as well as|"
-                         r"also|another|other|too)\b", re.I)
+TWO_OF_THEM = re.compile(r"\b(?:" + alternatives("two_of_them_words") + r")\b", re.I)
 # The words of a question right before an amount: the amount is asked about.
 ASKED_ABOUT_AGAIN = re.compile(r"\b(?:what|what's|whats|how much|how)\b[^.?!$\d]*\b(?:on|of|for)\s*$", re.I)
 
@@ -245,9 +207,8 @@ LOOKBACK = 64
 
 # A figure asked for each pay, on a year's income written in thousands, typed as a search. (A
 # dollar amount written out in full beside a pay period is still questioned.)
-FIGURE_ASKED_BEFORE = re.compile(r"\b(?:take[- ]?home|net(?: pay)?|paye|tax|after tax|in hand|deductions?|student loan|sl|ks|"
-                                 r"kiwisaver)(?:\s+(?:on|for|of))?\s*$", re.I)
-PAY_NOUN_AFTER = re.compile(r"^\s*(?:pay|wages?|salary|income|earnings|gross)\b", re.I)
+FIGURE_ASKED_BEFORE = re.compile(r"\b(?:" + alternatives("figure_asked_words") + r")(?:\s+(?:on|for|of))?\s*$", re.I)
+PAY_NOUN_AFTER = re.compile(r"^\s*(?:" + alternatives("pay_nouns_after") + r")\b", re.I)
 
 
 def _a_year_asked_per_pay(text: str, amount: Money) -> Money:
@@ -261,11 +222,11 @@ def _a_year_asked_per_pay(text: str, amount: Money) -> Money:
 
 
 # Money held, not earned: an amount in deposits, a fund or an account.
-BALANCE_AFTER = re.compile(r"^\s*(?:sitting |saved |invested |put away )?in (?:a |my |the |our |his |her )?(?:term deposits?|tds?\b|kiwisaver|ks\b|"
-                           r"(?:[\w-]+ )?fund\b|savings|(?:savings |bank )?account|the bank)", re.I)
+BALANCE_AFTER = re.compile(r"^\s*(?:" + alternatives("held_verbs") + r")?in (?:a |my |the |our |his |her )?(?:"
+                           + alternatives("holdings") + r")", re.I)
 # What a fund earned in the same clause: what it made, not what is in it.
-EARNED_IN_CLAUSE = re.compile(r"\b(?:earn\w*|made|makes|return\w*|gain\w*|grew|growth|interest)\b", re.I)
-BALANCE_BEFORE = re.compile(r"\b(?:balance|balances|saved up|savings of|nest egg)\b[^.?!$\d]{0,12}$", re.I)
+EARNED_IN_CLAUSE = re.compile(r"\b(?:" + alternatives("earned_in_clause_words") + r")\b", re.I)
+BALANCE_BEFORE = re.compile(r"\b(?:" + alternatives("balance_words") + r")\b[^.?!$\d]{0,12}$", re.I)
 
 
 def _balances(text: str, amounts: list[Money]) -> list[Money]:
@@ -277,8 +238,7 @@ def _balances(text: str, amounts: list[Money]) -> list[Money]:
 
 
 # What a list of costs came to.
-COSTS_CAME_TO = re.compile(r"\b(?:came to|come to|comes to|totall?ed|totals?|add(?:ed|s)? up to|were|cost(?: me| us)?)\s*"
-                           r"(?:about|around|roughly)?\s*\$?$", re.I)
+COSTS_CAME_TO = re.compile(r"\b(?:" + alternatives("costs_came_to_words") + r")\s*(?:about|around|roughly)?\s*\$?$", re.I)
 
 
 def _sentence_before(text: str, a: Money) -> str:
@@ -318,14 +278,13 @@ def _roles_from_the_sentence(text: str, found: list[Money]) -> list[Money]:
     return out
 
 
-EMPLOYER_PUTS_IN = re.compile(r"\b(?:employer|boss|work|company)\b[^.?!$\d]{0,15}\b(?:puts?|putting|pays?|paid|contributes?|contributed|"
-                              r"chips? in|chipped in|adds?|added|gives?|gave|matches|matched)\b[^.?!$\d]{0,12}$", re.I)
+EMPLOYER_PUTS_IN = re.compile(r"\b(?:" + alternatives("employer_words") + r")\b[^.?!$\d]{0,15}\b(?:"
+                              + alternatives("employer_puts_in_words") + r")\b[^.?!$\d]{0,12}$", re.I)
 
 
 # A line someone's income is compared with (over, under, above a threshold), not a second income
 # (unless it is the only one).
-COMPARED_WITH = re.compile(r"\b(?:(?<!turned )(?<!turns )over|above|past|beyond|more than|under|below|less than|crosses?|cross|hit|hits)"
-                           r"\s*(?:the\s+)?$", re.I)
+COMPARED_WITH = re.compile(r"\b(?:" + alternatives("compared_with_words") + r")\s*(?:the\s+)?$", re.I)
 
 
 def _thresholds_named(text: str, found: list[Money]) -> list[Money]:
@@ -341,23 +300,14 @@ def _thresholds_named(text: str, found: list[Money]) -> list[Money]:
 
 # A figure the person (or an app, a friend, an accountant) worked out and asks us to check: the
 # answer to compare with, never an income.
-CLAIMED_BEFORE = re.compile(r"\b(?:worked (?:it )?out|calculated|figured|estimated|came up with)\b[^.?!]{0,80}\bas\s*$|"
-                            r"\breckons?\b[^.?!]{0,80}\b(?:is|was|be|of|at|to|owe|get|pay|with)"
-                            r"(?:\s+(?:about|around|roughly|approximately|approx\.?|like|only|just|nearly|close to))?\s*$|"
-                            r"\b(?:i|we) reckon\b[^.?!$]{0,60}$|"
-                            r"\b(?:says?|said|told (?:me|us)|claims?)\b[^.?!]{0,60}\b(?:is|was|be|of|at|get|take home|pay|owe|=)\s*$|"
-                            r"\b(?:says?|said|told (?:me|us)|claims?)\b[^.?!$]{0,50}$|"
-                            r"\b(?:ended up with|end up with|came to|comes to|worked out to|works out (?:to|at))\s*$|"
-                            # a tax said to be the figure ("my tax is $12,000", "the tax on $85,000 really $18,000")
-                            r"\b(?:tax|paye|levy)\b(?:\s+on\s+[^.?!]{0,30}?)?\s+(?:is|was|=|really|comes to|came to)(?:\s+really)?\s*$|"
-                            # the figure a yes/no question opens on
-                            r"^\W*(?:is|was|would|should)\s*(?:it\s+be\s*)?$", re.I)
-GUESSED_BEFORE = re.compile(r"(?:~|≈|\bapprox\.?|\bis it|\babout)\s*\$?$", re.I)
+CLAIMED_BEFORE = re.compile(alternatives("claimed_before"), re.I)
+GUESSED_BEFORE = re.compile(r"(?:" + alternatives("guessed_before_words") + r")\s*\$?$", re.I)
 # What a payslip says is the pay and its deductions, not a figure someone worked out.
-PAYSLIP_SAYS = re.compile(r"\b(?:pay ?slip|pay ?stub|statement)\b[^.?!$]{0,20}\b(?:says?|shows?|said)\b", re.I)
-PAY_WORDS_AFTER = re.compile(r"\s*(?:gross|before tax|pre-tax|salary|wages?)\b", re.I)
-INCOME_RIGHT_BEFORE = re.compile(r"\b(?:earn|earns|earning|make|makes|paid|salary|wages?|income|gross|on)\b\s*(?:(?:of|is|was)\s+)?"
-                                 r"(?:(?:about|around|roughly|like|only|just)\s*)?$", re.I)
+PAYSLIP_SAYS = re.compile(r"\b(?:" + alternatives("payslip_words") + r")\b[^.?!$]{0,20}\b(?:"
+                          + alternatives("payslip_says_words") + r")\b", re.I)
+PAY_WORDS_AFTER = re.compile(r"\s*(?:" + alternatives("pay_words_after") + r")\b", re.I)
+INCOME_RIGHT_BEFORE = re.compile(r"\b(?:" + alternatives("income_right_before_words")
+                                 + r")\b\s*(?:(?:of|is|was)\s+)?(?:(?:about|around|roughly|like|only|just)\s*)?$", re.I)
 # Asking whether a figure is right ("look right", "sound right" included).
 ASKS_IF_RIGHT = re.compile(r"\b(?:" + alternatives("asks_if_right") + r")\b", re.I)
 
@@ -384,6 +334,6 @@ def _claimed_figures(text: str, found: list[Money]) -> list[Money]:
 
 # A tax figure, named by the word tax right after it (but not tax on an amount, nor tax-free, a tax
 # code and the like).
-TAX_FIGURE_AFTER = re.compile(r"\s*(?:of\s+)?(?:income\s+)?tax\b(?!\s*(?:free|code|credit|rate|bracket|band|year|return|refund|deductible|resident|file))"
-                              r"(?=\s+(?:on|to pay|owing|owed|due|bill|was|showed|for the year|this year|last year)\b)", re.I)
+TAX_FIGURE_AFTER = re.compile(r"\s*(?:of\s+)?(?:income\s+)?tax\b(?!\s*(?:" + alternatives("not_a_tax_figure_after")
+                              + r"))(?=\s+(?:" + alternatives("tax_figure_after") + r")\b)", re.I)
 TAX_ON_BEFORE = re.compile(r"\b(?:tax|paye|levy)\s+(?:on|of|for)\s*(?:about|around|roughly)?\s*\$?$", re.I)

@@ -30,13 +30,11 @@ if TYPE_CHECKING:
 # How many amounts a comparison of incomes answers at most.
 MAX_COMPARED = 3
 # Rent from a place let out: its rates, insurance and agent's fees come off the rent.
-RENTAL = re.compile(r"\b(?:rent(?:al|ed|ing)?|tenants?|landlord|let out|airbnb|bookabach|holiday home|bach)\b", re.I)
+RENTAL = re.compile(r"\b(?:" + alternatives("rental") + r")\b", re.I)
 # A rental's own costs named right before a figure (data/cue_words.yaml rental_costs_before_a_figure).
 RENTAL_COST_BEFORE = re.compile(r"\b(?:" + alternatives("rental_costs_before_a_figure") + r")\b[^.?!$\d]{0,12}\$?$", re.I)
 # Someone in business on their own account, whose business expenses come off their income.
-SELF_EMPLOYED = re.compile(r"self[- ]employ|freelanc|contractor|sole trader|my (own )?business|side (business|hustle)|"
-                           r"\b(?:uber|doordash|airtasker|deliveroo|menulog|ola|etsy|hireup)\b|gig (?:work|economy|job)|"
-                           r"delivery driver|courier driver|rideshare|ride-share", re.I)
+SELF_EMPLOYED = re.compile(alternatives("self_employed"), re.I)
 # Calculators on earnings from work only: a sale or an investment is none of theirs.
 EARNINGS_TOOLS = ("calculate_acc_levy", "calculate_paye", "calculate_take_home_pay", "calculate_kiwisaver")
 # Calculators that work on a year's taxable income (the PAYE ones work on a pay).
@@ -45,8 +43,7 @@ ANNUAL_TOOLS = ("calculate_income_tax", "calculate_acc_levy", "calculate_student
 # gain is the income. (The ACC earners' levy is on earnings only.)
 ALL_INCOME_TOOLS = ("calculate_income_tax", "calculate_student_loan_repayment", "calculate_ietc", "calculate_donation_tax_credit")
 # Last year's return not yet filed: the standard option then starts from the year before.
-RETURN_NOT_FILED = re.compile(r"\b(?:not|haven'?t|havent|hasn'?t|hasnt|isn'?t|isnt|wasn'?t|wasnt|yet to|didn'?t|didnt|still to)\s+(?:yet\s+|been\s+)?(?:filed|file|submitted|done)\b|"
-                              r"\breturn\b[^.?!]{0,20}\bnot (?:yet )?(?:filed|in|done)\b", re.I)
+RETURN_NOT_FILED = re.compile(alternatives("return_not_filed"), re.I)
 # A value at the start of the year (1 April): the opening market value FDR works on.
 OPENING_VALUE = re.compile(r"^\s*(?:at|on)\s+(?:the\s+)?(?:start|beginning|1(?:st)? april|1 apr)|^\s*(?:opening|market value)", re.I)
 # The opening value named before its amount.
@@ -56,42 +53,36 @@ MARGINAL_RATE = re.compile(r"(?P<p>\d{2}(?:\.\d+)?)\s?%\s*(?:tax\s+)?(?:rate|bra
 INCOME_TOOLS = ("calculate_income_tax", "calculate_paye", "calculate_take_home_pay", "calculate_acc_levy",
                 "calculate_student_loan_repayment")
 # The student loan deduction asked for by name (not the SL code).
-LOAN_DEDUCTION_ASKED = re.compile(r"\b(?:how much|what(?:'s|’s|s| is| will be)?)\b[^?.]{0,20}\b(?:student loan|sl)\b(?! code)", re.I)
+LOAN_DEDUCTION_ASKED = re.compile(r"\b(?:" + alternatives("loan_deduction_asked")
+                                  + r")\b[^?.]{0,20}\b(?:student loan|sl)\b(?! code)", re.I)
 RIT_NAMED = re.compile(r"\b(?:rit|residual income tax|terminal tax|tax to pay|tax bill)\b", re.I)
 # Income named right before an amount; not "paid" or "on", which a donation or a pay also takes.
-INCOME_SAID_BEFORE = re.compile(r"\b(?:income|salary|wages?|earn\w*|make|made|(?:i'?m|im|i am) on)\b[^.?!$\d]{0,12}\$?$", re.I)
+INCOME_SAID_BEFORE = re.compile(r"\b(?:" + alternatives("income_said_before") + r")\b[^.?!$\d]{0,12}\$?$", re.I)
 # The answer is wanted for one pay.
 EACH_PAY = re.compile(r"\b(?:each|every|per|a|one) pay(?:slip|cheque|check|day|packet)?\b", re.I)
 # What an income on top of the main one adds, asked for.
-EXTRA_TAX = re.compile(r"\b(?:extra|more|additional)\s+(?:income\s+)?tax\b|\btax on (?:the|that|this) extra\b|"
-                       # one part named of several incomes
-                       r"\b(?:how much|what(?:'s| is)?)\s+(?:[\w']+\s+){0,3}?tax (?:on|for|from) (?:the|that|this|my) (?!(?:total|whole|annual|overall|combined|entire|full|all|yearly)\b)"
-                       r"(?:[\w'-]+ ){1,2}(?:money|income|earnings|bit|part|work|gig|jobs?)\b(?![^.?!]{0,15}\b(?:and|plus|&)\b)", re.I)
+EXTRA_TAX = re.compile(alternatives("extra_tax"), re.I)
 # An income said to be small without its amount: it may be below a credit's cap.
-LOW_INCOME_NAMED = re.compile(r"\bnot (?:much|a lot of|a lot|very much)(?: (?:job|work|taxable|other))? income\b|\blow income\b|"
-                              r"\b(?:don'?t|dont|do not) earn (?:much|a lot)\b|\b(?:hardly|barely) earn\b|\b(?:small|little|tiny) income\b|"
-                              r"\bnot much (?:from|in) (?:work|my job|wages)\b", re.I)
+LOW_INCOME_NAMED = re.compile(alternatives("low_income_named"), re.I)
 # An extra pay from the employer on top of the salary, whose deductions are the salary's own.
-EXTRA_PAY = re.compile(r"\bbonus(?:es)?\b|\bcommission\b|\bback ?pay\b|\bovertime\b|\bincentive\b|\bperformance pay\b|"
-                       r"\b13th month\b|\bretention (?:payment|bonus)\b", re.I)
+EXTRA_PAY = re.compile(alternatives("extra_pay_asked_about"), re.I)
 # A job said to be the only one is the only one, even when named as a kind of second job (part-time).
-ONLY_JOB = re.compile(r"\bonly\b[^.?!]{0,20}\bjob\b|" + ONLY_INCOME.pattern, re.I)
+ONLY_JOB = re.compile(alternatives("only_job"), re.I)
 # A job's own pay named before the amount: that job's pay, not the year's total.
-A_JOB_PAYS_BEFORE = re.compile(r"\b(?:job|work|shifts?|gig|role)\b[^.?!$\d]{0,25}\b(?:pay|pays|paying|that'?ll pay|will pay)\b"
-                               r"[^.?!$\d]{0,12}\$?$", re.I)
+A_JOB_PAYS_BEFORE = re.compile(r"\b(?:" + alternatives("a_job_pays_before")
+                               + r")\b[^.?!$\d]{0,25}\b(?:pay|pays|paying|that'?ll pay|will pay)\b[^.?!$\d]{0,12}\$?$", re.I)
 # ESCT named as such (slots.ESCT also counts "employer contributions", which need not ask about the tax).
 ESCT_NAMED = re.compile(r"\besct\b|employer (?:superannuation )?contribution tax", re.I)
 # The later of two pays asked about (the new one).
-NEW_ONE_ASKED = re.compile(r"\b(?:on|with|at|for|of|from|off|out of) (?:the|my|this|that) new (?:salary|pay|wage|wages|rate|amount|figure|income)\b|"
-                           r"\bnew (?:salary|pay|wage) (?:is|of|will be)\b", re.I)
+NEW_ONE_ASKED = re.compile(alternatives("new_one_asked"), re.I)
 # The whole year's tax asked for, not what one part adds.
-ASKS_THE_YEARS_TAX = re.compile(r"\b(?:what'?s|whats|what is|what will be|how much is)\s+my\s+(?:income\s+)?tax\s+(?:for|this|over)\s+(?:the|this)?\s*(?:tax\s+)?year\b", re.I)
+ASKS_THE_YEARS_TAX = re.compile(r"\b(?:" + alternatives("asks_the_years_tax")
+                                + r")\s+my\s+(?:income\s+)?tax\s+(?:for|this|over)\s+(?:the|this)?\s*(?:tax\s+)?year\b", re.I)
 # A total asked for: the sum over every income, not what one part of it adds.
-ASKS_TOTAL = re.compile(r"\b(total|altogether|all up|overall|combined|in all)\b|"
-                        r"\btax\b[^.?!]{0,20}\bfor the (?:whole|full|entire) year\b", re.I)
+ASKS_TOTAL = re.compile(alternatives("asks_total"), re.I)
 # Money paid for something in return (a raffle ticket, a gala dinner) is not a gift: which of several
 # payments count is the rule's question, not a sum of them all.
-BOUGHT_NOT_GIVEN = re.compile(r"\b(?:raffles?|tickets?|dinners?|auctions?|gala|bought|purchased?|fundraising event)\b", re.I)
+BOUGHT_NOT_GIVEN = re.compile(r"\b(?:" + alternatives("bought_not_given") + r")\b", re.I)
 
 
 def _loan_deduction_first(d: Decision, intent: IntentSpec, slots: Slots) -> None:

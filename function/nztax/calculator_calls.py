@@ -13,6 +13,7 @@ from dataclasses import replace
 from decimal import ROUND_DOWN, Decimal
 from typing import TYPE_CHECKING
 
+from nztax.cue_words import alternatives
 from nztax.calculators.paye import PRIMARY_CODES
 from nztax.rules import FLAT_CODES, SECONDARY_CODES
 from nztax.settings import get_settings
@@ -24,17 +25,15 @@ if TYPE_CHECKING:
     from nztax.decide import Decision
 
 # The student loan deduction asked about.
-LOAN_ASKED = re.compile(r"^\W*sl\b|\b(?:sl|student loan)\s+(?:on|off|from|for|deduction|repayment|come|comes|taken)\b|"
-                        r"\bhow much (?:sl|student loan)\b", re.I)
+LOAN_ASKED = re.compile(alternatives("loan_asked"), re.I)
 # Tax taken off a pay asked about.
-TAX_OFF_ASKED = re.compile(r"\b(?:come|comes|coming|taken|take|takes|taking|deducted|withheld)\s+(?:off|out)\b|"
-                           r"\bhow much (?:tax|paye)\b|\bwhat(?:'s| is| would be)? (?:the )?(?:tax|paye) on\b", re.I)
+TAX_OFF_ASKED = re.compile(alternatives("tax_off_asked"), re.I)
 # Two codes set side by side (versus, or, between).
 CODES_SIDE_BY_SIDE = re.compile(r"\b(?:code\s+)?(?P<a>me|m|sb|sh|st|sa|s)\s+(?:vs\.?|versus|or|and|compared (?:to|with)|instead of|rather than)\s+"
                                 r"(?:code\s+)?(?P<b>me|m|sb|sh|st|sa|s)\b(?:\s+(?:tax\s+)?code)?", re.I)
-COMPARED_WORDS = re.compile(r"\b(?:vs\.?|versus|compared|difference|between|or|instead of|rather than)\b", re.I)
+COMPARED_WORDS = re.compile(r"\b(?:" + alternatives("compared_words") + r")\b", re.I)
 # Two or more jobs named, and a figure wanted for each of them.
-TWO_JOBS = re.compile(r"\b(?:two|2|three|3|both|multiple|several)\s+(?:part[- ]time\s+)?(?:jobs|employers)\b", re.I)
+TWO_JOBS = re.compile(r"\b(?:" + alternatives("two_jobs") + r")\s+(?:part[- ]time\s+)?(?:jobs|employers)\b", re.I)
 
 
 def _loan_asked(d: Decision, slots: Slots) -> bool:

@@ -13,6 +13,7 @@ import re
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from nztax.cue_words import alternatives
 from nztax.contract import tax_year_starting
 from nztax.rules import RuleBook
 from nztax.settings import get_settings
@@ -27,91 +28,60 @@ if TYPE_CHECKING:
 # A figure of their own asked for (in the first person, or of "my" something), and a topic question
 # asking for their own sum. How much of an amount goes to tax: what comes off an amount of their own.
 GOES_TO_TAX = r"\bhow much\b[^?]*\b(?:goes|go|going)\s+(?:to|in|on)\s+(?:extra\s+)?tax\b"
-OWN_FIGURE = re.compile(r"\bhow (?:much|many dollars)\b.*\b(i|my|me)\b|\bshould i be on\b|\bhow much (tax|paye)\b|\bwhat'?s my\b|\bwhat is my\b|\bdo i owe\b|"
-                        r"\bwill i (pay|get|owe)\b|\bmy tax\b(?!\s*code)|\bis my tax right\b|"
-                        r"\b(which|what)\b[^?]*\b(should i|do i need|do i use|am i on|should i be on|do i (?:put|tick|pick|choose|select|go with))\b|"
-                        r"\bwork out (my|the [^?]*\bmy)\b|\bam i up for\b|\bthe tax on my\b|"
-                        # a rate asked of their own case
-                        r"\b(?:what|which)\b[^?]*\bappl(?:y|ies) to (?:me|my)\b|"
-                        # the same of someone they ask for
-                        r"\bhow much (?:nz |new zealand )?(?:tax|paye)?\s*(?:does|will|would|should|did) (?:she|he|they|my \w+)\b|"
-                        r"\b(?:does|will|would) (?:she|he|they) owe\b|"
-                        # a code or rate for their own job or fund, or someone's they ask for
-                        r"(?:^\W*|\b(?:which|what)\s+)(?:[\w-]+\s+){0,2}(?:code|pir|rate)\b[^?.]{0,25}\bfor (?:my|his|her|our|their)\b|"
-                        r"\b(?:which|what)\b[^?]*\b(?:must|should) (?:i|he|she|they|we|my \w+)\b|"
-                        r"\bis it \w+ or \w+\b[^?]*\bshould\b|" + GOES_TO_TAX, re.I)
+OWN_FIGURE = re.compile(alternatives("own_figure"), re.I)
 # A figure of their own foretold (what they will get or be paid).
-PREDICTS_OWN = re.compile(r"\bhow much\b[^?]*\b(?:will|would|am i going to|are we going to)\s+(?:i|we|she|he|they)\s+(?:get|receive|be paid|be getting)\b|"
-                          r"\bwhat (?:will|would) (?:my|our|his|her|their)\b[^?]*\bbe\b", re.I)
+PREDICTS_OWN = re.compile(alternatives("predicts_own"), re.I)
 # One rate asked of their own case: the question speaks of them or their employer and asks a rate or how much.
-OWN_RATE_ASKED = re.compile(r"^(?=.*\b(?:my|me|i|i'm|im|employer(?!s)|boss)\b)(?=.*\b(?:rate\b(?!s)|how much)\b)", re.I | re.S)
+OWN_RATE_ASKED = re.compile(alternatives("own_rate_asked"), re.I | re.S)
 # The rates themselves, or how they work: the table, the thresholds, an explanation.
-RATES_TABLE_ASKED = re.compile(r"\b(?:rates|thresholds?|bands?|brackets?|table|how does|how do|explain|mean|what (?:is|'s|s) (?:esct|a pir|pir)\b(?!\s+rate))", re.I)
+RATES_TABLE_ASKED = re.compile(r"\b(?:" + alternatives("rates_table_asked") + r")", re.I)
 # A figure asked for (not whether they get it), and a figure the rule itself gives: its most, or what is paid in.
 FIGURE_ASKED = re.compile(r"\bhow (?:much|many dollars)\b|\bwhat|\bwhich\b|\bwork(?:ing)? out\b|\bcalculate\b", re.I)
-RULE_FIGURE_ASKED = re.compile(r"\bhow much\b[^?]*\b(?:can|could)\b|\b(?:most|max|maximum|full)\b|\bhow much does the\b|"
-                               r"\bwhat\s*(?:%|(?:percent(?:age)?|(?:is the |'s the )?rate)\b)", re.I)  # the rule's percentage asked
+RULE_FIGURE_ASKED = re.compile(alternatives("rule_figure_asked"), re.I)  # the rule's percentage asked
 # Asking for a sum of their own outright: with no amount, only a figure from them can answer it.
-SUM_REQUEST = re.compile(r"\b(?:work out|calculate|figure out|estimate)\b[^?]*\bmy (?:tax|pay|paye|take[- ]home|net pay|refund)\b(?!\s*code)|"
-                         r"^(?=[^?]*\b(?:difference|compare|comparison|better)\b)(?=[^?]*\b(?:tax|take[- ]home|net|pay)\b)"
-                         r"(?=[^?]*\b(?:offers|job offers?|salaries|roles)\b)|"
-                         r"\bwhat tax (?:am i|will i be|would i be) up for\b|\bhow much tax am i up for\b", re.I)
+SUM_REQUEST = re.compile(alternatives("sum_request"), re.I)
 # Asking whether tax taken is right (right, correct, too much, overtaxed).
-CHECKS_DEDUCTION = re.compile(r"\b(?:right|correct|too much|too high|overtax\w*|over[- ]tax\w*|enough|wrong|accurate|legit)\b", re.I)
+CHECKS_DEDUCTION = re.compile(r"\b(?:" + alternatives("checks_deduction") + r")\b", re.I)
 # Asking whether an amount taken is right (not a tag question's "…, right?").
-CHECKS_AMOUNT = re.compile(r"\b(?:right|correct|wrong|proper) amount\b|\btoo (?:much|little|high|low)\b|\benough\b|"
-                           r"\b(?:over|under)[- ]?tax\w*", re.I)
+CHECKS_AMOUNT = re.compile(alternatives("checks_amount"), re.I)
 # Something taken off an amount by someone else (taken off, deducted, withheld).
-TAKEN_OFF = re.compile(r"\b(?:took|take|takes|taking|taken|deduct\w*|withh[eo]ld\w*|came off|comes off|coming off)\b", re.I)
+TAKEN_OFF = re.compile(r"\b(?:" + alternatives("taken_off") + r")\b", re.I)
 PAY_WORD = re.compile(r"\b(?:pay|paid|payslip|wages?|salary|pay ?packet)\b", re.I)
 # A sum wanted for a pay period or for what comes off a pay: a figure of the person's own, however
 # it is worded.
-PER_PAY_ASKED = re.compile(r"\b(?:each|every|per|a) (?:week|fortnight|month|pay(?:day)?)\b|\b(?:weekly|fortnightly|monthly)\b|"
-                           r"\bhow much\b[^?]*\b(?:come|comes|coming|taken|take|taking)\s+(?:off|out)\b", re.I)
+PER_PAY_ASKED = re.compile(alternatives("per_pay_asked"), re.I)
 # Whether someone is a tax resident, asked; how long they have been here, said.
-ASKS_IF_RESIDENT = re.compile(r"\b(?:am i|is (?:he|she|my \w+)|are (?:we|they)|would i be|will i be)\b[^.?!]{0,30}\bresident\b", re.I)
+ASKS_IF_RESIDENT = re.compile(r"\b(?:" + alternatives("asks_if_resident") + r")\b[^.?!]{0,30}\bresident\b", re.I)
 HOW_LONG_HERE = re.compile(r"\b\d+\s*(?:days?|weeks?|months?|years?|yrs?)\b|\b(?:since|in|from|on)\s+(?:the\s+)?(?:\d{1,2}(?:st|nd|rd|th)?\s+)?"
                            + MONTH_NAMES + r"\b|\b(?:a|one|two|three|six) (?:days?|weeks?|months?|years?)\b|"
                            r"\bhalf a year\b|\bpermanent\w*\b|\bcitizen\b|\bhome here\b|\bbought a house\b", re.I)
 # Where someone lives, said by its place (a living or home word before a place name): a home is one
 # of the two facts residence turns on. (A place is a capitalised word.)
-LIVES_IN_A_PLACE = re.compile(r"\b(?i:lives?|living|based|settled)\s+(?i:here|in\s+(?:nz\b|[A-Z]\w+))|"
-                              r"\b(?i:house|home|family|wife|husband|partner|kids|children)\b[^.?!]{0,40}?\b(?i:are|is)\s+"
-                              r"(?i:still\s+)?(?i:here|in\s+(?:nz\b|[A-Z]\w+))")
+LIVES_IN_A_PLACE = re.compile(alternatives("lives_in_a_place"))
 # Tax on an extra payment (a bonus, overtime, a redundancy) asked about by name.
-EXTRA_ASKED_ABOUT = re.compile(r"\b(?:on|off|from|of|out of)\s+(?:the|my|this|his|her|their|a|that)\s+(?:annual\s+|year-end\s+|christmas\s+|"
-                               r"performance\s+)?(?:bonus|overtime|back ?pay|redundancy|lump sum|payout)\b", re.I)
+EXTRA_ASKED_ABOUT = re.compile(r"\b(?:on|off|from|of|out of)\s+(?:the|my|this|his|her|their|a|that)\s+(?:"
+                               + alternatives("extra_pay_kinds") + r")?(?:" + alternatives("extra_pay_asked_by_name")
+                               + r")\b", re.I)
 # An extra pay named, then asked about as "it": the extra pay is what is asked about.
-EXTRA_THEN_IT = re.compile(r"\b(?:a|my|the)\s+(?:annual\s+|christmas\s+|performance\s+|year-end\s+)?(?:bonus|back ?pay|lump sum|payout)\b"
-                           r"(?=[^?]*\b(?:off|on|from|of)\s+it\b)", re.I)
-EACH_JOB = re.compile(r"\beach\s+(?:of (?:my|the)\s+)?(?:jobs?|employers?|one)\b|\bfor each\b|\beach of them\b", re.I)
+EXTRA_THEN_IT = re.compile(r"\b(?:a|my|the)\s+(?:" + alternatives("extra_pay_kinds_then_it") + r")?(?:"
+                           + alternatives("extra_pay_then_it") + r")\b(?=[^?]*\b(?:off|on|from|of)\s+it\b)", re.I)
+EACH_JOB = re.compile(alternatives("each_job"), re.I)
 # The year something happened (a change, a rumour), not the year asked about.
-EVENT_YEAR = re.compile(r"\b(?:scrapped|changed|introduced|removed|abolished|repealed|announced|started|ended|cut|raised|"
-                        r"increased|dropped|went up|came in|brought in)\s+(?:back\s+)?(?:in|from|on)\s+20\d\d\b", re.I)
+EVENT_YEAR = re.compile(r"\b(?:" + alternatives("event_year") + r")\s+(?:back\s+)?(?:in|from|on)\s+20\d\d\b", re.I)
 # A pay that changed from one amount to another.
-PAY_CHANGED = re.compile(r"\b(?:go(?:ing|es)?|went|gone|rise|raise|rose|bump\w*|increas\w*|drop\w*|cut|reduc\w*|chang\w*|moved?)\b"
-                         r"[^.?!]{0,20}\bfrom\b[^.?!]{0,20}\bto\b", re.I)
+PAY_CHANGED = re.compile(r"\b(?:" + alternatives("pay_changed") + r")\b[^.?!]{0,20}\bfrom\b[^.?!]{0,20}\bto\b", re.I)
 # When it changed, a month named after the new pay.
 CHANGE_MONTH = re.compile(r"[^.?!]{0,25}?\b(?:from|starting|in|on|since|as of|effective)\s+(?:the\s+)?(?:1(?:st)?\s+(?:of\s+)?)?"
                           r"(?P<m>" + MONTH_NAMES + r")\b", re.I)
 # A pay that stopped or changed part-way with nothing said of the pay after.
 PAY_ENDED = re.compile(r"^[^.?!]{0,30}\buntil\b[^.?!]{0,20}\b" + MONTH_NAMES + r"\b[^.?!]{0,10}\b(?:then|and then|when|after which)\b", re.I)
-OWN_AMOUNT = re.compile(r"\bhow (?:much|big|large)\b[^?]*\b(i|my|me|we|our|us|she|her|he|his|him|they|their)\b|" + GOES_TO_TAX + r"|\b(?:what'?s|whats|what is) (?:the )?tax on my\b|"
-                        r"^\W*(?:the\s+)?tax on my\b|\bwhat (?:do|will|would|should) (?:i|we) owe\b|"
-                        r"\bwhat (?:will|would) (?:my|our)\b[^?]*\bbe\b|"
-                        r"\b(?:will|would) (?:i|we) (?:get|be getting|have to pay) (?:a|any)\b|"
-                        r"\bhow much\b[^?]*\b(?:they|ird|it|employer|boss|work|tax)\s+(?:take|takes|deduct|deducts|withhold|keep)s?\b", re.I)
+OWN_AMOUNT = re.compile(alternatives("own_amount"), re.I)
 # A threshold asked about (how much before something applies, how much is needed for it), which
 # the rule answers.
-THRESHOLD_ASKED = re.compile(r"\bhow much\b[^?]*\b(?:before|until|tax[- ]free)\b|"
-                             r"\bhow much\b[^?]*\b(?:need|have) to (?:put|contribute|earn|save)\b", re.I)
+THRESHOLD_ASKED = re.compile(alternatives("threshold_asked"), re.I)
 # An amount stated as the person's own income (a first-person earning word before it), not a
 # threshold being asked about.
-OWN_INCOME_BEFORE = re.compile(r"\b(?:i|i'm|im|i am|i've|my|me)\b[^.?!]{0,20}?\b(?:earn\w*|make|making|on|salary|wages?|paid|"
-                               r"income|get|getting|take)\b[^.?!\d]{0,20}$|"
-                               # a raise or new pay of theirs: their new income
-                               r"\b(?:got|get|getting|my)\b[^.?!]{0,12}\b(?:raise|rise|pay rise|payrise|bump|promotion|pay|salary)\s+"
-                               r"(?:went up |goes up |jumps |jumped )?to\s*\$?$", re.I)
+OWN_INCOME_BEFORE = re.compile(alternatives("own_income_before"), re.I)
 OWN_INCOME_AFTER = re.compile(r"^\s*(?:a year\s+|per year\s+)?(?:salary|income|wages?)\b", re.I)
 FIRST_PERSON = re.compile(r"\b(?:i|i'm|im|my|me)\b", re.I)
 

@@ -24,6 +24,7 @@ import re
 from dataclasses import dataclass, field, replace
 
 from nztax import pay_questions
+from nztax.cue_words import alternatives
 from nztax.rules import SECONDARY_CODES, RuleBook, current_tax_year
 from nztax.settings import get_settings
 from nztax.slots import (CODE_ASKED, EVERY_PAY_WORDS, HELD_PAST_BRIGHT_LINE, PAY_FREQUENCIES, PROPERTY_HELD_UNKNOWN,
@@ -43,11 +44,12 @@ from nztax.clarify_checks import (OWN_AMOUNT, PER_PAY_ASKED, THRESHOLD_ASKED, _a
                                   _states_own_figures, _year_of_a_change, after_retrieval)
 
 # A choice of code asked for: which one to put, use or give.
-CODE_CHOICE_ASKED = re.compile(r"\bshould i (?:put|use|give|pick|choose|go with|be on|tick)\b|\bwhich\b|\bwhat code\b|\bdo i (?:put|use|give)\b", re.I)
+CODE_CHOICE_ASKED = re.compile(alternatives("code_choice_asked"), re.I)
 # Words that only continue an earlier turn (an opening "and", "what about"): the subject is the turn before.
-CONTINUES = re.compile(r"^\s*(?:(?:ok|okay|right|so)\s*,?\s*)?(?:and|but|also|what about|how about|same)\b", re.I)
+CONTINUES = re.compile(r"^\s*(?:(?:ok|okay|right|so)\s*,?\s*)?(?:" + alternatives("continues") + r")\b", re.I)
 # A short question about "it", "that" or "this" with nothing before it: what it means must be asked.
-BARE_PRONOUN = re.compile(r"\b(?:it|that|this|them)\b(?!\s+(?:year|week|fortnight|month|time|tax year|income year)\b)", re.I)
+BARE_PRONOUN = re.compile(r"\b(?:" + alternatives("bare_pronoun")
+                          + r")\b(?!\s+(?:year|week|fortnight|month|time|tax year|income year)\b)", re.I)
 BARE_QUESTION_MAX_WORDS = 5
 # Words that say nothing of what "it" is (greetings, auxiliaries, tax verbs): a question of only these
 # and a bare pronoun names no subject.
@@ -64,57 +66,40 @@ TAX_WORD = re.compile(r"\btax(?:ed|able|es)?\b", re.I)
 RATE_DEPENDS_ON_INCOME_TOOLS = ("calculate_income_tax", "calculate_paye", "calculate_take_home_pay",
                                 "calculate_student_loan_repayment")
 # A sum asked for in a word or two at the end of the question, after the figures it is on.
-TAX_ASKED_TERSELY = re.compile(r"(?:^|[,;:.\-–]\s*)(?:how much\s+|what'?s the\s+|whats the\s+)?(?:tax|income tax)\s*\?*\s*$|"
-                               r"\bhow much (?:extra |more |additional )?(?:income )?tax\b(?! (?:credit|code|return|rate))|"
-                               # their own total asked for by name
-                               r"\bwhat'?s my (?:total |overall )?(?:income )?tax\b(?! (?:code|rate|credit|return|refund))", re.I)
+TAX_ASKED_TERSELY = re.compile(alternatives("tax_asked_tersely"), re.I)
 # A figure asked for: tax on something, how much, what is owed.
-ASKS_AMOUNT_OF_TAX = re.compile(r"\b(?:tax|paye)\s+(?:on|for|off)\b|\bhow much\b|\bowe\b", re.I)
+ASKS_AMOUNT_OF_TAX = re.compile(alternatives("asks_amount_of_tax"), re.I)
 # The rental or business named as what the sum is on: its gross, not a salary, is asked about.
-GROSS_ASKED_ABOUT = re.compile(r"\b(?:on|from|for|off) (?:the|my|this|that|our) (?:rental|rent|flat|house|property|unit|business|side)", re.I)
+GROSS_ASKED_ABOUT = re.compile(r"\b(?:on|from|for|off) (?:the|my|this|that|our) (?:" + alternatives("gross_asked_about")
+                               + r")", re.I)
 # A refund asked for, by name or as money coming back.
-REFUND_ASKED = re.compile(r"\brefund\b|\b(?:get|getting|got) (?:some |any )?(?:money |tax )?back\b|\bmoney back\b", re.I)
+REFUND_ASKED = re.compile(alternatives("refund_asked"), re.I)
 EVERY_PAY = re.compile(EVERY_PAY_WORDS, re.I)
 # Wages from a job on top of a benefit or NZ Super: the job is then the secondary income.
-WAGES_BESIDE = re.compile(r"\b(?:plus|and|also|as well as|with|on top of)\s+(?:my\s+|some\s+|a\s+)?(?:wages?|part[- ]time (?:work|job|wages)|"
-                          r"a job|job|work)\b", re.I)
+WAGES_BESIDE = re.compile(r"\b(?:" + alternatives("wages_beside")
+                          + r")\s+(?:my\s+|some\s+|a\s+)?(?:wages?|part[- ]time (?:work|job|wages)|a job|job|work)\b", re.I)
 # A job named beside NZ Super, a pension or a benefit.
 JOB_BESIDE = re.compile(r"\bjobs?\b|\bwork(?:ing)?\b|\bemployer\b|\bpart[- ]time\b|\bshifts?\b", re.I)
 # A loss asked to be set against other income: a rule about ring-fencing, not a sum.
-LOSS_USED_AGAINST = re.compile(r"\b(?:loss(?:es)?|lost)\b[^?]{0,80}\b(?:against|offset|off ?set|bring down|reduce|lower|cut|take (?:that|it) off|"
-                               r"use (?:it|that|them) (?:to|against))\b[^?]{0,40}\b(?:salary|wages?|pay|income|tax)\b", re.I)
+LOSS_USED_AGAINST = re.compile(r"\b(?:loss(?:es)?|lost)\b[^?]{0,80}\b(?:" + alternatives("loss_used_against")
+                               + r")\b[^?]{0,40}\b(?:salary|wages?|pay|income|tax)\b", re.I)
 LOSS_RULES = ("rental_boarders", "self_employed")
 # A KiwiSaver rate said to have changed, without the new rate: the default would be the wrong rate.
-KIWISAVER_RATE_CHANGED = re.compile(r"\b(?:changed|changing|change|switched|upped|raised|increased|lowered|dropped|reduced|bumped)\s+"
-                                    r"(?:my\s+)?(?:kiwisaver|ks|kiwi saver)\s+(?:rate|contributions?|percentage|%)|"
-                                    r"\b(?:kiwisaver|ks)\s+(?:rate|contributions?)\s+(?:has\s+)?(?:changed|went up|went down|is changing)\b|"
-                                    # a rate they say they do not know
-                                    r"\b(?:rate|percentage|%)\b[^.?!]{0,20}\b(?:no idea|not sure|unsure|don'?t know|dont know|can'?t remember|forgot)\b|"
-                                    r"\b(?:no idea|not sure|unsure|don'?t know|dont know|can'?t remember)\s+(?:what|which)\s+(?:my\s+|the\s+)?"
-                                    r"(?:kiwisaver\s+|ks\s+)?(?:rate|percentage|%)", re.I)
+KIWISAVER_RATE_CHANGED = re.compile(alternatives("kiwisaver_rate_changed"), re.I)
 # Earnings beside the pay named without their amount (a side business, a second job): the total is unknown.
-SIDE_EARNINGS_NAMED = re.compile(r"\bside (?:business|hustle|gig|job|income)\b|\bsecond job\b|\bfreelanc\w*\b|\bcontracting\b|"
-                                 r"\bself[- ]employ\w*\b", re.I)
+SIDE_EARNINGS_NAMED = re.compile(alternatives("side_earnings_named"), re.I)
 # The whole tax year asked about, not one pay.
-YEAR_ASKED = re.compile(r"\bfor the (?:full |whole |entire )?(?:tax |income )?year\b|\bover the (?:whole |full )?(?:tax )?year\b|"
-                        r"\bthis (?:tax )?year'?s\b|\bfor (?:this|the) tax year\b|\btax this (?:tax )?year\b", re.I)
+YEAR_ASKED = re.compile(alternatives("year_asked"), re.I)
 # A difference asked for (more, extra, less, better or worse off): two figures are weighed.
-DIFFERENCE_ASKED = re.compile(r"\bhow much (?:more|extra|less)\b|\bdifference\b|\b(?:better|worse) off\b", re.I)
+DIFFERENCE_ASKED = re.compile(alternatives("difference_asked"), re.I)
 # A pay named as the new one (a raise, an offer) right before its amount: the one worked on.
-NEW_PAY_BEFORE = re.compile(r"\b(?:raise|rise|increase|bump(?:ed)?|go(?:ing)? up|goes up|went up|promoted|promotion|offered|offer(?: of)?|"
-                            r"new (?:job|role|salary|pay|position)|(?:got|get|take|took|took on|taking|accept|accepted) (?:the|a|that) "
-                            r"(?:job|role|position|offer)|(?:job|role|position) (?:paying|that pays|on|at))\b[^.?!$\d]{0,20}$", re.I)
+NEW_PAY_BEFORE = re.compile(r"\b(?:" + alternatives("new_pay_before") + r")\b[^.?!$\d]{0,20}$", re.I)
 # Whether they may change something (a rate, a code): a rule answers it, and an income stated beside
 # it is context, not a sum to work out.
-PERMISSION_ASKED = re.compile(
-    r"^\W*(?:(?:so|ok|okay|and|but|hi|hey|quick q)\W+)?(?:can|could|may)\s+(?:i|we)\s+(?:still\s+|just\s+|now\s+|legally\s+|actually\s+)?"
-    r"(?:drop|lower|reduce|decrease|switch|change|swap|go back|move|opt out|stop|pause|cancel|deduct|write off|"
-    r"claim (?!(?:the |an? |my )?(?:ietc|independent|donations?|tax credits?|refund|it back|back)\b))\b"
-    r"|\bam i allowed to\b|\bis it (?:ok|okay|allowed|legal) (?:for me )?to\b", re.I)
-SUM_ASKED = re.compile(r"\bhow (?:much|many)\b|\bwhat(?:'s| is| would| will| does)?\b[^?]{0,30}\b(?:take[- ]home|cost|come to|work out|be)\b", re.I)
+PERMISSION_ASKED = re.compile(alternatives("permission_asked"), re.I)
+SUM_ASKED = re.compile(alternatives("sum_asked"), re.I)
 # Words that make a question about more than the calculators see (a disclaimer says so).
-COMPLEX = re.compile(r"rental|landlord|self[- ]employ|contract(or|ing)|overseas income|foreign income|shares|crypto|"
-                     r"dividends|business income|more than one (income|source)", re.I)
+COMPLEX = re.compile(alternatives("complex"), re.I)
 
 
 @dataclass

@@ -25,8 +25,8 @@ from nztax.sentences import asking_spans, sentence_spans
 
 QUOTED = cue("example_quoted")
 SUPPOSED = cue("example_supposed")
-# An asking sentence after a supposed case that asks for a figure ("… How much do they pay?") asks
-# for it worked out, unless it names a figure of its own or speaks of the asker.
+# An asking sentence after a supposed case that asks for a figure, naming none, asks for it
+# worked out, unless it names a figure of its own or speaks of the asker.
 FIGURE_ASKED = cue("example_figure_asked")
 OWN_FIGURE = re.compile(r"[$€£]\s?\d|\b\d[\d,.]*\s?k\b", re.I)
 # The asker's own words (a contraction, "I'm", "we've", starts with one of them).

@@ -14,6 +14,7 @@ from dataclasses import replace
 from decimal import Decimal
 
 from nztax import budget
+from nztax.cue_words import alternatives
 from nztax.rules import PAY_FREQUENCIES
 from nztax.settings import get_settings
 from nztax.text_cleaning import WORD_NUMBER, clean_text, words_to_number
@@ -237,8 +238,7 @@ HOURS = re.compile(r"(?<![\d,.])(?P<h>\d+(?:\.\d+)?)\s?(?:hours|hrs|hr|h)\b(?:\s
 PAYSLIP_NUMBER_BEFORE = re.compile(r"\|\s*pay\s*[:#]?\s*$|"
                                    r"(?<!per )(?<!a )(?<!each )(?<!every )\b(?:(?:pay\s+)?period|week|wk|fortnight|"
                                    r"clause|period\s+(?:no|number))\.?\s*[:#|]?\s*$", re.I)
-REFERENCE_BEFORE = re.compile(r"\b(?:employee|emp(?:loyee)?\s+(?:no|id|number)|staff\s+(?:no|id)|ref(?:erence)?|customer\s+ref(?:erence)?|"
-                              r"id|ird\s+(?:no|number)|account\s+(?:no|number)|invoice\s+(?:no|number)|rcpt|receipt\s+(?:no|number))\.?\s*[:#|]?\s*$", re.I)
+REFERENCE_BEFORE = re.compile(r"\b(?:" + alternatives("reference_labels") + r")\.?\s*[:#|]?\s*$", re.I)
 # A payslip's own period named anywhere in it: "Week 47", "w/e 15/11/26", "Payslip fortnight 21", "Weekly payslip".
 PAYSLIP_PERIOD = [("weekly", re.compile(r"\b(?:week|wk)\s*\d{1,2}\b|\bw/e\b|\bweek\s+ending\b|\bweekly\s+payslip\b|\bpayslip\s+weekly\b", re.I)),
                   ("fortnightly", re.compile(r"\bfortnight\s*\d{1,2}\b|\bfortnightly\s+payslip\b|\bpayslip\s+fortnight", re.I))]
@@ -247,24 +247,20 @@ HOURS_THEN_RATE = re.compile(r"\b\d+(?:\.\d+)?\s?(?:hours|hrs|hr|h)(?:\s+(?:a|pe
 RATE_LABEL = re.compile(r"\b(?:hourly\s+)?rate\s*[:|=]?\s*\$?$", re.I)
 HOURS_LABELLED = re.compile(r"\b(?:hours|hrs)(?:\s+(?:this|per|a|each)\s+(?:week|wk)|\s+worked|/wk)?\s*[:|=]?\s*(?P<h>\d{1,2}(?:\.\d+)?)\b"
                             r"(?!\s?(?:%|k\b|[,.]\d{3}))", re.I)
-KIWISAVER = re.compile(r"kiwi\s?saver|\bks\b|\bk/s\b|\bgov(?:ernment|t|\.)?\s+(?:contribution|top[- ]?up)|\bmember tax credit", re.I)
+KIWISAVER = re.compile(alternatives("kiwisaver_words"), re.I)
 
 
 # One pay, whose period the amount itself does not say.
 # What someone earns, said right before a small amount.
-EARNS_BEFORE = re.compile(r"\b(?:make|makes|making|earn|earns|earning|on(?: a| an| my| the| one| each)?|(?:net|take[- ]?home|after[- ]tax)\s+(?:pay\s+)?on|"
-                          r"(?:come|comes|coming|taken|take|takes|came) (?:out of|off)(?: (?:my|a|the|his|her|their|each|one))?|out of my|off my)"
-                          r"\s*(?:about|around|roughly|like|only|just)?\s*$", re.I)
+EARNS_BEFORE = re.compile(r"\b(?:" + alternatives("earns_before")
+                          + r")\s*(?:about|around|roughly|like|only|just)?\s*$", re.I)
 # Words that place a small amount in a whole year (a season, this tax year).
-WHOLE_YEAR_WORDS = re.compile(r"\b(?:year|yr|annual\w*|p\.?a|summer|holidays?|so far|in total|total|altogether|all up|"
-                              r"(?:19|20)\d\d)\b", re.I)
+WHOLE_YEAR_WORDS = re.compile(r"\b(?:" + alternatives("whole_year_words") + r")\b", re.I)
 # Extra money beside a year's income, so a year's too.
-ON_TOP_OF_ANOTHER = re.compile(r"^[^.?!]{0,30}\b(?:on top of|as well as|besides|beside|alongside)\b[^.?!\d]{0,20}\$?\d", re.I)
+ON_TOP_OF_ANOTHER = re.compile(r"^[^.?!]{0,30}\b(?:" + alternatives("on_top_of_words") + r")\b[^.?!\d]{0,20}\$?\d", re.I)
 # "$2,400 each pay", "$4,100 a pay": one pay, whichever period it is.
 EACH_PAY_AFTER = re.compile(r"\s*(?:" + EVERY_PAY_WORDS + r"|a\s+pay\b(?!\s*(?:rise|raise|increase)))", re.I)
 # One pay, said without its period.
 GETS_BEFORE = re.compile(r"\b(?:i|we|he|she|they)\s+(?:get|gets|receive|receives)\s*(?:about|around|roughly|like)?\s*$", re.I)
 PAY_AFTER = re.compile(r"\s*(?:(?:gross|net|take[- ]home)\s+)?pay\b(?!\s*(?:rise|raise|increase|out|back))", re.I)
-PAID_BEFORE = re.compile(r"\b(?:get|gets|getting|am|i'm|im|being)\s+paid\s*(?:about|around|roughly|like)?\s*$|"
-                         r"\b(?:pays|paid|paying)\s+me\s*(?:about|around|roughly|like)?\s*$|"
-                         r"\bmy pay(?:check|cheque|packet)?\s+(?:is|was)\s*(?:about|around|roughly|like)?\s*$", re.I)
+PAID_BEFORE = re.compile(alternatives("paid_before"), re.I)

@@ -27,30 +27,21 @@ KIWISAVER_YEAR_END = re.compile(r"\b(?:end(?:s|ed|ing)?|to|until)\s+(?:(?:the\s+
 # A tax code asked for (which or what code, for a job).
 CODE_ASKED = re.compile(r"\b(?:which|what)\s+(?:secondary\s+)?(?:tax\s+)?code\b", re.I)
 MONTH_YEAR = re.compile(r"\b(?:in|during|back in|from|since|of)\s+(?P<m>" + MONTH_NAMES + r")\.?\s+(?P<y>20\d\d)\b", re.I)
-IT_PAYS = re.compile(r"\b(?:it|that job|that one|the job)(?: only)? (?:pays|pays me|is|brings in)\b[^.?!]*$", re.I)
-NAMES_TAKE_HOME = re.compile(r"\btake[- ]?home\b|\bafter[- ]tax\b|\bnet (?:pay|income|salary)\b|\bin my pocket\b|"
-                             r"\b(?:weekly|fortnightly|monthly|yearly|annual) net\b|\bnet (?:per|a|each) (?:week|fortnight|month|year)\b|"
-                             r"\blands? in my\b|\bland in (?:my|the)\b|\bget in (?:my )?hand\b|\bin hand\b|"
-                             r"\bhits? my (?:account|bank)\b|\bclear (?:each|a|per|every)\b|"
-                             # what is kept or ended up with
-                             r"\b(?:i|we)(?: actually)?(?: get to)? keep\b|\bend up with\b|\bleft with\b", re.I)
-COMPARISON = re.compile(r"\b(?:(?:vs\.?|versus|or|compared (?:to|with)|instead of)\s+(?:staying|stay|remaining|keeping|sticking)\s+(?:on|at|with)|"
-                        r"vs\.?|versus|compared (?:to|with)|or|instead of|than(?:\s+(?:my|the|our))?(?:\s+(?:current|old|existing|present))?(?:\s+(?:pay|salary|job))?(?:\s+(?:on|at|with|of))?|(?:raise|rise|increase|bump|up|jump|promotion) to)\s*$", re.I)
+IT_PAYS = re.compile(r"\b(?:" + alternatives("it_pays_subjects") + r")(?: only)? (?:" + alternatives("it_pays_verbs")
+                     + r")\b[^.?!]*$", re.I)
+NAMES_TAKE_HOME = re.compile(alternatives("names_take_home"), re.I)
+COMPARISON = re.compile(r"\b(?:" + alternatives("comparison_before") + r")\s*$", re.I)
 # Two offers weighed, not two incomes.
-OFFERS_WEIGHED = re.compile(r"\b(?:two|2|both|the)\s+(?:job\s+)?offers\b|\bthe (?:higher|lower|bigger|smaller|better) (?:one|offer|salary)\b", re.I)
+OFFERS_WEIGHED = re.compile(alternatives("offers_weighed"), re.I)
 RANGE_BEFORE = re.compile(r"\b(?:from|between)\s*$", re.I)
-ADD_UP = re.compile(r"\b(?:(?:two|2|three|3|four|4|multiple|several) (?:part[- ]time |casual )?jobs|both jobs|second job|2nd job|other job|another job|"
-                    r"(?:take|taking|get|getting|pick up|picking up|add|adding) (?:a|another) (?:second|2nd) one|(?:take|taking|get|getting) another one|"
-                    r"plus|on top|as well as|"
-                    r"total|combined|altogether|all up|in total|together|also earn|also get|also make|and also|the lot|all of it)\b", re.I)
+ADD_UP = re.compile(r"\b(?:" + alternatives("add_up_words") + r")\b", re.I)
 
 
 # A clause about someone else: a rate said of them is not the asker's.
-SOMEONE_ELSES = re.compile(r"\b(?:partner|wife|husband|spouse|girlfriend|boyfriend|hubby|missus|mum|dad|mother|father|son|daughter|"
-                           r"friend|mate|colleague|co-?worker|brother|sister|flatmate|boss)'?s?\b|\b(?:she|he|they)(?:'s| is| are)?\b", re.I)
+SOMEONE_ELSES = re.compile(r"\b(?:" + alternatives("someone_else_words") + r")'?s?\b|\b(?:"
+                           + alternatives("someone_else_pronouns") + r")(?:'s| is| are)?\b", re.I)
 # Words of a rate that is not a KiwiSaver contribution rate.
-OTHER_RATE_NEAR = re.compile(r"\b(?:(?:home|car|personal|business) loan|loan (?:at|rate)|mortgage|interest|fixed|floating|pir|prescribed|tax rate|bracket|band|returns?|growth|"
-                             r"inflation|gst|raise|rise|increase|pay rise|discount)\b", re.I)
+OTHER_RATE_NEAR = re.compile(r"\b(?:" + alternatives("other_rate_words") + r")\b", re.I)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -66,24 +57,24 @@ TAX_CODE = re.compile(
     re.I,
 )
 # A code after words that propose it is one they are asking about.
-PROPOSED_BEFORE = re.compile(r"\b(?:should|can|could|would|do|shall|will|may|must)\s+i\s+$", re.I)
+PROPOSED_BEFORE = re.compile(r"\b(?:" + alternatives("proposing_verbs") + r")\s+i\s+$", re.I)
 # A search-box query that ends in its code after the pay's period.
 CODE_ENDS_QUERY = re.compile(r"(?:\bp/?w|\bpw|\bwk|\bweek|\bweekly|\bfortnight|\bfortnightly|\bmonth|\bmonthly|\bhrs?|\bhours?|\d)\s+"
                              r"(?P<c>(?:me|m|sb|sh|st|sa)(?:\s?sl)?)(?:\s+(?:right|correct|ok|pls|please|tax|paye))?\s*\??\s*$", re.I)
 BARE_SL_CODE = re.compile(r"(?<![\w'])(?P<c>(?:ME|M|SB|SH|ST|SA|S) SL)(?![\w'])")
-ESCT = re.compile(r"\besct\b|employer superannuation contribution tax|employer (?:kiwi\s?saver )?contributions?", re.I)
+ESCT = re.compile(alternatives("esct_words"), re.I)
 # One negation before a short list joined by or negates each item. (Not a list joined by a comma or
 # and: the next item there is said to hold.)
 NEGATED_LIST = r"(?:(?:[\w'-]+\s+)?[\w'-]+\s*(?:/|\bor\b|\bnor\b)\s*(?:an?\s+|any\s+)?){0,2}"
-NO_KIWISAVER = re.compile(r"\b(?:no|not in|not on|without|opted out of|don'?t have|not a member of|no longer in|"
-                          r"(?:is|am|are)(?:n'?t| not) in|(?:is|am|are)(?:n'?t| not) a member of)\s+(?:a\s+)?"
-                          rf"{NEGATED_LIST}(?:kiwi\s?saver|ks)\b", re.I)
-STUDENT_LOAN = re.compile(r"student\s?loans?|studylink loan|\bsl\b|\bstudent debt\b", re.I)
-NO_STUDENT_LOAN = re.compile(r"\b(?:no|without|don'?t have an?|paid off(?: my)?|no longer have an?)\s+(?:a\s+)?"
-                             rf"{NEGATED_LIST}(?:student\s?loans?|sl\b)", re.I)
-NO_WFF = re.compile(r"\b(?:no|not on|not getting|not receiving|don'?t get|doesn'?t get|without)\s+(?:any\s+)?"
-                    rf"{NEGATED_LIST}(?:working for families|wff)\b", re.I)
-NO_OTHER_JOB = re.compile(r"\b(?:no|not any|without an?|don'?t have an?)\s+(?:other|second|2nd|another)\s+(?:job|jobs|income|employer)", re.I)
+NO_KIWISAVER = re.compile(r"\b(?:" + alternatives("kiwisaver_denied_by") + r")\s+(?:a\s+)?" + NEGATED_LIST
+                          + r"(?:kiwi\s?saver|ks)\b", re.I)
+STUDENT_LOAN = re.compile(alternatives("student_loan_words"), re.I)
+NO_STUDENT_LOAN = re.compile(r"\b(?:" + alternatives("student_loan_denied_by") + r")\s+(?:a\s+)?" + NEGATED_LIST
+                             + r"(?:student\s?loans?|sl\b)", re.I)
+NO_WFF = re.compile(r"\b(?:" + alternatives("wff_denied_by") + r")\s+(?:any\s+)?" + NEGATED_LIST
+                    + r"(?:working for families|wff)\b", re.I)
+NO_OTHER_JOB = re.compile(r"\b(?:" + alternatives("other_job_denied_by") + r")\s+(?:" + alternatives("one_more_words")
+                          + r")\s+(?:" + alternatives("job_or_income_words") + r")", re.I)
 
 
 # Each only as a condition on its own: a negated rule of a condition is what is asked, not the condition.
@@ -100,72 +91,46 @@ def without_denied(text: str) -> str:
     return " ".join(cut.split()) or text
 
 
-WFF = re.compile(r"working for families|\bwff\b|family tax credits?|in-?work tax credit|best start", re.I)
-BENEFIT_OR_SUPER = re.compile(r"\bbenefits?\b|jobseeker|sole parent support|supported living|\bnz ?super\b|"
-                              r"new zealand superannuation|\bsuper(?:annuation)? (?:payments?|pension)|on the pension|\bpension\b|veteran'?s pension", re.I)
+WFF = re.compile(alternatives("wff_words"), re.I)
+BENEFIT_OR_SUPER = re.compile(alternatives("benefit_or_super_words"), re.I)
 # NZ Super or a veteran's pension (as against an income-tested benefit): the IETC asks which.
-NZ_SUPER = re.compile(r"\bnz ?super|superannuation|pension", re.I)
+NZ_SUPER = re.compile(alternatives("nz_super_words"), re.I)
 # Work that has a flat tax code of its own (the codes and their rates are rules data).
 FLAT_CODE_WORK = {
-    "NSW": re.compile(r"\brse\b|recogni[sz]ed seasonal|seasonal (?:worker|employer|employment) scheme", re.I),
-    "CAE": re.compile(r"casual agricultur\w*|shearing gang|shearer|shearing\b[^.?!]{0,40}\b(?:day to day|daily|by the day|casual)|"
-                      r"(?:day to day|daily|by the day|casual)\b[^.?!]{0,40}\bshearing", re.I),
-    "EDW": re.compile(r"election day", re.I),
+    "NSW": re.compile(alternatives("seasonal_scheme_work"), re.I),
+    "CAE": re.compile(alternatives("casual_agricultural_work"), re.I),
+    "EDW": re.compile(alternatives("election_day_work"), re.I),
 }
-NO_IRD_NUMBER = re.compile(r"\b(?:(?:don'?t|do not|didn'?t|never|won'?t) (?:give|provide|hand)\w*(?: in)? (?:(?:my|the|your|an?) )?(?:employer|boss) "
-                           r"(?:(?:an?|my|the|your) )?ird number)|"
-                           r"\b(?:no|without|don'?t have|haven'?t got|not given|never gave|didn'?t give|lost|never (?:handed|filled|gave|given|sent)(?: in| out)?) "
-                           r"(?:(?:an?|my|the|your) )?(?:ird number|tax code declaration|ir330|tax code(?: form)?)|\bno declaration\b|"
-                           r"\bnon[- ]declaration\b|"
-                           # still waiting for it
-                           r"\bbefore (?:i got |i had |getting )?(?:my|an|the) ird number\b|\b(?:waiting (?:on|for)|still waiting for) (?:my|an|the) ird number\b|"
-                           r"\bird number (?:hasn'?t|has not|didn'?t|did not|still hasn'?t|isn'?t|is not)(?: yet)? (?:come|came|arrived|through|here)\b|"
-                           r"\bno ird (?:number )?yet\b", re.I)
-NEGATION = re.compile(r"\b(?:not|no|never|without|don'?t|doesn'?t|didn'?t|isn'?t|aren'?t|can'?t|cannot|won'?t|"
-                      r"shouldn'?t|haven'?t|hasn'?t|wasn'?t|weren'?t)\b", re.I)
+NO_IRD_NUMBER = re.compile(alternatives("no_ird_number"), re.I)
+NEGATION = re.compile(r"\b(?:" + alternatives("negation_words") + r")\b", re.I)
 
 # Money earned abroad: whether New Zealand taxes it, and at what rate, turns on residency and the rest of the year's income.
-FOREIGN_PLACE = (r"(?:overseas|abroad|offshore|in (?:australia|oz|the uk|the us|the usa|america|canada|england|scotland|ireland|"
-                 r"london|sydney|melbourne|brisbane|perth|singapore|hong kong|dubai|japan|korea|china|india|fiji|samoa|tonga|"
-                 r"the cook islands|the philippines|germany|france))")
-EARNED_OVERSEAS = re.compile(rf"\b(?:earned|made|earn|make|income|contract|contracting|worked|working)\b[^.?!]{{0,30}}\b{FOREIGN_PLACE}\b|"
+FOREIGN_PLACE = "(?:" + alternatives("foreign_places") + ")"
+EARNED_OVERSEAS = re.compile(r"\b(?:" + alternatives("earned_abroad_words") + r")\b[^.?!]{0,30}\b" + FOREIGN_PLACE + r"\b|"
                              r"\b(?:foreign|overseas) income\b", re.I)
 # (Work abroad in the past, income earned here now: the income is this country's.)
-EARNED_HERE = re.compile(r"\b(?:earn\w*|make|made|paid|salary|job)\b[^.?!]{0,25}\b(?:here|in nz|in new zealand)\b", re.I)
+EARNED_HERE = re.compile(r"\b(?:" + alternatives("earned_words_here") + r")\b[^.?!]{0,25}\b(?:" + alternatives("here_words")
+                         + r")\b", re.I)
 # Money on top of the rest of someone's income (side work, a bonus): the tax on it depends on that
 # income, unless the text says there is none. (A total said to include the bonus is not extra money.)
-EXTRA_INCOME = re.compile(r"\bon the side\b|\bside (?:hustle|job|gig|income|work|business)\b|"
-                          r"(?<!with )(?<!with my )(?<!with the )(?<!including )(?<!including my )(?<!including the )(?<!incl )(?<!incl\. )(?<!incl my )(?<!incl\. my )(?<!inc my )\bbonus\b|\bone[- ]off\b|"
-                          r"\bextra (?:income|money|cash|work|shifts?)\b|\bsome (?:extra )?work\b|\bcash jobs?\b|\bodd jobs?\b|"
-                          r"\b(?:goes|go|going|went) up by\b|\b(?:pay )?(?:rise|raise|increase) of\b|\bpay (?:rise|raise|increase)\b(?!\s+to\b)|"
-                          r"\bback ?pay\b|\bredundancy\b|\blump sum\b|\bpayout\b|(?<!including )(?<!incl )(?<!with )\bholiday pay\b|\bfinal pay\b|"
-                          # income from savings or a rental, taxed at the rate the rest of the year's income sets
-                          r"\binterest\b|\bdividends?\b|\brental (?:profit|income)\b|\brental made\b|\bmy rental\b|"
-                          # a gain on something sold
-                          r"\b(?:sold|selling|cashed out)\b[^.?!]{0,60}\b(?:profit|gain)\b|"
-                          r"\b(?:profit|gain)\b[^.?!]{0,30}\b(?:on|from)\s+(?:my\s+|the\s+|some\s+)?(?:crypto|bitcoin|btc|eth|ethereum|shares|stocks|coins?)\b", re.I)
-ONLY_INCOME = re.compile(r"\b(?:no|not any|nothing|without any|don'?t have any) other (?:income|job|jobs|work|earnings)\b|"
-                         r"\bonly (?:income|earnings|money)\b|\bno (?:salary|wages|job|day job|main job)\b|\bnothing else\b|"
-                         r"\bthat'?s (?:all|it)\b|\ball (?:i|he|she|they) (?:earn|earned|made|make|get|got)\b|\bmy only\b|"
-                         r"\bno side (?:income|job|business|hustle|work)\b|\bjust (?:my|the) (?:\S+ )?(?:job|salary|wages?|pay)\b", re.I)
+EXTRA_INCOME = re.compile(alternatives("extra_income"), re.I)
+ONLY_INCOME = re.compile(alternatives("only_income"), re.I)
 # A business's profit with nothing said of how it is set up. A sole
 # trader's profit is their own income; a company's is taxed in the company (and partners pay on their shares).
-UNNAMED_BUSINESS_PROFIT = re.compile(rf"\b(?:the|our|this|that)\s+(?:\w+\s+)?(?:{BUSINESS_PLACES})\b[^.?!$\d]{{0,25}}"
-                                     r"\b(?:made|cleared|netted|earned|turned|had|did)\b[^.?!]{0,25}\bprofit\b", re.I)
-BUSINESS_OWNED_AS = re.compile(r"\bsole[- ]?trader\b|\bself[- ]employ|\bfreelanc|\bcontractor\b|\bmy (?:own )?(?:\w+ )?business\b|"
-                               r"\bside (?:business|biz|hustle)\b|\b(?:my|our|his|her) shares?\b|\bpartnership\b|\bpartners?\b|"
-                               r"\bcompany\b|\bltd\b|\blimited\b|\btrusts?\b|\bshareholders?\b|\bin my (?:own )?name\b", re.I)
+UNNAMED_BUSINESS_PROFIT = re.compile(r"\b(?:" + alternatives("determiners_of_a_business") + r")\s+(?:\w+\s+)?(?:"
+                                     + BUSINESS_PLACES + r")\b[^.?!$\d]{0,25}\b(?:" + alternatives("made_a_profit_verbs")
+                                     + r")\b[^.?!]{0,25}\bprofit\b", re.I)
+BUSINESS_OWNED_AS = re.compile(alternatives("business_owned_as"), re.I)
 # A salary earned for only part of the tax year (arrived or started partway).
-PART_YEAR = re.compile(r"\b(?:start(?:ed|ing)?|mov(?:ed|ing)|arriv(?:ed|ing)|began|join(?:ed|ing)|came)\b[^.?!]{0,40}?"
-                       r"\b(?:(?:in|from|since|on)\s+(?:(?:the\s+)?(?P<day>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?)?|(?P<day2>\d{1,2})(?:st|nd|rd|th)?\s+)"
-                       r"(?P<month>may|june?|july?|aug(?:ust)?|sep(?:t|tember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|jan(?:uary)?|feb(?:ruary)?|march|mar)\b", re.I)
+PART_YEAR = re.compile(r"\b(?:" + alternatives("started_verbs")
+                       + r")\b[^.?!]{0,40}?\b(?:(?:in|from|since|on)\s+(?:(?:the\s+)?(?P<day>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?)?|(?P<day2>\d{1,2})(?:st|nd|rd|th)?\s+)(?P<month>may|june?|july?|aug(?:ust)?|sep(?:t|tember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|jan(?:uary)?|feb(?:ruary)?|march|mar)\b", re.I)
 # What started part-way through is a business whose own figures are stated ("started a side biz in sept.
 # turnover $18,000"): its figures are the year's already.
-BUSINESS_STARTED = re.compile(r"\b(?:start(?:ed|ing)?|began)\s+(?:a\s+|my\s+|up\s+)?(?:side\s+)?(?:biz|business|company|contracting|freelanc\w*|hustle)\b", re.I)
+BUSINESS_STARTED = re.compile(r"\b(?:start(?:ed|ing)?|began)\s+(?:a\s+|my\s+|up\s+)?(?:side\s+)?(?:"
+                              + alternatives("business_started_words") + r")\b", re.I)
 # Nothing earned in the tax year before the start, or the tax asked to 31 March: the year's pay is the
 # months from the start to March.
-NOTHING_BEFORE = re.compile(r"\bno (?:other )?income before\b|\bnothing before\b|\bno income (?:before|until)\b|"
-                            r"\b(?:up )?(?:to|until|till) (?:the end of |31(?:st)? )?march\b|\bfor the rest of the (?:tax )?year\b", re.I)
+NOTHING_BEFORE = re.compile(alternatives("nothing_before"), re.I)
 TAX_YEAR_MONTHS = ("apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec", "jan", "feb", "mar")
 
 
@@ -175,14 +140,12 @@ def months_to_march(month: str) -> int:
 
 
 # The amount said to be for the rest of the tax year.
-PART_AMOUNT_STATED = re.compile(r"\b(?:between now and|from now (?:until|till|to)|(?:up )?(?:to|until|till|by) (?:the end of |31(?:st)? )?march|"
-                                r"for the rest of the (?:tax )?year|rest of (?:this|the) (?:tax )?year|before 31 march|this tax year)\b", re.I)
+PART_AMOUNT_STATED = re.compile(r"\b(?:" + alternatives("rest_of_year_words") + r")\b", re.I)
 # When something was acquired, not the tax year asked about.
-ACQUIRED_BEFORE = re.compile(r"\b(?:bought|brought|buying|purchased|purchasing|acquired|acquiring|settled)\b[^.?!]*$", re.I)
+ACQUIRED_BEFORE = re.compile(r"\b(?:" + alternatives("acquired_words") + r")\b[^.?!]*$", re.I)
 # Figures said to be without GST.
-GST_EXCLUSIVE = re.compile(r"\b(?:excl?\.?|excluding|exclusive of|ex|before|without|less)\s+gst\b|\bgst[- ]exclusive\b|\bgst excl\b|"
-                           r"\bgst aside\b|\bleaving gst\b|\bignor(?:e|ing) gst\b", re.I)
-GST_INCLUSIVE = re.compile(r"\b(?:incl?\.?|including|inclusive of|with)\s+gst\b|\bgst[- ]inclusive\b|\bgst incl\b", re.I)
+GST_EXCLUSIVE = re.compile(alternatives("gst_exclusive"), re.I)
+GST_INCLUSIVE = re.compile(alternatives("gst_inclusive"), re.I)
 CALENDAR_YEAR = re.compile(r"\bcalendar year\b|\bjan(?:uary)?\.?\s*(?:-|–|to|through|till|until|and)\s*dec(?:ember)?\b", re.I)
 CLAUSE_BREAK = re.compile(r"[.,;:!?]|\bbut\b", re.I)
 
@@ -200,23 +163,23 @@ def _stated(condition: re.Pattern, text: str) -> bool:
 
 
 # A condition that has ended (came off, no longer on).
-ENDED = re.compile(r"\b(?:came|come|coming|got|get|getting) off\b|\bno longer\b|\bstopped\b|\bfinished\b|\bused to\b", re.I)
+ENDED = re.compile(alternatives("ended_words"), re.I)
 
 
 # A bare calendar year is the tax's year only beside a word of a tax figure, or an amount, just before it.
 YEAR_OF_TAX_BEFORE = re.compile(r"\b(?:" + alternatives("year_of_tax") + r")\b|\$\d|\d[\d,.]*k\b", re.I)
 BARE_YEAR = re.compile(r"\b(?:in|for|during|of)\s+(?P<y>20\d{2})\b(?!\s?[-–/])", re.I)
 # A calendar year's number right after what is asked about.
-YEAR_AFTER_TAX_WORD = re.compile(r"\b(?:tax|taxes|repayments?|levy|acc|paye|refund|income|return|rates?|brackets?|bands?|"
-                                 r"thresholds?|ietc|sl|kiwisaver|esct)\s+(?P<y>20\d{2})\b(?!\s?[-–/]|\s+(?:tax\s+)?(?:year|yr)\b)", re.I)
+YEAR_AFTER_TAX_WORD = re.compile(r"\b(?:" + alternatives("tax_words_before_a_year")
+                                 + r")\s+(?P<y>20\d{2})\b(?!\s?[-–/]|\s+(?:tax\s+)?(?:year|yr)\b)", re.I)
 # A year that opens its sentence and is followed by what was earned.
 YEAR_OPENS_CLAUSE = re.compile(r"(?:^|[.;!?,])\s*(?:(?:and|but|so|back|well|ok|okay|also)\s+)?$", re.I)
-YEAR_OF_TAX_AFTER = re.compile(r"^[^.?!;]{0,30}?\b(?:earn\w*|made|make|paid|got paid|income|salary|wages?|worked)\b", re.I)
+YEAR_OF_TAX_AFTER = re.compile(r"^[^.?!;]{0,30}?\b(?:" + alternatives("earned_after_a_year") + r")\b", re.I)
 
 MID_MONTH = 15  # the day that stands for a pay date named only by its month
 # A payslip's date written day/month/year, as New Zealand writes it: "Pay date 12/07/2024", "w/e 15/11/26".
-PAY_DATED = re.compile(r"\b(?:pay\s*date|dated|paid\s+on|w/?e|week\s+ending|period\s+ending|pay\s*day)\s*[:|]?\s*"
-                       r"(?P<d>\d{1,2})/(?P<m>\d{1,2})/(?P<y>20\d{2}|\d{2})\b", re.I)
+PAY_DATED = re.compile(r"\b(?:" + alternatives("pay_date_labels")
+                       + r")\s*[:|]?\s*(?P<d>\d{1,2})/(?P<m>\d{1,2})/(?P<y>20\d{2}|\d{2})\b", re.I)
 
 
 def _full_year(year: str) -> int:
@@ -281,8 +244,7 @@ def resolve_tax_year(text: str, rules: RuleBook | None, current: str) -> tuple[s
 
 
 # The government's part of KiwiSaver, however it is called.
-GOVERNMENT_CONTRIBUTION = re.compile(r"\b(?:gov(?:ernment|t|'t)?|state)\b[^.?!]{0,25}\b(?:contribution|top[- ]?up|put|puts|pay|pays|chip|match)|"
-                                     r"\bmember tax credit\b|\bgovernment contribution\b", re.I)
+GOVERNMENT_CONTRIBUTION = re.compile(alternatives("government_contribution"), re.I)
 
 
 # The IETC's whole months: how many months of the tax year an excluded payment (WFF, a benefit, NZ

@@ -10,18 +10,18 @@ from __future__ import annotations
 
 import re
 
+from nztax.cue_words import alternatives
 from nztax.rules import RuleBook, current_tax_year
 from nztax.slots import Slots, clean_text
 
 # A question this short after earlier turns, or one opening like a follow-up, is read together with
 # the last turn (an opening "what about", "and", "with").
 FOLLOW_UP_MAX_WORDS = 4
-FOLLOW_UP = re.compile(r"^\s*(and|but|also|what about|how about|what if|and if|with|without|same|now|ok|okay|"
-                       r"instead|if i|for)\b", re.I)
+FOLLOW_UP = re.compile(r"^\s*(" + alternatives("follow_up") + r")\b", re.I)
 # A second question in the same message, after a question mark or an "and" that opens another question.
 SECOND_PART = re.compile(r"\?\s+(?=\S)|[,;]?\s+(?:and|also|plus)(?:\s+then)?\s+(?=(?:what|how|whats|what's)\b|"
                          r"(?:is|do|does|can|will|would)\s+(?:i|it|that|this|my|the|there|you)\b)", re.I)
-ASKS = re.compile(r"(?:what|how|whats|which|when|where|who|why|is|are|am|do|does|did|can|could|will|would|should|any)\b", re.I)
+ASKS = re.compile(r"(?:" + alternatives("asks") + r")\b", re.I)
 
 
 def is_follow_up(question: str, history: list[dict]) -> bool:

@@ -563,7 +563,7 @@ def topic(decision: Decision, rules: RuleBook, hits: list, current_year: str) ->
     chosen += [c for c in best_sentences(decision.asked, hits, LEAD_SENTENCES, tax_year=decision.tax_year, past_year=past)
                if c[0] not in {s for s, _ in chosen}][: LEAD_SENTENCES - len(chosen)]
     if not chosen and asking:
-        # An asking sentence that refers back ("is this taxable?") to what the story named in its
+        # An asking sentence that refers back (with "this" or "it") to what the story named in its
         # opening sentence shares too few words with the passages alone, and the whole story too many.
         from nztax.sentences import sentences
 

@@ -29,6 +29,7 @@ import re
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
 
+from nztax.cue_words import alternatives
 from nztax.contract import tax_year_starting
 from nztax import rules as nztax_rules
 from nztax.rules import PAY_FREQUENCIES, RuleBook, current_tax_year, tax_year_for
@@ -152,16 +153,15 @@ class Slots:
 
 
 # A profit shared equally, and the asker's own part of it asked about.
-HALF_SHARE = re.compile(r"\b50\s?/\s?50\b|\b50-50\b|\bhalf share\b|\bequal (?:partners|shares|owners)\b|"
-                        r"\bsplit (?:it |the profits? )?(?:equally|evenly|50/50|down the middle)\b|\bhalves\b", re.I)
-MY_SHARE_ASKED = re.compile(r"\bmy (?:half|share|part|cut|50%)\b|\bmy half share\b", re.I)
-RENTAL_WORDS = re.compile(r"\brent(?:al|s|ed|ing)?\b|\btenants?\b|\bflat\b|\bbach\b", re.I)
-ON_TOP_OF_BEFORE = re.compile(r"\bon top of\s*(?:my|the|a|an|his|her|our|their)?\s*(?:(?:main|day|full[- ]time|normal|usual|regular)\s+)?"
-                              r"(?:salary|wages?|pay|income|job)?\s*(?:of\s+)?(?:nz)?\$?$", re.I)
+HALF_SHARE = re.compile(alternatives("half_share"), re.I)
+MY_SHARE_ASKED = re.compile(alternatives("my_share_asked"), re.I)
+RENTAL_WORDS = re.compile(alternatives("rental_words"), re.I)
+ON_TOP_OF_BEFORE = re.compile(r"\bon top of\s*(?:my|the|a|an|his|her|our|their)?\s*(?:(?:" + alternatives("main_pay_kinds")
+                              + r")\s+)?(?:" + alternatives("main_pay_nouns") + r")?\s*(?:of\s+)?(?:nz)?\$?$", re.I)
 
 
 RATES_SIDE_BY_SIDE = re.compile(r"\d%\s*(?:vs\.?|versus|or|to|and)\s*\d+(?:\.\d+)?\s?%|\b(?:difference|compare|compared)\b", re.I)
-TAX_AND_ACC = re.compile(r"\b(?:income )?tax\s+(?:and|&|\+|plus)\s+(?:the\s+)?acc\b|\bacc\s+(?:and|&|\+|plus)\s+(?:the\s+)?(?:income\s+)?tax\b", re.I)
+TAX_AND_ACC = re.compile(alternatives("tax_and_acc"), re.I)
 
 
 def read_slots(text: str, rules: RuleBook | None = None, current: str | None = None) -> Slots:

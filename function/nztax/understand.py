@@ -29,6 +29,7 @@ from pathlib import Path
 
 import numpy as np
 
+from nztax.cue_words import alternatives
 from nztax.settings import Settings, get_settings
 from nztax.slots import OTHER_INCOME_ROLES
 from nztax.yaml_data import load_yaml
@@ -57,9 +58,8 @@ LENDING_RATIO = re.compile(r" debt to income(?: ratio)?(?= )")
 
 # A tie to New Zealand said not to be there (never lived here, no IRD number): no word of
 # New Zealand's own tax, so it holds no decline back.
-DENIED_NZ_TIE = re.compile(r" (?:has no|have no|had no|no|never|not|without|isn't|wasn't|never been) (?:an? |any |got an? )?"
-                           r"(?:ird(?: number)?|lived (?:in|here)(?: nz| new zealand)?|been (?:to|in) (?:nz|new zealand)|"
-                           r"(?:nz |new zealand )?(?:tax )?resident(?: here| in nz| in new zealand)?)(?= )")
+DENIED_NZ_TIE = re.compile(r" (?:" + alternatives("denied_nz_tie")
+                           + r") (?:an? |any |got an? )?(?:ird(?: number)?|lived (?:in|here)(?: nz| new zealand)?|been (?:to|in) (?:nz|new zealand)|(?:nz |new zealand )?(?:tax )?resident(?: here| in nz| in new zealand)?)(?= )")
 
 
 def phrase_text(text: str) -> str:

@@ -56,16 +56,15 @@ def choose(engine, decision, frame, vector, unread: bool):
     if found is None and not decision.used_history and several and decision.action != "decline":
         # A post's asking sentences, each a question of its own (never a post the engine declines: its
         # asking sentence may be a tax question's words while the post is about another subject).
-        # (A post of two sentences is often a condition and a question whose answer it decides
-        # - "Paid by the day. Which tax code do I use?" - so its sentence serves a unit only when the
-        # whole post is nearest the same unit.)
+        # (A post of two sentences is often a condition and a question whose answer it decides, so
+        # its asking sentence serves a unit only when the whole post is nearest the same unit.)
         each = dict(zip(frame.asking, zip(frame.asks_each, frame.asks_each_sure or (1.0,) * len(frame.asks_each))))
         asking = [AskingSentence(s, engine.retriever.embed_query(without_denied(s)), reading(read_slots(s, engine.rules)),
                                  *each.get(s, (None, 0.0)))
                   for s in frame.asking_for_units(engine.settings.frame_bar)]
         if asking:
             # A unit naming another subject of a group the post names (shares for a post about a house)
-            # is not its answer, however near its asking sentence's words ("Will I pay tax on the gain?").
+            # is not its answer, however near its asking sentence's words (one asking about "the gain" alone).
             found = matcher.match_asked(
                 asking, vector, story=frame.story,
                 allowed=lambda u, s: kinds.fits(u, s.asks, s.asks_sure, s.text)

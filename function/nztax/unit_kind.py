@@ -32,8 +32,8 @@ CONTENT_QUESTION = re.compile(r"^(?:" + alternatives("content_question_openers")
 NOT_FIGURES = frozenset({"year", "code"})
 DIGIT = re.compile(r"\d")
 # (what the question asks, what the unit answers) that do not fit unless the unit's opening states a
-# figure. Not the reverse, a yes-or-no question and a unit saying what: on the development questions
-# it took "Does my partner's income count …?" from the unit on what income counts, whose lead answers it.
+# figure. Not the reverse, a yes-or-no question and a unit saying what: a yes-or-no question whether
+# something counts is answered by the unit saying what counts, whose lead answers it.
 EXCLUSIVE = {("figure", "yes_no")}
 
 

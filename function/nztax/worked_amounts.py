@@ -14,6 +14,7 @@ from dataclasses import replace
 from decimal import Decimal
 from typing import TYPE_CHECKING
 
+from nztax.cue_words import alternatives
 from nztax.rules import RuleBook
 from nztax.text_cleaning import UNIT_WORDS
 from nztax.amount_grammar import MONTH_NAMES, Money, PERIODS_PER_YEAR, _clause_start
@@ -65,10 +66,9 @@ def _rent_of_their_rental(text: str, amounts: list[Money]) -> list[Money]:
     return [replace(a, role="rent_received") if a.role in ("expense", "income") and told_as_rent(a) else a for a in amounts]
 
 
-OWNS_RENTAL = re.compile(r"\b(?:my|our|a|the|one)\s+(?:\w+\s+)?rental\b(?!\s+(?:application|agreement))|\brented out\b|"
-                         r"\b(?:let|rent|renting) (?:it|(?:my|our|the) \w+) out\b|\bmy tenants?\b|\btenants? pays?\b", re.I)
-PAYS_THEM = re.compile(r"\bpays? (?:me|us)\b|\bpaid (?:me|us)\b", re.I)
-RENT_WORD = re.compile(r"\brent(?:ed)?\b|\btenants?\b|\b(?:let|lets|letting) (?:at|for)\b", re.I)
+OWNS_RENTAL = re.compile(alternatives("owns_rental"), re.I)
+PAYS_THEM = re.compile(alternatives("pays_them"), re.I)
+RENT_WORD = re.compile(alternatives("rent_words"), re.I)
 # The weeks a weekly rent was received in the year.
 RENT_WEEKS = re.compile(r"\b(?P<w>\d{1,2})\s+weeks?\s+(?:of\s+)?(?:rent|let|tenanted)\b", re.I)
 
@@ -107,9 +107,9 @@ def _takings_less_costs(text: str, amounts: list[Money], slots: Slots) -> list[M
 
 # Something bought and later sold: the gain is what is taxed, less the costs of the sale stated with
 # it.
-BOUGHT = re.compile(r"\b(?:bought|buy|buying|purchased?|paid|cost me|invested|acquired|title (?:was )?transferred|title transfer)\b", re.I)
-SOLD = re.compile(r"\b(?:sold|sell|selling|sale price|sells|went for|fetched)\b", re.I)
-SALE_COSTS = re.compile(r"\b(?:fees?|commission|legal|lawyer'?s?|agent'?s?|conveyancing)\b", re.I)
+BOUGHT = re.compile(r"\b(?:" + alternatives("bought_words") + r")\b", re.I)
+SOLD = re.compile(r"\b(?:" + alternatives("sold_words") + r")\b", re.I)
+SALE_COSTS = re.compile(r"\b(?:" + alternatives("sale_cost_words") + r")\b", re.I)
 
 
 SALE_CLAUSE_BREAK = re.compile(r"[.?!;,](?=\s)| and | but ", re.I)  # a decimal point ("0.4 BTC") does not end a clause
@@ -119,12 +119,12 @@ SALE_PRICE_ONLY = "that is what it sold for, not the gain"
 PRICE_ONLY_CLAUSE = re.compile(r"\s*(?:for|at)(?:\s+(?:about|around|roughly|approx\.?|just over|just under))?\s*\$?", re.I)
 # A home or rental's gain is taxed only when it is sold within the bright-line period, which needs when it was bought.
 PROPERTY_HELD_UNKNOWN = "a property's gain is taxed only when it is sold within the bright-line period: when was it bought?"
-PROPERTY_SOLD = re.compile(r"\b(?:house|home|rental|property|properties|townhouse|apartment|unit|flat|section|bach|land|villa)\b", re.I)
+PROPERTY_SOLD = re.compile(r"\b(?:" + alternatives("property_words") + r")\b", re.I)
 # When it was bought, or how long it was held: a year, a month, "18 months", "last year".
 HOLDING_TIME = re.compile(r"\b(?:19|20)\d\d\b|\b\d+\s*(?:months?|mths?|years?|yrs?|weeks?)\b|\b(?:a|one|two|three|four|five|six|ten) "
                           r"(?:months?|years?)\b|\b(?:last|this) (?:year|month|summer|winter)\b|\bin " + MONTH_NAMES + r"\b|\bbright[- ]line (?:period )?(?:is over|has passed|ended)\b", re.I)
 # A purchase after the sale that is another thing bought.
-ANOTHER_BOUGHT = re.compile(r"\b(?:new|another|next|replacement|second)\b", re.I)
+ANOTHER_BOUGHT = re.compile(r"\b(?:" + alternatives("another_bought_words") + r")\b", re.I)
 
 
 # How long a property was held: months or years held, or the year it was bought.

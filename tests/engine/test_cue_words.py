@@ -1,12 +1,17 @@
-"""The word lists kept as data (data/cue_words.yaml): each one is read by the engine and matches."""
+"""The word lists kept as data (data/*_words.yaml): each one is read by the engine and matches, and no reading
+module writes a word list in code."""
 
 from __future__ import annotations
 
+import importlib
 import re
 from pathlib import Path
 
+import pytest
+
 import nztax
 from nztax import cue_words
+from nztax_build import reading_size
 
 
 def test_every_list_compiles_and_is_read_by_the_code():
@@ -25,3 +30,55 @@ def test_a_list_matches_case_insensitively_as_one_alternation():
     assert pattern.flags & re.I
     assert pattern.pattern == "|".join(cue_words._lists()["extra_pay"])
     assert pattern.search("My BONUS is due") and not pattern.search("my salary")
+
+
+def test_a_list_named_twice_across_the_files_is_refused(tmp_path, monkeypatch):
+    first, second = tmp_path / "a.yaml", tmp_path / "b.yaml"
+    first.write_text("version: 1\nbonus_words:\n  - 'bonus'\n")
+    second.write_text("version: 1\nbonus_words:\n  - 'lump sum'\n")
+    monkeypatch.setattr(cue_words, "CUE_FILES", (first, second))
+    cue_words._lists.cache_clear()
+    try:
+        with pytest.raises(ValueError, match="bonus_words"):
+            cue_words._lists()
+    finally:
+        cue_words._lists.cache_clear()
+
+
+def test_every_data_file_the_readers_use_is_read():
+    data = Path(nztax.__file__).parent / "data"
+    assert {p.name for p in data.glob("*_words.yaml")} == {p.name for p in cue_words.CUE_FILES}
+
+
+WORD = re.compile(r"[a-z]+(?:'[a-z]+)?")
+
+
+def _reading_patterns() -> dict[str, re.Pattern]:
+    patterns = {}
+    for name in reading_size.READING_MODULES:
+        path = Path(nztax.__file__).parent / f"{name}.py"
+        if not path.exists():
+            continue
+        module = importlib.import_module(f"nztax.{name}")
+        for attr in reading_size._module_level_names(path):
+            for i, p in enumerate(reading_size._patterns_in(getattr(module, attr, None))):
+                patterns[f"{name}.{attr}#{i}"] = p
+    return patterns
+
+
+def test_no_reading_module_compiles_an_english_word_list():
+    """A word list in a reading module's patterns (seven or more words that are not numbers, months,
+    pay periods or currencies) must come from the data files: every word of such an alternation is
+    written in a data list."""
+    data = {word for alternatives in cue_words._lists().values() for a in alternatives for word in WORD.findall(a.lower())}
+    in_code = [(name, words) for name, words in reading_size.word_lists(_reading_patterns())
+               if not all(set(WORD.findall(w)) <= data for w in words)]
+    assert in_code == []
+
+
+def test_the_word_list_check_finds_a_list_written_in_code():
+    written = re.compile(r"\b(?:salary|wages|income|earnings|bonus|allowance|commission|overtime)\b", re.I)
+    assert reading_size.word_lists({"written": written}) == [
+        ("written", ["salary", "wages", "income", "earnings", "bonus", "allowance", "commission", "overtime"])]
+    months = re.compile(r"\b(?:january|february|march|april|may|june|july|august)\b", re.I)
+    assert reading_size.word_lists({"months": months}) == []
