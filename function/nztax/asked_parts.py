@@ -7,13 +7,15 @@ paragraph per other asked part after its first paragraph, each citing its unit's
 
 A post of two or more asking sentences ("What happens to my KiwiSaver at 65? Can I move it to a
 trust?") is answered by one opening: a unit matched on one sentence, or the engine's answer to the
-whole post. Each other sentence is matched as a question of its own (`UnitMatcher.match_asked` on
-it alone, under the same bars as the opening's sentence: its score, its lead over the next unit, the
-whole post near the unit, the unit's kind fitting what it asks, on the post's subject). A part whose
-unit is the opening's, or whose lead the answer already holds, adds nothing. A sentence no unit
-answers is left to the opening (a retrieved sentence chosen for one sentence of a story is too
-often the story's neighbour). The verdict of a unit opening "Yes." is kept for a sentence that asks
-whether (units.opening_for).
+whole post. Each other sentence read at least `settings.asked_part_bar` sure is matched as a question
+of its own (`UnitMatcher.match_asked` on it alone, under the opening sentence's bars: its score, or
+the unit nearest both it and the whole post; its lead over the next unit; the whole post near the
+unit), on the post's subject, with the unit's kind fitting what it asks, that reading held as if
+sure (a part read as asking a figure never gets a yes-or-no unit). A part whose unit is the
+opening's, or whose lead the answer already holds, adds nothing. A sentence no unit answers is left
+to the opening (a retrieved sentence chosen for one sentence of a story is too often the story's
+neighbour). The verdict of a unit opening "Yes." is kept for a sentence that asks whether
+(units.opening_for).
 """
 
 from __future__ import annotations
@@ -39,15 +41,18 @@ def matched_parts(engine, decision, frame, vector) -> list[tuple[units.Unit, str
     matcher, kinds = engine.unit_matcher, engine.unit_kinds
     each = dict(zip(frame.asking, zip(frame.asks_each, frame.asks_each_sure or (1.0,) * len(frame.asks_each))))
     seen, out = set(), []
-    for sentence in frame.asking_for_units(engine.settings.frame_bar):
+
+    def allowed(unit, s) -> bool:
+        return kinds.fits(unit, s.asks, s.asks_sure, s.text) and not opening_fit.other_subject(decision.question, unit.question, None)
+
+    for sentence in frame.asking_for_units(engine.settings.asked_part_bar):
         if sentence == decision.asked:
             continue
+        asks, sure = each.get(sentence, (None, 0.0))
+        # (Held to its reading as if sure: a yes-or-no unit never answers a part read as asking a figure.)
         asked = AskingSentence(sentence, engine.retriever.embed_query(without_denied(sentence)),
-                               reading(read_slots(sentence, engine.rules)), *each.get(sentence, (None, 0.0)))
-        found = matcher.match_asked(
-            [asked], vector, story=True,
-            allowed=lambda u, s: kinds.fits(u, s.asks, s.asks_sure, s.text)
-            and not opening_fit.other_subject(decision.question, u.question, None))
+                               reading(read_slots(sentence, engine.rules)), asks, max(sure, kinds.bar))
+        found = matcher.match_asked([asked], vector, story=True, allowed=allowed)
         if found is None or found.unit.id in seen or not on_subject(found.unit, sentence):
             continue
         seen.add(found.unit.id)
