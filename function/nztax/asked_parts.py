@@ -64,10 +64,10 @@ def add(engine, result, decision, frame, vector, current: str):
     """The answer with a paragraph for each other asked part a unit answers (see the module docstring)."""
     from nztax import answer_evidence
     from nztax.contract import Citation
-    from nztax.engine import _Quote as Quote
+    from nztax.engine import MissingIndex, _Quote as Quote
 
-    if result.status != "answered" or not result.answer:
-        return result
+    if result.status != "answered" or not result.answer or isinstance(engine.retriever, MissingIndex):
+        return result  # (without an index no unit is known to be supported: see Engine._unit_answer)
     parts = matched_parts(engine, decision, frame, vector)
     if not parts:
         return result
