@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from nztax import answer_evidence, applies, calculator_links, composer, guard, say, units
+from nztax import answer_evidence, applies, asked_parts, calculator_links, composer, guard, say, units
 from nztax.frame_notes import frame_notes, rule_without_year_figures
 from nztax.short_query import search_box_question
 from nztax.contract import AskResult
@@ -388,6 +388,9 @@ class Engine:
             result = self._unit_answer(decision, vector, current, age_unit, frame) if age_unit is not None else None
         if result is None:
             result = frame_notes(calculator_links.attach(self.answer_decision(decision, current, vector)), decision)
+        if mode == "offline" and not history and frame.story and result.status == "answered":
+            # A post asking about several things: a short paragraph for each other part a unit answers.
+            result = asked_parts.add(self, result, decision, frame, vector, current)
         if outcome is not None and outcome.result is None:
             result.fallback_reason, result.usage = outcome.reason, outcome.usage
             result.guard_removed = outcome.guard_removed or result.guard_removed
@@ -479,6 +482,16 @@ class Engine:
             return None
         return found.unit
 
+    def unit_titles(self) -> dict[str, str]:
+        """Source URL -> the title a unit's source is cited by: as a retrieved passage's citation is
+        ("Inland Revenue: <page title>"); a rules source keeps the title the calculators cite it by."""
+        if self._page_titles is None:
+            self._page_titles = {} if isinstance(self.retriever, MissingIndex) else {
+                c["url"]: composer.passage_citation(SimpleNamespace(title=c.get("title") or "", url=c["url"], section=None,
+                                                                    source_type=c.get("source_type") or "")).title
+                for c in self.retriever.index.children if c.get("url")}
+        return {**self._page_titles, **self.titles}
+
     def _unit_answer(self, decision: Decision, vector, current: str, unit: units.Unit | None, frame=None) -> AskResult | None:
         """The answer unit's answer, when the question reads as a unit (or the build names one), or a
         post's asking sentence does."""
@@ -500,14 +513,10 @@ class Engine:
             unit, decision = unit_choice.choose(self, decision, frame, vector, unread)
         if unit is None:
             return None
-        if self._page_titles is None:
-            # Labelled as a retrieved passage's citation is ("Inland Revenue: <page title>").
-            self._page_titles = {} if isinstance(self.retriever, MissingIndex) else {
-                c["url"]: composer.passage_citation(SimpleNamespace(title=c.get("title") or "", url=c["url"], section=None,
-                                                                    source_type=c.get("source_type") or "")).title
-                for c in self.retriever.index.children if c.get("url")}
-        # A rules source keeps the title the calculators cite it by.
-        result = units.compose(unit, decision, self.rules, current, {**self._page_titles, **self.titles}, self.citation_sections().section_quoting)
+        # A sentence the frame read surely as asking whether is answered with the unit's verdict.
+        yes_no = frame is not None and frame.reads_yes_or_no(decision.asked)
+        result = units.compose(unit, decision, self.rules, current, self.unit_titles(),
+                               self.citation_sections().section_quoting, read_yes_or_no=yes_no)
         if result is None:
             return None
         quoted = [_Quote(unit.source.quote)] if unit.source is not None else []

@@ -112,6 +112,12 @@ class QuestionFrame:
         return tuple(s for s, asks, p in zip(self.asking, self.asks_each, sure)
                      if p >= bar and not (own_money and asks in ("figure", "check")))
 
+    def reads_yes_or_no(self, sentence: str) -> bool:
+        """Whether the frame read this asking sentence at least `bar` sure as asking yes or no."""
+        sure = self.asks_each_sure or (1.0,) * len(self.asks_each)
+        return any(s == sentence and asks == "yes_no" and p >= self.bar
+                   for s, asks, p in zip(self.asking, self.asks_each, sure))
+
     @property
     def asks_figure(self) -> bool:
         return "figure" in self.asks_each or "check" in self.asks_each

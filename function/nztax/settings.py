@@ -296,6 +296,9 @@ class Settings:
     asked_unit_agree_score: float = 0.75
     asked_unit_post_least: float = 0.6  # the whole post's least cosine to a unit its asking sentence is served
     asked_unit_agree_post: float = 0.7
+    # Another asked part of a post (asked_parts.py) is answered by a unit from a sentence read at least
+    # this sure; its kind is then held to that reading as if sure.
+    asked_part_bar: float = 0.5
     # A question nothing in the reading understood (docs/units.md): a unit answers it only when the
     # corpus and units know its content words, and at a stricter score and margin.
     unread_known_share: float = 1.0
@@ -445,6 +448,7 @@ def get_settings() -> Settings:
         asked_unit_agree_score=float(_env("NZTAX_ASKED_UNIT_AGREE_SCORE", "0.75")),
         asked_unit_agree_post=float(_env("NZTAX_ASKED_UNIT_AGREE_POST", "0.7")),
         asked_unit_post_least=float(_env("NZTAX_ASKED_UNIT_POST_LEAST", "0.6")),
+        asked_part_bar=float(_env("NZTAX_ASKED_PART_BAR", "0.5")),
         unread_known_share=float(_env("NZTAX_UNREAD_KNOWN_SHARE", "1.0")),
         unknown_words_share=float(_env("NZTAX_UNKNOWN_WORDS_SHARE", "0.5")),
         unread_min_words=int(_env("NZTAX_UNREAD_MIN_WORDS", "2")),

@@ -302,26 +302,46 @@ _POLAR = re.compile(r"^(?:" + alternatives("yes_no_openers") + r")\b", re.I)
 _YES = re.compile(r"^Yes(?:[.,:;]|\s*[-–—])\s*")
 
 
+# Where a question's own words start after a lead-in ("My question is, can I …?", "My queries are:
+# - Can a …?"): after a comma, colon, semicolon or dash.
+_LEAD_IN = re.compile(r"[,:;]\s+|\s[-–—]\s*")
+
+
 def asks_yes_or_no(question: str) -> bool:
-    return any(_POLAR.match(part.strip(" \"'(")) for part in re.split(r"(?<=[.?!])\s+", question or "") if part.strip())
+    return any(_POLAR.match(part.strip(" \"'(")) for part in _parts(question))
 
 
-def opening_for(lead: str, question: str) -> str:
+def _parts(question: str) -> list[str]:
+    return [part for part in re.split(r"(?<=[.?!])\s+", question or "") if part.strip()]
+
+
+def asks_yes_or_no_after_lead_in(question: str) -> bool:
+    """A question mark ends a sentence whose question, after a lead-in, opens with an auxiliary verb."""
+    return any(_POLAR.match(part[m.end():].strip(" \"'(-–—•*")) for part in _parts(question) if part.rstrip().endswith("?")
+               for m in _LEAD_IN.finditer(part))
+
+
+def opening_for(lead: str, question: str, read_yes_or_no: bool = False) -> str:
     """The lead as it opens the answer to `question`: "Yes." answers only a yes-or-no question, so
     for any other ("How much tax do I pay on my rental?") the sentence starts after it. "No." stays:
-    to "What is the tax-free threshold?" it denies what the question takes for granted."""
+    to "What is the tax-free threshold?" it denies what the question takes for granted.
+    `read_yes_or_no`: the frame read the question surely as asking whether; then an auxiliary verb
+    after a lead-in will do (a post's "My question is, can I …?"): its verdict is the answer asked for.
+    (The frame's reading alone is not enough: "I wanted to check if an allowance is taxed as extra
+    pay?" reads as yes-or-no, and a unit on whether it is taxed would answer it "Yes".)"""
     m = _YES.match(lead)
-    if m is None or asks_yes_or_no(question):
+    if m is None or asks_yes_or_no(question) or (read_yes_or_no and asks_yes_or_no_after_lead_in(question)):
         return lead
     rest = lead[m.end():]
     return rest[:1].upper() + rest[1:]
 
 
-def compose(unit: Unit, decision, rules, current_year: str, titles: dict[str, str], section_of=None):
+def compose(unit: Unit, decision, rules, current_year: str, titles: dict[str, str], section_of=None,
+            read_yes_or_no: bool = False):
     """The unit's answer for the decision's tax year: its lead (citation [1] after it), the
     calculator it hands over to, then its source passage as evidence, named by page and section
     (`section_of(url, quote)`: the heading of the page's section that holds the quote). None when
-    the unit has no lead or its lead needs a figure the year lacks."""
+    the unit has no lead or its lead needs a figure the year lacks. `read_yes_or_no`: see `opening_for`."""
     from nztax import composer
     from nztax.calculator_links import CALCULATOR_PAGES
     from nztax.contract import AskResult, Citation
@@ -332,7 +352,7 @@ def compose(unit: Unit, decision, rules, current_year: str, titles: dict[str, st
     lead = fill(unit.lead, unit_values(year_rules))
     if not lead:
         return None
-    body, citations = [opening_for(lead, getattr(decision, "asked", "") or "")], []
+    body, citations = [opening_for(lead, getattr(decision, "asked", "") or "", read_yes_or_no)], []
     if unit.source is not None:
         title = titles.get(unit.source.url) or "Inland Revenue"
         body[0] += f" [[1]]({unit.source.url})"

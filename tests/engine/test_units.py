@@ -179,3 +179,16 @@ def test_yes_opens_only_the_answer_to_a_yes_or_no_question():
     assert opening_for(lead, "How much tax do I pay on my rental?") == "Rent is taxable income."
     assert opening_for("Yes, if you are resident: you pay.", "tax on overseas income") == "If you are resident: you pay."
     assert opening_for("No. There is no tax-free threshold.", "What is the tax-free threshold?").startswith("No.")
+
+
+def test_yes_kept_after_a_lead_in_only_when_the_frame_reads_whether():
+    """A post's asking sentence often opens with a lead-in ("My question is, can I …?"): read surely
+    as asking whether, the unit's verdict answers it. The frame's reading alone does not keep it: a
+    sentence asking something else ("check if it is taxed as extra pay") may be near a unit whose
+    "Yes" answers another question."""
+    lead = "Yes, with your pay: it is salary or wages."
+    assert opening_for(lead, "My question is, is the allowance taxed?", True) == lead
+    assert opening_for(lead, "My queries are: - Can a beneficiary join KiwiSaver?", True) == lead
+    assert opening_for(lead, "My question is, is the allowance taxed?").startswith("With your pay")
+    assert opening_for(lead, "I wanted to check if the allowance is taxed as extra pay?", True).startswith("With your pay")
+    assert opening_for(lead, "If you can, tell me the rate.", True).startswith("With your pay")
