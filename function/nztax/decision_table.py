@@ -186,7 +186,7 @@ def facts_of(decision, frame: QuestionFrame, settings, asked_alone: Callable[[],
     kinds = {k for name, _ in decision.calls for k in table().answered_by(name)} if decision.action == "calculate" else set()
     intent = decision.intent
     out_of_scope = 0.0 if frame.scope_in is None else 1.0 - frame.scope_in
-    return Facts(proposed=decision.action, declined_as=intent.copy if intent is not None and decision.action == "decline" else None,
+    return Facts(proposed=decision.action, declined_as=intent.copy if intent is not None and decision.action in ("decline", "refuse") else None,
                  intent_sure=bool(decision.classification is not None and decision.classification.confident),
                  scope=frame.scope, scope_sure=frame.scope_sure >= settings.frame_scope_bar,
                  scope_firm=frame.scope_sure >= settings.frame_scope_firm_bar,

@@ -24,7 +24,7 @@ from decimal import Decimal
 from nztax.ages import Age, read_ages
 from nztax.cue_words import cue
 from nztax.example_figures import example_figure_starts
-from nztax.sentences import asking_sentences, sentences  # noqa: F401  (sentences: the frame's own readers)
+from nztax.sentences import asking_sentences, asks_in_words, sentences  # noqa: F401  (sentences: the frame's own readers)
 from nztax.slots import Slots
 
 ASK_KINDS = ("figure", "yes_no", "why", "which", "how", "worth_it", "check")
@@ -159,7 +159,9 @@ def read_frame(text: str, slots: Slots, model, bar: float = 0.7) -> QuestionFram
     # A figure or a check asked anywhere is what the post wants worked out; otherwise the last question rules.
     wanted = [r for r in readings if r[0] in ("figure", "check")]
     asks, asks_sure = wanted[-1] if wanted else readings[-1]
-    scope_texts = (" ".join(asking), text) if len(text) > LONG_POST_CHARS else (text,)
+    # A post that asks nothing in words has no asking sentence to weigh: its last sentence, which stands
+    # in for one, is a piece of the story and says less of what it is about than the whole.
+    scope_texts = (" ".join(asking), text) if len(text) > LONG_POST_CHARS and asks_in_words(text) else (text,)
     scope, scope_sure, scope_in, scope_other = model.scope_reading(*scope_texts)
     spans = [(a.start, a.end or a.start + len(a.text)) for a in slots.amounts]
     percents = [m for m in PERCENT.finditer(text) if not any(s <= m.start() < e for s, e in spans)]
