@@ -194,16 +194,18 @@ def read_frame(text: str, slots: Slots, model, bar: float = 0.7, knows: Callable
                          foreign_withholding=knows is not None and withheld_under_unknown_name(text, knows))
 
 
+def _in_clause(text: str, m: re.Match, words: re.Pattern, reach: int) -> bool:
+    """Whether `words` occur in the clause around the match (up to `reach` characters either side)."""
+    left = CLAUSE_EDGE.split(text[max(0, m.start() - reach):m.start()])[-1]
+    right = CLAUSE_EDGE.split(text[m.end():m.end() + reach])[0]
+    return bool(words.search(left) or words.search(right))
+
+
 def tax_rate_given(text: str) -> bool:
     """Whether the question names a tax rate itself: a percentage with a tax word in its own clause
     (`tax_rate_words` in data/cue_words.yaml). A figure worked at a rate the poster gives does not
     depend on which band their income reaches, so their income need not be asked for."""
-    for m in RATE_WRITTEN.finditer(text):
-        left = CLAUSE_EDGE.split(text[max(0, m.start() - 40):m.start()])[-1]
-        right = CLAUSE_EDGE.split(text[m.end():m.end() + 40])[0]
-        if TAX_RATE_WORDS.search(left) or TAX_RATE_WORDS.search(right):
-            return True
-    return False
+    return any(_in_clause(text, m, TAX_RATE_WORDS, 40) for m in RATE_WRITTEN.finditer(text))
 
 
 def withheld_under_unknown_name(text: str, knows: Callable[[str], bool]) -> bool:
@@ -211,15 +213,10 @@ def withheld_under_unknown_name(text: str, knows: Callable[[str], bool]) -> bool
     `withholding_words` in data/cue_words.yaml) by a name in capitals that the sources never use.
     Every New Zealand tax withheld from pay, interest or dividends is named in the sources (PAYE, RWT,
     ESCT); a withholding tax they never name is another country's, whatever the rest of the post's
-    words (which may all be New Zealand's too: interest, income, a notice of assessment)."""
-    for m in CAPITALS_NAME.finditer(text):
-        if knows(m.group(1).lower()) or TAX_RATE_WORDS.match(text[m.end():].lstrip()):
-            continue  # (a name before a tax word says whose tax it is, not what the tax is called)
-        left = CLAUSE_EDGE.split(text[max(0, m.start() - 60):m.start()])[-1]
-        right = CLAUSE_EDGE.split(text[m.end():m.end() + 60])[0]
-        if WITHHOLDING_WORDS.search(left) or WITHHOLDING_WORDS.search(right):
-            return True
-    return False
+    words (which may all be New Zealand's too: interest, income, a notice of assessment). A name
+    right before a tax word says whose tax it is, not what the tax is called."""
+    return any(not knows(m.group(1).lower()) and not TAX_RATE_WORDS.match(text[m.end():].lstrip())
+               and _in_clause(text, m, WITHHOLDING_WORDS, 60) for m in CAPITALS_NAME.finditer(text))
 
 
 @dataclass
