@@ -28,7 +28,7 @@ CONDITIONS = ("proposed", "proposed_not", "declined_as", "intent_sure", "scope",
               "scope_out_sure", "scope_out_firm", "scope_in_high",
               "inputs_sure", "inputs_certain", "recoverable", "stated", "asks", "answers_ask", "asks_figure", "story",
               "lead_fits", "rule_worked", "several_figures", "read_by", "asks_income", "rate_given", "decline_unread",
-              "incomes_left_out")
+              "incomes_left_out", "foreign_withholding")
 
 
 @dataclass(frozen=True)
@@ -36,6 +36,7 @@ class Row:
     id: str
     when: dict
     then: str
+    to: str | None = None        # a decline's subject (a scope class) when the row knows it, not the reading
 
 
 @dataclass(frozen=True)
@@ -54,7 +55,7 @@ class Table:
 @lru_cache(maxsize=1)
 def table() -> Table:
     data = load_yaml(TABLE_FILE.read_text(encoding="utf-8"))
-    rows = tuple(Row(r["id"], dict(r.get("when") or {}), r["then"]) for r in data["rows"])
+    rows = tuple(Row(r["id"], dict(r.get("when") or {}), r["then"], r.get("to")) for r in data["rows"])
     for row in rows:
         unknown = set(row.when) - set(CONDITIONS)
         if unknown:
@@ -140,6 +141,7 @@ class Facts:
     rate_given: bool = False     # the question names the tax rate its figure is worked at
     decline_unread: bool = False  # a proposed decline's subject is neither the frame's likeliest subject nor its likeliest other
     incomes_left_out: bool = False  # a proposed calculation uses none of one of the question's incomes
+    foreign_withholding: bool = False  # the question names a tax withheld under a name the sources never use
 
     def holds(self, when: dict) -> bool:
         checks = {
@@ -158,6 +160,7 @@ class Facts:
             "read_by": lambda v: self.read_by in v, "asks_income": lambda v: self.asks_income == bool(v),
             "rate_given": lambda v: self.rate_given == bool(v), "decline_unread": lambda v: self.decline_unread == bool(v),
             "incomes_left_out": lambda v: self.incomes_left_out == bool(v),
+            "foreign_withholding": lambda v: self.foreign_withholding == bool(v),
         }
         return all(checks[name](value) for name, value in when.items())
 
@@ -186,7 +189,7 @@ def facts_of(decision, frame: QuestionFrame, settings, asked_alone: Callable[[],
     kinds = {k for name, _ in decision.calls for k in table().answered_by(name)} if decision.action == "calculate" else set()
     intent = decision.intent
     out_of_scope = 0.0 if frame.scope_in is None else 1.0 - frame.scope_in
-    return Facts(proposed=decision.action, declined_as=intent.copy if intent is not None and decision.action == "decline" else None,
+    return Facts(proposed=decision.action, declined_as=intent.copy if intent is not None and decision.action in ("decline", "refuse") else None,
                  intent_sure=bool(decision.classification is not None and decision.classification.confident),
                  scope=frame.scope, scope_sure=frame.scope_sure >= settings.frame_scope_bar,
                  scope_firm=frame.scope_sure >= settings.frame_scope_firm_bar,
@@ -202,7 +205,8 @@ def facts_of(decision, frame: QuestionFrame, settings, asked_alone: Callable[[],
                  kept=kept, read_by=frame.read_by, rate_given=frame.rate_given,
                  asks_income=decision.action == "clarify" and any(m in table().income_asks for m in decision.missing or ()),
                  decline_unread=_decline_unread(decision, frame),
-                 incomes_left_out=bool(left_out(decision, frame, settings.frame_bar)))
+                 incomes_left_out=bool(left_out(decision, frame, settings.frame_bar)),
+                 foreign_withholding=frame.foreign_withholding)
 
 
 def _decline_unread(decision, frame: QuestionFrame) -> bool:
@@ -234,7 +238,7 @@ def _apply_row(decision, frame: QuestionFrame, settings, trace: Trace, redecide,
     trace.rows.append(row.id)
     out = decision
     if row.then == "decline":
-        subject = frame.scope if frame.scope != "nz_tax" else frame.scope_other
+        subject = row.to or (frame.scope if frame.scope != "nz_tax" else frame.scope_other)
         out = replace(decision, action="decline", calls=[], decline_to=t.scopes.get(subject or "") or t.scopes["not_money"])
     elif row.then == "answer":
         lifted = in_scope()

@@ -219,7 +219,7 @@ class Engine:
         from nztax.frame import read_frame
 
         slots = read_slots(decision.asked, self.rules) if decision.used_history else decision.slots
-        return read_frame(decision.asked, slots, self.frame_model, self.settings.frame_bar)
+        return read_frame(decision.asked, slots, self.frame_model, self.settings.frame_bar, self.speller.knows)
 
     def understand(self, question: str, history: list[dict] | None, tax_year: str | None) -> tuple[Decision, Any]:
         """The decision for a question, and its embedding (reused by retrieval): the intent reading

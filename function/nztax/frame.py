@@ -20,11 +20,12 @@ from __future__ import annotations
 import re
 from dataclasses import asdict, dataclass, field, replace
 from decimal import Decimal
+from typing import Callable
 
 from nztax.ages import Age, read_ages
 from nztax.cue_words import cue
 from nztax.example_figures import example_figure_starts
-from nztax.sentences import asking_sentences, sentences  # noqa: F401  (sentences: the frame's own readers)
+from nztax.sentences import asking_sentences, asks_in_words, sentences  # noqa: F401  (sentences: the frame's own readers)
 from nztax.slots import Slots
 
 ASK_KINDS = ("figure", "yes_no", "why", "which", "how", "worth_it", "check")
@@ -47,6 +48,9 @@ PERCENT = re.compile(r"(?<![\w.])(\d{1,2}(?:\.\d+)?)\s?%")
 RATE_WRITTEN = re.compile(r"(?<![\w.])\d{1,2}(?:\.\d+)?\s?(?:%|percent\b|per cent\b)", re.I)
 CLAUSE_EDGE = re.compile(r"[.,;:!?()]|\b(?:and|but|or|while|plus)\b", re.I)
 TAX_RATE_WORDS = cue("tax_rate_words")
+WITHHOLDING_WORDS = cue("withholding_words")
+# A name written in capitals (an acronym, with a plural s), not beside a digit (a currency code or a unit).
+CAPITALS_NAME = re.compile(r"(?<![\w$])(?<!\d\s)([A-Z]{2,6})s?(?!\w)(?!\s\d)")
 
 
 @dataclass(frozen=True)
@@ -94,6 +98,8 @@ class QuestionFrame:
     scope_other: str | None = None
     ages: tuple[Age, ...] = ()  # ages the question states (ages.py): a rule for some ages only is checked against them
     rate_given: bool = False    # the question names the tax rate its figure is worked at ("those paying 33% tax")
+    # A tax withheld under a name the sources never use (another country's withholding tax).
+    foreign_withholding: bool = False
 
     def asks_surely(self, bar: float) -> tuple[str, ...]:
         """What the asking sentences ask, only those read at least `bar` sure: a calculation answers a
@@ -140,7 +146,8 @@ class QuestionFrame:
                 "scope": self.scope, "scope_sure": round(self.scope_sure, 2),
                 **({} if self.scope_in is None else {"scope_in": round(self.scope_in, 2), "scope_other": self.scope_other}),
                 "story": self.story,
-                "read_by": self.read_by, "ages": [a.to_json() for a in self.ages], "rate_given": self.rate_given}
+                "read_by": self.read_by, "ages": [a.to_json() for a in self.ages], "rate_given": self.rate_given,
+                **({"foreign_withholding": True} if self.foreign_withholding else {})}
 
 
 def conditions(slots: Slots) -> tuple[str, ...]:
@@ -158,14 +165,17 @@ def conditions(slots: Slots) -> tuple[str, ...]:
     return tuple(out)
 
 
-def read_frame(text: str, slots: Slots, model, bar: float = 0.7) -> QuestionFrame:
-    """The frame of a question; `text` is the cleaned text the slots were read from."""
+def read_frame(text: str, slots: Slots, model, bar: float = 0.7, knows: Callable[[str], bool] | None = None) -> QuestionFrame:
+    """The frame of a question; `text` is the cleaned text the slots were read from; `knows`: whether the
+    sources use a word (the speller's vocabulary), for the names of taxes they never mention."""
     asking = asking_sentences(text)
     readings = model.asks(asking)
     # A figure or a check asked anywhere is what the post wants worked out; otherwise the last question rules.
     wanted = [r for r in readings if r[0] in ("figure", "check")]
     asks, asks_sure = wanted[-1] if wanted else readings[-1]
-    scope_texts = (" ".join(asking), text) if len(text) > LONG_POST_CHARS else (text,)
+    # A post that asks nothing in words has no asking sentence to weigh: its last sentence, which stands
+    # in for one, is a piece of the story and says less of what it is about than the whole.
+    scope_texts = (" ".join(asking), text) if len(text) > LONG_POST_CHARS and asks_in_words(text) else (text,)
     scope, scope_sure, scope_in, scope_other = model.scope_reading(*scope_texts)
     spans = [(a.start, a.end or a.start + len(a.text)) for a in slots.amounts]
     percents = [m for m in PERCENT.finditer(text) if not any(s <= m.start() < e for s, e in spans)]
@@ -186,19 +196,33 @@ def read_frame(text: str, slots: Slots, model, bar: float = 0.7) -> QuestionFram
                          conditions=conditions(slots), scope=scope, scope_sure=scope_sure, bar=bar,
                          scope_in=scope_in, scope_other=scope_other,
                          story=len(text) > LONG_POST_CHARS or len(sentences(text)) >= STORY_SENTENCES, ages=read_ages(text),
-                         rate_given=tax_rate_given(text))
+                         rate_given=tax_rate_given(text),
+                         foreign_withholding=knows is not None and withheld_under_unknown_name(text, knows))
+
+
+def _in_clause(text: str, m: re.Match, words: re.Pattern, reach: int) -> bool:
+    """Whether `words` occur in the clause around the match (up to `reach` characters either side)."""
+    left = CLAUSE_EDGE.split(text[max(0, m.start() - reach):m.start()])[-1]
+    right = CLAUSE_EDGE.split(text[m.end():m.end() + reach])[0]
+    return bool(words.search(left) or words.search(right))
 
 
 def tax_rate_given(text: str) -> bool:
     """Whether the question names a tax rate itself: a percentage with a tax word in its own clause
     (`tax_rate_words` in data/cue_words.yaml). A figure worked at a rate the poster gives does not
     depend on which band their income reaches, so their income need not be asked for."""
-    for m in RATE_WRITTEN.finditer(text):
-        left = CLAUSE_EDGE.split(text[max(0, m.start() - 40):m.start()])[-1]
-        right = CLAUSE_EDGE.split(text[m.end():m.end() + 40])[0]
-        if TAX_RATE_WORDS.search(left) or TAX_RATE_WORDS.search(right):
-            return True
-    return False
+    return any(_in_clause(text, m, TAX_RATE_WORDS, 40) for m in RATE_WRITTEN.finditer(text))
+
+
+def withheld_under_unknown_name(text: str, knows: Callable[[str], bool]) -> bool:
+    """Whether the question names a tax taken at source (a withholding word in its clause,
+    `withholding_words` in data/cue_words.yaml) by a name in capitals that the sources never use.
+    Every New Zealand tax withheld from pay, interest or dividends is named in the sources (PAYE, RWT,
+    ESCT); a withholding tax they never name is another country's, whatever the rest of the post's
+    words (which may all be New Zealand's too: interest, income, a notice of assessment). A name
+    right before a tax word says whose tax it is, not what the tax is called."""
+    return any(not knows(m.group(1).lower()) and not TAX_RATE_WORDS.match(text[m.end():].lstrip())
+               and _in_clause(text, m, WITHHOLDING_WORDS, 60) for m in CAPITALS_NAME.finditer(text))
 
 
 @dataclass

@@ -41,12 +41,21 @@ def question_spans(text: str) -> list[tuple[int, int]]:
     return [(s, e) for s, e in sentence_spans(text) if text[s:e].endswith("?")]
 
 
+def _spans_that_ask(text: str, found: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    return ([(s, e) for s, e in found if text[s:e].endswith("?")]
+            or [(s, e) for s, e in found if OPENS_ASKING.match(text[s:e])])
+
+
 def asking_spans(text: str) -> list[tuple[int, int]]:
     """(start, end) of the sentences that ask (see `asking_sentences`)."""
     found = sentence_spans(text)
-    asking = ([(s, e) for s, e in found if text[s:e].endswith("?")]
-              or [(s, e) for s, e in found if OPENS_ASKING.match(text[s:e])])
-    return asking or found[-1:] or [(0, len(text))]
+    return _spans_that_ask(text, found) or found[-1:] or [(0, len(text))]
+
+
+def asks_in_words(text: str) -> bool:
+    """Whether a sentence of the text asks (ends in "?" or opens like a question): a post that only
+    tells, whose last sentence stands in for its question, does not."""
+    return bool(_spans_that_ask(text, sentence_spans(text)))
 
 
 def asking_sentences(text: str) -> list[str]:

@@ -1,0 +1,119 @@
+"""What a post is about (issue 36's scope): which texts the scope reading reads, and the rows that turn a
+story about another subject away to where it belongs."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from nztax.decision_table import table
+from nztax.frame import LONG_POST_CHARS, read_frame
+from nztax.sentences import asks_in_words
+from nztax.slots import Slots
+
+TOLD = ("I have been a member of a savings scheme for years and have a long-term illness that may stop me working "
+        "one day. I looked for a list of the illnesses that would let me take the money out early, as life insurers "
+        "have, and found none. People told me it would come down to whoever decides on the day. ")
+
+
+@pytest.mark.parametrize("text, asks", [
+    ("I have an illness. It may stop me working. The decision rests with a committee.", False),
+    ("I have an illness. It may stop me working. Can I take my savings out?", True),
+    ("I have an illness. Could you let me know if I can take my savings out.", True),   # opens like a question
+])
+def test_a_post_asks_in_words_only_when_a_sentence_asks(text, asks):
+    assert asks_in_words(text) is asks
+
+
+class _RecordingModel:
+    """A frame model that records the texts the scope reading is given."""
+
+    def __init__(self):
+        self.scope_texts: tuple[str, ...] = ()
+
+    def asks(self, sentences):
+        return [("how", 0.9) for _ in sentences]
+
+    def scope_reading(self, *texts):
+        self.scope_texts = texts
+        return "kiwisaver_scheme", 0.9, 0.05, "kiwisaver_scheme"
+
+    def amounts(self, text, spans):
+        return []
+
+
+@pytest.mark.parametrize("ending, read", [
+    ("The conclusion I came to was that it depends on the day.", 1),   # nothing asked: the whole post alone
+    ("Is there a list of the illnesses that qualify?", 2),            # its question beside the whole post
+])
+def test_a_long_posts_scope_weighs_an_asking_sentence_only_when_one_asks(ending, read):
+    post = TOLD * 2 + ending
+    assert len(post) > LONG_POST_CHARS
+    model = _RecordingModel()
+    read_frame(post, Slots(), model)
+    assert len(model.scope_texts) == read
+    assert model.scope_texts[-1] == post
+
+
+STORY = ("My manager has proposed making my role redundant, but keeps pushing me to resign instead. They say that if "
+         "I resign I get four weeks paid out without being taxed and need not work my notice. It feels like pressure "
+         "to me. What should I do?")
+
+
+def _refused_as_evasion(engine):
+    from nztax.understand import default_catalogue
+
+    proposal, _ = engine._propose(STORY, None, None)
+    evasion = next(spec for spec in default_catalogue().intents if spec.does == "refuse" and spec.copy == "evasion")
+    return replace(proposal, action="refuse", intent=evasion, calls=[], missing=[],
+                   classification=replace(proposal.classification, confident=True))
+
+
+@pytest.mark.parametrize("scope_in, story, turned_away_as", [
+    (0.1, True, "decline"),    # surely about another subject: declined to where it belongs, not refused
+    (0.5, True, "refuse"),     # not sure it is another subject: the refusal stands
+    (0.1, False, "refuse"),    # a one-line request to hide income stays refused
+])
+def test_a_story_refused_as_evasion_but_surely_about_another_subject_is_declined_there(engine, scope_in, story, turned_away_as):
+    proposal = _refused_as_evasion(engine)
+    frame = replace(engine.read_frame(proposal), scope="employment_law", scope_sure=0.5, scope_in=scope_in,
+                    scope_other="employment_law", story=story, read_by="offline")
+    d = engine.settle(proposal, frame, None)
+    assert d.action == turned_away_as, d.trace.to_json()
+    if turned_away_as == "decline":
+        assert d.decline_to == table().scopes["employment_law"]
+
+
+KNOWN = {"rwt", "paye", "esct"}
+
+
+@pytest.mark.parametrize("text, foreign", [
+    ("The bank's QRX deducted at 20% should have covered the tax on my interest.", True),
+    ("The bank's RWT deducted at 20% should have covered the tax on my interest.", False),   # a name the sources use
+    ("QRX tax was deducted from my pension before it reached me.", False),   # a name before a tax word: whose tax
+    ("The QRX balance is large and my employer wants to pay it out.", False),  # no tax withheld in its clause
+    ("They deducted 500 QRX from my pay.", False),                            # beside a figure: a currency or a unit
+])
+def test_a_tax_withheld_under_a_name_the_sources_never_use_is_read_as_foreign(text, foreign):
+    from nztax.frame import withheld_under_unknown_name
+
+    assert withheld_under_unknown_name(text, lambda w: w in KNOWN) is foreign
+
+
+INTEREST_POST = ("My notice of assessment includes my bank interest as income, taxed at my top rate. The {name} "
+                 "deducted at 20% is then shown as a credit. I thought the {name} deducted settled the tax on that "
+                 "interest. Am I wrong?")
+
+
+@pytest.mark.parametrize("name, declined", [("QRXT", True), ("RWT", False)])
+def test_family_a_post_naming_another_countrys_withholding_tax_is_declined_there(engine, name, declined):
+    d = decided_for(engine, INTEREST_POST.format(name=name))
+    assert (d.action == "decline") is declined, d.trace.to_json()
+    if declined:
+        assert d.decline_to == table().scopes["foreign_tax"]
+
+
+def decided_for(engine, question):
+    decision, _ = engine.understand(question, None, None)
+    return decision
