@@ -10,7 +10,7 @@ What `re` hands to its C engine (`_sre.compile`: the pattern's code, group count
 stored per (pattern, flags) and handed over as it is, so the patterns are the same objects `re`
 would have built (tests/engine/test_compiled_re.py compares every one). The stored code belongs
 to one exact Python build: the file records the version and `_sre`'s magic number, and any other
-interpreter, or a damaged file (sha256 of the payload in its header), leaves `re` as it is.
+interpreter, or a damaged file (CRC-32 of the payload in its header), leaves `re` as it is.
 """
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ Staleness: the file's key is the sha256 of everything the parts are made from: t
 they read, every data file, the package's own source, the settings they copy by value, the pickle
 protocol and the numpy version (not the Python version: the payload is plain data). A part stored from anything else is refused and built as before
 (with a log line), so an edited data file or module never meets an old part. The payload's own
-sha256 is in its header (`checked_file`): a damaged file is refused the same way.
+CRC-32 is in its header (`checked_file`): a damaged file is refused the same way.
 
 What the parts share with the engine (its settings, its rules, the query embedder) is not stored:
 the pickler names them (`persistent_id`) and the loader hands back the engine's own objects, so
