@@ -1,7 +1,8 @@
 """Files written beside the index at build time and read at start-up: a one-line JSON header
 (what wrote it, the CRC-32 of the payload, a count) followed by the payload bytes.
 
-`write(path, payload, key, **counts)` replaces the file atomically; `payload(raw, key)` returns the
+`write(path, payload, key, **fields)` replaces the file atomically (the fields: counts, and what
+else its reader needs from the header); `payload(raw, key)` returns the
 payload, None when another writer's key is in the header, and raises ValueError when the payload
 is not the one the header describes (a damaged file).
 
@@ -16,8 +17,8 @@ import zlib
 from pathlib import Path
 
 
-def write(path: Path, payload: bytes, key: str, **counts: int) -> None:
-    header = json.dumps({"key": key, "crc32": zlib.crc32(payload), **counts})
+def write(path: Path, payload: bytes, key: str, **fields: object) -> None:
+    header = json.dumps({"key": key, "crc32": zlib.crc32(payload), **fields})
     tmp = Path(path).with_suffix(".tmp")
     tmp.write_bytes(header.encode("utf-8") + b"\n" + payload)
     tmp.replace(path)  # a reader never sees half a file (the live index is refreshed in place)

@@ -90,6 +90,28 @@ def test_parts_made_from_another_index_or_other_settings_are_built_again(stored,
     assert not engine_parts.is_current(cutoff, settings.index_dir)
 
 
+def test_an_input_rewritten_to_the_same_size_is_noticed_and_unchanged_ones_are_not_read(stored, tmp_path,
+                                                                                         monkeypatch):
+    """The key trusts an input's recorded sha256 only while its size and modification time are
+    the recorded ones: a rewrite keeping the size is read, hashed and noticed."""
+    settings, _ = stored
+    index_dir = tmp_path / "index"
+    shutil.copytree(settings.index_dir, index_dir)  # copy2: the recorded times too
+    copied = dataclasses.replace(settings, index_dir=index_dir)
+    read = []
+    real_read_bytes = engine_parts.Path.read_bytes
+    monkeypatch.setattr(engine_parts.Path, "read_bytes", lambda self: read.append(self.name) or real_read_bytes(self))
+    assert engine_parts.is_current(copied, index_dir)
+    assert not set(read) & set(engine_parts.INDEX_INPUTS)  # unchanged stamps: nothing read again
+    chunks = index_dir / "chunks.json"
+    text = chunks.read_text(encoding="utf-8")
+    swapped = text.replace("tax", "TAX", 1)
+    assert swapped != text and len(swapped) == len(text)
+    chunks.write_text(swapped, encoding="utf-8")
+    assert not engine_parts.is_current(copied, index_dir)
+    assert "chunks.json" in read
+
+
 def test_a_damaged_file_is_refused_with_a_log_line(stored, tmp_path, caplog):
     settings, _ = stored
     damaged = tmp_path / "index"
