@@ -128,9 +128,9 @@ def write(path: Path, patterns: set[tuple]) -> int:
 
 
 def record(index_dir: Path, target: Path | None = None) -> int:
-    """Go through a cold start of the function against `index_dir`, noting every pattern `re`
-    compiles, and write them to `target` (default `index_dir/regex.pickle`). Run in a fresh
-    process, so nothing is compiled yet."""
+    """Go through a cold start of the function against `index_dir` (and one answer per intent),
+    noting every pattern `re` compiles, and write them to `target` (default
+    `index_dir/regex.pickle`). Run in a fresh process, so nothing is compiled yet."""
     seen: set[tuple] = set()
 
     def noting(p, flags=0):
@@ -146,7 +146,20 @@ def record(index_dir: Path, target: Path | None = None) -> int:
         settings = get_settings()
         if Path(settings.index_dir).resolve() != Path(index_dir).resolve():
             raise ValueError(f"NZTAX_INDEX_DIR is {settings.index_dir}, not {index_dir}")
-        AskService.warm_up(AskService(settings=settings)._load_engine())
+        engine = AskService(settings=settings)._load_engine()
+        AskService.warm_up(engine)
+        # Patterns an answer path compiles on first use (with the data it reads then) would be
+        # compiled by the first question that takes it: one example of each intent in the
+        # catalogue takes every kind of answer through its paths here.
+        from nztax.understand import default_catalogue
+
+        for intent in default_catalogue().intents:
+            if intent.examples:
+                try:
+                    engine.answer(intent.examples[0], mode="offline")
+                except Exception as exc:  # noqa: BLE001 - a failing answer only records fewer patterns
+                    log.warning(json.dumps({"event": "compiled_regex_example_failed", "intent": intent.name,
+                                            "detail": f"{type(exc).__name__}: {exc}"[:200]}))
         from nztax.answer_html import render_answer_html
 
         render_answer_html("**a** [b](https://example.org)\n\n| c |\n|---|\n| d |")
