@@ -10,7 +10,7 @@ What `re` hands to its C engine (`_sre.compile`: the pattern's code, group count
 stored per (pattern, flags) and handed over as it is, so the patterns are the same objects `re`
 would have built (tests/engine/test_compiled_re.py compares every one). The stored code belongs
 to one exact Python build: the file records the version and `_sre`'s magic number, and any other
-interpreter, or a damaged file (sha256 of the payload in its header), leaves `re` as it is.
+interpreter, or a damaged file (CRC-32 of the payload in its header), leaves `re` as it is.
 """
 
 from __future__ import annotations
@@ -128,9 +128,9 @@ def write(path: Path, patterns: set[tuple]) -> int:
 
 
 def record(index_dir: Path, target: Path | None = None) -> int:
-    """Go through a cold start of the function against `index_dir`, noting every pattern `re`
-    compiles, and write them to `target` (default `index_dir/regex.pickle`). Run in a fresh
-    process, so nothing is compiled yet."""
+    """Go through a cold start of the function against `index_dir` (and one answer per intent),
+    noting every pattern `re` compiles, and write them to `target` (default
+    `index_dir/regex.pickle`). Run in a fresh process, so nothing is compiled yet."""
     seen: set[tuple] = set()
 
     def noting(p, flags=0):
@@ -146,7 +146,20 @@ def record(index_dir: Path, target: Path | None = None) -> int:
         settings = get_settings()
         if Path(settings.index_dir).resolve() != Path(index_dir).resolve():
             raise ValueError(f"NZTAX_INDEX_DIR is {settings.index_dir}, not {index_dir}")
-        AskService.warm_up(AskService(settings=settings)._load_engine())
+        engine = AskService(settings=settings)._load_engine()
+        AskService.warm_up(engine)
+        # Patterns an answer path compiles on first use (with the data it reads then) would be
+        # compiled by the first question that takes it: one example of each intent in the
+        # catalogue takes every kind of answer through its paths here.
+        from nztax.understand import default_catalogue
+
+        for intent in default_catalogue().intents:
+            if intent.examples:
+                try:
+                    engine.answer(intent.examples[0], mode="offline")
+                except Exception as exc:  # noqa: BLE001 - a failing answer only records fewer patterns
+                    log.warning(json.dumps({"event": "compiled_regex_example_failed", "intent": intent.name,
+                                            "detail": f"{type(exc).__name__}: {exc}"[:200]}))
         from nztax.answer_html import render_answer_html
 
         render_answer_html("**a** [b](https://example.org)\n\n| c |\n|---|\n| d |")

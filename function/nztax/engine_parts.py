@@ -2,8 +2,8 @@
 
 In: an engine whose parts are built (`Engine.build_parts`), or an engine to give stored parts to.
 Out: `save(engine, index_dir)` writes `parts.pickle`; `restore(engine, index_dir)` gives the engine
-the stored intent classifier, speller, unit matcher, citation sections and the index's identifier
-postings, or returns False.
+the stored intent classifier, speller, unit matcher, citation sections, known-words vocabulary and
+the index's identifier postings, or returns False.
 
 Why: the parts are pure functions of the index, the data files and the code that builds them, yet
 building them (reading every catalogue example and answer unit into words, the sources' word list,
@@ -13,8 +13,10 @@ few milliseconds.
 Staleness: the file's key is the sha256 of everything the parts are made from: the index files
 they read, every data file, the package's own source, the settings they copy by value, the pickle
 protocol and the numpy version (not the Python version: the payload is plain data). A part stored from anything else is refused and built as before
-(with a log line), so an edited data file or module never meets an old part. The payload's own
-sha256 is in its header (`checked_file`): a damaged file is refused the same way.
+(with a log line), so an edited data file or module never meets an old part. Each input's sha256
+is recorded in the header with its size and modification time, and an input whose stamp is
+unchanged is not read again (`input_digests`). The payload's own
+CRC-32 is in its header (`checked_file`): a damaged file is refused the same way.
 
 What the parts share with the engine (its settings, its rules, the query embedder) is not stored:
 the pickler names them (`persistent_id`) and the loader hands back the engine's own objects, so
@@ -40,7 +42,8 @@ PARTS_FILE = "parts.pickle"
 INDEX_INPUTS = ("manifest.json", "chunks.json", "intents.npz", "units.npz", "units_withheld.json", "frame_model.npz")
 # Settings a part copies by value when it is built (the rest it reads from the engine's own settings).
 COPIED_SETTINGS = ("spelling_cutoff", "spelling_min_length")
-PARTS = ("_classifier", "_speller", "_unit_matcher", "_sections")
+# The known-words vocabulary reads every unit's paraphrases into words: about 40 ms of a start.
+PARTS = ("_classifier", "_speller", "_unit_matcher", "_sections", "_vocabulary")
 INDEX_PART = "index.identifiers"  # the index's identifier postings (index.py: LoadedIndex.identifier_rows)
 _ALLOWED_MODULES = ("nztax.", "numpy")
 _ALLOWED_GLOBALS = {("builtins", n) for n in ("set", "frozenset", "list", "dict", "tuple", "complex", "slice", "bytearray",
@@ -52,31 +55,59 @@ _ALLOWED_GLOBALS = {("builtins", n) for n in ("set", "frozenset", "list", "dict"
 log = logging.getLogger("nztax.engine_parts")
 
 
-def parts_key(settings, index_dir: Path) -> str:
+def parts_key(settings, index_dir: Path, known: dict | None = None) -> str:
     """What the stored parts were made from (see the module's docstring). Files are named by
     their place in the package (the index's by name), so a copy elsewhere (the deploy's stage)
-    has the same key."""
+    has the same key. `known`: `input_digests` recorded when the parts were stored."""
     import numpy as np
 
+    # Not the Python version: the payload is plain data and the deployed runtime's Python may differ.
+    digest = hashlib.sha256(f"nztax-parts-2 pickle {pickle.HIGHEST_PROTOCOL} numpy {np.__version__}".encode())
+    digest.update(json.dumps({name: getattr(settings, name) for name in COPIED_SETTINGS}, default=str).encode())
+    for name, (_, _, sha) in input_digests(settings, index_dir, known).items():
+        digest.update(f"{name}:{sha}\n".encode())
+    return digest.hexdigest()
+
+
+def input_digests(settings, index_dir: Path, known: dict | None = None) -> dict[str, list]:
+    """{input's name: [size, mtime_ns, sha256 of its bytes]} for every input of the parts.
+
+    An input whose size and modification time are those `known` records keeps the recorded
+    sha256 without being read (as make and git trust a file's stamp): reading and hashing every
+    input (6 MB of index files, the package's sources) took about 10 ms of each start. Any write
+    changes the modification time, so an edited or replaced input is read and hashed again; a copy
+    with new times (a deploy's stage) is hashed again too, and has the same key if it is the same.
+    """
     from nztax.yaml_data import data_files
 
-    # Not the Python version: the payload is plain data and the deployed runtime's Python may differ.
-    digest = hashlib.sha256(f"nztax-parts-1 pickle {pickle.HIGHEST_PROTOCOL} numpy {np.__version__}".encode())
-    digest.update(json.dumps({name: getattr(settings, name) for name in COPIED_SETTINGS}, default=str).encode())
     package = Path(__file__).resolve().parent
-    inputs = [("index", Path(index_dir) / name) for name in INDEX_INPUTS]
-    inputs += [("source", path) for path in sorted(package.rglob("*.py"))]
-    inputs += [("data", path) for path in data_files(settings.rules_dir, settings.units_dir)]
-    for kind, path in inputs:
+    inputs = [(f"index:{name}", Path(index_dir) / name) for name in INDEX_INPUTS]
+    inputs += [(f"source:{path.relative_to(package).as_posix()}", path) for path in sorted(package.rglob("*.py"))]
+    inputs += [(f"data:{path.relative_to(package).as_posix() if path.is_relative_to(package) else path.name}", path)
+               for path in data_files(settings.rules_dir, settings.units_dir)]
+    known = known or {}
+    found = {}
+    for name, path in inputs:
         try:
-            content = path.read_bytes()
+            stat = path.stat()
         except OSError:
-            content = b"<missing>"
-        name = path.name if kind == "index" else path.relative_to(package).as_posix() if path.is_relative_to(package) \
-            else path.name
-        digest.update(f"{kind}:{name}:{len(content)}\n".encode())
-        digest.update(content)
-    return digest.hexdigest()
+            found[name] = [-1, -1, "<missing>"]
+            continue
+        stamp = [stat.st_size, stat.st_mtime_ns]
+        recorded = known.get(name)
+        if isinstance(recorded, list) and len(recorded) == 3 and recorded[:2] == stamp:
+            found[name] = recorded
+            continue
+        try:
+            found[name] = [*stamp, hashlib.sha256(path.read_bytes()).hexdigest()]
+        except OSError:
+            found[name] = [-1, -1, "<missing>"]
+    return found
+
+
+def _recorded_inputs(header: bytes) -> dict | None:
+    inputs = json.loads(header).get("inputs")
+    return inputs if isinstance(inputs, dict) else None
 
 
 def _shared(engine) -> dict[int, str]:
@@ -139,7 +170,9 @@ def save(engine, index_dir: Path) -> Path:
     parts[INDEX_PART] = engine.retriever.index.identifier_rows()
     _Pickler(buffer, engine).dump(parts)
     target = Path(index_dir) / PARTS_FILE
-    checked_file.write(target, buffer.getvalue(), parts_key(engine.settings, index_dir), parts=len(PARTS))
+    inputs = input_digests(engine.settings, index_dir)
+    checked_file.write(target, buffer.getvalue(), parts_key(engine.settings, index_dir, inputs), parts=len(PARTS),
+                       inputs=inputs)
     return target
 
 
@@ -147,7 +180,8 @@ def is_current(settings, index_dir: Path) -> bool:
     """Whether `index_dir` holds parts stored for its present inputs (read from the header only)."""
     try:
         with open(Path(index_dir) / PARTS_FILE, "rb") as file:
-            return json.loads(file.readline()).get("key") == parts_key(settings, index_dir)
+            header = file.readline()
+        return json.loads(header).get("key") == parts_key(settings, index_dir, _recorded_inputs(header))
     except (OSError, ValueError):
         return False
 
@@ -161,7 +195,8 @@ def restore(engine, index_dir: Path) -> bool:
     except OSError:
         return False
     try:
-        payload = checked_file.payload(raw, parts_key(engine.settings, index_dir))
+        known = _recorded_inputs(raw.partition(b"\n")[0])
+        payload = checked_file.payload(raw, parts_key(engine.settings, index_dir, known))
         if payload is None:
             log.warning(json.dumps({"event": "engine_parts_stale", "file": str(path)}))
             return False

@@ -31,7 +31,7 @@ import functools
 import re
 from pathlib import Path
 
-import yaml
+from nztax.yaml_data import load_yaml
 
 DATA = Path(__file__).resolve().parent / "data" / "opening_fit.yaml"
 NAME = re.compile(r"^([A-Z][a-z]+)(?:'s)?\s+(.*)$", re.S)
@@ -39,7 +39,7 @@ NAME = re.compile(r"^([A-Z][a-z]+)(?:'s)?\s+(.*)$", re.S)
 
 @functools.lru_cache(maxsize=1)
 def _data() -> dict:
-    raw = yaml.safe_load(DATA.read_text(encoding="utf-8"))
+    raw = load_yaml(DATA.read_text(encoding="utf-8"))
 
     def joined(alternatives) -> re.Pattern:
         return re.compile("|".join(f"(?:{a})" for a in alternatives), re.I)

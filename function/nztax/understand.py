@@ -88,10 +88,7 @@ def follows_in_order(lowered: str, sequences: tuple[tuple[tuple[str, ...], ...],
     """True when, for one of `sequences`, each step (alternative phrases) occurs in `lowered`
     (" phrase text "), in order, with at most `gap` words between one step and the next. An empty
     step (written "..." in the catalogue) lets the next step come anywhere later."""
-    tokens = lowered.split()
-    where: dict[str, list[int]] = {}
-    for position, token in enumerate(tokens):
-        where.setdefault(token, []).append(position)
+    tokens, where = _token_positions(lowered)
 
     def matches(sequence: tuple[tuple[str, ...], ...]) -> bool:
         ends: list[int] | None = None  # token positions after the last step matched
@@ -114,10 +111,37 @@ def follows_in_order(lowered: str, sequences: tuple[tuple[tuple[str, ...], ...],
 
     # A sequence can match only if its first step has a phrase whose first word is in the text,
     # and so has every later step: looked up by word, most sequences are never tried.
-    by_first_word, steps_of = _sequence_plan(sequences)
+    by_first_word, steps_of = _plan_of(sequences)
     candidates = {number for token in [*where, ""] for number in by_first_word.get(token, ())}
     return any(all(not firsts.isdisjoint(where) for firsts in steps_of[number]) and matches(sequences[number])
                for number in sorted(candidates))
+
+
+@lru_cache(maxsize=64)
+def _token_positions(lowered: str) -> tuple[list[str], dict[str, list[int]]]:
+    """The words of `lowered` and each word's positions: a question is tested against every
+    intent's sequences, so it is split and indexed once, not once per intent (read only)."""
+    tokens = lowered.split()
+    where: dict[str, list[int]] = {}
+    for position, token in enumerate(tokens):
+        where.setdefault(token, []).append(position)
+    return tokens, where
+
+
+# The catalogue's sequences are fixed tuples held for the process's life; looking their plan up
+# by value hashed every phrase on every call (34 µs a question for the longest, 2,803 phrases).
+_plans: dict[int, tuple] = {}
+
+
+def _plan_of(sequences: tuple[tuple[tuple[str, ...], ...], ...]):
+    """`_sequence_plan(sequences)`, kept by the tuple's identity (the entry holds the tuple, so
+    an id is never reused while its plan is kept)."""
+    entry = _plans.get(id(sequences))
+    if entry is None or entry[0] is not sequences:
+        if len(_plans) >= 256:
+            _plans.clear()
+        entry = _plans[id(sequences)] = (sequences, _sequence_plan(sequences))
+    return entry[1]
 
 
 @lru_cache(maxsize=256)

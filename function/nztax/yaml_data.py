@@ -6,7 +6,7 @@ PyYAML falls back to the Python loader where it was built without libyaml (same 
 Faster still is not parsing at all: `nztax build` writes every data file's parsed value beside the
 index (`data.pickle`, `save_compiled`), keyed by the sha256 of the file's text. `load_yaml` looks a
 text up there first, so a file edited since the build simply misses and is parsed as before; the
-values are the ones the same loader produced, so nothing read changes. The file carries the sha256
+values are the ones the same loader produced, so nothing read changes. The file carries the CRC-32
 of its own payload, and only plain data types may be unpickled from it: a damaged or foreign file
 is ignored (with a log line), never trusted.
 """

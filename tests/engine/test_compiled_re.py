@@ -3,8 +3,6 @@ pattern `re` itself builds, and a foreign or damaged file leaves `re` compiling 
 
 from __future__ import annotations
 
-import hashlib
-import json
 import logging
 import pickle
 import re
@@ -12,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from nztax import compiled_re
+from nztax import checked_file, compiled_re
 
 
 @pytest.fixture(scope="module")
@@ -78,8 +76,7 @@ def test_a_table_for_another_python_or_damaged_is_ignored(tmp_path, caplog):
 def test_a_table_naming_other_python_objects_is_refused(tmp_path, caplog):
     path = tmp_path / compiled_re.COMPILED_FILE
     payload = pickle.dumps({(str, "x", 0): logging.getLogger})
-    header = json.dumps({"key": compiled_re.interpreter_key(), "sha256": hashlib.sha256(payload).hexdigest()})
-    path.write_bytes(header.encode() + b"\n" + payload)
+    checked_file.write(path, payload, compiled_re.interpreter_key())
     with caplog.at_level(logging.WARNING, logger="nztax.compiled_re"):
         assert compiled_re.read(path) == {}
     assert "not part of a pattern table" in caplog.text

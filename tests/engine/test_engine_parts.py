@@ -45,6 +45,9 @@ def test_restored_parts_are_the_built_ones_and_answer_the_same(stored, monkeypat
     # Nothing is built from the data when the stored parts are current.
     monkeypatch.setattr(understand.Catalogue, "load", classmethod(lambda cls, path=None: pytest.fail("catalogue read")))
     monkeypatch.setattr(spelling.Speller, "from_texts", classmethod(lambda cls, *a, **k: pytest.fail("speller built")))
+    from nztax import known_words
+
+    monkeypatch.setattr(known_words.Vocabulary, "__init__", lambda self, *a, **k: pytest.fail("vocabulary built"))
     restored = _restored(settings)
     assert all(getattr(restored, name) is not None for name in engine_parts.PARTS)
     assert restored.speller.known == built.speller.known and restored.speller.targets == built.speller.targets
@@ -53,6 +56,8 @@ def test_restored_parts_are_the_built_ones_and_answer_the_same(stored, monkeypat
     assert restored.unit_matcher.rows == built.unit_matcher.rows
     assert restored.citation_sections().by_url == built.citation_sections().by_url
     assert restored.retriever.index.identifiers == built.retriever.index.identifier_rows()
+    assert restored.vocabulary._unit_words == built.vocabulary._unit_words
+    assert restored.vocabulary._knows.__self__ is restored.speller  # the restored speller's test, not a copy's
     # What they share with the engine is the engine's own, not a stored copy.
     assert restored.classifier.settings is restored.settings and restored.citation_sections().rules is restored.rules
     restored.build_parts()
@@ -83,6 +88,28 @@ def test_parts_made_from_another_index_or_other_settings_are_built_again(stored,
     assert engine.speller is not None  # built from the data as before
     cutoff = dataclasses.replace(settings, spelling_cutoff=settings.spelling_cutoff + 0.01)
     assert not engine_parts.is_current(cutoff, settings.index_dir)
+
+
+def test_an_input_rewritten_to_the_same_size_is_noticed_and_unchanged_ones_are_not_read(stored, tmp_path,
+                                                                                         monkeypatch):
+    """The key trusts an input's recorded sha256 only while its size and modification time are
+    the recorded ones: a rewrite keeping the size is read, hashed and noticed."""
+    settings, _ = stored
+    index_dir = tmp_path / "index"
+    shutil.copytree(settings.index_dir, index_dir)  # copy2: the recorded times too
+    copied = dataclasses.replace(settings, index_dir=index_dir)
+    read = []
+    real_read_bytes = engine_parts.Path.read_bytes
+    monkeypatch.setattr(engine_parts.Path, "read_bytes", lambda self: read.append(self.name) or real_read_bytes(self))
+    assert engine_parts.is_current(copied, index_dir)
+    assert not set(read) & set(engine_parts.INDEX_INPUTS)  # unchanged stamps: nothing read again
+    chunks = index_dir / "chunks.json"
+    text = chunks.read_text(encoding="utf-8")
+    swapped = text.replace("tax", "TAX", 1)
+    assert swapped != text and len(swapped) == len(text)
+    chunks.write_text(swapped, encoding="utf-8")
+    assert not engine_parts.is_current(copied, index_dir)
+    assert "chunks.json" in read
 
 
 def test_a_damaged_file_is_refused_with_a_log_line(stored, tmp_path, caplog):

@@ -60,11 +60,9 @@ def test_a_damaged_file_is_ignored_with_a_log_line(compiled, caplog):
 
 
 def _write(path, body: bytes) -> None:
-    import hashlib
-    import json
+    from nztax import checked_file
 
-    header = json.dumps({"key": yaml_data.COMPILED_KEY, "sha256": hashlib.sha256(body).hexdigest()})
-    path.write_bytes(header.encode() + b"\n" + body)
+    checked_file.write(path, body, yaml_data.COMPILED_KEY)
 
 
 def test_a_file_naming_other_python_objects_is_refused(tmp_path, caplog, monkeypatch):
