@@ -52,6 +52,7 @@ def _data() -> dict:
         "whole_lead": frozenset(raw["read_by_whole_lead"]),
         "subjects": {group: {name: joined(alts) for name, alts in members.items()}
                      for group, members in raw["subjects"].items()},
+        "situations": {name: joined(alts) for name, alts in raw["situations"].items()},
     }
 
 
@@ -127,6 +128,14 @@ def lead_on_subject(question: str, lead: str, written_for: str = "") -> bool:
 
     opening = (lead_sentences(lead or "") or [""])[0]
     return not other_subject(question, f"{written_for} {opening}", None, context=lead)
+
+
+def situations_named(text: str) -> frozenset[str]:
+    """The situations a text names (a casual worker, unpaid leave, a savings suspension ...): the
+    rule for a situation is not the general rule, so an answer to a question naming one opens with
+    a unit or sentence that names it too."""
+    text = _data()["set_aside"].sub(" ", text or "")
+    return frozenset(name for name, pattern in _data()["situations"].items() if pattern.search(text))
 
 
 def asks_for_example(question: str) -> bool:

@@ -35,6 +35,34 @@ def on_subject(unit, question: str) -> bool:
     return lead_on_subject(question, unit.lead or "", unit.question)
 
 
+def _situation_unit(engine, decision, frame, vector, several: bool, found=None):
+    """A question naming a situation (opening_fit.situations_named: a casual worker, unpaid leave, a
+    savings suspension ...) that no unit matched, or only a unit whose question does not name it: the unit among those whose question names it that
+    the asking sentences and the whole post are nearest (`UnitMatcher.match_situation`). The asking
+    sentences name the situation, or, when they only refer back ("Can someone like me join?"), the
+    story does."""
+    from nztax.unit_match import AskingSentence
+
+    asking = frame.asking or (decision.question,)
+    named = opening_fit.situations_named(" ".join(asking)) or (
+        opening_fit.situations_named(decision.question) if several else frozenset())
+    if found is not None:
+        covered = opening_fit.situations_named(found.unit.question)
+    else:
+        # (The engine's own answer would open with the intent's lead: one naming the situation covers it.)
+        covered = opening_fit.situations_named(getattr(decision.intent, "lead", None) or "")
+    if not named or covered & named:
+        return None
+    matcher, kinds = engine.unit_matcher, engine.unit_kinds
+    each = dict(zip(frame.asking, zip(frame.asks_each, frame.asks_each_sure or (1.0,) * len(frame.asks_each))))
+    sentences_asked = [AskingSentence(s, engine.retriever.embed_query(without_denied(s)), None, *each.get(s, (None, 0.0)))
+                       for s in asking]
+    return matcher.match_situation(
+        sentences_asked, vector, matcher.naming(named),
+        allowed=lambda u, s: kinds.fits(u, s.asks, s.asks_sure, s.text)
+        and not opening_fit.other_subject(decision.question, u.question, None))
+
+
 def _asked_kind(frame) -> tuple[str | None, float]:
     return (frame.asks, frame.asks_sure) if frame is not None else (None, 0.0)
 
@@ -70,6 +98,10 @@ def choose(engine, decision, frame, vector, unread: bool):
                 asking, vector, story=frame.story,
                 allowed=lambda u, s: kinds.fits(u, s.asks, s.asks_sure, s.text)
                 and not opening_fit.other_subject(decision.question, u.question, None))
+    if not decision.used_history and decision.action != "decline" and frame is not None:
+        # A question naming a situation (a casual worker, unpaid leave ...) is answered by a unit for
+        # that situation: one whose question names it, in place of a general unit that does not.
+        found = _situation_unit(engine, decision, frame, vector, several, found) or found
     if found is not None and not on_subject(found.unit, found.sentence or decision.question):
         # Nearest to a unit on another subject than the question names: no unit stands near enough
         # (the next one is not let through, as a unit of another kind would be), the engine answers.
