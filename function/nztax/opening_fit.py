@@ -138,6 +138,25 @@ def situations_named(text: str) -> frozenset[str]:
     return frozenset(name for name, pattern in _data()["situations"].items() if pattern.search(text))
 
 
+def situations_asked(asking, question: str) -> frozenset[str]:
+    """The situations a question is about: those its asking sentences name, or, when they name none
+    (an asking sentence that refers back: "Can someone like me join?"), those its story names."""
+    from nztax.sentences import sentences
+
+    named = situations_named(" ".join(asking))
+    if not named and len(sentences(question)) > 1:
+        named = situations_named(question)
+    return named
+
+
+def covers(situations: frozenset[str], sentence: str, hit=None, context: str | None = None) -> bool:
+    """Whether a sentence (read with its passage's heading, or a lead's sentence with the whole lead
+    `context`) names one of the situations the question is about; any sentence does when it names none."""
+    if not situations:
+        return True
+    return bool(situations_named(" ".join((sentence, _heading(hit), context or ""))) & situations)
+
+
 def asks_for_example(question: str) -> bool:
     return bool(_data()["asked"].search(question))
 

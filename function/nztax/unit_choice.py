@@ -35,7 +35,7 @@ def on_subject(unit, question: str) -> bool:
     return lead_on_subject(question, unit.lead or "", unit.question)
 
 
-def _situation_unit(engine, decision, frame, vector, several: bool, found=None):
+def _situation_unit(engine, decision, frame, vector, found=None):
     """A question naming a situation (opening_fit.situations_named: a casual worker, unpaid leave, a
     savings suspension ...) that no unit matched, or only a unit whose question does not name it: the unit among those whose question names it that
     the asking sentences and the whole post are nearest (`UnitMatcher.match_situation`). The asking
@@ -44,8 +44,7 @@ def _situation_unit(engine, decision, frame, vector, several: bool, found=None):
     from nztax.unit_match import AskingSentence
 
     asking = frame.asking or (decision.question,)
-    named = opening_fit.situations_named(" ".join(asking)) or (
-        opening_fit.situations_named(decision.question) if several else frozenset())
+    named = opening_fit.situations_asked(asking, decision.question)
     if found is not None:
         covered = opening_fit.situations_named(found.unit.question)
     else:
@@ -101,7 +100,7 @@ def choose(engine, decision, frame, vector, unread: bool):
     if not decision.used_history and decision.action != "decline" and frame is not None:
         # A question naming a situation (a casual worker, unpaid leave ...) is answered by a unit for
         # that situation: one whose question names it, in place of a general unit that does not.
-        found = _situation_unit(engine, decision, frame, vector, several, found) or found
+        found = _situation_unit(engine, decision, frame, vector, found) or found
     if found is not None and not on_subject(found.unit, found.sentence or decision.question):
         # Nearest to a unit on another subject than the question names: no unit stands near enough
         # (the next one is not let through, as a unit of another kind would be), the engine answers.
