@@ -62,3 +62,28 @@ def test_family_without_the_situation_the_unit_for_it_is_not_served(engine, bank
     # (The same story with the situation's words taken out: nothing says casual work, so its unit is
     # no more the answer than any other joining unit.)
     assert not opens_with(engine, bank, CASUAL_JOIN, " ".join(STORY).format(work="some shifts"))
+
+
+def _topic_opening(question: str) -> str:
+    from types import SimpleNamespace
+
+    from nztax import say
+    from nztax.decide import Decision
+    from nztax.rules import load_rules
+    from nztax.slots import Slots
+
+    def hit(text, url):
+        return SimpleNamespace(text=text, url=url, parent_id=url, section="", title="IRD", source_type="ird_guidance")
+
+    hits = [hit("KiwiSaver contributions come off your pay each payday at your chosen rate, and your employer's "
+                "contributions are paid on top.", "https://www.ird.govt.nz/a"),
+            hit("During unpaid leave there is no pay, so no contributions are deducted.", "https://www.ird.govt.nz/b")]
+    decision = Decision(action="topic", question=question, asked=question, tax_year="2026-27", tax_year_source="default",
+                        slots=Slots())
+    return say.topic(decision, load_rules(), hits, "2026-27").answer
+
+
+def test_a_topic_answer_opens_with_the_sentence_naming_the_situation_asked():
+    assert _topic_opening("Do KiwiSaver contributions come off my pay while I'm on unpaid leave?").startswith("During unpaid")
+    # Family: asked without the situation, the sentence sharing most of the question opens.
+    assert _topic_opening("Do KiwiSaver contributions come off my pay while I'm away?").startswith("KiwiSaver contributions")
