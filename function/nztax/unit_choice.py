@@ -35,14 +35,31 @@ def on_subject(unit, question: str) -> bool:
     return lead_on_subject(question, unit.lead or "", unit.question)
 
 
-def _situation_unit(engine, decision, frame, vector, found=None):
-    """A question naming a situation (opening_fit.situations_named: a casual worker, unpaid leave, a
-    savings suspension ...) that no unit matched, or only a unit whose question does not name it: the unit among those whose question names it that
-    the asking sentences and the whole post are nearest (`UnitMatcher.match_situation`). The asking
-    sentences name the situation, or, when they only refer back ("Can someone like me join?"), the
-    story does."""
+def _asking(engine, frame, texts, read: bool = True) -> list:
+    """The sentences `texts` of a post as the matcher reads them, each with what the frame reads it
+    as asking (`read`: with the engine's reading of its figures and conditions)."""
     from nztax.unit_match import AskingSentence
 
+    each = dict(zip(frame.asking, zip(frame.asks_each, frame.asks_each_sure or (1.0,) * len(frame.asks_each))))
+    return [AskingSentence(s, engine.retriever.embed_query(without_denied(s)),
+                           reading(read_slots(s, engine.rules)) if read else None, *each.get(s, (None, 0.0)))
+            for s in texts]
+
+
+def _fits_sentence(engine, decision):
+    """Whether a unit may answer a post's sentence: its kind of answer (unit_kind.py), and not a unit
+    naming another subject of a group the post names (shares for a post about a house), however near
+    the sentence's words ("Will I pay tax on the gain?")."""
+    return lambda u, s: (engine.unit_kinds.fits(u, s.asks, s.asks_sure, s.text)
+                         and not opening_fit.other_subject(decision.question, u.question, None))
+
+
+def _situation_unit(engine, decision, frame, vector, found=None):
+    """A question naming a situation (opening_fit.situations_named: a casual worker, unpaid leave, a
+    savings suspension ...) that no unit matched, or only a unit whose question does not name it: the
+    unit among those whose question names it that the asking sentences and the whole post are nearest
+    (`UnitMatcher.match_situation`). The asking sentences name the situation, or, when they only
+    refer back ("Can someone like me join?"), the story does."""
     asking = frame.asking or (decision.question,)
     named = opening_fit.situations_asked(asking, decision.question)
     if found is not None:
@@ -52,14 +69,9 @@ def _situation_unit(engine, decision, frame, vector, found=None):
         covered = opening_fit.situations_named(getattr(decision.intent, "lead", None) or "")
     if not named or covered & named:
         return None
-    matcher, kinds = engine.unit_matcher, engine.unit_kinds
-    each = dict(zip(frame.asking, zip(frame.asks_each, frame.asks_each_sure or (1.0,) * len(frame.asks_each))))
-    sentences_asked = [AskingSentence(s, engine.retriever.embed_query(without_denied(s)), None, *each.get(s, (None, 0.0)))
-                       for s in asking]
-    return matcher.match_situation(
-        sentences_asked, vector, matcher.naming(named),
-        allowed=lambda u, s: kinds.fits(u, s.asks, s.asks_sure, s.text)
-        and not opening_fit.other_subject(decision.question, u.question, None))
+    matcher = engine.unit_matcher
+    return matcher.match_situation(_asking(engine, frame, asking, read=False), vector, matcher.naming(named),
+                                   allowed=_fits_sentence(engine, decision))
 
 
 def _asked_kind(frame) -> tuple[str | None, float]:
@@ -67,8 +79,6 @@ def _asked_kind(frame) -> tuple[str | None, float]:
 
 
 def choose(engine, decision, frame, vector, unread: bool):
-    from nztax.unit_match import AskingSentence
-
     matcher, kinds = engine.unit_matcher, engine.unit_kinds
     asks, sure = _asked_kind(frame)
     question = without_denied(decision.question)
@@ -86,17 +96,9 @@ def choose(engine, decision, frame, vector, unread: bool):
         # (A post of two sentences is often a condition and a question whose answer it decides
         # - "Paid by the day. Which tax code do I use?" - so its sentence serves a unit only when the
         # whole post is nearest the same unit.)
-        each = dict(zip(frame.asking, zip(frame.asks_each, frame.asks_each_sure or (1.0,) * len(frame.asks_each))))
-        asking = [AskingSentence(s, engine.retriever.embed_query(without_denied(s)), reading(read_slots(s, engine.rules)),
-                                 *each.get(s, (None, 0.0)))
-                  for s in frame.asking_for_units(engine.settings.frame_bar)]
+        asking = _asking(engine, frame, frame.asking_for_units(engine.settings.frame_bar))
         if asking:
-            # A unit naming another subject of a group the post names (shares for a post about a house)
-            # is not its answer, however near its asking sentence's words ("Will I pay tax on the gain?").
-            found = matcher.match_asked(
-                asking, vector, story=frame.story,
-                allowed=lambda u, s: kinds.fits(u, s.asks, s.asks_sure, s.text)
-                and not opening_fit.other_subject(decision.question, u.question, None))
+            found = matcher.match_asked(asking, vector, story=frame.story, allowed=_fits_sentence(engine, decision))
     if not decision.used_history and decision.action != "decline" and frame is not None:
         # A question naming a situation (a casual worker, unpaid leave ...) is answered by a unit for
         # that situation: one whose question names it, in place of a general unit that does not.
