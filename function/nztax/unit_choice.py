@@ -63,7 +63,7 @@ def _situation_unit(engine, decision, frame, vector, found=None):
     asking = frame.asking or (decision.question,)
     named = opening_fit.situations_asked(asking, decision.question)
     if found is not None:
-        covered = opening_fit.situations_named(found.unit.question)
+        covered = engine.unit_matcher.situations_of(found.unit)
     else:
         # (The engine's own answer would open with the intent's lead: one naming the situation covers it.)
         covered = opening_fit.situations_named(getattr(decision.intent, "lead", None) or "")

@@ -315,12 +315,24 @@ class UnitMatcher:
 
     def naming(self, situations: frozenset[str]) -> list[int]:
         """The units whose question names one of `situations` (opening_fit.situations_named): the
-        question says which situation a unit is for; its lead may name others in passing."""
+        question says which situation a unit is for (a paraphrase may name one in passing: "Are
+        KiwiSaver withdrawals taxed?" asked as "… when I take my KiwiSaver out at 65")."""
+        from nztax.opening_fit import situations_named
+
+        if self.__dict__.get("_named") is None:
+            self._named = [situations_named(u.question) for u in self.units]
+        return [i for i, named in enumerate(self._named) if named & situations]
+
+    def situations_of(self, unit: Unit) -> frozenset[str]:
+        """The situations a unit answers for: those its question or a paraphrase names (its lead may
+        name others in passing: "unless on a savings suspension")."""
         from nztax.opening_fit import situations_named
 
         if self.__dict__.get("_situations") is None:
-            self._situations = [situations_named(u.question) for u in self.units]
-        return [i for i, named in enumerate(self._situations) if named & situations]
+            self._situations = {}
+        if unit.id not in self._situations:
+            self._situations[unit.id] = situations_named(" | ".join(unit.paraphrases))
+        return self._situations[unit.id]
 
     def unit_cosines(self, vector) -> np.ndarray:
         """Each unit's cosine of its nearest paraphrase to `vector` (no reading compared)."""
