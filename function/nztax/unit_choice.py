@@ -70,8 +70,13 @@ def _situation_unit(engine, decision, frame, vector, found=None):
     if not named or covered & named:
         return None
     matcher = engine.unit_matcher
+    # (A one-line question was already matched whole against every unit's paraphrases; only a unit for
+    # its situation far ahead of the others' for it is let through now: at the single margin, short
+    # searches were served a twin - "early savings suspension hardship" the one on changing jobs.)
+    several = len(sentences(decision.question)) > 1
     return matcher.match_situation(_asking(engine, frame, asking, read=False), vector, matcher.naming(named),
-                                   allowed=_fits_sentence(engine, decision))
+                                   allowed=_fits_sentence(engine, decision),
+                                   margin=engine.settings.asked_unit_margin * (1 if several else 2))
 
 
 def _asked_kind(frame) -> tuple[str | None, float]:

@@ -340,13 +340,14 @@ class UnitMatcher:
         np.maximum.at(nearest, self.owner, self.vectors @ np.asarray(vector, dtype=np.float32))
         return nearest
 
-    def match_situation(self, asking: list[AskingSentence], post_vector, candidates: list[int], allowed=None) -> UnitMatch | None:
+    def match_situation(self, asking: list[AskingSentence], post_vector, candidates: list[int], allowed=None,
+                        margin: float | None = None) -> UnitMatch | None:
         """The unit, among `candidates` (those naming the situation a question names: opening_fit.py),
         its asking sentences and the whole post are nearest: each candidate scores its nearest
         paraphrase's cosine to the nearest asking sentence plus `asked_unit_post_weight` x its cosine
         to the whole post, with no reading compared (the situation already narrowed the units; a
         story's figures are its own). Served when it leads the next candidate by `asked_unit_margin`
-        and the whole post is at least `asked_unit_post_least` near it. `allowed(unit, sentence)`:
+        (or `margin`) and the whole post is at least `asked_unit_post_least` near it. `allowed(unit, sentence)`:
         whether a unit may answer that sentence (its kind, unit_kind.py)."""
         if self.vectors is None or post_vector is None or not asking or not candidates:
             return None
@@ -365,7 +366,8 @@ class UnitMatcher:
         best.sort(key=lambda b: -b[0])
         total, unit, text = best[0]
         runner = best[1][0] if len(best) > 1 else 0.0
-        if total - runner < self.settings.asked_unit_margin or post[unit] < self.settings.asked_unit_post_least:
+        margin = self.settings.asked_unit_margin if margin is None else margin
+        if total - runner < margin or post[unit] < self.settings.asked_unit_post_least:
             return None
         return UnitMatch(self.units[unit], round(total, 4), round(runner, 4), sentence=text)
 
