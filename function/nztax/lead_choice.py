@@ -16,7 +16,8 @@ sentence beats its best sentence by more than `settings.lead_yield` and covers a
 sentence is put first. A lead opening "Yes." or "No." is not reordered (its first sentence answers
 the premise). The margin was measured on the development part of the question bank (docs/units.md).
 Only a sentence that may open (opening_fit.py: not a worked example, not about another subject
-than the question names) is weighed for first place; when no sentence of the lead may, the best
+than the question names, and naming the situation the question is about when it names one: a casual
+worker, unpaid leave ...) is weighed for first place; when no sentence of the lead may, the best
 passage sentence that may and covers enough of the question opens, whatever the margin.
 """
 
@@ -26,7 +27,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from nztax.opening_fit import may_open
+from nztax.opening_fit import covers, may_open
 from nztax.sentences import sentences
 
 YES_NO = re.compile(r"^(?:Yes|No)\.$")
@@ -56,11 +57,13 @@ def lead_sentences(lead: str) -> list[str]:
 
 
 def choose(question: str, lead: str, hits: list, tax_year: str | None, past_year: bool, margin: float,
-           question_hits: Callable[[], list] | None = None) -> Opening:
+           question_hits: Callable[[], list] | None = None, situations: frozenset[str] = frozenset()) -> Opening:
     """How the fact answer to `question` opens (see the module docstring). `hits` were retrieved
     with the intent's search words; `question_hits()` retrieves for the question's words alone,
     asked only when the lead covers too little of the question (the intent's words pull towards
-    the intent's own pages, which its lead already speaks for)."""
+    the intent's own pages, which its lead already speaks for). `situations`: those the question is
+    about (opening_fit.situations_asked); only a sentence naming one may open, so a lead that names
+    none gives way to a passage sentence that does, or stays when none does."""
     from nztax.say import MIN_SENTENCE_COVERAGE, passage_candidates, scored_sentences
 
     own = lead_sentences(lead)
@@ -74,8 +77,8 @@ def choose(question: str, lead: str, hits: list, tax_year: str | None, past_year
     def fits(sentence: str, source) -> bool:
         # (A sentence of the lead that names no subject is read by the whole lead's.)
         if isinstance(source, int):
-            return may_open(question, sentence, None, context=lead)
-        return may_open(question, sentence, source)
+            return may_open(question, sentence, None, context=lead) and covers(situations, sentence, context=lead)
+        return may_open(question, sentence, source) and covers(situations, sentence, source)
 
     def lead_best(scored: list) -> tuple[float, float, str]:
         # (None in the last place: no sentence of the lead may open, for another subject than the question's)

@@ -52,6 +52,7 @@ def _data() -> dict:
         "whole_lead": frozenset(raw["read_by_whole_lead"]),
         "subjects": {group: {name: joined(alts) for name, alts in members.items()}
                      for group, members in raw["subjects"].items()},
+        "situations": {name: joined(alts) for name, alts in raw["situations"].items()},
     }
 
 
@@ -127,6 +128,33 @@ def lead_on_subject(question: str, lead: str, written_for: str = "") -> bool:
 
     opening = (lead_sentences(lead or "") or [""])[0]
     return not other_subject(question, f"{written_for} {opening}", None, context=lead)
+
+
+def situations_named(text: str) -> frozenset[str]:
+    """The situations a text names (a casual worker, unpaid leave, a savings suspension ...): the
+    rule for a situation is not the general rule, so an answer to a question naming one opens with
+    a unit or sentence that names it too."""
+    text = _data()["set_aside"].sub(" ", text or "")
+    return frozenset(name for name, pattern in _data()["situations"].items() if pattern.search(text))
+
+
+def situations_asked(asking, question: str) -> frozenset[str]:
+    """The situations a question is about: those its asking sentences name, or, when they name none
+    (an asking sentence that refers back: "Can someone like me join?"), those its story names."""
+    from nztax.sentences import sentences
+
+    named = situations_named(" ".join(asking))
+    if not named and len(sentences(question)) > 1:
+        named = situations_named(question)
+    return named
+
+
+def covers(situations: frozenset[str], sentence: str, hit=None, context: str | None = None) -> bool:
+    """Whether a sentence (read with its passage's heading, or a lead's sentence with the whole lead
+    `context`) names one of the situations the question is about; any sentence does when it names none."""
+    if not situations:
+        return True
+    return bool(situations_named(" ".join((sentence, _heading(hit), context or ""))) & situations)
 
 
 def asks_for_example(question: str) -> bool:

@@ -353,11 +353,12 @@ def fact(decision: Decision, rules: RuleBook, hits: list, current_year: str, too
         # (A sum on the question's own figures, its own code, or the table rows it names answer it:
         # only the rule's general lead is weighed against what was retrieved.)
         from nztax.lead_choice import choose
+        from nztax.opening_fit import situations_named
         from nztax.settings import get_settings
 
-        lead_yield = get_settings().lead_yield if lead_yield is None else lead_yield
-        opening = choose(weighed_against(decision), lead, hits, decision.tax_year, decision.tax_year < current_year,
-                         lead_yield, question_hits)
+        lead_yield, asked = get_settings().lead_yield if lead_yield is None else lead_yield, weighed_against(decision)
+        opening = choose(asked, lead, hits, decision.tax_year, decision.tax_year < current_year, lead_yield, question_hits,
+                         situations_named(asked))
         body[0] = opening.lead
     support = best_sentences(decision.asked, hits, SUPPORT_SENTENCES, words(intent.search or "") if intent else None,
                              tax_year=decision.tax_year, past_year=decision.tax_year < current_year)
@@ -553,7 +554,7 @@ def weighed_against(decision: Decision) -> str:
 
 
 def topic(decision: Decision, rules: RuleBook, hits: list, current_year: str) -> AskResult:
-    from nztax.opening_fit import may_open, other_subject
+    from nztax.opening_fit import covers, may_open, other_subject, situations_named
 
     past = decision.tax_year < current_year
     # A story's lead is the sentence that best answers what it asks (its asking sentences); the
@@ -580,6 +581,12 @@ def topic(decision: Decision, rules: RuleBook, hits: list, current_year: str) ->
     first_url = chosen[0][1].url
     opening = next((c for c in chosen if may_open(decision.asked, *c) and (
         c[1].url == first_url or other_subject(decision.asked, *chosen[0]))), chosen[0])
+    # A situation the asking sentences name (not the story: it names some in passing) is named by the
+    # opening: the best sentence that names it, from a wider choice, when one answers enough of the question.
+    situations = situations_named(" ".join(asking) or decision.asked)
+    if not covers(situations, *opening):
+        opening = next((c for c in chosen + best_sentences(" ".join(asking) or decision.asked, hits, 3 * LEAD_SENTENCES,
+                        tax_year=decision.tax_year, past_year=past) if may_open(decision.asked, *c) and covers(situations, *c)), opening)
     chosen = [opening] + [c for c in chosen if c is not opening]
     lead_sentence, lead_hit = chosen[0]
     numbers = {lead_hit.url: 1}

@@ -35,13 +35,55 @@ def on_subject(unit, question: str) -> bool:
     return lead_on_subject(question, unit.lead or "", unit.question)
 
 
+def _asking(engine, frame, texts, read: bool = True) -> list:
+    """The sentences `texts` of a post as the matcher reads them, each with what the frame reads it
+    as asking (`read`: with the engine's reading of its figures and conditions)."""
+    from nztax.unit_match import AskingSentence
+
+    each = dict(zip(frame.asking, zip(frame.asks_each, frame.asks_each_sure or (1.0,) * len(frame.asks_each))))
+    return [AskingSentence(s, engine.retriever.embed_query(without_denied(s)),
+                           reading(read_slots(s, engine.rules)) if read else None, *each.get(s, (None, 0.0)))
+            for s in texts]
+
+
+def _fits_sentence(engine, decision):
+    """Whether a unit may answer a post's sentence: its kind of answer (unit_kind.py), and not a unit
+    naming another subject of a group the post names (shares for a post about a house), however near
+    the sentence's words (one asking about "the gain" alone)."""
+    return lambda u, s: (engine.unit_kinds.fits(u, s.asks, s.asks_sure, s.text)
+                         and not opening_fit.other_subject(decision.question, u.question, None))
+
+
+def _situation_unit(engine, decision, frame, vector, found=None):
+    """A question naming a situation (opening_fit.situations_named: a casual worker, unpaid leave, a
+    savings suspension ...) that no unit matched, or only a unit whose question does not name it: the
+    unit among those whose question names it that the asking sentences and the whole post are nearest
+    (`UnitMatcher.match_situation`). The asking sentences name the situation, or, when they only
+    refer back to the asker (someone like me), the story does."""
+    asking = frame.asking or (decision.question,)
+    named = opening_fit.situations_asked(asking, decision.question)
+    if found is not None:
+        covered = engine.unit_matcher.situations_of(found.unit)
+    else:
+        # (The engine's own answer would open with the intent's lead: one naming the situation covers it.)
+        covered = opening_fit.situations_named(getattr(decision.intent, "lead", None) or "")
+    if not named or covered & named:
+        return None
+    matcher = engine.unit_matcher
+    # (A one-line question was already matched whole against every unit's paraphrases; only a unit for
+    # its situation far ahead of the others' for it is let through now: at the single margin, short
+    # searches were served a twin - "early savings suspension hardship" the one on changing jobs.)
+    several = len(sentences(decision.question)) > 1
+    return matcher.match_situation(_asking(engine, frame, asking, read=False), vector, matcher.naming(named),
+                                   allowed=_fits_sentence(engine, decision),
+                                   margin=engine.settings.asked_unit_margin * (1 if several else 2))
+
+
 def _asked_kind(frame) -> tuple[str | None, float]:
     return (frame.asks, frame.asks_sure) if frame is not None else (None, 0.0)
 
 
 def choose(engine, decision, frame, vector, unread: bool):
-    from nztax.unit_match import AskingSentence
-
     matcher, kinds = engine.unit_matcher, engine.unit_kinds
     asks, sure = _asked_kind(frame)
     question = without_denied(decision.question)
@@ -58,17 +100,13 @@ def choose(engine, decision, frame, vector, unread: bool):
         # asking sentence may be a tax question's words while the post is about another subject).
         # (A post of two sentences is often a condition and a question whose answer it decides, so
         # its asking sentence serves a unit only when the whole post is nearest the same unit.)
-        each = dict(zip(frame.asking, zip(frame.asks_each, frame.asks_each_sure or (1.0,) * len(frame.asks_each))))
-        asking = [AskingSentence(s, engine.retriever.embed_query(without_denied(s)), reading(read_slots(s, engine.rules)),
-                                 *each.get(s, (None, 0.0)))
-                  for s in frame.asking_for_units(engine.settings.frame_bar)]
+        asking = _asking(engine, frame, frame.asking_for_units(engine.settings.frame_bar))
         if asking:
-            # A unit naming another subject of a group the post names (shares for a post about a house)
-            # is not its answer, however near its asking sentence's words (one asking about "the gain" alone).
-            found = matcher.match_asked(
-                asking, vector, story=frame.story,
-                allowed=lambda u, s: kinds.fits(u, s.asks, s.asks_sure, s.text)
-                and not opening_fit.other_subject(decision.question, u.question, None))
+            found = matcher.match_asked(asking, vector, story=frame.story, allowed=_fits_sentence(engine, decision))
+    if not decision.used_history and decision.action != "decline" and frame is not None:
+        # A question naming a situation (a casual worker, unpaid leave ...) is answered by a unit for
+        # that situation: one whose question names it, in place of a general unit that does not.
+        found = _situation_unit(engine, decision, frame, vector, found) or found
     if found is not None and not on_subject(found.unit, found.sentence or decision.question):
         # Nearest to a unit on another subject than the question names: no unit stands near enough
         # (the next one is not let through, as a unit of another kind would be), the engine answers.

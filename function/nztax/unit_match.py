@@ -311,9 +311,65 @@ class UnitMatcher:
         a story's reading carries every figure it tells, which no one-line paraphrase has)."""
         if self.vectors is None or vector is None or not self.rows:
             return {}
+        return {i: float(v) for i, v in enumerate(self.unit_cosines(vector))}
+
+    def naming(self, situations: frozenset[str]) -> list[int]:
+        """The units whose question names one of `situations` (opening_fit.situations_named): the
+        question says which situation a unit is for (a paraphrase may name one in passing: "Are
+        KiwiSaver withdrawals taxed?" asked as "… when I take my KiwiSaver out at 65")."""
+        from nztax.opening_fit import situations_named
+
+        if self.__dict__.get("_named") is None:
+            self._named = [situations_named(u.question) for u in self.units]
+        return [i for i, named in enumerate(self._named) if named & situations]
+
+    def situations_of(self, unit: Unit) -> frozenset[str]:
+        """The situations a unit answers for: those its question or a paraphrase names (its lead may
+        name others in passing: "unless on a savings suspension")."""
+        from nztax.opening_fit import situations_named
+
+        if self.__dict__.get("_situations") is None:
+            self._situations = {}
+        if unit.id not in self._situations:
+            self._situations[unit.id] = situations_named(" | ".join(unit.paraphrases))
+        return self._situations[unit.id]
+
+    def unit_cosines(self, vector) -> np.ndarray:
+        """Each unit's cosine of its nearest paraphrase to `vector` (no reading compared)."""
         nearest = np.full(len(self.units), -1.0, dtype=np.float32)
         np.maximum.at(nearest, self.owner, self.vectors @ np.asarray(vector, dtype=np.float32))
-        return {i: float(v) for i, v in enumerate(nearest)}
+        return nearest
+
+    def match_situation(self, asking: list[AskingSentence], post_vector, candidates: list[int], allowed=None,
+                        margin: float | None = None) -> UnitMatch | None:
+        """The unit, among `candidates` (those naming the situation a question names: opening_fit.py),
+        its asking sentences and the whole post are nearest: each candidate scores its nearest
+        paraphrase's cosine to the nearest asking sentence plus `asked_unit_post_weight` x its cosine
+        to the whole post, with no reading compared (the situation already narrowed the units; a
+        story's figures are its own). Served when it leads the next candidate by `asked_unit_margin`
+        (or `margin`) and the whole post is at least `asked_unit_post_least` near it. `allowed(unit, sentence)`:
+        whether a unit may answer that sentence (its kind, unit_kind.py)."""
+        if self.vectors is None or post_vector is None or not asking or not candidates:
+            return None
+        post = self.unit_cosines(post_vector)
+        near = [(sentence, self.unit_cosines(sentence.vector)) for sentence in asking if sentence.vector is not None]
+        weight = self.settings.asked_unit_post_weight
+        best: list[tuple[float, int, str]] = []
+        for unit in candidates:
+            fitting = [(float(cosines[unit]), sentence.text) for sentence, cosines in near
+                       if allowed is None or allowed(self.units[unit], sentence)]
+            if fitting:
+                score, text = max(fitting)
+                best.append((score + weight * float(post[unit]), unit, text))
+        if not best:
+            return None
+        best.sort(key=lambda b: -b[0])
+        total, unit, text = best[0]
+        runner = best[1][0] if len(best) > 1 else 0.0
+        margin = self.settings.asked_unit_margin if margin is None else margin
+        if total - runner < margin or post[unit] < self.settings.asked_unit_post_least:
+            return None
+        return UnitMatch(self.units[unit], round(total, 4), round(runner, 4), sentence=text)
 
     def match_asked(self, asking: list[AskingSentence], post_vector, allowed=None, story: bool = True) -> UnitMatch | None:
         """The unit a post's asking sentences read as: a story's words are mostly background, so each

@@ -97,3 +97,31 @@ def test_a_storys_opening_is_weighed_against_its_asking_sentence_wherever_it_sta
     assert choose(f"{background} {asked}", LEAD, [], "2026-27", False, 0.5).lead.startswith("You pay provisional tax")
     one_line = SimpleNamespace(asked=asked, trace=SimpleNamespace(frame={"asking": [asked], "story": False}))
     assert weighed_against(one_line) == asked
+
+
+KS_LEAD = ("KiwiSaver employee contributions are 3.5%, 4%, 6%, 8% or 10% of your gross pay, and your employer must add "
+           "at least 3.5%. You can apply for a temporary rate reduction to 3%.")
+UNPAID = _hit("Contributions are worked out on the pay actually paid, so none are due for a period of unpaid leave "
+              "with no pay.")
+
+
+def test_a_lead_not_naming_the_situation_asked_gives_way_to_a_sentence_that_does():
+    asked = "Are KiwiSaver contributions due on unpaid leave?"
+    opening = choose(asked, KS_LEAD, [UNPAID], "2026-27", False, 0.5, situations=frozenset({"unpaid_leave"}))
+    assert opening.sentence == UNPAID.text
+    # Family: the same question with no situation read keeps the lead, whose rates the scorer ranks first.
+    assert choose(asked, KS_LEAD, [UNPAID], "2026-27", False, 5.0).sentence is None
+
+
+def test_a_lead_naming_the_situation_keeps_its_place():
+    lead = KS_LEAD + " No contributions are due while you are on unpaid leave."
+    opening = choose("Are KiwiSaver contributions due on unpaid leave?", lead, [UNPAID], "2026-27", False, 5.0,
+                     situations=frozenset({"unpaid_leave"}))
+    assert opening.sentence is None
+
+
+def test_with_no_sentence_naming_the_situation_the_lead_stays():
+    other = _hit("The employer pays ESCT on its contributions at the employee's rate.")
+    opening = choose("Are KiwiSaver contributions due on unpaid leave?", KS_LEAD, [other], "2026-27", False, 0.5,
+                     situations=frozenset({"unpaid_leave"}))
+    assert opening.sentence is None and opening.lead.startswith("KiwiSaver employee")
