@@ -302,8 +302,8 @@ _POLAR = re.compile(r"^(?:" + alternatives("yes_no_openers") + r")\b", re.I)
 _YES = re.compile(r"^Yes(?:[.,:;]|\s*[-–—])\s*")
 
 
-# Where a question's own words start after a lead-in ("My question is, can I …?", "My queries are:
-# - Can a …?"): after a comma, colon, semicolon or dash.
+# Where a question's own words start after a lead-in (the asker announcing a question, then asking
+# it): after a comma, colon, semicolon or dash.
 _LEAD_IN = re.compile(r"[,:;]\s+|\s[-–—]\s*")
 
 
