@@ -28,7 +28,7 @@ CONDITIONS = ("proposed", "proposed_not", "declined_as", "intent_sure", "scope",
               "scope_out_sure", "scope_out_firm", "scope_in_high",
               "inputs_sure", "inputs_certain", "recoverable", "stated", "asks", "answers_ask", "asks_figure", "story",
               "lead_fits", "rule_worked", "several_figures", "read_by", "asks_income", "rate_given", "decline_unread",
-              "incomes_left_out")
+              "incomes_left_out", "pays_employee")
 
 
 @dataclass(frozen=True)
@@ -140,6 +140,7 @@ class Facts:
     rate_given: bool = False     # the question names the tax rate its figure is worked at
     decline_unread: bool = False  # a proposed decline's subject is neither the frame's likeliest subject nor its likeliest other
     incomes_left_out: bool = False  # a proposed calculation uses none of one of the question's incomes
+    pays_employee: bool = False  # what is asked is about a payment an employer makes (payment_frame.py)
 
     def holds(self, when: dict) -> bool:
         checks = {
@@ -158,6 +159,7 @@ class Facts:
             "read_by": lambda v: self.read_by in v, "asks_income": lambda v: self.asks_income == bool(v),
             "rate_given": lambda v: self.rate_given == bool(v), "decline_unread": lambda v: self.decline_unread == bool(v),
             "incomes_left_out": lambda v: self.incomes_left_out == bool(v),
+            "pays_employee": lambda v: self.pays_employee == bool(v),
         }
         return all(checks[name](value) for name, value in when.items())
 
@@ -202,7 +204,17 @@ def facts_of(decision, frame: QuestionFrame, settings, asked_alone: Callable[[],
                  kept=kept, read_by=frame.read_by, rate_given=frame.rate_given,
                  asks_income=decision.action == "clarify" and any(m in table().income_asks for m in decision.missing or ()),
                  decline_unread=_decline_unread(decision, frame),
-                 incomes_left_out=bool(left_out(decision, frame, settings.frame_bar)))
+                 incomes_left_out=bool(left_out(decision, frame, settings.frame_bar)),
+                 pays_employee=decision.action == "decline" and _pays_employee(decision, frame))
+
+
+def _pays_employee(decision, frame: QuestionFrame) -> bool:
+    """Whether the question's asking sentences (or its opening) name a payment an employer makes."""
+    from nztax.payment_frame import asked_payment
+    from nztax.sentences import sentences
+
+    asked = asked_payment(frame.asking, " ".join(sentences(decision.question)[:2]), decision.question)
+    return asked is not None
 
 
 def _decline_unread(decision, frame: QuestionFrame) -> bool:

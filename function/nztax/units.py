@@ -306,15 +306,32 @@ def asks_yes_or_no(question: str) -> bool:
     return any(_POLAR.match(part.strip(" \"'(")) for part in re.split(r"(?<=[.?!])\s+", question or "") if part.strip())
 
 
-def opening_for(lead: str, question: str) -> str:
+def opening_for(lead: str, question: str, written_for: str = "") -> str:
     """The lead as it opens the answer to `question`: "Yes." answers only a yes-or-no question, so
     for any other ("How much tax do I pay on my rental?") the sentence starts after it. "No." stays:
-    to "What is the tax-free threshold?" it denies what the question takes for granted."""
+    to "What is the tax-free threshold?" it denies what the question takes for granted. Neither
+    stays when `question` asks the other way round from `written_for`, the unit's own question
+    ("could it be non-taxable?" to a unit asking "Is it taxable?")."""
     m = _YES.match(lead)
-    if m is None or asks_yes_or_no(question):
+    if written_for and other_way_round(question, written_for):
+        m = _YES.match(lead) or _NO.match(lead)
+    elif m is None or asks_yes_or_no(question):
+        return lead
+    if m is None:
         return lead
     rest = lead[m.end():]
     return rest[:1].upper() + rest[1:]
+
+
+_NO = re.compile(r"^No(?:[.,:;]|\s*[-–—])\s*")
+
+
+def other_way_round(question: str, written_for: str) -> bool:
+    """Whether one asks if something is untaxed and the other if it is taxed (data/cue_words.yaml, asks_untaxed)."""
+    from nztax.cue_words import cue
+
+    untaxed = cue("asks_untaxed")
+    return bool(untaxed.search(question)) != bool(untaxed.search(written_for))
 
 
 def compose(unit: Unit, decision, rules, current_year: str, titles: dict[str, str], section_of=None):
@@ -332,7 +349,7 @@ def compose(unit: Unit, decision, rules, current_year: str, titles: dict[str, st
     lead = fill(unit.lead, unit_values(year_rules))
     if not lead:
         return None
-    body, citations = [opening_for(lead, getattr(decision, "asked", "") or "")], []
+    body, citations = [opening_for(lead, getattr(decision, "asked", "") or "", unit.question)], []
     if unit.source is not None:
         title = titles.get(unit.source.url) or "Inland Revenue"
         body[0] += f" [[1]]({unit.source.url})"
