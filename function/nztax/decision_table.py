@@ -24,6 +24,7 @@ from nztax.yaml_data import load_yaml
 
 TABLE_FILE = Path(__file__).parent / "data" / "decisions.yaml"
 INCOME_OWNERS = ("me", "partner")
+EXTRA_PAY_TOOL = "calculate_extra_pay_paye"
 CONDITIONS = ("proposed", "proposed_not", "declined_as", "intent_sure", "scope", "scope_not", "scope_sure", "scope_firm",
               "scope_out_sure", "scope_out_firm", "scope_in_high",
               "inputs_sure", "inputs_certain", "recoverable", "stated", "asks", "answers_ask", "asks_figure", "story",
@@ -107,6 +108,10 @@ def _handed_over(decision, frame: QuestionFrame) -> list:
     inputs = frame.inputs_of(input_amounts(decision.slots))
     if inputs and all(a.owner == EXAMPLE_OWNER for a in inputs):
         return []
+    if _pays_employee(decision, frame):
+        # A payment an employer makes is not a year's income: only the extra-pay calculator takes it
+        # as what it is (a sum on it needs the pay around it, which the poster confirms there).
+        return [call for call in decision.calls if call[0] == EXTRA_PAY_TOOL]
     return list(decision.calls)
 
 

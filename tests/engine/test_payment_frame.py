@@ -117,3 +117,9 @@ def test_a_kind_no_unit_states_a_rule_for_gets_no_unit_for_a_neighbouring_kind(e
     text = ("A settlement pays a former employee $30,000 for hurt and humiliation. Is all of it non-taxable, or "
             "could part of it be an exit inducement?")
     assert not opens_with(engine, bank, text, "payments-from-your-employer/is-an-exit-inducement-payment-taxed")
+
+
+def test_a_payment_s_figure_is_not_handed_to_the_income_tax_calculator_as_a_year_s_income(engine):
+    text = ("Our client settled with a dismissed employee: the agreement pays $30,000 for hurt and humiliation. "
+            "Is it non-taxable, or could part of it be an exit inducement we should tax?")
+    assert "taxable_income=30000" not in opening(engine, text)
