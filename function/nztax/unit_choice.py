@@ -16,7 +16,10 @@ for that age, or to the best match among the units that hold for it, from the sa
 several sentences that matched nothing whole is read by its asking sentences
 (`UnitMatcher.match_asked`), each held to what it asks; a post of two sentences only when its asking
 sentence and the whole post are nearest the same unit; never a unit about another subject of a group
-the post names (shares against land, an employee against the self-employed).
+the post names (shares against land, an employee against the self-employed). A question about a
+payment an employer makes (payment_frame.py) that matched nothing, or whose asking sentence matched
+a unit not stating the rule for that payment, gets the unit whose own question names the same kind
+and asks the same thing about it.
 """
 
 from __future__ import annotations
