@@ -29,7 +29,7 @@ CONDITIONS = ("proposed", "proposed_not", "declined_as", "intent_sure", "scope",
               "scope_out_sure", "scope_out_firm", "scope_in_high",
               "inputs_sure", "inputs_certain", "recoverable", "stated", "asks", "answers_ask", "asks_figure", "story",
               "lead_fits", "rule_worked", "several_figures", "read_by", "asks_income", "rate_given", "decline_unread",
-              "incomes_left_out", "pays_employee")
+              "incomes_left_out", "pays_employee", "payment_as_income")
 
 
 @dataclass(frozen=True)
@@ -146,6 +146,7 @@ class Facts:
     decline_unread: bool = False  # a proposed decline's subject is neither the frame's likeliest subject nor its likeliest other
     incomes_left_out: bool = False  # a proposed calculation uses none of one of the question's incomes
     pays_employee: bool = False  # what is asked is about a payment an employer makes (payment_frame.py)
+    payment_as_income: bool = False  # a proposed sum takes such a payment as income, not as an extra pay
 
     def holds(self, when: dict) -> bool:
         checks = {
@@ -165,6 +166,7 @@ class Facts:
             "rate_given": lambda v: self.rate_given == bool(v), "decline_unread": lambda v: self.decline_unread == bool(v),
             "incomes_left_out": lambda v: self.incomes_left_out == bool(v),
             "pays_employee": lambda v: self.pays_employee == bool(v),
+            "payment_as_income": lambda v: self.payment_as_income == bool(v),
         }
         return all(checks[name](value) for name, value in when.items())
 
@@ -210,7 +212,9 @@ def facts_of(decision, frame: QuestionFrame, settings, asked_alone: Callable[[],
                  asks_income=decision.action == "clarify" and any(m in table().income_asks for m in decision.missing or ()),
                  decline_unread=_decline_unread(decision, frame),
                  incomes_left_out=bool(left_out(decision, frame, settings.frame_bar)),
-                 pays_employee=decision.action == "decline" and _pays_employee(decision, frame))
+                 pays_employee=decision.action == "decline" and _pays_employee(decision, frame),
+                 payment_as_income=decision.action == "calculate" and any(name != EXTRA_PAY_TOOL for name, _ in decision.calls)
+                 and _pays_employee(decision, frame))
 
 
 def _pays_employee(decision, frame: QuestionFrame) -> bool:

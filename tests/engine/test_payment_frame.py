@@ -92,8 +92,7 @@ def opens_with(engine, bank, text: str, unit_id: str) -> bool:
 
 
 RETENTION = "payments-from-your-employer/how-is-a-retention-payment-taxed"
-TOGETHER = ("deductions-from-payments-together/"
-            "do-kiwisaver-and-the-acc-levy-come-off-leave-paid-out-with-a-redundancy-payment")
+TOGETHER = "deductions-from-payments-together/do-kiwisaver-and-the-acc-levy-come-off-leave-paid-out-with"
 
 
 @pytest.mark.parametrize("text", [
@@ -120,6 +119,6 @@ def test_a_kind_no_unit_states_a_rule_for_gets_no_unit_for_a_neighbouring_kind(e
 
 
 def test_a_payment_s_figure_is_not_handed_to_the_income_tax_calculator_as_a_year_s_income(engine):
-    text = ("Our client settled with a dismissed employee: the agreement pays $30,000 for hurt and humiliation. "
-            "Is it non-taxable, or could part of it be an exit inducement we should tax?")
+    text = ("Our client settled with a dismissed employee for $30,000. Is it all non-taxable as hurt and "
+            "humiliation, or could part of it be an exit inducement we should tax?")
     assert "taxable_income=30000" not in opening(engine, text)
