@@ -113,7 +113,7 @@ def test_deductions_asked_about_two_kinds_paid_together_get_the_unit_on_both(eng
 
 
 def test_a_kind_no_unit_states_a_rule_for_gets_no_unit_for_a_neighbouring_kind(engine, bank):
-    text = ("A settlement pays a former employee $30,000 for hurt and humiliation. Is all of it non-taxable, or "
+    text = ("A settlement pays a former employee $30,000. Is all of it non-taxable as hurt and humiliation, or "
             "could part of it be an exit inducement?")
     assert not opens_with(engine, bank, text, "payments-from-your-employer/is-an-exit-inducement-payment-taxed")
 
