@@ -222,7 +222,8 @@ def _pays_employee(decision, frame: QuestionFrame) -> bool:
     from nztax.payment_frame import asked_payment
     from nztax.sentences import sentences
 
-    asked = asked_payment(frame.asking, " ".join(sentences(decision.question)[:2]), decision.question)
+    question = getattr(decision, "question", None) or ""
+    asked = asked_payment(frame.asking, " ".join(sentences(question)[:2]), question)
     return asked is not None
 
 

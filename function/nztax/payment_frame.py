@@ -127,8 +127,8 @@ def _wording(text: str, context: str) -> PaymentReading:
 
 
 def _wordings(unit) -> list[PaymentReading]:
-    """Each of a unit's wordings read, an employer named in any of them counting for all."""
-    context = " ".join(unit.paraphrases)
+    """Each of a unit's wordings read, an employer named in any of them or its lead counting for all."""
+    context = " ".join((*unit.paraphrases, unit.lead or ""))
     return [_wording(w, context) for w in unit.paraphrases]
 
 
