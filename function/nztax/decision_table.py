@@ -219,12 +219,9 @@ def facts_of(decision, frame: QuestionFrame, settings, asked_alone: Callable[[],
 
 def _pays_employee(decision, frame: QuestionFrame) -> bool:
     """Whether the question's asking sentences (or its opening) name a payment an employer makes."""
-    from nztax.payment_frame import asked_payment
-    from nztax.sentences import sentences
+    from nztax.payment_frame import asked_in_post
 
-    question = getattr(decision, "question", None) or ""
-    asked = asked_payment(frame.asking, " ".join(sentences(question)[:2]), question)
-    return asked is not None
+    return asked_in_post(frame.asking, getattr(decision, "question", None) or "") is not None
 
 
 def _decline_unread(decision, frame: QuestionFrame) -> bool:

@@ -109,6 +109,13 @@ def asked_payment(asking: list[str] | tuple[str, ...], opening: str, whole: str)
     return PaymentReading(narrowest(frozenset(kinds | under)), asked_about(said))
 
 
+def asked_in_post(asking, question: str) -> PaymentReading | None:
+    """`asked_payment` for a question, its opening being its first two sentences (a title and the first)."""
+    from nztax.sentences import sentences
+
+    return asked_payment(asking, " ".join(sentences(question)[:2]), question)
+
+
 def answers(wording: PaymentReading, asked: PaymentReading) -> int | None:
     """How many asked kinds a unit's wording names exactly, when it answers what is asked (the same
     thing asked, every kind it names one the post asks about or wider, and every asked kind

@@ -106,7 +106,7 @@ def _payment_unit(engine, decision, frame, vector, fits, found=None):
     asking = [s for s, asks in zip(frame.asking, frame.asks_each) if not (own_money and asks in ("figure", "check"))]
     if frame.asking and not asking:
         return None
-    asked = payment_frame.asked_payment(asking, " ".join(sentences(decision.question)[:2]), decision.question)
+    asked = payment_frame.asked_in_post(asking, decision.question)
     if asked is None or not asked.kinds or (found is not None and payment_frame.states_rule(found.unit, asked)):
         return None
     matcher = engine.unit_matcher
