@@ -24,11 +24,12 @@ from nztax.yaml_data import load_yaml
 
 TABLE_FILE = Path(__file__).parent / "data" / "decisions.yaml"
 INCOME_OWNERS = ("me", "partner")
+EXTRA_PAY_TOOL = "calculate_extra_pay_paye"
 CONDITIONS = ("proposed", "proposed_not", "declined_as", "intent_sure", "scope", "scope_not", "scope_sure", "scope_firm",
               "scope_out_sure", "scope_out_firm", "scope_in_high",
               "inputs_sure", "inputs_certain", "recoverable", "stated", "asks", "answers_ask", "asks_figure", "story",
               "lead_fits", "rule_worked", "several_figures", "read_by", "asks_income", "rate_given", "decline_unread",
-              "incomes_left_out", "foreign_withholding")
+              "incomes_left_out", "foreign_withholding", "pays_employee", "payment_as_income")
 
 
 @dataclass(frozen=True)
@@ -108,6 +109,10 @@ def _handed_over(decision, frame: QuestionFrame) -> list:
     inputs = frame.inputs_of(input_amounts(decision.slots))
     if inputs and all(a.owner == EXAMPLE_OWNER for a in inputs):
         return []
+    if _pays_employee(decision, frame):
+        # A payment an employer makes is not a year's income: only the extra-pay calculator takes it
+        # as what it is (a sum on it needs the pay around it, which the poster confirms there).
+        return [call for call in decision.calls if call[0] == EXTRA_PAY_TOOL]
     return list(decision.calls)
 
 
@@ -142,6 +147,8 @@ class Facts:
     decline_unread: bool = False  # a proposed decline's subject is neither the frame's likeliest subject nor its likeliest other
     incomes_left_out: bool = False  # a proposed calculation uses none of one of the question's incomes
     foreign_withholding: bool = False  # the question names a tax withheld under a name the sources never use
+    pays_employee: bool = False  # what is asked is about a payment an employer makes (payment_frame.py)
+    payment_as_income: bool = False  # a proposed sum takes such a payment as income, not as an extra pay
 
     def holds(self, when: dict) -> bool:
         checks = {
@@ -161,6 +168,8 @@ class Facts:
             "rate_given": lambda v: self.rate_given == bool(v), "decline_unread": lambda v: self.decline_unread == bool(v),
             "incomes_left_out": lambda v: self.incomes_left_out == bool(v),
             "foreign_withholding": lambda v: self.foreign_withholding == bool(v),
+            "pays_employee": lambda v: self.pays_employee == bool(v),
+            "payment_as_income": lambda v: self.payment_as_income == bool(v),
         }
         return all(checks[name](value) for name, value in when.items())
 
@@ -206,7 +215,17 @@ def facts_of(decision, frame: QuestionFrame, settings, asked_alone: Callable[[],
                  asks_income=decision.action == "clarify" and any(m in table().income_asks for m in decision.missing or ()),
                  decline_unread=_decline_unread(decision, frame),
                  incomes_left_out=bool(left_out(decision, frame, settings.frame_bar)),
-                 foreign_withholding=frame.foreign_withholding)
+                 foreign_withholding=frame.foreign_withholding,
+                 pays_employee=decision.action == "decline" and _pays_employee(decision, frame),
+                 payment_as_income=decision.action == "calculate" and any(name != EXTRA_PAY_TOOL for name, _ in decision.calls)
+                 and _pays_employee(decision, frame))
+
+
+def _pays_employee(decision, frame: QuestionFrame) -> bool:
+    """Whether the question's asking sentences (or its opening) name a payment an employer makes."""
+    from nztax.payment_frame import asked_in_post
+
+    return asked_in_post(frame.asking, getattr(decision, "question", None) or "") is not None
 
 
 def _decline_unread(decision, frame: QuestionFrame) -> bool:

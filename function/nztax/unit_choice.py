@@ -16,14 +16,17 @@ for that age, or to the best match among the units that hold for it, from the sa
 several sentences that matched nothing whole is read by its asking sentences
 (`UnitMatcher.match_asked`), each held to what it asks; a post of two sentences only when its asking
 sentence and the whole post are nearest the same unit; never a unit about another subject of a group
-the post names (shares against land, an employee against the self-employed).
+the post names (shares against land, an employee against the self-employed). A question about a
+payment an employer makes (payment_frame.py) that matched nothing, or whose asking sentence matched
+a unit not stating the rule for that payment, gets the unit whose own question names the same kind
+and asks the same thing about it.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
 
-from nztax import applies, opening_fit
+from nztax import applies, opening_fit, payment_frame
 from nztax.opening_fit import lead_on_subject
 from nztax.sentences import sentences
 from nztax.slots import read_slots, reading, without_denied
@@ -103,6 +106,11 @@ def choose(engine, decision, frame, vector, unread: bool):
         asking = _asking(engine, frame, frame.asking_for_units(engine.settings.frame_bar))
         if asking:
             found = matcher.match_asked(asking, vector, story=frame.story, allowed=_fits_sentence(engine, decision))
+    if (found is None or found.sentence) and not decision.used_history and frame is not None and decision.action != "decline":
+        # A payment from an employer, named but asked about in the story's own words: the unit whose
+        # question names the same kind of payment and asks the same thing about it (payment_frame.py),
+        # also in place of a unit an asking sentence is nearest that does not state that rule.
+        found = _payment_unit(engine, decision, frame, vector, fits, found) or found
     if not decision.used_history and decision.action != "decline" and frame is not None:
         # A question naming a situation (a casual worker, unpaid leave ...) is answered by a unit for
         # that situation: one whose question names it, in place of a general unit that does not.
@@ -123,3 +131,27 @@ def choose(engine, decision, frame, vector, unread: bool):
             matcher.match(question, vector, reading(decision.slots), unread=unread, scores=scores,
                           allowed=lambda u: applies.allowed(u, ages, year_rules) and fits(u)), "unit", None)
     return unit, decision
+
+
+def _payment_unit(engine, decision, frame, vector, fits, found=None):
+    """The unit stating the rule for the employer payment a question asks about (payment_frame.py),
+    matched on the asking sentences (not those asking a figure of the poster's own money: that is a
+    sum), the whole post choosing among equals."""
+    from nztax.unit_match import UnitMatch
+
+    own_money = any(a.owner == "me" and a.period is not None for a in frame.amounts)
+    asking = [s for s, asks in zip(frame.asking, frame.asks_each) if not (own_money and asks in ("figure", "check"))]
+    if frame.asking and not asking:
+        return None
+    asked = payment_frame.asked_in_post(asking, decision.question)
+    if asked is None or not asked.kinds or (found is not None and payment_frame.states_rule(found.unit, asked)):
+        return None
+    matcher = engine.unit_matcher
+    found = payment_frame.payment_unit(matcher.units, asked, matcher.post_cosines(vector), allowed=lambda u: fits(u)
+                                       and not opening_fit.other_subject(decision.question, u.question, None))
+    if found is None:
+        return None
+    naming = [s for s in asking if payment_frame.kinds_named(s)]
+    sentence = (naming or asking or [None])[0]
+    return UnitMatch(matcher.units[found], 0.0, 0.0, sentence=sentence if sentence != decision.question else None)
+

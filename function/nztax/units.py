@@ -321,19 +321,36 @@ def asks_yes_or_no_after_lead_in(question: str) -> bool:
                for m in _LEAD_IN.finditer(part))
 
 
-def opening_for(lead: str, question: str, read_yes_or_no: bool = False) -> str:
+def opening_for(lead: str, question: str, read_yes_or_no: bool = False, written_for: str = "") -> str:
     """The lead as it opens the answer to `question`: "Yes." answers only a yes-or-no question, so
     for any other ("How much tax do I pay on my rental?") the sentence starts after it. "No." stays:
     to "What is the tax-free threshold?" it denies what the question takes for granted.
     `read_yes_or_no`: the frame read the question surely as asking whether; then an auxiliary verb
-    after a lead-in will do (a post's "My question is, can I …?"): its verdict is the answer asked for.
-    (The frame's reading alone is not enough: "I wanted to check if an allowance is taxed as extra
-    pay?" reads as yes-or-no, and a unit on whether it is taxed would answer it "Yes".)"""
+    after a lead-in will do: its verdict is the answer asked for. (The frame's reading alone is not
+    enough: a sentence checking whether an allowance is taxed as an extra pay reads as yes-or-no, and a
+    unit on whether it is taxed at all would answer it "Yes".) Neither verdict stays when `question`
+    asks the other way round from `written_for`, the unit's own question (whether a payment is
+    untaxed, to a unit asking whether it is taxed)."""
     m = _YES.match(lead)
-    if m is None or asks_yes_or_no(question) or (read_yes_or_no and asks_yes_or_no_after_lead_in(question)):
+    if written_for and other_way_round(question, written_for):
+        m = _YES.match(lead) or _NO.match(lead)
+    elif m is None or asks_yes_or_no(question) or (read_yes_or_no and asks_yes_or_no_after_lead_in(question)):
+        return lead
+    if m is None:
         return lead
     rest = lead[m.end():]
     return rest[:1].upper() + rest[1:]
+
+
+_NO = re.compile(r"^No(?:[.,:;]|\s*[-–—])\s*")
+
+
+def other_way_round(question: str, written_for: str) -> bool:
+    """Whether one asks if something is untaxed and the other if it is taxed (data/cue_words.yaml, asks_untaxed)."""
+    from nztax.cue_words import cue
+
+    untaxed = cue("asks_untaxed")
+    return bool(untaxed.search(question)) != bool(untaxed.search(written_for))
 
 
 def compose(unit: Unit, decision, rules, current_year: str, titles: dict[str, str], section_of=None,
@@ -352,7 +369,7 @@ def compose(unit: Unit, decision, rules, current_year: str, titles: dict[str, st
     lead = fill(unit.lead, unit_values(year_rules))
     if not lead:
         return None
-    body, citations = [opening_for(lead, getattr(decision, "asked", "") or "", read_yes_or_no)], []
+    body, citations = [opening_for(lead, getattr(decision, "asked", "") or "", read_yes_or_no, unit.question)], []
     if unit.source is not None:
         title = titles.get(unit.source.url) or "Inland Revenue"
         body[0] += f" [[1]]({unit.source.url})"

@@ -1,0 +1,159 @@
+"""A payment an employer makes, as a question names it, and the answer unit that states its rule.
+
+In: a question's asking sentences and its whole text; the answer units the Ask box may serve. Out:
+`read_payment(text)` -> `PaymentReading` (the kinds of employer payment named: a bonus, leave paid
+out, a redundancy payment, an allowance …, and what is asked about them: whether and how it is
+taxed, a deduction from it (KiwiSaver, student loan, the ACC earners' levy) or the year's result);
+`asked_payment(asking, whole)` -> the reading of what a post asks; `payment_unit(...)` -> the unit
+whose own question names the same kinds and asks the same thing, or None.
+
+Kinds and the words for them are data (`data/employer_payments.yaml`), each with the wider kind it
+belongs to (`is_a`: a retention payment is a bonus, a bonus an extra pay), so a unit on the wider
+kind answers a narrower one no unit names. A post's story names many payments ("the annual leave and
+notice were paid out separately … the $50,000 is listed under hurt and humiliation"); what it asks
+about are the kinds its asking sentences name, or, when they name none or only a wider kind ("these
+lump sums"), the kinds the whole post names under it. A unit answers when its question (or one of
+its paraphrases) asks the same thing about kinds the post names, and names, exactly or by a wider
+kind, every kind asked about: a post asking about leave paid out with a redundancy payment is
+answered by the unit on both, and a post asking about a kind no unit states a rule for (compensation
+for hurt and humiliation) by none. The unit naming most of the asked kinds exactly wins; among
+equals, the one the whole post is nearest.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from nztax.yaml_data import load_yaml
+
+DATA = Path(__file__).resolve().parent / "data" / "employer_payments.yaml"
+TAX = "tax"  # what is asked when no deduction and no year-end result is named: whether and how it is taxed
+YEAR_END = "year end"
+
+
+@dataclass(frozen=True)
+class PaymentReading:
+    kinds: frozenset[str]
+    asked: frozenset[str]
+
+
+@functools.lru_cache(maxsize=1)
+def _data() -> dict:
+    raw = load_yaml(DATA.read_text(encoding="utf-8"))
+
+    def joined(words) -> re.Pattern:
+        return re.compile(r"\b(?:" + "|".join(f"(?:{w})" for w in words) + r")\b", re.I)
+
+    kinds = raw["kinds"]
+    return {
+        "kinds": {name: joined(spec["words"]) for name, spec in kinds.items()},
+        "needs_employer": frozenset(name for name, spec in kinds.items() if spec.get("needs_employer")),
+        "employer": joined(raw["employer"]),
+        "parent": {name: spec.get("is_a") for name, spec in kinds.items()},
+        "deductions": {name: joined(words) for name, words in raw["deductions"].items()},
+        "year_end": joined(raw["year_end"]),
+        "taxed_as": joined(raw["taxed_as"]),
+    }
+
+
+def wider(kind: str) -> frozenset[str]:
+    """The kind and every kind it belongs to."""
+    parent, found = _data()["parent"], [kind]
+    while parent.get(found[-1]) and parent[found[-1]] not in found:
+        found.append(parent[found[-1]])
+    return frozenset(found)
+
+
+def kinds_named(text: str, context: str | None = None) -> frozenset[str]:
+    """The kinds of payment a text names (not how it says one is taxed: "taxed as an extra pay"); a kind
+    whose words are not an employer's alone ("a lump sum") only where `context` (the text itself by
+    default: for a post's sentence, the whole post) names an employer."""
+    data = _data()
+    text = data["taxed_as"].sub(" ", text)
+    named = frozenset(name for name, pattern in data["kinds"].items() if pattern.search(text))
+    employer = data["employer"].search(text if context is None else context)
+    return named if not named & data["needs_employer"] or employer else named - data["needs_employer"]
+
+
+def asked_about(text: str) -> frozenset[str]:
+    """What a sentence asks about a payment: the deductions it names, else the year's result, else tax."""
+    data = _data()
+    named = frozenset(name for name, pattern in data["deductions"].items() if pattern.search(text))
+    if named:
+        return named
+    return frozenset({YEAR_END}) if data["year_end"].search(text) else frozenset({TAX})
+
+
+def read_payment(text: str) -> PaymentReading:
+    return PaymentReading(kinds_named(text), asked_about(text))
+
+
+def narrowest(kinds: frozenset[str]) -> frozenset[str]:
+    """The kinds that are not a wider kind of another one named ("a one-off bonus" is a bonus)."""
+    return frozenset(k for k in kinds if not any(k in wider(other) for other in kinds if other != k))
+
+
+def asked_payment(asking: list[str] | tuple[str, ...], opening: str, whole: str) -> PaymentReading | None:
+    """What a post asks about an employer payment, or None when it asks about none. The kinds are the
+    asking sentences' own, with the narrower kinds the post names under a wider one they name ("these
+    lump sums" after five bonuses); where the asking sentences name none, those of its `opening`
+    (a title and first sentence say what the post is about: "Is this taxable?" refers back to them)."""
+    said = " ".join(asking)
+    kinds = kinds_named(said, whole) or kinds_named(opening, whole)
+    if not kinds:
+        return None
+    under = {k for k in kinds_named(whole) if any(a in wider(k) and a != k for a in kinds)}
+    return PaymentReading(narrowest(frozenset(kinds | under)), asked_about(said))
+
+
+def asked_in_post(asking, question: str) -> PaymentReading | None:
+    """`asked_payment` for a question, its opening being its first two sentences (a title and the first)."""
+    from nztax.sentences import sentences
+
+    return asked_payment(asking, " ".join(sentences(question)[:2]), question)
+
+
+def answers(wording: PaymentReading, asked: PaymentReading) -> int | None:
+    """How many asked kinds a unit's wording names exactly, when it answers what is asked (the same
+    thing asked, every kind it names one the post asks about or wider, and every asked kind
+    covered); None when it does not."""
+    if not wording.kinds or wording.asked != asked.asked:
+        return None
+    allowed = frozenset().union(*(wider(k) for k in asked.kinds))
+    if not wording.kinds <= allowed or not all(wider(k) & wording.kinds for k in asked.kinds):
+        return None
+    return len(wording.kinds & asked.kinds)
+
+
+@functools.lru_cache(maxsize=4096)
+def _wording(text: str, context: str) -> PaymentReading:
+    return PaymentReading(kinds_named(text, context), asked_about(text))
+
+
+def _wordings(unit) -> list[PaymentReading]:
+    """Each of a unit's wordings read, an employer named in any of them or its lead counting for all."""
+    context = " ".join((*unit.paraphrases, unit.lead or ""))
+    return [_wording(w, context) for w in unit.paraphrases]
+
+
+def states_rule(unit, asked: PaymentReading) -> bool:
+    """Whether a unit's question or a paraphrase asks what is asked about the kinds asked about."""
+    return any(answers(w, asked) is not None for w in _wordings(unit))
+
+
+def payment_unit(units, asked: PaymentReading, nearness: dict[int, float], allowed=None):
+    """The unit (index into `units`) that states the rule for what is asked, or None: the most asked
+    kinds named exactly by its question or a paraphrase, then the one `nearness` (the whole post's
+    cosine to each unit) puts nearest. `allowed(unit)`: whether it may answer at all."""
+    best, best_key = None, None
+    for i, unit in enumerate(units):
+        exact = [n for n in (answers(w, asked) for w in _wordings(unit)) if n is not None]
+        if not exact:
+            continue
+        key = (max(exact), nearness.get(i, 0.0))
+        if (best_key is None or key > best_key) and (allowed is None or allowed(unit)):
+            best, best_key = i, key
+    return best
