@@ -19,6 +19,12 @@ Only a sentence that may open (opening_fit.py: not a worked example, not about a
 than the question names, and naming the situation the question is about when it names one: a casual
 worker, unpaid leave ...) is weighed for first place; when no sentence of the lead may, the best
 passage sentence that may and covers enough of the question opens, whatever the margin.
+
+A question can ask something of the topic that the lead, written for the topic's central question,
+does not say: how the credit is got, what happens after a wrong rate, what a term means
+(`opening_fit.aspects_asked`, the aspects in data). Then the lead's sentence that says it comes
+first; when none does, the best passage sentence that says it, covers enough of the question and
+shares a word with it beyond the intent's topic (its keywords) opens, whatever the margin.
 """
 
 from __future__ import annotations
@@ -27,7 +33,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from nztax.opening_fit import covers, may_open
+from nztax.opening_fit import aspects_asked, covers, may_open, states_aspect
 from nztax.sentences import sentences
 
 YES_NO = re.compile(r"^(?:Yes|No)\.$")
@@ -56,15 +62,32 @@ def lead_sentences(lead: str) -> list[str]:
     return out
 
 
+def asked_beyond_topic(question: str, topic: tuple[str, ...]) -> frozenset[str]:
+    """The question's words outside its intent's topic (the intent's keywords, with IRD's terms for
+    them) and outside the words every tax text has: what it asks about the topic ("get", "code" in
+    "How do I get the IETC — is it through my tax code?")."""
+    from nztax.query_expansion import canonical_terms
+    from nztax.say import GENERIC_WORDS, QUESTION_AMOUNT
+    from nztax.understand import words
+
+    plain = QUESTION_AMOUNT.sub(" ", question)
+    named = words(plain) | words(" ".join(canonical_terms(plain)))
+    said = " ".join(topic)
+    return frozenset(named - words(said) - words(" ".join(canonical_terms(said))) - GENERIC_WORDS)
+
+
 def choose(question: str, lead: str, hits: list, tax_year: str | None, past_year: bool, margin: float,
-           question_hits: Callable[[], list] | None = None, situations: frozenset[str] = frozenset()) -> Opening:
+           question_hits: Callable[[], list] | None = None, situations: frozenset[str] = frozenset(),
+           topic: tuple[str, ...] = ()) -> Opening:
     """How the fact answer to `question` opens (see the module docstring). `hits` were retrieved
     with the intent's search words; `question_hits()` retrieves for the question's words alone,
     asked only when the lead covers too little of the question (the intent's words pull towards
     the intent's own pages, which its lead already speaks for). `situations`: those the question is
     about (opening_fit.situations_asked); only a sentence naming one may open, so a lead that names
-    none gives way to a passage sentence that does, or stays when none does."""
+    none gives way to a passage sentence that does, or stays when none does. `topic`: the intent's
+    keywords, the words its lead speaks for whatever the question asks of them."""
     from nztax.say import MIN_SENTENCE_COVERAGE, passage_candidates, scored_sentences
+    from nztax.understand import words
 
     own = lead_sentences(lead)
     if not own:
@@ -94,6 +117,23 @@ def choose(question: str, lead: str, hits: list, tax_year: str | None, past_year
     best_passage = next(((score, coverage, s, source) for score, coverage, s, source in scored
                          if not isinstance(source, int) and fits(s, source)), None)
     lead_fits = best_own[2] is not None
+    aspects = aspects_asked(question)
+    if aspects and lead_fits:
+        # (The lead's sentences that share a word with the question, best first.)
+        order = [k for _, _, _, k in scored if isinstance(k, int)]
+        saying = [k for k in order if fits(own[k], k) and states_aspect(own[k], aspects)]
+        if saying:
+            # The lead's sentence that says what is asked comes first; the lead keeps its best score.
+            best_own = (best_own[0], best_own[1], own[saying[0]])
+        else:
+            # The lead speaks for the topic but not to what is asked of it: a passage sentence that
+            # does, on something the question names beyond the intent's topic, opens whatever the margin.
+            beyond = asked_beyond_topic(question, topic)
+            speaking = next(((score, coverage, s, source) for score, coverage, s, source in scored
+                             if not isinstance(source, int) and coverage >= MIN_SENTENCE_COVERAGE
+                             and states_aspect(s, aspects) and words(s) & beyond and fits(s, source)), None)
+            if speaking is not None:
+                best_passage, lead_fits = speaking, False
     if (best_passage is not None and best_passage[1] >= MIN_SENTENCE_COVERAGE
             and (not lead_fits or best_passage[0] > best_own[0] + margin)):
         return Opening(lead=lead, sentence=best_passage[2], hit=best_passage[3], score=round(best_passage[0], 4),

@@ -2,7 +2,8 @@
 
 In: the question, a candidate sentence and its passage (None for a sentence of a lead, whose whole
 text comes as `context`). Out: `may_open(question, sentence, hit, context)` -> bool;
-`worked_example(sentence, hit)`, `other_subject(question, sentence, hit, context)` -> bool. The lists
+`worked_example(sentence, hit)`, `other_subject(question, sentence, hit, context)` -> bool;
+`aspects_asked(question)` -> the aspects asked, `states_aspect(sentence, aspects)` -> bool. The lists
 are data (`data/opening_fit.yaml`).
 
 A worked example ("Mere is paid $800 a week …", "These figures come from …") shows a rule at work
@@ -23,6 +24,10 @@ intent's or a unit's, which has no passage) the whole lead (`context`), for the 
 about throughout (`read_by_whole_lead`): "New Zealand has no general capital gains tax" says nothing
 of shares, but the lead it opens is about shares and land, not crypto-assets. The question is read
 with IRD's own terms for its words (query_expansion: "bitcoin" is a crypto-asset).
+
+What the question asks of its topic (its aspect: how a thing is got, what happens, why, for how long,
+what a term is) is read here too (`aspects_asked`), and whether a sentence says it (`states_aspect`),
+both from the data's patterns; lead_choice.py holds the opening to it.
 """
 
 from __future__ import annotations
@@ -53,6 +58,7 @@ def _data() -> dict:
         "subjects": {group: {name: joined(alts) for name, alts in members.items()}
                      for group, members in raw["subjects"].items()},
         "situations": {name: joined(alts) for name, alts in raw["situations"].items()},
+        "aspects": {name: (joined(a["asked"]), joined(a["stated"])) for name, a in (raw.get("aspects") or {}).items()},
     }
 
 
@@ -155,6 +161,17 @@ def covers(situations: frozenset[str], sentence: str, hit=None, context: str | N
     if not situations:
         return True
     return bool(situations_named(" ".join((sentence, _heading(hit), context or ""))) & situations)
+
+
+def aspects_asked(question: str) -> frozenset[str]:
+    """What the question asks about its topic (`aspects` in the data: how it is got, what happens,
+    why, for how long); empty for a question asking none of these."""
+    return frozenset(name for name, (asked, _) in _data()["aspects"].items() if asked.search(question))
+
+
+def states_aspect(sentence: str, aspects: frozenset[str]) -> bool:
+    """Whether the sentence reads as saying one of the asked aspects."""
+    return any(_data()["aspects"][name][1].search(sentence) for name in aspects)
 
 
 def asks_for_example(question: str) -> bool:

@@ -358,7 +358,7 @@ def fact(decision: Decision, rules: RuleBook, hits: list, current_year: str, too
 
         lead_yield, asked = get_settings().lead_yield if lead_yield is None else lead_yield, weighed_against(decision)
         opening = choose(asked, lead, hits, decision.tax_year, decision.tax_year < current_year, lead_yield, question_hits,
-                         situations_named(asked))
+                         situations=situations_named(asked), topic=intent.keywords)
         body[0] = opening.lead
     support = best_sentences(decision.asked, hits, SUPPORT_SENTENCES, words(intent.search or "") if intent else None,
                              tax_year=decision.tax_year, past_year=decision.tax_year < current_year)

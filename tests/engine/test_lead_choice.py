@@ -125,3 +125,41 @@ def test_with_no_sentence_naming_the_situation_the_lead_stays():
     opening = choose("Are KiwiSaver contributions due on unpaid leave?", KS_LEAD, [other], "2026-27", False, 0.5,
                      situations=frozenset({"unpaid_leave"}))
     assert opening.sentence is None and opening.lead.startswith("KiwiSaver employee")
+
+# What the question asks of the topic (its aspect): the lead, written for the topic's central
+# question, opens only when it says that.
+AMOUNT_LEAD = ("The independent earner tax credit is worth at most $520 a year, for incomes from $24,000 to $70,000. "
+               "It is not for people on Working for Families.")
+TOPIC = ("ietc", "independent earner tax credit")
+
+
+def test_a_lead_that_does_not_say_how_gives_way_to_a_passage_that_does():
+    hit = _hit("You get the credit by giving your employer the right tax code, or after the end of the year.")
+    question = "How do I get the IETC — is it through my tax code?"
+    opening = choose(question, AMOUNT_LEAD, [hit], "2026-27", False, 0.5, topic=TOPIC)
+    assert opening.sentence == hit.text
+    assert opening.score < opening.lead_score + 0.5  # it would not have won on the margin
+    # A question asking none of the aspects: the margin decides.
+    assert choose("Who can get the independent earner tax credit through a tax code?", AMOUNT_LEAD, [hit], "2026-27",
+                  False, 0.5, topic=TOPIC).sentence is None
+
+
+def test_a_passage_saying_the_aspect_about_nothing_else_asked_does_not_open():
+    # (It says how, but shares no word with the question beyond the intent's topic.)
+    hit = _hit("You apply for the independent earner tax credit by filing an income tax return.")
+    assert choose("How does the IETC work?", AMOUNT_LEAD, [hit], "2026-27", False, 0.5, topic=TOPIC).sentence is None
+
+
+def test_the_leads_sentence_that_says_how_comes_first():
+    lead = AMOUNT_LEAD + " You get the credit by using the ME tax code in each pay."
+    opening = choose("How do I get the independent earner credit?", lead, [], "2026-27", False, 0.5, topic=TOPIC)
+    assert opening.sentence is None and opening.lead.startswith("You get the credit by using the ME tax code")
+
+
+def test_a_definition_is_what_opens_a_question_asking_what_a_term_is():
+    lead = ("Your tax code tells your employer how much tax to take from each pay: M for your main job, WT for "
+            "schedular payments (contractors).")
+    hit = _hit("Schedular payments are payments to contractors for certain types of work listed in the Income Tax Act.")
+    opening = choose("As a contractor, tax is taken off my invoices — what are schedular payments?", lead, [hit],
+                     "2026-27", False, 0.5, topic=("tax codes", "schedular", "contractor"))
+    assert opening.sentence == hit.text

@@ -111,3 +111,20 @@ def test_a_lead_mentioning_one_kind_of_earner_in_passing_still_opens_for_another
     opening = choose("What is the levy rate for a sole trader?", lead, [], "2026-27", False, 5.0)
     assert opening.lead.startswith("The levy is charged")
     assert not other_subject("What is the levy rate for a sole trader?", "The levy is charged on earnings.", None, context=lead)
+
+
+def test_the_aspect_a_question_asks_of_its_topic():
+    from nztax.opening_fit import aspects_asked, states_aspect
+
+    assert aspects_asked("How do I actually get the IETC — is it through my tax code?") == {"means"}
+    assert aspects_asked("What happens if I've been using the wrong PIR?") == {"consequence"}
+    assert aspects_asked("Why did my assessment show tax to pay?") == {"cause"}
+    assert aspects_asked("How long does transitional residence last?") == {"duration"}
+    assert aspects_asked("What are schedular payments?") == {"definition"}
+    # A figure asked is no aspect of these: the lead's figures answer it.
+    assert not aspects_asked("How much tax do I pay on $60,000?")
+    assert not aspects_asked("What is the tax rate for income between $50,000 and $70,000?")
+    assert not aspects_asked("What is the IETC worth?")
+    assert not aspects_asked("What is the student loan repayment threshold?")
+    assert states_aspect("You get the credit by giving your employer the right tax code.", frozenset({"means"}))
+    assert not states_aspect("The credit is worth at most $520 a year.", frozenset({"means"}))
