@@ -6,8 +6,8 @@ held-out question bank (`tests/golden/question_bank.yaml`). Out: `.work/eval/uni
 
 Held-out paraphrases: one in `HOLD_OUT` of the bank's paraphrases (`also`), chosen by a hash of
 the unit id and the text, is removed from the bank the Ask box matches against and asked through
-the engine as a new question (the stored paraphrase vectors no longer fit that bank, so they are
-computed afresh). The held-out paraphrases are split once into a development and a test half
+the engine as a new question (the stored paraphrase vectors and the stored engine parts no longer
+fit that bank, whose file is part of their key, so they are computed afresh). The held-out paraphrases are split once into a development and a test half
 (`splits.split_of`); thresholds are chosen on the development half, and both are reported. Each answer is scored by how it opens: with its own unit's lead (served), with
 another unit's lead (wrong unit), or with the engine's own answer (not served). The bank itself
 is not changed.

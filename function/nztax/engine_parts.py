@@ -11,7 +11,9 @@ the sections' numbers) took about a fifth of a second of every cold start. Unpic
 few milliseconds.
 
 Staleness: the file's key is the sha256 of everything the parts are made from: the index files
-they read, every data file, the package's own source, the settings they copy by value, the pickle
+they read, every data file, the files of the rules and unit sources the engine is configured with
+(named apart from the package's, so an engine on another unit bank never gets this bank's matcher),
+the package's own source, the settings they copy by value, the pickle
 protocol and the numpy version (not the Python version: the payload is plain data). A part stored from anything else is refused and built as before
 (with a log line), so an edited data file or module never meets an old part. Each input's sha256
 is recorded in the header with its size and modification time, and an input whose stamp is
@@ -78,13 +80,10 @@ def input_digests(settings, index_dir: Path, known: dict | None = None) -> dict[
     changes the modification time, so an edited or replaced input is read and hashed again; a copy
     with new times (a deploy's stage) is hashed again too, and has the same key if it is the same.
     """
-    from nztax.yaml_data import data_files
-
     package = Path(__file__).resolve().parent
     inputs = [(f"index:{name}", Path(index_dir) / name) for name in INDEX_INPUTS]
     inputs += [(f"source:{path.relative_to(package).as_posix()}", path) for path in sorted(package.rglob("*.py"))]
-    inputs += [(f"data:{path.relative_to(package).as_posix() if path.is_relative_to(package) else path.name}", path)
-               for path in data_files(settings.rules_dir, settings.units_dir)]
+    inputs += _data_inputs(settings, package)
     known = known or {}
     found = {}
     for name, path in inputs:
@@ -103,6 +102,26 @@ def input_digests(settings, index_dir: Path, known: dict | None = None) -> dict[
         except OSError:
             found[name] = [-1, -1, "<missing>"]
     return found
+
+
+def _data_inputs(settings, package: Path) -> list[tuple[str, Path]]:
+    """The package's data files by their place in it, then the files of the rules and units sources
+    the engine is configured with, by their place in that source. The sources are named apart even
+    where they are the package's own folders: an engine given another unit bank (`nztax eval units`
+    strips paraphrases into a file of its own) must not meet the matcher built from this one."""
+    from nztax.yaml_data import yaml_files
+
+    inputs = [(f"data:{path.relative_to(package).as_posix()}", path) for path in yaml_files(package)]
+    for role, source in (("rules", settings.rules_dir), ("units", settings.units_dir)):
+        if source is None:
+            continue
+        root = Path(source).resolve()
+        files = yaml_files(root)
+        if not files:  # a missing source is an input too: its reappearing must change the key
+            inputs.append((f"{role}:", root))
+        inputs += [(f"{role}:{path.relative_to(root).as_posix() if path != root else path.name}", path)
+                   for path in files]
+    return inputs
 
 
 def _recorded_inputs(header: bytes) -> dict | None:

@@ -111,12 +111,19 @@ def save_compiled(directory: Path, files: list[Path]) -> Path:
     return target
 
 
+def yaml_files(source: Path) -> list[Path]:
+    """The YAML files a data source holds: a folder's (at any depth), or the source itself when it
+    is one file (the unit bank may be given as one file)."""
+    source = Path(source)
+    return [source] if source.is_file() else sorted(source.rglob("*.yaml"))
+
+
 def data_files(*directories: Path | None) -> list[Path]:
-    """Every YAML file under the package and the given directories (the rules and units may live elsewhere)."""
+    """Every YAML file under the package and the given sources (the rules and units may live elsewhere)."""
     roots = [Path(__file__).resolve().parent, *(Path(d) for d in directories if d)]
     seen: dict[Path, None] = {}
     for root in roots:
-        for path in sorted(root.rglob("*.yaml")):
+        for path in yaml_files(root):
             seen.setdefault(path.resolve(), None)
     return list(seen)
 

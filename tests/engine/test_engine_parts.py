@@ -90,6 +90,38 @@ def test_parts_made_from_another_index_or_other_settings_are_built_again(stored,
     assert not engine_parts.is_current(cutoff, settings.index_dir)
 
 
+def test_an_engine_given_another_unit_bank_does_not_get_the_stored_matcher(stored, tmp_path):
+    """`nztax eval units` asks an engine on a bank without its held-out paraphrases: the matcher
+    stored for the full bank would still match them word for word."""
+    import yaml
+
+    from nztax.units import UnitBank
+
+    settings, built = stored
+    bank = UnitBank.load(settings.units_dir)
+    counts = {}
+    for unit in bank.units:
+        for text in unit.also:
+            counts[text] = counts.get(text, 0) + 1
+    removed = next(text for unit in bank.units for text in unit.also if counts[text] == 1)
+    assert removed in {text for _, text in built.unit_matcher.rows}
+    stripped = tmp_path / "units.yaml"  # one file, as the eval writes it
+    data = {"topics": {}}
+    for source in sorted(settings.units_dir.glob("*.yaml")) if settings.units_dir.is_dir() else [settings.units_dir]:
+        for slug, topic in yaml.safe_load(source.read_text(encoding="utf-8"))["topics"].items():
+            for entry in topic.get("questions", []):
+                if removed in entry.get("also", []):
+                    entry["also"] = [text for text in entry["also"] if text != removed]
+            data["topics"][slug] = topic
+    stripped.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True), encoding="utf-8")
+    other = dataclasses.replace(settings, units_dir=stripped)
+    assert not engine_parts.is_current(other, settings.index_dir)
+    engine = _restored(other)
+    rows = {text for _, text in engine.unit_matcher.rows}
+    assert removed not in rows and len(rows) == len({text for _, text in built.unit_matcher.rows}) - 1
+    assert engine_parts.is_current(settings, settings.index_dir)  # the configured bank still gets its parts
+
+
 def test_an_input_rewritten_to_the_same_size_is_noticed_and_unchanged_ones_are_not_read(stored, tmp_path,
                                                                                          monkeypatch):
     """The key trusts an input's recorded sha256 only while its size and modification time are
