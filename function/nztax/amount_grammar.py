@@ -9,6 +9,7 @@ for currency, k/m suffixes, foreign currencies, counts, ages and dates live here
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, replace
 from decimal import Decimal, InvalidOperation
 
@@ -290,8 +291,12 @@ def _free_periods(text: str, amounts: list[Money]) -> list[tuple[int, int, str]]
     """Period words not attached to an amount nor counting work, in order."""
     spans = [(a.start, a.end) for a in amounts if a.period_stated]
     matches = [(m.start(), m.end(), name) for name, pattern in ASKED_PERIOD for m in re.finditer(pattern, text, re.I)]
-    # "four weekly" also holds "weekly": a match inside a longer one does not count.
-    matches = [x for x in matches if not any(o != x and o[0] <= x[0] and x[1] <= o[1] for o in matches)]
+    # "four weekly" also holds "weekly": a match inside a longer one does not count. (Only a match starting
+    # no earlier than the longest match's length before x's end can hold x: linear in a long question.)
+    matches.sort()
+    starts, longest = [o[0] for o in matches], max((o[1] - o[0] for o in matches), default=0)
+    matches = [x for x in matches if not any(o != x and o[0] <= x[0] and x[1] <= o[1] for o in
+                                             matches[bisect_left(starts, x[1] - longest):bisect_right(starts, x[0])])]
     # A count per period (hours a week, weeks a year) says how much work, not which period the answer is wanted in.
     counted = [(m.start(), m.end()) for m in COUNT_PER_PERIOD.finditer(text)]
     # This week or month after an event word: when something happened.
