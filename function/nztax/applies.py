@@ -104,9 +104,10 @@ def instead(text: str | None, ages: tuple[Age, ...], year_rules, units_by_id, ow
         return None
     condition, outside = failed
     if condition.name == "applies_when":
-        # (a unit's own bounds name no replacement: the conditions whose placeholders it shares may)
+        # (a unit's own bounds name no replacement: the condition with the same bounds, or those
+        # whose placeholders it shares, may)
         found = next(((c, side_) for c in conditions() for side_ in ("younger", "older")
-                      if side_ == outside and placeholders(text) & c.placeholders), None)
+                      if side_ == outside and (c.bounds == tuple(own) or placeholders(text) & c.placeholders)), None)
         if found is None:
             return None
         condition = found[0]

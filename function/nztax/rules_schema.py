@@ -206,6 +206,8 @@ class KiwiSaver(_Strict):
     employer_min_age: int | None = Field(default=None, ge=0, le=120)
     employer_max_age: int | None = Field(default=None, ge=0, le=120)
     ages_source: Url | None = None
+    # A member younger than this joins through a scheme provider only, not through their employer.
+    employer_join_min_age: int | None = Field(default=None, ge=0, le=120)
 
     @model_validator(mode="after")
     def _default_listed(self):

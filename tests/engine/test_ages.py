@@ -62,8 +62,12 @@ def test_every_condition_names_units_that_exist_and_hold_on_their_side(bank):
     by_id = {u.id: u for u in bank.units}
     rules = default_rules().years["2026-27"]
     for condition in applies.conditions():
-        low, high = (applies._figure(v, rules) for _, v in condition.bounds)
-        for side, age in (("younger", low - 1), ("older", high + 1)):
+        figures = {bound: applies._figure(v, rules) for bound, v in condition.bounds}
+        for side, bound, age in (("younger", "age_min", -1), ("older", "age_under", 0)):
+            if bound not in figures:
+                assert getattr(condition, side) is None, (condition.name, side)
+                continue
+            age += figures[bound]
             unit = by_id.get(getattr(condition, side))
             assert unit is not None, (condition.name, side)
             assert applies.allowed(unit, (Age(age, age),), rules), (condition.name, side)
@@ -115,3 +119,18 @@ def test_the_government_contribution_is_not_promised_below_its_age(engine, form)
     opening = first_paragraph(out)
     assert not opening.startswith("Yes"), opening[:120]
     assert f"{gc.maximum:,.2f}" not in opening, opening[:120]
+
+
+@pytest.mark.parametrize("stated", AGE_SENTENCES)
+def test_joining_through_the_employer_is_never_offered_to_someone_too_young_for_it(engine, stated):
+    """Metamorphic: below the age a member may join through their employer (IRD's "Joining KiwiSaver"
+    page), the casual worker's answer does not offer the employer's way in; it gives the age's rule."""
+    question = "Does an employer have to auto-enrol casual workers who get holiday pay with their wages?"
+    rules = default_rules().years["2026-27"]
+    join_age = rules.data.kiwisaver.employer_join_min_age
+    for age, held_back in ((join_age - 1, True), (join_age + 12, False)):
+        out = engine.answer(f"{stated.format(n=age)} {question}", use_faq=False, mode="offline").to_json()
+        opening = first_paragraph(out)
+        assert ("through the employer" not in opening) == held_back, (age, opening[:120])
+        if held_back and out["status"] == "answered":
+            assert f"Under {join_age}" in opening, opening[:120]
