@@ -26,6 +26,7 @@ from nztax.decide import Decision
 from nztax.rules import RuleBook, TaxYearRules
 from nztax.query_expansion import canonical_terms
 from nztax.say_rows import rows_named
+from nztax.opening_fit import other_subject
 # Calculation answers live in say_calc; their names stay importable from here.
 from nztax.say_calc import (_difference, _per, calculation, lead_for, result_citations,  # noqa: F401
                             take_home_together, together_total)
@@ -178,13 +179,13 @@ def _undated_figure(sentence: str, tax_year: str | None) -> bool:
     return bool(FIGURE.search(sentence)) and (tax_year is None or tax_year not in sentence)
 
 
-def best_sentences(question: str, hits: list, limit: int, extra_words: set[str] | None = None,
-                   tax_year: str | None = None, past_year: bool = False) -> list[tuple[str, Any]]:
+def best_sentences(question: str, hits: list, limit: int, extra_words: set[str] | None = None, tax_year: str | None = None,
+                   past_year: bool = False, subject_of: str | None = None) -> list[tuple[str, Any]]:
     """The passage sentences that best answer the question: word overlap weighted by how rare each
     word is among the candidates, a bonus for the better-ranked passages (retrieval already read the
     whole question) and for a figure when one is asked for; sentences about another tax year are
-    left out, and at most two come from one passage."""
-    candidates = passage_candidates(hits, tax_year, past_year)
+    left out (given a question `subject_of`, so are those about another subject), and at most two per passage."""
+    candidates = [c for c in passage_candidates(hits, tax_year, past_year) if not (subject_of and other_subject(subject_of, *c[:2]))]
     chosen, per_hit = [], Counter()
     for _, coverage, s, hit in scored_sentences(question, candidates, extra_words):
         if coverage < MIN_SENTENCE_COVERAGE or per_hit[hit.parent_id] >= 2:
@@ -289,10 +290,7 @@ def _evidence(chosen: list[tuple[str, Any]], numbers: dict[str, int]) -> tuple[l
 
 def _spaced(quotes: list[str]) -> list[str]:
     """Quoted lines, one blockquote each (a blank line between keeps them apart)."""
-    out: list[str] = []
-    for q in quotes:
-        out += [q, ""]
-    return out[:-1]
+    return [line for q in quotes for line in ("", q)][1:]
 
 
 def fact(decision: Decision, rules: RuleBook, hits: list, current_year: str, tool_results: list | None = None,
@@ -554,7 +552,7 @@ def weighed_against(decision: Decision) -> str:
 
 
 def topic(decision: Decision, rules: RuleBook, hits: list, current_year: str) -> AskResult:
-    from nztax.opening_fit import covers, may_open, other_subject, situations_named
+    from nztax.opening_fit import covers, may_open, situations_named
 
     past = decision.tax_year < current_year
     # A story's lead is the sentence that best answers what it asks (its asking sentences); the
@@ -571,6 +569,8 @@ def topic(decision: Decision, rules: RuleBook, hits: list, current_year: str) ->
         opening = sentences(decision.asked)[:1]
         for query in (" ".join(opening + asking), " ".join(opening)):
             chosen = chosen or best_sentences(query, hits, LEAD_SENTENCES, tax_year=decision.tax_year, past_year=past)
+    if chosen and all(other_subject(decision.asked, *c) for c in chosen):  # (rescored: their words weigh against the rest)
+        chosen = best_sentences(decision.asked, hits, LEAD_SENTENCES, tax_year=decision.tax_year, past_year=past, subject_of=decision.asked)
     if not chosen:
         return AskResult(status="answered", answer=composer.NOTHING_FOUND, tax_year=decision.tax_year,
                          disclaimer=composer.BASE_DISCLAIMER,

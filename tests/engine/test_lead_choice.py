@@ -163,3 +163,40 @@ def test_a_definition_is_what_opens_a_question_asking_what_a_term_is():
     opening = choose("As a contractor, tax is taken off my invoices — what are schedular payments?", lead, [hit],
                      "2026-27", False, 0.5, topic=("tax codes", "schedular", "contractor"))
     assert opening.sentence == hit.text
+
+
+CRYPTO_PAGE = (
+    "Income from crypto-assets is taxable when:\n\n"
+    "- you acquired the crypto-asset for the purpose of selling or exchanging it. IRD considers this is often the case "
+    "for crypto-assets, because many do not produce income such as dividends.\n"
+    "- you trade crypto-assets as a business, or use them in a profit-making scheme.\n"
+    "- you received it as payment for goods or services, or as salary or wages.\n"
+    "- you got it through mining or staking.\n\n"
+    "What counts is your main purpose at the time you acquired (for example bought or mined) the crypto-asset; if it "
+    "changes later, that does not matter. If you mean to sell or exchange it some day, that is a purpose of disposal "
+    "however long you plan to hold it. What you say your purpose was must fit what you actually do and the "
+    "circumstances, such as the kind of asset, how you bought it, how many similar transactions you make and how long "
+    "you hold it.\n\nIf one of these applies, a gain when you sell, exchange or spend the crypto-asset is income, and a "
+    "loss may be deductible.")
+SHARES_PAGE = (
+    "New Zealand has no general capital gains tax, but tax rules decide whether an amount you receive is income, and "
+    "they can apply to what you get when you sell shares. Amounts from selling shares are income if you bought the "
+    "shares mainly to sell them, if you deal in shares as a business, or if the shares were part of a profit-making "
+    "scheme. A long-term investor who bought shares for the dividends usually does not pay tax on the gain.")
+
+
+def test_a_topic_answer_on_crypto_never_opens_with_the_share_rule_its_words_fit_better():
+    # The share rule shares more of the question's words ("long-term") than the crypto rule does and,
+    # with the share page's other sentence, is all that clears the coverage bar: the sentences on the
+    # question's subject are then scored again without them.
+    from nztax.say import topic
+
+    crypto = SimpleNamespace(text=CRYPTO_PAGE, url="https://www.ird.govt.nz/crypto", parent_id="crypto",
+                             title="Crypto-assets", section="When gains are taxable")
+    shares = SimpleNamespace(text=SHARES_PAGE, url="https://www.ird.govt.nz/shares", parent_id="shares",
+                             title="Share investments", section="Selling shares")
+    for question in ("I have held crypto for 5 years as a long-term investment, do I pay tax when I sell?",
+                     "As a long-term investor in bitcoin, do I pay tax when I sell after 5 years?"):
+        decision = SimpleNamespace(asked=question, tax_year="2026-27", trace=None, complex_situation=False)
+        opening = topic(decision, None, [crypto, shares], "2026-27").answer.split("\n\n")[0]
+        assert "crypto" in opening and "shares" not in opening, (question, opening)
