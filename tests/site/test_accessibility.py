@@ -108,10 +108,14 @@ def test_keyboard_reaches_the_calculator_and_hears_one_line_per_result(page, liv
     assert page.evaluate(first_field), "the calculator's first field is not within 3 Tab presses of the skip link"
 
     page.evaluate(WATCH_ANNOUNCEMENTS)
+    # Typing waits for the page's own first result to settle, so a late first result cannot stand in for
+    # the typed amount's (once, under load, the typed amount's result never came within 20 s).
+    page.wait_for_function(SETTLED)
     page.keyboard.press("Control+A")
     # One input event for the whole amount: typed key by key, a loaded machine can pause longer than
     # the calculator's typing pause between keys, and each partial amount is then a result of its own.
     page.keyboard.insert_text("85000")
+    page.wait_for_function("document.querySelector('form.nz-calc [name=taxable_income]').value === '85000'")
     # IRD 2026-27 bands: 15,600 x 10.5% + 37,900 x 17.5% + 25,500 x 30% + 6,000 x 33%.
     page.wait_for_function("document.querySelector('.nz-calc__result').innerText.includes('$17,927.50')")
     page.keyboard.press("Tab")  # leaving the field commits it again: the same result is not re-read
