@@ -103,13 +103,13 @@ def uncertain_inputs(inputs: list[FrameAmount], bar: float) -> list[FrameAmount]
     return [a for a in inputs if a.value not in sure]
 
 
-def _handed_over(decision, frame: QuestionFrame) -> list:
+def _handed_over(decision, frame: QuestionFrame, pays_employee: Callable[[], bool]) -> list:
     """The calculator calls handed to the poster to confirm: none when every figure they would run on
     is an example's (the link says "your figures", and an example's are not the poster's)."""
     inputs = frame.inputs_of(input_amounts(decision.slots))
     if inputs and all(a.owner == EXAMPLE_OWNER for a in inputs):
         return []
-    if _pays_employee(decision, frame):
+    if pays_employee():
         # A payment an employer makes is not a year's income: only the extra-pay calculator takes it
         # as what it is (a sum on it needs the pay around it, which the poster confirms there).
         return [call for call in decision.calls if call[0] == EXTRA_PAY_TOOL]
@@ -187,7 +187,9 @@ def lead_fits(decision, frame: QuestionFrame, asked_alone: Callable[[], object] 
     return other.name == intent.name or other.name in intent.covers or (intent.family is not None and other.family == intent.family)
 
 
-def facts_of(decision, frame: QuestionFrame, settings, asked_alone: Callable[[], object] | None = None) -> Facts:
+def facts_of(decision, frame: QuestionFrame, settings, asked_alone: Callable[[], object] | None = None,
+             pays_employee: Callable[[], bool] | None = None) -> Facts:
+    pays_employee = pays_employee or (lambda: _pays_employee(decision, frame))
     bar = settings.frame_bar
     inputs = frame.inputs_of(input_amounts(decision.slots)) if decision.action == "calculate" else []
     # Two readings of each input: the number grammar's role (slots.py) proposes it as income, and the
@@ -216,9 +218,9 @@ def facts_of(decision, frame: QuestionFrame, settings, asked_alone: Callable[[],
                  decline_unread=_decline_unread(decision, frame),
                  incomes_left_out=bool(left_out(decision, frame, settings.frame_bar)),
                  foreign_withholding=frame.foreign_withholding,
-                 pays_employee=decision.action == "decline" and _pays_employee(decision, frame),
+                 pays_employee=decision.action == "decline" and pays_employee(),
                  payment_as_income=decision.action == "calculate" and any(name != EXTRA_PAY_TOOL for name, _ in decision.calls)
-                 and _pays_employee(decision, frame))
+                 and pays_employee())
 
 
 def _pays_employee(decision, frame: QuestionFrame) -> bool:
@@ -252,7 +254,9 @@ def _apply_row(decision, frame: QuestionFrame, settings, trace: Trace, redecide,
     """The decision the first row that holds leads to; a lifted decline's answer goes through the table
     again (it may ask back for an income the question does not need, or calculate on unsure inputs)."""
     t = table()
-    facts = facts_of(decision, frame, settings, asked_alone)
+    # Whether the post names an employer's payment: read once for the facts and the calls handed over.
+    pays_employee = lru_cache(maxsize=None)(lambda: _pays_employee(decision, frame))
+    facts = facts_of(decision, frame, settings, asked_alone, pays_employee)
     row = next(r for r in t.rows if facts.holds(r.when))
     trace.rows.append(row.id)
     out = decision
@@ -273,9 +277,9 @@ def _apply_row(decision, frame: QuestionFrame, settings, trace: Trace, redecide,
         if out.action == "calculate":
             out = replace(out, stated=[a for a in frame.stated()])
         elif out.action != "decline":
-            out = replace(out, handed_over=_handed_over(decision, frame), action="topic", calls=[])
+            out = replace(out, handed_over=_handed_over(decision, frame, pays_employee), action="topic", calls=[])
     elif row.then == "hand_over":
-        out = replace(decision, action="topic", calls=[], handed_over=_handed_over(decision, frame))
+        out = replace(decision, action="topic", calls=[], handed_over=_handed_over(decision, frame, pays_employee))
         inputs = frame.inputs_of(input_amounts(decision.slots))
         if not out.handed_over and decision.calls:
             trace.notes.append("the figures are an example's: neither worked on nor handed to a calculator as the asker's")

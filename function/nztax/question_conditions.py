@@ -126,7 +126,7 @@ PART_YEAR = re.compile(r"\b(?:" + alternatives("started_verbs")
                        + r")\b[^.?!]{0,40}?\b(?:(?:in|from|since|on)\s+(?:(?:the\s+)?(?P<day>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?)?|(?P<day2>\d{1,2})(?:st|nd|rd|th)?\s+)(?P<month>may|june?|july?|aug(?:ust)?|sep(?:t|tember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|jan(?:uary)?|feb(?:ruary)?|march|mar)\b", re.I)
 # What started part-way through is a business whose own figures are stated ("started a side biz in sept.
 # turnover $18,000"): its figures are the year's already.
-BUSINESS_STARTED = re.compile(r"\b(?:start(?:ed|ing)?|began)\s+(?:a\s+|my\s+|up\s+)?(?:side\s+)?(?:"
+BUSINESS_STARTED = re.compile(r"\b(?:" + alternatives("business_start_verbs") + r")\s+(?:a\s+|my\s+|up\s+)?(?:side\s+)?(?:"
                               + alternatives("business_started_words") + r")\b", re.I)
 # Nothing earned in the tax year before the start, or the tax asked to 31 March: the year's pay is the
 # months from the start to March.
