@@ -23,78 +23,39 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 
-from nztax import pay_questions
+from nztax import ask_backs, pay_questions
+from nztax.ask_backs import DIFFERENCE_ASKED
 from nztax.cue_words import alternatives
 from nztax.rules import SECONDARY_CODES, RuleBook, current_tax_year
 from nztax.settings import get_settings
-from nztax.slots import (CODE_ASKED, EVERY_PAY_WORDS, HELD_PAST_BRIGHT_LINE, PAY_FREQUENCIES, PROPERTY_HELD_UNKNOWN,
-                         SECOND_JOB_WORDS, Slots, clean_text, find_tax_codes, read_slots)
+from nztax.slots import (CODE_ASKED, HELD_PAST_BRIGHT_LINE, PAY_FREQUENCIES, PROPERTY_HELD_UNKNOWN, SECOND_JOB_WORDS,
+                         Slots, clean_text, read_slots)
 from nztax.understand import Classification, IntentSpec, default_catalogue, says_any
 from nztax.reading_switches import Reading
 from nztax.question_turns import (ASKS, final_question, is_follow_up, merge_follow_up, question_parts,
                                   question_slots, understood_text)
 from nztax.calculator_calls import TAX_OFF_ASKED, _clarify, _codes_compared, _truncated, base_code
-from nztax.calculation_plan import (ALL_INCOME_TOOLS, ANNUAL_TOOLS, ASKS_TOTAL, EXTRA_TAX, LOAN_DEDUCTION_ASKED,
-                                    ONLY_JOB, SELF_EMPLOYED, _add_calls, _answered_as_outside_bright_line,
-                                    _extra_tax_on_one_amount, _fact_sum, _income_for,
-                                    _loan_deduction_first, _plan, _rit_named_before, _rule_answer, _rule_sum,
-                                    _same_sum_either_year, _trial, _what_else_reason)
-from nztax.clarify_checks import (OWN_AMOUNT, PER_PAY_ASKED, THRESHOLD_ASKED, _asked_of_a_known_calendar_year,
-                                  _asks_own_figure, _asks_own_rate, _calculation, _missing_before_anything,
-                                  _nearest_rule, _own_figure_with_nothing, _same_rule_either_year,
-                                  _states_own_figures, _year_of_a_change, after_retrieval)
+from nztax.calculation_plan import (ALL_INCOME_TOOLS, EXTRA_TAX, LOAN_DEDUCTION_ASKED, SELF_EMPLOYED, _add_calls,
+                                    _answered_as_outside_bright_line, _fact_sum, _income_for, _loan_deduction_first,
+                                    _plan, _rit_named_before, _rule_answer, _rule_sum, _trial, _what_else_reason)
+from nztax.clarify_checks import (OWN_AMOUNT, PER_PAY_ASKED, THRESHOLD_ASKED, _asks_own_figure, _asks_own_rate,
+                                  _calculation, _nearest_rule, _own_figure_with_nothing, _states_own_figures,
+                                  _year_of_a_change, after_retrieval)
 
 # A choice of code asked for: which one to put, use or give.
 CODE_CHOICE_ASKED = re.compile(alternatives("code_choice_asked"), re.I)
-# Words that only continue an earlier turn (an opening "and", "what about"): the subject is the turn before.
-CONTINUES = re.compile(r"^\s*(?:(?:ok|okay|right|so)\s*,?\s*)?(?:" + alternatives("continues") + r")\b", re.I)
-# A short question about "it", "that" or "this" with nothing before it: what it means must be asked.
-BARE_PRONOUN = re.compile(r"\b(?:" + alternatives("bare_pronoun")
-                          + r")\b(?!\s+(?:year|week|fortnight|month|time|tax year|income year)\b)", re.I)
-BARE_QUESTION_MAX_WORDS = 5
-# Words that say nothing of what "it" is (greetings, auxiliaries, tax verbs): a question of only these
-# and a bare pronoun names no subject.
-SUBJECTLESS_WORDS = frozenset("""
-    a an and any are am be been but can claim claimable could deduct deductible did do does eligible entitled for get
-    got have hey hi how i i'm im is it its just me much need not now of ok okay on one or owe pay paid please question
-    quick really right should so still tax taxable taxed that the them then these this those to what whats what's when
-    whether which will would yes you
-""".split())
-WORD = re.compile(r"[a-z']+", re.I)
-# Tax named, even in a short subjectless question, is a subject: the rates answer it.
-TAX_WORD = re.compile(r"\btax(?:ed|able|es)?\b", re.I)
-# Sums whose rate follows the rest of the year's income (the ACC levy's rate does not).
-RATE_DEPENDS_ON_INCOME_TOOLS = ("calculate_income_tax", "calculate_paye", "calculate_take_home_pay",
-                                "calculate_student_loan_repayment")
 # A sum asked for in a word or two at the end of the question, after the figures it is on.
 TAX_ASKED_TERSELY = re.compile(alternatives("tax_asked_tersely"), re.I)
 # A figure asked for: tax on something, how much, what is owed.
 ASKS_AMOUNT_OF_TAX = re.compile(alternatives("asks_amount_of_tax"), re.I)
-# The rental or business named as what the sum is on: its gross, not a salary, is asked about.
-GROSS_ASKED_ABOUT = re.compile(r"\b(?:on|from|for|off) (?:the|my|this|that|our) (?:" + alternatives("gross_asked_about")
-                               + r")", re.I)
-# A refund asked for, by name or as money coming back.
-REFUND_ASKED = re.compile(alternatives("refund_asked"), re.I)
-EVERY_PAY = re.compile(EVERY_PAY_WORDS, re.I)
-# Wages from a job on top of a benefit or NZ Super: the job is then the secondary income.
-WAGES_BESIDE = re.compile(r"\b(?:" + alternatives("wages_beside")
-                          + r")\s+(?:my\s+|some\s+|a\s+)?(?:wages?|part[- ]time (?:work|job|wages)|a job|job|work)\b", re.I)
 # A job named beside NZ Super, a pension or a benefit.
 JOB_BESIDE = re.compile(r"\bjobs?\b|\bwork(?:ing)?\b|\bemployer\b|\bpart[- ]time\b|\bshifts?\b", re.I)
 # A loss asked to be set against other income: a rule about ring-fencing, not a sum.
 LOSS_USED_AGAINST = re.compile(r"\b(?:loss(?:es)?|lost)\b[^?]{0,80}\b(?:" + alternatives("loss_used_against")
                                + r")\b[^?]{0,40}\b(?:salary|wages?|pay|income|tax)\b", re.I)
 LOSS_RULES = ("rental_boarders", "self_employed")
-# A KiwiSaver rate said to have changed, without the new rate: the default would be the wrong rate.
-KIWISAVER_RATE_CHANGED = re.compile(alternatives("kiwisaver_rate_changed"), re.I)
-# Earnings beside the pay named without their amount (a side business, a second job): the total is unknown.
-SIDE_EARNINGS_NAMED = re.compile(alternatives("side_earnings_named"), re.I)
 # The whole tax year asked about, not one pay.
 YEAR_ASKED = re.compile(alternatives("year_asked"), re.I)
-# A difference asked for (more, extra, less, better or worse off): two figures are weighed.
-DIFFERENCE_ASKED = re.compile(alternatives("difference_asked"), re.I)
-# A pay named as the new one (a raise, an offer) right before its amount: the one worked on.
-NEW_PAY_BEFORE = re.compile(r"\b(?:" + alternatives("new_pay_before") + r")\b[^.?!$\d]{0,20}$", re.I)
 # Whether they may change something (a rate, a code): a rule answers it, and an income stated beside
 # it is context, not a sum to work out.
 PERMISSION_ASKED = re.compile(alternatives("permission_asked"), re.I)
@@ -170,25 +131,11 @@ def decide(question: str, classification: Classification | None, rules: RuleBook
         d.assumptions += pay.assumptions
         return d
     r = Reading.of(classification, slots)
-    if (not r.sure and r.runner is not None and {r.intent.does, r.runner.does} <= {"clarify", "calculate"}
-            and _income_for(slots, r.intent.tool).income_amount() is None and _asks_own_figure(asked) and not (r.donation and r.gives_only)):
-        # A sum of their own, or a question too vague to place, with nothing to work from: ask.
-        d.action = "clarify"
-        d.missing = ["income"]
+    if ask_backs.own_sum_with_nothing(d, r):
         return d
-    subjectless = all(w.lower() in SUBJECTLESS_WORDS for w in WORD.findall(asked))
-    if (not used_history and r.states_nothing and r.intent.does not in ("refuse", "decline")
-            and (BARE_PRONOUN.search(asked) and (len(asked.split()) <= BARE_QUESTION_MAX_WORDS
-                                                  or CONTINUES.match(asked) and len(asked.split()) <= 2 * BARE_QUESTION_MAX_WORDS
-                                                  or subjectless)
-                 or subjectless and len(asked.split()) <= BARE_QUESTION_MAX_WORDS and not TAX_WORD.search(asked))):
-        # A pronoun or a continuation with no turn before it: the thing asked about is not in the
-        # question, so it is asked for.
-        _clarify(d, "question")
+    if ask_backs.no_subject(d, r):
         return d
-    missing = None if r.sure and r.intent.does in ("refuse", "decline") else _missing_before_anything(asked, r.intent, slots)
-    if missing:
-        _clarify(d, missing)
+    if ask_backs.needed_first(d, r):
         return d
     if (not r.sure and r.intent.does == "fact" and r.runner is not None and r.runner.does == "calculate" and slots.incomes
             and TAX_OFF_ASKED.search(asked)):
@@ -196,11 +143,7 @@ def decide(question: str, classification: Classification | None, rules: RuleBook
         # asks how often it is paid).
         r.intent = d.intent = r.runner
         r.runner = classification.intent
-    if (r.intent.does == "fact" and (slots.year_of_rule or slots.calendar_year and _asked_of_a_known_calendar_year(asked, slots, rules))
-            and re.search(r"20\d\d", slots.year_text or "") and not _same_rule_either_year(r.intent, rules, slots.year_text)):
-        # A calendar year could be the tax year ending in March or the one starting in April, and the
-        # rule's figures differ between them. (When both years hold the same figures, it is answered.)
-        _clarify(d, "which_year")
+    if ask_backs.which_year(d, r):
         return d
     if (not r.sure and r.intent.does == "decline" and r.runner is not None and classification.runner_up_score >= get_settings().intent_min_score
             and says_any(asked, r.intent.decisive_unless)
@@ -225,12 +168,7 @@ def decide(question: str, classification: Classification | None, rules: RuleBook
         # the main-code rule is no fallback).
         r.intent, r.runner = secondary, None
         d.intent, r.runner_does, r.sure = r.intent, "fact", True
-    if (r.intent.tool in ("calculate_paye", "calculate_take_home_pay", "calculate_income_tax") and slots.benefit_or_super
-            and slots.tax_code is None and not find_tax_codes(asked) and not any(re.search(rf"\b{c}\b", asked) for c in SECONDARY_CODES)
-            and len(slots.incomes) == 1 and WAGES_BESIDE.search(asked)):
-        # Beside a benefit or NZ Super the job is on a secondary code, which follows the total, and
-        # neither is said.
-        _clarify(d, "secondary_code")
+    if ask_backs.secondary_code(d, r):
         return d
     if r.intent.does in ("calculate", "fact") and r.intent.name not in LOSS_RULES and LOSS_USED_AGAINST.search(asked) and not SUM_ASKED.search(asked):
         # Whether a loss can be set against other income is the rental's (or the business's) rule, not a sum, nor an
@@ -294,14 +232,7 @@ def decide(question: str, classification: Classification | None, rules: RuleBook
             _clarify(d, _what_else_reason(slots) if slots.extra_only else "income")
         return d
     # A calculation.
-    foreign = [a for a in slots.amounts if a.role == "foreign"]
-    if foreign and r.runner_does == "decline" and r.runner.copy == "overseas":
-        # Another country's tax on its own currency's income is out of scope.
-        d.action, d.intent = "decline", r.runner
-        return d
-    if foreign and slots.income_amount() is None:
-        # New Zealand tax on a foreign-currency income: worked out only in New Zealand dollars.
-        _clarify(d, "amount", foreign[0].questioned)
+    if ask_backs.foreign_income(d, r):
         return d
     readings = {r.intent.tool, r.runner.tool if r.runner is not None else None}
     if (SELF_EMPLOYED.search(asked) and slots.tax_code is None and slots.asked_period not in PAY_FREQUENCIES
@@ -331,25 +262,13 @@ def decide(question: str, classification: Classification | None, rules: RuleBook
         take_home = _calculation("calculate_take_home_pay")
         if take_home is not None:
             r.intent = d.intent = take_home
-    if slots.calendar_year and not slots.pay_date and not _same_sum_either_year(d, r.intent, slots):
-        # A calendar year's income spans two tax years (1 April to 31 March). (When both tax years give
-        # the same sum, it is answered.)
-        _clarify(d, "calendar_year")
+    if ask_backs.calendar_year(d, r):
         return d
-    if (EVERY_PAY.search(asked) and slots.asked_period is None and slots.incomes
-            and all(a.period == "annual" for a in slots.incomes) and r.intent.tool in (*ANNUAL_TOOLS, "calculate_take_home_pay", "calculate_paye")):
-        # One pay of a year's salary asked, and how often it is paid is not said.
-        _clarify(d, "frequency")
+    if ask_backs.pay_frequency(d, r):
         return d
-    if (REFUND_ASKED.search(asked) and not r.gives_only and r.intent.tool != "calculate_donation_tax_credit" and slots.tax_code is None
-            and not any(a.role in ("deduction", "deduction_label") for a in slots.amounts)):
-        # A refund is the tax taken off less the tax due, and what was taken off is not said. (With a
-        # code stated, whether a refund comes is answered by whether the code is right.)
-        _clarify(d, "tax_paid")
+    if ask_backs.tax_paid(d, r):
         return d
-    if slots.gst_inclusive and r.intent.tool in ALL_INCOME_TOOLS:
-        # Income tax is on income and costs without GST, and the question's figures include it.
-        _clarify(d, "gst_exclusive")
+    if ask_backs.gst_inclusive(d, r):
         return d
     if slots.part_year_months and r.intent.tool in (*ALL_INCOME_TOOLS, "calculate_acc_levy") and slots.asked_period not in PAY_FREQUENCIES:
         # A salary started partway through the year: tax on the months paid.
@@ -367,48 +286,24 @@ def decide(question: str, classification: Classification | None, rules: RuleBook
             return d
         if blended is not None:
             slots = d.slots = blended
-    if (r.intent.tool in ("calculate_kiwisaver", "calculate_paye", "calculate_take_home_pay") and slots.kiwisaver_rate is None
-            and KIWISAVER_RATE_CHANGED.search(asked)):
-        # A changed KiwiSaver rate not given is not the default rate; nor one they say they don't know.
-        _clarify(d, "kiwisaver_rate")
+    if ask_backs.kiwisaver_rate(d, r):
         return d
-    side = SIDE_EARNINGS_NAMED.search(asked)
-    if (r.intent.tool in ANNUAL_TOOLS and ASKS_TOTAL.search(asked) and side and not ONLY_JOB.search(asked)
-            and not re.search(r"\b(?:no|not|without|don'?t have)\s+(?:a\s+|any\s+)?$", asked[:side.start()], re.I)
-            and len([a for a in slots.amounts if not a.questioned]) == 1 and slots.income_amount() is not None):
-        # A total asked beside a side business: its earnings count too, and they are not said.
-        _clarify(d, "side_income")
+    if ask_backs.side_income(d, r):
         return d
-    if slots.part_year and r.intent.tool in ANNUAL_TOOLS and slots.asked_period not in PAY_FREQUENCIES:
-        # Arrived or started partway through: only part of the salary is earned in the tax year
-        # (1 April to 31 March), and how much is not said.
-        _clarify(d, "part_year")
+    if ask_backs.part_year(d, r):
         return d
     if (r.runner is not None and r.runner.rule_sum == "provisional" and _rule_sum(d, r.runner, slots) and "provisional" in d.rule_results
             and any(_rit_named_before(asked, a) for a in slots.amounts)):
         # Provisional tax follows the residual income tax named, whatever else the business took in.
         d.action, d.intent = "fact", r.runner
         return d
-    if slots.gross_only and (r.intent.tool in ALL_INCOME_TOOLS or r.intent.tool == "calculate_acc_levy"
-                             and any(a.role == "takings" for a in slots.amounts)
-                             or r.intent.tool in ("calculate_paye", "calculate_take_home_pay") and GROSS_ASKED_ABOUT.search(asked)):
-        # Tax is on the profit, and the costs that come off the takings are not stated.
-        _clarify(d, "expenses")
+    if ask_backs.expenses(d, r):
         return d
-    if slots.business_unnamed and r.intent.tool in ALL_INCOME_TOOLS:
-        # A business's profit is a sole trader's own income at
-        # personal rates, or a company's profit taxed in the company: how it is set up decides.
-        _clarify(d, "business_structure")
+    if ask_backs.business_structure(d, r):
         return d
-    if (slots.extra_only or _extra_tax_on_one_amount(slots, asked)) and r.intent.tool in RATE_DEPENDS_ON_INCOME_TOOLS:
-        # Side earnings are taxed at the band the rest of their income reaches, which is not said.
-        _clarify(d, _what_else_reason(slots))
+    if ask_backs.rest_of_income(d, r):
         return d
-    if (r.intent.does == "calculate" and DIFFERENCE_ASKED.search(asked) and not slots.comparison
-            and len([a for a in slots.incomes if not a.questioned]) == 1
-            and NEW_PAY_BEFORE.search(asked[max(0, slots.incomes[0].start - 40):slots.incomes[0].start])):
-        # A difference from what they earn now, which is not said.
-        _clarify(d, "current_pay")
+    if ask_backs.current_pay(d, r):
         return d
     if (slots.denies_conditions and slots.tax_code is None
             and not (slots.wff or slots.benefit_or_super or slots.no_ird_number)):
