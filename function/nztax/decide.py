@@ -23,43 +23,27 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 
-from nztax import ask_backs, pay_questions
+from nztax import ask_backs, pay_questions, reading_switches
 from nztax.ask_backs import DIFFERENCE_ASKED
 from nztax.cue_words import alternatives
-from nztax.rules import SECONDARY_CODES, RuleBook, current_tax_year
+from nztax.rules import RuleBook, current_tax_year
 from nztax.settings import get_settings
-from nztax.slots import (CODE_ASKED, HELD_PAST_BRIGHT_LINE, PAY_FREQUENCIES, PROPERTY_HELD_UNKNOWN, SECOND_JOB_WORDS,
-                         Slots, clean_text, read_slots)
-from nztax.understand import Classification, IntentSpec, default_catalogue, says_any
+from nztax.slots import HELD_PAST_BRIGHT_LINE, PAY_FREQUENCIES, PROPERTY_HELD_UNKNOWN, Slots, clean_text, read_slots
+from nztax.understand import Classification, IntentSpec
 from nztax.reading_switches import Reading
 from nztax.question_turns import (ASKS, final_question, is_follow_up, merge_follow_up, question_parts,
                                   question_slots, understood_text)
-from nztax.calculator_calls import TAX_OFF_ASKED, _clarify, _codes_compared, _truncated, base_code
-from nztax.calculation_plan import (ALL_INCOME_TOOLS, EXTRA_TAX, LOAN_DEDUCTION_ASKED, SELF_EMPLOYED, _add_calls,
+from nztax.calculator_calls import _clarify, _truncated, base_code
+from nztax.calculation_plan import (ALL_INCOME_TOOLS, LOAN_DEDUCTION_ASKED, _add_calls,
                                     _answered_as_outside_bright_line, _fact_sum, _income_for, _loan_deduction_first,
                                     _plan, _rit_named_before, _rule_answer, _rule_sum, _trial, _what_else_reason)
 from nztax.clarify_checks import (OWN_AMOUNT, PER_PAY_ASKED, THRESHOLD_ASKED, _asks_own_figure, _asks_own_rate,
-                                  _calculation, _nearest_rule, _own_figure_with_nothing, _states_own_figures,
-                                  _year_of_a_change, after_retrieval)
+                                  _own_figure_with_nothing, _states_own_figures, _year_of_a_change, after_retrieval)
 
-# A choice of code asked for: which one to put, use or give.
-CODE_CHOICE_ASKED = re.compile(alternatives("code_choice_asked"), re.I)
-# A sum asked for in a word or two at the end of the question, after the figures it is on.
-TAX_ASKED_TERSELY = re.compile(alternatives("tax_asked_tersely"), re.I)
 # A figure asked for: tax on something, how much, what is owed.
 ASKS_AMOUNT_OF_TAX = re.compile(alternatives("asks_amount_of_tax"), re.I)
-# A job named beside NZ Super, a pension or a benefit.
-JOB_BESIDE = re.compile(r"\bjobs?\b|\bwork(?:ing)?\b|\bemployer\b|\bpart[- ]time\b|\bshifts?\b", re.I)
-# A loss asked to be set against other income: a rule about ring-fencing, not a sum.
-LOSS_USED_AGAINST = re.compile(r"\b(?:loss(?:es)?|lost)\b[^?]{0,80}\b(?:" + alternatives("loss_used_against")
-                               + r")\b[^?]{0,40}\b(?:salary|wages?|pay|income|tax)\b", re.I)
-LOSS_RULES = ("rental_boarders", "self_employed")
 # The whole tax year asked about, not one pay.
 YEAR_ASKED = re.compile(alternatives("year_asked"), re.I)
-# Whether they may change something (a rate, a code): a rule answers it, and an income stated beside
-# it is context, not a sum to work out.
-PERMISSION_ASKED = re.compile(alternatives("permission_asked"), re.I)
-SUM_ASKED = re.compile(alternatives("sum_asked"), re.I)
 # Words that make a question about more than the calculators see (a disclaimer says so).
 COMPLEX = re.compile(alternatives("complex"), re.I)
 
@@ -137,46 +121,16 @@ def decide(question: str, classification: Classification | None, rules: RuleBook
         return d
     if ask_backs.needed_first(d, r):
         return d
-    if (not r.sure and r.intent.does == "fact" and r.runner is not None and r.runner.does == "calculate" and slots.incomes
-            and TAX_OFF_ASKED.search(asked)):
-        # Near a fact about codes, but a deduction asked on a stated pay is the calculation's (which
-        # asks how often it is paid).
-        r.intent = d.intent = r.runner
-        r.runner = classification.intent
+    reading_switches.deduction_on_a_pay(d, r)
     if ask_backs.which_year(d, r):
         return d
-    if (not r.sure and r.intent.does == "decline" and r.runner is not None and classification.runner_up_score >= get_settings().intent_min_score
-            and says_any(asked, r.intent.decisive_unless)
-            and (r.runner.does == "fact" and not slots.amounts or r.runner.does == "calculate" and slots.income_amount() is not None)):
-        # Held back from turning it away (words of New Zealand's own tax, or of their own pay): the
-        # nearest reading that answers it.
-        r.intent, r.runner = r.runner, r.intent
-        d.intent, r.runner_does = r.intent, "decline"
-    if (r.intent.does == "topic" and r.runner is not None and r.runner.does == "calculate"
-            and _income_for(slots, "calculate_income_tax").income_amount() is not None and TAX_ASKED_TERSELY.search(asked)):
-        # A topic with its figures stated and the tax asked tersely: the topic's own sum on them.
-        r.intent, r.runner = r.runner, r.intent
-        d.intent, r.runner_does, r.sure = r.intent, "topic", True
-    if r.intent.does == "calculate" and PERMISSION_ASKED.search(asked) and not SUM_ASKED.search(asked):
-        rule = _nearest_rule(classification)
-        if rule is not None:
-            r.intent, r.runner = rule, r.intent
-            d.intent, r.runner_does, r.sure = r.intent, "calculate", True
-    if (r.intent.name in ("tax_code_main", "secondary_code") and slots.benefit_or_super and slots.tax_code is None and JOB_BESIDE.search(asked)
-            and (secondary := _calculation("choose_secondary_tax_code")) is not None):
-        # NZ Super (or a benefit) is taxed as the main income, so the job takes a secondary code from the total (and
-        # the main-code rule is no fallback).
-        r.intent, r.runner = secondary, None
-        d.intent, r.runner_does, r.sure = r.intent, "fact", True
+    reading_switches.held_back_from_declining(d, r)
+    reading_switches.topic_with_its_sum(d, r)
+    reading_switches.permission_to_its_rule(d, r)
+    reading_switches.secondary_code_beside_super(d, r)
     if ask_backs.secondary_code(d, r):
         return d
-    if r.intent.does in ("calculate", "fact") and r.intent.name not in LOSS_RULES and LOSS_USED_AGAINST.search(asked) and not SUM_ASKED.search(asked):
-        # Whether a loss can be set against other income is the rental's (or the business's) rule, not a sum, nor an
-        # employee's expenses.
-        rule = max((spec for spec in default_catalogue().intents if spec.name in LOSS_RULES),
-                   key=lambda spec: classification.scores.get(spec.name, 0.0))
-        r.intent, r.runner = rule, r.intent
-        d.intent, r.runner_does, r.sure = r.intent, "calculate", True
+    reading_switches.loss_to_its_rule(d, r)
     if r.intent.does in ("refuse", "decline", "clarify", "fact", "topic"):
         both_out = r.intent.does == r.runner_does == "decline" and classification.score >= get_settings().intent_min_score
         if (not r.sure and r.intent.does == "refuse" and r.runner is not None and r.runner.does in ("fact", "topic")
@@ -234,34 +188,10 @@ def decide(question: str, classification: Classification | None, rules: RuleBook
     # A calculation.
     if ask_backs.foreign_income(d, r):
         return d
-    readings = {r.intent.tool, r.runner.tool if r.runner is not None else None}
-    if (SELF_EMPLOYED.search(asked) and slots.tax_code is None and slots.asked_period not in PAY_FREQUENCIES
-            and "calculate_paye" in readings):
-        # Self-employed: no employer
-        # takes PAYE; their tax is the year's income tax on the profit. (Between the two, that settles it.)
-        income_tax = _calculation("calculate_income_tax")
-        if income_tax is not None and r.intent.tool in ("calculate_paye", "calculate_income_tax"):
-            r.sure = r.sure or readings == {"calculate_paye", "calculate_income_tax"}
-            r.intent = d.intent = income_tax
-    compared = _codes_compared(asked) if r.intent.tool == "calculate_paye" else None
-    if compared and all(base_code(c) in SECONDARY_CODES for c in compared) and CODE_CHOICE_ASKED.search(asked):
-        # A choice between secondary codes follows the year's total income, not the PAYE each would take.
-        secondary = _calculation("choose_secondary_tax_code")
-        if secondary is not None:
-            r.intent = d.intent = secondary
-    if (r.intent.tool == "calculate_paye" and slots.tax_code is None and CODE_ASKED.search(asked)
-            and {"second_job"} <= {a.role for a in slots.amounts} and len(slots.incomes) > 1):
-        # A second job's code and its PAYE both asked: the code from the total, then the PAYE on its pay.
-        secondary = _calculation("choose_secondary_tax_code")
-        if secondary is not None:
-            r.intent = d.intent = secondary
-    if (r.intent.tool == "calculate_paye" and slots.names_take_home and slots.tax_code is not None and len(slots.incomes) == 1
-            and not SECOND_JOB_WORDS.search(asked)):
-        # What reaches them each pay is the take-home pay, which leads with IRD's PAYE on the same pay
-        # and adds what else comes off it.
-        take_home = _calculation("calculate_take_home_pay")
-        if take_home is not None:
-            r.intent = d.intent = take_home
+    reading_switches.self_employed_income_tax(d, r)
+    reading_switches.secondary_code_choice(d, r)
+    reading_switches.second_job_code_and_paye(d, r)
+    reading_switches.take_home_each_pay(d, r)
     if ask_backs.calendar_year(d, r):
         return d
     if ask_backs.pay_frequency(d, r):
@@ -310,12 +240,7 @@ def decide(question: str, classification: Classification | None, rules: RuleBook
         # The IETC's conditions said to hold: the credit they are owed comes through the ME code,
         # whichever of two close readings is worked out.
         d.default_code = "ME"
-    if (not r.sure and r.intent.tool in ALL_INCOME_TOOLS and r.runner_does in ("fact", "topic") and slots.income_amount() is not None
-            and (EXTRA_TAX.search(asked) or TAX_ASKED_TERSELY.search(asked)
-                 or r.intent.tool == "calculate_take_home_pay" and slots.names_take_home)):
-        # A sum asked for in so many words, on their own figures, whatever rule is near (a
-        # misconception asked beside it is answered by the same working).
-        r.sure = True
+    reading_switches.sum_asked_outright(d, r)
     if not r.sure:
         fact = r.runner if r.runner is not None and r.runner.does == "fact" and r.runner.tool == r.intent.tool else None
         if r.runner is not None and r.runner.does == "fact" and r.runner.rule_sum and _rule_sum(d, r.runner, slots):
