@@ -21,29 +21,26 @@ The parts: question_turns (follow-ups and question parts), calculator_calls, cal
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
-from nztax import ask_backs, pay_questions, reading_switches
-from nztax.ask_backs import DIFFERENCE_ASKED
+from nztax import ask_backs, pay_questions, reading_switches, sum_inputs
 from nztax.cue_words import alternatives
 from nztax.rules import RuleBook, current_tax_year
 from nztax.settings import get_settings
-from nztax.slots import HELD_PAST_BRIGHT_LINE, PAY_FREQUENCIES, PROPERTY_HELD_UNKNOWN, Slots, clean_text, read_slots
+from nztax.slots import HELD_PAST_BRIGHT_LINE, PROPERTY_HELD_UNKNOWN, Slots, clean_text, read_slots
 from nztax.understand import Classification, IntentSpec
 from nztax.reading_switches import Reading
 from nztax.question_turns import (ASKS, final_question, is_follow_up, merge_follow_up, question_parts,
                                   question_slots, understood_text)
-from nztax.calculator_calls import _clarify, _truncated, base_code
-from nztax.calculation_plan import (ALL_INCOME_TOOLS, LOAN_DEDUCTION_ASKED, _add_calls,
-                                    _answered_as_outside_bright_line, _fact_sum, _income_for, _loan_deduction_first,
-                                    _plan, _rit_named_before, _rule_answer, _rule_sum, _trial, _what_else_reason)
+from nztax.calculator_calls import _clarify, base_code
+from nztax.calculation_plan import (LOAN_DEDUCTION_ASKED, _add_calls, _answered_as_outside_bright_line, _fact_sum,
+                                    _income_for, _loan_deduction_first, _plan, _rit_named_before, _rule_answer,
+                                    _rule_sum, _trial, _what_else_reason)
 from nztax.clarify_checks import (OWN_AMOUNT, PER_PAY_ASKED, THRESHOLD_ASKED, _asks_own_figure, _asks_own_rate,
-                                  _own_figure_with_nothing, _states_own_figures, _year_of_a_change, after_retrieval)
+                                  _own_figure_with_nothing, _states_own_figures, after_retrieval)
 
 # A figure asked for: tax on something, how much, what is owed.
 ASKS_AMOUNT_OF_TAX = re.compile(alternatives("asks_amount_of_tax"), re.I)
-# The whole tax year asked about, not one pay.
-YEAR_ASKED = re.compile(alternatives("year_asked"), re.I)
 # Words that make a question about more than the calculators see (a disclaimer says so).
 COMPLEX = re.compile(alternatives("complex"), re.I)
 
@@ -200,22 +197,10 @@ def decide(question: str, classification: Classification | None, rules: RuleBook
         return d
     if ask_backs.gst_inclusive(d, r):
         return d
-    if slots.part_year_months and r.intent.tool in (*ALL_INCOME_TOOLS, "calculate_acc_levy") and slots.asked_period not in PAY_FREQUENCIES:
-        # A salary started partway through the year: tax on the months paid.
-        yearly = next(a for a in slots.amounts if a.is_income and a.period == "annual")
-        earned = _truncated(yearly.value * slots.part_year_months / 12)
-        slots = d.slots = replace(slots, amounts=[replace(a, value=earned, text=f"{a.text} for {slots.part_year_months} months")
-                                                  if a is yearly else a for a in slots.amounts])
-        d.assumptions.append(f"${yearly.value:,.0f} a year paid for the {slots.part_year_months} months from the start to "
-                             f"31 March: ${earned:,.2f}, and nothing else earned in the tax year")
-    if (r.intent.tool in (*ALL_INCOME_TOOLS, "calculate_acc_levy") and slots.asked_period not in PAY_FREQUENCIES and YEAR_ASKED.search(asked)
-            and not DIFFERENCE_ASKED.search(asked)):  # (a difference asked weighs the two pays)
-        blended = _year_of_a_change(d, slots)
-        if blended is False:
-            _clarify(d, "after_change")
-            return d
-        if blended is not None:
-            slots = d.slots = blended
+    sum_inputs.part_year_salary(d, r)
+    if sum_inputs.year_of_a_change(d, r):
+        return d
+    slots = d.slots  # (as the two steps above set it)
     if ask_backs.kiwisaver_rate(d, r):
         return d
     if ask_backs.side_income(d, r):
@@ -235,11 +220,7 @@ def decide(question: str, classification: Classification | None, rules: RuleBook
         return d
     if ask_backs.current_pay(d, r):
         return d
-    if (slots.denies_conditions and slots.tax_code is None
-            and not (slots.wff or slots.benefit_or_super or slots.no_ird_number)):
-        # The IETC's conditions said to hold: the credit they are owed comes through the ME code,
-        # whichever of two close readings is worked out.
-        d.default_code = "ME"
+    sum_inputs.credit_code(d, r)
     reading_switches.sum_asked_outright(d, r)
     if not r.sure:
         fact = r.runner if r.runner is not None and r.runner.does == "fact" and r.runner.tool == r.intent.tool else None
