@@ -13,9 +13,12 @@ Rules, in order:
 4. The period asked about is the period answered: "monthly take-home on $65,000" runs the
    take-home calculator with monthly pays; "$45 an hour … in a year" the annual income tax.
 
-The parts: question_turns (follow-ups and question parts), calculator_calls, calculation_plan
-(what a calculation or a rule's sum runs), clarify_checks (what to ask back). This module holds the
-`Decision` record and `decide()`, and re-exports the parts' names other modules use.
+decide() is a pipeline of named steps, each in the module of its kind: ask_backs (the questions
+asked back), reading_switches (the `Reading` weighed and the switches between readings), sum_inputs
+(the figures a sum runs on), decide_outcomes (how the decision ends once the reading is chosen). They
+lean on question_turns (follow-ups and question parts), calculator_calls, calculation_plan (what a
+calculation or a rule's sum runs) and clarify_checks (the conditions of a question back). This module
+holds the `Decision` record, the pipeline, and re-exports the parts' names other modules use.
 """
 
 from __future__ import annotations
@@ -24,19 +27,43 @@ import re
 from dataclasses import dataclass, field
 
 from nztax import ask_backs, decide_outcomes, pay_questions, reading_switches, sum_inputs
+from nztax.calculation_plan import LOAN_DEDUCTION_ASKED  # (re-exported, as the five names below)
+from nztax.calculator_calls import base_code
+from nztax.clarify_checks import after_retrieval
 from nztax.cue_words import alternatives
+from nztax.question_turns import (ASKS, final_question, is_follow_up, merge_follow_up, question_parts, question_slots,
+                                  understood_text)
+from nztax.reading_switches import Reading
 from nztax.rules import RuleBook, current_tax_year
 from nztax.slots import Slots, clean_text, read_slots
 from nztax.understand import Classification, IntentSpec
-from nztax.reading_switches import Reading
-from nztax.question_turns import (ASKS, final_question, is_follow_up, merge_follow_up, question_parts,
-                                  question_slots, understood_text)
-from nztax.calculator_calls import base_code
-from nztax.calculation_plan import LOAN_DEDUCTION_ASKED
-from nztax.clarify_checks import after_retrieval
 
 # Words that make a question about more than the calculators see (a disclaimer says so).
 COMPLEX = re.compile(alternatives("complex"), re.I)
+
+# The steps before the reading's action is taken, in order: what is asked back before anything,
+# then the switches from one reading to another and the questions back between them. A step that
+# settles the decision returns True; a switch changes the reading and decide() goes on.
+WEIGHING_STEPS = (
+    ask_backs.own_sum_with_nothing, ask_backs.no_subject, ask_backs.needed_first,
+    reading_switches.deduction_on_a_pay, ask_backs.which_year, reading_switches.held_back_from_declining,
+    reading_switches.topic_with_its_sum, reading_switches.permission_to_its_rule,
+    reading_switches.secondary_code_beside_super, ask_backs.secondary_code, reading_switches.loss_to_its_rule,
+)
+# The steps of a calculation's reading before its sum, in order: a foreign income, the calculation
+# that settles the question, the questions back about its inputs (with the inputs set between them:
+# a part year's salary, a year of a pay change), a rule's own sum, the ME code, a sum asked outright.
+SUM_STEPS = (
+    ask_backs.foreign_income,
+    reading_switches.self_employed_income_tax, reading_switches.secondary_code_choice,
+    reading_switches.second_job_code_and_paye, reading_switches.take_home_each_pay,
+    ask_backs.calendar_year, ask_backs.pay_frequency, ask_backs.tax_paid, ask_backs.gst_inclusive,
+    sum_inputs.part_year_salary, sum_inputs.year_of_a_change,
+    ask_backs.kiwisaver_rate, ask_backs.side_income, ask_backs.part_year,
+    decide_outcomes.provisional_from_rit,
+    ask_backs.expenses, ask_backs.business_structure, ask_backs.rest_of_income, ask_backs.current_pay,
+    sum_inputs.credit_code, reading_switches.sum_asked_outright,
+)
 
 
 @dataclass
@@ -81,6 +108,31 @@ class Decision:
 def decide(question: str, classification: Classification | None, rules: RuleBook, *,
            history: list[dict] | None = None, tax_year: str | None = None, slots: Slots | None = None,
            also: list[IntentSpec] | None = None, components: list[IntentSpec] | None = None) -> Decision:
+    """The one action for a question, as a pipeline: the year and slots; a pay question's own plan;
+    the reading weighed (WEIGHING_STEPS); a rule, topic or way out answered as the reading does; a
+    calculation's steps (SUM_STEPS); the two readings weighed when unsure; else the sum planned."""
+    d = _new_decision(question, classification, rules, history, tax_year, slots)
+    if classification is None:
+        return d  # no understanding available (no embedder): answer from retrieval
+    d.intent = classification.intent
+    if _pay_question(d):
+        return d
+    reading = Reading.of(classification, d.slots)
+    if _settled(d, reading, WEIGHING_STEPS):
+        return d
+    if reading.intent.does != "calculate":
+        return decide_outcomes.without_a_sum(d, reading)
+    if _settled(d, reading, SUM_STEPS):
+        return d
+    if not reading.sure:
+        return decide_outcomes.unsure(d, reading)
+    return decide_outcomes.calculation(d, reading, components or [], also or [])
+
+
+def _new_decision(question: str, classification: Classification | None, rules: RuleBook, history: list[dict] | None,
+                  tax_year: str | None, slots: Slots | None) -> Decision:
+    """The question as typed and as understood (a follow-up with the turn it continues), its slots,
+    and the tax year: the one asked for, else the question's, else the current year (`source` says which)."""
     asked = clean_text(question)
     if slots is None:
         text, used_history, slots = question_slots(asked, history, rules)
@@ -93,75 +145,24 @@ def decide(question: str, classification: Classification | None, rules: RuleBook
         if used_history and slots.tax_year and slots.tax_year != read_slots(asked, rules, current).tax_year:
             source = "history"
     year = year or current
-    d = Decision(action="topic", question=text, asked=asked, tax_year=year, tax_year_source=source, slots=slots,
-                 classification=classification, used_history=used_history, known_year=year in rules.years,
-                 complex_situation=bool(COMPLEX.search(asked)) or len(slots.incomes) > 1 and slots.adds_up, rules=rules)
-    if classification is None:
-        return d  # no understanding available (no embedder): answer from retrieval
-    d.intent = classification.intent
-    if d.intent.does not in ("refuse", "decline") and (pay := pay_questions.plan(asked, slots, year)) is not None:
-        # A bonus, leave paid out or redundancy on a stated pay, or the year's refund or bill on
-        # stated incomes: the pay calculators work it on their own figures.
-        d.action, d.calls = "calculate", pay.calls
-        d.assumptions += pay.assumptions
-        return d
-    r = Reading.of(classification, slots)
-    if ask_backs.own_sum_with_nothing(d, r):
-        return d
-    if ask_backs.no_subject(d, r):
-        return d
-    if ask_backs.needed_first(d, r):
-        return d
-    reading_switches.deduction_on_a_pay(d, r)
-    if ask_backs.which_year(d, r):
-        return d
-    reading_switches.held_back_from_declining(d, r)
-    reading_switches.topic_with_its_sum(d, r)
-    reading_switches.permission_to_its_rule(d, r)
-    reading_switches.secondary_code_beside_super(d, r)
-    if ask_backs.secondary_code(d, r):
-        return d
-    reading_switches.loss_to_its_rule(d, r)
-    if r.intent.does in ("refuse", "decline", "clarify", "fact", "topic"):
-        return decide_outcomes.without_a_sum(d, r)
-    # A calculation.
-    if ask_backs.foreign_income(d, r):
-        return d
-    reading_switches.self_employed_income_tax(d, r)
-    reading_switches.secondary_code_choice(d, r)
-    reading_switches.second_job_code_and_paye(d, r)
-    reading_switches.take_home_each_pay(d, r)
-    if ask_backs.calendar_year(d, r):
-        return d
-    if ask_backs.pay_frequency(d, r):
-        return d
-    if ask_backs.tax_paid(d, r):
-        return d
-    if ask_backs.gst_inclusive(d, r):
-        return d
-    sum_inputs.part_year_salary(d, r)
-    if sum_inputs.year_of_a_change(d, r):
-        return d
-    if ask_backs.kiwisaver_rate(d, r):
-        return d
-    if ask_backs.side_income(d, r):
-        return d
-    if ask_backs.part_year(d, r):
-        return d
-    if decide_outcomes.provisional_from_rit(d, r):
-        return d
-    if ask_backs.expenses(d, r):
-        return d
-    if ask_backs.business_structure(d, r):
-        return d
-    if ask_backs.rest_of_income(d, r):
-        return d
-    if ask_backs.current_pay(d, r):
-        return d
-    sum_inputs.credit_code(d, r)
-    reading_switches.sum_asked_outright(d, r)
-    if not r.sure:
-        return decide_outcomes.unsure(d, r)
-    return decide_outcomes.calculation(d, r, components or [], also or [])
+    return Decision(action="topic", question=text, asked=asked, tax_year=year, tax_year_source=source, slots=slots,
+                    classification=classification, used_history=used_history, known_year=year in rules.years,
+                    complex_situation=bool(COMPLEX.search(asked)) or len(slots.incomes) > 1 and slots.adds_up, rules=rules)
 
 
+def _pay_question(d: Decision) -> bool:
+    """A bonus, leave paid out or redundancy on a stated pay, or the year's refund or bill on stated
+    incomes: the pay calculators work it on their own figures (pay_questions.py)."""
+    if d.intent.does in ("refuse", "decline"):
+        return False
+    pay = pay_questions.plan(d.asked, d.slots, d.tax_year)
+    if pay is None:
+        return False
+    d.action, d.calls = "calculate", pay.calls
+    d.assumptions += pay.assumptions
+    return True
+
+
+def _settled(d: Decision, reading: Reading, steps) -> bool:
+    """Run `steps` in order until one settles the decision; whether one did."""
+    return any(step(d, reading) for step in steps)
