@@ -26,8 +26,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+# (LOAN_DEDUCTION_ASKED, base_code, after_retrieval, ASKS, final_question, is_follow_up, merge_follow_up and
+# question_parts are imported for the modules that import them from here.)
 from nztax import ask_backs, decide_outcomes, pay_questions, reading_switches, sum_inputs
-from nztax.calculation_plan import LOAN_DEDUCTION_ASKED  # (re-exported, as the five names below)
+from nztax.calculation_plan import LOAN_DEDUCTION_ASKED
 from nztax.calculator_calls import base_code
 from nztax.clarify_checks import after_retrieval
 from nztax.cue_words import alternatives
@@ -94,6 +96,7 @@ class Decision:
     handed_over: list[tuple[str, dict]] = field(default_factory=list)  # calculations not run: their figures go to a calculator link
     stated: list = field(default_factory=list)  # figures the poster states (tax taken, a bill), set beside the engine's own
     trace: object | None = None        # frame.Trace: the frame and the rows that fired
+    steps: list[str] = field(default_factory=list)  # decide()'s steps that fired (settled or changed it), for the trace
 
     # -- what the composer reads -------------------------------------------------------------
     @property
@@ -160,9 +163,18 @@ def _pay_question(d: Decision) -> bool:
         return False
     d.action, d.calls = "calculate", pay.calls
     d.assumptions += pay.assumptions
+    d.steps.append("pay_questions.plan")
     return True
 
 
 def _settled(d: Decision, reading: Reading, steps) -> bool:
-    """Run `steps` in order until one settles the decision; whether one did."""
-    return any(step(d, reading) for step in steps)
+    """Run `steps` in order until one settles the decision; whether one did. Each step that settled it,
+    or changed the reading, the slots or the default code, is named in `d.steps` (the trace shows them)."""
+    for step in steps:
+        before = (reading.intent, reading.sure, d.slots, d.default_code)
+        settled = step(d, reading)
+        if settled or (reading.intent, reading.sure, d.slots, d.default_code) != before:
+            d.steps.append(f"{step.__module__.rsplit('.', 1)[-1]}.{step.__name__}")
+        if settled:
+            return True
+    return False
