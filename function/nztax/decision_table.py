@@ -243,7 +243,7 @@ def apply_table(decision, frame: QuestionFrame, settings, *, redecide: Callable[
                 in_scope: Callable[[], object | None], asked_alone: Callable[[], object] | None = None):
     """The decision the table's first matching row leads to, with its trace. `asked_alone`: the intent
     reading of the asking sentence(s) on their own (read only for a story given a fact)."""
-    trace = Trace(frame=frame.to_json(), proposed=decision.action)
+    trace = Trace(frame=frame.to_json(), proposed=decision.action, steps=list(decision.steps))
     out = _apply_row(decision, frame, settings, trace, redecide, in_scope, asked_alone)
     trace.action = out.action
     out.trace = trace

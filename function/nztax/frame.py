@@ -234,7 +234,8 @@ class Trace:
     rows: list[str] = field(default_factory=list)
     action: str | None = None
     notes: list[str] = field(default_factory=list)
+    steps: list[str] = field(default_factory=list)  # decide()'s steps that fired for the proposal (decide.py)
 
     def to_json(self) -> dict:
         return {"frame": self.frame, "proposed": self.proposed, "rows": list(self.rows), "action": self.action,
-                "notes": list(self.notes)}
+                "notes": list(self.notes), "steps": list(self.steps)}

@@ -95,7 +95,8 @@ def explained(trace: dict | None) -> str:
         period = f" {a['period']}" if a["period"] else ""
         lines.append(f"  amount {a['text']!r}{period}: {a['kind']} ({a['kind_sure']:.2f}), owner {a['owner']} "
                      f"({a['owner_sure']:.2f})")
-    lines.append(f"Decision: proposed {trace['proposed']} -> rows {', '.join(trace['rows'])} -> {trace['action']}")
+    steps = f" (decide: {', '.join(trace['steps'])})" if trace.get("steps") else ""
+    lines.append(f"Decision: proposed {trace['proposed']}{steps} -> rows {', '.join(trace['rows'])} -> {trace['action']}")
     lines += [f"  note: {n}" for n in trace["notes"]]
     return "\n".join(lines)
 
