@@ -1,7 +1,8 @@
 """The tax side of a post declined as another subject: what the post says of an employer payment's tax.
 
 In: the engine (its unit matcher), the settled decision, the post's vector and the declined answer.
-Out: `add(...)` -> the decline with a paragraph for each kind of employer payment (payment_frame.py)
+Out: `add(...)` -> a decline that points to another subject (`decline_to`, not one marked
+`no_tax_side` in data/decisions.yaml: another country's tax, a company's) with a paragraph for each kind of employer payment (payment_frame.py)
 that a sentence of the post names together with a word of its tax (`tax_said` in
 data/cue_words.yaml): the rule of the unit whose own question asks how that kind is taxed.
 
@@ -47,7 +48,8 @@ def parts(engine, question: str, vector) -> list[tuple[object, str]]:
 
 def add(engine, result, decision, vector, current: str):
     """The declined answer with the tax side of each payment the post says something of its tax."""
-    if result.status != "out_of_scope" or vector is None:
-        return result
+    to = getattr(decision, "decline_to", None)
+    if result.status != "out_of_scope" or vector is None or not to or to.get("no_tax_side"):
+        return result  # (a decline to another country's or another taxpayer's tax: the payment's rule is not ours)
     return asked_parts.append(engine, result, decision, current, parts(engine, decision.question, vector),
                               lambda unit, sentence, lead: f"{OPENER} {unit.question} {lead}")

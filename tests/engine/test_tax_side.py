@@ -38,3 +38,28 @@ def test_the_declined_story_gets_the_tax_of_the_payment_it_speaks_of(engine):
     assert OPENER not in plain["answer"]
     side = [p for p in taxed["answer"].split("\n\n") if p.startswith(OPENER)]
     assert side and "PAYE" in side[0] and "[[" in side[0], taxed["answer"]
+
+
+def test_a_decline_to_another_countrys_tax_gets_no_new_zealand_payment_rule():
+    from types import SimpleNamespace
+
+    from nztax.decision_table import table
+    from nztax.tax_side import add
+
+    class Looked(Exception):
+        """The units were looked in for the payment's rule."""
+
+    class Engine:
+        @property
+        def unit_matcher(self):
+            raise Looked
+
+    declined = SimpleNamespace(status="out_of_scope", answer="That's outside what I cover.")
+    for subject, looks in (("foreign_tax", False), ("other_nz_tax", False), ("employment_law", True)):
+        decision = SimpleNamespace(decline_to=table().scopes[subject],
+                                   question="My employer says my bonus will be taxed at 45% there. Is that right?")
+        if looks:
+            with pytest.raises(Looked):
+                add(Engine(), declined, decision, vector=[0.0], current="2026-27")
+        else:
+            assert add(Engine(), declined, decision, vector=[0.0], current="2026-27") is declined
