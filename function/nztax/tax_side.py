@@ -2,9 +2,10 @@
 
 In: the engine (its unit matcher), the settled decision, the post's vector and the declined answer.
 Out: `add(...)` -> a decline that points to another subject (`decline_to`, not one marked
-`no_tax_side` in data/decisions.yaml: another country's tax, a company's) with a paragraph for each kind of employer payment (payment_frame.py)
-that a sentence of the post names together with a word of its tax (`tax_said` in
-data/cue_words.yaml): the rule of the unit whose own question asks how that kind is taxed.
+`no_tax_side` in data/decisions.yaml: another country's tax, a company's) with a paragraph for each
+kind of employer payment (payment_frame.py) that a sentence of the post names together with a word
+of its tax (`tax_said` in data/cue_words.yaml): the rule of the unit whose own question asks how
+that kind is taxed.
 
 A post about an employment dispute or a KiwiSaver decision is declined, but it often states or asks
 something about tax on the way ("they'll pay my notice out without tax"): that part is New Zealand
