@@ -62,15 +62,23 @@ def matched_parts(engine, decision, frame, vector) -> list[tuple[units.Unit, str
 
 def add(engine, result, decision, frame, vector, current: str):
     """The answer with a paragraph for each other asked part a unit answers (see the module docstring)."""
+    if result.status != "answered":
+        return result
+    parts = matched_parts(engine, decision, frame, vector)
+    return append(engine, result, decision, current, parts,
+                  lambda unit, sentence, lead: units.opening_for(lead, sentence, frame.reads_yes_or_no(sentence)))
+
+
+def append(engine, result, decision, current: str, parts, told):
+    """The answer with a paragraph after its first for each (unit, sentence) in `parts` (at most
+    `MAX_PARTS`), `told(unit, sentence, lead)` saying the unit's filled lead; a paragraph the answer
+    already says, or whose figures its sources do not hold, is left out."""
     from nztax import answer_evidence
     from nztax.contract import Citation
     from nztax.engine import MissingIndex, _Quote as Quote
 
-    if result.status != "answered" or not result.answer or isinstance(engine.retriever, MissingIndex):
+    if not parts or not result.answer or isinstance(engine.retriever, MissingIndex):
         return result  # (without an index no unit is known to be supported: see Engine._unit_answer)
-    parts = matched_parts(engine, decision, frame, vector)
-    if not parts:
-        return result
     year_rules = engine.rules.years.get(result.tax_year) or engine.rules.years.get(current)
     if year_rules is None:
         return result
@@ -85,7 +93,7 @@ def add(engine, result, decision, frame, vector, current: str):
         lead = units.fill(unit.lead or "", values)
         if not lead or unit.source is None or units.fold(units.opening_for(lead, ""))[:80] in units.fold(result.answer):
             continue  # (the answer already says it: the opening's own unit)
-        text = units.opening_for(lead, sentence, frame.reads_yes_or_no(sentence))
+        text = told(unit, sentence, lead)
         if guard.check(text, evidence).flagged:
             continue
         number = numbers.setdefault(unit.source.url, max(numbers.values(), default=0) + 1)

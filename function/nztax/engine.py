@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from nztax import answer_evidence, applies, asked_parts, calculator_links, composer, guard, say, units
+from nztax import answer_evidence, applies, asked_parts, calculator_links, composer, guard, say, tax_side, units
 from nztax.frame_notes import frame_notes, rule_without_year_figures
 from nztax.short_query import search_box_question
 from nztax.contract import AskResult
@@ -391,6 +391,8 @@ class Engine:
         if mode == "offline" and not history and frame.story and result.status == "answered":
             # A post asking about several things: a short paragraph for each other part a unit answers.
             result = asked_parts.add(self, result, decision, frame, vector, current)
+        if mode == "offline" and not history and result.status == "out_of_scope":
+            result = tax_side.add(self, result, decision, vector, current)  # (the tax a declined post speaks of)
         if outcome is not None and outcome.result is None:
             result.fallback_reason, result.usage = outcome.reason, outcome.usage
             result.guard_removed = outcome.guard_removed or result.guard_removed
