@@ -8,7 +8,9 @@ has ended).
 
 A figure is right only for the dates its source gives: today's rule must not be told to a post
 from 2013 as if it were theirs. A note for a post set before a change opens the answer (what
-follows is today's rule); one for a post of unknown time closes the first paragraph.
+follows is today's rule), and so does one for a rule whose old form still holds for people it
+applied to (the answer depends on when they joined, which the post doesn't say); any other note
+for a post of unknown time closes the first paragraph.
 """
 
 from __future__ import annotations
@@ -125,7 +127,7 @@ def _figures(text: str) -> set[str]:
 
 
 def notes_for(text: str, today: dt.date, answer: str = "") -> list[tuple[str, list[Change], bool]]:
-    """(note, the changes it states, whether the post's time is before them) for each rule the
+    """(note, the changes it states, whether it opens the answer) for each rule the
     text is about whose change its time needs told; `answer` is the answer's first paragraph (a
     post of unknown time is told a rule's start date only when its answer states the rule)."""
     h = history()
@@ -145,7 +147,7 @@ def notes_for(text: str, today: dt.date, answer: str = "") -> list[tuple[str, li
             if since and since <= _figures(answer):
                 # The answer gives today's figures already: only when they started is new.
                 found = (f"These are the figures since {day(found[1][-1].on)}.", found[1])
-            out.append((found[0], found[1], False))
+            out.append((found[0], found[1], rule.earlier_still_applies))
     return out[: h.max_notes]
 
 

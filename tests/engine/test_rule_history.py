@@ -78,7 +78,7 @@ def test_an_undated_post_gets_todays_rule_with_its_start_date_only_when_its_answ
     post = "I have been in KiwiSaver for three years and will be 65 in March. Does my employer keep contributing?"
     answer = "No. At 65 your employer does not have to make compulsory contributions, nor the government contribution."
     notes = rule_history.notes_for(post, TODAY, answer)
-    assert notes[0][0].startswith("Since 1 July 2019,") and "Before then, someone who joined KiwiSaver aged 60 to 64" in notes[0][0]
+    assert notes[0][2] and notes[0][0].startswith("Since 1 July 2019,") and "Before then, someone who joined KiwiSaver aged 60 to 64" in notes[0][0]
     assert not rule_history.notes_for(post, TODAY, "Apply to your provider with a statutory declaration.")
     # A change older than the recent years is not told to a post of unknown time.
     assert not any("1 April 2013" in n for n, _, _ in rule_history.notes_for(
