@@ -23,6 +23,7 @@ from pathlib import Path
 
 from nztax.contract import AskResult, Citation
 from nztax.post_time import PostTime, read_post_time
+from nztax.rules import tax_year_for
 from nztax.yaml_data import load_yaml
 
 HISTORY_FILE = Path(__file__).parent / "data" / "rule_history.yaml"
@@ -156,6 +157,8 @@ def attach(result: AskResult, question: str, today: dt.date) -> AskResult:
     already states is left out: the answer says it)."""
     if result.status != "answered" or not result.answer:
         return result
+    if result.tax_year and result.tax_year < tax_year_for(today):
+        return result  # an answer for an earlier tax year gives that year's figures already
     paragraphs = re.split(r"\n\s*\n", result.answer.strip())
     lead = next((i for i, p in enumerate(paragraphs) if p.strip() and not p.lstrip().startswith("#")), 0)
     notes = [(n, cs, before) for n, cs, before in notes_for(question, today, paragraphs[lead])

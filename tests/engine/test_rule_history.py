@@ -96,3 +96,10 @@ def test_attach_opens_with_an_earlier_time_and_cites_its_source():
     # An answer that already gives the change's date is left as it is.
     said = AskResult(status="answered", tax_year="2026-27", disclaimer="", answer="Since 1 July 2019 anyone can join. Members who joined at 62 before then ...")
     assert rule_history.attach(said, "I joined KiwiSaver at 62; am I locked in?", TODAY).answer == said.answer
+
+
+def test_an_answer_for_an_earlier_tax_year_is_left_as_it_is():
+    """Its figures are that year's: today's must not be added beside them."""
+    result = AskResult(status="answered", tax_year="2024-25", disclaimer="",
+                       answer="The government puts in 50 cents for every dollar, up to $521.43 a KiwiSaver year.")
+    assert rule_history.attach(result, "How much is the KiwiSaver government contribution?", TODAY).answer == result.answer
