@@ -397,7 +397,7 @@ class Engine:
         if decision.trace is not None:
             result.trace = decision.trace.to_json()
         # A post set before a rule changed is told the rule of its time (rule_history.py).
-        result = rule_history.attach(result, question, today())
+        result = rule_history.attach(result, question, today(), self.rules.years)
         result.citations = self.citation_sections().fill(result.citations, result.tax_year)
         result.latency_ms = int(round((time.perf_counter() - started) * 1000))
         return result

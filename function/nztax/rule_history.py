@@ -152,13 +152,13 @@ def notes_for(text: str, today: dt.date, answer: str = "") -> list[tuple[str, li
     return out[: h.max_notes]
 
 
-def attach(result: AskResult, question: str, today: dt.date) -> AskResult:
+def attach(result: AskResult, question: str, today: dt.date, rule_years=()) -> AskResult:
     """The answer with the notes its post's time needs, each cited (a change whose date the answer
     already states is left out: the answer says it)."""
     if result.status != "answered" or not result.answer:
         return result
-    if result.tax_year and result.tax_year < tax_year_for(today):
-        return result  # an answer for an earlier tax year gives that year's figures already
+    if result.tax_year in rule_years and result.tax_year < tax_year_for(today):
+        return result  # an answer for an earlier year the rules data holds gives that year's figures
     paragraphs = re.split(r"\n\s*\n", result.answer.strip())
     lead = next((i for i, p in enumerate(paragraphs) if p.strip() and not p.lstrip().startswith("#")), 0)
     notes = [(n, cs, before) for n, cs, before in notes_for(question, today, paragraphs[lead])

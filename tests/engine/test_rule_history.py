@@ -102,4 +102,7 @@ def test_an_answer_for_an_earlier_tax_year_is_left_as_it_is():
     """Its figures are that year's: today's must not be added beside them."""
     result = AskResult(status="answered", tax_year="2024-25", disclaimer="",
                        answer="The government puts in 50 cents for every dollar, up to $521.43 a KiwiSaver year.")
-    assert rule_history.attach(result, "How much is the KiwiSaver government contribution?", TODAY).answer == result.answer
+    asked = "How much is the KiwiSaver government contribution?"
+    assert rule_history.attach(result, asked, TODAY, ("2024-25", "2026-27")).answer == result.answer
+    # A year the rules data doesn't hold was answered with today's text: the note is still needed.
+    assert "Since 1 July 2025" in rule_history.attach(result, asked, TODAY, ("2026-27",)).answer
