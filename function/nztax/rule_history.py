@@ -47,6 +47,7 @@ class Rule:
     answer_cues: tuple[re.Pattern, ...] = ()   # an answer that states the rule has every group
     ended: bool = False
     earlier_still_applies: bool = False
+    began: dt.date = dt.date.min
 
 
 @dataclass(frozen=True)
@@ -70,7 +71,8 @@ def history() -> History:
         changes=tuple(sorted((Change(c["effective"], c["before"], c["since"], c["source"], c["title"], tuple(c.get("era") or ()))
                               for c in r["changes"]), key=lambda c: c.on)),
         answer_cues=tuple(_group(g) for g in r.get("answer_cues") or ()),
-        ended=bool(r.get("ended")), earlier_still_applies=bool(r.get("earlier_still_applies"))) for r in data["rules"])
+        ended=bool(r.get("ended")), earlier_still_applies=bool(r.get("earlier_still_applies")),
+        began=r.get("began") or dt.date.min) for r in data["rules"])
     return History(rules, int(data["recent_years"]), int(data["max_notes"]), tuple(data["before_words"]))
 
 
@@ -100,6 +102,11 @@ def day(d: dt.date) -> str:
 
 def _dated(rule: Rule, time: PostTime) -> tuple[str, list[Change]] | None:
     """The rule at the post's time and each change since: for a time before (or during) the changes."""
+    if time.end < rule.began:
+        return None  # no such rule then
+    if time.start < rule.began:  # (a post's earliest year may be a birth year)
+        words = time.words if time.words.startswith("before") or time.end.year == rule.began.year else f"{rule.began.year} to {time.end.year}"
+        time = PostTime(rule.began, time.end, words)
     later = [c for c in rule.changes if c.on > time.start]
     if not later:
         return None  # the post's time already had today's rule

@@ -106,3 +106,10 @@ def test_an_answer_for_an_earlier_tax_year_is_left_as_it_is():
     assert rule_history.attach(result, asked, TODAY, ("2024-25", "2026-27")).answer == result.answer
     # A year the rules data doesn't hold was answered with today's text: the note is still needed.
     assert "Since 1 July 2025" in rule_history.attach(result, asked, TODAY, ("2026-27",)).answer
+
+
+def test_a_time_before_the_rule_began_gets_no_note():
+    """KiwiSaver began on 1 July 2007: a birth year is no earlier form of its rules."""
+    assert not rule_history.notes_for("I was born in 2003. Can I get the KiwiSaver government contribution?", TODAY)
+    notes = rule_history.notes_for("Born 2001, I joined KiwiSaver in 2010 and got the member tax credit.", TODAY)
+    assert notes and notes[0][0].startswith("In 2007 to 2010, the member tax credit matched a member's own contributions dollar for dollar")
