@@ -24,6 +24,7 @@ from pathlib import Path
 from nztax.contract import AskResult, Citation
 from nztax.post_time import PostTime, read_post_time
 from nztax.rules import tax_year_for
+from nztax.understand import mentions, phrase_text
 from nztax.yaml_data import load_yaml
 
 HISTORY_FILE = Path(__file__).parent / "data" / "rule_history.yaml"
@@ -36,15 +37,15 @@ class Change:
     since: str
     source: str
     title: str
-    era: tuple[str, ...] = ()   # phrases only the rule before the change used
+    era: tuple[str, ...] = ()   # phrases (phrase text) only the rule before the change used
 
 
 @dataclass(frozen=True)
 class Rule:
     id: str
-    cues: tuple[tuple[re.Pattern, ...], ...]   # alternatives; each a pattern per word group
+    cues: tuple[tuple[tuple[str, ...], ...], ...]   # alternatives; each word groups of phrases (phrase text)
     changes: tuple[Change, ...]
-    answer_cues: tuple[re.Pattern, ...] = ()   # an answer that states the rule has every group
+    answer_cues: tuple[tuple[str, ...], ...] = ()   # an answer that states the rule has every group
     ended: bool = False
     earlier_still_applies: bool = False
     began: dt.date = dt.date.min
@@ -58,9 +59,13 @@ class History:
     before_words: tuple[str, ...]
 
 
-def _group(phrases: list) -> re.Pattern:
-    alternatives = "|".join(re.escape(str(p)) for p in sorted(phrases, key=lambda p: -len(str(p))))
-    return re.compile(rf"(?<![\w$])(?:{alternatives})(?![\w]|[.,]\d)", re.I)
+def _group(phrases: list) -> tuple[str, ...]:
+    return tuple(phrase_text(p) for p in phrases)
+
+
+def _words(text: str) -> str:
+    """Text as phrases are matched in it (understand.mentions)."""
+    return f" {phrase_text(text)} "
 
 
 @lru_cache(maxsize=1)
@@ -68,7 +73,7 @@ def history() -> History:
     data = load_yaml(HISTORY_FILE.read_text(encoding="utf-8"))
     rules = tuple(Rule(
         id=r["id"], cues=tuple(tuple(_group(g) for g in alt) for alt in r["cues"]),
-        changes=tuple(sorted((Change(c["effective"], c["before"], c["since"], c["source"], c["title"], tuple(c.get("era") or ()))
+        changes=tuple(sorted((Change(c["effective"], c["before"], c["since"], c["source"], c["title"], _group(c.get("era") or ()))
                               for c in r["changes"]), key=lambda c: c.on)),
         answer_cues=tuple(_group(g) for g in r.get("answer_cues") or ()),
         ended=bool(r.get("ended")), earlier_still_applies=bool(r.get("earlier_still_applies")),
@@ -78,18 +83,21 @@ def history() -> History:
 
 def about(rule: Rule, text: str) -> bool:
     """Whether the text is about the rule: every word group of one of its cue alternatives is there."""
-    return any(all(p.search(text) for p in alt) for alt in rule.cues)
+    words = _words(text)
+    return any(all(mentions(words, group) for group in alt) for alt in rule.cues)
 
 
 def stated_in(rule: Rule, answer: str) -> bool:
     """Whether an answer states the rule: every group of its answer cues is there."""
-    return all(p.search(answer) for p in rule.answer_cues)
+    words = _words(re.sub(r"\[\[\d+\]\]\([^)]*\)|https?://\S+", " ", answer))  # (a cited page's address is not what the answer says)
+    return all(mentions(words, group) for group in rule.answer_cues)
 
 
 def era_time(rules: tuple[Rule, ...], text: str) -> PostTime | None:
     """The time a post is set in from a figure it quotes that only the rule before a change had
     ("a tax credit of $1040"): before the earliest such change."""
-    quoted = [c for r in rules for c in r.changes if c.era and _group(list(c.era)).search(text)]
+    words = _words(text)
+    quoted = [c for r in rules for c in r.changes if c.era and mentions(words, c.era)]
     if not quoted:
         return None
     first = min(quoted, key=lambda c: c.on)

@@ -80,6 +80,9 @@ def test_an_undated_post_gets_todays_rule_with_its_start_date_only_when_its_answ
     notes = rule_history.notes_for(post, TODAY, answer)
     assert notes[0][2] and notes[0][0].startswith("Since 1 July 2019,") and "Before then, someone who joined KiwiSaver aged 60 to 64" in notes[0][0]
     assert not rule_history.notes_for(post, TODAY, "Apply to your provider with a statutory declaration.")
+    # A cited page's address is not what the answer says.
+    assert not rule_history.notes_for("Can I top up my KiwiSaver from overseas for the government contribution?", TODAY,
+                                      "Not while you live overseas. [[1]](https://www.ird.govt.nz/kiwisaver/getting-the-kiwisaver-government-contribution)")
     # A change older than the recent years is not told to a post of unknown time.
     assert not any("1 April 2013" in n for n, _, _ in rule_history.notes_for(
         "Does my KiwiSaver employer contribution have ESCT taken off?", TODAY, "Your employer contributions have ESCT deducted."))
