@@ -176,13 +176,13 @@ def attach(result: AskResult, question: str, today: dt.date, rule_years=()) -> A
         return result  # an answer for an earlier year the rules data holds gives that year's figures
     paragraphs = re.split(r"\n\s*\n", result.answer.strip())
     lead = next((i for i, p in enumerate(paragraphs) if p.strip() and not p.lstrip().startswith("#")), 0)
-    notes = [(n, cs, before) for n, cs, before in notes_for(question, today, paragraphs[lead])
+    notes = [(n, cs, opens) for n, cs, opens in notes_for(question, today, paragraphs[lead])
              if not all(day(c.on) in result.answer for c in cs)]
     if not notes:
         return result
     citations = list(result.citations)
     marked = []
-    for note, changes, before in notes:
+    for note, changes, opens in notes:
         marks = ""
         for c in changes:
             urls = [x.url for x in citations]
@@ -191,11 +191,11 @@ def attach(result: AskResult, question: str, today: dt.date, rule_years=()) -> A
                 urls.append(c.source)
             mark = f" [[{urls.index(c.source) + 1}]]({c.source})"
             marks += mark if mark not in marks else ""
-        marked.append((note[:-1] + "." + marks if note.endswith(".") else note + marks, before))
-    opening = " ".join(n for n, before in marked if before)
+        marked.append((note + marks, opens))
+    opening = " ".join(n for n, opens in marked if opens)
     # (The first note for an earlier time says once that it is the post's time.)
     opening = re.sub(r"^((?:In|Before) [^,]+),", r"\1, the time your post speaks of,", opening)
-    closing = " ".join(n for n, before in marked if not before)
+    closing = " ".join(n for n, opens in marked if not opens)
     if closing:
         paragraphs[lead] += f" {closing}"
     body = "\n\n".join(paragraphs)
