@@ -160,7 +160,7 @@ def notes_for(text: str, today: dt.date, answer: str = "") -> list[tuple[str, li
             if found is None:
                 continue
             since = _figures(found[1][-1].since)
-            if since and since <= _figures(answer):
+            if since & _figures(answer):
                 # The answer gives today's figures already: only when they started is new.
                 found = (f"These are the figures since {day(found[1][-1].on)}.", found[1])
             out.append((found[0], found[1], rule.earlier_still_applies))

@@ -116,3 +116,12 @@ def test_a_time_before_the_rule_began_gets_no_note():
     assert not rule_history.notes_for("I was born in 2003. Can I get the KiwiSaver government contribution?", TODAY)
     notes = rule_history.notes_for("Born 2001, I joined KiwiSaver in 2010 and got the member tax credit.", TODAY)
     assert notes and notes[0][0].startswith("In 2007 to 2010, the member tax credit matched a member's own contributions dollar for dollar")
+
+
+def test_an_answer_with_todays_figures_gets_only_their_start_date():
+    asked = "I earn 190k. Do I still get the KiwiSaver government contribution?"
+    notes = rule_history.notes_for(asked, TODAY, "No. No government contribution is paid: income over $180,000.")
+    assert [n for n, _, _ in notes] == ["These are the figures since 1 July 2025."]
+    # An answer naming the contribution beside another rule (the KiwiSaver year) doesn't state it.
+    assert not rule_history.notes_for("When does the KiwiSaver year run for the government contribution?", TODAY,
+                                      "From 1 July to 30 June: your contributions in that year earn the government contribution.")
