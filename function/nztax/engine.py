@@ -30,7 +30,8 @@ from typing import Any
 
 import numpy as np
 
-from nztax import answer_evidence, applies, asked_parts, calculator_links, composer, guard, say, tax_side, units
+from nztax import (answer_evidence, applies, asked_parts, calculator_links, composer, guard, rule_history, say,
+                   tax_side, units)
 from nztax.frame_notes import frame_notes, rule_without_year_figures
 from nztax.short_query import search_box_question
 from nztax.contract import AskResult
@@ -38,7 +39,7 @@ from nztax.decide import Decision, after_retrieval, decide, final_question, ques
 from nztax.faq_index import FaqIndex
 from nztax.index import IndexMissingError
 from nztax.known_words import as_unread, unknown_words
-from nztax.rules import RuleBook, current_tax_year, default_rules
+from nztax.rules import RuleBook, current_tax_year, default_rules, today
 from nztax.settings import Settings, get_settings
 from nztax.slots import clean_text, read_slots, reading, without_denied
 from nztax.spelling import Speller
@@ -398,6 +399,8 @@ class Engine:
             result.guard_removed = outcome.guard_removed or result.guard_removed
         if decision.trace is not None:
             result.trace = decision.trace.to_json()
+        # A post set before a rule changed is told the rule of its time (rule_history.py).
+        result = rule_history.attach(result, question, today(), self.rules.years)
         result.citations = self.citation_sections().fill(result.citations, result.tax_year)
         result.latency_ms = int(round((time.perf_counter() - started) * 1000))
         return result

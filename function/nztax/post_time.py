@@ -1,0 +1,71 @@
+"""The time a post speaks of, read from its text: the years it writes ("back in 2013", "turned 60
+on 20 June 2007") and a date it says things were before ("before July 2019").
+
+In: the post's text, today's date and the words that make a date an end ("before", from
+`data/rule_history.yaml`). Out: `PostTime` (the first and last day the post can be about, and
+the words they were read from) or None when the text writes no year.
+
+    read_post_time("I joined back in 2013", dt.date(2026, 11, 29)).start   # 2013-01-01
+
+The /ask function gets only the text, so this is all it knows of when a post was written: a year
+after today is a plan, not the post's time, and is left out.
+"""
+
+from __future__ import annotations
+
+import calendar
+import datetime as dt
+import re
+from dataclasses import dataclass
+
+MONTHS = {name.lower(): i for i, name in enumerate(calendar.month_name) if name}
+MONTHS.update({name.lower(): i for i, name in enumerate(calendar.month_abbr) if name})
+_MONTH = "|".join(sorted(MONTHS, key=len, reverse=True))
+# A year as a calendar year: not part of an amount ("$2013", "2,013") or a longer number.
+YEAR = re.compile(r"(?<![\d$,.])(?:19[89]\d|20\d\d)(?!\d|[,.]\d)")
+# A date: "1 July 2019", "July 1, 2019", "July 2019".
+DATE = re.compile(rf"(?:(?P<d1>\d{{1,2}})(?:st|nd|rd|th)?\s+)?(?P<m>{_MONTH})\.?(?:\s+(?P<d2>\d{{1,2}})(?:st|nd|rd|th)?,?)?\s+(?P<y>(?:19|20)\d\d)\b", re.I)
+
+
+@dataclass(frozen=True)
+class PostTime:
+    start: dt.date
+    end: dt.date
+    words: str          # how the answer names the time ("2007", "2007 to 2008", "before 1 July 2019")
+
+
+def _date(m: re.Match) -> dt.date | None:
+    day = int(m.group("d1") or m.group("d2") or 1)
+    try:
+        return dt.date(int(m.group("y")), MONTHS[m.group("m").lower()], day)
+    except ValueError:
+        return None
+
+
+def _before_date(text: str, before_words: list[str]) -> dt.date | None:
+    """The earliest date the text says something was before ("before July 2019"), if any."""
+    if not before_words:
+        return None
+    words = "|".join(re.escape(w) for w in sorted(before_words, key=len, reverse=True))
+    found = []
+    for m in re.finditer(rf"\b(?:{words})\s+(?:the\s+)?", text, re.I):
+        d = DATE.match(text, m.end())
+        if d is not None and _date(d) is not None:
+            found.append(_date(d))
+    return min(found) if found else None
+
+
+def read_post_time(text: str, today: dt.date, before_words: list[str] = ()) -> PostTime | None:
+    """The span of days the post is about: from 1 January of the first year it writes to 31
+    December of the last (a date it says things were before ends it there), or None."""
+    years = sorted({int(y) for y in YEAR.findall(text) if int(y) <= today.year})
+    before = _before_date(text, list(before_words))
+    if before is not None:
+        end = before - dt.timedelta(days=1)
+        earlier = [y for y in years if y < before.year]
+        start = dt.date(earlier[0], 1, 1) if earlier else dt.date.min
+        return PostTime(start, end, f"before {before.day} {before:%B} {before.year}")
+    if not years:
+        return None
+    first, last = years[0], years[-1]
+    return PostTime(dt.date(first, 1, 1), dt.date(last, 12, 31), str(first) if first == last else f"{first} to {last}")

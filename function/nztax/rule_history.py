@@ -1,0 +1,204 @@
+"""What changed in the rules a post is about, and when, for a post set before the change.
+
+In: the post's text, its answer (`AskResult`) and today's date; the dated changes in
+`data/rule_history.yaml`. Out: the answer with a note, with its source, saying what the rule was
+at the post's time (read by post_time.py) and the dates it changed since; or, when the post's time
+can't be read, today's rule with its start date when the change is recent (or the scheme named
+has ended).
+
+A figure is right only for the dates its source gives: today's rule must not be told to a post
+from 2013 as if it were theirs. A note for a post set before a change opens the answer (what
+follows is today's rule), and so does one for a rule whose old form still holds for people it
+applied to (the answer depends on when they joined, which the post doesn't say); any other note
+for a post of unknown time closes the first paragraph.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from nztax.contract import AskResult, Citation
+from nztax.post_time import PostTime, read_post_time
+from nztax.rules import tax_year_for
+from nztax.understand import mentions, phrase_text
+from nztax.yaml_data import load_yaml
+
+HISTORY_FILE = Path(__file__).parent / "data" / "rule_history.yaml"
+
+
+@dataclass(frozen=True)
+class Change:
+    on: dt.date
+    before: str
+    since: str
+    source: str
+    title: str
+    era: tuple[str, ...] = ()   # phrases (phrase text) only the rule before the change used
+
+
+@dataclass(frozen=True)
+class Rule:
+    id: str
+    cues: tuple[tuple[tuple[str, ...], ...], ...]   # alternatives; each word groups of phrases (phrase text)
+    changes: tuple[Change, ...]
+    answer_cues: tuple[tuple[str, ...], ...] = ()   # an answer that states the rule has every group
+    ended: bool = False
+    earlier_still_applies: bool = False
+    began: dt.date = dt.date.min
+
+
+@dataclass(frozen=True)
+class History:
+    rules: tuple[Rule, ...]
+    recent_years: int
+    max_notes: int
+    before_words: tuple[str, ...]
+
+
+def _group(phrases: list) -> tuple[str, ...]:
+    return tuple(phrase_text(p) for p in phrases)
+
+
+def _words(text: str) -> str:
+    """Text as phrases are matched in it (understand.mentions)."""
+    return f" {phrase_text(text)} "
+
+
+@lru_cache(maxsize=1)
+def history() -> History:
+    data = load_yaml(HISTORY_FILE.read_text(encoding="utf-8"))
+    rules = tuple(Rule(
+        id=r["id"], cues=tuple(tuple(_group(g) for g in alt) for alt in r["cues"]),
+        changes=tuple(sorted((Change(c["effective"], c["before"], c["since"], c["source"], c["title"], _group(c.get("era") or ()))
+                              for c in r["changes"]), key=lambda c: c.on)),
+        answer_cues=tuple(_group(g) for g in r.get("answer_cues") or ()),
+        ended=bool(r.get("ended")), earlier_still_applies=bool(r.get("earlier_still_applies")),
+        began=r.get("began") or dt.date.min) for r in data["rules"])
+    return History(rules, int(data["recent_years"]), int(data["max_notes"]), tuple(data["before_words"]))
+
+
+def about(rule: Rule, text: str) -> bool:
+    """Whether the text is about the rule: every word group of one of its cue alternatives is there."""
+    words = _words(text)
+    return any(all(mentions(words, group) for group in alt) for alt in rule.cues)
+
+
+def stated_in(rule: Rule, answer: str) -> bool:
+    """Whether an answer states the rule: every group of its answer cues is there."""
+    words = _words(re.sub(r"\[\[\d+\]\]\([^)]*\)|https?://\S+", " ", answer))  # (a cited page's address is not what the answer says)
+    return all(mentions(words, group) for group in rule.answer_cues)
+
+
+def era_time(rules: tuple[Rule, ...], text: str) -> PostTime | None:
+    """The time a post is set in from a figure it quotes that only the rule before a change had
+    ("a tax credit of $1040"): before the earliest such change."""
+    words = _words(text)
+    quoted = [c for r in rules for c in r.changes if c.era and mentions(words, c.era)]
+    if not quoted:
+        return None
+    first = min(quoted, key=lambda c: c.on)
+    return PostTime(dt.date.min, first.on - dt.timedelta(days=1), f"before {day(first.on)}")
+
+
+def day(d: dt.date) -> str:
+    return f"{d.day} {d:%B} {d.year}"
+
+
+def _dated(rule: Rule, time: PostTime) -> tuple[str, list[Change]] | None:
+    """The rule at the post's time and each change since: for a time before (or during) the changes."""
+    if time.end < rule.began:
+        return None  # no such rule then
+    if time.start < rule.began:  # (a post's earliest year may be a birth year)
+        words = time.words if time.words.startswith("before") or time.end.year == rule.began.year else f"{rule.began.year} to {time.end.year}"
+        time = PostTime(rule.began, time.end, words)
+    later = [c for c in rule.changes if c.on > time.start]
+    if not later:
+        return None  # the post's time already had today's rule
+    steps = [f"from {day(c.on)}, {c.since}" for c in later]
+    if later[0].on > time.end:
+        when = time.words[0].upper() + time.words[1:] if time.words.startswith("before") else f"In {time.words}"
+        lead = f"{when}, {later[0].before}"
+        return f"{lead}; {'; '.join(steps)}.", later
+    said = "; ".join(steps) + "."
+    return said[0].upper() + said[1:], later
+
+
+def _undated(rule: Rule, today: dt.date, recent_years: int) -> tuple[str, list[Change]] | None:
+    """Today's rule with its start date, when its change is recent or the scheme named has ended."""
+    last = rule.changes[-1]
+    if not rule.ended and last.on < today.replace(year=today.year - recent_years):
+        return None
+    note = f"Since {day(last.on)}, {last.since}."
+    if rule.earlier_still_applies:
+        note += f" Before then, {last.before}."
+    return note, [last]
+
+
+def _figures(text: str) -> set[str]:
+    return set(re.findall(r"\$[\d,]+(?:\.\d+)?|\d+(?:\.\d+)?%", text))
+
+
+def notes_for(text: str, today: dt.date, answer: str = "") -> list[tuple[str, list[Change], bool]]:
+    """(note, the changes it states, whether it opens the answer) for each rule the
+    text is about whose change its time needs told; `answer` is the answer's first paragraph (a
+    post of unknown time is told a rule's start date only when its answer states the rule)."""
+    h = history()
+    time = read_post_time(text, today, list(h.before_words)) or era_time(h.rules, text)
+    out = []
+    for rule in h.rules:
+        if not about(rule, text):
+            continue
+        found = _dated(rule, time) if time is not None else None
+        if found is not None:
+            out.append((found[0], found[1], found[1][0].on > time.end))
+        elif rule.ended or (time is None and stated_in(rule, answer)):
+            found = _undated(rule, today, h.recent_years)
+            if found is None:
+                continue
+            since = _figures(found[1][-1].since)
+            if since & _figures(answer):
+                # The answer gives today's figures already: only when they started is new.
+                found = (f"These are the figures since {day(found[1][-1].on)}.", found[1])
+            out.append((found[0], found[1], rule.earlier_still_applies))
+    return out[: h.max_notes]
+
+
+def attach(result: AskResult, question: str, today: dt.date, rule_years=()) -> AskResult:
+    """The answer with the notes its post's time needs, each cited (a change whose date the answer
+    already states is left out: the answer says it)."""
+    if result.status != "answered" or not result.answer:
+        return result
+    if result.tax_year in rule_years and result.tax_year < tax_year_for(today):
+        return result  # an answer for an earlier year the rules data holds gives that year's figures
+    paragraphs = re.split(r"\n\s*\n", result.answer.strip())
+    lead = next((i for i, p in enumerate(paragraphs) if p.strip() and not p.lstrip().startswith("#")), 0)
+    notes = [(n, cs, opens) for n, cs, opens in notes_for(question, today, paragraphs[lead])
+             if not all(day(c.on) in result.answer for c in cs)]
+    if not notes:
+        return result
+    citations = list(result.citations)
+    marked = []
+    for note, changes, opens in notes:
+        marks = ""
+        for c in changes:
+            urls = [x.url for x in citations]
+            if c.source not in urls:
+                citations.append(Citation(title=c.title, url=c.source))
+                urls.append(c.source)
+            mark = f" [[{urls.index(c.source) + 1}]]({c.source})"
+            marks += mark if mark not in marks else ""
+        marked.append((note + marks, opens))
+    opening = " ".join(n for n, opens in marked if opens)
+    # (The first note for an earlier time says once that it is the post's time.)
+    opening = re.sub(r"^((?:In|Before) [^,]+),", r"\1, the time your post speaks of,", opening)
+    closing = " ".join(n for n, opens in marked if not opens)
+    if closing:
+        paragraphs[lead] += f" {closing}"
+    body = "\n\n".join(paragraphs)
+    result.answer = f"{opening}\n\n{body}" if opening else body
+    result.citations = citations
+    return result
