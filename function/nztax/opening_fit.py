@@ -59,7 +59,19 @@ def _data() -> dict:
                      for group, members in raw["subjects"].items()},
         "situations": {name: joined(alts) for name, alts in raw["situations"].items()},
         "aspects": {name: (joined(a["asked"]), joined(a["stated"])) for name, a in (raw.get("aspects") or {}).items()},
+        "turns": {situation: {way: _turned(spec, alts) for way, spec in (raw.get("turns") or {}).items()}
+                  for situation, alts in raw["situations"].items() if situation in (raw.get("turned") or ())},
     }
+
+
+def _turned(spec: dict, situation: list[str]) -> re.Pattern:
+    """A text turning `situation` one way: the way's verb up to three words before its words, or right after."""
+    named = "|".join(f"(?:{a})" for a in situation)
+    before = "|".join(f"(?:{v})" for v in spec.get("before") or ())
+    after = "|".join(f"(?:{v})" for v in spec.get("after") or ())
+    forms = [rf"\b(?:{before})\b(?:\s+[\w'-]+){{0,3}}?\s+(?:{named})"] if before else []
+    forms += [rf"(?:{named})\s+(?:{after})\b"] if after else []
+    return re.compile("|".join(forms) or r"(?!)", re.I)
 
 
 def _heading(hit) -> str:
@@ -163,6 +175,23 @@ def covers(situations: frozenset[str], sentence: str, hit=None, context: str | N
     return bool(situations_named(" ".join((sentence, _heading(hit), context or ""))) & situations)
 
 
+def turns(text: str) -> dict[str, frozenset[str]]:
+    """Each situation the text names with the way it turns it (`turns` in the data: into it, out of it)."""
+    out = {}
+    for situation, ways in _data()["turns"].items():
+        turned = frozenset(way for way, pattern in ways.items() if pattern.search(text or ""))
+        if turned:
+            out[situation] = turned
+    return out
+
+
+def turned_other_way(question: str, text: str) -> bool:
+    """Whether `text` turns a situation the question turns only the other way (applying for a savings
+    suspension, to a question on ending one): it answers the opposite question."""
+    asked, said = turns(question), turns(text)
+    return any(said.get(situation) and not said[situation] & ways for situation, ways in asked.items())
+
+
 def aspects_asked(question: str) -> frozenset[str]:
     """What the question asks about its topic (`aspects` in the data: how it is got, what happens,
     why, for how long); empty for a question asking none of these."""
@@ -181,4 +210,4 @@ def asks_for_example(question: str) -> bool:
 def may_open(question: str, sentence: str, hit, context: str | None = None) -> bool:
     if not asks_for_example(question) and worked_example(sentence, hit):
         return False
-    return not other_subject(question, sentence, hit, context)
+    return not other_subject(question, sentence, hit, context) and not turned_other_way(question, sentence)

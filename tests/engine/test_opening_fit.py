@@ -6,7 +6,7 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 from nztax.lead_choice import choose
-from nztax.opening_fit import lead_on_subject, may_open, other_subject, worked_example
+from nztax.opening_fit import lead_on_subject, may_open, other_subject, subjects_named, turns, worked_example
 
 
 def _hit(text: str, section: str = "Overview", title: str = "A page") -> SimpleNamespace:
@@ -128,3 +128,35 @@ def test_the_aspect_a_question_asks_of_its_topic():
     assert not aspects_asked("What is the student loan repayment threshold?")
     assert states_aspect("You get the credit by giving your employer the right tax code.", frozenset({"means"}))
     assert not states_aspect("The credit is worth at most $520 a year.", frozenset({"means"}))
+
+
+def test_a_sentence_turning_the_asked_situation_the_other_way_does_not_open():
+    # (Ending a savings suspension is answered by how to end one, not how to apply for one.)
+    question = "I want to end my KiwiSaver savings suspension early. Do I need a form?"
+    assert not may_open(question, "You can apply for an early savings suspension if you are in hardship.", None)
+    assert may_open(question, "You can end a savings suspension at any time by telling your employer.", None)
+    assert may_open(question, "A savings suspension lasts from 3 months to 1 year.", None)  # (turns it neither way)
+    assert may_open("Can I take a savings suspension?", "You can apply for a savings suspension after 12 months.", None)
+
+
+def test_which_way_a_text_turns_a_situation():
+    assert turns("What happens when my savings suspension ends?") == {"savings_suspension": frozenset({"out_of"})}
+    assert turns("I came back from unpaid leave last week.") == {"unpaid_leave": frozenset({"out_of"})}
+    assert turns("I am going on unpaid leave.") == {"unpaid_leave": frozenset({"into"})}
+    assert turns("Do I get employer contributions during a savings suspension?") == {}
+
+
+def test_the_main_and_secondary_tax_codes_are_different_subjects():
+    question = "Do we take student loan off a bonus for an employee on tax code 'M SL'?"
+    assert other_subject(question, "How much student loan comes off a bonus on a secondary tax code?", None)
+    assert not other_subject(question, "On M SL or ME SL, and on a secondary SL code, repayments come off it.", None)
+    assert subjects_named("I'm on S SL at my second job")["tax_code"] == frozenset({"secondary"})
+    # (Capital letters alone are no code: a country, an index, a word.)
+    assert not subjects_named("I'm moving to SA with the S&P 500 fund for me")
+
+
+def test_the_employers_and_the_governments_kiwisaver_contributions_are_different_subjects():
+    question = "My children didn't get the KiwiSaver member tax credit. Why?"
+    assert other_subject(question, "Your employer must contribute when you are a member, unless you are under 18.", None)
+    assert not other_subject(question, "Members aged 16 and 17 can get the government contribution.", None)
+    assert not other_subject("Are employer/government contributions worth it?", "Your employer must contribute.", None)
