@@ -53,6 +53,7 @@ def _data() -> dict:
     return {
         "asked": joined(example["asked"]), "heading": joined(example["heading"]), "opener": joined(example["opener"]),
         "person_verb": re.compile(r"^(?:" + "|".join(example["person_verb"]) + ")", re.I),
+        "leans": joined(raw.get("leans_on_before") or [r"(?!)"]),
         "set_aside": re.compile(r"\b(?:" + "|".join(raw["set_aside"]) + r")\b[^,.;:()]*", re.I),
         "whole_lead": frozenset(raw["read_by_whole_lead"]),
         "subjects": {group: {name: joined(alts) for name, alts in members.items()}
@@ -207,7 +208,29 @@ def asks_for_example(question: str) -> bool:
     return bool(_data()["asked"].search(question))
 
 
+def leans_on_before(sentence: str) -> bool:
+    """Whether the sentence leans on the one before it ("This is …", "But …"): it may not open."""
+    return bool(_data()["leans"].search(sentence.strip()))
+
+
+def with_what_it_leans_on(sentence: str, hit) -> str:
+    """The sentence, after the one before it in its passage when it leans on that one ("Automatic
+    enrolment still starts at 18. But 16 and 17 year olds …") and that one stands on its own."""
+    if hit is None or not leans_on_before(sentence):
+        return sentence
+    from nztax.sentences import sentences
+
+    text = getattr(hit, "text", "") or ""
+    at = text.find(sentence[:30])
+    before = [s.strip(" -*:") for s in sentences(text[:at])] if at > 0 else []
+    if not before or not before[-1] or leans_on_before(before[-1]) or before[-1][-1:] not in ".!":
+        return sentence
+    return f"{before[-1]} {sentence}"
+
+
 def may_open(question: str, sentence: str, hit, context: str | None = None) -> bool:
     if not asks_for_example(question) and worked_example(sentence, hit):
+        return False
+    if hit is not None and leans_on_before(sentence):
         return False
     return not other_subject(question, sentence, hit, context) and not turned_other_way(question, sentence)

@@ -6,7 +6,8 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 from nztax.lead_choice import choose
-from nztax.opening_fit import lead_on_subject, may_open, other_subject, subjects_named, turns, worked_example
+from nztax.opening_fit import (lead_on_subject, may_open, other_subject, subjects_named, turns, with_what_it_leans_on,
+                               worked_example)
 
 
 def _hit(text: str, section: str = "Overview", title: str = "A page") -> SimpleNamespace:
@@ -160,3 +161,18 @@ def test_the_employers_and_the_governments_kiwisaver_contributions_are_different
     assert other_subject(question, "Your employer must contribute when you are a member, unless you are under 18.", None)
     assert not other_subject(question, "Members aged 16 and 17 can get the government contribution.", None)
     assert not other_subject("Are employer/government contributions worth it?", "Your employer must contribute.", None)
+
+
+def test_a_sentence_leaning_on_the_one_before_opens_with_that_one():
+    hit = _hit("Enrolment starts at 18. But members aged 16 or 17 can join through a provider. They pay the provider.")
+    assert with_what_it_leans_on("But members aged 16 or 17 can join through a provider.", hit) == (
+        "Enrolment starts at 18. But members aged 16 or 17 can join through a provider.")
+    assert with_what_it_leans_on("Enrolment starts at 18.", hit) == "Enrolment starts at 18."
+    # (Nothing whole before it: it stays as it is.)
+    assert with_what_it_leans_on("This is the rule.", _hit("This is the rule. It applies.")) == "This is the rule."
+
+
+def test_a_retrieved_sentence_leaning_on_the_one_before_does_not_open():
+    hit = _hit("Your employer contributes too. This is the compulsory employer contribution.")
+    assert not may_open("What is the compulsory employer contribution?", "This is the compulsory employer contribution.", hit)
+    assert may_open("What is the compulsory employer contribution?", "Your employer contributes too.", hit)
