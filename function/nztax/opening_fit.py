@@ -53,6 +53,7 @@ def _data() -> dict:
     return {
         "asked": joined(example["asked"]), "heading": joined(example["heading"]), "opener": joined(example["opener"]),
         "person_verb": re.compile(r"^(?:" + "|".join(example["person_verb"]) + ")", re.I),
+        "defines": re.compile(raw.get("defines") or r"(?!)", re.I),
         "leans": joined(raw.get("leans_on_before") or [r"(?!)"]),
         "set_aside": re.compile(r"\b(?:" + "|".join(raw["set_aside"]) + r")\b[^,.;:()]*", re.I),
         "whole_lead": frozenset(raw["read_by_whole_lead"]),
@@ -228,8 +229,27 @@ def with_what_it_leans_on(sentence: str, hit) -> str:
     return f"{before[-1]} {sentence}"
 
 
+def defines_another_term(question: str, sentence: str) -> bool:
+    """Whether the sentence defines a term (`defines` in the data) the question does not name."""
+    from nztax.understand import words
+
+    m = _data()["defines"].match(sentence.strip())
+    return m is not None and not words(m.group("term")) <= words(question)
+
+
+def off_question(question: str, sentence: str, hit) -> bool:
+    """Whether a sentence that may not open answers another question than the one asked (another
+    subject, another term's definition, the situation turned the other way, leaning on the sentence
+    before it), not merely the rule at work (a worked example): a sentence from another passage may
+    open instead of it."""
+    return (other_subject(question, sentence, hit) or defines_another_term(question, sentence)
+            or turned_other_way(question, sentence) or (hit is not None and leans_on_before(sentence)))
+
+
 def may_open(question: str, sentence: str, hit, context: str | None = None) -> bool:
     if not asks_for_example(question) and worked_example(sentence, hit):
+        return False
+    if defines_another_term(question, sentence):
         return False
     if hit is not None and leans_on_before(sentence):
         return False

@@ -552,7 +552,7 @@ def weighed_against(decision: Decision) -> str:
 
 
 def topic(decision: Decision, rules: RuleBook, hits: list, current_year: str) -> AskResult:
-    from nztax.opening_fit import covers, may_open, situations_named
+    from nztax.opening_fit import covers, may_open, off_question, situations_named
 
     past = decision.tax_year < current_year
     # A story's lead is the sentence that best answers what it asks (its asking sentences); the
@@ -576,11 +576,11 @@ def topic(decision: Decision, rules: RuleBook, hits: list, current_year: str) ->
                          disclaimer=composer.BASE_DISCLAIMER,
                          next_actions=["Rephrase the question with the tax term you're asking about"])
     # The first that may open (opening_fit.py: not a worked example, not another subject) opens, the rest
-    # follow; one from another passage only when the first is about another subject (a sentence beside a
+    # follow; one from another passage only when the first answers another question (off_question; a sentence beside a
     # worked example on the same page is still on its question; one from another page may not be).
     first_url = chosen[0][1].url
     opening = next((c for c in chosen if may_open(decision.asked, *c) and (
-        c[1].url == first_url or other_subject(decision.asked, *chosen[0]))), chosen[0])
+        c[1].url == first_url or off_question(decision.asked, *chosen[0]))), chosen[0])
     # A situation the asking sentences name (not the story: it names some in passing) is named by the
     # opening: the best sentence that names it, from a wider choice, when one answers enough of the question.
     situations = situations_named(" ".join(asking) or decision.asked)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 from nztax.lead_choice import choose
-from nztax.opening_fit import (lead_on_subject, may_open, other_subject, subjects_named, turns, with_what_it_leans_on,
+from nztax.opening_fit import (lead_on_subject, may_open, off_question, other_subject, subjects_named, turns, with_what_it_leans_on,
                                worked_example)
 
 
@@ -176,3 +176,12 @@ def test_a_retrieved_sentence_leaning_on_the_one_before_does_not_open():
     hit = _hit("Your employer contributes too. This is the compulsory employer contribution.")
     assert not may_open("What is the compulsory employer contribution?", "This is the compulsory employer contribution.", hit)
     assert may_open("What is the compulsory employer contribution?", "Your employer contributes too.", hit)
+
+
+def test_a_definition_opens_only_for_a_question_naming_its_term():
+    definition = "Income year means, for a person, the 12-month period for which they return income."
+    assert not may_open("My dad's tax code was wrong. Isn't that means tested?", definition, _hit(definition))
+    assert may_open("What is an income year?", definition, _hit(definition))
+    assert off_question("Isn't that means tested?", definition, _hit(definition))
+    # (A worked example is the rule at work, on the question; a sentence beside it on its page may open instead.)
+    assert not off_question("How is PAYE worked out?", "Tamati is paid $1,150 a week from his main job.", EXAMPLE)
