@@ -54,6 +54,7 @@ def _data() -> dict:
         "asked": joined(example["asked"]), "heading": joined(example["heading"]), "opener": joined(example["opener"]),
         "person_verb": re.compile(r"^(?:" + "|".join(example["person_verb"]) + ")", re.I),
         "defines": re.compile(raw.get("defines") or r"(?!)", re.I),
+        "situation_clause": re.compile(raw.get("situation_clause") or r"(?!)", re.I),
         "leans": joined(raw.get("leans_on_before") or [r"(?!)"]),
         "set_aside": re.compile(r"\b(?:" + "|".join(raw["set_aside"]) + r")\b[^,.;:()]*", re.I),
         "whole_lead": frozenset(raw["read_by_whole_lead"]),
@@ -237,19 +238,28 @@ def defines_another_term(question: str, sentence: str) -> bool:
     return m is not None and not words(m.group("term")) <= words(question)
 
 
+def for_another_situation(question: str, sentence: str) -> bool:
+    """Whether the sentence opens with a clause setting a situation (`situation_clause`) the question
+    does not name: it states that situation's rule, not the one asked."""
+    m = _data()["situation_clause"].match(sentence.strip())
+    set_out = situations_named(m.group(0)) if m else frozenset()
+    return bool(set_out) and not set_out & situations_named(question)
+
+
 def off_question(question: str, sentence: str, hit) -> bool:
     """Whether a sentence that may not open answers another question than the one asked (another
     subject, another term's definition, the situation turned the other way, leaning on the sentence
     before it), not merely the rule at work (a worked example): a sentence from another passage may
     open instead of it."""
     return (other_subject(question, sentence, hit) or defines_another_term(question, sentence)
-            or turned_other_way(question, sentence) or (hit is not None and leans_on_before(sentence)))
+            or turned_other_way(question, sentence) or for_another_situation(question, sentence)
+            or (hit is not None and leans_on_before(sentence)))
 
 
 def may_open(question: str, sentence: str, hit, context: str | None = None) -> bool:
     if not asks_for_example(question) and worked_example(sentence, hit):
         return False
-    if defines_another_term(question, sentence):
+    if defines_another_term(question, sentence) or for_another_situation(question, sentence):
         return False
     if hit is not None and leans_on_before(sentence):
         return False

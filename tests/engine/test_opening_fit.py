@@ -185,3 +185,12 @@ def test_a_definition_opens_only_for_a_question_naming_its_term():
     assert off_question("Isn't that means tested?", definition, _hit(definition))
     # (A worked example is the rule at work, on the question; a sentence beside it on its page may open instead.)
     assert not off_question("How is PAYE worked out?", "Tamati is paid $1,150 a week from his main job.", EXAMPLE)
+
+
+def test_a_sentence_setting_out_a_situation_opens_only_a_question_naming_it():
+    sentence = "Under 18, you can join KiwiSaver only through a scheme provider, not through your employer."
+    assert not may_open("I signed the KiwiSaver forms at my new job but nothing is deducted. Where do I stand?",
+                        sentence, _hit(sentence))
+    assert may_open("My 16-year-old wants to join KiwiSaver. How?", sentence, _hit(sentence))
+    # (A clause naming no situation sets none out.)
+    assert may_open("I started a new job.", "If you are going to a new job, give your employer a KS2.", None)
