@@ -28,6 +28,12 @@ with IRD's own terms for its words (query_expansion: "bitcoin" is a crypto-asset
 What the question asks of its topic (its aspect: how a thing is got, what happens, why, for how long,
 what a term is) is read here too (`aspects_asked`), and whether a sentence says it (`states_aspect`),
 both from the data's patterns; lead_choice.py holds the opening to it.
+
+Nor does a sentence open that answers another question of the same topic (`off_question`): one
+turning the question's situation the other way (`turns`: applying for a savings suspension, to a
+question on ending one), one defining a term the question does not name, one whose leading clause
+sets out a situation the question does not name ("Under 18, …"), or a passage's sentence leaning on
+the one before it ("This is …", "But …"), which opens only after that one (`with_what_it_leans_on`).
 """
 
 from __future__ import annotations
@@ -246,21 +252,17 @@ def for_another_situation(question: str, sentence: str) -> bool:
     return bool(set_out) and not set_out & situations_named(question)
 
 
-def off_question(question: str, sentence: str, hit) -> bool:
-    """Whether a sentence that may not open answers another question than the one asked (another
-    subject, another term's definition, the situation turned the other way, leaning on the sentence
-    before it), not merely the rule at work (a worked example): a sentence from another passage may
-    open instead of it."""
-    return (other_subject(question, sentence, hit) or defines_another_term(question, sentence)
-            or turned_other_way(question, sentence) or for_another_situation(question, sentence)
+def off_question(question: str, sentence: str, hit, context: str | None = None) -> bool:
+    """Whether a sentence answers another question than the one asked: another subject, another
+    term's definition, another situation's rule, the situation turned the other way, or (a passage's
+    sentence) leaning on the sentence before it. Unlike a worked example, the rule at work on the
+    question, a sentence from another passage may open instead of it (say.topic)."""
+    return (other_subject(question, sentence, hit, context) or defines_another_term(question, sentence)
+            or for_another_situation(question, sentence) or turned_other_way(question, sentence)
             or (hit is not None and leans_on_before(sentence)))
 
 
 def may_open(question: str, sentence: str, hit, context: str | None = None) -> bool:
     if not asks_for_example(question) and worked_example(sentence, hit):
         return False
-    if defines_another_term(question, sentence) or for_another_situation(question, sentence):
-        return False
-    if hit is not None and leans_on_before(sentence):
-        return False
-    return not other_subject(question, sentence, hit, context) and not turned_other_way(question, sentence)
+    return not off_question(question, sentence, hit, context)
