@@ -28,6 +28,12 @@ with IRD's own terms for its words (query_expansion: "bitcoin" is a crypto-asset
 What the question asks of its topic (its aspect: how a thing is got, what happens, why, for how long,
 what a term is) is read here too (`aspects_asked`), and whether a sentence says it (`states_aspect`),
 both from the data's patterns; lead_choice.py holds the opening to it.
+
+Nor does a sentence open that answers another question of the same topic (`off_question`): one
+turning the question's situation the other way (`turns`: applying for a savings suspension, to a
+question on ending one), one defining a term the question does not name, one whose leading clause
+sets out a situation the question does not name ("Under 18, …"), or a passage's sentence leaning on
+the one before it ("This is …", "But …"), which opens only after that one (`with_what_it_leans_on`).
 """
 
 from __future__ import annotations
@@ -53,13 +59,28 @@ def _data() -> dict:
     return {
         "asked": joined(example["asked"]), "heading": joined(example["heading"]), "opener": joined(example["opener"]),
         "person_verb": re.compile(r"^(?:" + "|".join(example["person_verb"]) + ")", re.I),
+        "defines": re.compile(raw.get("defines") or r"(?!)", re.I),
+        "situation_clause": re.compile(raw.get("situation_clause") or r"(?!)", re.I),
+        "leans": joined(raw.get("leans_on_before") or [r"(?!)"]),
         "set_aside": re.compile(r"\b(?:" + "|".join(raw["set_aside"]) + r")\b[^,.;:()]*", re.I),
         "whole_lead": frozenset(raw["read_by_whole_lead"]),
         "subjects": {group: {name: joined(alts) for name, alts in members.items()}
                      for group, members in raw["subjects"].items()},
         "situations": {name: joined(alts) for name, alts in raw["situations"].items()},
         "aspects": {name: (joined(a["asked"]), joined(a["stated"])) for name, a in (raw.get("aspects") or {}).items()},
+        "turns": {situation: {way: _turned(spec, alts) for way, spec in (raw.get("turns") or {}).items()}
+                  for situation, alts in raw["situations"].items() if situation in (raw.get("turned") or ())},
     }
+
+
+def _turned(spec: dict, situation: list[str]) -> re.Pattern:
+    """A text turning `situation` one way: the way's verb up to three words before its words, or right after."""
+    named = "|".join(f"(?:{a})" for a in situation)
+    before = "|".join(f"(?:{v})" for v in spec.get("before") or ())
+    after = "|".join(f"(?:{v})" for v in spec.get("after") or ())
+    forms = [rf"\b(?:{before})\b(?:\s+[\w'-]+){{0,3}}?\s+(?:{named})"] if before else []
+    forms += [rf"(?:{named})\s+(?:{after})\b"] if after else []
+    return re.compile("|".join(forms) or r"(?!)", re.I)
 
 
 def _heading(hit) -> str:
@@ -163,6 +184,23 @@ def covers(situations: frozenset[str], sentence: str, hit=None, context: str | N
     return bool(situations_named(" ".join((sentence, _heading(hit), context or ""))) & situations)
 
 
+def turns(text: str) -> dict[str, frozenset[str]]:
+    """Each situation the text names with the way it turns it (`turns` in the data: into it, out of it)."""
+    out = {}
+    for situation, ways in _data()["turns"].items():
+        turned = frozenset(way for way, pattern in ways.items() if pattern.search(text or ""))
+        if turned:
+            out[situation] = turned
+    return out
+
+
+def turned_other_way(question: str, text: str) -> bool:
+    """Whether `text` turns a situation the question turns only the other way (applying for a savings
+    suspension, to a question on ending one): it answers the opposite question."""
+    asked, said = turns(question), turns(text)
+    return any(said.get(situation) and not said[situation] & ways for situation, ways in asked.items())
+
+
 def aspects_asked(question: str) -> frozenset[str]:
     """What the question asks about its topic (`aspects` in the data: how it is got, what happens,
     why, for how long); empty for a question asking none of these."""
@@ -178,7 +216,53 @@ def asks_for_example(question: str) -> bool:
     return bool(_data()["asked"].search(question))
 
 
+def leans_on_before(sentence: str) -> bool:
+    """Whether the sentence leans on the one before it ("This is …", "But …"): it may not open."""
+    return bool(_data()["leans"].search(sentence.strip()))
+
+
+def with_what_it_leans_on(sentence: str, hit) -> str:
+    """The sentence, after the one before it in its passage when it leans on that one ("Automatic
+    enrolment still starts at 18. But 16 and 17 year olds …") and that one stands on its own."""
+    if hit is None or not leans_on_before(sentence):
+        return sentence
+    from nztax.sentences import sentences
+
+    text = getattr(hit, "text", "") or ""
+    at = text.find(sentence[:30])
+    before = [s.strip(" -*:") for s in sentences(text[:at])] if at > 0 else []
+    if not before or not before[-1] or leans_on_before(before[-1]) or before[-1][-1:] not in ".!":
+        return sentence
+    return f"{before[-1]} {sentence}"
+
+
+def defines_another_term(question: str, sentence: str) -> bool:
+    """Whether the sentence defines a term (`defines` in the data) the question does not name."""
+    from nztax.understand import words
+
+    m = _data()["defines"].match(sentence.strip())
+    return m is not None and not words(m.group("term")) <= words(question)
+
+
+def for_another_situation(question: str, sentence: str) -> bool:
+    """Whether the sentence opens with a clause setting a situation (`situation_clause`) the question
+    does not name: it states that situation's rule, not the one asked."""
+    m = _data()["situation_clause"].match(sentence.strip())
+    set_out = situations_named(m.group(0)) if m else frozenset()
+    return bool(set_out) and not set_out & situations_named(question)
+
+
+def off_question(question: str, sentence: str, hit, context: str | None = None) -> bool:
+    """Whether a sentence answers another question than the one asked: another subject, another
+    term's definition, another situation's rule, the situation turned the other way, or (a passage's
+    sentence) leaning on the sentence before it. Unlike a worked example, the rule at work on the
+    question, a sentence from another passage may open instead of it (say.topic)."""
+    return (other_subject(question, sentence, hit, context) or defines_another_term(question, sentence)
+            or for_another_situation(question, sentence) or turned_other_way(question, sentence)
+            or (hit is not None and leans_on_before(sentence)))
+
+
 def may_open(question: str, sentence: str, hit, context: str | None = None) -> bool:
     if not asks_for_example(question) and worked_example(sentence, hit):
         return False
-    return not other_subject(question, sentence, hit, context)
+    return not off_question(question, sentence, hit, context)

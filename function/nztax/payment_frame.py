@@ -56,6 +56,7 @@ def _data() -> dict:
         "deductions": {name: joined(words) for name, words in raw["deductions"].items()},
         "year_end": joined(raw["year_end"]),
         "taxed_as": joined(raw["taxed_as"]),
+        "taxed": joined(raw["taxed"]),
     }
 
 
@@ -85,6 +86,14 @@ def asked_about(text: str) -> frozenset[str]:
     if named:
         return named
     return frozenset({YEAR_END}) if data["year_end"].search(text) else frozenset({TAX})
+
+
+def names_asked(text: str) -> bool:
+    """Whether a sentence names a kind of payment or what a unit on one decides: a deduction, the
+    year's result or the tax itself (a sentence referring back, "Is it taxable?", names the tax)."""
+    data = _data()
+    return bool(kinds_named(text) or data["taxed"].search(text) or data["year_end"].search(text)
+                or any(pattern.search(text) for pattern in data["deductions"].values()))
 
 
 def read_payment(text: str) -> PaymentReading:

@@ -26,7 +26,7 @@ from nztax.decide import Decision
 from nztax.rules import RuleBook, TaxYearRules
 from nztax.query_expansion import canonical_terms
 from nztax.say_rows import rows_named
-from nztax.opening_fit import other_subject
+from nztax.opening_fit import other_subject, with_what_it_leans_on
 # Calculation answers live in say_calc; their names stay importable from here.
 from nztax.say_calc import (_difference, _per, calculation, lead_for, result_citations,  # noqa: F401
                             take_home_together, together_total)
@@ -363,7 +363,7 @@ def fact(decision: Decision, rules: RuleBook, hits: list, current_year: str, too
     # Plain prose: the lead carries the number of the source behind its figures; passages are
     # quoted only as evidence below the answer, each with its source's number.
     numbers: dict[str, int] = {}
-    opener = opening.sentence if opening is not None else None
+    opener = with_what_it_leans_on(opening.sentence, opening.hit) if opening is not None and opening.sentence else None
     if opener:
         numbers[opening.hit.url] = 1  # the retrieved sentence that answers opens, cited [1]
     lead_sources = [c.url for c in composer.dedupe(citations)]  # the lead's own: rules data, calculators
@@ -552,7 +552,7 @@ def weighed_against(decision: Decision) -> str:
 
 
 def topic(decision: Decision, rules: RuleBook, hits: list, current_year: str) -> AskResult:
-    from nztax.opening_fit import covers, may_open, situations_named
+    from nztax.opening_fit import covers, may_open, off_question, situations_named
 
     past = decision.tax_year < current_year
     # A story's lead is the sentence that best answers what it asks (its asking sentences); the
@@ -576,11 +576,11 @@ def topic(decision: Decision, rules: RuleBook, hits: list, current_year: str) ->
                          disclaimer=composer.BASE_DISCLAIMER,
                          next_actions=["Rephrase the question with the tax term you're asking about"])
     # The first that may open (opening_fit.py: not a worked example, not another subject) opens, the rest
-    # follow; one from another passage only when the first is about another subject (a sentence beside a
+    # follow; one from another passage only when the first answers another question (off_question; a sentence beside a
     # worked example on the same page is still on its question; one from another page may not be).
     first_url = chosen[0][1].url
     opening = next((c for c in chosen if may_open(decision.asked, *c) and (
-        c[1].url == first_url or other_subject(decision.asked, *chosen[0]))), chosen[0])
+        c[1].url == first_url or off_question(decision.asked, *chosen[0]))), chosen[0])
     # A situation the asking sentences name (not the story: it names some in passing) is named by the
     # opening: the best sentence that names it, from a wider choice, when one answers enough of the question.
     situations = situations_named(" ".join(asking) or decision.asked)
@@ -588,7 +588,7 @@ def topic(decision: Decision, rules: RuleBook, hits: list, current_year: str) ->
         opening = next((c for c in chosen + best_sentences(" ".join(asking) or decision.asked, hits, 3 * LEAD_SENTENCES,
                         tax_year=decision.tax_year, past_year=past) if may_open(decision.asked, *c) and covers(situations, *c)), opening)
     chosen = [opening] + [c for c in chosen if c is not opening]
-    lead_sentence, lead_hit = chosen[0]
+    lead_sentence, lead_hit = with_what_it_leans_on(*chosen[0]), chosen[0][1]
     numbers = {lead_hit.url: 1}
     body = [f"{lead_sentence}{cite_mark(1, lead_hit.url)}"]
     rest, cites = _evidence(chosen[1:], numbers)

@@ -54,7 +54,8 @@ def _fits_sentence(engine, decision):
     naming another subject of a group the post names (shares for a post about a house), however near
     the sentence's words (one asking about "the gain" alone)."""
     return lambda u, s: (engine.unit_kinds.fits(u, s.asks, s.asks_sure, s.text)
-                         and not opening_fit.other_subject(decision.question, u.question, None))
+                         and not opening_fit.other_subject(decision.question, u.question, None)
+                         and not opening_fit.turned_other_way(s.text, u.question))
 
 
 def _situation_unit(engine, decision, frame, vector, found=None):
@@ -77,9 +78,23 @@ def _situation_unit(engine, decision, frame, vector, found=None):
     # its situation far ahead of the others' for it is let through now: at the single margin, short
     # searches were served a twin - "early savings suspension hardship" the one on changing jobs.)
     several = len(sentences(decision.question)) > 1
-    return matcher.match_situation(_asking(engine, frame, asking, read=False), vector, matcher.naming(named),
+    return matcher.match_situation(_asking(engine, frame, asking, read=False), vector,
+                                   _turned_alike(matcher, matcher.naming(named), " ".join(asking)),
                                    allowed=_fits_sentence(engine, decision),
                                    margin=engine.settings.asked_unit_margin * (1 if several else 2))
+
+
+def _turned_alike(matcher, candidates: list[int], asking: str) -> list[int]:
+    """The candidates for a situation the asking sentences turn one way (opening_fit.turns: ending a
+    savings suspension, not applying for one): those whose question turns it the same way when any
+    does, never one turning it only the other way."""
+    asked = opening_fit.turns(asking)
+    if not asked:
+        return candidates
+    kept = [u for u in candidates if not opening_fit.turned_other_way(asking, matcher.units[u].question)]
+    alike = [u for u in kept if any(opening_fit.turns(matcher.units[u].question).get(s, frozenset()) & ways
+                                    for s, ways in asked.items())]
+    return alike or kept
 
 
 def _asked_kind(frame) -> tuple[str | None, float]:
@@ -151,7 +166,12 @@ def _payment_unit(engine, decision, frame, vector, fits, found=None):
                                        and not opening_fit.other_subject(decision.question, u.question, None))
     if found is None:
         return None
-    naming = [s for s in asking if payment_frame.kinds_named(s)]
-    sentence = (naming or asking or [None])[0]
+    naming = [s for s in asking if payment_frame.kinds_named(s)] or [s for s in asking if payment_frame.names_asked(s)]
+    if asking and not naming:
+        # Its asking sentences ask something else of the payment the post's opening names (whether it
+        # changes an entitlement): the unit states that payment's rule, and its verdict answers none of them.
+        sentence = " ".join(sentences(decision.question)[:2])
+    else:
+        sentence = (naming or asking or [None])[0]
     return UnitMatch(matcher.units[found], 0.0, 0.0, sentence=sentence if sentence != decision.question else None)
 

@@ -307,8 +307,12 @@ _YES = re.compile(r"^Yes(?:[.,:;]|\s*[-–—])\s*")
 _LEAD_IN = re.compile(r"[,:;]\s+|\s[-–—]\s*")
 
 
+# A forum's label before a question ("Q: Do we need to …"): its words start after it.
+_LABEL = re.compile(r"^Q\d*\s*[:.)]\s*")
+
+
 def asks_yes_or_no(question: str) -> bool:
-    return any(_POLAR.match(part.strip(" \"'(")) for part in _parts(question))
+    return any(_POLAR.match(_LABEL.sub("", part.strip(" \"'("))) for part in _parts(question))
 
 
 def _parts(question: str) -> list[str]:

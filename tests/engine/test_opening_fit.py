@@ -6,7 +6,8 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 from nztax.lead_choice import choose
-from nztax.opening_fit import lead_on_subject, may_open, other_subject, worked_example
+from nztax.opening_fit import (lead_on_subject, may_open, off_question, other_subject, subjects_named, turns, with_what_it_leans_on,
+                               worked_example)
 
 
 def _hit(text: str, section: str = "Overview", title: str = "A page") -> SimpleNamespace:
@@ -128,3 +129,68 @@ def test_the_aspect_a_question_asks_of_its_topic():
     assert not aspects_asked("What is the student loan repayment threshold?")
     assert states_aspect("You get the credit by giving your employer the right tax code.", frozenset({"means"}))
     assert not states_aspect("The credit is worth at most $520 a year.", frozenset({"means"}))
+
+
+def test_a_sentence_turning_the_asked_situation_the_other_way_does_not_open():
+    # (Ending a savings suspension is answered by how to end one, not how to apply for one.)
+    question = "I want to end my KiwiSaver savings suspension early. Do I need a form?"
+    assert not may_open(question, "You can apply for an early savings suspension if you are in hardship.", None)
+    assert may_open(question, "You can end a savings suspension at any time by telling your employer.", None)
+    assert may_open(question, "A savings suspension lasts from 3 months to 1 year.", None)  # (turns it neither way)
+    assert may_open("Can I take a savings suspension?", "You can apply for a savings suspension after 12 months.", None)
+
+
+def test_which_way_a_text_turns_a_situation():
+    assert turns("What happens when my savings suspension ends?") == {"savings_suspension": frozenset({"out_of"})}
+    assert turns("I came back from unpaid leave last week.") == {"unpaid_leave": frozenset({"out_of"})}
+    assert turns("I am going on unpaid leave.") == {"unpaid_leave": frozenset({"into"})}
+    assert turns("Do I get employer contributions during a savings suspension?") == {}
+
+
+def test_the_main_and_secondary_tax_codes_are_different_subjects():
+    question = "Do we take student loan off a bonus for an employee on tax code 'M SL'?"
+    assert other_subject(question, "How much student loan comes off a bonus on a secondary tax code?", None)
+    assert not other_subject(question, "On M SL or ME SL, and on a secondary SL code, repayments come off it.", None)
+    assert subjects_named("I'm on S SL at my second job")["tax_code"] == frozenset({"secondary"})
+    # (Capital letters alone are no code: a country, an index, a word.)
+    assert not subjects_named("I'm moving to SA with the S&P 500 fund for me")
+
+
+def test_the_employers_and_the_governments_kiwisaver_contributions_are_different_subjects():
+    question = "My children didn't get the KiwiSaver member tax credit. Why?"
+    assert other_subject(question, "Your employer must contribute when you are a member, unless you are under 18.", None)
+    assert not other_subject(question, "Members aged 16 and 17 can get the government contribution.", None)
+    assert not other_subject("Are employer/government contributions worth it?", "Your employer must contribute.", None)
+
+
+def test_a_sentence_leaning_on_the_one_before_opens_with_that_one():
+    hit = _hit("Enrolment starts at 18. But members aged 16 or 17 can join through a provider. They pay the provider.")
+    assert with_what_it_leans_on("But members aged 16 or 17 can join through a provider.", hit) == (
+        "Enrolment starts at 18. But members aged 16 or 17 can join through a provider.")
+    assert with_what_it_leans_on("Enrolment starts at 18.", hit) == "Enrolment starts at 18."
+    # (Nothing whole before it: it stays as it is.)
+    assert with_what_it_leans_on("This is the rule.", _hit("This is the rule. It applies.")) == "This is the rule."
+
+
+def test_a_retrieved_sentence_leaning_on_the_one_before_does_not_open():
+    hit = _hit("Your employer contributes too. This is the compulsory employer contribution.")
+    assert not may_open("What is the compulsory employer contribution?", "This is the compulsory employer contribution.", hit)
+    assert may_open("What is the compulsory employer contribution?", "Your employer contributes too.", hit)
+
+
+def test_a_definition_opens_only_for_a_question_naming_its_term():
+    definition = "Income year means, for a person, the 12-month period for which they return income."
+    assert not may_open("My dad's tax code was wrong. Isn't that means tested?", definition, _hit(definition))
+    assert may_open("What is an income year?", definition, _hit(definition))
+    assert off_question("Isn't that means tested?", definition, _hit(definition))
+    # (A worked example is the rule at work, on the question; a sentence beside it on its page may open instead.)
+    assert not off_question("How is PAYE worked out?", "Tamati is paid $1,150 a week from his main job.", EXAMPLE)
+
+
+def test_a_sentence_setting_out_a_situation_opens_only_a_question_naming_it():
+    sentence = "Under 18, you can join KiwiSaver only through a scheme provider, not through your employer."
+    assert not may_open("I signed the KiwiSaver forms at my new job but nothing is deducted. Where do I stand?",
+                        sentence, _hit(sentence))
+    assert may_open("My 16-year-old wants to join KiwiSaver. How?", sentence, _hit(sentence))
+    # (A clause naming no situation sets none out.)
+    assert may_open("I started a new job.", "If you are going to a new job, give your employer a KS2.", None)

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import pytest
 
-from nztax.payment_frame import PaymentReading, answers, asked_about, asked_payment, kinds_named, narrowest, wider
+from nztax.payment_frame import PaymentReading, answers, asked_about, asked_payment, kinds_named, names_asked, narrowest, wider
 from nztax.rules import default_rules
-from nztax.units import fill, opening_for, unit_values
+from nztax.units import asks_yes_or_no, fill, opening_for, unit_values
 
 
 def test_a_narrower_kind_belongs_to_the_wider_ones():
@@ -38,6 +38,22 @@ def test_how_a_payment_is_taxed_is_not_a_kind_it_names():
 ])
 def test_what_is_asked_about_the_payment(sentence, asked):
     assert asked_about(sentence) == asked
+
+
+@pytest.mark.parametrize("sentence, names", [
+    ("Is this taxable?", True),                              # (the tax itself, referring back)
+    ("Does student loan come off it?", True),                # (a deduction)
+    ("Will the bonus be paid in March?", True),              # (a kind of payment)
+    ("Is it something we can pay without it affecting their parental leave entitlement?", False),
+    ("Can you direct me to where to ask?", False),
+])
+def test_whether_a_sentence_names_what_a_payment_unit_decides(sentence, names):
+    assert names_asked(sentence) is names
+
+
+def test_a_forum_label_before_a_question_does_not_hide_that_it_asks_whether():
+    assert asks_yes_or_no("Taxing a bonus. Q: Do we need to deduct student loan from a one-off bonus")
+    assert not asks_yes_or_no("Q: How much student loan comes off a bonus")
 
 
 def test_a_unit_on_a_wider_kind_answers_a_narrower_one_asked_the_same_thing():

@@ -87,3 +87,17 @@ def test_a_topic_answer_opens_with_the_sentence_naming_the_situation_asked():
     assert _topic_opening("Do KiwiSaver contributions come off my pay while I'm on unpaid leave?").startswith("During unpaid")
     # Family: asked without the situation, the sentence sharing most of the question opens.
     assert _topic_opening("Do KiwiSaver contributions come off my pay while I'm away?").startswith("KiwiSaver contributions")
+
+
+def test_the_candidates_for_a_situation_turned_one_way_are_those_turning_it_the_same_way():
+    from types import SimpleNamespace
+
+    from nztax.unit_choice import _turned_alike
+
+    questions = ["Can I take a KiwiSaver savings suspension in my first year?", "How do I end a savings suspension early?",
+                 "Do I get employer contributions during a savings suspension?"]
+    matcher = SimpleNamespace(units=[SimpleNamespace(question=q) for q in questions])
+    assert _turned_alike(matcher, [0, 1, 2], "When can I stop my savings suspension?") == [1]
+    # (None turning it the same way: those not turning it the other way.)
+    assert _turned_alike(matcher, [0, 2], "When can I stop my savings suspension?") == [2]
+    assert _turned_alike(matcher, [0, 1, 2], "Do I still get a government contribution on a savings suspension?") == [0, 1, 2]
