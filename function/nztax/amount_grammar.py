@@ -18,6 +18,7 @@ from nztax.rules import PAY_FREQUENCIES
 from nztax.sentences import question_spans, sentence_spans
 from nztax.rules import PERIODS_PER_YEAR as PAY_PERIODS_PER_YEAR
 from nztax.settings import get_settings
+from nztax.literal_screen import screen_patterns
 
 # Pay periods and how many make a year (the rules' annualisation factors) plus the year itself;
 # "hourly" needs hours and weeks.
@@ -303,3 +304,6 @@ def _free_periods(text: str, amounts: list[Money]) -> list[tuple[int, int, str]]
     counted += [(m.start("when"), m.end("when")) for m in EVENT_THIS_PERIOD.finditer(text)]
     # In order: the last one wins (the asking sentence comes last).
     return sorted(x for x in matches if not any(s <= x[0] < e for s, e in spans + counted))
+
+
+screen_patterns(globals())  # (literal_screen.py: each pattern above tried only on a text with a literal it needs)

@@ -42,6 +42,7 @@ from nztax.clarify_checks import (OWN_AMOUNT, PER_PAY_ASKED, THRESHOLD_ASKED, _a
                                   _asks_own_figure, _asks_own_rate, _calculation, _missing_before_anything,
                                   _nearest_rule, _own_figure_with_nothing, _same_rule_either_year,
                                   _states_own_figures, _year_of_a_change, after_retrieval)
+from nztax.literal_screen import screen_patterns
 
 # A choice of code asked for: which one to put, use or give.
 CODE_CHOICE_ASKED = re.compile(alternatives("code_choice_asked"), re.I)
@@ -512,3 +513,6 @@ def decide(question: str, classification: Classification | None, rules: RuleBook
 
 # The credit itself asked for (not how much it is cut by).
 CREDIT_AMOUNT_ASKED = re.compile(r"\bhow much\b(?![^?]*\b(?:cut|reduc\w*|abate\w*|lose|drop|go(?:es)? down|less)\b)", re.I)
+
+
+screen_patterns(globals())  # (literal_screen.py: each pattern above tried only on a text with a literal it needs)
