@@ -15,10 +15,9 @@ literal is a fast scan in C, and the literals are read once per pattern, not per
 
 Exact by construction: a literal is read only from what every match must contain (a run of literal
 characters in sequence, a class of listed characters, a group, every branch of an alternation, a
-repeat of at least one), never
-from a look-around or a group with flags of its own. Case-insensitive patterns compare lower-cased
-ASCII only: for any other text (or literal) Unicode's case folding ("ſ" matches "s") would need
-more than `str.lower`, so the pattern runs as it is. Texts shorter than `SCREEN_FROM` run as they
+repeat of at least one), never from a look-around or a group with flags of its own. Case-insensitive
+patterns compare lower-cased ASCII only: for any other text (or literal) Unicode's case folding
+("ſ" matches "s") would need more than `str.lower`, so the pattern runs as it is. Texts shorter than `SCREEN_FROM` run as they
 are: there a search costs little, and no question of ordinary length pays for reading the literals.
 """
 
