@@ -18,6 +18,7 @@ from nztax.rules import PAY_FREQUENCIES
 from nztax.sentences import question_spans, sentence_spans
 from nztax.rules import PERIODS_PER_YEAR as PAY_PERIODS_PER_YEAR
 from nztax.settings import get_settings
+from nztax.literal_screen import screen_patterns
 
 # Pay periods and how many make a year (the rules' annualisation factors) plus the year itself;
 # "hourly" needs hours and weeks.
@@ -87,6 +88,8 @@ ASKED_PERIOD = [
     ("annual", r"\b(?:a year|per year|annually|yearly|for the year|per annum|in a year|each year|over (?:the|a) (?:full )?year|"
                r"(?:full|whole) year|per yr|a yr|(?:for|in|over) (?:one|1) year|(?:at|by) (?:the )?(?:year[- ]end|end of the year))\b"),
 ]
+# Each compiled once, in the list's order (and put behind the literal screen with the rest, below).
+ASKED_PERIOD_PATTERNS = {name: re.compile(pattern, re.I) for name, pattern in ASKED_PERIOD}
 # A pay period named anywhere; not a year asked about.
 PAY_FREQUENCY_WORD = re.compile("|".join(p for name, p in ASKED_PERIOD if name in PAY_FREQUENCIES), re.I)
 ANY_PERIOD_WORD = re.compile("|".join(p for _, p in ASKED_PERIOD) + r"|\bin a week\b|\b(?:one|1|a single) (?:week|fortnight|month)\b", re.I)
@@ -290,7 +293,7 @@ def asked_and_paid(text: str, amounts: list[Money]) -> tuple[str | None, str | N
 def _free_periods(text: str, amounts: list[Money]) -> list[tuple[int, int, str]]:
     """Period words not attached to an amount nor counting work, in order."""
     spans = [(a.start, a.end) for a in amounts if a.period_stated]
-    matches = [(m.start(), m.end(), name) for name, pattern in ASKED_PERIOD for m in re.finditer(pattern, text, re.I)]
+    matches = [(m.start(), m.end(), name) for name, pattern in ASKED_PERIOD_PATTERNS.items() for m in pattern.finditer(text)]
     # "four weekly" also holds "weekly": a match inside a longer one does not count. (Only a match starting
     # no earlier than the longest match's length before x's end can hold x: linear in a long question.)
     matches.sort()
@@ -303,3 +306,6 @@ def _free_periods(text: str, amounts: list[Money]) -> list[tuple[int, int, str]]
     counted += [(m.start("when"), m.end("when")) for m in EVENT_THIS_PERIOD.finditer(text)]
     # In order: the last one wins (the asking sentence comes last).
     return sorted(x for x in matches if not any(s <= x[0] < e for s, e in spans + counted))
+
+
+screen_patterns(globals())  # (literal_screen.py: each pattern above tried only on a text with a literal it needs)

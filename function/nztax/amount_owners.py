@@ -13,6 +13,7 @@ from dataclasses import replace
 from nztax.cue_words import alternatives
 from nztax.amount_grammar import KIN, Money
 from nztax.amount_roles import GROSS_ROLES, HOUSEHOLD_QUESTIONED
+from nztax.literal_screen import screen_patterns
 
 # Whose money an amount is. A question may tell of someone else's income beside the asker's and ask
 # about either person: the amounts of the person asked about are the incomes, the other person's are
@@ -113,3 +114,6 @@ def _of_the_person_asked_about(text: str, amounts: list[Money]) -> list[Money]:
                 amount = replace(amount, role="income")
         result.append(amount)
     return result
+
+
+screen_patterns(globals())  # (literal_screen.py: each pattern above tried only on a text with a literal it needs)

@@ -17,6 +17,7 @@ from nztax.settings import get_settings
 from nztax.cue_words import alternatives
 from nztax.amount_grammar import (FIGURE_JUST_BEFORE, LABELS_NEXT_AMOUNT, LEADS_ANOTHER_AMOUNT, MONEY_FIGURE,
                                   Money, NOUN_AFTER, _clause_start)
+from nztax.literal_screen import screen_patterns
 
 ROLE_WORDS = [
     # (role, the words near an amount that give it that role: data/amount_words.yaml). The nearest
@@ -292,7 +293,7 @@ def _thresholds_named(text: str, found: list[Money]) -> list[Money]:
     if len(incomes) < 2:
         return found
     compared = [a for a in incomes if COMPARED_WITH.search(text[max(0, a.start - 15):a.start])
-                and not EARNED_RIGHT_BEFORE.search(re.sub(COMPARED_WITH, "", text[max(0, a.start - 40):a.start]).rstrip())]
+                and not EARNED_RIGHT_BEFORE.search(COMPARED_WITH.sub("", text[max(0, a.start - 40):a.start]).rstrip())]
     if not compared or len(compared) == len(incomes):
         return found
     return [replace(a, role="other") if a in compared else a for a in found]
@@ -337,3 +338,6 @@ def _claimed_figures(text: str, found: list[Money]) -> list[Money]:
 TAX_FIGURE_AFTER = re.compile(r"\s*(?:of\s+)?(?:income\s+)?tax\b(?!\s*(?:" + alternatives("not_a_tax_figure_after")
                               + r"))(?=\s+(?:" + alternatives("tax_figure_after") + r")\b)", re.I)
 TAX_ON_BEFORE = re.compile(r"\b(?:tax|paye|levy)\s+(?:on|of|for)\s*(?:about|around|roughly)?\s*\$?$", re.I)
+
+
+screen_patterns(globals())  # (literal_screen.py: each pattern above tried only on a text with a literal it needs)

@@ -21,6 +21,7 @@ from nztax.clarify_checks import (_asked_of_a_known_calendar_year, _asks_own_fig
 from nztax.cue_words import alternatives
 from nztax.rules import SECONDARY_CODES
 from nztax.slots import EVERY_PAY_WORDS, PAY_FREQUENCIES, find_tax_codes
+from nztax.literal_screen import screen_patterns
 
 if TYPE_CHECKING:
     from nztax.decide import Decision
@@ -240,3 +241,5 @@ def current_pay(d: Decision, r: Reading) -> bool:
             and NEW_PAY_BEFORE.search(asked[max(0, slots.incomes[0].start - 40):slots.incomes[0].start])):
         return _ask(d, "current_pay")
     return False
+
+screen_patterns(globals())  # (literal_screen.py: each pattern above tried only on a text with a literal it needs)

@@ -23,6 +23,7 @@ from nztax.calculator_calls import (TAX_OFF_ASKED, _add_second_job_paye, _call_f
                                     _income_and_extra, _loan_asked, _loan_deduction_call, _pay_asked_about,
                                     _paye_call, _pir_taxable_ceiling, _plan_government_contribution,
                                     _second_job_loan, _take_home_call, _year_data, base_code)
+from nztax.literal_screen import screen_patterns
 
 if TYPE_CHECKING:
     from nztax.decide import Decision
@@ -510,3 +511,6 @@ def _plan(d: Decision, intent: IntentSpec, slots: Slots) -> None:
         pay = _paye_call(d, slots, amount, annual_total, year)
         if pay is not None:
             d.calls.insert(0, pay)
+
+
+screen_patterns(globals())  # (literal_screen.py: each pattern above tried only on a text with a literal it needs)

@@ -20,6 +20,7 @@ from nztax.settings import get_settings
 from nztax.slots import (EARNED_OVERSEAS, EXTRA_INCOME, OTHER_INCOME_ROLES, PAY_FREQUENCIES, PERIODS_PER_YEAR,
                          Money, Slots, find_tax_codes)
 from nztax.understand import default_catalogue
+from nztax.literal_screen import screen_patterns
 
 if TYPE_CHECKING:
     from nztax.decide import Decision
@@ -352,3 +353,6 @@ def _take_home_call(d: Decision, slots: Slots, amount: Money, annual: Decimal, y
         d.assumptions.append(f"tax code {code}")
     d.slots.asked_period = slots.asked_period or (frequency if frequency in PAY_FREQUENCIES else "annual")
     return "calculate_take_home_pay", args
+
+
+screen_patterns(globals())  # (literal_screen.py: each pattern above tried only on a text with a literal it needs)

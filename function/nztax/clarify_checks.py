@@ -21,6 +21,7 @@ from nztax.slots import MONTH_NAMES, OTHER_INCOME_ROLES, Slots, months_to_march
 from nztax.understand import IntentSpec, default_catalogue
 from nztax.calculator_calls import TWO_JOBS, _truncated
 from nztax.calculation_plan import INCOME_TOOLS, NEW_ONE_ASKED, _income_for
+from nztax.literal_screen import screen_patterns
 
 if TYPE_CHECKING:
     from nztax.decide import Decision
@@ -249,3 +250,6 @@ def _states_own_income(asked: str, slots: Slots) -> bool:
         if OWN_INCOME_AFTER.match(asked[amount.end:]) and FIRST_PERSON.search(asked):
             return True
     return False
+
+
+screen_patterns(globals())  # (literal_screen.py: each pattern above tried only on a text with a literal it needs)

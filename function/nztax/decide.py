@@ -39,6 +39,7 @@ from nztax.reading_switches import Reading
 from nztax.rules import RuleBook, current_tax_year
 from nztax.slots import Slots, clean_text, read_slots
 from nztax.understand import Classification, IntentSpec
+from nztax.literal_screen import screen_patterns
 
 # Words that make a question about more than the calculators see (a disclaimer says so).
 COMPLEX = re.compile(alternatives("complex"), re.I)
@@ -178,3 +179,5 @@ def _settled(d: Decision, reading: Reading, steps) -> bool:
         if settled:
             return True
     return False
+
+screen_patterns(globals())  # (literal_screen.py: each pattern above tried only on a text with a literal it needs)

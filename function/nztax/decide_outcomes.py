@@ -22,6 +22,7 @@ from nztax.cue_words import alternatives
 from nztax.settings import get_settings
 from nztax.slots import HELD_PAST_BRIGHT_LINE, PROPERTY_HELD_UNKNOWN
 from nztax.understand import IntentSpec
+from nztax.literal_screen import screen_patterns
 
 if TYPE_CHECKING:
     from nztax.decide import Decision
@@ -223,3 +224,5 @@ def _second_question(d: Decision, r: Reading, also: list[IntentSpec]) -> None:
         trial = _trial(d, extra, d.slots)
         if trial is not None:
             _add_calls(d, trial)
+
+screen_patterns(globals())  # (literal_screen.py: each pattern above tried only on a text with a literal it needs)

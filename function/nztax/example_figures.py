@@ -22,6 +22,7 @@ import re
 
 from nztax.cue_words import cue
 from nztax.sentences import asking_spans, sentence_spans
+from nztax.literal_screen import screen_patterns
 
 QUOTED = cue("example_quoted")
 SUPPOSED = cue("example_supposed")
@@ -74,3 +75,6 @@ def example_figure_starts(text: str, starts: list[int]) -> set[int]:
     asked = asking_spans(text)
     spans = [sp for sp in example_spans(text) if not example_asked(text, sp, asked)]
     return {s for s in starts if any(a <= s < b for a, b, _ in spans) and not any(a <= s < b for a, b in asked)}
+
+
+screen_patterns(globals())  # (literal_screen.py: each pattern above tried only on a text with a literal it needs)

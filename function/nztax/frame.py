@@ -27,6 +27,7 @@ from nztax.cue_words import cue
 from nztax.example_figures import example_figure_starts
 from nztax.sentences import asking_sentences, asks_in_words, sentences  # noqa: F401  (sentences: the frame's own readers)
 from nztax.slots import Slots
+from nztax.literal_screen import screen_patterns
 
 ASK_KINDS = ("figure", "yes_no", "why", "which", "how", "worth_it", "check")
 AMOUNT_KINDS = ("income", "tax_withheld", "bill", "refund", "balance", "price", "rate", "cap", "contribution", "other_figure")
@@ -239,3 +240,5 @@ class Trace:
     def to_json(self) -> dict:
         return {"frame": self.frame, "proposed": self.proposed, "rows": list(self.rows), "action": self.action,
                 "notes": list(self.notes), "steps": list(self.steps)}
+
+screen_patterns(globals())  # (literal_screen.py: each pattern above tried only on a text with a literal it needs)

@@ -27,6 +27,7 @@ from pathlib import Path
 import numpy as np
 
 from nztax.yaml_data import load_yaml
+from nztax.literal_screen import screen_patterns
 
 log = logging.getLogger("nztax.frame_model")
 
@@ -302,3 +303,6 @@ class FrameModel:
                 return stored
             log.warning(json.dumps({"event": "frame_model_stale_or_missing", "file": str(Path(directory) / MODEL_FILE)}))
         return cls.train(embedder)
+
+
+screen_patterns(globals())  # (literal_screen.py: each pattern above tried only on a text with a literal it needs)

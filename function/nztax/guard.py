@@ -17,6 +17,7 @@ from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from typing import Any, Iterable
 
 from nztax.slots import money_value
+from nztax.literal_screen import screen_patterns
 
 # "$85,000", "$1.5k", "NZ$ 500", "$17,927.50"; and "17.5%", "10.5 per cent".
 DOLLAR = re.compile(
@@ -200,3 +201,6 @@ def check(answer: str, evidence: Evidence) -> GuardResult:
 def substantive(answer: str) -> bool:
     """Whether anything beyond the removal note is left."""
     return bool(answer.replace(REMOVED_NOTE, "").strip())
+
+
+screen_patterns(globals())  # (literal_screen.py: each pattern above tried only on a text with a literal it needs)

@@ -29,6 +29,7 @@ from nztax.amount_roles import (ASKED_ABOUT_AGAIN, BARE_NUMBER_QUESTIONED, COUPL
                                 _roles_from_the_sentence, _thresholds_named)
 from nztax.amount_owners import _of_the_person_asked_about
 from nztax.ages import age_spans
+from nztax.literal_screen import screen_patterns
 
 
 def find_money(text: str) -> list[Money]:
@@ -264,3 +265,6 @@ EACH_PAY_AFTER = re.compile(r"\s*(?:" + EVERY_PAY_WORDS + r"|a\s+pay\b(?!\s*(?:r
 GETS_BEFORE = re.compile(r"\b(?:i|we|he|she|they)\s+(?:get|gets|receive|receives)\s*(?:about|around|roughly|like)?\s*$", re.I)
 PAY_AFTER = re.compile(r"\s*(?:(?:gross|net|take[- ]home)\s+)?pay\b(?!\s*(?:rise|raise|increase|out|back))", re.I)
 PAID_BEFORE = re.compile(alternatives("paid_before"), re.I)
+
+
+screen_patterns(globals())  # (literal_screen.py: each pattern above tried only on a text with a literal it needs)

@@ -43,6 +43,7 @@ import re
 from pathlib import Path
 
 from nztax.yaml_data import load_yaml
+from nztax.literal_screen import screen_patterns
 
 DATA = Path(__file__).resolve().parent / "data" / "opening_fit.yaml"
 NAME = re.compile(r"^([A-Z][a-z]+)(?:'s)?\s+(.*)$", re.S)
@@ -266,3 +267,5 @@ def may_open(question: str, sentence: str, hit, context: str | None = None) -> b
     if not asks_for_example(question) and worked_example(sentence, hit):
         return False
     return not off_question(question, sentence, hit, context)
+
+screen_patterns(globals())  # (literal_screen.py: each pattern above tried only on a text with a literal it needs)

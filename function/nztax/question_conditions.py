@@ -19,6 +19,7 @@ from nztax.years import read_year
 from nztax.amount_grammar import MONTH_NAMES, PERCENT, _CODES
 from nztax.amount_roles import SECOND_JOB_WORDS
 from nztax.amount_owners import BUSINESS_PLACES
+from nztax.literal_screen import screen_patterns
 
 # A KiwiSaver year runs 1 July to 30 June and is named here by the June it ends in.
 # ("Before 1 July 2025" names the KiwiSaver year that ended the day before.)
@@ -292,3 +293,6 @@ def ietc_months(text: str) -> tuple[bool, int | None]:
                 readings.add(month)        # the months before the one it began in
     sure = next(iter(readings)) if len(readings) == 1 else None
     return part_year, sure
+
+
+screen_patterns(globals())  # (literal_screen.py: each pattern above tried only on a text with a literal it needs)

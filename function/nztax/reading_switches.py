@@ -23,6 +23,7 @@ from nztax.rules import SECONDARY_CODES
 from nztax.settings import get_settings
 from nztax.slots import CODE_ASKED, PAY_FREQUENCIES, SECOND_JOB_WORDS, Slots
 from nztax.understand import Classification, IntentSpec, default_catalogue, says_any
+from nztax.literal_screen import screen_patterns
 
 if TYPE_CHECKING:
     from nztax.decide import Decision
@@ -181,3 +182,5 @@ def sum_asked_outright(d: Decision, r: Reading) -> None:
             and (EXTRA_TAX.search(asked) or TAX_ASKED_TERSELY.search(asked)
                  or intent.tool == "calculate_take_home_pay" and slots.names_take_home)):
         r.sure = True
+
+screen_patterns(globals())  # (literal_screen.py: each pattern above tried only on a text with a literal it needs)

@@ -214,7 +214,8 @@ def scored_sentences(question: str, candidates: list[tuple[str, Any, int]],
     wanted = words(plain) | words(" ".join(canonical_terms(plain))) | (extra_words or set())
     if not wanted or not candidates:
         return []
-    frequency = Counter(w for s, _, _ in candidates for w in words(s) & wanted)
+    shared_of = [words(s) & wanted for s, _, _ in candidates]  # (read once: counted here, weighed below)
+    frequency = Counter(w for shared in shared_of for w in shared)
     n = len(candidates)
     wants_figure = bool(ASKS_FOR_A_FIGURE.search(question))
     scored = []
@@ -224,8 +225,7 @@ def scored_sentences(question: str, candidates: list[tuple[str, Any, int]],
     # between two sentences differently from run to run.)
     total = sum(math.log(1 + n / (frequency[w] or n)) for w in sorted(wanted))
 
-    def covered(text: str) -> float:
-        shared = words(text) & wanted
+    def covered(shared: set[str]) -> float:
         if not shared - GENERIC_WORDS:
             return 0.0  # ("taxed" alone is no answer to how staking rewards are taxed)
         return sum(math.log(1 + n / frequency[w]) for w in sorted(shared)) / total if total else 0.0
@@ -235,14 +235,14 @@ def scored_sentences(question: str, candidates: list[tuple[str, Any, int]],
         # that item is put first (a list's items are alike under its intro).
         parts = list_items(s)
         if parts:
-            covers = [covered(head + item) for head, item in parts]
+            covers = [covered(words(head + item) & wanted) for head, item in parts]
             k = max(range(len(parts)), key=lambda k: (covers[k], -k))
             coverage = covers[k]
             if k:
                 items = [item for _, item in parts]
                 s = parts[0][0] + "; ".join([items[k]] + items[:k] + items[k + 1:]) + "."
         else:
-            coverage = covered(s)
+            coverage = covered(shared_of[i])
         if coverage <= 0.0:
             continue
         bonus = RANK_BONUS[rank] if rank < len(RANK_BONUS) else 0.0

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 
+from nztax.literal_screen import screen_patterns
+
 # A sentence that asks: it ends in a question mark, or opens with a word that asks.
 OPENS_ASKING = re.compile(r"^\s*(?:so\s+|and\s+|but\s+)?(?:what|how|why|which|when|where|who|is|are|am|do|does|did|can|could|"
                           r"will|would|should|has|have|any|anyone)\b", re.I)
@@ -61,3 +63,6 @@ def asks_in_words(text: str) -> bool:
 def asking_sentences(text: str) -> list[str]:
     """The sentences that ask: those ending in "?" or opening like a question; else the last sentence."""
     return [text[s:e] for s, e in asking_spans(text)]
+
+
+screen_patterns(globals())  # (literal_screen.py: each pattern above tried only on a text with a literal it needs)

@@ -55,6 +55,7 @@ from nztax.question_conditions import (ACQUIRED_BEFORE, ADD_UP, BARE_YEAR, BENEF
                                        SOMEONE_ELSES, STUDENT_LOAN, UNNAMED_BUSINESS_PROFIT, WEEKS, WFF,
                                        YEAR_AFTER_TAX_WORD, _full_year, _stated, find_tax_code, find_tax_codes,
                                        ietc_months, months_to_march, resolve_tax_year, without_denied)
+from nztax.literal_screen import screen_patterns
 
 
 @dataclass
@@ -368,3 +369,6 @@ def reading(slots: Slots) -> Reading:
         asked_period=slots.asked_period, tax_code=slots.tax_code, student_loan=slots.student_loan,
         kiwisaver_rate=slots.kiwisaver_rate, conditions=(slots.wff, slots.benefit_or_super, slots.no_ird_number),
     )
+
+
+screen_patterns(globals())  # (literal_screen.py: each pattern above tried only on a text with a literal it needs)

@@ -19,6 +19,7 @@ from nztax.calculator_calls import _clarify, _truncated
 from nztax.clarify_checks import _year_of_a_change
 from nztax.cue_words import alternatives
 from nztax.slots import PAY_FREQUENCIES
+from nztax.literal_screen import screen_patterns
 
 if TYPE_CHECKING:
     from nztax.decide import Decision
@@ -64,3 +65,5 @@ def credit_code(d: Decision, r: Reading) -> bool:
     if slots.denies_conditions and slots.tax_code is None and not (slots.wff or slots.benefit_or_super or slots.no_ird_number):
         d.default_code = "ME"
     return False
+
+screen_patterns(globals())  # (literal_screen.py: each pattern above tried only on a text with a literal it needs)

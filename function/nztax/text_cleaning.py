@@ -8,6 +8,7 @@ in words (`words_to_number`).
 from __future__ import annotations
 
 import re
+from nztax.literal_screen import screen_patterns
 from decimal import Decimal
 
 
@@ -84,3 +85,6 @@ def words_to_number(text: str) -> Decimal | None:
             total += (current or 1) * _SCALES[w]
             current = 0
     return Decimal(total + current) if total + current else None
+
+
+screen_patterns(globals())  # (literal_screen.py: each pattern above tried only on a text with a literal it needs)

@@ -21,6 +21,7 @@ from nztax.amount_grammar import MONTH_NAMES, Money, PERIODS_PER_YEAR, _clause_s
 from nztax.amount_roles import (BUSINESS_COSTS, DAYS_WORKED, DAY_RATE, GROSS_ROLES, OTHER_INCOME_ROLES,
                                 RENT_PAID, _a_list_of_costs_came_to)
 from nztax.amount_owners import INCOME_LIKE_ROLES
+from nztax.literal_screen import screen_patterns
 
 if TYPE_CHECKING:
     from nztax.slots import Slots
@@ -266,3 +267,6 @@ def _without_restated_gap(amounts: list[Money]) -> list[Money]:
         if a.period == b.period and gap.start > min(a.start, b.start) and abs(b.value - a.value) == gap.value:
             return [x for x in amounts if x is not gap]
     return amounts
+
+
+screen_patterns(globals())  # (literal_screen.py: each pattern above tried only on a text with a literal it needs)

@@ -16,6 +16,7 @@ from pathlib import Path
 
 
 from nztax.contract import tax_year_starting
+from nztax.literal_screen import Screened
 from nztax.yaml_data import load_yaml
 
 GRAMMAR_FILE = Path(__file__).parent / "data" / "years.yaml"
@@ -25,7 +26,7 @@ GRAMMAR_FILE = Path(__file__).parent / "data" / "years.yaml"
 class YearForm:
     name: str
     maps: str            # span | ends | starts | offset
-    pattern: re.Pattern
+    pattern: Screened  # (literal_screen.py)
     n: int = 0
 
 
@@ -39,7 +40,8 @@ class YearReading:
 @lru_cache(maxsize=1)
 def grammar() -> tuple[YearForm, ...]:
     data = load_yaml(GRAMMAR_FILE.read_text(encoding="utf-8"))
-    return tuple(YearForm(f["name"], f["maps"], re.compile(f["pattern"], re.I), int(f.get("n", 0))) for f in data["forms"])
+    return tuple(YearForm(f["name"], f["maps"], Screened(re.compile(f["pattern"], re.I)), int(f.get("n", 0)))
+                 for f in data["forms"])
 
 
 def _full(year: str) -> int:

@@ -4,7 +4,9 @@ Every compiled pattern of the question reader is wrapped so that each scan (sear
 findall, sub) adds the number of characters it is offered. Before the fix, each amount's leading
 words were searched back to the start of the question and every amount was compared with every
 earlier one by scanning the text between them, so the characters offered grew with the square of
-the number of amounts; now they grow in proportion to the question's length.
+the number of amounts; now they grow in proportion to the question's length. A pattern behind the
+literal screen (literal_screen.py) counts the text once when the screen looks at it (a substring scan
+per literal, in C), and again only when the pattern itself runs.
 """
 
 from __future__ import annotations
@@ -14,8 +16,8 @@ import re
 
 import pytest
 
-from nztax import (amount_grammar, amount_owners, amount_roles, money_reader, question_conditions, slots, text_cleaning,
-                   worked_amounts)
+from nztax import (amount_grammar, amount_owners, amount_roles, literal_screen, money_reader, question_conditions, slots,
+                   text_cleaning, worked_amounts)
 from nztax.api import FIGURE, MAX_QUESTION_CHARS, RequestError, parse_request
 from nztax.settings import get_settings
 
@@ -54,11 +56,23 @@ READER = (text_cleaning, amount_grammar, amount_roles, amount_owners, money_read
 
 @pytest.fixture
 def offered(monkeypatch):
-    tally = [0]
+    tally, screened = [0], set()
     for module in READER:
         for name, value in list(vars(module).items()):
             if isinstance(value, re.Pattern):
                 monkeypatch.setattr(module, name, _Counting(value, tally))
+            elif isinstance(value, literal_screen.Screened) and id(value) not in screened:
+                screened.add(id(value))
+                monkeypatch.setattr(value, "pattern_object", _Counting(value.pattern_object, tally))
+    screen = literal_screen.Screened.cannot_match
+
+    def screening(self, text, pos=0, endpos=len(NORMAL) * 1000):
+        looked = isinstance(text, str) and min(endpos, len(text)) - max(pos, 0) >= literal_screen.SCREEN_FROM
+        if id(self) in screened and looked:
+            tally[0] += min(endpos, len(text)) - max(pos, 0)
+        return screen(self, text, pos, endpos)
+
+    monkeypatch.setattr(literal_screen.Screened, "cannot_match", screening)
 
     def count(question: str) -> int:
         tally[0] = 0
@@ -99,3 +113,19 @@ def test_a_question_with_more_figures_than_the_cap_is_refused_before_it_is_read(
     with pytest.raises(RequestError):
         parse_request(body, "application/json", lambda: set(), cap)
     assert parse_request(json.dumps({"question": " ".join(["85k"] * cap)}).encode(), "application/json", lambda: set(), cap)
+
+
+
+# The bench's long questions of words ("Question cost", build/nztax_build/bench_cost.py). (One of many
+# amounts is held to the figure cap above: each amount's leading words are still read back to the
+# start of the question by a few patterns, so its work grows with the amounts times the length.)
+BENCH_UNITS = ["a week per month ", "salary ", "I earn a salary from my job and I also get some interest "]
+
+
+@pytest.mark.parametrize("unit", BENCH_UNITS)
+def test_the_work_of_a_long_question_grows_no_faster_than_its_length(offered, unit):
+    """Cut at a quarter, a half and the whole of the longest question allowed: the characters offered
+    to the patterns (the literal screen's look included) grow at most in proportion to the length."""
+    lengths = [MAX_QUESTION_CHARS // 4, MAX_QUESTION_CHARS // 2, MAX_QUESTION_CHARS]
+    work = [offered((unit * 200)[:n]) for n in lengths]
+    assert all(w / n <= 1.1 * work[0] / lengths[0] for n, w in zip(lengths, work)), work
