@@ -137,6 +137,8 @@ def word_lists(patterns: dict[str, re.Pattern]) -> list[tuple[str, list[str]]]:
 def _patterns_in(value, depth: int = 0):
     if isinstance(value, re.Pattern):
         yield value
+    elif isinstance(getattr(value, "pattern_object", None), re.Pattern):
+        yield value.pattern_object  # a pattern behind the literal screen (nztax/literal_screen.py)
     elif depth < 3 and isinstance(value, (list, tuple, set, frozenset)):
         for item in value:
             yield from _patterns_in(item, depth + 1)
