@@ -49,6 +49,7 @@ class Rule:
     ended: bool = False
     earlier_still_applies: bool = False
     began: dt.date = dt.date.min
+    depends_on: str = ""   # what the old form turns on for those it still holds for ("you joined KiwiSaver")
 
 
 @dataclass(frozen=True)
@@ -77,7 +78,7 @@ def history() -> History:
                               for c in r["changes"]), key=lambda c: c.on)),
         answer_cues=tuple(_group(g) for g in r.get("answer_cues") or ()),
         ended=bool(r.get("ended")), earlier_still_applies=bool(r.get("earlier_still_applies")),
-        began=r.get("began") or dt.date.min) for r in data["rules"])
+        began=r.get("began") or dt.date.min, depends_on=r.get("depends_on") or "") for r in data["rules"])
     return History(rules, int(data["recent_years"]), int(data["max_notes"]), tuple(data["before_words"]))
 
 
@@ -128,12 +129,13 @@ def _dated(rule: Rule, time: PostTime) -> tuple[str, list[Change]] | None:
 
 
 def _undated(rule: Rule, today: dt.date, recent_years: int) -> tuple[str, list[Change]] | None:
-    """Today's rule with its start date, when its change is recent or the scheme named has ended."""
+    """Today's rule with its start date, when its change is recent or the scheme named has ended
+    (then what it was too, as for a rule whose old form still holds for some)."""
     last = rule.changes[-1]
     if not rule.ended and last.on < today.replace(year=today.year - recent_years):
         return None
     note = f"Since {day(last.on)}, {last.since}."
-    if rule.earlier_still_applies:
+    if rule.earlier_still_applies or rule.ended:
         note += f" Before then, {last.before}."
     return note, [last]
 
@@ -146,6 +148,11 @@ def notes_for(text: str, today: dt.date, answer: str = "") -> list[tuple[str, li
     """(note, the changes it states, whether it opens the answer) for each rule the
     text is about whose change its time needs told; `answer` is the answer's first paragraph (a
     post of unknown time is told a rule's start date only when its answer states the rule)."""
+    return [(note, changes, opens) for _, note, changes, opens in _notes(text, today, answer)]
+
+
+def _notes(text: str, today: dt.date, answer: str) -> list[tuple[Rule, str, list[Change], bool]]:
+    """notes_for's notes, each with its rule."""
     h = history()
     time = read_post_time(text, today, list(h.before_words)) or era_time(h.rules, text)
     out = []
@@ -154,7 +161,7 @@ def notes_for(text: str, today: dt.date, answer: str = "") -> list[tuple[str, li
             continue
         found = _dated(rule, time) if time is not None else None
         if found is not None:
-            out.append((found[0], found[1], found[1][0].on > time.end))
+            out.append((rule, found[0], found[1], found[1][0].on > time.end))
         elif rule.ended or (time is None and stated_in(rule, answer)):
             found = _undated(rule, today, h.recent_years)
             if found is None:
@@ -163,8 +170,29 @@ def notes_for(text: str, today: dt.date, answer: str = "") -> list[tuple[str, li
             if since & _figures(answer):
                 # The answer gives today's figures already: only when they started is new.
                 found = (f"These are the figures since {day(found[1][-1].on)}.", found[1])
-            out.append((found[0], found[1], rule.earlier_still_applies))
+            out.append((rule, found[0], found[1], rule.earlier_still_applies or rule.ended))
     return out[: h.max_notes]
+
+
+def _conditioned(lead: str, opening: list[tuple[Rule, list[Change]]]) -> tuple[str, Rule | None]:
+    """The answer's lead as today's rule, not the post's, and the rule it was conditioned on: when
+    a note opens the answer (the post's time, or when they joined, may come before a change) and the
+    lead gives that rule's verdict (a yes or no, with the rule stated) or a figure of a later form of
+    it, the yes or no is dropped and it is said to be the rule since the last change ("If you joined
+    KiwiSaver on or after 1 July 2019: ...")."""
+    from nztax.units import opening_verdict
+
+    for rule, changes in opening:
+        later = _figures(" ".join(c.since for c in changes)) - _figures(changes[0].before)
+        verdict = bool(opening_verdict(lead)) and stated_in(rule, lead)
+        if not rule.answer_cues or not (verdict or later & _figures(lead)):
+            continue
+        last = rule.changes[-1]
+        rest = lead[len(opening_verdict(lead)):]
+        when = f"If {rule.depends_on} on or after {day(last.on)}" if rule.depends_on else f"Under the rule since {day(last.on)} (not the one at the time your post speaks of)"
+        rest = rest[:1].lower() + rest[1:] if rest[1:2].islower() else rest  # ("NZ Super" stays)
+        return f"{when}: {rest}", rule
+    return lead, None
 
 
 def attach(result: AskResult, question: str, today: dt.date, rule_years=()) -> AskResult:
@@ -176,10 +204,12 @@ def attach(result: AskResult, question: str, today: dt.date, rule_years=()) -> A
         return result  # an answer for an earlier year the rules data holds gives that year's figures
     paragraphs = re.split(r"\n\s*\n", result.answer.strip())
     lead = next((i for i, p in enumerate(paragraphs) if p.strip() and not p.lstrip().startswith("#")), 0)
-    notes = [(n, cs, opens) for n, cs, opens in notes_for(question, today, paragraphs[lead])
+    found = [(r, n, cs, opens) for r, n, cs, opens in _notes(question, today, paragraphs[lead])
              if not all(day(c.on) in result.answer for c in cs)]
-    if not notes:
+    if not found:
         return result
+    notes = [(n, cs, opens) for _, n, cs, opens in found]
+    paragraphs[lead], condition = _conditioned(paragraphs[lead], [(r, cs) for r, _, cs, opens in found if opens])
     citations = list(result.citations)
     marked = []
     for note, changes, opens in notes:
@@ -195,6 +225,8 @@ def attach(result: AskResult, question: str, today: dt.date, rule_years=()) -> A
     opening = " ".join(n for n, opens in marked if opens)
     # (The first note for an earlier time says once that it is the post's time.)
     opening = re.sub(r"^((?:In|Before) [^,]+),", r"\1, the time your post speaks of,", opening)
+    if condition is not None and condition.depends_on:
+        opening = f"It depends on when {condition.depends_on}. {opening}"
     closing = " ".join(n for n, opens in marked if not opens)
     if closing:
         paragraphs[lead] += f" {closing}"
