@@ -58,6 +58,7 @@ class History:
     recent_years: int
     max_notes: int
     before_words: tuple[str, ...]
+    change_words: tuple[str, ...] = ()
 
 
 def _group(phrases: list) -> tuple[str, ...]:
@@ -79,7 +80,8 @@ def history() -> History:
         answer_cues=tuple(_group(g) for g in r.get("answer_cues") or ()),
         ended=bool(r.get("ended")), earlier_still_applies=bool(r.get("earlier_still_applies")),
         began=r.get("began") or dt.date.min, depends_on=r.get("depends_on") or "") for r in data["rules"])
-    return History(rules, int(data["recent_years"]), int(data["max_notes"]), tuple(data["before_words"]))
+    return History(rules, int(data["recent_years"]), int(data["max_notes"]), tuple(data["before_words"]),
+                   _group(data.get("change_words") or ()))
 
 
 def about(rule: Rule, text: str) -> bool:
@@ -105,6 +107,27 @@ def era_time(rules: tuple[Rule, ...], text: str) -> PostTime | None:
     return PostTime(dt.date.min, first.on - dt.timedelta(days=1), f"before {day(first.on)}")
 
 
+# How many words may stand between a word of change and what it changed ("halving of the annual tax credit").
+CHANGE_REACH = 3
+
+
+def names_change(rule: Rule, text: str, change_words: tuple[str, ...]) -> bool:
+    """Whether the text speaks of a change to the rule itself: a word of change next to one of the
+    rule's own phrases, before it or just after ("the employer contribution was cut")."""
+    if not change_words:
+        return False
+    words = _words(text).split()
+    changed = {i for i, w in enumerate(words) if w in change_words}
+    # (An alternative's first group names the topic, "KiwiSaver": the change is to what follows it.)
+    for phrase in {p for alt in rule.cues for g in (alt[1:] or alt) for p in g if not p.isdigit()}:
+        size = len(phrase.split())
+        for i in range(len(words) - size + 1):
+            if " ".join(words[i:i + size]) == phrase and any(
+                    i - CHANGE_REACH - 1 <= c < i or i + size <= c <= i + size + 2 for c in changed):
+                return True
+    return False
+
+
 def day(d: dt.date) -> str:
     return f"{d.day} {d:%B} {d.year}"
 
@@ -114,14 +137,14 @@ def _dated(rule: Rule, time: PostTime) -> tuple[str, list[Change]] | None:
     if time.end < rule.began:
         return None  # no such rule then
     if time.start < rule.began:  # (a post's earliest year may be a birth year)
-        words = time.words if time.words.startswith("before") or time.end.year == rule.began.year else f"{rule.began.year} to {time.end.year}"
+        words = time.words if time.words.startswith(("before", "until")) or time.end.year == rule.began.year else f"{rule.began.year} to {time.end.year}"
         time = PostTime(rule.began, time.end, words)
     later = [c for c in rule.changes if c.on > time.start]
     if not later:
         return None  # the post's time already had today's rule
     steps = [f"from {day(c.on)}, {c.since}" for c in later]
     if later[0].on > time.end:
-        when = time.words[0].upper() + time.words[1:] if time.words.startswith("before") else f"In {time.words}"
+        when = time.words[0].upper() + time.words[1:] if time.words.startswith(("before", "until")) else f"In {time.words}"
         lead = f"{when}, {later[0].before}"
         return f"{lead}; {'; '.join(steps)}.", later
     said = "; ".join(steps) + "."
@@ -160,6 +183,13 @@ def _notes(text: str, today: dt.date, answer: str) -> list[tuple[Rule, str, list
         if not about(rule, text):
             continue
         found = _dated(rule, time) if time is not None else None
+        if found is None and time is None and names_change(rule, text, h.change_words):
+            # A post of unknown time speaking of the change is told each change, with its date.
+            first = rule.changes[0].on
+            found = _dated(rule, PostTime(dt.date.min, first - dt.timedelta(days=1), f"until {day(first)}"))
+            if found is not None:
+                out.append((rule, found[0], found[1], True))
+                continue
         if found is not None:
             out.append((rule, found[0], found[1], found[1][0].on > time.end))
         elif rule.ended or (time is None and stated_in(rule, answer)):

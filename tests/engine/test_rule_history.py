@@ -166,3 +166,15 @@ def test_an_ended_scheme_is_told_when_it_ended_what_it_was_and_what_applies_now(
     assert opens and note.startswith("Since 1 April 2013, there is no voluntary repayment bonus")
     assert all(f in note for f in ("10%", "$500", "$550", "Before then"))
     assert not rule_history.notes_for("My bonus had student loan deductions taken off. Is that right?", TODAY)
+
+
+def test_a_post_speaking_of_a_change_is_told_each_change_with_its_date():
+    """IRD: the member tax credit went from dollar for dollar ($1,042.86) to 50c ($521.43) on 1 July
+    2011; ESCT on employer contributions from 1 April 2012; the $40 fee subsidy stopped from 1 April 2009."""
+    post = "KiwiSaver has lost its gloss: removal of the fee subsidy, halving of the annual tax credit, taxing the employer contribution."
+    text = " ".join(n for n, _, _ in rule_history.notes_for(post, TODAY))
+    assert "Until 1 July 2011, the member tax credit matched" in text and "from 1 July 2011" in text and "$521.43" in text
+    assert "from 1 April 2012, employer contributions have ESCT deducted" in text
+    assert "Until 1 April 2009, the government paid a fee subsidy of $40 a year" in text
+    # A change word not next to the rule's own words is no change to it.
+    assert not rule_history.notes_for("I reduced my hours. Does my KiwiSaver employer contribution carry on?", TODAY)
