@@ -49,6 +49,7 @@ class Rule:
     ended: bool = False
     earlier_still_applies: bool = False
     began: dt.date = dt.date.min
+    depends_on: str = ""   # what the old form turns on for those it still holds for ("you joined KiwiSaver")
 
 
 @dataclass(frozen=True)
@@ -57,6 +58,7 @@ class History:
     recent_years: int
     max_notes: int
     before_words: tuple[str, ...]
+    change_words: tuple[str, ...] = ()
 
 
 def _group(phrases: list) -> tuple[str, ...]:
@@ -77,8 +79,9 @@ def history() -> History:
                               for c in r["changes"]), key=lambda c: c.on)),
         answer_cues=tuple(_group(g) for g in r.get("answer_cues") or ()),
         ended=bool(r.get("ended")), earlier_still_applies=bool(r.get("earlier_still_applies")),
-        began=r.get("began") or dt.date.min) for r in data["rules"])
-    return History(rules, int(data["recent_years"]), int(data["max_notes"]), tuple(data["before_words"]))
+        began=r.get("began") or dt.date.min, depends_on=r.get("depends_on") or "") for r in data["rules"])
+    return History(rules, int(data["recent_years"]), int(data["max_notes"]), tuple(data["before_words"]),
+                   _group(data.get("change_words") or ()))
 
 
 def about(rule: Rule, text: str) -> bool:
@@ -104,6 +107,27 @@ def era_time(rules: tuple[Rule, ...], text: str) -> PostTime | None:
     return PostTime(dt.date.min, first.on - dt.timedelta(days=1), f"before {day(first.on)}")
 
 
+# How many words may stand between a word of change and what it changed ("halving of the annual tax credit").
+CHANGE_REACH = 3
+
+
+def names_change(rule: Rule, text: str, change_words: tuple[str, ...]) -> bool:
+    """Whether the text speaks of a change to the rule itself: a word of change next to one of the
+    rule's own phrases, before it or just after ("the employer contribution was cut")."""
+    if not change_words:
+        return False
+    words = _words(text).split()
+    changed = {i for i, w in enumerate(words) if w in change_words}
+    # (An alternative's first group names the topic, "KiwiSaver": the change is to what follows it.)
+    for phrase in {p for alt in rule.cues for g in (alt[1:] or alt) for p in g if not p.isdigit()}:
+        size = len(phrase.split())
+        for i in range(len(words) - size + 1):
+            if " ".join(words[i:i + size]) == phrase and any(
+                    i - CHANGE_REACH - 1 <= c < i or i + size <= c <= i + size + 2 for c in changed):
+                return True
+    return False
+
+
 def day(d: dt.date) -> str:
     return f"{d.day} {d:%B} {d.year}"
 
@@ -113,14 +137,14 @@ def _dated(rule: Rule, time: PostTime) -> tuple[str, list[Change]] | None:
     if time.end < rule.began:
         return None  # no such rule then
     if time.start < rule.began:  # (a post's earliest year may be a birth year)
-        words = time.words if time.words.startswith("before") or time.end.year == rule.began.year else f"{rule.began.year} to {time.end.year}"
+        words = time.words if time.words.startswith(("before", "until")) or time.end.year == rule.began.year else f"{rule.began.year} to {time.end.year}"
         time = PostTime(rule.began, time.end, words)
     later = [c for c in rule.changes if c.on > time.start]
     if not later:
         return None  # the post's time already had today's rule
     steps = [f"from {day(c.on)}, {c.since}" for c in later]
     if later[0].on > time.end:
-        when = time.words[0].upper() + time.words[1:] if time.words.startswith("before") else f"In {time.words}"
+        when = time.words[0].upper() + time.words[1:] if time.words.startswith(("before", "until")) else f"In {time.words}"
         lead = f"{when}, {later[0].before}"
         return f"{lead}; {'; '.join(steps)}.", later
     said = "; ".join(steps) + "."
@@ -128,12 +152,13 @@ def _dated(rule: Rule, time: PostTime) -> tuple[str, list[Change]] | None:
 
 
 def _undated(rule: Rule, today: dt.date, recent_years: int) -> tuple[str, list[Change]] | None:
-    """Today's rule with its start date, when its change is recent or the scheme named has ended."""
+    """Today's rule with its start date, when its change is recent or the scheme named has ended
+    (then what it was too, as for a rule whose old form still holds for some)."""
     last = rule.changes[-1]
     if not rule.ended and last.on < today.replace(year=today.year - recent_years):
         return None
     note = f"Since {day(last.on)}, {last.since}."
-    if rule.earlier_still_applies:
+    if rule.earlier_still_applies or rule.ended:
         note += f" Before then, {last.before}."
     return note, [last]
 
@@ -146,6 +171,11 @@ def notes_for(text: str, today: dt.date, answer: str = "") -> list[tuple[str, li
     """(note, the changes it states, whether it opens the answer) for each rule the
     text is about whose change its time needs told; `answer` is the answer's first paragraph (a
     post of unknown time is told a rule's start date only when its answer states the rule)."""
+    return [(note, changes, opens) for _, note, changes, opens in _notes(text, today, answer)]
+
+
+def _notes(text: str, today: dt.date, answer: str) -> list[tuple[Rule, str, list[Change], bool]]:
+    """notes_for's notes, each with its rule."""
     h = history()
     time = read_post_time(text, today, list(h.before_words)) or era_time(h.rules, text)
     out = []
@@ -153,8 +183,15 @@ def notes_for(text: str, today: dt.date, answer: str = "") -> list[tuple[str, li
         if not about(rule, text):
             continue
         found = _dated(rule, time) if time is not None else None
+        if found is None and time is None and names_change(rule, text, h.change_words):
+            # A post of unknown time speaking of the change is told each change, with its date.
+            first = rule.changes[0].on
+            found = _dated(rule, PostTime(dt.date.min, first - dt.timedelta(days=1), f"until {day(first)}"))
+            if found is not None:
+                out.append((rule, found[0], found[1], True))
+                continue
         if found is not None:
-            out.append((found[0], found[1], found[1][0].on > time.end))
+            out.append((rule, found[0], found[1], found[1][0].on > time.end))
         elif rule.ended or (time is None and stated_in(rule, answer)):
             found = _undated(rule, today, h.recent_years)
             if found is None:
@@ -163,8 +200,29 @@ def notes_for(text: str, today: dt.date, answer: str = "") -> list[tuple[str, li
             if since & _figures(answer):
                 # The answer gives today's figures already: only when they started is new.
                 found = (f"These are the figures since {day(found[1][-1].on)}.", found[1])
-            out.append((found[0], found[1], rule.earlier_still_applies))
+            out.append((rule, found[0], found[1], rule.earlier_still_applies or rule.ended))
     return out[: h.max_notes]
+
+
+def _conditioned(lead: str, opening: list[tuple[Rule, list[Change]]]) -> tuple[str, Rule | None]:
+    """The answer's lead as today's rule, not the post's, and the rule it was conditioned on: when
+    a note opens the answer (the post's time, or when they joined, may come before a change) and the
+    lead gives that rule's verdict (a yes or no, with the rule stated) or a figure of a later form of
+    it, the yes or no is dropped and it is said to be the rule since the last change ("If you joined
+    KiwiSaver on or after 1 July 2019: ...")."""
+    from nztax.units import opening_verdict
+
+    for rule, changes in opening:
+        later = _figures(" ".join(c.since for c in changes)) - _figures(changes[0].before)
+        verdict = bool(opening_verdict(lead)) and stated_in(rule, lead)
+        if not rule.answer_cues or not (verdict or later & _figures(lead)):
+            continue
+        last = rule.changes[-1]
+        rest = lead[len(opening_verdict(lead)):]
+        when = f"If {rule.depends_on} on or after {day(last.on)}" if rule.depends_on else f"Under the rule since {day(last.on)} (not the one at the time your post speaks of)"
+        rest = rest[:1].lower() + rest[1:] if rest[1:2].islower() else rest  # ("NZ Super" stays)
+        return f"{when}: {rest}", rule
+    return lead, None
 
 
 def attach(result: AskResult, question: str, today: dt.date, rule_years=()) -> AskResult:
@@ -176,10 +234,12 @@ def attach(result: AskResult, question: str, today: dt.date, rule_years=()) -> A
         return result  # an answer for an earlier year the rules data holds gives that year's figures
     paragraphs = re.split(r"\n\s*\n", result.answer.strip())
     lead = next((i for i, p in enumerate(paragraphs) if p.strip() and not p.lstrip().startswith("#")), 0)
-    notes = [(n, cs, opens) for n, cs, opens in notes_for(question, today, paragraphs[lead])
+    found = [(r, n, cs, opens) for r, n, cs, opens in _notes(question, today, paragraphs[lead])
              if not all(day(c.on) in result.answer for c in cs)]
-    if not notes:
+    if not found:
         return result
+    notes = [(n, cs, opens) for _, n, cs, opens in found]
+    paragraphs[lead], condition = _conditioned(paragraphs[lead], [(r, cs) for r, _, cs, opens in found if opens])
     citations = list(result.citations)
     marked = []
     for note, changes, opens in notes:
@@ -195,6 +255,8 @@ def attach(result: AskResult, question: str, today: dt.date, rule_years=()) -> A
     opening = " ".join(n for n, opens in marked if opens)
     # (The first note for an earlier time says once that it is the post's time.)
     opening = re.sub(r"^((?:In|Before) [^,]+),", r"\1, the time your post speaks of,", opening)
+    if condition is not None and condition.depends_on:
+        opening = f"It depends on when {condition.depends_on}. {opening}"
     closing = " ".join(n for n, opens in marked if not opens)
     if closing:
         paragraphs[lead] += f" {closing}"

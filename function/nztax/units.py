@@ -349,6 +349,12 @@ def opening_for(lead: str, question: str, read_yes_or_no: bool = False, written_
 _NO = re.compile(r"^No(?:[.,:;]|\s*[-–—])\s*")
 
 
+def opening_verdict(lead: str) -> str:
+    """The "Yes." or "No." a lead opens with (and the space after it), or ""."""
+    m = _YES.match(lead) or _NO.match(lead)
+    return m.group(0) if m else ""
+
+
 def other_way_round(question: str, written_for: str) -> bool:
     """Whether one asks if something is untaxed and the other if it is taxed (data/cue_words.yaml, asks_untaxed)."""
     from nztax.cue_words import cue

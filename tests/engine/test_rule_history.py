@@ -94,7 +94,8 @@ def test_attach_opens_with_an_earlier_time_and_cites_its_source():
     out = rule_history.attach(result, "Back in 2011 my KiwiSaver employer contribution was 2%. Is that still so?", TODAY)
     first, second = out.answer.split("\n\n")[:2]
     assert first.startswith("In 2011, the time your post speaks of,") and "from 1 April 2013" in first
-    assert second.startswith("Your employer pays 3.5%.")
+    # (3.5% is the rule since 1 April 2026, not the poster's in 2011.)
+    assert second.startswith("Under the rule since 1 April 2026 (not the one at the time your post speaks of): your employer pays 3.5%.")
     assert "http://www.ird.govt.nz/changes/kiwisaver/budget-kiwisaver.html" in [c.url for c in out.citations]
     # An answer that already gives the change's date is left as it is.
     said = AskResult(status="answered", tax_year="2026-27", disclaimer="", answer="Since 1 July 2019 anyone can join. Members who joined at 62 before then ...")
@@ -125,3 +126,55 @@ def test_an_answer_with_todays_figures_gets_only_their_start_date():
     # An answer naming the contribution beside another rule (the KiwiSaver year) doesn't state it.
     assert not rule_history.notes_for("When does the KiwiSaver year run for the government contribution?", TODAY,
                                       "From 1 July to 30 June: your contributions in that year earn the government contribution.")
+
+
+def _answered(text: str) -> AskResult:
+    return AskResult(status="answered", tax_year="2026-27", disclaimer="", answer=text + " [[1]](https://example.org/a)\n\nMore.",
+                     citations=[{"title": "A", "url": "https://example.org/a"}])
+
+
+def test_todays_verdict_is_not_given_as_the_posters_when_the_old_form_may_hold():
+    """IRD: the 5-year lock-in for joiners aged 60 to 64 ended on 1 July 2019 and still binds
+    those who joined before; a post that doesn't say when they joined is told both, and the "No"
+    of today's rule is said to hold only for a later joiner."""
+    post = "I have been in KiwiSaver for three years and will be 65 in March. Does my employer have to keep contributing?"
+    out = rule_history.attach(_answered("No. At 65 your employer does not have to make compulsory contributions."), post, TODAY)
+    first, second = out.answer.split("\n\n")[:2]
+    assert first.startswith("It depends on when you joined KiwiSaver. Since 1 July 2019,") and "locked in for 5 years" in first
+    assert second.startswith("If you joined KiwiSaver on or after 1 July 2019: at 65 your employer")
+    # A lead giving no verdict is left as it is, and so is the opening.
+    out = rule_history.attach(_answered("At 65 you can take your savings; your employer no longer has to contribute."), post, TODAY)
+    assert out.answer.startswith("Since 1 July 2019,") and "\n\nAt 65 you can take" in out.answer
+
+
+def test_a_figure_of_a_later_rule_is_not_given_as_the_posters():
+    """From 1 July 2025 the most is $260.72 (25c a dollar); in 2017 it was $521.43 (50c)."""
+    post = "In 2017 I put $1,042.86 into my KiwiSaver. How much government contribution did I get?"
+    out = rule_history.attach(_answered("Yes. Your government contribution is $260.72 for the year."), post, TODAY)
+    first, second = out.answer.split("\n\n")[:2]
+    assert first.startswith("In 2017, the time your post speaks of,") and "$521.43" in first
+    assert second.startswith("Under the rule since 1 July 2025 (not the one at the time your post speaks of): your government contribution is $260.72")
+
+
+def test_an_ended_scheme_is_told_when_it_ended_what_it_was_and_what_applies_now():
+    """IRD: the voluntary repayment bonus was 10% of voluntary repayments of $500 or more in a tax
+    year (balance $550 or more at its start), from 1 April 2009; repealed from 1 April 2013."""
+    bonus = next(r for r in rule_history.history().rules if r.id == "student_loan_repayment_bonus")
+    assert bonus.ended and bonus.began == dt.date(2009, 4, 1) and bonus.changes[-1].on == dt.date(2013, 4, 1)
+    notes = rule_history.notes_for("Could you explain the student loan repayment bonus scheme? Pay $500 extra and 10% is cancelled.", TODAY)
+    (note, _, opens), = notes
+    assert opens and note.startswith("Since 1 April 2013, there is no voluntary repayment bonus")
+    assert all(f in note for f in ("10%", "$500", "$550", "Before then"))
+    assert not rule_history.notes_for("My bonus had student loan deductions taken off. Is that right?", TODAY)
+
+
+def test_a_post_speaking_of_a_change_is_told_each_change_with_its_date():
+    """IRD: the member tax credit went from dollar for dollar ($1,042.86) to 50c ($521.43) on 1 July
+    2011; ESCT on employer contributions from 1 April 2012; the $40 fee subsidy stopped from 1 April 2009."""
+    post = "KiwiSaver has lost its gloss: removal of the fee subsidy, halving of the annual tax credit, taxing the employer contribution."
+    text = " ".join(n for n, _, _ in rule_history.notes_for(post, TODAY))
+    assert "Until 1 July 2011, the member tax credit matched" in text and "from 1 July 2011" in text and "$521.43" in text
+    assert "from 1 April 2012, employer contributions have ESCT deducted" in text
+    assert "Until 1 April 2009, the government paid a fee subsidy of $40 a year" in text
+    # A change word not next to the rule's own words is no change to it.
+    assert not rule_history.notes_for("I reduced my hours. Does my KiwiSaver employer contribution carry on?", TODAY)
