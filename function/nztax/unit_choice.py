@@ -62,6 +62,14 @@ def _sentences_for_units(frame, settings) -> tuple[tuple[str, ...], tuple[str, .
     return sure, agreeing
 
 
+def asks_back_only_for_figures(decision, frame) -> bool:
+    """Whether a story the engine would ask back about wants only the figures of a sum of the poster's
+    own, none given ("How much should I save for tax?"): a unit stating the rule that sum follows
+    answers it better than a request for figures it may not have. (Asking back for an income or a tax
+    year stands: the answer turns on it.)"""
+    return decision.action == "clarify" and decision.missing == ["details"] and frame is not None and frame.story
+
+
 def _fits_sentence(engine, decision):
     """Whether a unit may answer a post's sentence: its kind of answer (unit_kind.py), and not a unit
     naming another subject of a group the post names (shares for a post about a house), however near

@@ -121,3 +121,18 @@ def test_sentences_read_unsurely_or_asking_the_posters_figure_are_held_to_agreem
     assert _sentences_for_units(frame("yes_no", "me", sure=(bar + unsure) / 2), settings) == ((), ("Q?",))
     assert _sentences_for_units(frame("figure", "me"), settings) == ((), ("Q?",))
     assert _sentences_for_units(frame("yes_no", "me", sure=unsure - 0.05), settings) == ((), ())
+
+
+def test_a_story_asked_back_only_for_figures_may_be_served_a_unit():
+    """unit_choice.asks_back_only_for_figures: a story asked back for the figures of a sum of its own
+    (none given) may get the unit stating the rule that sum follows; a one-line question, or one asked
+    back for an income, keeps the ask-back."""
+    from types import SimpleNamespace
+
+    from nztax.unit_choice import asks_back_only_for_figures
+
+    story = SimpleNamespace(story=True)
+    assert asks_back_only_for_figures(SimpleNamespace(action="clarify", missing=["details"]), story)
+    assert not asks_back_only_for_figures(SimpleNamespace(action="clarify", missing=["details"]), SimpleNamespace(story=False))
+    assert not asks_back_only_for_figures(SimpleNamespace(action="clarify", missing=["income"]), story)
+    assert not asks_back_only_for_figures(SimpleNamespace(action="topic", missing=[]), story)
