@@ -49,17 +49,18 @@ def _asking(engine, frame, texts, read: bool = True) -> list:
             for s in texts]
 
 
-def _sentences_for_units(frame, settings) -> tuple[tuple[str, ...], tuple[str, ...]]:
+def _sentences_for_units(frame, settings, calculates: bool = False) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """A post's asking sentences a unit may answer on their own (`frame.asking_for_units`), and those
     that may answer only the unit they and the whole post are both nearest: a sentence read less than
     surely (at least `asked_unit_unsure_bar`), whose words may not ask what they suggest, and one asking
     a figure of the poster's own money, which no general lead gives, but whose rule the unit the story
-    points at may state."""
+    points at may state. None when the engine works out the stated figures (`calculates`: its decision
+    has calculator calls): only a sentence read surely takes the opening from that."""
     sure = frame.asking_for_units(settings.frame_bar)
     read = frame.asks_each_sure or (1.0,) * len(frame.asks_each)
     agreeing = tuple(s for s, p in zip(frame.asking, read)
                      if s not in sure and p >= min(settings.asked_unit_unsure_bar, settings.frame_bar))
-    return sure, agreeing
+    return sure, (() if calculates else agreeing)
 
 
 def asks_back_only_for_figures(decision, frame) -> bool:
@@ -140,7 +141,7 @@ def choose(engine, decision, frame, vector, unread: bool):
         # asking sentence may be a tax question's words while the post is about another subject).
         # (A post of two sentences is often a condition and a question whose answer it decides, so
         # its asking sentence serves a unit only when the whole post is nearest the same unit.)
-        alone, agreeing = _sentences_for_units(frame, engine.settings)
+        alone, agreeing = _sentences_for_units(frame, engine.settings, calculates=bool(decision.calls))
         asking = _asking(engine, frame, alone + agreeing)
         if asking:
             found = matcher.match_asked(asking, vector, story=frame.story, allowed=_fits_sentence(engine, decision),

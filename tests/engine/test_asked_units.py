@@ -120,6 +120,9 @@ def test_sentences_read_unsurely_or_asking_the_posters_figure_are_held_to_agreem
     assert _sentences_for_units(frame("yes_no", "me", sure=bar), settings) == (("Q?",), ())
     assert _sentences_for_units(frame("yes_no", "me", sure=(bar + unsure) / 2), settings) == ((), ("Q?",))
     assert _sentences_for_units(frame("figure", "me"), settings) == ((), ("Q?",))
+    # The engine works the stated figures out: those sentences are the calculation's, not a unit's.
+    assert _sentences_for_units(frame("figure", "me"), settings, calculates=True) == ((), ())
+    assert _sentences_for_units(frame("how", "me", sure=(bar + unsure) / 2), settings, calculates=True) == ((), ())
     assert _sentences_for_units(frame("yes_no", "me", sure=unsure - 0.05), settings) == ((), ())
 
 
