@@ -508,7 +508,9 @@ class Engine:
         # the corpus and the units know its words (known_words.py), at a stricter score.
         unread = decision.action == "clarify" and decision.missing == ["question"] and self.vocabulary.coverage(
             decision.question).passes(self.settings.unread_known_share, self.settings.unread_min_words)
-        if unit is None and decision.action == "clarify" and not unread:
+        from nztax.unit_choice import asks_back_only_for_figures
+
+        if unit is None and decision.action == "clarify" and not unread and not asks_back_only_for_figures(decision, frame):
             # The question needs something only the asker can say (their income, which of two tax
             # years): asking it back answers them; a unit's general lead would not.
             return None

@@ -114,10 +114,14 @@ class QuestionFrame:
         read unsurely may not ask what its words suggest), and not one asking for a figure or a check
         when the poster gives a money figure of their own: a unit's general lead does not give the
         figure for their situation."""
-        own_money = any(a.owner == "me" and a.period is not None for a in self.amounts)
         sure = self.asks_each_sure or (1.0,) * len(self.asks_each)
         return tuple(s for s, asks, p in zip(self.asking, self.asks_each, sure)
-                     if p >= bar and not (own_money and asks in ("figure", "check")))
+                     if p >= bar and not self.asks_own_figure(asks))
+
+    def asks_own_figure(self, asks: str) -> bool:
+        """Whether a sentence asking `asks` asks for a figure or a check of the poster's own money
+        (the post gives a money figure of theirs)."""
+        return asks in ("figure", "check") and any(a.owner == "me" and a.period is not None for a in self.amounts)
 
     def reads_yes_or_no(self, sentence: str) -> bool:
         """Whether the frame read this asking sentence at least `bar` sure as asking yes or no."""

@@ -296,6 +296,13 @@ class Settings:
     asked_unit_agree_score: float = 0.75
     asked_unit_post_least: float = 0.6  # the whole post's least cosine to a unit its asking sentence is served
     asked_unit_agree_post: float = 0.7
+    # A post's asking sentence read less than `frame_bar` sure but at least this sure serves only the
+    # unit it and the whole post are both nearest (the agreement above): its words may not ask what
+    # they suggest, but the story pointing at the same unit settles it.
+    asked_unit_unsure_bar: float = 0.5
+    # A post of several sentences naming a situation: the lead a unit for that situation needs over
+    # the next when its asking sentences and the whole post are both nearest it (two readings agree).
+    asked_situation_agreed_margin: float = 0.0
     # Another asked part of a post (asked_parts.py) is answered by a unit from a sentence read at least
     # this sure; its kind is then held to that reading as if sure.
     asked_part_bar: float = 0.5
@@ -448,6 +455,8 @@ def get_settings() -> Settings:
         asked_unit_agree_score=float(_env("NZTAX_ASKED_UNIT_AGREE_SCORE", "0.75")),
         asked_unit_agree_post=float(_env("NZTAX_ASKED_UNIT_AGREE_POST", "0.7")),
         asked_unit_post_least=float(_env("NZTAX_ASKED_UNIT_POST_LEAST", "0.6")),
+        asked_unit_unsure_bar=float(_env("NZTAX_ASKED_UNIT_UNSURE_BAR", "0.5")),
+        asked_situation_agreed_margin=float(_env("NZTAX_ASKED_SITUATION_AGREED_MARGIN", "0.0")),
         asked_part_bar=float(_env("NZTAX_ASKED_PART_BAR", "0.5")),
         unread_known_share=float(_env("NZTAX_UNREAD_KNOWN_SHARE", "1.0")),
         unknown_words_share=float(_env("NZTAX_UNKNOWN_WORDS_SHARE", "0.5")),

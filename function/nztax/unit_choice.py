@@ -49,6 +49,28 @@ def _asking(engine, frame, texts, read: bool = True) -> list:
             for s in texts]
 
 
+def _sentences_for_units(frame, settings, calculates: bool = False) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """A post's asking sentences a unit may answer on their own (`frame.asking_for_units`), and those
+    that may answer only the unit they and the whole post are both nearest: a sentence read less than
+    surely (at least `asked_unit_unsure_bar`), whose words may not ask what they suggest, and one asking
+    a figure of the poster's own money, which no general lead gives, but whose rule the unit the story
+    points at may state. None when the engine works out the stated figures (`calculates`: its decision
+    has calculator calls): only a sentence read surely takes the opening from that."""
+    sure = frame.asking_for_units(settings.frame_bar)
+    read = frame.asks_each_sure or (1.0,) * len(frame.asks_each)
+    agreeing = tuple(s for s, p in zip(frame.asking, read)
+                     if s not in sure and p >= min(settings.asked_unit_unsure_bar, settings.frame_bar))
+    return sure, (() if calculates else agreeing)
+
+
+def asks_back_only_for_figures(decision, frame) -> bool:
+    """Whether a story the engine would ask back about wants only the figures of a sum of the poster's
+    own, none given ("How much should I save for tax?"): a unit stating the rule that sum follows
+    answers it better than a request for figures it may not have. (Asking back for an income or a tax
+    year stands: the answer turns on it.)"""
+    return decision.action == "clarify" and decision.missing == ["details"] and frame is not None and frame.story
+
+
 def _fits_sentence(engine, decision):
     """Whether a unit may answer a post's sentence: its kind of answer (unit_kind.py), and not a unit
     naming another subject of a group the post names (shares for a post about a house), however near
@@ -81,7 +103,8 @@ def _situation_unit(engine, decision, frame, vector, found=None):
     return matcher.match_situation(_asking(engine, frame, asking, read=False), vector,
                                    _turned_alike(matcher, matcher.naming(named), " ".join(asking)),
                                    allowed=_fits_sentence(engine, decision),
-                                   margin=engine.settings.asked_unit_margin * (1 if several else 2))
+                                   margin=engine.settings.asked_unit_margin * (1 if several else 2),
+                                   agreed_margin=engine.settings.asked_situation_agreed_margin if several else None)
 
 
 def _turned_alike(matcher, candidates: list[int], asking: str) -> list[int]:
@@ -118,9 +141,11 @@ def choose(engine, decision, frame, vector, unread: bool):
         # asking sentence may be a tax question's words while the post is about another subject).
         # (A post of two sentences is often a condition and a question whose answer it decides, so
         # its asking sentence serves a unit only when the whole post is nearest the same unit.)
-        asking = _asking(engine, frame, frame.asking_for_units(engine.settings.frame_bar))
+        alone, agreeing = _sentences_for_units(frame, engine.settings, calculates=bool(decision.calls))
+        asking = _asking(engine, frame, alone + agreeing)
         if asking:
-            found = matcher.match_asked(asking, vector, story=frame.story, allowed=_fits_sentence(engine, decision))
+            found = matcher.match_asked(asking, vector, story=frame.story, allowed=_fits_sentence(engine, decision),
+                                        agreeing_only=frozenset(agreeing))
     if (found is None or found.sentence) and not decision.used_history and frame is not None and decision.action != "decline":
         # A payment from an employer, named but asked about in the story's own words: the unit whose
         # question names the same kind of payment and asks the same thing about it (payment_frame.py),

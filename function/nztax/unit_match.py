@@ -341,25 +341,29 @@ class UnitMatcher:
         return nearest
 
     def match_situation(self, asking: list[AskingSentence], post_vector, candidates: list[int], allowed=None,
-                        margin: float | None = None) -> UnitMatch | None:
+                        margin: float | None = None, agreed_margin: float | None = None) -> UnitMatch | None:
         """The unit, among `candidates` (those naming the situation a question names: opening_fit.py),
         its asking sentences and the whole post are nearest: each candidate scores its nearest
         paraphrase's cosine to the nearest asking sentence plus `asked_unit_post_weight` x its cosine
         to the whole post, with no reading compared (the situation already narrowed the units; a
         story's figures are its own). Served when it leads the next candidate by `asked_unit_margin`
-        (or `margin`) and the whole post is at least `asked_unit_post_least` near it. `allowed(unit, sentence)`:
-        whether a unit may answer that sentence (its kind, unit_kind.py)."""
+        (or `margin`) and the whole post is at least `asked_unit_post_least` near it; `agreed_margin`, when
+        given, in place of the margin for a candidate that is both the one its asking sentences are
+        nearest and the one the whole post is nearest. `allowed(unit, sentence)`: whether a unit may
+        answer that sentence (its kind, unit_kind.py)."""
         if self.vectors is None or post_vector is None or not asking or not candidates:
             return None
         post = self.unit_cosines(post_vector)
         near = [(sentence, self.unit_cosines(sentence.vector)) for sentence in asking if sentence.vector is not None]
         weight = self.settings.asked_unit_post_weight
         best: list[tuple[float, int, str]] = []
+        sentence_cosine: dict[int, float] = {}
         for unit in candidates:
             fitting = [(float(cosines[unit]), sentence.text) for sentence, cosines in near
                        if allowed is None or allowed(self.units[unit], sentence)]
             if fitting:
                 score, text = max(fitting)
+                sentence_cosine[unit] = score
                 best.append((score + weight * float(post[unit]), unit, text))
         if not best:
             return None
@@ -367,11 +371,16 @@ class UnitMatcher:
         total, unit, text = best[0]
         runner = best[1][0] if len(best) > 1 else 0.0
         margin = self.settings.asked_unit_margin if margin is None else margin
+        agreed = (max(sentence_cosine, key=sentence_cosine.get) == unit
+                  and max(sentence_cosine, key=lambda u: post[u]) == unit)
+        if agreed and agreed_margin is not None:
+            margin = agreed_margin
         if total - runner < margin or post[unit] < self.settings.asked_unit_post_least:
             return None
         return UnitMatch(self.units[unit], round(total, 4), round(runner, 4), sentence=text)
 
-    def match_asked(self, asking: list[AskingSentence], post_vector, allowed=None, story: bool = True) -> UnitMatch | None:
+    def match_asked(self, asking: list[AskingSentence], post_vector, allowed=None, story: bool = True,
+                    agreeing_only: frozenset[str] = frozenset()) -> UnitMatch | None:
         """The unit a post's asking sentences read as: a story's words are mostly background, so each
         asking sentence is matched as a question of its own (`scores`, its figures the story's), and
         the whole post weighs in at `asked_unit_post_weight` x its cosine to the unit, which settles a
@@ -382,14 +391,22 @@ class UnitMatcher:
         and the one the whole post is nearest (at least `asked_unit_agree_post`), and the sentence
         scores at least `asked_unit_agree_score`. `story`: False for a post of two sentences, whose
         first is often the condition that decides the answer: only agreement serves it.
-        `allowed(unit, sentence)`: whether a unit may answer that sentence (its kind, unit_kind.py)."""
+        `allowed(unit, sentence)`: whether a unit may answer that sentence (its kind, unit_kind.py).
+        A sentence in `agreeing_only` counts only for the unit it and the whole post are both nearest,
+        under the agreement's bars."""
         post = self.post_cosines(post_vector)
         weight = self.settings.asked_unit_post_weight
+        post_nearest = max(post.items(), key=lambda kv: kv[1], default=(None, 0.0))
         best: dict[int, tuple[float, float, str]] = {}  # unit -> (sum, its sentence's score, that sentence)
         nearest: set[int] = set()  # the unit each sentence is nearest, among those it may have
         for sentence in asking:
             scored = {unit: score for unit, score in self.scores(sentence.text, sentence.vector, sentence.reading, True).items()
                       if allowed is None or allowed(self.units[unit], sentence)}
+            if scored and sentence.text in agreeing_only:
+                unit = max(scored, key=scored.get)
+                agrees = (unit == post_nearest[0] and post_nearest[1] >= self.settings.asked_unit_agree_post
+                          and scored[unit] >= self.settings.asked_unit_agree_score)
+                scored = {unit: scored[unit]} if agrees else {}
             if scored:
                 nearest.add(max(scored, key=scored.get))
             for unit, score in scored.items():
@@ -403,7 +420,6 @@ class UnitMatcher:
         runner = ranked[1][1][0] if len(ranked) > 1 else 0.0
         if total - runner < self.settings.asked_unit_margin or (post and post.get(unit, 0.0) < self.settings.asked_unit_post_least):
             return None
-        post_nearest = max(post.items(), key=lambda kv: kv[1], default=(None, 0.0))
         agree = (unit in nearest and post_nearest[0] == unit and post_nearest[1] >= self.settings.asked_unit_agree_post
                  and score >= self.settings.asked_unit_agree_score)
         if not agree and (not story or score < self.settings.asked_unit_min_score):

@@ -106,3 +106,36 @@ def test_a_post_about_a_house_is_never_served_the_unit_on_shares(engine, post):
     out = engine.answer(post, use_faq=False, mode="offline").to_json()
     lead = fill(unit.lead, unit_values(default_rules().years[out["tax_year"]]))
     assert not out["answer"].startswith(opening_for(lead, "")[:60])
+
+
+def test_sentences_read_unsurely_or_asking_the_posters_figure_are_held_to_agreement():
+    """unit_choice._sentences_for_units: a sentence read sure and asking whether answers alone; one read
+    between the unsure bar and the frame's bar, or asking a figure of the poster's own money, only
+    where it and the whole post agree; one read under the unsure bar not at all."""
+    from nztax.settings import get_settings
+    from nztax.unit_choice import _sentences_for_units
+
+    settings = get_settings()
+    bar, unsure = settings.frame_bar, settings.asked_unit_unsure_bar
+    assert _sentences_for_units(frame("yes_no", "me", sure=bar), settings) == (("Q?",), ())
+    assert _sentences_for_units(frame("yes_no", "me", sure=(bar + unsure) / 2), settings) == ((), ("Q?",))
+    assert _sentences_for_units(frame("figure", "me"), settings) == ((), ("Q?",))
+    # The engine works the stated figures out: those sentences are the calculation's, not a unit's.
+    assert _sentences_for_units(frame("figure", "me"), settings, calculates=True) == ((), ())
+    assert _sentences_for_units(frame("how", "me", sure=(bar + unsure) / 2), settings, calculates=True) == ((), ())
+    assert _sentences_for_units(frame("yes_no", "me", sure=unsure - 0.05), settings) == ((), ())
+
+
+def test_a_story_asked_back_only_for_figures_may_be_served_a_unit():
+    """unit_choice.asks_back_only_for_figures: a story asked back for the figures of a sum of its own
+    (none given) may get the unit stating the rule that sum follows; a one-line question, or one asked
+    back for an income, keeps the ask-back."""
+    from types import SimpleNamespace
+
+    from nztax.unit_choice import asks_back_only_for_figures
+
+    story = SimpleNamespace(story=True)
+    assert asks_back_only_for_figures(SimpleNamespace(action="clarify", missing=["details"]), story)
+    assert not asks_back_only_for_figures(SimpleNamespace(action="clarify", missing=["details"]), SimpleNamespace(story=False))
+    assert not asks_back_only_for_figures(SimpleNamespace(action="clarify", missing=["income"]), story)
+    assert not asks_back_only_for_figures(SimpleNamespace(action="topic", missing=[]), story)

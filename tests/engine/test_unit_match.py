@@ -220,3 +220,33 @@ def test_a_story_sentence_s_own_figures_do_not_keep_it_from_a_paraphrase_stating
     vector = np.array([0.9, 0.9], dtype=np.float32) / np.sqrt(1.62)
     assert m.scores(text, vector, read(text)) == {}
     assert set(m.scores(text, vector, read(text), story_figures=True)) == {0}
+
+
+def test_a_sentence_held_to_agreement_serves_only_the_unit_the_whole_post_is_nearest_too():
+    """A sentence read unsurely, or asking a figure of the poster's own (unit_choice.py), counts only
+    for the unit it and the whole post are both nearest: the same sentence, clear of the bar, that a
+    story leaning elsewhere would be served on its own, is then not."""
+    from nztax.unit_match import AskingSentence
+
+    m, near = _agree_matcher()
+    sentence = AskingSentence("epsilon", near(0.95, 0), PLAIN)
+    leaning_to_b = np.array([0.62, 0.75, np.sqrt(1 - 0.62 ** 2 - 0.75 ** 2), 0.0], dtype=np.float32)
+    assert m.match_asked([sentence], leaning_to_b).unit.slug == "a"
+    assert m.match_asked([sentence], leaning_to_b, agreeing_only=frozenset({"epsilon"})) is None
+    assert m.match_asked([sentence], near(0.8, 0), agreeing_only=frozenset({"epsilon"})).unit.slug == "a"
+    # The post nearest unit a, but under the agreement's least cosine: no agreement.
+    assert m.match_asked([sentence], near(0.65, 0), agreeing_only=frozenset({"epsilon"})) is None
+
+
+def test_a_situation_unit_both_readings_are_nearest_needs_no_margin_only_when_asked_so():
+    """Two units for one situation, the sentence and the post each a little nearer unit a: under the
+    margin it is not served; with `agreed_margin` 0 it is, and never when the post is nearer unit b."""
+    from nztax.unit_match import AskingSentence
+
+    m, near = _agree_matcher()
+    sentence = [AskingSentence("epsilon", np.array([0.72, 0.68, np.sqrt(1 - 0.72 ** 2 - 0.68 ** 2), 0.0], dtype=np.float32), PLAIN)]
+    post_a = np.array([0.71, 0.69, np.sqrt(1 - 0.71 ** 2 - 0.69 ** 2), 0.0], dtype=np.float32)
+    assert m.match_situation(sentence, post_a, [0, 1]) is None
+    assert m.match_situation(sentence, post_a, [0, 1], agreed_margin=0.0).unit.slug == "a"
+    post_b = np.array([0.695, 0.70, np.sqrt(1 - 0.695 ** 2 - 0.70 ** 2), 0.0], dtype=np.float32)
+    assert m.match_situation(sentence, post_b, [0, 1], agreed_margin=0.0) is None
