@@ -11,6 +11,8 @@ from 2013 as if it were theirs. A note for a post set before a change opens the 
 follows is today's rule), and so does one for a rule whose old form still holds for people it
 applied to (the answer depends on when they joined, which the post doesn't say); any other note
 for a post of unknown time closes the first paragraph.
+Below an opening note, today's working on the post's own figures is not given as theirs
+(dated_working.py).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from nztax import dated_working
 from nztax.contract import AskResult, Citation
 from nztax.post_time import PostTime, read_post_time
 from nztax.rules import tax_year_for
@@ -240,6 +243,11 @@ def attach(result: AskResult, question: str, today: dt.date, rule_years=()) -> A
         return result
     notes = [(n, cs, opens) for _, n, cs, opens in found]
     paragraphs[lead], condition = _conditioned(paragraphs[lead], [(r, cs) for r, _, cs, opens in found if opens])
+    opening_rule = next((r for r, _, _, opens in found if opens), None)
+    if opening_rule is not None:
+        # (What follows the opening is today's rule: no working of it on the post's figures is theirs.)
+        paragraphs[lead + 1:], result.next_actions = dated_working.today_only(
+            paragraphs[lead + 1:], question, result.tax_year, day(opening_rule.changes[-1].on), result.next_actions)
     citations = list(result.citations)
     marked = []
     for note, changes, opens in notes:

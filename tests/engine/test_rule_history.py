@@ -178,3 +178,25 @@ def test_a_post_speaking_of_a_change_is_told_each_change_with_its_date():
     assert "Until 1 April 2009, the government paid a fee subsidy of $40 a year" in text
     # A change word not next to the rule's own words is no change to it.
     assert not rule_history.notes_for("I reduced my hours. Does my KiwiSaver employer contribution carry on?", TODAY)
+
+
+def test_todays_working_on_the_posts_figures_is_not_given_as_theirs():
+    """A post from 2010 (member tax credit then $1 for $1, up to $1,042.86) is given no 2026-27
+    calculator link on its own figures, and a worked figure for today is labelled with the date
+    today's rule began (25c a dollar from 1 July 2025: $1,000 gives $250)."""
+    post = "Back in 2010 I put $1,000 into KiwiSaver. How much member tax credit did I get?"
+    link = "/calculators/kiwisaver/?member_contributions=1000&tax_year=2026-27"
+    result = _answered("The government contribution is 25 cents a dollar, up to $260.72.")
+    result.answer += (f"\n\nOn $1,000 of your own contributions, the government contribution is **$250**."
+                      f"\n\n> An example of $600 giving **$150**.\n\n[Check your figures in the KiwiSaver calculator]({link}).")
+    result.next_actions = [f"[Open the KiwiSaver calculator with your figures]({link})", "Ask another"]
+    out = rule_history.attach(result, post, TODAY)
+    assert link not in out.answer and out.next_actions == ["Ask another"]
+    assert "\n\nUnder today's rule (since 1 July 2025), on $1,000 of your own contributions, the government contribution is **$250**." in out.answer
+    assert "\n\n> An example of $600 giving **$150**." in out.answer   # (a quoted source is not their working)
+    # A post of today keeps both.
+    today_post = "I put $1,000 into KiwiSaver this year. How much government contribution do I get?"
+    result = _answered("The government contribution is 25 cents a dollar, up to $260.72.")
+    result.answer += f"\n\nOn $1,000, the government contribution is **$250**.\n\n[Check your figures]({link})."
+    out = rule_history.attach(result, today_post, TODAY)
+    assert link in out.answer and "Under today's rule" not in out.answer
