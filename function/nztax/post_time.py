@@ -17,6 +17,7 @@ import calendar
 import datetime as dt
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 MONTHS = {name.lower(): i for i, name in enumerate(calendar.month_name) if name}
 MONTHS.update({name.lower(): i for i, name in enumerate(calendar.month_abbr) if name})
@@ -42,24 +43,31 @@ def _date(m: re.Match) -> dt.date | None:
         return None
 
 
-def _before_date(text: str, before_words: list[str]) -> dt.date | None:
+@lru_cache(maxsize=8)
+def _before_pattern(before_words: tuple[str, ...]) -> re.Pattern:
+    """The data's words saying things were before a date, longest first, as one pattern (compiled
+    once per list: the list is fixed data, read on every answer)."""
+    words = "|".join(re.escape(w) for w in sorted(before_words, key=len, reverse=True))
+    return re.compile(rf"\b(?:{words})\s+(?:the\s+)?", re.I)
+
+
+def _before_date(text: str, before_words: tuple[str, ...]) -> dt.date | None:
     """The earliest date the text says something was before ("before July 2019"), if any."""
     if not before_words:
         return None
-    words = "|".join(re.escape(w) for w in sorted(before_words, key=len, reverse=True))
     found = []
-    for m in re.finditer(rf"\b(?:{words})\s+(?:the\s+)?", text, re.I):
+    for m in _before_pattern(before_words).finditer(text):
         d = DATE.match(text, m.end())
         if d is not None and _date(d) is not None:
             found.append(_date(d))
     return min(found) if found else None
 
 
-def read_post_time(text: str, today: dt.date, before_words: list[str] = ()) -> PostTime | None:
+def read_post_time(text: str, today: dt.date, before_words: tuple[str, ...] | list[str] = ()) -> PostTime | None:
     """The span of days the post is about: from 1 January of the first year it writes to 31
     December of the last (a date it says things were before ends it there), or None."""
     years = sorted({int(y) for y in YEAR.findall(text) if int(y) <= today.year})
-    before = _before_date(text, list(before_words))
+    before = _before_date(text, tuple(before_words))
     if before is not None:
         end = before - dt.timedelta(days=1)
         earlier = [y for y in years if y < before.year]

@@ -87,9 +87,10 @@ def history() -> History:
                    _group(data.get("change_words") or ()))
 
 
-def about(rule: Rule, text: str) -> bool:
-    """Whether the text is about the rule: every word group of one of its cue alternatives is there."""
-    words = _words(text)
+def about(rule: Rule, text: str, words: str | None = None) -> bool:
+    """Whether the text is about the rule: every word group of one of its cue alternatives is there.
+    (`words`: the text already read by `_words`, when the caller asks of several rules.)"""
+    words = words or _words(text)
     return any(all(mentions(words, group) for group in alt) for alt in rule.cues)
 
 
@@ -99,10 +100,10 @@ def stated_in(rule: Rule, answer: str) -> bool:
     return all(mentions(words, group) for group in rule.answer_cues)
 
 
-def era_time(rules: tuple[Rule, ...], text: str) -> PostTime | None:
+def era_time(rules: tuple[Rule, ...], text: str, words: str | None = None) -> PostTime | None:
     """The time a post is set in from a figure it quotes that only the rule before a change had
     ("a tax credit of $1040"): before the earliest such change."""
-    words = _words(text)
+    words = words or _words(text)
     quoted = [c for r in rules for c in r.changes if c.era and mentions(words, c.era)]
     if not quoted:
         return None
@@ -114,12 +115,12 @@ def era_time(rules: tuple[Rule, ...], text: str) -> PostTime | None:
 CHANGE_REACH = 3
 
 
-def names_change(rule: Rule, text: str, change_words: tuple[str, ...]) -> bool:
+def names_change(rule: Rule, text: str, change_words: tuple[str, ...], words: str | None = None) -> bool:
     """Whether the text speaks of a change to the rule itself: a word of change next to one of the
     rule's own phrases, before it or just after ("the employer contribution was cut")."""
     if not change_words:
         return False
-    words = _words(text).split()
+    words = (words or _words(text)).split()
     changed = {i for i, w in enumerate(words) if w in change_words}
     # (An alternative's first group names the topic, "KiwiSaver": the change is to what follows it.)
     for phrase in {p for alt in rule.cues for g in (alt[1:] or alt) for p in g if not p.isdigit()}:
@@ -180,13 +181,14 @@ def notes_for(text: str, today: dt.date, answer: str = "") -> list[tuple[str, li
 def _notes(text: str, today: dt.date, answer: str) -> list[tuple[Rule, str, list[Change], bool]]:
     """notes_for's notes, each with its rule."""
     h = history()
-    time = read_post_time(text, today, list(h.before_words)) or era_time(h.rules, text)
+    words = _words(text)  # (read once: every rule asks of the same text)
+    time = read_post_time(text, today, h.before_words) or era_time(h.rules, text, words)
     out = []
     for rule in h.rules:
-        if not about(rule, text):
+        if not about(rule, text, words):
             continue
         found = _dated(rule, time) if time is not None else None
-        if found is None and time is None and names_change(rule, text, h.change_words):
+        if found is None and time is None and names_change(rule, text, h.change_words, words):
             # A post of unknown time speaking of the change is told each change, with its date.
             first = rule.changes[0].on
             found = _dated(rule, PostTime(dt.date.min, first - dt.timedelta(days=1), f"until {day(first)}"))
