@@ -20,7 +20,8 @@ from nztax.clarify_checks import (_asked_of_a_known_calendar_year, _asks_own_fig
                                   _same_rule_either_year)
 from nztax.cue_words import alternatives
 from nztax.rules import SECONDARY_CODES
-from nztax.slots import EVERY_PAY_WORDS, PAY_FREQUENCIES, find_tax_codes
+from nztax.amount_grammar import EVERY_PAY
+from nztax.slots import PAY_FREQUENCIES, find_tax_codes
 from nztax.literal_screen import screen_patterns
 
 if TYPE_CHECKING:
@@ -52,7 +53,6 @@ GROSS_ASKED_ABOUT = re.compile(r"\b(?:on|from|for|off) (?:the|my|this|that|our) 
                                + r")", re.I)
 # A refund asked for, by name or as money coming back.
 REFUND_ASKED = re.compile(alternatives("refund_asked"), re.I)
-EVERY_PAY = re.compile(EVERY_PAY_WORDS, re.I)
 # Wages from a job on top of a benefit or NZ Super: the job is then the secondary income.
 WAGES_BESIDE = re.compile(r"\b(?:" + alternatives("wages_beside")
                           + r")\s+(?:my\s+|some\s+|a\s+)?(?:wages?|part[- ]time (?:work|job|wages)|a job|job|work)\b", re.I)
@@ -60,6 +60,10 @@ WAGES_BESIDE = re.compile(r"\b(?:" + alternatives("wages_beside")
 KIWISAVER_RATE_CHANGED = re.compile(alternatives("kiwisaver_rate_changed"), re.I)
 # Earnings beside the pay named without their amount (a side business, a second job): the total is unknown.
 SIDE_EARNINGS_NAMED = re.compile(alternatives("side_earnings_named"), re.I)
+# Earnings beside the pay denied right before they are named ("no side business"): none to add.
+SIDE_EARNINGS_DENIED = re.compile(r"\b(?:" + alternatives("side_earnings_denied") + r")\s+(?:a\s+|any\s+)?$", re.I)
+# A secondary code written out (SB, S, SH, ST, SA): the job's code is said.
+SECONDARY_CODE_NAMED = re.compile(r"\b(?:" + "|".join(re.escape(c) for c in SECONDARY_CODES) + r")\b")
 # A difference asked for (more, extra, less, better or worse off): two figures are weighed.
 DIFFERENCE_ASKED = re.compile(alternatives("difference_asked"), re.I)
 # A pay named as the new one (a raise, an offer) right before its amount: the one worked on.
@@ -123,7 +127,7 @@ def secondary_code(d: Decision, r: Reading) -> bool:
     neither is said."""
     asked, slots = d.asked, d.slots
     if (r.intent.tool in ("calculate_paye", "calculate_take_home_pay", "calculate_income_tax") and slots.benefit_or_super
-            and slots.tax_code is None and not find_tax_codes(asked) and not any(re.search(rf"\b{c}\b", asked) for c in SECONDARY_CODES)
+            and slots.tax_code is None and not find_tax_codes(asked) and not SECONDARY_CODE_NAMED.search(asked)
             and len(slots.incomes) == 1 and WAGES_BESIDE.search(asked)):
         return _ask(d, "secondary_code")
     return False
@@ -192,7 +196,7 @@ def side_income(d: Decision, r: Reading) -> bool:
     asked, slots = d.asked, d.slots
     side = SIDE_EARNINGS_NAMED.search(asked)
     if (r.intent.tool in ANNUAL_TOOLS and ASKS_TOTAL.search(asked) and side and not ONLY_JOB.search(asked)
-            and not re.search(r"\b(?:no|not|without|don'?t have)\s+(?:a\s+|any\s+)?$", asked[:side.start()], re.I)
+            and not SIDE_EARNINGS_DENIED.search(asked[:side.start()])
             and len([a for a in slots.amounts if not a.questioned]) == 1 and slots.income_amount() is not None):
         return _ask(d, "side_income")
     return False

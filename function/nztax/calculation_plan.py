@@ -43,6 +43,8 @@ ANNUAL_TOOLS = ("calculate_income_tax", "calculate_acc_levy", "calculate_student
 # Calculators whose income is all taxable income: with no pay from work, a profit, interest or a
 # gain is the income. (The ACC earners' levy is on earnings only.)
 ALL_INCOME_TOOLS = ("calculate_income_tax", "calculate_student_loan_repayment", "calculate_ietc", "calculate_donation_tax_credit")
+# The sums on a year's income, the ACC levy among them.
+INCOME_AND_LEVY_TOOLS = (*ALL_INCOME_TOOLS, "calculate_acc_levy")
 # Last year's return not yet filed: the standard option then starts from the year before.
 RETURN_NOT_FILED = re.compile(alternatives("return_not_filed"), re.I)
 # A value at the start of the year (1 April): the opening market value FDR works on.
@@ -257,7 +259,7 @@ def _gives_only(slots: Slots) -> bool:
 def _income_for(slots: Slots, tool: str | None) -> Slots:
     """With no pay from work, a profit, interest or gain is the income of a calculator on all taxable
     income, and a business's profit that of the ACC levy (its caller leaves out investment income)."""
-    if slots.income_amount() is None and tool in (*ALL_INCOME_TOOLS, "calculate_acc_levy"):
+    if slots.income_amount() is None and tool in INCOME_AND_LEVY_TOOLS:
         return replace(slots, amounts=[replace(a, role="income") if a.role in OTHER_INCOME_ROLES else a for a in slots.amounts])
     return slots
 

@@ -14,7 +14,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from nztax.ask_backs import DIFFERENCE_ASKED
-from nztax.calculation_plan import ALL_INCOME_TOOLS
+from nztax.calculation_plan import INCOME_AND_LEVY_TOOLS
 from nztax.calculator_calls import _clarify, _truncated
 from nztax.clarify_checks import _year_of_a_change
 from nztax.cue_words import alternatives
@@ -32,7 +32,7 @@ YEAR_ASKED = re.compile(alternatives("year_asked"), re.I)
 def part_year_salary(d: Decision, r: Reading) -> bool:
     """A salary started partway through the year: tax on the months paid."""
     slots = d.slots
-    if slots.part_year_months and r.intent.tool in (*ALL_INCOME_TOOLS, "calculate_acc_levy") and slots.asked_period not in PAY_FREQUENCIES:
+    if slots.part_year_months and r.intent.tool in INCOME_AND_LEVY_TOOLS and slots.asked_period not in PAY_FREQUENCIES:
         yearly = next(a for a in slots.amounts if a.is_income and a.period == "annual")
         earned = _truncated(yearly.value * slots.part_year_months / 12)
         slots = d.slots = replace(slots, amounts=[replace(a, value=earned, text=f"{a.text} for {slots.part_year_months} months")
@@ -47,7 +47,7 @@ def year_of_a_change(d: Decision, r: Reading) -> bool:
     months (clarify_checks); asked back (after_change) when it cannot be known. (A difference asked
     weighs the two pays instead.)"""
     asked, slots = d.asked, d.slots
-    if (r.intent.tool in (*ALL_INCOME_TOOLS, "calculate_acc_levy") and slots.asked_period not in PAY_FREQUENCIES
+    if (r.intent.tool in INCOME_AND_LEVY_TOOLS and slots.asked_period not in PAY_FREQUENCIES
             and YEAR_ASKED.search(asked) and not DIFFERENCE_ASKED.search(asked)):
         blended = _year_of_a_change(d, slots)
         if blended is False:
