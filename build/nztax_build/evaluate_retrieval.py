@@ -247,6 +247,7 @@ def sweep(retriever: Retriever, golden: GoldenSet) -> str:
     # The long-query class (whole posts): only the real-post set has such queries.
     variants += [("long query: chunk-level fusion", {"long_query_page_fusion": False}),
                  ("long query: no BM25 passes under the floor", {"long_query_bm25_passes": 0})]
+    variants += [(f"long query page votes {n}", {"long_query_page_votes": n}) for n in (1, 3)]
     variants += [(f"long query rrf_k {k}", {"long_query_rrf_k": k}) for k in (5, 20)]
     variants += [(f"long query bm25 weight {w}", {"long_query_weight_bm25": w}) for w in (0.75, 1.25, 1.5)]
     variants += [(f"long query page vector weight {w}", {"long_query_page_vector_weight": w}) for w in (0.5, 1.5)]
@@ -267,6 +268,7 @@ def sweep(retriever: Retriever, golden: GoldenSet) -> str:
 # kept change undone alone, then all of them); short queries are untouched by all of them.
 LONG_QUERY_VARIANTS: tuple[tuple[str, dict[str, Any]], ...] = (
     ("defaults", {}),
+    ("one vote per page per ranking, at its place among pages (before 29 November 2026)", {"long_query_page_votes": 1}),
     ("chunk-level fusion", {"long_query_page_fusion": False}),
     ("no BM25 passes under the floor", {"long_query_bm25_passes": 0}),
     ("BM25 counts each word once", {"long_query_bm25_distinct": True}),

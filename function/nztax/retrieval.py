@@ -23,9 +23,10 @@ How a hybrid search works:
    most `max_sections_per_page` sections of one page while other pages pass; a long query (more
    distinct terms than `bm25_coverage_max_words`, such as a whole post) keeps only its best section
    per page (`long_query_sections_per_page`), since it asks about a page rather than a passage.
-5. A long query is also fused per page (`long_query_page_fusion`: each ranking votes once per page,
-   at the rank of that page's best child) with its own RRF k and weights, and BM25's first
-   `long_query_bm25_passes` children pass the floor's cosine test. Its dense score's page-vector
+5. A long query is also fused per page (`long_query_page_fusion`: each ranking votes for a page at
+   the ranks of that page's best `long_query_page_votes` children, two by default, so a page that
+   answers the post in two passages beats one look-alike passage) with its own RRF k and weights,
+   and BM25's first `long_query_bm25_passes` children pass the floor's cosine test. Its dense score's page-vector
    weight (`long_query_page_vector_weight`) and whether its BM25 query counts each word once
    (`long_query_bm25_distinct`) are settings of their own; the defaults are the short query's (the
    alternatives won on the real-post development part and lost on the frozen part).
@@ -398,12 +399,27 @@ class Retriever:
 
     def _page_fused(self, lists: Sequence[tuple[Sequence[int], float]], rrf_k: int,
                     chunk_scores: dict[int, float]) -> dict[int, float]:
-        """Each child scored by its page's fused score: every ranking votes once per page, at the
-        rank of that page's best child; the child's own fused score only orders a page's children."""
+        """Each child scored by its page's fused score: every ranking votes for a page at the ranks
+        of that page's best `long_query_page_votes` children (with 1, once, at the page's place among
+        the pages); the child's own fused score only orders a page's children."""
         pages = self.index.child_page
-        # Each ranking as a ranking of pages, each page at its best child's place.
-        page_score = rrf_fuse([(list(dict.fromkeys(int(pages[row]) for row in ranked_rows)), weight)
-                               for ranked_rows, weight in lists], rrf_k)
+        votes = self.settings.long_query_page_votes
+        if votes <= 1:
+            # Each ranking as a ranking of pages, each page at its best child's place.
+            page_lists = [(list(dict.fromkeys(int(pages[row]) for row in ranked_rows)), weight)
+                          for ranked_rows, weight in lists]
+        else:
+            # Each ranking's children as their pages, at their own ranks; a page's children past its
+            # best `votes` become a place holder (-1), so a long page's look-alike chunks add nothing.
+            page_lists = []
+            for ranked_rows, weight in lists:
+                cast: dict[int, int] = {}
+                voters = []
+                for page in (int(pages[row]) for row in ranked_rows):
+                    cast[page] = cast.get(page, 0) + 1
+                    voters.append(page if cast[page] <= votes else -1)
+                page_lists.append((voters, weight))
+        page_score = rrf_fuse(page_lists, rrf_k)
         top = max(chunk_scores.values(), default=0.0) + 1.0
         return {row: page_score[int(pages[row])] + chunk_scores[row] / (top * 1000) for row in chunk_scores}
 

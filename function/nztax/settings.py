@@ -69,7 +69,8 @@ Tax figures never live here: they are in `nztax/rules/*.yaml`.
 | NZTAX_RRF_WEIGHT_IDENTIFIER | 1.0 | weight of the exact-identifier ranking (LC 15, IR3, M SL) in fusion |
 | NZTAX_MAX_SECTIONS_PER_PAGE | 2 | search: most sections of one page among the results while other pages pass (0 = no cap; docs/retrieval.md) |
 | NZTAX_LONG_QUERY_SECTIONS_PER_PAGE | 1 | search: the same for a query of more distinct terms than NZTAX_BM25_COVERAGE_MAX_WORDS, such as a whole post (docs/realposts.md) |
-| NZTAX_LONG_QUERY_PAGE_FUSION | 1 | search, long query: each ranking votes once per page (at its best chunk's rank) instead of once per chunk; 0 = chunk-level fusion (docs/retrieval.md) |
+| NZTAX_LONG_QUERY_PAGE_FUSION | 1 | search, long query: each ranking votes per page (NZTAX_LONG_QUERY_PAGE_VOTES) instead of once per chunk; 0 = chunk-level fusion (docs/retrieval.md) |
+| NZTAX_LONG_QUERY_PAGE_VOTES | 2 | search, long query with page fusion: each ranking votes for a page at the ranks of its best this-many chunks; 1 = once, at the page's place among pages (docs/retrieval.md) |
 | NZTAX_LONG_QUERY_BM25_PASSES | 5 | search, long query: BM25's first this many chunks pass the relevance floor's cosine test (0 = none) |
 | NZTAX_LONG_QUERY_RRF_K / NZTAX_LONG_QUERY_WEIGHT_BM25 / NZTAX_LONG_QUERY_WEIGHT_DENSE | 5 / 1.0 / 1.0 | fusion for a long query (NZTAX_RRF_K and NZTAX_RRF_WEIGHT_BM25/DENSE are then for short ones); learned on the real-post development part |
 | NZTAX_LONG_QUERY_PAGE_VECTOR_WEIGHT | 0.5 | NZTAX_PAGE_VECTOR_WEIGHT for a long query (1.0 won on the real-post development part and lost on the frozen part, docs/retrieval.md) |
@@ -212,10 +213,14 @@ class Settings:
     # Coverage scales BM25's vote only for queries of at most this many distinct terms (a long post
     # keeps BM25's full vote); measured on the real-post and short-query development parts.
     bm25_coverage_max_words: int = 8
-    # A long query (a whole post) asks about a page: each ranking votes once per page, at its best
-    # chunk's rank, and BM25's first few chunks pass the cosine floor that a story's diluted query
+    # A long query (a whole post) asks about a page: each ranking votes per page, not per chunk
+    # (`long_query_page_votes` below), and BM25's first few chunks pass the cosine floor that a story's diluted query
     # vector would otherwise hold them under (docs/retrieval.md, "Real posts").
     long_query_page_fusion: bool = True
+    # In that page fusion each ranking votes for a page at the ranks of its best this-many chunks: a
+    # page that answers a post in two passages outranks one with a single look-alike passage (1 = one
+    # vote at the page's place among pages; measured in docs/retrieval.md, "Real posts").
+    long_query_page_votes: int = 2
     long_query_bm25_passes: int = 5
     # Fusion per query length class: a long query's own RRF k and weights (learned on the real-post
     # development part: k 5; with the page-vector weight 1.0 and distinct words below, k 10 and 20 tie and
@@ -401,6 +406,7 @@ def get_settings() -> Settings:
         bm25_coverage_power=float(_env("NZTAX_BM25_COVERAGE_POWER", "2")),
         bm25_coverage_max_words=int(_env("NZTAX_BM25_COVERAGE_MAX_WORDS", "8")),
         long_query_page_fusion=_env("NZTAX_LONG_QUERY_PAGE_FUSION", "1").strip().lower() not in ("0", "false", "no", "off"),
+        long_query_page_votes=int(_env("NZTAX_LONG_QUERY_PAGE_VOTES", "2")),
         long_query_bm25_passes=int(_env("NZTAX_LONG_QUERY_BM25_PASSES", "5")),
         long_query_rrf_k=int(_env("NZTAX_LONG_QUERY_RRF_K", "5")),
         long_query_weight_bm25=float(_env("NZTAX_LONG_QUERY_WEIGHT_BM25", "1.0")),

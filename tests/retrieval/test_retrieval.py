@@ -209,19 +209,52 @@ def _two_pages(retriever):
     pytest.skip("the fixture corpus has no page with two chunks")
 
 
-def test_page_fusion_votes_once_per_page_at_its_best_chunk(retriever):
+def _page_fused(retriever, lists, votes):
+    original = retriever.settings
+    try:
+        retriever.settings = dataclasses.replace(original, long_query_page_votes=votes)
+        return retriever._page_fused(lists, 10, rrf_fuse(lists, rrf_k=10))
+    finally:
+        retriever.settings = original
+
+
+@pytest.mark.parametrize("votes", [1, 2])
+def test_page_fusion_votes_per_page_not_per_chunk(retriever, votes):
     a1, a2, b = _two_pages(retriever)
     # Both rankings put page A first, each through a different chunk; both put B's chunk second.
     lists = [([a1, b], 1.0), ([a2, b], 1.0)]
     by_chunk = rrf_fuse(lists, rrf_k=10)
     assert max(by_chunk, key=by_chunk.get) == b  # per chunk, B's one chunk wins on two votes
-    by_page = retriever._page_fused(lists, 10, by_chunk)
+    by_page = _page_fused(retriever, lists, votes)
     assert by_page[a1] == pytest.approx(2 / 11, abs=1e-3) and by_page[b] == pytest.approx(2 / 12, abs=1e-3)
     assert max(by_page, key=by_page.get) in (a1, a2)
     # Within a page its chunks keep their fused order.
     one_list = [([a2, a1, b], 1.0)]
-    within = retriever._page_fused(one_list, 10, rrf_fuse(one_list, rrf_k=10))
+    within = _page_fused(retriever, one_list, votes)
     assert within[a2] > within[a1] > within[b]
+
+
+def test_page_fusion_counts_a_pages_second_chunk_with_two_votes(retriever):
+    a1, a2, b = _two_pages(retriever)
+    # Page B's one chunk leads both rankings; page A's two chunks follow it in both.
+    lists = [([b, a1, a2], 1.0), ([b, a2, a1], 1.0)]
+    one_vote = _page_fused(retriever, lists, 1)  # pages B, A in each: B 2/11, A 2/12
+    assert one_vote[b] == pytest.approx(2 / 11, abs=1e-3) and one_vote[a1] == pytest.approx(2 / 12, abs=1e-3)
+    two_votes = _page_fused(retriever, lists, 2)  # A's chunks at their own ranks 2 and 3 in each
+    assert two_votes[b] == pytest.approx(2 / 11, abs=1e-3)
+    assert two_votes[a1] == pytest.approx(2 * (1 / 12 + 1 / 13), abs=1e-3)
+    assert max(two_votes, key=two_votes.get) in (a1, a2)
+
+
+def test_page_fusion_ignores_chunks_beyond_the_votes(retriever):
+    pages = retriever.index.child_page
+    rows = next((r for r in (list(map(int, (pages == p).nonzero()[0])) for p in set(pages.tolist())) if len(r) >= 3), None)
+    if rows is None:
+        pytest.skip("the fixture corpus has no page with three chunks")
+    a1, a2, a3 = rows[:3]
+    lists = [([a1, a2, a3], 1.0)]
+    assert _page_fused(retriever, lists, 2)[a1] == pytest.approx(1 / 11 + 1 / 12, abs=1e-3)  # the third adds nothing
+    assert _page_fused(retriever, lists, 3)[a1] == pytest.approx(1 / 11 + 1 / 12 + 1 / 13, abs=1e-3)
 
 
 def test_long_query_fusion_settings_apply_to_long_queries_only(retriever):
