@@ -307,7 +307,7 @@ class Settings:
     # post is nearest both in meaning and in BM25 words, when their sum (BM25 scaled by the best
     # unit's, times the weight) leads the next unit's by the margin.
     unit_topic_lexical_weight: float = 0.15
-    unit_topic_margin: float = 0.04
+    unit_topic_margin: float = 0.0
     # Another asked part of a post (asked_parts.py) is answered by a unit from a sentence read at least
     # this sure; its kind is then held to that reading as if sure.
     asked_part_bar: float = 0.5
@@ -463,7 +463,7 @@ def get_settings() -> Settings:
         asked_unit_unsure_bar=float(_env("NZTAX_ASKED_UNIT_UNSURE_BAR", "0.5")),
         asked_situation_agreed_margin=float(_env("NZTAX_ASKED_SITUATION_AGREED_MARGIN", "0.0")),
         unit_topic_lexical_weight=float(_env("NZTAX_UNIT_TOPIC_LEXICAL_WEIGHT", "0.15")),
-        unit_topic_margin=float(_env("NZTAX_UNIT_TOPIC_MARGIN", "0.04")),
+        unit_topic_margin=float(_env("NZTAX_UNIT_TOPIC_MARGIN", "0.0")),
         asked_part_bar=float(_env("NZTAX_ASKED_PART_BAR", "0.5")),
         unread_known_share=float(_env("NZTAX_UNREAD_KNOWN_SHARE", "1.0")),
         unknown_words_share=float(_env("NZTAX_UNKNOWN_WORDS_SHARE", "0.5")),
