@@ -19,7 +19,9 @@ sentence and the whole post are nearest the same unit; never a unit about anothe
 the post names (shares against land, an employee against the self-employed). A question about a
 payment an employer makes (payment_frame.py) that matched nothing, or whose asking sentence matched
 a unit not stating the rule for that payment, gets the unit whose own question names the same kind
-and asks the same thing about it.
+and asks the same thing about it. A story still unmatched, whose asking sentences may name nothing
+("What is the catch?"), gets the unit its whole post is nearest both in meaning and in the words that
+name a topic (`UnitMatcher.match_topic`), when the two readings agree.
 """
 
 from __future__ import annotations
