@@ -308,6 +308,11 @@ class Settings:
     # A post of several sentences naming a situation: the lead a unit for that situation needs over
     # the next when its asking sentences and the whole post are both nearest it (two readings agree).
     asked_situation_agreed_margin: float = 0.0
+    # A story none of whose sentences matched a unit (`UnitMatcher.match_topic`): the unit its whole
+    # post is nearest both in meaning and in BM25 words, when their sum (BM25 scaled by the best
+    # unit's, times the weight) leads the next unit's by the margin.
+    unit_topic_lexical_weight: float = 0.15
+    unit_topic_margin: float = 0.0
     # Another asked part of a post (asked_parts.py) is answered by a unit from a sentence read at least
     # this sure; its kind is then held to that reading as if sure.
     asked_part_bar: float = 0.5
@@ -463,6 +468,8 @@ def get_settings() -> Settings:
         asked_unit_post_least=float(_env("NZTAX_ASKED_UNIT_POST_LEAST", "0.6")),
         asked_unit_unsure_bar=float(_env("NZTAX_ASKED_UNIT_UNSURE_BAR", "0.5")),
         asked_situation_agreed_margin=float(_env("NZTAX_ASKED_SITUATION_AGREED_MARGIN", "0.0")),
+        unit_topic_lexical_weight=float(_env("NZTAX_UNIT_TOPIC_LEXICAL_WEIGHT", "0.15")),
+        unit_topic_margin=float(_env("NZTAX_UNIT_TOPIC_MARGIN", "0.0")),
         asked_part_bar=float(_env("NZTAX_ASKED_PART_BAR", "0.5")),
         unread_known_share=float(_env("NZTAX_UNREAD_KNOWN_SHARE", "1.0")),
         unknown_words_share=float(_env("NZTAX_UNKNOWN_WORDS_SHARE", "0.5")),

@@ -19,7 +19,9 @@ sentence and the whole post are nearest the same unit; never a unit about anothe
 the post names (shares against land, an employee against the self-employed). A question about a
 payment an employer makes (payment_frame.py) that matched nothing, or whose asking sentence matched
 a unit not stating the rule for that payment, gets the unit whose own question names the same kind
-and asks the same thing about it.
+and asks the same thing about it. A story still unmatched, whose asking sentences may name nothing
+("What is the catch?"), gets the unit its whole post is nearest both in meaning and in the words that
+name a topic (`UnitMatcher.match_topic`), when the two readings agree.
 """
 
 from __future__ import annotations
@@ -155,6 +157,12 @@ def choose(engine, decision, frame, vector, unread: bool):
         # A question naming a situation (a casual worker, unpaid leave ...) is answered by a unit for
         # that situation: one whose question names it, in place of a general unit that does not.
         found = _situation_unit(engine, decision, frame, vector, found) or found
+    if (found is None and frame is not None and frame.story and not decision.used_history
+            and decision.action != "decline" and not decision.calls):
+        # A story none of whose sentences matched: the unit its whole post is about, when meaning and
+        # the words naming a topic agree (UnitMatcher.match_topic); never over the engine's own sums.
+        found = matcher.match_topic(decision.question, vector, allowed=lambda u: fits(u) and not opening_fit.other_subject(
+            decision.question, u.question, None))
     if found is not None and not on_subject(found.unit, found.sentence or decision.question):
         # Nearest to a unit on another subject than the question names: no unit stands near enough
         # (the next one is not let through, as a unit of another kind would be), the engine answers.

@@ -425,3 +425,37 @@ class UnitMatcher:
         if not agree and (not story or score < self.settings.asked_unit_min_score):
             return None
         return UnitMatch(self.units[unit], round(total, 4), round(runner, 4), sentence=text)
+
+    def lexicon(self):
+        """The units' BM25 index (unit_lexicon.py), built on first use (stored parts hold none)."""
+        if self.__dict__.get("_lexicon") is None:
+            from nztax.unit_lexicon import UnitLexicon
+
+            self._lexicon = UnitLexicon(self.units)
+        return self._lexicon
+
+    def match_topic(self, post: str, post_vector, allowed=None) -> UnitMatch | None:
+        """The unit a whole story is about, when no sentence of it matched one: its asking sentences may
+        name nothing ("Is my understanding correct?", "What is the catch?") and lean on the topic the
+        story names. Two readings of the whole post must agree on the unit: its cosine to the unit's
+        nearest paraphrase (meaning) and the BM25 score of its words against the units' wordings
+        (`lexicon`: the rare words that name a topic weigh most). Their sum, the BM25 score scaled by
+        the best unit's and weighted `unit_topic_lexical_weight`, must lead the next unit's by
+        `unit_topic_margin`, and the post be at least `asked_unit_post_least` near the unit.
+        `allowed(unit)`: whether the unit may answer the post (its kind, its subject); one that may
+        not is not passed over for the next: the two readings agreed on it."""
+        if self.vectors is None or post_vector is None or len(self.units) < 2:
+            return None
+        cosines = self.unit_cosines(post_vector).astype(np.float64)
+        lexical = self.lexicon().scores(post)
+        if lexical.max() <= 0:
+            return None
+        fused = cosines + self.settings.unit_topic_lexical_weight * lexical / lexical.max()
+        best, runner = (int(i) for i in np.argsort(-fused)[:2])
+        if best != int(np.argmax(cosines)) or best != int(np.argmax(lexical)):
+            return None
+        if fused[best] - fused[runner] < self.settings.unit_topic_margin or cosines[best] < self.settings.asked_unit_post_least:
+            return None
+        if allowed is not None and not allowed(self.units[best]):
+            return None
+        return UnitMatch(self.units[best], round(float(fused[best]), 4), round(float(fused[runner]), 4))
