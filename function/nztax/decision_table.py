@@ -29,7 +29,7 @@ CONDITIONS = ("proposed", "proposed_not", "declined_as", "intent_sure", "scope",
               "scope_out_sure", "scope_out_firm", "scope_in_high",
               "inputs_sure", "inputs_certain", "recoverable", "stated", "asks", "answers_ask", "asks_figure", "story",
               "lead_fits", "rule_worked", "several_figures", "read_by", "asks_income", "rate_given", "decline_unread",
-              "incomes_left_out", "foreign_withholding", "pays_employee", "payment_as_income")
+              "incomes_left_out", "foreign_withholding", "pays_employee", "payment_as_income", "asked_unread")
 
 
 @dataclass(frozen=True)
@@ -149,6 +149,7 @@ class Facts:
     foreign_withholding: bool = False  # the question names a tax withheld under a name the sources never use
     pays_employee: bool = False  # what is asked is about a payment an employer makes (payment_frame.py)
     payment_as_income: bool = False  # a proposed sum takes such a payment as income, not as an extra pay
+    asked_unread: bool = False   # a story's asking sentence(s), read on their own, match no intent (`asked_unread`)
 
     def holds(self, when: dict) -> bool:
         checks = {
@@ -170,6 +171,7 @@ class Facts:
             "foreign_withholding": lambda v: self.foreign_withholding == bool(v),
             "pays_employee": lambda v: self.pays_employee == bool(v),
             "payment_as_income": lambda v: self.payment_as_income == bool(v),
+            "asked_unread": lambda v: self.asked_unread == bool(v),
         }
         return all(checks[name](value) for name, value in when.items())
 
@@ -185,6 +187,16 @@ def lead_fits(decision, frame: QuestionFrame, asked_alone: Callable[[], object] 
         return True
     intent, other = decision.intent, alone.intent
     return other.name == intent.name or other.name in intent.covers or (intent.family is not None and other.family == intent.family)
+
+
+def asked_unread(decision, frame: QuestionFrame, settings, asked_alone: Callable[[], object] | None) -> bool:
+    """Whether a story's asking sentence(s), read on their own, match no intent of the catalogue (the
+    best below NZTAX_INTENT_MIN_SCORE): what is asked is none of the questions the engine answers, and a
+    sure reading of the whole post came from the story's words around it."""
+    if not frame.story or asked_alone is None or decision.action in ("refuse", "decline"):
+        return False
+    alone = asked_alone()
+    return alone is not None and alone.score < settings.intent_min_score
 
 
 def facts_of(decision, frame: QuestionFrame, settings, asked_alone: Callable[[], object] | None = None,
@@ -220,7 +232,9 @@ def facts_of(decision, frame: QuestionFrame, settings, asked_alone: Callable[[],
                  foreign_withholding=frame.foreign_withholding,
                  pays_employee=decision.action == "decline" and pays_employee(),
                  payment_as_income=decision.action == "calculate" and any(name != EXTRA_PAY_TOOL for name, _ in decision.calls)
-                 and pays_employee())
+                 and pays_employee(),
+                 # (Read only for a story surely about another subject: the asking sentences' own reading costs an embedding.)
+                 asked_unread=out_of_scope >= settings.frame_scope_bar and asked_unread(decision, frame, settings, asked_alone))
 
 
 def _pays_employee(decision, frame: QuestionFrame) -> bool:
@@ -244,6 +258,7 @@ def apply_table(decision, frame: QuestionFrame, settings, *, redecide: Callable[
     """The decision the table's first matching row leads to, with its trace. `asked_alone`: the intent
     reading of the asking sentence(s) on their own (read only for a story given a fact)."""
     trace = Trace(frame=frame.to_json(), proposed=decision.action, steps=list(decision.steps))
+    asked_alone = lru_cache(maxsize=None)(asked_alone) if asked_alone is not None else None  # (read by two facts)
     out = _apply_row(decision, frame, settings, trace, redecide, in_scope, asked_alone)
     trace.action = out.action
     out.trace = trace

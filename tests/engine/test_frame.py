@@ -418,6 +418,32 @@ def test_a_story_about_another_subject_is_not_asked_back_for_figures(engine, pro
         assert d.decline_to == table().scopes["mortgage"]
 
 
+SAVE_OR_REPAY = ("My partner and I both put 3% of our pay into KiwiSaver and our employers add their share. The "
+                 "mortgage is about $500,000 and the interest feels enormous. A friend says we would do better to "
+                 "stop KiwiSaver and put the same money on the loan. ")
+
+
+@pytest.mark.parametrize("asked, scope_in, declined", [
+    # What is asked matches none of the engine's questions; the story is surely another subject: declined,
+    # though the intent reading is sure of the story's contribution words.
+    ("Which of the two would leave us with more in twenty years?", 0.1, True),
+    ("Which of the two would leave us with more in twenty years?", 0.5, False),   # not sure it is not tax
+    ("How much tax does my employer take off its contribution?", 0.1, False),      # the tax side is what is asked
+])
+def test_family_a_story_about_another_subject_asking_nothing_the_engine_answers(engine, asked, scope_in, declined):
+    from dataclasses import replace
+
+    proposal, _ = engine._propose(SAVE_OR_REPAY + asked, None, None)
+    proposal = replace(proposal, action="fact", calls=[], missing=[],
+                       classification=replace(proposal.classification, confident=True))
+    frame = replace(engine.read_frame(proposal), scope="nz_tax", scope_sure=0.3, scope_in=scope_in,
+                    scope_other="financial_advice", story=True, read_by="offline")
+    d = engine.settle(proposal, frame, None)
+    assert (d.action == "decline") is declined, d.trace.to_json()
+    if declined:
+        assert d.decline_to == table().scopes["financial_advice"]
+
+
 @pytest.mark.parametrize("scope, scope_in, declined", [
     ("employment_law", 0.43, False),   # pay words put employment law on top, yet the person's own tax is likely
     ("nz_tax", 0.6, False),
