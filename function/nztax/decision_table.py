@@ -29,7 +29,7 @@ CONDITIONS = ("proposed", "proposed_not", "declined_as", "intent_sure", "scope",
               "scope_out_sure", "scope_out_firm", "scope_in_high",
               "inputs_sure", "inputs_certain", "recoverable", "stated", "asks", "answers_ask", "asks_figure", "story",
               "lead_fits", "rule_worked", "several_figures", "read_by", "asks_income", "rate_given", "decline_unread",
-              "incomes_left_out", "foreign_withholding", "pays_employee", "payment_as_income")
+              "incomes_left_out", "foreign_withholding", "pays_employee", "payment_as_income", "questioned_not_theirs")
 
 
 @dataclass(frozen=True)
@@ -149,6 +149,7 @@ class Facts:
     foreign_withholding: bool = False  # the question names a tax withheld under a name the sources never use
     pays_employee: bool = False  # what is asked is about a payment an employer makes (payment_frame.py)
     payment_as_income: bool = False  # a proposed sum takes such a payment as income, not as an extra pay
+    questioned_not_theirs: bool = False  # a proposed question back asks about figures none of which is the asker's income
 
     def holds(self, when: dict) -> bool:
         checks = {
@@ -170,6 +171,7 @@ class Facts:
             "foreign_withholding": lambda v: self.foreign_withholding == bool(v),
             "pays_employee": lambda v: self.pays_employee == bool(v),
             "payment_as_income": lambda v: self.payment_as_income == bool(v),
+            "questioned_not_theirs": lambda v: self.questioned_not_theirs == bool(v),
         }
         return all(checks[name](value) for name, value in when.items())
 
@@ -220,7 +222,17 @@ def facts_of(decision, frame: QuestionFrame, settings, asked_alone: Callable[[],
                  foreign_withholding=frame.foreign_withholding,
                  pays_employee=decision.action == "decline" and pays_employee(),
                  payment_as_income=decision.action == "calculate" and any(name != EXTRA_PAY_TOOL for name, _ in decision.calls)
-                 and pays_employee())
+                 and pays_employee(),
+                 questioned_not_theirs=_questioned_not_theirs(decision, frame, bar))
+
+
+def _questioned_not_theirs(decision, frame: QuestionFrame, bar: float) -> bool:
+    """Whether a proposed question back about the post's figures asks only about figures that are not the
+    asker's income: an example's, or read surely as another kind or someone else's (`vetoed_inputs`)."""
+    if decision.action != "clarify" or "amount" not in (decision.missing or ()):
+        return False
+    asked = frame.inputs_of(decision.slots.questioned)
+    return bool(asked) and len(vetoed_inputs(asked, bar)) == len(asked)
 
 
 def _pays_employee(decision, frame: QuestionFrame) -> bool:
