@@ -13,6 +13,7 @@ the opening already says what applied at the post's time.
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from decimal import Decimal
 from urllib.parse import parse_qsl, urlsplit
@@ -58,3 +59,26 @@ def today_only(paragraphs: list[str], question: str, tax_year: str, since: str,
         kept.append(p)
     actions = [a for a in next_actions if not any(link in a for link in dropped)]
     return kept, actions
+
+
+def tax_year_start(tax_year: str) -> dt.date:
+    """1 April of the tax year's first calendar year ("2026-27": 1 April 2026)."""
+    return dt.date(int(tax_year[:4]), 4, 1)
+
+
+def worked_after_its_time(result, question: str, time) -> None:
+    """A sum worked on the post's figures for a tax year that starts after the post's whole time ends
+    (`time`: post_time.PostTime): a figure of today's rules, not one of the post's time. Each paragraph
+    working it is labelled as today's rule and its calculator link for that year dropped (today_only,
+    the lead included), and a note opening the answer says whose year the figures are."""
+    if not result.tools or not result.tax_year or time is None or time.end >= tax_year_start(result.tax_year):
+        return
+    paragraphs = re.split(r"\n\s*\n", result.answer.strip())
+    since = f"1 April {tax_year_start(result.tax_year).year}"
+    kept, result.next_actions = today_only(paragraphs, question, result.tax_year, since, result.next_actions)
+    if kept == paragraphs:
+        return  # (nothing in it is worked on the post's own figures)
+    note = (f"Your post speaks of {time.words}: the figures below are worked on the rules for the {result.tax_year} "
+            f"tax year, not those of that time.")
+    result.answer = "\n\n".join([note, *kept])
+
