@@ -222,8 +222,8 @@ def _a_year_asked_per_pay(text: str, amount: Money) -> Money:
     return amount
 
 
-# Money held, not earned: an amount in deposits, a fund or an account.
-BALANCE_AFTER = re.compile(r"^\s*(?:" + alternatives("held_verbs") + r")?in (?:a |my |the |our |his |her )?(?:"
+# Money held, not earned: an amount in deposits, a fund or an account (its currency's code may come between).
+BALANCE_AFTER = re.compile(r"^\s*(?:(?-i:[A-Z]{3})\s+)?(?:" + alternatives("held_verbs") + r")?in (?:a |my |the |our |his |her )?(?:"
                            + alternatives("holdings") + r")", re.I)
 # What a fund earned in the same clause: what it made, not what is in it.
 EARNED_IN_CLAUSE = re.compile(r"\b(?:" + alternatives("earned_in_clause_words") + r")\b", re.I)

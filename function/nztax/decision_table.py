@@ -12,6 +12,7 @@ The rows are data (`data/decisions.yaml`); this module only evaluates their cond
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from decimal import Decimal
 from functools import lru_cache
 from pathlib import Path
 from typing import Callable
@@ -103,17 +104,25 @@ def uncertain_inputs(inputs: list[FrameAmount], bar: float) -> list[FrameAmount]
     return [a for a in inputs if a.value not in sure]
 
 
-def _handed_over(decision, frame: QuestionFrame, pays_employee: Callable[[], bool]) -> list:
+def _handed_over(decision, frame: QuestionFrame, pays_employee: Callable[[], bool], bar: float = 0.5) -> list:
     """The calculator calls handed to the poster to confirm: none when every figure they would run on
-    is an example's (the link says "your figures", and an example's are not the poster's)."""
+    is an example's (the link says "your figures", and an example's are not the poster's), and none
+    that runs on a figure read, at least `bar` (NZTAX_FRAME_CERTAIN_BAR) sure, as another kind of figure
+    or someone else's (a figure of the poster's own is not read the same)."""
     inputs = frame.inputs_of(input_amounts(decision.slots))
     if inputs and all(a.owner == EXAMPLE_OWNER for a in inputs):
         return []
+    not_theirs = {a.value for a in vetoed_inputs(inputs, bar)} - {a.value for a in inputs if a not in vetoed_inputs(inputs, bar)}
+    calls = [call for call in decision.calls if not any(_number(v) in not_theirs for v in call[1].values())]
     if pays_employee():
         # A payment an employer makes is not a year's income: only the extra-pay calculator takes it
         # as what it is (a sum on it needs the pay around it, which the poster confirms there).
-        return [call for call in decision.calls if call[0] == EXTRA_PAY_TOOL]
-    return list(decision.calls)
+        return [call for call in calls if call[0] == EXTRA_PAY_TOOL]
+    return calls
+
+
+def _number(value) -> Decimal | None:
+    return Decimal(str(value)) if isinstance(value, (int, float, Decimal)) and not isinstance(value, bool) else None
 
 
 @dataclass(frozen=True)
@@ -289,9 +298,9 @@ def _apply_row(decision, frame: QuestionFrame, settings, trace: Trace, redecide,
         if out.action == "calculate":
             out = replace(out, stated=[a for a in frame.stated()])
         elif out.action != "decline":
-            out = replace(out, handed_over=_handed_over(decision, frame, pays_employee), action="topic", calls=[])
+            out = replace(out, handed_over=_handed_over(decision, frame, pays_employee, settings.frame_certain_bar), action="topic", calls=[])
     elif row.then == "hand_over":
-        out = replace(decision, action="topic", calls=[], handed_over=_handed_over(decision, frame, pays_employee))
+        out = replace(decision, action="topic", calls=[], handed_over=_handed_over(decision, frame, pays_employee, settings.frame_certain_bar))
         inputs = frame.inputs_of(input_amounts(decision.slots))
         if not out.handed_over and decision.calls:
             trace.notes.append("the figures are an example's: neither worked on nor handed to a calculator as the asker's")

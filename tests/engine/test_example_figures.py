@@ -223,3 +223,38 @@ def test_a_question_back_about_a_figure_is_asked_only_of_the_askers_income(owner
     facts = facts_of(decision, frame, get_settings())
     row = next(r for r in table().rows if facts.holds(r.when))
     assert (row.id == "figure_asked_back_not_theirs") == fires, row.id
+
+
+@pytest.mark.parametrize("text,role", [("I have about 300k NZD in cash in the bank.", "balance"),
+                                       ("I have 20k USD in a savings account.", "balance"),
+                                       ("My initial loan was $370, and it's grown.", "balance"),
+                                       ("I was paid $5,000 in cash for the job.", "income"),
+                                       ("I earned 50k NZD in wages.", "income")])
+def test_money_held_or_owed_is_a_balance_not_an_income(text, role):
+    assert list(_roles(text).values())[0] == role, _roles(text)
+
+
+def test_a_figure_read_surely_as_someone_elses_is_not_handed_over_as_the_posters():
+    """Beside the poster's own income, a call on a figure read (at the certain bar) as someone else's is
+    not handed over as "your figures"; the call on their own is. (When every figure is someone else's,
+    that person is the one asked about.)"""
+    from decimal import Decimal
+    from types import SimpleNamespace
+
+    from nztax.decision_table import _handed_over
+    from nztax.frame import FrameAmount, QuestionFrame
+    from nztax.slots import Money
+
+    def frame_with(owner):
+        theirs = FrameAmount("$100,000", 9, 17, Decimal(100000), "annual", "income", 0.99, owner, 0.6, "income")
+        mine = FrameAmount("$50,000", 30, 37, Decimal(50000), "annual", "income", 0.9, "me", 0.9, "income")
+        return QuestionFrame(asks="figure", asks_sure=0.9, asking=("Is that right?",), asks_each=("check",),
+                             amounts=(theirs, mine), tax_year=None, year_text=None, conditions=(), scope="nz_tax",
+                             scope_sure=0.9, story=True)
+
+    slots = SimpleNamespace(amounts=[Money(text=t, value=Decimal(v), period="annual", period_stated=True, start=s, end=s + 8,
+                                           role="income") for t, v, s in (("$100,000", 100000, 9), ("$50,000", 50000, 30))])
+    calls = [("calculate_income_tax", {"taxable_income": 100000.0}), ("calculate_income_tax", {"taxable_income": 50000.0})]
+    decision = SimpleNamespace(slots=slots, calls=calls)
+    assert _handed_over(decision, frame_with("me"), lambda: False) == calls
+    assert _handed_over(decision, frame_with("someone_else"), lambda: False) == calls[1:]
