@@ -66,12 +66,16 @@ def tax_year_start(tax_year: str) -> dt.date:
     return dt.date(int(tax_year[:4]), 4, 1)
 
 
-def worked_after_its_time(result, question: str, time) -> None:
-    """A sum worked on the post's figures for a tax year that starts after the post's whole time ends
-    (`time`: post_time.PostTime): a figure of today's rules, not one of the post's time. Each paragraph
-    working it is labelled as today's rule and its calculator link for that year dropped (today_only,
-    the lead included), and a note opening the answer says whose year the figures are."""
-    if not result.tools or not result.tax_year or time is None or time.end >= tax_year_start(result.tax_year):
+def worked_after_its_time(result, question: str, time, rule_years=()) -> None:
+    """A sum worked on the post's figures when the post's whole time (`time`: post_time.PostTime) ends
+    before the first tax year the rules data holds (`rule_years`): a figure of today's rules, not one
+    of the post's time, which no rules here give. Each paragraph working it is labelled as today's rule
+    and its calculator link for that year dropped (today_only, the lead included), and a note opening
+    the answer says whose year the figures are. (A post within the years held, "since the 2024
+    changes", may speak of a time that runs on to today.)"""
+    if not result.tools or not result.tax_year or time is None or not rule_years:
+        return
+    if time.end >= tax_year_start(min(rule_years)):
         return
     paragraphs = re.split(r"\n\s*\n", result.answer.strip())
     since = f"1 April {tax_year_start(result.tax_year).year}"
