@@ -258,3 +258,18 @@ def test_a_figure_read_surely_as_someone_elses_is_not_handed_over_as_the_posters
     decision = SimpleNamespace(slots=slots, calls=calls)
     assert _handed_over(decision, frame_with("me"), lambda: False) == calls
     assert _handed_over(decision, frame_with("someone_else"), lambda: False) == calls[1:]
+
+
+@pytest.mark.parametrize("known_year,linked", [(True, True), (False, False)])
+def test_no_figures_are_handed_to_a_calculator_for_a_year_the_rules_data_does_not_hold(known_year, linked):
+    from types import SimpleNamespace
+
+    from nztax.contract import AskResult
+    from nztax.frame_notes import frame_notes
+
+    result = AskResult(status="answered", tax_year="2021-22", disclaimer="", answer="Bonuses are taxed through PAYE.",
+                       citations=[{"title": "A", "url": "https://example.org/a"}])
+    decision = SimpleNamespace(known_year=known_year, tax_year="2021-22" if not known_year else "2026-27", stated=[],
+                               handed_over=[("calculate_income_tax", {"taxable_income": 24000.0})])
+    out = frame_notes(result, decision)
+    assert ("/calculators/income-tax/" in out.answer) == linked, out.answer
