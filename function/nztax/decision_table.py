@@ -303,7 +303,7 @@ def _apply_row(decision, frame: QuestionFrame, settings, trace: Trace, redecide,
         out = replace(decision, action="topic", calls=[], handed_over=_handed_over(decision, frame, pays_employee, settings.frame_certain_bar))
         inputs = frame.inputs_of(input_amounts(decision.slots))
         if not out.handed_over and decision.calls:
-            trace.notes.append("the figures are an example's: neither worked on nor handed to a calculator as the asker's")
+            trace.notes.append("the figures are an example's or not the asker's: neither worked on nor handed to a calculator as theirs")
         if not facts.answers_ask:
             asked = ", ".join(f"{a} {sure:.2f}" for a, sure in zip(frame.asks_each, frame.asks_each_sure or [1.0] * len(frame.asks_each)))
             trace.notes.append(f"a calculation does not answer what is surely asked ({asked})")
