@@ -37,7 +37,8 @@ class Condition:
     older: str | None = None              # the unit for an age at or over its end
     not_during: frozenset[str] = frozenset()  # situations (opening_fit's) that suspend the rule
     during: str | None = None             # the unit for someone in one of them
-    tools: frozenset[str] = frozenset()   # calculators whose result is the rule's figure
+    tools: frozenset[str] = frozenset()   # calculators whose result is the rule's figure ...
+    tool_asked: str | None = None         # ... when the asking sentences name this (opening_fit "group.member")
 
 
 @lru_cache(maxsize=1)
@@ -45,7 +46,8 @@ def conditions() -> tuple[Condition, ...]:
     data = load_yaml(CONDITIONS_FILE.read_text(encoding="utf-8"))
     return tuple(Condition(name, tuple((k, str(c[k])) for k in ("age_min", "age_under") if k in c),
                            frozenset(c.get("placeholders") or ()), c.get("younger"), c.get("older"),
-                           frozenset(c.get("not_during") or ()), c.get("during"), frozenset(c.get("tools") or ()))
+                           frozenset(c.get("not_during") or ()), c.get("during"), frozenset(c.get("tools") or ()),
+                           c.get("tool_asked"))
                  for name, c in data["conditions"].items())
 
 
@@ -86,14 +88,24 @@ def _failed(bounds, ages: tuple[Age, ...], year_rules) -> str | None:
     return None
 
 
+def _sum_of(condition: Condition, tool: str | None, asked: str) -> bool:
+    """Whether a sum by `tool`, on asking sentences `asked`, gives the condition's figure (a KiwiSaver sum
+    asked of the employer's contribution, not of the government's)."""
+    from nztax.opening_fit import subjects_named
+
+    group, _, member = (condition.tool_asked or "").partition(".")
+    return tool in condition.tools and (not group or member in subjects_named(asked).get(group, ()))
+
+
 def failing(text: str | None, ages: tuple[Age, ...], year_rules, own: tuple = (),
-            situations: frozenset[str] = frozenset(), tool: str | None = None) -> tuple[Condition, str] | None:
+            situations: frozenset[str] = frozenset(), tool: str | None = None, asked: str = "") -> tuple[Condition, str] | None:
     """The condition (and the side: younger, older, or "during" a situation that suspends it) a lead with
-    these placeholders (or a sum by `tool`), or a unit's own `applies_when` (`own`), fails for the stated
-    ages and the situations the question puts the asker in; None when it holds or nothing is known against it."""
+    these placeholders (or a sum by `tool` on the asking sentences `asked`), or a unit's own `applies_when`
+    (`own`), fails for the stated ages and the situations the question puts the asker in; None when it
+    holds or nothing is known against it."""
     used = placeholders(text)
     for condition in conditions():
-        if (used & condition.placeholders or tool in condition.tools) and condition.not_during & situations:
+        if (used & condition.placeholders or _sum_of(condition, tool, asked)) and condition.not_during & situations:
             return condition, "during"
     if not ages:
         return None
@@ -110,10 +122,10 @@ def allowed(unit, ages: tuple[Age, ...], year_rules, situations: frozenset[str] 
 
 
 def instead(text: str | None, ages: tuple[Age, ...], year_rules, units_by_id, own: tuple = (),
-            situations: frozenset[str] = frozenset(), tool: str | None = None):
+            situations: frozenset[str] = frozenset(), tool: str | None = None, asked: str = ""):
     """The unit that states the rule for the age (or the situation) a lead, unit or sum does not hold
     for, if one holds for it."""
-    failed = failing(text, ages, year_rules, own, situations, tool)
+    failed = failing(text, ages, year_rules, own, situations, tool, asked)
     if failed is None:
         return None
     condition, outside = failed

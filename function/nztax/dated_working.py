@@ -13,7 +13,6 @@ the opening already says what applied at the post's time.
 
 from __future__ import annotations
 
-import datetime as dt
 import re
 from decimal import Decimal
 from urllib.parse import parse_qsl, urlsplit
@@ -59,30 +58,3 @@ def today_only(paragraphs: list[str], question: str, tax_year: str, since: str,
         kept.append(p)
     actions = [a for a in next_actions if not any(link in a for link in dropped)]
     return kept, actions
-
-
-def tax_year_start(tax_year: str) -> dt.date:
-    """1 April of the tax year's first calendar year ("2026-27": 1 April 2026)."""
-    return dt.date(int(tax_year[:4]), 4, 1)
-
-
-def worked_after_its_time(result, question: str, time, rule_years=()) -> None:
-    """A sum worked on the post's figures when the post's whole time (`time`: post_time.PostTime) ends
-    before the first tax year the rules data holds (`rule_years`): a figure of today's rules, not one
-    of the post's time, which no rules here give. Each paragraph working it is labelled as today's rule
-    and its calculator link for that year dropped (today_only, the lead included), and a note opening
-    the answer says whose year the figures are. (A post within the years held, "since the 2024
-    changes", may speak of a time that runs on to today.)"""
-    if not result.tools or not result.tax_year or time is None or not rule_years:
-        return
-    if time.end >= tax_year_start(min(rule_years)):
-        return
-    paragraphs = re.split(r"\n\s*\n", result.answer.strip())
-    since = f"1 April {tax_year_start(result.tax_year).year}"
-    kept, result.next_actions = today_only(paragraphs, question, result.tax_year, since, result.next_actions)
-    if kept == paragraphs:
-        return  # (nothing in it is worked on the post's own figures)
-    note = (f"Your post speaks of {time.words}: the figures below are worked on the rules for the {result.tax_year} "
-            f"tax year, not those of that time.")
-    result.answer = "\n\n".join([note, *kept])
-

@@ -242,8 +242,6 @@ def attach(result: AskResult, question: str, today: dt.date, rule_years=()) -> A
     found = [(r, n, cs, opens) for r, n, cs, opens in _notes(question, today, paragraphs[lead])
              if not all(day(c.on) in result.answer for c in cs)]
     if not found:
-        # (No rule of the history changed since: a sum on the post's figures may still be for a later year.)
-        dated_working.worked_after_its_time(result, question, read_post_time(question, today, history().before_words), rule_years)
         return result
     notes = [(n, cs, opens) for _, n, cs, opens in found]
     paragraphs[lead], condition = _conditioned(paragraphs[lead], [(r, cs) for r, _, cs, opens in found if opens])

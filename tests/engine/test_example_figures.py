@@ -182,7 +182,6 @@ WORKED_BESIDE = [
     "(Example) You work 40 hours a week at $18.50 an hour. Gross = $740 a week. ACC levy = $740 x 1.75% = $12.95.",
     "Example: someone on $95,000 pays PAYE = $95,000 x 30% = $28,500.",
     "Assuming you work 40 hours a week at min. wage, your take-home pay would be about $850 a week.",
-    "Say your first job pays $400 a week, you'd lose $100 in hand a week on secondary tax.",
 ]
 
 
