@@ -107,12 +107,13 @@ def uncertain_inputs(inputs: list[FrameAmount], bar: float) -> list[FrameAmount]
 def _handed_over(decision, frame: QuestionFrame, pays_employee: Callable[[], bool], bar: float = 0.5) -> list:
     """The calculator calls handed to the poster to confirm: none when every figure they would run on
     is an example's (the link says "your figures", and an example's are not the poster's), and none
-    that runs on a figure read, at least `bar` (NZTAX_FRAME_CERTAIN_BAR) sure, as another kind of figure
-    or someone else's (a figure of the poster's own is not read the same)."""
+    that runs on a figure read, at least `bar` (NZTAX_FRAME_CERTAIN_BAR) sure, as someone else's beside
+    an income of the poster's own."""
     inputs = frame.inputs_of(input_amounts(decision.slots))
     if inputs and all(a.owner == EXAMPLE_OWNER for a in inputs):
         return []
-    not_theirs = {a.value for a in vetoed_inputs(inputs, bar)} - {a.value for a in inputs if a not in vetoed_inputs(inputs, bar)}
+    others = [a for a in inputs if _someone_elses(a, bar)]
+    not_theirs = {a.value for a in others} - {a.value for a in inputs if a not in others} if len(others) < len(inputs) else set()
     calls = [call for call in decision.calls if not any(_number(v) in not_theirs for v in call[1].values())]
     if pays_employee():
         # A payment an employer makes is not a year's income: only the extra-pay calculator takes it
