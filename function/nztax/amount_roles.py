@@ -222,8 +222,8 @@ def _a_year_asked_per_pay(text: str, amount: Money) -> Money:
     return amount
 
 
-# Money held, not earned: an amount in deposits, a fund or an account.
-BALANCE_AFTER = re.compile(r"^\s*(?:" + alternatives("held_verbs") + r")?in (?:a |my |the |our |his |her )?(?:"
+# Money held, not earned: an amount in deposits, a fund or an account (its currency's code may come between).
+BALANCE_AFTER = re.compile(r"^\s*(?:(?-i:[A-Z]{3})\s+)?(?:" + alternatives("held_verbs") + r")?in (?:a |my |the |our |his |her )?(?:"
                            + alternatives("holdings") + r")", re.I)
 # What a fund earned in the same clause: what it made, not what is in it.
 EARNED_IN_CLAUSE = re.compile(r"\b(?:" + alternatives("earned_in_clause_words") + r")\b", re.I)
@@ -236,6 +236,44 @@ def _balances(text: str, amounts: list[Money]) -> list[Money]:
             and (BALANCE_AFTER.match(text[a.end:]) and not EARNED_IN_CLAUSE.search(re.split(r"[.?!;]", text[:a.start])[-1])
                  or BALANCE_BEFORE.search(text[max(0, a.start - 40):a.start])) else a
             for a in amounts]
+
+
+# A figure the post works out under a label ("ACC levy = $41,558.40 x 1.39% = $577.67"): the label's
+# words (its sentence before the first "=") say what it is. A tax or a levy worked out is tax taken; a
+# refund, a fee or a balance is money not earned. Either way it is not an income to work on.
+WORKED_LABEL_ROLES = (("deduction", re.compile(r"\b(?:" + alternatives("worked_tax_label") + r")\b", re.I)),
+                      ("other", re.compile(r"\b(?:" + alternatives("worked_other_label") + r")\b", re.I)))
+# A sentence's end (not a decimal point).
+SENTENCE_STOP = re.compile(r"[.?!;](?=\s|$)")
+# An amount a rate is applied to ("$41,558.40 x 1.39%", "($41,558.40 - $14,000) x 17.5%"): the base
+# of the worked figure, not it.
+TIMES_A_RATE = re.compile(r"(?:[^=();?!.]|\.\d)*?\)?\s*[x*×]\s*\d+(?:\.\d+)?\s?%", re.I)
+
+
+# What may stand between an "=" and the figure it works out: sums of figures and rates, no words.
+ARITHMETIC = re.compile(r"[\s\d$,.+\-–*×x/()%]*", re.I)
+
+
+def _label_of(sentence: str) -> str | None:
+    """The label a figure at the end of `sentence` is worked out under: the words before the chain of
+    "= sum = sum =" that leads to it ("ACC levy" in "ACC levy = $41,558.40 x 1.39% = "), or None."""
+    parts = sentence.split("=")
+    if len(parts) < 2 or not ARITHMETIC.fullmatch(parts[-1]):
+        return None
+    return next((p for p in reversed(parts[:-1]) if not ARITHMETIC.fullmatch(p)), None)
+
+
+def _worked_under_a_label(text: str, found: list[Money]) -> list[Money]:
+    """Each income-like figure worked out under a label takes the role the label names, when it names one."""
+    out = []
+    for a in found:
+        label = _label_of(SENTENCE_STOP.split(text[:a.start])[-1])
+        if label is not None and a.role in ("income", "other", "total") and not TIMES_A_RATE.match(text, a.end):
+            role = next((r for r, words in WORKED_LABEL_ROLES if words.search(label)), None)
+            if role is not None:
+                a = replace(a, role=role, questioned=None)
+        out.append(a)
+    return out
 
 
 # What a list of costs came to.

@@ -4,6 +4,9 @@ In: an answer unit or a catalogue lead (its `{placeholders}`), the ages the ques
 (ages.py) and the year's rules. Out: whether the answer may be served (`allowed`), the condition a
 lead fails (`failing`) and the unit that gives the rule for that age instead (`instead`).
 
+A condition may also name situations that suspend its rule (`not_during`: a savings suspension stops
+the employer's compulsory contribution) and the unit for someone in one (`during`).
+
 The conditions are data (`data/applies_when.yaml`): each bounds its ages by figures of the rules
 data (`kiwisaver.employer_min_age`, `government_contribution.max_age`), so a 16-year-old is inside
 the employer's rule from 2026-27 and outside it before. An answer is held back only when every age
@@ -32,13 +35,19 @@ class Condition:
     placeholders: frozenset[str] = frozenset()
     younger: str | None = None            # the unit for an age under the range
     older: str | None = None              # the unit for an age at or over its end
+    not_during: frozenset[str] = frozenset()  # situations (opening_fit's) that suspend the rule
+    during: str | None = None             # the unit for someone in one of them
+    tools: frozenset[str] = frozenset()   # calculators whose result is the rule's figure ...
+    tool_asked: str | None = None         # ... when the asking sentences name this (opening_fit "group.member")
 
 
 @lru_cache(maxsize=1)
 def conditions() -> tuple[Condition, ...]:
     data = load_yaml(CONDITIONS_FILE.read_text(encoding="utf-8"))
     return tuple(Condition(name, tuple((k, str(c[k])) for k in ("age_min", "age_under") if k in c),
-                           frozenset(c.get("placeholders") or ()), c.get("younger"), c.get("older"))
+                           frozenset(c.get("placeholders") or ()), c.get("younger"), c.get("older"),
+                           frozenset(c.get("not_during") or ()), c.get("during"), frozenset(c.get("tools") or ()),
+                           c.get("tool_asked"))
                  for name, c in data["conditions"].items())
 
 
@@ -79,27 +88,44 @@ def _failed(bounds, ages: tuple[Age, ...], year_rules) -> str | None:
     return None
 
 
-def failing(text: str | None, ages: tuple[Age, ...], year_rules, own: tuple = ()) -> tuple[Condition, str] | None:
-    """The condition (and the side) a lead with these placeholders, or a unit's own `applies_when`
-    (`own`), fails for the stated ages; None when it holds or nothing is known against it."""
+def _sum_of(condition: Condition, tool: str | None, asked: str) -> bool:
+    """Whether a sum by `tool`, on asking sentences `asked`, gives the condition's figure (a KiwiSaver sum
+    asked of the employer's contribution, not of the government's)."""
+    from nztax.opening_fit import subjects_named
+
+    group, _, member = (condition.tool_asked or "").partition(".")
+    return tool in condition.tools and (not group or member in subjects_named(asked).get(group, ()))
+
+
+def failing(text: str | None, ages: tuple[Age, ...], year_rules, own: tuple = (),
+            situations: frozenset[str] = frozenset(), tool: str | None = None, asked: str = "") -> tuple[Condition, str] | None:
+    """The condition (and the side: younger, older, or "during" a situation that suspends it) a lead with
+    these placeholders (or a sum by `tool` on the asking sentences `asked`), or a unit's own `applies_when`
+    (`own`), fails for the stated ages and the situations the question puts the asker in; None when it
+    holds or nothing is known against it."""
+    used = placeholders(text)
+    for condition in conditions():
+        if (used & condition.placeholders or _sum_of(condition, tool, asked)) and condition.not_during & situations:
+            return condition, "during"
     if not ages:
         return None
     if own and (outside := _failed(own, ages, year_rules)):
         return Condition("applies_when", tuple(own)), outside
-    used = placeholders(text)
     for condition in conditions():
         if used & condition.placeholders and (outside := _failed(condition.bounds, ages, year_rules)):
             return condition, outside
     return None
 
 
-def allowed(unit, ages: tuple[Age, ...], year_rules) -> bool:
-    return failing(unit.lead, ages, year_rules, unit.applies_when) is None
+def allowed(unit, ages: tuple[Age, ...], year_rules, situations: frozenset[str] = frozenset()) -> bool:
+    return failing(unit.lead, ages, year_rules, unit.applies_when, situations) is None
 
 
-def instead(text: str | None, ages: tuple[Age, ...], year_rules, units_by_id, own: tuple = ()):
-    """The unit that states the rule for the age a lead (or unit) does not hold for, if one holds for it."""
-    failed = failing(text, ages, year_rules, own)
+def instead(text: str | None, ages: tuple[Age, ...], year_rules, units_by_id, own: tuple = (),
+            situations: frozenset[str] = frozenset(), tool: str | None = None, asked: str = ""):
+    """The unit that states the rule for the age (or the situation) a lead, unit or sum does not hold
+    for, if one holds for it."""
+    failed = failing(text, ages, year_rules, own, situations, tool, asked)
     if failed is None:
         return None
     condition, outside = failed
@@ -112,4 +138,13 @@ def instead(text: str | None, ages: tuple[Age, ...], year_rules, units_by_id, ow
             return None
         condition = found[0]
     unit = units_by_id.get(getattr(condition, outside) or "")
-    return unit if unit is not None and allowed(unit, ages, year_rules) else None
+    return unit if unit is not None and allowed(unit, ages, year_rules, situations) else None
+
+
+def situations_in(asking, question: str) -> frozenset[str]:
+    """The situations a question puts the asker in (opening_fit's `situations`), leaving out one it only
+    turns out of ("how do I end my suspension?": the rule after it is the general one)."""
+    from nztax.opening_fit import situations_asked, turns
+
+    turned = turns(question)
+    return frozenset(s for s in situations_asked(asking, question) if turned.get(s) != frozenset({"out_of"}))

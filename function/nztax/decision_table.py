@@ -12,6 +12,7 @@ The rows are data (`data/decisions.yaml`); this module only evaluates their cond
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from decimal import Decimal
 from functools import lru_cache
 from pathlib import Path
 from typing import Callable
@@ -29,7 +30,8 @@ CONDITIONS = ("proposed", "proposed_not", "declined_as", "intent_sure", "scope",
               "scope_out_sure", "scope_out_firm", "scope_in_high",
               "inputs_sure", "inputs_certain", "recoverable", "stated", "asks", "answers_ask", "asks_figure", "story",
               "lead_fits", "rule_worked", "several_figures", "read_by", "asks_income", "rate_given", "decline_unread",
-              "incomes_left_out", "foreign_withholding", "pays_employee", "payment_as_income", "asked_unread")
+              "incomes_left_out", "foreign_withholding", "pays_employee", "payment_as_income", "asked_unread",
+              "questioned_not_theirs")
 
 
 @dataclass(frozen=True)
@@ -103,17 +105,26 @@ def uncertain_inputs(inputs: list[FrameAmount], bar: float) -> list[FrameAmount]
     return [a for a in inputs if a.value not in sure]
 
 
-def _handed_over(decision, frame: QuestionFrame, pays_employee: Callable[[], bool]) -> list:
+def _handed_over(decision, frame: QuestionFrame, pays_employee: Callable[[], bool], bar: float = 0.5) -> list:
     """The calculator calls handed to the poster to confirm: none when every figure they would run on
-    is an example's (the link says "your figures", and an example's are not the poster's)."""
+    is an example's (the link says "your figures", and an example's are not the poster's), and none
+    that runs on a figure read, at least `bar` (NZTAX_FRAME_CERTAIN_BAR) sure, as someone else's beside
+    an income of the poster's own."""
     inputs = frame.inputs_of(input_amounts(decision.slots))
     if inputs and all(a.owner == EXAMPLE_OWNER for a in inputs):
         return []
+    others = [a for a in inputs if _someone_elses(a, bar)]
+    not_theirs = {a.value for a in others} - {a.value for a in inputs if a not in others} if len(others) < len(inputs) else set()
+    calls = [call for call in decision.calls if not any(_number(v) in not_theirs for v in call[1].values())]
     if pays_employee():
         # A payment an employer makes is not a year's income: only the extra-pay calculator takes it
         # as what it is (a sum on it needs the pay around it, which the poster confirms there).
-        return [call for call in decision.calls if call[0] == EXTRA_PAY_TOOL]
-    return list(decision.calls)
+        return [call for call in calls if call[0] == EXTRA_PAY_TOOL]
+    return calls
+
+
+def _number(value) -> Decimal | None:
+    return Decimal(str(value)) if isinstance(value, (int, float, Decimal)) and not isinstance(value, bool) else None
 
 
 @dataclass(frozen=True)
@@ -150,6 +161,7 @@ class Facts:
     pays_employee: bool = False  # what is asked is about a payment an employer makes (payment_frame.py)
     payment_as_income: bool = False  # a proposed sum takes such a payment as income, not as an extra pay
     asked_unread: bool = False   # a story's asking sentence(s), read on their own, match no intent (`asked_unread`)
+    questioned_not_theirs: bool = False  # a proposed question back asks about figures none of which is the asker's income
 
     def holds(self, when: dict) -> bool:
         checks = {
@@ -172,6 +184,7 @@ class Facts:
             "pays_employee": lambda v: self.pays_employee == bool(v),
             "payment_as_income": lambda v: self.payment_as_income == bool(v),
             "asked_unread": lambda v: self.asked_unread == bool(v),
+            "questioned_not_theirs": lambda v: self.questioned_not_theirs == bool(v),
         }
         return all(checks[name](value) for name, value in when.items())
 
@@ -234,7 +247,17 @@ def facts_of(decision, frame: QuestionFrame, settings, asked_alone: Callable[[],
                  payment_as_income=decision.action == "calculate" and any(name != EXTRA_PAY_TOOL for name, _ in decision.calls)
                  and pays_employee(),
                  # (Read only for a story surely about another subject: the asking sentences' own reading costs an embedding.)
-                 asked_unread=out_of_scope >= settings.frame_scope_bar and asked_unread(decision, frame, settings, asked_alone))
+                 asked_unread=out_of_scope >= settings.frame_scope_bar and asked_unread(decision, frame, settings, asked_alone),
+                 questioned_not_theirs=_questioned_not_theirs(decision, frame, bar))
+
+
+def _questioned_not_theirs(decision, frame: QuestionFrame, bar: float) -> bool:
+    """Whether a proposed question back about the post's figures asks only about figures that are not the
+    asker's income: an example's, or read surely as another kind or someone else's (`vetoed_inputs`)."""
+    if decision.action != "clarify" or "amount" not in (decision.missing or ()):
+        return False
+    asked = frame.inputs_of(decision.slots.questioned)
+    return bool(asked) and len(vetoed_inputs(asked, bar)) == len(asked)
 
 
 def _pays_employee(decision, frame: QuestionFrame) -> bool:
@@ -292,12 +315,12 @@ def _apply_row(decision, frame: QuestionFrame, settings, trace: Trace, redecide,
         if out.action == "calculate":
             out = replace(out, stated=[a for a in frame.stated()])
         elif out.action != "decline":
-            out = replace(out, handed_over=_handed_over(decision, frame, pays_employee), action="topic", calls=[])
+            out = replace(out, handed_over=_handed_over(decision, frame, pays_employee, settings.frame_certain_bar), action="topic", calls=[])
     elif row.then == "hand_over":
-        out = replace(decision, action="topic", calls=[], handed_over=_handed_over(decision, frame, pays_employee))
+        out = replace(decision, action="topic", calls=[], handed_over=_handed_over(decision, frame, pays_employee, settings.frame_certain_bar))
         inputs = frame.inputs_of(input_amounts(decision.slots))
         if not out.handed_over and decision.calls:
-            trace.notes.append("the figures are an example's: neither worked on nor handed to a calculator as the asker's")
+            trace.notes.append("the figures are an example's or not the asker's: neither worked on nor handed to a calculator as theirs")
         if not facts.answers_ask:
             asked = ", ".join(f"{a} {sure:.2f}" for a, sure in zip(frame.asks_each, frame.asks_each_sure or [1.0] * len(frame.asks_each)))
             trace.notes.append(f"a calculation does not answer what is surely asked ({asked})")

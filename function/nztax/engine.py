@@ -382,10 +382,10 @@ class Engine:
         if (result is None and not history and decision.action not in ("refuse", "calculate") and decision.known_year
                 and (unit is not None or mode == "offline" or outcome is not None)):
             result = self._unit_answer(decision, vector, current, unit, frame)
-        if (result is None and mode == "offline" and decision.action in ("fact", "clarify", "calculate") and frame.ages
-                and decision.intent is not None):
-            # A rule whose figure holds only for some ages (applies.py), asked at an age outside them.
-            age_unit = applies.instead(decision.intent.lead, frame.ages, self.rules.years.get(decision.tax_year), self.units_by_id)
+        if result is None and mode == "offline" and decision.action in ("fact", "clarify", "calculate") and decision.intent is not None:
+            # A rule whose figure holds only for some ages, or not in a situation the asker is in (applies.py).
+            age_unit = applies.instead(decision.intent.lead, frame.ages, self.rules.years.get(decision.tax_year), self.units_by_id, (),
+                                       applies.situations_in(frame.asking, question), decision.intent.tool, " ".join(frame.asking))
             result = self._unit_answer(decision, vector, current, age_unit, frame) if age_unit is not None else None
         if result is None:
             result = frame_notes(calculator_links.attach(self.answer_decision(decision, current, vector)), decision)

@@ -33,6 +33,9 @@ OWN_FIGURE = re.compile(r"[$€£]\s?\d|\b\d[\d,.]*\s?k\b", re.I)
 # The asker's own words (a contraction, "I'm", "we've", starts with one of them).
 ASKER_WORDS = r"(?:i|me|my|we|us|our)\b"
 ASKER = re.compile(r"\b" + ASKER_WORDS, re.I)
+LOWER_CASE_NEXT = re.compile(r"\s+[a-z]")
+# An opener written as a heading: in brackets or before a colon.
+HEADING = re.compile(r"^\(|:$")
 # The first words after an opener: an example told in the first person is the asker's own.
 FIRST_PERSON = re.compile(r"^[\s,:;-]*(?:that\s+|if\s+|,\s*)?" + ASKER_WORDS, re.I)
 
@@ -40,7 +43,8 @@ FIRST_PERSON = re.compile(r"^[\s,:;-]*(?:that\s+|if\s+|,\s*)?" + ASKER_WORDS, re
 def example_spans(text: str) -> list[tuple[int, int, bool]]:
     """The spans of the text that set out an example, opener to the end of its sentence, each with
     whether it is quoted from elsewhere (True) or a case the poster supposes (False)."""
-    ends = [e for _, e in sentence_spans(text)]
+    # (A stop with a lower-case word after it, "at min. wage", is an abbreviation's, not a sentence's end.)
+    ends = [e for _, e in sentence_spans(text) if not LOWER_CASE_NEXT.match(text, e)]
     openers = sorted([(m, True) for m in QUOTED.finditer(text)] + [(m, False) for m in SUPPOSED.finditer(text)],
                      key=lambda o: o[0].start())
     out: list[tuple[int, int, bool]] = []
@@ -50,6 +54,10 @@ def example_spans(text: str) -> list[tuple[int, int, bool]]:
         # The sentence the example runs to the end of: the first that ends after the opener itself
         # (an abbreviation's stops, "e.g.", end no sentence of their own).
         end = next((e for e in ends if e > m.end() + 1), len(text))
+        if HEADING.search(m.group(0)):
+            # An example set out under its own heading ("(Example)", "Example:") runs on over the sentences
+            # after it, a worked table's rows and sums, until one in the poster's own words.
+            end = next((a for a, b in sentence_spans(text) if a >= end and ASKER.search(text[a:b])), len(text))
         if out and m.start() <= out[-1][1]:
             out[-1] = (out[-1][0], max(out[-1][1], end), out[-1][2] or quoted)
         else:

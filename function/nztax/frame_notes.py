@@ -29,7 +29,8 @@ def frame_notes(result, decision):
         # today's rules, and no figure of that year was given.
         result.answer = (f"{result.answer.rstrip()}\n\nI don't hold the figures for the {decision.tax_year} tax year: "
                          "the rule above is from IRD's current guidance, so check whether it applied then.")
-    for name, args in decision.handed_over:
+    # (No calculator holds the rules of a year the rules data does not: the figures are not handed to one for it.)
+    for name, args in decision.handed_over if decision.known_year else ():
         link = calculator_link(name, args, {"tax_year": decision.tax_year})
         if link is None:
             continue

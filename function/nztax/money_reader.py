@@ -26,7 +26,7 @@ from nztax.amount_grammar import (AGE, AMOUNT, ANY_PERIOD_WORD, DATE_AROUND, EVE
 from nztax.amount_roles import (ASKED_ABOUT_AGAIN, BARE_NUMBER_QUESTIONED, COUPLE_TOGETHER,
                                 HOUSEHOLD_QUESTIONED, LISTED_ROLES, LIST_JOIN, LOOKBACK, RESTATED_IN_BRACKETS,
                                 TWO_OF_THEM, _a_year_asked_per_pay, _balances, _claimed_figures, _role_of,
-                                _roles_from_the_sentence, _thresholds_named)
+                                _roles_from_the_sentence, _thresholds_named, _worked_under_a_label)
 from nztax.amount_owners import _of_the_person_asked_about
 from nztax.ages import age_spans
 from nztax.literal_screen import screen_patterns
@@ -231,7 +231,7 @@ def find_money(text: str) -> list[Money]:
         found = [replace(a, role=_role_of(text, a.start, a.end, skip="contribution")) if a.role == "contribution" else a
                  for a in found]
     return [_questioned_for_period(_a_year_asked_per_pay(text, a)) for a in _of_the_person_asked_about(
-        text, _claimed_figures(text, _thresholds_named(text, _balances(text, _roles_from_the_sentence(text, found)))))]
+        text, _claimed_figures(text, _thresholds_named(text, _balances(text, _worked_under_a_label(text, _roles_from_the_sentence(text, found))))))]
 
 
 HOURS = re.compile(r"(?<![\d,.])(?P<h>\d+(?:\.\d+)?)\s?(?:hours|hrs|hr|h)\b(?:\s?(?:a|per|each|/|p)\s?(?:week|wk|w)\b|\s?pw\b|/wk)?", re.I)

@@ -172,12 +172,14 @@ def choose(engine, decision, frame, vector, unread: bool):
         # Its lead opens as the answer to the sentence it was matched on ("Yes." to a yes-or-no one).
         decision = replace(decision, asked=found.sentence)
     ages, year_rules = (frame.ages if frame is not None else ()), engine.rules.years.get(decision.tax_year)
-    if unit is not None and ages and not applies.allowed(unit, ages, year_rules):
-        # Its rule does not hold at the age the question states: the unit with the rule for that
-        # age, or the best match among units that hold for it (and fit what is asked).
-        unit = applies.instead(unit.lead, ages, year_rules, matcher.by_id, unit.applies_when) or getattr(
+    situations = applies.situations_in(frame.asking, question) if frame is not None else frozenset()
+    if unit is not None and (ages or situations) and not applies.allowed(unit, ages, year_rules, situations):
+        # Its rule does not hold at the age the question states (or in the situation it puts the asker
+        # in): the unit with the rule for that age or situation, or the best match among units that
+        # hold (and fit what is asked).
+        unit = applies.instead(unit.lead, ages, year_rules, matcher.by_id, unit.applies_when, situations) or getattr(
             matcher.match(question, vector, reading(decision.slots), unread=unread, scores=scores,
-                          allowed=lambda u: applies.allowed(u, ages, year_rules) and fits(u)), "unit", None)
+                          allowed=lambda u: applies.allowed(u, ages, year_rules, situations) and fits(u)), "unit", None)
     return unit, decision
 
 

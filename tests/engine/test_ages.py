@@ -134,3 +134,42 @@ def test_joining_through_the_employer_is_never_offered_to_someone_too_young_for_
         assert ("through the employer" not in opening) == held_back, (age, opening[:120])
         if held_back and out["status"] == "answered":
             assert f"Under {join_age}" in opening, opening[:120]
+
+
+# -- a situation that suspends a rule: a savings suspension stops the employer's compulsory contribution
+
+SUSPENDED = ["I've suspended my KiwiSaver contributions.", "I'm on a KiwiSaver savings suspension at the moment.",
+             "I'm taking a contributions holiday from KiwiSaver."]
+
+
+def test_a_condition_a_situation_suspends_names_a_unit_that_holds_in_it(bank):
+    by_id = {u.id: u for u in bank.units}
+    rules = default_rules().years["2026-27"]
+    for condition in applies.conditions():
+        if condition.not_during:
+            unit = by_id.get(condition.during)
+            assert unit is not None and applies.allowed(unit, (), rules, condition.not_during), condition.name
+
+
+@pytest.mark.parametrize("question", [*EMPLOYER_QUESTIONS, "What rate is my employer's compulsory KiwiSaver contribution?",
+                                      "I earn $60,000. How much will my employer put into my KiwiSaver?"])
+@pytest.mark.parametrize("stated", SUSPENDED)
+def test_family_the_employer_minimum_is_never_stated_as_theirs_during_a_savings_suspension(engine, question, stated):
+    """Metamorphic: the same question with a savings suspension said before it. The opening never
+    gives the employer's compulsory rate nor works out the employer's contribution as theirs."""
+    rules = default_rules().years["2026-27"]
+    rate = f"at least {pct(rules.data.kiwisaver.employer_minimum_rate)}"
+    plain = engine.answer(question, use_faq=False, mode="offline").to_json()
+    # (Without it: the rate, the sum, or a question back for the pay the sum needs.)
+    assert rate in first_paragraph(plain) or plain["tools"] or plain["status"] == "needs_clarification", plain["answer"][:120]
+    for use_faq in (False, True):
+        out = engine.answer(f"{stated} {question}", use_faq=use_faq, mode="offline").to_json()
+        opening = first_paragraph(out)
+        assert rate not in opening and not out["tools"] and out["status"] == "answered", (use_faq, opening[:120])
+
+
+def test_ending_a_savings_suspension_keeps_the_rule_after_it():
+    assert applies.situations_in(["How do I end my KiwiSaver savings suspension early?"],
+                                 "How do I end my KiwiSaver savings suspension early?") == frozenset()
+    assert applies.situations_in(["How much does my employer pay?"],
+                                 "I'm on a savings suspension. How much does my employer pay?") == {"savings_suspension"}

@@ -143,3 +143,132 @@ def test_a_story_declined_as_a_subject_the_scope_reading_does_not_read_is_lifted
 ])
 def test_family_a_trusts_or_a_companys_own_tax_story_is_still_declined(engine, story):
     assert decided(engine, story).action == "decline"
+
+
+# -- a figure the post works out, and an example set out under its own heading ---------------------
+
+def _roles(text: str) -> dict[str, str]:
+    from nztax.money_reader import find_money
+
+    return {a.text: a.role for a in find_money(text)}
+
+
+@pytest.mark.parametrize("label,role", [("ACC levy", "deduction"), ("PAYE for the week", "deduction"),
+                                        ("Tax on that", "deduction"), ("Estimated refund", "other"),
+                                        ("Loan balance after a year", "other"), ("Admin fees", "other")])
+def test_a_figure_worked_out_under_a_label_is_what_the_label_names(label, role):
+    # The result is the label's kind; the base a tax rate is applied to is not the tax.
+    roles = _roles(f"{label} = $41,558.40 x 1.39% = $577.67")
+    assert roles["$577.67"] == role, roles
+    assert role != "deduction" or roles["$41,558.40"] != "deduction", roles
+
+
+@pytest.mark.parametrize("text,figure", [("Annual income = $799.20 x 52 = $41,558.40", "$41,558.40"),
+                                         ("ACC levy = $577.67 and my salary = $60,000", "$60,000"),
+                                         ("My take home after tax = $1,000", "$1,000")])
+def test_a_figure_under_a_pay_label_or_its_own_clause_stays_income(text, figure):
+    assert _roles(text)[figure] == "income", _roles(text)
+
+
+def test_an_example_under_its_own_heading_runs_until_the_poster_speaks():
+    text = ("(Example) You work 40 hours a week at $18.50 an hour. Gross = $740 a week. ACC levy = $740 x 1.75% = "
+            "$12.95. I earn $62,000 a year. How much income tax will I pay?")
+    starts = {text.index(f) for f in ("$18.50", "$740", "$12.95", "$62,000")}
+    assert example_figure_starts(text, sorted(starts)) == starts - {text.index("$62,000")}
+
+
+# Sentences carrying an example's or a worked sum's figures, added to the asker's own question.
+WORKED_BESIDE = [
+    "(Example) You work 40 hours a week at $18.50 an hour. Gross = $740 a week. ACC levy = $740 x 1.75% = $12.95.",
+    "Example: someone on $95,000 pays PAYE = $95,000 x 30% = $28,500.",
+    "Assuming you work 40 hours a week at min. wage, your take-home pay would be about $850 a week.",
+]
+
+
+@pytest.mark.parametrize("added", WORKED_BESIDE)
+def test_family_an_added_example_or_worked_sum_changes_no_figure_worked(engine, added):
+    own = "I earn $62,000 a year. How much income tax will I pay?"
+    before, after = decided(engine, own), decided(engine, added + " " + own)
+    assert before.action == after.action == "calculate", after.trace.to_json()
+    # Only the asker's own $62,000 is worked on (a pay period the example names may still set how
+    # often it is shown: 62,000 / 52 = 1,192.30 a week).
+    own_pays = {62000.0} | {f(62000 / n * 100) / 100 for n in (52, 26, 12) for f in (round, int)}
+    assert incomes(before) == {62000.0} and 62000.0 in incomes(after) <= own_pays, after.trace.to_json()
+
+
+def test_a_small_levy_in_a_worked_sum_is_not_asked_back_as_a_pay(engine):
+    d = decided(engine, "Working holiday tax refunds: how much do you get back? ACC levy = $41,558.40 x 1.39% = $577.67. "
+                        "Estimated weekly tax deduction based on projected annual income = ($1,470+$577.67)/52 = $39.38.")
+    assert not (d.action == "clarify" and "amount" in (d.missing or [])), d.trace.to_json()
+
+
+@pytest.mark.parametrize("owner,kind,fires", [("example", "income", True), ("me", "tax_withheld", True),
+                                              ("me", "income", False)])
+def test_a_question_back_about_a_figure_is_asked_only_of_the_askers_income(owner, kind, fires):
+    from decimal import Decimal
+    from types import SimpleNamespace
+
+    from nztax.decision_table import facts_of, table
+    from nztax.frame import FrameAmount, QuestionFrame
+    from nztax.settings import get_settings
+
+    amount = FrameAmount("$577.67", 10, 17, Decimal("577.67"), "annual", kind, 0.9, owner, 0.95, "income")
+    frame = QuestionFrame(asks="figure", asks_sure=0.9, asking=("How much do you get back?",), asks_each=("figure",),
+                          amounts=(amount,), tax_year=None, year_text=None, conditions=(), scope="nz_tax", scope_sure=0.9,
+                          story=True, scope_in=0.9, scope_other=None)
+    decision = SimpleNamespace(action="clarify", intent=SimpleNamespace(copy="paye", name="paye"), calls=[],
+                               slots=SimpleNamespace(questioned=[SimpleNamespace(start=10)], amounts=[]),
+                               classification=SimpleNamespace(confident=True), missing=["amount"], rule_results={})
+    facts = facts_of(decision, frame, get_settings())
+    row = next(r for r in table().rows if facts.holds(r.when))
+    assert (row.id == "figure_asked_back_not_theirs") == fires, row.id
+
+
+@pytest.mark.parametrize("text,role", [("I have about 300k NZD in cash in the bank.", "balance"),
+                                       ("I have 20k USD in a savings account.", "balance"),
+                                       ("My initial loan was $370, and it's grown.", "balance"),
+                                       ("I was paid $5,000 in cash for the job.", "income"),
+                                       ("I earned 50k NZD in wages.", "income")])
+def test_money_held_or_owed_is_a_balance_not_an_income(text, role):
+    assert list(_roles(text).values())[0] == role, _roles(text)
+
+
+def test_a_figure_read_surely_as_someone_elses_is_not_handed_over_as_the_posters():
+    """Beside the poster's own income, a call on a figure read (at the certain bar) as someone else's is
+    not handed over as "your figures"; the call on their own is. (When every figure is someone else's,
+    that person is the one asked about.)"""
+    from decimal import Decimal
+    from types import SimpleNamespace
+
+    from nztax.decision_table import _handed_over
+    from nztax.frame import FrameAmount, QuestionFrame
+    from nztax.slots import Money
+
+    def frame_with(owner):
+        theirs = FrameAmount("$100,000", 9, 17, Decimal(100000), "annual", "income", 0.99, owner, 0.6, "income")
+        mine = FrameAmount("$50,000", 30, 37, Decimal(50000), "annual", "income", 0.9, "me", 0.9, "income")
+        return QuestionFrame(asks="figure", asks_sure=0.9, asking=("Is that right?",), asks_each=("check",),
+                             amounts=(theirs, mine), tax_year=None, year_text=None, conditions=(), scope="nz_tax",
+                             scope_sure=0.9, story=True)
+
+    slots = SimpleNamespace(amounts=[Money(text=t, value=Decimal(v), period="annual", period_stated=True, start=s, end=s + 8,
+                                           role="income") for t, v, s in (("$100,000", 100000, 9), ("$50,000", 50000, 30))])
+    calls = [("calculate_income_tax", {"taxable_income": 100000.0}), ("calculate_income_tax", {"taxable_income": 50000.0})]
+    decision = SimpleNamespace(slots=slots, calls=calls)
+    assert _handed_over(decision, frame_with("me"), lambda: False) == calls
+    assert _handed_over(decision, frame_with("someone_else"), lambda: False) == calls[1:]
+
+
+@pytest.mark.parametrize("known_year,linked", [(True, True), (False, False)])
+def test_no_figures_are_handed_to_a_calculator_for_a_year_the_rules_data_does_not_hold(known_year, linked):
+    from types import SimpleNamespace
+
+    from nztax.contract import AskResult
+    from nztax.frame_notes import frame_notes
+
+    result = AskResult(status="answered", tax_year="2021-22", disclaimer="", answer="Bonuses are taxed through PAYE.",
+                       citations=[{"title": "A", "url": "https://example.org/a"}])
+    decision = SimpleNamespace(known_year=known_year, tax_year="2021-22" if not known_year else "2026-27", stated=[],
+                               handed_over=[("calculate_income_tax", {"taxable_income": 24000.0})])
+    out = frame_notes(result, decision)
+    assert ("/calculators/income-tax/" in out.answer) == linked, out.answer

@@ -200,3 +200,4 @@ def test_todays_working_on_the_posts_figures_is_not_given_as_theirs():
     result.answer += f"\n\nOn $1,000, the government contribution is **$250**.\n\n[Check your figures]({link})."
     out = rule_history.attach(result, today_post, TODAY)
     assert link in out.answer and "Under today's rule" not in out.answer
+
