@@ -31,7 +31,8 @@ if TYPE_CHECKING:
 # A figure asked for: tax on something, how much, what is owed.
 ASKS_AMOUNT_OF_TAX = re.compile(alternatives("asks_amount_of_tax"), re.I)
 # The credit itself asked for (not how much it is cut by).
-CREDIT_AMOUNT_ASKED = re.compile(r"\bhow much\b(?![^?]*\b(?:cut|reduc\w*|abate\w*|lose|drop|go(?:es)? down|less)\b)", re.I)
+CREDIT_AMOUNT_ASKED = re.compile(r"(?:" + alternatives("credit_amount_asked") + r")(?![^?]*\b(?:"
+                                 + alternatives("credit_cut_asked") + r")\b)", re.I)
 
 
 # -- a reading that is not a calculation -----------------------------------------------------------

@@ -33,7 +33,7 @@ CODE_CHOICE_ASKED = re.compile(alternatives("code_choice_asked"), re.I)
 # A sum asked for in a word or two at the end of the question, after the figures it is on.
 TAX_ASKED_TERSELY = re.compile(alternatives("tax_asked_tersely"), re.I)
 # A job named beside NZ Super, a pension or a benefit.
-JOB_BESIDE = re.compile(r"\bjobs?\b|\bwork(?:ing)?\b|\bemployer\b|\bpart[- ]time\b|\bshifts?\b", re.I)
+JOB_BESIDE = re.compile(alternatives("job_beside"), re.I)
 # A loss asked to be set against other income: a rule about ring-fencing, not a sum.
 LOSS_USED_AGAINST = re.compile(r"\b(?:loss(?:es)?|lost)\b[^?]{0,80}\b(?:" + alternatives("loss_used_against")
                                + r")\b[^?]{0,40}\b(?:salary|wages?|pay|income|tax)\b", re.I)
