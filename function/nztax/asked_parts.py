@@ -20,15 +20,13 @@ neighbour). The verdict of a unit opening "Yes." is kept for a sentence that ask
 
 from __future__ import annotations
 
-import re
-
 from nztax import guard, opening_fit, units
 from nztax.composer import dedupe
+from nztax.contract import CITE_MARK, Citation, cite_mark
 from nztax.slots import read_slots, reading, without_denied
 
 # At most this many parts are added: the answer stays short.
 MAX_PARTS = 2
-CITE = re.compile(r"\[\[(\d+)\]\]\(([^)\s]+)\)")
 
 
 def matched_parts(engine, decision, frame, vector) -> list[tuple[units.Unit, str]]:
@@ -74,7 +72,6 @@ def append(engine, result, decision, current: str, parts, told):
     `MAX_PARTS`), `told(unit, sentence, lead)` saying the unit's filled lead; a paragraph the answer
     already says, or whose figures its sources do not hold, is left out."""
     from nztax import answer_evidence
-    from nztax.contract import Citation
     from nztax.engine import MissingIndex, _Quote as Quote
 
     if not parts or not result.answer or isinstance(engine.retriever, MissingIndex):
@@ -85,7 +82,7 @@ def append(engine, result, decision, current: str, parts, told):
     values = units.unit_values(year_rules)
     # Every figure a part states comes from the rules data (its unit's placeholders) or its quote.
     evidence = answer_evidence.gather(result, decision, [Quote(u.source.quote) for u, _ in parts if u.source], engine.rules)
-    numbers = {url: int(n) for n, url in CITE.findall(result.answer)}
+    numbers = {url: int(n) for n, url in CITE_MARK.findall(result.answer)}
     paragraphs, citations = [], []
     for unit, sentence in parts:
         if len(paragraphs) == MAX_PARTS:
@@ -97,7 +94,7 @@ def append(engine, result, decision, current: str, parts, told):
         if guard.check(text, evidence).flagged:
             continue
         number = numbers.setdefault(unit.source.url, max(numbers.values(), default=0) + 1)
-        paragraphs.append(f"{text} [[{number}]]({unit.source.url})")
+        paragraphs.append(text + cite_mark(number, unit.source.url))
         citations.append(Citation(title=engine.unit_titles().get(unit.source.url) or "Inland Revenue", url=unit.source.url,
                                   section=engine.citation_sections().section_quoting(unit.source.url, unit.source.quote) or None))
     if not paragraphs:

@@ -21,7 +21,7 @@ from typing import Any
 
 from nztax import composer
 from nztax.composer import money, pct, section_or_none
-from nztax.contract import AskResult, Citation, ToolCall
+from nztax.contract import AskResult, Citation, ToolCall, cite_mark
 from nztax.decide import Decision
 from nztax.rules import RuleBook, TaxYearRules
 from nztax.query_expansion import canonical_terms
@@ -269,11 +269,6 @@ def list_items(sentence: str) -> list[tuple[str, str]]:
     if len(items) < 2 or not all(LIST_ITEM_START.match(item) for item in items[1:]):
         return []
     return [(head, item) for item in items]
-
-
-def cite_mark(number: int, url: str) -> str:
-    """A numbered citation link placed after the sentence it supports: " [[2]](url)"."""
-    return f" [[{number}]]({url})"
 
 
 def _evidence(chosen: list[tuple[str, Any]], numbers: dict[str, int]) -> tuple[list[str], list[Citation]]:
