@@ -20,10 +20,12 @@ neighbour). The verdict of a unit opening "Yes." is kept for a sentence that ask
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from nztax import guard, opening_fit, units
 from nztax.composer import dedupe
 from nztax.contract import CITE_MARK, Citation, cite_mark
-from nztax.slots import read_slots, reading, without_denied
+from nztax.unit_choice import asking_sentences, on_subject
 
 # At most this many parts are added: the answer stays short.
 MAX_PARTS = 2
@@ -31,13 +33,9 @@ MAX_PARTS = 2
 
 def matched_parts(engine, decision, frame, vector) -> list[tuple[units.Unit, str]]:
     """(unit, the asking sentence it answers) for each asked part a unit answers, in the post's order."""
-    from nztax.unit_choice import on_subject
-    from nztax.unit_match import AskingSentence
-
     if frame is None or len(frame.asking) < 2:
         return []
     matcher, kinds = engine.unit_matcher, engine.unit_kinds
-    each = dict(zip(frame.asking, zip(frame.asks_each, frame.asks_each_sure or (1.0,) * len(frame.asks_each))))
     seen, out = set(), []
 
     def allowed(unit, s) -> bool:
@@ -46,10 +44,9 @@ def matched_parts(engine, decision, frame, vector) -> list[tuple[units.Unit, str
     for sentence in frame.asking_for_units(engine.settings.asked_part_bar):
         if sentence == decision.asked:
             continue
-        asks, sure = each.get(sentence, (None, 0.0))
+        asked = asking_sentences(engine, frame, [sentence])[0]
         # (Held to its reading as if sure: a yes-or-no unit never answers a part read as asking a figure.)
-        asked = AskingSentence(sentence, engine.retriever.embed_query(without_denied(sentence)),
-                               reading(read_slots(sentence, engine.rules)), asks, max(sure, kinds.bar))
+        asked = replace(asked, asks_sure=max(asked.asks_sure, kinds.bar))
         found = matcher.match_asked([asked], vector, story=True, allowed=allowed)
         if found is None or found.unit.id in seen or not on_subject(found.unit, sentence):
             continue
