@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from nztax import guard, opening_fit, units
+from nztax import answer_evidence, guard, opening_fit, units
 from nztax.composer import dedupe
 from nztax.contract import CITE_MARK, Citation, cite_mark
 from nztax.unit_choice import asking_sentences, on_subject
@@ -68,8 +68,7 @@ def append(engine, result, decision, current: str, parts, told):
     """The answer with a paragraph after its first for each (unit, sentence) in `parts` (at most
     `MAX_PARTS`), `told(unit, sentence, lead)` saying the unit's filled lead; a paragraph the answer
     already says, or whose figures its sources do not hold, is left out."""
-    from nztax import answer_evidence
-    from nztax.engine import MissingIndex, _Quote as Quote
+    from nztax.engine import MissingIndex, _Quote as Quote  # (the engine imports this module)
 
     if not parts or not result.answer or isinstance(engine.retriever, MissingIndex):
         return result  # (without an index no unit is known to be supported: see Engine._unit_answer)

@@ -29,6 +29,7 @@ from nztax.post_time import PostTime, read_post_time
 from nztax.rules import tax_year_for
 from nztax.understand import mentions, phrase_text
 from nztax.yaml_data import load_yaml
+from nztax.units import opening_verdict
 
 HISTORY_FILE = Path(__file__).parent / "data" / "rule_history.yaml"
 # A citation mark or a page's address in an answer: not what the answer says.
@@ -217,8 +218,6 @@ def _conditioned(lead: str, opening: list[tuple[Rule, list[Change]]]) -> tuple[s
     lead gives that rule's verdict (a yes or no, with the rule stated) or a figure of a later form of
     it, the yes or no is dropped and it is said to be the rule since the last change ("If you joined
     KiwiSaver on or after 1 July 2019: ...")."""
-    from nztax.units import opening_verdict
-
     for rule, changes in opening:
         later = _figures(" ".join(c.since for c in changes)) - _figures(changes[0].before)
         verdict = bool(opening_verdict(lead)) and stated_in(rule, lead)

@@ -30,7 +30,7 @@ from nztax import applies, opening_fit, payment_frame
 from nztax.opening_fit import lead_on_subject
 from nztax.sentences import sentences
 from nztax.slots import read_slots, reading, without_denied
-from nztax.unit_match import AskingSentence
+from nztax.unit_match import AskingSentence, UnitMatch
 
 
 def on_subject(unit, question: str) -> bool:
@@ -176,8 +176,6 @@ def _payment_unit(engine, decision, frame, vector, fits, found=None):
     """The unit stating the rule for the employer payment a question asks about (payment_frame.py),
     matched on the asking sentences (not those asking a figure of the poster's own money: that is a
     sum), the whole post choosing among equals."""
-    from nztax.unit_match import UnitMatch
-
     own_money = any(a.owner == "me" and a.period is not None for a in frame.amounts)
     asking = [s for s, asks in zip(frame.asking, frame.asks_each) if not (own_money and asks in ("figure", "check"))]
     if frame.asking and not asking:

@@ -35,6 +35,11 @@ import numpy as np
 
 from nztax.amount_grammar import CAPITALISED_WORD
 from nztax.units import Unit, UnitBank
+from nztax.calculators.paye import PRIMARY_CODES
+from nztax.opening_fit import situations_named
+from nztax.rules import current_tax_year, default_rules
+from nztax.slots import read_slots, reading, resolve_tax_year
+from nztax.understand import words
 
 log = logging.getLogger("nztax.unit_match")
 VECTORS_FILE = "units.npz"
@@ -86,9 +91,6 @@ def embed_rows(rows: list[tuple[int, str]], embedder) -> np.ndarray:
 def save_vectors(directory: Path, bank: UnitBank, embedder, withheld: dict[str, str] | None = None) -> Path:
     """Write the servable units' paraphrase vectors, and their readings' digests, beside an index
     (build time)."""
-    from nztax.rules import default_rules
-    from nztax.slots import read_slots, reading
-
     rows = paraphrase_rows(servable(bank, withheld))
     rules = default_rules()
     codes = code_names(rules)
@@ -122,8 +124,6 @@ def stored_vectors(directory: Path | None, bank: UnitBank, embedder, rows: int) 
 
 def code_names(rules) -> frozenset[str]:
     """Every tax code the rules data names (main, secondary and flat codes), and SL."""
-    from nztax.calculators.paye import PRIMARY_CODES
-
     names = set(PRIMARY_CODES) | {"SL"}
     for year in rules.years.values():
         sec, flat = getattr(year.data, "secondary_codes", None), getattr(year.data, "flat_codes", None)
@@ -136,9 +136,6 @@ def code_names(rules) -> frozenset[str]:
 def year_named(text: str) -> str | None:
     """The tax year a text names ("2023-24", "the 2025 year"), or None: a unit about one year is not
     another year's answer, while a unit that names no year answers for any."""
-    from nztax.rules import current_tax_year
-    from nztax.slots import resolve_tax_year
-
     return resolve_tax_year(text, None, current_tax_year())[0]
 
 
@@ -183,8 +180,6 @@ def word_rows(row_words: list[set[str]]) -> tuple[dict[str, np.ndarray], np.ndar
 @lru_cache(maxsize=None)
 def _situations_in(paraphrases: tuple[str, ...]) -> frozenset[str]:
     """The situations a unit's paraphrases name (`UnitMatcher.situations_of`): read once a unit."""
-    from nztax.opening_fit import situations_named
-
     return situations_named(" | ".join(paraphrases))
 
 
@@ -193,8 +188,6 @@ class UnitMatcher:
                  keys: list[str] | None = None):
         """`read(text)` is the engine's reading of a text (slots.reading of slots.read_slots);
         `codes` the tax codes (`code_names`); `keys` the paraphrases' reading digests stored at build."""
-        from nztax.understand import words
-
         self.units = units
         self.codes = codes
         self.settings = settings
@@ -246,8 +239,6 @@ class UnitMatcher:
         `question_reading`, by its paraphrases that do. `story_figures`: the question is a sentence
         of a post, whose amounts and periods are the poster's story; a paraphrase stating no figure
         then reads as it too (one stating figures must still state the same)."""
-        from nztax.understand import words
-
         if not self.rows:
             return {}
         asked = words(question)
@@ -278,8 +269,6 @@ class UnitMatcher:
     @cached_property
     def _named(self) -> list[frozenset[str]]:
         """The situations each unit's question names (`naming`)."""
-        from nztax.opening_fit import situations_named
-
         return [situations_named(u.question) for u in self.units]
 
     def _overlap(self, asked: set[str]) -> np.ndarray:
