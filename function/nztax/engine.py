@@ -30,8 +30,9 @@ from typing import Any
 
 import numpy as np
 
-from nztax import (answer_evidence, applies, asked_parts, calculator_links, composer, guard, rule_history, say,
-                   tax_side, units)
+from nztax import (answer_evidence, applies, asked_parts, calculator_links, composer, engine_parts, guard, llm_answer,
+                   rule_history, say, tax_side, unit_choice, units)
+from nztax.embedders import get_embedder
 from nztax.frame_notes import frame_notes, rule_without_year_figures
 from nztax.short_query import search_box_question
 from nztax.contract import AskResult
@@ -43,7 +44,8 @@ from nztax.rules import RuleBook, current_tax_year, default_rules, today
 from nztax.settings import Settings, get_settings
 from nztax.slots import clean_text, read_slots, reading, without_denied
 from nztax.spelling import Speller
-from nztax.understand import IntentClassifier, default_catalogue
+from nztax.tools import call_tool
+from nztax.understand import IntentClassifier, adopt_catalogue, default_catalogue
 from nztax.citation_sections import CitationSections
 from nztax.decision_table import apply_table
 from nztax.frame import read_frame
@@ -56,8 +58,7 @@ from nztax.unit_match import UnitMatcher, code_names
 log = logging.getLogger("nztax.engine")
 # Modules the answer path imports inside functions (each avoids an import cycle or keeps a light
 # import light); `build_parts` imports them, so a worker's first answer does not (about 50 ms).
-LAZY_ANSWER_MODULES = ("nztax.decision_table", "nztax.follow_up", "nztax.frame", "nztax.lead_choice", "nztax.say_family",
-                       "nztax.tools")
+LAZY_ANSWER_MODULES = ("nztax.follow_up", "nztax.lead_choice", "nztax.say_family")
 
 
 def _reading_of(rules: RuleBook, text: str):
@@ -160,9 +161,6 @@ class Engine:
     def _restore_parts(self) -> None:
         self._parts_tried = True
         if self.restore_parts and not isinstance(self.retriever, MissingIndex):
-            from nztax import engine_parts
-            from nztax.understand import adopt_catalogue
-
             if engine_parts.restore(self, self.retriever.index.directory):
                 adopt_catalogue(self._classifier.catalogue)
 
@@ -182,8 +180,6 @@ class Engine:
     def embedder(self):
         if isinstance(self.retriever, MissingIndex):
             if self._fallback_embedder is None:
-                from nztax.embedders import get_embedder
-
                 try:
                     self._fallback_embedder = get_embedder(self.settings)
                 except Exception as exc:  # no model: understand by words alone
@@ -360,8 +356,6 @@ class Engine:
             if unit is None and not history:
                 unit = self._clear_unit(decision, vector, frame)
             if unit is None:
-                from nztax import llm_answer
-
                 outcome = llm_answer.answer(self, proposal, decision, history, current, vector, question)
                 if outcome.result is not None:
                     result, decision = outcome.result, outcome.decision
@@ -505,8 +499,6 @@ class Engine:
             # years): asking it back answers them; a unit's general lead would not.
             return None
         if unit is None:
-            from nztax import unit_choice
-
             unit, decision = unit_choice.choose(self, decision, frame, vector, unread)
         if unit is None:
             return None
@@ -537,8 +529,6 @@ class Engine:
                 return composer.unknown_year(decision, self.rules)
             decision = replace(decision, action="topic", calls=[])  # the rule, without another year's figures
         if decision.action == "calculate" and decision.calls:
-            from nztax.tools import call_tool
-
             results = [(name, args, call_tool(name, args)) for name, args in decision.calls]
             result = say.calculation(decision, results, self.rules, self.titles, current)
             return self._guarded(result, decision, passages=[])
@@ -559,8 +549,6 @@ class Engine:
             return asked_alone
 
         if decision.action == "fact":
-            from nztax.tools import call_tool
-
             tool_results = [(name, args, call_tool(name, args)) for name, args in decision.calls]
             result = say.fact(decision, self.rules, hits, current, tool_results, self.titles,
                                lead_yield=self.settings.lead_yield,
