@@ -220,15 +220,17 @@ def _metric_name(key: str) -> str:
     return "hit@" + name[len("hit_") :] if name.startswith("hit_") and name[4:].isdigit() else name
 
 
-def read_retrieval(path: Path) -> dict[str, dict[str, float]]:
-    """{"hybrid": {"hit@1", "hit@5", "mrr"}, "bm25": {...}, ...} -> mode -> metric -> score."""
+def _scores_object(path: Path, expected: str) -> dict:
+    """The JSON object of scores in `path`, out of the first wrapper (`_WRAPPER_KEYS`) holding one."""
     data = _load_json(path)
     if not isinstance(data, dict):
-        raise GateInputError(f"{path}: expected a JSON object of modes")
-    for key in _WRAPPER_KEYS:
-        if isinstance(data.get(key), dict):
-            data = data[key]
-            break
+        raise GateInputError(f"{path}: expected {expected}")
+    return next((data[key] for key in _WRAPPER_KEYS if isinstance(data.get(key), dict)), data)
+
+
+def read_retrieval(path: Path) -> dict[str, dict[str, float]]:
+    """{"hybrid": {"hit@1", "hit@5", "mrr"}, "bm25": {...}, ...} -> mode -> metric -> score."""
+    data = _scores_object(path, "a JSON object of modes")
     modes: dict[str, dict[str, float]] = {}
     for mode, metrics in data.items():
         if not isinstance(metrics, dict):
@@ -243,13 +245,7 @@ def read_retrieval(path: Path) -> dict[str, dict[str, float]]:
 
 def read_answers(path: Path) -> dict[str, float]:
     """{"behaviour", "facts", "citations"} scores (numbers or {"score"}/{"passed","total"} objects)."""
-    data = _load_json(path)
-    if not isinstance(data, dict):
-        raise GateInputError(f"{path}: expected a JSON object")
-    for key in _WRAPPER_KEYS:
-        if isinstance(data.get(key), dict):
-            data = data[key]
-            break
+    data = _scores_object(path, "a JSON object")
     scores: dict[str, float] = {}
     for key, value in data.items():
         name = "behaviour" if key.lower() == "behavior" else key.lower()

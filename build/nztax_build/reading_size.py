@@ -29,6 +29,7 @@ import sys
 import tokenize
 from functools import lru_cache
 from pathlib import Path
+from re import _parser
 
 import yaml
 
@@ -47,44 +48,12 @@ QUOTED = re.compile(r"[\"“]([^\"”]+)[\"”]")
 WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*")
 
 
-def alternatives(pattern: re.Pattern) -> int:
-    """How many alternatives the pattern's alternations hold, nested ones included (0 for none)."""
-    from re import _parser
-
-    def walk(items) -> int:
-        total = 0
-        for op, value in items:
-            if op is _parser.BRANCH:
-                total += len(value[1]) + sum(walk(branch) for branch in value[1])
-            elif isinstance(value, (list, tuple)):
-                for part in value:
-                    if isinstance(part, _parser.SubPattern):
-                        total += walk(part)
-                    elif isinstance(part, (list, tuple)):
-                        total += sum(walk(p) for p in part if isinstance(p, _parser.SubPattern))
-            elif isinstance(value, _parser.SubPattern):
-                total += walk(value)
-        return total
-
-    return walk(_parser.parse(pattern.pattern, pattern.flags))
-
-
-def _literal_word(branch) -> str | None:
-    from re import _parser
-
-    chars = [chr(value) if op is _parser.LITERAL else None for op, value in branch]
-    word = "".join(chars) if None not in chars else ""
-    return word if re.fullmatch(r"[a-z][a-z' -]*[a-z]", word) else None
-
-
-def _word_alternations(items):
-    """The plain-word alternatives of each alternation in a parsed pattern."""
-    from re import _parser
-
+def _alternations(items):
+    """The branches of each alternation in a parsed pattern, nested ones included."""
     for op, value in items:
         subs = []
         if op is _parser.BRANCH:
-            yield [w for w in map(_literal_word, value[1]) if w]
+            yield value[1]
             subs = value[1]
         elif isinstance(value, _parser.SubPattern):
             subs = [value]
@@ -95,7 +64,24 @@ def _word_alternations(items):
                 elif isinstance(part, (list, tuple)):
                     subs += [p for p in part if isinstance(p, _parser.SubPattern)]
         for sub in subs:
-            yield from _word_alternations(sub)
+            yield from _alternations(sub)
+
+
+def alternatives(pattern: re.Pattern) -> int:
+    """How many alternatives the pattern's alternations hold, nested ones included (0 for none)."""
+    return sum(len(branches) for branches in _alternations(_parser.parse(pattern.pattern, pattern.flags)))
+
+
+def _literal_word(branch) -> str | None:
+    chars = [chr(value) if op is _parser.LITERAL else None for op, value in branch]
+    word = "".join(chars) if None not in chars else ""
+    return word if re.fullmatch(r"[a-z][a-z' -]*[a-z]", word) else None
+
+
+def _word_alternations(items):
+    """The plain-word alternatives of each alternation in a parsed pattern."""
+    for branches in _alternations(items):
+        yield [w for w in map(_literal_word, branches) if w]
 
 
 @lru_cache(maxsize=None)
@@ -123,8 +109,6 @@ def _is_format_word(word: str) -> bool:
 
 def word_lists(patterns: dict[str, re.Pattern]) -> list[tuple[str, list[str]]]:
     """(name, words) of each alternation of `WORD_LIST_MIN` or more words that are not formats."""
-    from re import _parser
-
     found = []
     for name, pattern in patterns.items():
         for words in _word_alternations(_parser.parse(pattern.pattern, pattern.flags)):

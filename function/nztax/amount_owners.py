@@ -18,15 +18,22 @@ from nztax.literal_screen import screen_patterns
 # Whose money an amount is. A question may tell of someone else's income beside the asker's and ask
 # about either person: the amounts of the person asked about are the incomes, the other person's are
 # not added. (Typed on a phone, "my" is dropped before a relative at the start of a sentence.)
-KIN_NOUN = re.compile(rf"\b(?:my|our)\s+(?:\w+\s+)?(?:{KIN})s?\b(?:'s)?|\bother half\b|(?:^|(?<=[.?!])\s+)(?:{KIN})\b(?:'s)?", re.I)
+KIN_POSSESSIVES = alternatives("possessives_of_kin")
+ASKER_WORDS = alternatives("asker_beside_kin")
+SECOND_KIN_POSSESSIVES = alternatives("possessives_of_a_second_kin")
+KINLESS = alternatives("kin_without_kin_word")
+TOGETHER = alternatives("earned_together")
+KIN_NOUN = re.compile(rf"\b(?:{KIN_POSSESSIVES})\s+(?:\w+\s+)?(?:{KIN})s?\b(?:'s)?|\b(?:{KINLESS})\b|"
+                      rf"(?:^|(?<=[.?!])\s+)(?:{KIN})\b(?:'s)?", re.I)
 # A third-person pronoun: only where the text names someone it can be (else it is the boss or the accountant).
 OTHER_PRONOUN = re.compile(alternatives("third_person_pronouns"), re.I)
 # The asker and a relative named together: one amount of two people. (Two relatives said to earn it
 # together or between them: two others' pay as one amount.)
-JOINT = re.compile(rf"\b(?:me|i|myself)\s+(?:and|&)\s+(?:my|our)\s+(?:\w+\s+)?(?:{KIN})\b|"
-                   rf"\b(?:my|our)\s+(?:\w+\s+)?(?:{KIN})\s+(?:and|&)\s+(?:me|i|myself)\b|"
-                   rf"\b(?:my|our)\s+(?:\w+\s+)?(?:(?:{KIN})s?\s+(?:and|&)\s+(?:my\s+|our\s+|his\s+|her\s+)?(?:\w+\s+)?(?:{KIN})s?|(?:{KIN})s)\b"
-                   r"(?=[^.?!]{0,40}\b(?:together|combined|between them|between the two))", re.I)
+JOINT = re.compile(rf"\b(?:{ASKER_WORDS})\s+(?:and|&)\s+(?:{KIN_POSSESSIVES})\s+(?:\w+\s+)?(?:{KIN})\b|"
+                   rf"\b(?:{KIN_POSSESSIVES})\s+(?:\w+\s+)?(?:{KIN})\s+(?:and|&)\s+(?:{ASKER_WORDS})\b|"
+                   rf"\b(?:{KIN_POSSESSIVES})\s+(?:\w+\s+)?(?:(?:{KIN})s?\s+(?:and|&)\s+(?:(?:{SECOND_KIN_POSSESSIVES})\s+)?"
+                   rf"(?:\w+\s+)?(?:{KIN})s?|(?:{KIN})s)\b"
+                   rf"(?=[^.?!]{{0,40}}\b(?:{TOGETHER}))", re.I)
 # ("My" before a business place names a place, not whose money a figure is.)
 # A business by the kind of place it is ("the bakery", "my cafe").
 BUSINESS_PLACES = alternatives("business_places")

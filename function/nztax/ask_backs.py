@@ -32,30 +32,28 @@ if TYPE_CHECKING:
 CONTINUES = re.compile(r"^\s*(?:(?:ok|okay|right|so)\s*,?\s*)?(?:" + alternatives("continues") + r")\b", re.I)
 # A short question about "it", "that" or "this" with nothing before it: what it means must be asked.
 BARE_PRONOUN = re.compile(r"\b(?:" + alternatives("bare_pronoun")
-                          + r")\b(?!\s+(?:year|week|fortnight|month|time|tax year|income year)\b)", re.I)
+                          + r")\b(?!\s+(?:" + alternatives("bare_pronoun_not_before") + r")\b)", re.I)
 BARE_QUESTION_MAX_WORDS = 5
 # Words that say nothing of what "it" is (greetings, auxiliaries, tax verbs): a question of only these
 # and a bare pronoun names no subject.
-SUBJECTLESS_WORDS = frozenset("""
-    a an and any are am be been but can claim claimable could deduct deductible did do does eligible entitled for get
-    got have hey hi how i i'm im is it its just me much need not now of ok okay on one or owe pay paid please question
-    quick really right should so still tax taxable taxed that the them then these this those to what whats what's when
-    whether which will would yes you
-""".split())
+# (Matched whole against each word of the question.)
+SUBJECTLESS_WORD = re.compile(alternatives("subjectless_words"), re.I)
 WORD = re.compile(r"[a-z']+", re.I)
 # Tax named, even in a short subjectless question, is a subject: the rates answer it.
-TAX_WORD = re.compile(r"\btax(?:ed|able|es)?\b", re.I)
+TAX_WORD = re.compile(alternatives("tax_word"), re.I)
 # Sums whose rate follows the rest of the year's income (the ACC levy's rate does not).
 RATE_DEPENDS_ON_INCOME_TOOLS = ("calculate_income_tax", "calculate_paye", "calculate_take_home_pay",
                                 "calculate_student_loan_repayment")
 # The rental or business named as what the sum is on: its gross, not a salary, is asked about.
-GROSS_ASKED_ABOUT = re.compile(r"\b(?:on|from|for|off) (?:the|my|this|that|our) (?:" + alternatives("gross_asked_about")
+GROSS_ASKED_ABOUT = re.compile(r"\b(?:on|from|for|off) (?:" + alternatives("determiners_of_the_gross") + r") (?:"
+                               + alternatives("gross_asked_about")
                                + r")", re.I)
 # A refund asked for, by name or as money coming back.
 REFUND_ASKED = re.compile(alternatives("refund_asked"), re.I)
 # Wages from a job on top of a benefit or NZ Super: the job is then the secondary income.
 WAGES_BESIDE = re.compile(r"\b(?:" + alternatives("wages_beside")
-                          + r")\s+(?:my\s+|some\s+|a\s+)?(?:wages?|part[- ]time (?:work|job|wages)|a job|job|work)\b", re.I)
+                          + r")\s+(?:(?:" + alternatives("determiners_of_wages_beside") + r")\s+)?(?:"
+                          + alternatives("wages_beside_nouns") + r")\b", re.I)
 # A KiwiSaver rate said to have changed, without the new rate: the default would be the wrong rate.
 KIWISAVER_RATE_CHANGED = re.compile(alternatives("kiwisaver_rate_changed"), re.I)
 # Earnings beside the pay named without their amount (a side business, a second job): the total is unknown.
@@ -94,7 +92,7 @@ def no_subject(d: Decision, r: Reading) -> bool:
     """A pronoun or a continuation with no turn before it: the thing asked about is not in the
     question, so it is asked for."""
     asked = d.asked
-    subjectless = all(w.lower() in SUBJECTLESS_WORDS for w in WORD.findall(asked))
+    subjectless = all(SUBJECTLESS_WORD.fullmatch(w) for w in WORD.findall(asked))
     if (not d.used_history and r.states_nothing and r.intent.does not in ("refuse", "decline")
             and (BARE_PRONOUN.search(asked) and (len(asked.split()) <= BARE_QUESTION_MAX_WORDS
                                                   or CONTINUES.match(asked) and len(asked.split()) <= 2 * BARE_QUESTION_MAX_WORDS

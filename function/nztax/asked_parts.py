@@ -20,26 +20,22 @@ neighbour). The verdict of a unit opening "Yes." is kept for a sentence that ask
 
 from __future__ import annotations
 
-import re
+from dataclasses import replace
 
-from nztax import guard, opening_fit, units
+from nztax import answer_evidence, guard, opening_fit, units
 from nztax.composer import dedupe
-from nztax.slots import read_slots, reading, without_denied
+from nztax.contract import CITE_MARK, Citation, cite_mark
+from nztax.unit_choice import asking_sentences, on_subject
 
 # At most this many parts are added: the answer stays short.
 MAX_PARTS = 2
-CITE = re.compile(r"\[\[(\d+)\]\]\(([^)\s]+)\)")
 
 
 def matched_parts(engine, decision, frame, vector) -> list[tuple[units.Unit, str]]:
     """(unit, the asking sentence it answers) for each asked part a unit answers, in the post's order."""
-    from nztax.unit_choice import on_subject
-    from nztax.unit_match import AskingSentence
-
     if frame is None or len(frame.asking) < 2:
         return []
     matcher, kinds = engine.unit_matcher, engine.unit_kinds
-    each = dict(zip(frame.asking, zip(frame.asks_each, frame.asks_each_sure or (1.0,) * len(frame.asks_each))))
     seen, out = set(), []
 
     def allowed(unit, s) -> bool:
@@ -48,10 +44,9 @@ def matched_parts(engine, decision, frame, vector) -> list[tuple[units.Unit, str
     for sentence in frame.asking_for_units(engine.settings.asked_part_bar):
         if sentence == decision.asked:
             continue
-        asks, sure = each.get(sentence, (None, 0.0))
+        asked = asking_sentences(engine, frame, [sentence])[0]
         # (Held to its reading as if sure: a yes-or-no unit never answers a part read as asking a figure.)
-        asked = AskingSentence(sentence, engine.retriever.embed_query(without_denied(sentence)),
-                               reading(read_slots(sentence, engine.rules)), asks, max(sure, kinds.bar))
+        asked = replace(asked, asks_sure=max(asked.asks_sure, kinds.bar))
         found = matcher.match_asked([asked], vector, story=True, allowed=allowed)
         if found is None or found.unit.id in seen or not on_subject(found.unit, sentence):
             continue
@@ -73,9 +68,7 @@ def append(engine, result, decision, current: str, parts, told):
     """The answer with a paragraph after its first for each (unit, sentence) in `parts` (at most
     `MAX_PARTS`), `told(unit, sentence, lead)` saying the unit's filled lead; a paragraph the answer
     already says, or whose figures its sources do not hold, is left out."""
-    from nztax import answer_evidence
-    from nztax.contract import Citation
-    from nztax.engine import MissingIndex, _Quote as Quote
+    from nztax.engine import MissingIndex, _Quote as Quote  # (the engine imports this module)
 
     if not parts or not result.answer or isinstance(engine.retriever, MissingIndex):
         return result  # (without an index no unit is known to be supported: see Engine._unit_answer)
@@ -85,7 +78,7 @@ def append(engine, result, decision, current: str, parts, told):
     values = units.unit_values(year_rules)
     # Every figure a part states comes from the rules data (its unit's placeholders) or its quote.
     evidence = answer_evidence.gather(result, decision, [Quote(u.source.quote) for u, _ in parts if u.source], engine.rules)
-    numbers = {url: int(n) for n, url in CITE.findall(result.answer)}
+    numbers = {url: int(n) for n, url in CITE_MARK.findall(result.answer)}
     paragraphs, citations = [], []
     for unit, sentence in parts:
         if len(paragraphs) == MAX_PARTS:
@@ -97,7 +90,7 @@ def append(engine, result, decision, current: str, parts, told):
         if guard.check(text, evidence).flagged:
             continue
         number = numbers.setdefault(unit.source.url, max(numbers.values(), default=0) + 1)
-        paragraphs.append(f"{text} [[{number}]]({unit.source.url})")
+        paragraphs.append(text + cite_mark(number, unit.source.url))
         citations.append(Citation(title=engine.unit_titles().get(unit.source.url) or "Inland Revenue", url=unit.source.url,
                                   section=engine.citation_sections().section_quoting(unit.source.url, unit.source.quote) or None))
     if not paragraphs:

@@ -24,6 +24,11 @@ from nztax.calculator_calls import (TAX_OFF_ASKED, _add_second_job_paye, _call_f
                                     _paye_call, _pir_taxable_ceiling, _plan_government_contribution,
                                     _second_job_loan, _take_home_call, _year_data, base_code)
 from nztax.literal_screen import screen_patterns
+from nztax.calculators.errors import ToolArgumentError
+from nztax.calculators.fif import fair_dividend_rate_income
+from nztax.calculators.provisional import standard_provisional_tax
+from nztax.calculators.wff import family_tax_credit
+from nztax.tools import call_tool
 
 if TYPE_CHECKING:
     from nztax.decide import Decision
@@ -112,8 +117,6 @@ def _answered_as_outside_bright_line(d: Decision) -> bool:
 def _same_sum_either_year(d: Decision, intent: IntentSpec, slots: Slots) -> bool:
     """Whether a calculation on a calendar year's number comes out the same in both tax years it
     can mean; if so the later year is answered and the sameness said."""
-    from nztax.tools import call_tool
-
     named = re.search(r"20\d\d", slots.year_text or "")
     if named is None or intent.tool is None:
         return False
@@ -159,11 +162,6 @@ def _add_calls(d: Decision, trial: Decision) -> None:
 def _rule_sum(d: Decision, intent: IntentSpec, slots: Slots) -> bool:
     """A fact's rule worked on the amount the question states ("my RIT was $8,000", "shares worth
     $120,000 on 1 April"); whether it could be."""
-    from nztax.calculators.errors import ToolArgumentError
-    from nztax.calculators.fif import fair_dividend_rate_income
-    from nztax.calculators.provisional import standard_provisional_tax
-    from nztax.calculators.wff import family_tax_credit
-
     if not d.known_year:
         return False
     named_rit = [a for a in slots.amounts if a.period == "annual" and a.value > 0 and _rit_named_before(d.asked, a)]

@@ -21,6 +21,8 @@ from nztax.slots import (EARNED_OVERSEAS, EXTRA_INCOME, OTHER_INCOME_ROLES, PAY_
                          Money, Slots, find_tax_codes)
 from nztax.understand import default_catalogue
 from nztax.literal_screen import screen_patterns
+from nztax.calculators.errors import ToolArgumentError
+from nztax.calculators.secondary import choose_secondary_tax_code
 
 if TYPE_CHECKING:
     from nztax.decide import Decision
@@ -94,9 +96,6 @@ def _pay_asked_about(asked: str, slots: Slots) -> Money | None:
 def _add_second_job_paye(d: Decision, slots: Slots, code_args: dict, year: str, asked_pay: Money | None) -> None:
     """"Which code should the bar use, and how much tax comes off the $500?": the second job's PAYE
     on its own pay (the pay asked about, else the second job's), on the code chosen from the total income."""
-    from nztax.calculators.errors import ToolArgumentError
-    from nztax.calculators.secondary import choose_secondary_tax_code
-
     second = asked_pay or next((a for a in slots.incomes if a.role == "second_job" and not a.questioned), None)
     if second is None:
         return

@@ -22,6 +22,7 @@ from functools import lru_cache
 from urllib.parse import urlencode
 
 from nztax.presentation import PRESENTATION
+from nztax.tools import TOOLS
 
 MAX_NEXT_ACTIONS = 3
 
@@ -58,8 +59,6 @@ def _query_value(field: str, value) -> str:
 @lru_cache(maxsize=None)
 def _tool_defaults(tool: str) -> dict:
     """The tool's own default for each optional argument (its signature is the definition)."""
-    from nztax.tools import TOOLS
-
     if tool not in TOOLS:
         return {}
     params = inspect.signature(TOOLS[tool].fn).parameters.values()

@@ -60,11 +60,11 @@ HOW_LONG_HERE = re.compile(r"\b\d+\s*(?:days?|weeks?|months?|years?|yrs?)\b|\b(?
 # of the two facts residence turns on. (A place is a capitalised word.)
 LIVES_IN_A_PLACE = re.compile(alternatives("lives_in_a_place"))
 # Tax on an extra payment (a bonus, overtime, a redundancy) asked about by name.
-EXTRA_ASKED_ABOUT = re.compile(r"\b(?:on|off|from|of|out of)\s+(?:the|my|this|his|her|their|a|that)\s+(?:"
+EXTRA_ASKED_ABOUT = re.compile(r"\b(?:on|off|from|of|out of)\s+(?:" + alternatives("determiners_of_an_extra_pay") + r")\s+(?:"
                                + alternatives("extra_pay_kinds") + r")?(?:" + alternatives("extra_pay_asked_by_name")
                                + r")\b", re.I)
 # An extra pay named, then asked about as "it": the extra pay is what is asked about.
-EXTRA_THEN_IT = re.compile(r"\b(?:a|my|the)\s+(?:" + alternatives("extra_pay_kinds_then_it") + r")?(?:"
+EXTRA_THEN_IT = re.compile(r"\b(?:" + alternatives("determiners_of_an_extra_pay_then_it") + r")\s+(?:" + alternatives("extra_pay_kinds_then_it") + r")?(?:"
                            + alternatives("extra_pay_then_it") + r")\b(?=[^?]*\b(?:off|on|from|of)\s+it\b)", re.I)
 EACH_JOB = re.compile(alternatives("each_job"), re.I)
 # The year something happened (a change, a rumour), not the year asked about.

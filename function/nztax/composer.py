@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from nztax.contract import MAX_NEXT_ACTIONS, AskResult, Citation, Status, ToolCall, tax_year_starting  # noqa: F401 (re-exported)
 from nztax.citation_sections import CITATION_PUBLISHER, passage_citation  # noqa: F401 (re-exported)
-from nztax.rules import RuleBook, RulesError, TaxYearRules, rate_with_acc_levy
+from nztax.rules import RuleBook, RulesError, TaxYearRules, default_rules, rate_with_acc_levy
 
 if TYPE_CHECKING:
     from nztax.decide import Decision
@@ -138,8 +138,6 @@ def with_acc_levy(rate: Any, rules: TaxYearRules) -> str:
 
 def threshold_change(tax_year: str | None) -> str:
     """'on 31 July 2024': when a split year's PAYE bands changed (the rules' second PAYE period)."""
-    from nztax.rules import default_rules
-
     year = default_rules().years.get(tax_year or "")
     periods = year.data.paye.periods if year is not None and year.data.paye is not None else []
     return f"on {periods[1].start:%-d %B %Y}" if len(periods) > 1 else "during the year"

@@ -1,11 +1,13 @@
 """The /ask contract: the result types every part shares (API, FAQ build, renderer, engine).
 
 In: nothing. Out: `AskResult` (whose `to_json()` is exactly the POST /ask JSON), `Citation`,
-`ToolCall`, `Status`, and the shared vocabulary: `SOURCE_TYPES`, `TAX_YEAR_PATTERN`, `tax_year_starting`.
+`ToolCall`, `Status`, and the shared vocabulary: `SOURCE_TYPES`, `TAX_YEAR_PATTERN`, `tax_year_starting`,
+and the numbered citation mark an answer's text carries (`cite_mark` writes it, `CITE_MARK` reads it).
 """
 
 from __future__ import annotations
 
+import re
 from typing import Literal
 
 from pydantic import BaseModel, Field
@@ -16,6 +18,13 @@ MAX_NEXT_ACTIONS = 3
 SOURCE_TYPES = ("ird_guidance", "guide_pdf", "legislation", "qwba", "interpretation_statement", "tib")
 # A tax year as the API, the CLI and the rules files write it: "2026-27".
 TAX_YEAR_PATTERN = r"^\d{4}-\d{2}$"
+# A numbered citation mark in an answer's text: its number and the cited page's address.
+CITE_MARK = re.compile(r"\[\[(\d+)\]\]\(([^)\s]+)\)")
+
+
+def cite_mark(number: int, url: str) -> str:
+    """A numbered citation link placed after the sentence it supports: " [[2]](url)"."""
+    return f" [[{number}]]({url})"
 
 
 def tax_year_starting(year: int) -> str:

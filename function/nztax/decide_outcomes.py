@@ -21,6 +21,7 @@ from nztax.clarify_checks import (OWN_AMOUNT, PER_PAY_ASKED, THRESHOLD_ASKED, _a
 from nztax.cue_words import alternatives
 from nztax.settings import get_settings
 from nztax.slots import HELD_PAST_BRIGHT_LINE, PROPERTY_HELD_UNKNOWN
+from nztax.sum_inputs import me_code_open
 from nztax.understand import IntentSpec
 from nztax.literal_screen import screen_patterns
 
@@ -31,7 +32,8 @@ if TYPE_CHECKING:
 # A figure asked for: tax on something, how much, what is owed.
 ASKS_AMOUNT_OF_TAX = re.compile(alternatives("asks_amount_of_tax"), re.I)
 # The credit itself asked for (not how much it is cut by).
-CREDIT_AMOUNT_ASKED = re.compile(r"\bhow much\b(?![^?]*\b(?:cut|reduc\w*|abate\w*|lose|drop|go(?:es)? down|less)\b)", re.I)
+CREDIT_AMOUNT_ASKED = re.compile(r"(?:" + alternatives("credit_amount_asked") + r")(?![^?]*\b(?:"
+                                 + alternatives("credit_cut_asked") + r")\b)", re.I)
 
 
 # -- a reading that is not a calculation -----------------------------------------------------------
@@ -187,8 +189,7 @@ def _parts_named(d: Decision, r: Reading, named: list[IntentSpec]) -> list[Inten
     if slots.names_acc_levy and intent.tool == "calculate_income_tax":
         # The ACC levy named beside another sum: worked out too, on the same income.
         parts += [c for c in named if c.tool == "calculate_acc_levy"]
-    if (any(c.tool == "calculate_ietc" for c in parts) and slots.tax_code is None
-            and not (slots.wff or slots.benefit_or_super or slots.no_ird_number)):
+    if any(c.tool == "calculate_ietc" for c in parts) and me_code_open(slots):
         # The IETC asked in a take-home sum: the credit comes through the ME code.
         d.default_code = "ME"
     return parts

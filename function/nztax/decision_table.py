@@ -22,6 +22,7 @@ from nztax.frame import EXAMPLE_OWNER, FrameAmount, QuestionFrame, Trace
 from nztax.left_out import left_out
 from nztax.slots import INCOME_LIKE_ROLES, Money, Slots
 from nztax.yaml_data import load_yaml
+from nztax.payment_frame import asked_in_post
 
 TABLE_FILE = Path(__file__).parent / "data" / "decisions.yaml"
 INCOME_OWNERS = ("me", "partner")
@@ -262,8 +263,6 @@ def _questioned_not_theirs(decision, frame: QuestionFrame, bar: float) -> bool:
 
 def _pays_employee(decision, frame: QuestionFrame) -> bool:
     """Whether the question's asking sentences (or its opening) name a payment an employer makes."""
-    from nztax.payment_frame import asked_in_post
-
     return asked_in_post(frame.asking, getattr(decision, "question", None) or "") is not None
 
 

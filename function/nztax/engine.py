@@ -30,26 +30,35 @@ from typing import Any
 
 import numpy as np
 
-from nztax import (answer_evidence, applies, asked_parts, calculator_links, composer, guard, rule_history, say,
-                   tax_side, units)
+from nztax import (answer_evidence, applies, asked_parts, calculator_links, composer, engine_parts, guard, llm_answer,
+                   rule_history, say, tax_side, unit_choice, units)
+from nztax.embedders import get_embedder
 from nztax.frame_notes import frame_notes, rule_without_year_figures
 from nztax.short_query import search_box_question
 from nztax.contract import AskResult
 from nztax.decide import Decision, after_retrieval, decide, final_question, question_parts, question_slots
 from nztax.faq_index import FaqIndex
 from nztax.index import IndexMissingError
-from nztax.known_words import as_unread, unknown_words
+from nztax.known_words import Vocabulary, as_unread, unknown_words
 from nztax.rules import RuleBook, current_tax_year, default_rules, today
 from nztax.settings import Settings, get_settings
 from nztax.slots import clean_text, read_slots, reading, without_denied
 from nztax.spelling import Speller
-from nztax.understand import IntentClassifier, default_catalogue
+from nztax.tools import call_tool
+from nztax.understand import IntentClassifier, adopt_catalogue, default_catalogue
+from nztax.citation_sections import CitationSections
+from nztax.decision_table import apply_table
+from nztax.frame import read_frame
+from nztax.frame_model import FrameModel
+from nztax.retrieval import Retriever
+from nztax.unit_choice import asks_back_only_for_figures, on_subject
+from nztax.unit_kind import UnitKinds
+from nztax.unit_match import UnitMatcher, code_names
 
 log = logging.getLogger("nztax.engine")
 # Modules the answer path imports inside functions (each avoids an import cycle or keeps a light
 # import light); `build_parts` imports them, so a worker's first answer does not (about 50 ms).
-LAZY_ANSWER_MODULES = ("nztax.decision_table", "nztax.follow_up", "nztax.frame", "nztax.lead_choice", "nztax.say_family",
-                       "nztax.tools")
+LAZY_ANSWER_MODULES = ("nztax.follow_up", "nztax.lead_choice", "nztax.say_family")
 
 
 def _reading_of(rules: RuleBook, text: str):
@@ -118,8 +127,6 @@ class Engine:
 
     @classmethod
     def create(cls, settings: Settings | None = None, index_dir=None) -> "Engine":
-        from nztax.retrieval import Retriever
-
         settings = settings or get_settings()
         index_dir = index_dir or settings.index_dir
         rules = default_rules()
@@ -154,9 +161,6 @@ class Engine:
     def _restore_parts(self) -> None:
         self._parts_tried = True
         if self.restore_parts and not isinstance(self.retriever, MissingIndex):
-            from nztax import engine_parts
-            from nztax.understand import adopt_catalogue
-
             if engine_parts.restore(self, self.retriever.index.directory):
                 adopt_catalogue(self._classifier.catalogue)
 
@@ -176,8 +180,6 @@ class Engine:
     def embedder(self):
         if isinstance(self.retriever, MissingIndex):
             if self._fallback_embedder is None:
-                from nztax.embedders import get_embedder
-
                 try:
                     self._fallback_embedder = get_embedder(self.settings)
                 except Exception as exc:  # no model: understand by words alone
@@ -208,8 +210,6 @@ class Engine:
     def frame_model(self):
         """The frame's learned readings: stored beside the index, or trained now from the examples."""
         def build():
-            from nztax.frame_model import FrameModel
-
             index_dir = None if isinstance(self.retriever, MissingIndex) else self.retriever.index.directory
             return FrameModel.load_or_train(index_dir, self.embedder)
 
@@ -217,8 +217,6 @@ class Engine:
 
     def read_frame(self, decision: Decision):
         """The question frame of the text the decision was made on (its own turn, for a follow-up)."""
-        from nztax.frame import read_frame
-
         slots = read_slots(decision.asked, self.rules) if decision.used_history else decision.slots
         return read_frame(decision.asked, slots, self.frame_model, self.settings.frame_bar, self.speller.knows)
 
@@ -230,8 +228,6 @@ class Engine:
 
     def settle(self, decision: Decision, frame, history: list[dict] | None) -> Decision:
         """The proposal settled by the decision table on a frame (the offline reading's, or the model's)."""
-        from nztax.decision_table import apply_table
-
         tax_year = decision.tax_year if decision.tax_year_source == "request" else None
 
         def redecide(slots):
@@ -360,8 +356,6 @@ class Engine:
             if unit is None and not history:
                 unit = self._clear_unit(decision, vector, frame)
             if unit is None:
-                from nztax import llm_answer
-
                 outcome = llm_answer.answer(self, proposal, decision, history, current, vector, question)
                 if outcome.result is not None:
                     result, decision = outcome.result, outcome.decision
@@ -408,8 +402,6 @@ class Engine:
     def citation_sections(self):
         """Names the heading of a cited page an answer's figures come from (citation_sections.py)."""
         def build():
-            from .citation_sections import CitationSections
-
             index = getattr(self.retriever, "index", None)
             return CitationSections(getattr(index, "parents", None) or {}, self.rules)
 
@@ -438,8 +430,6 @@ class Engine:
     def unit_matcher(self):
         """The unit matcher, built on first use: the bank less the units the build withheld."""
         def build():
-            from nztax.unit_match import UnitMatcher, code_names
-
             index_dir = None if isinstance(self.retriever, MissingIndex) else self.retriever.index.directory
             bank = units.UnitBank.load(self.settings.units_dir)
             return UnitMatcher.build(bank, units.load_withheld(index_dir), self.embedder, index_dir, self.settings,
@@ -451,8 +441,6 @@ class Engine:
     def vocabulary(self):
         """The words the sources, the catalogue and the units the matcher serves use (known_words.py),
         built on first use from parts already built (no second reading of the unit files)."""
-        from nztax.known_words import Vocabulary
-
         # (Its parts are built first, outside the lock `_once` holds: it is not re-entrant.)
         knows, served = self.speller.knows, self.unit_matcher.units
         return self._once("_vocabulary", lambda: Vocabulary(knows, [t for u in served for t in u.paraphrases]))
@@ -464,8 +452,6 @@ class Engine:
     @property
     def unit_kinds(self):
         """The kind of answer each unit gives (unit_kind.py), read on first need."""
-        from nztax.unit_kind import UnitKinds
-
         model = self.frame_model  # (built outside the lock `_once` holds: it is not re-entrant)
         return self._once("_unit_kinds", lambda: UnitKinds(model, self.settings.frame_bar))
 
@@ -477,7 +463,6 @@ class Engine:
         if (isinstance(self.retriever, MissingIndex) or not decision.known_year
                 or decision.action in ("refuse", "calculate", "clarify")):
             return None
-        from nztax.unit_choice import on_subject
 
         found = self.unit_matcher.match(without_denied(decision.question), vector, reading(decision.slots),
                                         declined=decision.action == "decline", allowed=None if frame is None else (
@@ -508,15 +493,12 @@ class Engine:
         # the corpus and the units know its words (known_words.py), at a stricter score.
         unread = decision.action == "clarify" and decision.missing == ["question"] and self.vocabulary.coverage(
             decision.question).passes(self.settings.unread_known_share, self.settings.unread_min_words)
-        from nztax.unit_choice import asks_back_only_for_figures
 
         if unit is None and decision.action == "clarify" and not unread and not asks_back_only_for_figures(decision, frame):
             # The question needs something only the asker can say (their income, which of two tax
             # years): asking it back answers them; a unit's general lead would not.
             return None
         if unit is None:
-            from nztax import unit_choice
-
             unit, decision = unit_choice.choose(self, decision, frame, vector, unread)
         if unit is None:
             return None
@@ -547,8 +529,6 @@ class Engine:
                 return composer.unknown_year(decision, self.rules)
             decision = replace(decision, action="topic", calls=[])  # the rule, without another year's figures
         if decision.action == "calculate" and decision.calls:
-            from nztax.tools import call_tool
-
             results = [(name, args, call_tool(name, args)) for name, args in decision.calls]
             result = say.calculation(decision, results, self.rules, self.titles, current)
             return self._guarded(result, decision, passages=[])
@@ -569,8 +549,6 @@ class Engine:
             return asked_alone
 
         if decision.action == "fact":
-            from nztax.tools import call_tool
-
             tool_results = [(name, args, call_tool(name, args)) for name, args in decision.calls]
             result = say.fact(decision, self.rules, hits, current, tool_results, self.titles,
                                lead_yield=self.settings.lead_yield,

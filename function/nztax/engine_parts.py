@@ -38,6 +38,7 @@ import types
 from pathlib import Path
 
 from nztax import checked_file
+from nztax.yaml_data import yaml_files
 
 PARTS_FILE = "parts.pickle"
 # The index files the parts read (chunks: the speller's and the sections' words; the stored vectors).
@@ -109,8 +110,6 @@ def _data_inputs(settings, package: Path) -> list[tuple[str, Path]]:
     the engine is configured with, by their place in that source. The sources are named apart even
     where they are the package's own folders: an engine given another unit bank (`nztax eval units`
     strips paraphrases into a file of its own) must not meet the matcher built from this one."""
-    from nztax.yaml_data import yaml_files
-
     inputs = [(f"data:{path.relative_to(package).as_posix()}", path) for path in yaml_files(package)]
     for role, source in (("rules", settings.rules_dir), ("units", settings.units_dir)):
         if source is None:

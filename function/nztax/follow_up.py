@@ -19,7 +19,7 @@ import dataclasses
 import re
 from dataclasses import dataclass
 
-from nztax.slots import Slots, read_slots
+from nztax.slots import Slots, clean_text, read_slots
 
 # A turn that supposes a different situation (opening "what if") changes the pay itself; one that
 # asks for another view of it (opening "and" with a period) keeps the pay and asks in that period.
@@ -36,8 +36,6 @@ class Conversation:
 
 
 def _questions(history: list[dict] | None) -> list[str]:
-    from nztax.decide import clean_text
-
     return [clean_text(str(h.get("question", ""))) for h in (history or []) if isinstance(h, dict)]
 
 
@@ -98,8 +96,6 @@ def _chain(asked: str, history: list[dict] | None) -> list[str]:
 
 def conversation_text(question: str, history: list[dict] | None) -> tuple[str, bool]:
     """(the text to classify, whether the question continues the conversation)."""
-    from nztax.decide import clean_text
-
     asked = clean_text(question)
     chain = _chain(asked, history)
     return (f"{chain[0]} {asked}", True) if chain else (asked, False)
@@ -107,8 +103,6 @@ def conversation_text(question: str, history: list[dict] | None) -> tuple[str, b
 
 def conversation(question: str, history: list[dict] | None, rules, current_year: str) -> Conversation:
     """The question read with the turns it continues."""
-    from nztax.decide import clean_text
-
     asked = clean_text(question)
     chain = _chain(asked, history)
     if not chain:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from typing import Callable, Iterable
+from nztax.understand import words
 
 
 @dataclass(frozen=True)
@@ -40,8 +41,6 @@ class Vocabulary:
     def __init__(self, knows: Callable[[str], bool], texts: Iterable[str] = ()):
         """`knows(word)`: the sources' and catalogue's test (Speller.knows); `texts`: the units' questions
         and paraphrases, whose words are the subject's too."""
-        from nztax.understand import words
-
         self._knows = knows
         self._unit_words = {w for text in texts for w in words(text)}
 
@@ -55,8 +54,6 @@ class Vocabulary:
         return word.isdigit() or word in self._unit_words or self._knows(word) or self._knows(word + "s")
 
     def coverage(self, question: str) -> Coverage:
-        from nztax.understand import words
-
         content = [w for w in words(question) if not w[0].isdigit()]
         return Coverage(len(content), sum(1 for w in content if self.knows(w)))
 

@@ -35,6 +35,9 @@ from typing import Any, Callable
 
 from nztax.opening_fit import aspects_asked, covers, may_open, states_aspect
 from nztax.sentences import sentences
+from nztax.query_expansion import canonical_terms
+from nztax.say import GENERIC_WORDS, MIN_SENTENCE_COVERAGE, QUESTION_AMOUNT, passage_candidates, scored_sentences
+from nztax.understand import words
 
 YES_NO = re.compile(r"^(?:Yes|No)\.$")
 
@@ -66,10 +69,6 @@ def asked_beyond_topic(question: str, topic: tuple[str, ...]) -> frozenset[str]:
     """The question's words outside its intent's topic (the intent's keywords, with IRD's terms for
     them) and outside the words every tax text has: what it asks about the topic ("get", "code" in
     "How do I get the IETC — is it through my tax code?")."""
-    from nztax.query_expansion import canonical_terms
-    from nztax.say import GENERIC_WORDS, QUESTION_AMOUNT
-    from nztax.understand import words
-
     plain = QUESTION_AMOUNT.sub(" ", question)
     named = words(plain) | words(" ".join(canonical_terms(plain)))
     said = " ".join(topic)
@@ -86,9 +85,6 @@ def choose(question: str, lead: str, hits: list, tax_year: str | None, past_year
     about (opening_fit.situations_asked); only a sentence naming one may open, so a lead that names
     none gives way to a passage sentence that does, or stays when none does. `topic`: the intent's
     keywords, the words its lead speaks for whatever the question asks of them."""
-    from nztax.say import MIN_SENTENCE_COVERAGE, passage_candidates, scored_sentences
-    from nztax.understand import words
-
     own = lead_sentences(lead)
     if not own:
         return Opening(lead=lead, sentence=None)

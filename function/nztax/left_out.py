@@ -20,6 +20,7 @@ from __future__ import annotations
 from itertools import product
 
 from nztax.slots import INCOME_LIKE_ROLES, Money
+from nztax.calculation_plan import EARNINGS_TOOLS
 
 # How many figures the check weighs together (every sum and difference of them); past it every
 # figure is taken as used, as before the check.
@@ -58,8 +59,6 @@ def _weighed(decision, frame, bar: float) -> list[Money]:
 
 def _excused(a: Money, used_amounts: list[Money], decision) -> bool:
     """A figure the planned calculation rightly does not take."""
-    from nztax.calculation_plan import EARNINGS_TOOLS
-
     tools = {name for name, _ in decision.calls}
     if a.role in NOT_EARNINGS_ROLES and tools <= set(EARNINGS_TOOLS):
         return True  # a levy or a pay's deductions are on earnings from work only

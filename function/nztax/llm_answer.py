@@ -24,8 +24,14 @@ import time
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from nztax import composer, guard
+from pydantic import ValidationError
+
+from nztax import composer, guard, llm, llm_reader, prompts
 from nztax.contract import AskResult, Citation, ToolCall
+from nztax.llm import ExecutedCall
+from nztax.rules import today
+from nztax.slots import read_slots
+from nztax.tools import TOOLS, call_tool, tool_definitions
 
 log = logging.getLogger("nztax.llm_answer")
 
@@ -77,9 +83,6 @@ def _with_models_year(engine, proposal, frame, question: str, history: list[dict
 
 
 def answer(engine, proposal, offline, history: list[dict], current: str, vector=None, question: str | None = None) -> Outcome:
-    from nztax import llm, llm_reader
-    from nztax.slots import read_slots
-
     if offline.action == "refuse":
         return Outcome(composer.refuse(offline), decision=offline)
     started = time.perf_counter()
@@ -117,18 +120,12 @@ def answer(engine, proposal, offline, history: list[dict], current: str, vector=
 
 def _engine_calls(engine, decision) -> list:
     """The calculations the engine runs itself on the model's reading (none when the year is unknown)."""
-    from nztax.llm import ExecutedCall
-    from nztax.tools import call_tool
-
     if decision.action != "calculate" or not decision.known_year:
         return []
     return [ExecutedCall(name, dict(args), call_tool(name, args)) for name, args in decision.calls]
 
 
 def _messages(engine, decision, history, current: str, sources: _Sources, vector, made: list) -> list[dict]:
-    from nztax import prompts
-    from nztax.rules import today
-
     query = decision.question
     if decision.used_history and history:
         query = f"{history[-1].get('question', '')} {decision.question}"
@@ -161,9 +158,6 @@ def _messages(engine, decision, history, current: str, sources: _Sources, vector
 
 def _write(engine, decision, history, current, vector) -> Outcome:
     """The model's answer around the engine's figures, or no answer and why."""
-    from nztax import llm
-    from nztax.tools import tool_definitions
-
     sources = _Sources()
     made = _engine_calls(engine, decision)
     messages = _messages(engine, decision, history, current, sources, vector, made)
@@ -171,7 +165,6 @@ def _write(engine, decision, history, current, vector) -> Outcome:
     def execute(name: str, arguments: dict) -> dict:
         if name == "search_tax_documents":
             return _search_tool(engine, arguments, sources)
-        from nztax.tools import call_tool
 
         return call_tool(name, arguments)
 
@@ -221,10 +214,6 @@ def _mostly_removed(result: AskResult) -> bool:
 
 
 def _search_tool(engine, arguments: dict, sources: _Sources) -> dict:
-    from pydantic import ValidationError
-
-    from nztax.tools import TOOLS
-
     tool = TOOLS["search_tax_documents"]
     try:
         args = tool.arguments_model.model_validate(arguments)

@@ -34,6 +34,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from nztax.frame import AMOUNT_KINDS, ASK_KINDS, OWNERS, PERCENT, FrameAmount, QuestionFrame, asking_sentences
 from nztax.llm import LlmError, _add_usage, _litellm
 from nztax.slots import AMOUNT, PERIODS_PER_YEAR, Slots, money_value, words_to_number
+from nztax.decision_table import table
+from nztax.prompts import FRAME_PROMPT
 
 log = logging.getLogger("nztax.llm_reader")
 
@@ -47,8 +49,6 @@ _question_id: contextvars.ContextVar[str | None] = contextvars.ContextVar("nztax
 
 
 def _scopes() -> tuple[str, ...]:
-    from nztax.decision_table import table
-
     return ("nz_tax", *table().model_scopes)
 
 
@@ -167,8 +167,6 @@ def _grammar_conditions(slots: Slots) -> list[str]:
 # -- the model -------------------------------------------------------------------------------------
 
 def _messages(text: str) -> list[dict]:
-    from nztax.prompts import FRAME_PROMPT
-
     system = FRAME_PROMPT.format(conditions=", ".join(CONDITIONS), scopes=", ".join(s for s in _scopes() if s != "nz_tax"))
     return [{"role": "system", "content": system}, {"role": "user", "content": text}]
 

@@ -42,6 +42,9 @@ import functools
 import re
 from pathlib import Path
 
+from nztax.query_expansion import canonical_terms
+from nztax.sentences import sentences
+from nztax.understand import words
 from nztax.yaml_data import load_yaml
 from nztax.literal_screen import screen_patterns
 
@@ -123,8 +126,6 @@ def subjects_named(text: str) -> dict[str, frozenset[str]]:
 
 @functools.lru_cache(maxsize=256)
 def question_subjects(question: str) -> dict[str, frozenset[str]]:
-    from nztax.query_expansion import canonical_terms
-
     return subjects_named(" ".join((question, *canonical_terms(question))))
 
 
@@ -169,8 +170,6 @@ def situations_named(text: str) -> frozenset[str]:
 def situations_asked(asking, question: str) -> frozenset[str]:
     """The situations a question is about: those its asking sentences name, or, when they name none
     (an asking sentence that refers back: "Can someone like me join?"), those its story names."""
-    from nztax.sentences import sentences
-
     named = situations_named(" ".join(asking))
     if not named and len(sentences(question)) > 1:
         named = situations_named(question)
@@ -227,8 +226,6 @@ def with_what_it_leans_on(sentence: str, hit) -> str:
     enrolment still starts at 18. But 16 and 17 year olds …") and that one stands on its own."""
     if hit is None or not leans_on_before(sentence):
         return sentence
-    from nztax.sentences import sentences
-
     text = getattr(hit, "text", "") or ""
     at = text.find(sentence[:30])
     before = [s.strip(" -*:") for s in sentences(text[:at])] if at > 0 else []
@@ -239,8 +236,6 @@ def with_what_it_leans_on(sentence: str, hit) -> str:
 
 def defines_another_term(question: str, sentence: str) -> bool:
     """Whether the sentence defines a term (`defines` in the data) the question does not name."""
-    from nztax.understand import words
-
     m = _data()["defines"].match(sentence.strip())
     return m is not None and not words(m.group("term")) <= words(question)
 

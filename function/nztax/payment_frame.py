@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from nztax.yaml_data import load_yaml
+from nztax.sentences import sentences
 
 DATA = Path(__file__).resolve().parent / "data" / "employer_payments.yaml"
 TAX = "tax"  # what is asked when no deduction and no year-end result is named: whether and how it is taxed
@@ -120,8 +121,6 @@ def asked_payment(asking: list[str] | tuple[str, ...], opening: str, whole: str)
 
 def asked_in_post(asking, question: str) -> PaymentReading | None:
     """`asked_payment` for a question, its opening being its first two sentences (a title and the first)."""
-    from nztax.sentences import sentences
-
     return asked_payment(asking, " ".join(sentences(question)[:2]), question)
 
 

@@ -13,6 +13,7 @@ import re
 from nztax.cue_words import alternatives
 from nztax.rules import RuleBook, current_tax_year
 from nztax.slots import Slots, clean_text
+from nztax.follow_up import conversation, conversation_text
 
 # A question this short after earlier turns, or one opening like a follow-up, is read together with
 # the last turn (an opening "what about", "and", "with").
@@ -31,8 +32,6 @@ def is_follow_up(question: str, history: list[dict]) -> bool:
 def understood_text(question: str, history: list[dict] | None) -> tuple[str, bool]:
     """The text to understand: the question, with the question its conversation started from in
     front of a follow-up (nztax.follow_up)."""
-    from nztax.follow_up import conversation_text
-
     return conversation_text(question, history)
 
 
@@ -55,8 +54,6 @@ def merge_follow_up(current: Slots, previous: Slots) -> Slots:
 
 def question_slots(question: str, history: list[dict] | None, rules: RuleBook) -> tuple[str, bool, Slots]:
     """(the text to understand, whether it continues the last turn, its slots)."""
-    from nztax.follow_up import conversation
-
     read = conversation(question, history, rules, current_tax_year())
     return read.text, read.continues, read.slots
 

@@ -33,7 +33,7 @@ CODE_CHOICE_ASKED = re.compile(alternatives("code_choice_asked"), re.I)
 # A sum asked for in a word or two at the end of the question, after the figures it is on.
 TAX_ASKED_TERSELY = re.compile(alternatives("tax_asked_tersely"), re.I)
 # A job named beside NZ Super, a pension or a benefit.
-JOB_BESIDE = re.compile(r"\bjobs?\b|\bwork(?:ing)?\b|\bemployer\b|\bpart[- ]time\b|\bshifts?\b", re.I)
+JOB_BESIDE = re.compile(alternatives("job_beside"), re.I)
 # A loss asked to be set against other income: a rule about ring-fencing, not a sum.
 LOSS_USED_AGAINST = re.compile(r"\b(?:loss(?:es)?|lost)\b[^?]{0,80}\b(?:" + alternatives("loss_used_against")
                                + r")\b[^?]{0,40}\b(?:salary|wages?|pay|income|tax)\b", re.I)
@@ -66,6 +66,14 @@ class Reading:
         return cls(intent, runner, runner.does if runner is not None else None, classification.confident,
                    _gives_only(slots), donation, states_nothing)
 
+    def switch_to(self, d: Decision, intent: IntentSpec, runner_does: str, sure: bool = True,
+                  runner_up_kept: bool = True) -> None:
+        """The reading switched to `intent` (and `d.intent` with it): the intent before becomes the
+        runner-up (none when not `runner_up_kept`), and `runner_does` says what the reading left behind
+        did."""
+        self.intent, self.runner = intent, self.intent if runner_up_kept else None
+        d.intent, self.runner_does, self.sure = intent, runner_does, sure
+
 
 # -- before the reading's action is taken --------------------------------------------------------
 
@@ -86,16 +94,14 @@ def held_back_from_declining(d: Decision, r: Reading) -> None:
             and d.classification.runner_up_score >= get_settings().intent_min_score
             and says_any(asked, r.intent.decisive_unless)
             and (runner.does == "fact" and not slots.amounts or runner.does == "calculate" and slots.income_amount() is not None)):
-        r.intent, r.runner = runner, r.intent
-        d.intent, r.runner_does = r.intent, "decline"
+        r.switch_to(d, runner, "decline", sure=r.sure)
 
 
 def topic_with_its_sum(d: Decision, r: Reading) -> None:
     """A topic with its figures stated and the tax asked tersely: the topic's own sum on them."""
     if (r.intent.does == "topic" and r.runner is not None and r.runner.does == "calculate"
             and _income_for(d.slots, "calculate_income_tax").income_amount() is not None and TAX_ASKED_TERSELY.search(d.asked)):
-        r.intent, r.runner = r.runner, r.intent
-        d.intent, r.runner_does, r.sure = r.intent, "topic", True
+        r.switch_to(d, r.runner, "topic")
 
 
 def permission_to_its_rule(d: Decision, r: Reading) -> None:
@@ -103,8 +109,7 @@ def permission_to_its_rule(d: Decision, r: Reading) -> None:
     if r.intent.does == "calculate" and PERMISSION_ASKED.search(d.asked) and not SUM_ASKED.search(d.asked):
         rule = _nearest_rule(d.classification)
         if rule is not None:
-            r.intent, r.runner = rule, r.intent
-            d.intent, r.runner_does, r.sure = r.intent, "calculate", True
+            r.switch_to(d, rule, "calculate")
 
 
 def secondary_code_beside_super(d: Decision, r: Reading) -> None:
@@ -113,8 +118,7 @@ def secondary_code_beside_super(d: Decision, r: Reading) -> None:
     slots = d.slots
     if (r.intent.name in ("tax_code_main", "secondary_code") and slots.benefit_or_super and slots.tax_code is None
             and JOB_BESIDE.search(d.asked) and (secondary := _calculation("choose_secondary_tax_code")) is not None):
-        r.intent, r.runner = secondary, None
-        d.intent, r.runner_does, r.sure = r.intent, "fact", True
+        r.switch_to(d, secondary, "fact", runner_up_kept=False)
 
 
 def loss_to_its_rule(d: Decision, r: Reading) -> None:
@@ -125,8 +129,7 @@ def loss_to_its_rule(d: Decision, r: Reading) -> None:
             and not SUM_ASKED.search(asked)):
         rule = max((spec for spec in default_catalogue().intents if spec.name in LOSS_RULES),
                    key=lambda spec: d.classification.scores.get(spec.name, 0.0))
-        r.intent, r.runner = rule, r.intent
-        d.intent, r.runner_does, r.sure = r.intent, "calculate", True
+        r.switch_to(d, rule, "calculate")
 
 
 # -- a calculation's reading ----------------------------------------------------------------------

@@ -24,13 +24,16 @@ from functools import lru_cache
 from pathlib import Path
 
 from nztax import dated_working
-from nztax.contract import AskResult, Citation
+from nztax.contract import CITE_MARK, AskResult, Citation, cite_mark
 from nztax.post_time import PostTime, read_post_time
 from nztax.rules import tax_year_for
 from nztax.understand import mentions, phrase_text
 from nztax.yaml_data import load_yaml
+from nztax.units import opening_verdict
 
 HISTORY_FILE = Path(__file__).parent / "data" / "rule_history.yaml"
+# A citation mark or a page's address in an answer: not what the answer says.
+CITED_ADDRESS = re.compile(CITE_MARK.pattern + r"|https?://\S+")
 
 
 @dataclass(frozen=True)
@@ -96,7 +99,7 @@ def about(rule: Rule, text: str, words: str | None = None) -> bool:
 
 def stated_in(rule: Rule, answer: str) -> bool:
     """Whether an answer states the rule: every group of its answer cues is there."""
-    words = _words(re.sub(r"\[\[\d+\]\]\([^)]*\)|https?://\S+", " ", answer))  # (a cited page's address is not what the answer says)
+    words = _words(CITED_ADDRESS.sub(" ", answer))
     return all(mentions(words, group) for group in rule.answer_cues)
 
 
@@ -215,8 +218,6 @@ def _conditioned(lead: str, opening: list[tuple[Rule, list[Change]]]) -> tuple[s
     lead gives that rule's verdict (a yes or no, with the rule stated) or a figure of a later form of
     it, the yes or no is dropped and it is said to be the rule since the last change ("If you joined
     KiwiSaver on or after 1 July 2019: ...")."""
-    from nztax.units import opening_verdict
-
     for rule, changes in opening:
         later = _figures(" ".join(c.since for c in changes)) - _figures(changes[0].before)
         verdict = bool(opening_verdict(lead)) and stated_in(rule, lead)
@@ -259,7 +260,7 @@ def attach(result: AskResult, question: str, today: dt.date, rule_years=()) -> A
             if c.source not in urls:
                 citations.append(Citation(title=c.title, url=c.source))
                 urls.append(c.source)
-            mark = f" [[{urls.index(c.source) + 1}]]({c.source})"
+            mark = cite_mark(urls.index(c.source) + 1, c.source)
             marks += mark if mark not in marks else ""
         marked.append((note + marks, opens))
     opening = " ".join(n for n, opens in marked if opens)

@@ -13,6 +13,7 @@ file (one pydantic record per section) is `nztax.rules_schema`, its names re-exp
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
@@ -33,6 +34,7 @@ from nztax.rules_schema import (  # noqa: F401
     TAX_YEAR_PATTERN, TaxYearFile, YearEnd,
 )
 from nztax.yaml_data import load_yaml
+from nztax.settings import get_settings
 
 
 class RulesError(ValueError):
@@ -194,8 +196,6 @@ class RuleBook:
 
     def version(self) -> str:
         """A content hash of every rules file: changes whenever any figure changes."""
-        import hashlib
-
         h = hashlib.sha256()
         for year in sorted(self.years):
             h.update(self.years[year].path.read_bytes())
@@ -225,8 +225,6 @@ def _cached(rules_dir: str) -> RuleBook:
 
 def default_rules() -> RuleBook:
     """The rule book for the configured rules directory, loaded once per process."""
-    from nztax.settings import get_settings
-
     return _cached(str(get_settings().rules_dir))
 
 

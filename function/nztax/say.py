@@ -21,16 +21,17 @@ from typing import Any
 
 from nztax import composer
 from nztax.composer import money, pct, section_or_none
-from nztax.contract import AskResult, Citation, ToolCall
+from nztax.contract import AskResult, Citation, ToolCall, cite_mark
 from nztax.decide import Decision
 from nztax.rules import RuleBook, TaxYearRules
 from nztax.query_expansion import canonical_terms
 from nztax.say_rows import rows_named
-from nztax.opening_fit import other_subject, with_what_it_leans_on
+from nztax.opening_fit import covers, may_open, off_question, other_subject, situations_named, with_what_it_leans_on
 # Calculation answers live in say_calc; their names stay importable from here.
 from nztax.say_calc import (_difference, _per, calculation, lead_for, result_citations,  # noqa: F401
                             take_home_together, together_total)
 from nztax.understand import words
+from nztax.rule_changes import change_before
 
 # Sentences quoted under a fact or topic answer.
 LEAD_SENTENCES = 4
@@ -269,11 +270,6 @@ def list_items(sentence: str) -> list[tuple[str, str]]:
     if len(items) < 2 or not all(LIST_ITEM_START.match(item) for item in items[1:]):
         return []
     return [(head, item) for item in items]
-
-
-def cite_mark(number: int, url: str) -> str:
-    """A numbered citation link placed after the sentence it supports: " [[2]](url)"."""
-    return f" [[{number}]]({url})"
 
 
 def _evidence(chosen: list[tuple[str, Any]], numbers: dict[str, int]) -> tuple[list[str], list[Citation]]:
@@ -535,8 +531,6 @@ def gc_change(rules: RuleBook, year: str) -> str:
     """When the year's government contribution took effect and what it was before, as a sentence
     (empty when the rules data holds no earlier, different figures): a post about an earlier year,
     or one naming none, is not told today's figure as if it were theirs."""
-    from nztax.rule_changes import change_before
-
     change = change_before(rules, year, "government_contribution")
     if change is None:
         return ""
@@ -552,8 +546,6 @@ def weighed_against(decision: Decision) -> str:
 
 
 def topic(decision: Decision, rules: RuleBook, hits: list, current_year: str) -> AskResult:
-    from nztax.opening_fit import covers, may_open, off_question, situations_named
-
     past = decision.tax_year < current_year
     # A story's lead is the sentence that best answers what it asks (its asking sentences); the
     # whole post, whose words are mostly the story, picks the sentences below it.

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import re
 
+from nztax.slots import read_slots
+
 # A search-box query is short: the topic, the amount, perhaps its period or year.
 MAX_WORDS = 6
 # One token that is an amount: "85000", "$85,000", "85k", "1.2m", "nz$1200" (not a year range "2026-27").
@@ -28,7 +30,6 @@ def search_box_question(text: str, rules) -> str:
     candidate = _with_on(text)
     if candidate == text:
         return text
-    from nztax.slots import read_slots
 
     def incomes(t: str) -> int:
         return sum(a.role == "income" for a in read_slots(t, rules).amounts)

@@ -157,7 +157,8 @@ class Slots:
 HALF_SHARE = re.compile(alternatives("half_share"), re.I)
 MY_SHARE_ASKED = re.compile(alternatives("my_share_asked"), re.I)
 RENTAL_WORDS = re.compile(alternatives("rental_words"), re.I)
-ON_TOP_OF_BEFORE = re.compile(r"\bon top of\s*(?:my|the|a|an|his|her|our|their)?\s*(?:(?:" + alternatives("main_pay_kinds")
+ON_TOP_OF_BEFORE = re.compile(r"\bon top of\s*(?:" + alternatives("determiners_of_the_main_pay") + r")?\s*(?:(?:"
+                              + alternatives("main_pay_kinds")
                               + r")\s+)?(?:" + alternatives("main_pay_nouns") + r")?\s*(?:of\s+)?(?:nz)?\$?$", re.I)
 
 

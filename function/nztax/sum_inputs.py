@@ -58,11 +58,16 @@ def year_of_a_change(d: Decision, r: Reading) -> bool:
     return False
 
 
+def me_code_open(slots) -> bool:
+    """No code is said, and nothing that bars the IETC (Working for Families, a benefit or NZ Super, no
+    IRD number): a credit they are owed may come through the ME code."""
+    return slots.tax_code is None and not (slots.wff or slots.benefit_or_super or slots.no_ird_number)
+
+
 def credit_code(d: Decision, r: Reading) -> bool:
     """The IETC's conditions said to hold: the credit they are owed comes through the ME code,
     whichever of two close readings is worked out."""
-    slots = d.slots
-    if slots.denies_conditions and slots.tax_code is None and not (slots.wff or slots.benefit_or_super or slots.no_ird_number):
+    if d.slots.denies_conditions and me_code_open(d.slots):
         d.default_code = "ME"
     return False
 

@@ -32,6 +32,7 @@ from nztax import applies, opening_fit, payment_frame
 from nztax.opening_fit import lead_on_subject
 from nztax.sentences import sentences
 from nztax.slots import read_slots, reading, without_denied
+from nztax.unit_match import AskingSentence, UnitMatch
 
 
 def on_subject(unit, question: str) -> bool:
@@ -40,11 +41,9 @@ def on_subject(unit, question: str) -> bool:
     return lead_on_subject(question, unit.lead or "", unit.question)
 
 
-def _asking(engine, frame, texts, read: bool = True) -> list:
+def asking_sentences(engine, frame, texts, read: bool = True) -> list[AskingSentence]:
     """The sentences `texts` of a post as the matcher reads them, each with what the frame reads it
     as asking (`read`: with the engine's reading of its figures and conditions)."""
-    from nztax.unit_match import AskingSentence
-
     each = dict(zip(frame.asking, zip(frame.asks_each, frame.asks_each_sure or (1.0,) * len(frame.asks_each))))
     return [AskingSentence(s, engine.retriever.embed_query(without_denied(s)),
                            reading(read_slots(s, engine.rules)) if read else None, *each.get(s, (None, 0.0)))
@@ -102,7 +101,7 @@ def _situation_unit(engine, decision, frame, vector, found=None):
     # its situation far ahead of the others' for it is let through now: at the single margin, short
     # searches were served a twin - "early savings suspension hardship" the one on changing jobs.)
     several = len(sentences(decision.question)) > 1
-    return matcher.match_situation(_asking(engine, frame, asking, read=False), vector,
+    return matcher.match_situation(asking_sentences(engine, frame, asking, read=False), vector,
                                    _turned_alike(matcher, matcher.naming(named), " ".join(asking)),
                                    allowed=_fits_sentence(engine, decision),
                                    margin=engine.settings.asked_unit_margin * (1 if several else 2),
@@ -144,7 +143,7 @@ def choose(engine, decision, frame, vector, unread: bool):
         # (A post of two sentences is often a condition and a question whose answer it decides, so
         # its asking sentence serves a unit only when the whole post is nearest the same unit.)
         alone, agreeing = _sentences_for_units(frame, engine.settings, calculates=bool(decision.calls))
-        asking = _asking(engine, frame, alone + agreeing)
+        asking = asking_sentences(engine, frame, alone + agreeing)
         if asking:
             found = matcher.match_asked(asking, vector, story=frame.story, allowed=_fits_sentence(engine, decision),
                                         agreeing_only=frozenset(agreeing))
@@ -187,8 +186,6 @@ def _payment_unit(engine, decision, frame, vector, fits, found=None):
     """The unit stating the rule for the employer payment a question asks about (payment_frame.py),
     matched on the asking sentences (not those asking a figure of the poster's own money: that is a
     sum), the whole post choosing among equals."""
-    from nztax.unit_match import UnitMatch
-
     own_money = any(a.owner == "me" and a.period is not None for a in frame.amounts)
     asking = [s for s, asks in zip(frame.asking, frame.asks_each) if not (own_money and asks in ("figure", "check"))]
     if frame.asking and not asking:

@@ -21,6 +21,7 @@ import re
 
 from nztax.cue_words import alternatives
 from nztax.units import Unit, asks_yes_or_no, placeholders
+from nztax.lead_choice import lead_sentences
 
 # A lead opening with one of these answers whether, not what.
 ANSWER_WORD = re.compile(r"^(?:Yes|No|Not)\b")
@@ -39,8 +40,6 @@ EXCLUSIVE = {("figure", "yes_no")}
 
 def opening_sentence(lead: str) -> str:
     """The lead's first sentence, a bare "Yes." or "No." kept with the sentence after it."""
-    from nztax.lead_choice import lead_sentences
-
     parts = lead_sentences(lead or "")
     return parts[0] if parts else ""
 

@@ -28,12 +28,18 @@ import hashlib
 import json
 import logging
 from dataclasses import dataclass
+from functools import cached_property, lru_cache
 from pathlib import Path
 
 import numpy as np
 
 from nztax.amount_grammar import CAPITALISED_WORD
 from nztax.units import Unit, UnitBank
+from nztax.calculators.paye import PRIMARY_CODES
+from nztax.opening_fit import situations_named
+from nztax.rules import current_tax_year, default_rules
+from nztax.slots import read_slots, reading, resolve_tax_year
+from nztax.understand import words
 
 log = logging.getLogger("nztax.unit_match")
 VECTORS_FILE = "units.npz"
@@ -85,9 +91,6 @@ def embed_rows(rows: list[tuple[int, str]], embedder) -> np.ndarray:
 def save_vectors(directory: Path, bank: UnitBank, embedder, withheld: dict[str, str] | None = None) -> Path:
     """Write the servable units' paraphrase vectors, and their readings' digests, beside an index
     (build time)."""
-    from nztax.rules import default_rules
-    from nztax.slots import read_slots, reading
-
     rows = paraphrase_rows(servable(bank, withheld))
     rules = default_rules()
     codes = code_names(rules)
@@ -121,8 +124,6 @@ def stored_vectors(directory: Path | None, bank: UnitBank, embedder, rows: int) 
 
 def code_names(rules) -> frozenset[str]:
     """Every tax code the rules data names (main, secondary and flat codes), and SL."""
-    from nztax.calculators.paye import PRIMARY_CODES
-
     names = set(PRIMARY_CODES) | {"SL"}
     for year in rules.years.values():
         sec, flat = getattr(year.data, "secondary_codes", None), getattr(year.data, "flat_codes", None)
@@ -135,9 +136,6 @@ def code_names(rules) -> frozenset[str]:
 def year_named(text: str) -> str | None:
     """The tax year a text names ("2023-24", "the 2025 year"), or None: a unit about one year is not
     another year's answer, while a unit that names no year answers for any."""
-    from nztax.rules import current_tax_year
-    from nztax.slots import resolve_tax_year
-
     return resolve_tax_year(text, None, current_tax_year())[0]
 
 
@@ -179,13 +177,17 @@ def word_rows(row_words: list[set[str]]) -> tuple[dict[str, np.ndarray], np.ndar
             np.array([len(ws) for ws in row_words], dtype=np.int64))
 
 
+@lru_cache(maxsize=None)
+def _situations_in(paraphrases: tuple[str, ...]) -> frozenset[str]:
+    """The situations a unit's paraphrases name (`UnitMatcher.situations_of`): read once a unit."""
+    return situations_named(" | ".join(paraphrases))
+
+
 class UnitMatcher:
     def __init__(self, units: list[Unit], vectors: np.ndarray | None, settings, read, codes: frozenset[str] = frozenset(),
                  keys: list[str] | None = None):
         """`read(text)` is the engine's reading of a text (slots.reading of slots.read_slots);
         `codes` the tax codes (`code_names`); `keys` the paraphrases' reading digests stored at build."""
-        from nztax.understand import words
-
         self.units = units
         self.codes = codes
         self.settings = settings
@@ -194,7 +196,6 @@ class UnitMatcher:
         self.owner = np.array([i for i, _ in self.rows], dtype=np.int64)
         self.vectors = np.asarray(vectors, dtype=np.float32) if vectors is not None and len(vectors) == len(self.rows) else None
         self.row_words = [words(text) for _, text in self.rows]
-        self._word_rows = word_rows(self.row_words)
         # Each paraphrase is read on its own: its author wrote it as the unit's question, whatever
         # period or code words it uses. The build
         # stores every reading's digest; without them a row is read on first need, nearest rows only.
@@ -238,8 +239,6 @@ class UnitMatcher:
         `question_reading`, by its paraphrases that do. `story_figures`: the question is a sentence
         of a post, whose amounts and periods are the poster's story; a paraphrase stating no figure
         then reads as it too (one stating figures must still state the same)."""
-        from nztax.understand import words
-
         if not self.rows:
             return {}
         asked = words(question)
@@ -263,13 +262,19 @@ class UnitMatcher:
             best[owner] = max(best.get(owner, -1.0), float(combined[row]))
         return best
 
+    @cached_property
+    def _word_rows(self) -> tuple[dict[str, np.ndarray], np.ndarray]:
+        return word_rows(self.row_words)
+
+    @cached_property
+    def _named(self) -> list[frozenset[str]]:
+        """The situations each unit's question names (`naming`)."""
+        return [situations_named(u.question) for u in self.units]
+
     def _overlap(self, asked: set[str]) -> np.ndarray:
         """The Jaccard overlap of `asked` with each paraphrase's words (float64), from the rows
         each word occurs in: a loop over every paraphrase cost more than the rest of the match."""
-        index = self.__dict__.get("_word_rows")
-        if index is None:  # parts stored before the index existed
-            index = self._word_rows = word_rows(self.row_words)
-        rows_with, sizes = index
+        rows_with, sizes = self._word_rows
         shared = np.zeros(len(sizes), dtype=np.int64)
         for w in asked:
             rows = rows_with.get(w)
@@ -317,22 +322,12 @@ class UnitMatcher:
         """The units whose question names one of `situations` (opening_fit.situations_named): the
         question says which situation a unit is for (a paraphrase may name one in passing: "Are
         KiwiSaver withdrawals taxed?" asked as "… when I take my KiwiSaver out at 65")."""
-        from nztax.opening_fit import situations_named
-
-        if self.__dict__.get("_named") is None:
-            self._named = [situations_named(u.question) for u in self.units]
         return [i for i, named in enumerate(self._named) if named & situations]
 
     def situations_of(self, unit: Unit) -> frozenset[str]:
         """The situations a unit answers for: those its question or a paraphrase names (its lead may
         name others in passing: "unless on a savings suspension")."""
-        from nztax.opening_fit import situations_named
-
-        if self.__dict__.get("_situations") is None:
-            self._situations = {}
-        if unit.id not in self._situations:
-            self._situations[unit.id] = situations_named(" | ".join(unit.paraphrases))
-        return self._situations[unit.id]
+        return _situations_in(unit.paraphrases)
 
     def unit_cosines(self, vector) -> np.ndarray:
         """Each unit's cosine of its nearest paraphrase to `vector` (no reading compared)."""

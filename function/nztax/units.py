@@ -31,7 +31,8 @@ from pathlib import Path
 
 import yaml
 
-from nztax.cue_words import alternatives
+from nztax.contract import AskResult, Citation, cite_mark
+from nztax.cue_words import alternatives, cue
 from nztax.yaml_data import load_yaml
 
 WITHHELD_FILE = "units_withheld.json"
@@ -357,8 +358,6 @@ def opening_verdict(lead: str) -> str:
 
 def other_way_round(question: str, written_for: str) -> bool:
     """Whether one asks if something is untaxed and the other if it is taxed (data/cue_words.yaml, asks_untaxed)."""
-    from nztax.cue_words import cue
-
     untaxed = cue("asks_untaxed")
     return bool(untaxed.search(question)) != bool(untaxed.search(written_for))
 
@@ -371,7 +370,6 @@ def compose(unit: Unit, decision, rules, current_year: str, titles: dict[str, st
     the unit has no lead or its lead needs a figure the year lacks. `read_yes_or_no`: see `opening_for`."""
     from nztax import composer
     from nztax.calculator_links import CALCULATOR_PAGES
-    from nztax.contract import AskResult, Citation
 
     year_rules = rules.years.get(decision.tax_year) or rules.years.get(current_year)
     if unit.lead is None or year_rules is None:
@@ -382,7 +380,7 @@ def compose(unit: Unit, decision, rules, current_year: str, titles: dict[str, st
     body, citations = [opening_for(lead, getattr(decision, "asked", "") or "", read_yes_or_no, unit.question)], []
     if unit.source is not None:
         title = titles.get(unit.source.url) or "Inland Revenue"
-        body[0] += f" [[1]]({unit.source.url})"
+        body[0] += cite_mark(1, unit.source.url)
         section = section_of(unit.source.url, unit.source.quote) if section_of is not None else None
         citations.append(Citation(title=title, url=unit.source.url, section=section or None))
     page = CALCULATOR_PAGES.get(unit.calculator or "")
