@@ -438,7 +438,8 @@ class UnitMatcher:
         the best unit's and weighted `unit_topic_lexical_weight`, must lead the next unit's by
         `unit_topic_margin`, and the post be at least `asked_unit_post_least` near the unit.
         `allowed(unit)`: whether the unit may answer the post (its kind, its subject); one that may
-        not is not passed over for the next: the two readings agreed on it."""
+        not is not passed over for the next: the two readings agreed on it. Nor is a unit whose question
+        states figures (`states_figures`)."""
         if self.vectors is None or post_vector is None or len(self.units) < 2:
             return None
         cosines = self.unit_cosines(post_vector).astype(np.float64)
@@ -453,4 +454,13 @@ class UnitMatcher:
             return None
         if allowed is not None and not allowed(self.units[best]):
             return None
+        if self.states_figures(self.units[best]):
+            return None
         return UnitMatch(self.units[best], round(float(fused[best]), 4), round(float(fused[runner]), 4))
+
+    def states_figures(self, unit: Unit) -> bool:
+        """Whether a unit's question states figures of its own ("ESCT on a salary of $70,000"): such a
+        unit answers only a question stating the same (`scores` compares the readings), and a whole
+        story, read without its figures, cannot say which of its figures the question is about."""
+        reading = self._read(unit.question)
+        return reading is not None and (bool(reading.amounts) or reading.kiwisaver_rate is not None)

@@ -77,3 +77,27 @@ def test_no_unit_when_the_story_is_far_from_it_or_it_may_not_answer():
 def test_no_unit_when_no_word_of_the_story_names_one():
     m, post = matcher([0.72, 0.65, 0.5, 0.6])
     assert m.match_topic("My neighbour's dog barks. Is that right?", post) is None
+
+
+def test_no_unit_whose_question_states_a_figure_of_its_own():
+    """A story names figures of its own (a salary, a threshold, someone else's pay): a unit worked on
+    one stated figure would answer for a figure the story may not be asking about."""
+    from functools import partial
+
+    from nztax.engine import _reading_of  # the reading the engine gives the matcher
+    from nztax.rules import load_rules
+
+    figured = [unit("pie", "Is a PIE fund taxed at my PIR on $70,000?", "PIE fund tax rate on a $70,000 salary"), *UNITS[1:]]
+    post = np.eye(8, dtype=np.float32)[0]
+    rows = [0.72 * post + np.sqrt(1 - 0.72 ** 2) * np.eye(8, dtype=np.float32)[1]] * 2
+    rows += [c * post + np.sqrt(1 - c ** 2) * np.eye(8, dtype=np.float32)[i + 2] for i, c in enumerate([0.65, 0.5, 0.6])
+             for _ in range(2)]
+    settings = dataclasses.replace(get_settings(), unit_topic_lexical_weight=0.15, unit_topic_margin=0.0,
+                                   asked_unit_post_least=0.6)
+    read = partial(_reading_of, load_rules())
+    m = UnitMatcher(figured, np.stack(rows), settings, read=read)
+    assert m.states_figures(figured[0]) and not m.states_figures(figured[1])
+    assert m.match_topic(STORY, post) is None
+    plain = UnitMatcher(UNITS, np.stack(rows), settings, read=read)
+    found = plain.match_topic(STORY, post)
+    assert found is not None and found.unit.slug == "pie"
