@@ -228,7 +228,10 @@ def test_a_question_back_about_a_figure_is_asked_only_of_the_askers_income(owner
                                        ("I have 20k USD in a savings account.", "balance"),
                                        ("My initial loan was $370, and it's grown.", "balance"),
                                        ("I was paid $5,000 in cash for the job.", "income"),
-                                       ("I earned 50k NZD in wages.", "income")])
+                                       ("I earned 50k NZD in wages.", "income"),
+                                       ("My student loan is $370.", "balance"),
+                                       ("How much student loan is taken from $1,000 a week?", "income"),
+                                       ("Is my student loan deducted from $900 a fortnight?", "income")])
 def test_money_held_or_owed_is_a_balance_not_an_income(text, role):
     assert list(_roles(text).values())[0] == role, _roles(text)
 
