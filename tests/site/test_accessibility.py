@@ -103,12 +103,15 @@ def test_keyboard_reaches_the_calculator_and_hears_one_line_per_result(page, liv
     assert page.evaluate("document.activeElement.classList.contains('md-skip')"), "the first Tab stop is the skip link"
     page.keyboard.press("Enter")
     page.wait_for_function("location.hash === '#income-tax'")
+    page.wait_for_function(SETTLED)
     first_field = "document.activeElement === document.querySelector('form.nz-calc [name]')"
-    presses = 0
-    while presses < 3 and not page.evaluate(first_field):
+    # Each stop on the way, to say where the focus went if the field is not reached.
+    stop = "(e => e.tagName + (e.id ? '#' + e.id : '') + (e.name ? '[' + e.name + ']' : ''))(document.activeElement)"
+    stops = [page.evaluate(stop)]
+    while len(stops) <= 3 and not page.evaluate(first_field):
         page.keyboard.press("Tab")
-        presses += 1
-    assert page.evaluate(first_field), "the calculator's first field is not within 3 Tab presses of the skip link"
+        stops.append(page.evaluate(stop))
+    assert page.evaluate(first_field), f"the calculator's first field is not within 3 Tab presses of the skip link: {stops}"
 
     page.evaluate(WATCH_ANNOUNCEMENTS)
     # Typing waits for the page's own first result to settle, so a late first result cannot stand in for
