@@ -207,3 +207,10 @@ def test_shares_are_read_as_an_investment_not_the_verb_or_a_portion():
         assert "shares" in subjects_named(text)["asset"], text
     assert not other_subject("My brother shares the home with me. Is the sale of the home taxed?",
                              "A residential property sold within two years of buying it is taxed.", None)
+
+
+def test_a_pie_fund_is_an_investment_of_its_own():
+    # A sentence on how a PIE's income is taxed at the PIR is no answer to a question on crypto gains.
+    assert subjects_named("What PIR should I give my KiwiSaver provider?")["asset"] == frozenset({"pie_fund"})
+    assert other_subject("Do I pay tax on crypto gains?",
+                         "Your provider pays tax on your share of the fund's gains at your PIR.", None)
