@@ -275,6 +275,15 @@ def _decline_unread(decision, frame: QuestionFrame) -> bool:
     return subject is not None and subject not in (frame.scope, frame.scope_other)
 
 
+def decline_backed(decision, frame: QuestionFrame) -> bool:
+    """Whether the learned scope reading backs a proposed decline naming a subject (`declined_subjects`):
+    that subject is its likeliest subject other than New Zealand personal tax."""
+    if decision.action != "decline" or decision.intent is None:
+        return False
+    subject = (table().declined_subjects or {}).get(decision.intent.copy)
+    return subject is not None and subject == frame.scope_other
+
+
 def apply_table(decision, frame: QuestionFrame, settings, *, redecide: Callable[[Slots], object],
                 in_scope: Callable[[], object | None], asked_alone: Callable[[], object] | None = None):
     """The decision the table's first matching row leads to, with its trace. `asked_alone`: the intent

@@ -63,6 +63,7 @@ Tax figures never live here: they are in `nztax/rules/*.yaml`.
 | NZTAX_UNREAD_UNIT_MARGIN | 0.2 | Ask box: its lead over the next unit |
 | NZTAX_LEAD_YIELD | 0.5 | a fact answer no unit matched: how much more a retrieved sentence must score against the question than the intent lead's best sentence to open the answer instead (lead_choice.py) |
 | NZTAX_UNIT_OVER_DECLINE | 1.1 | Ask box: least unit score (and twice the margin) for a unit to answer a question the engine would decline as another subject |
+| NZTAX_ASKED_UNIT_OVER_DECLINE | 0.95 | Ask box: least score of a post's asking sentence (and twice `NZTAX_ASKED_UNIT_MARGIN`) for its unit to answer a post the engine would decline, when the scope reading is sure it is New Zealand personal tax |
 | NZTAX_RRF_K | 10 | reciprocal rank fusion constant (10: best on the development part of the held-out queries, docs/retrieval.md) |
 | NZTAX_RRF_WEIGHT_BM25 | 1.0 | weight of the BM25 ranking in fusion |
 | NZTAX_RRF_WEIGHT_DENSE | 1.0 | weight of the dense ranking in fusion |
@@ -305,6 +306,9 @@ class Settings:
     # unit it and the whole post are both nearest (the agreement above): its words may not ask what
     # they suggest, but the story pointing at the same unit settles it.
     asked_unit_unsure_bar: float = 0.5
+    # A post the intent reading declines, which the scope reading is sure (`frame_scope_bar`) is New
+    # Zealand personal tax: its surely read asking sentence's unit answers at this score, twice the margin.
+    asked_unit_over_decline: float = 0.95
     # A post of several sentences naming a situation: the lead a unit for that situation needs over
     # the next when its asking sentences and the whole post are both nearest it (two readings agree).
     asked_situation_agreed_margin: float = 0.0
@@ -467,6 +471,7 @@ def get_settings() -> Settings:
         asked_unit_agree_post=float(_env("NZTAX_ASKED_UNIT_AGREE_POST", "0.7")),
         asked_unit_post_least=float(_env("NZTAX_ASKED_UNIT_POST_LEAST", "0.6")),
         asked_unit_unsure_bar=float(_env("NZTAX_ASKED_UNIT_UNSURE_BAR", "0.5")),
+        asked_unit_over_decline=float(_env("NZTAX_ASKED_UNIT_OVER_DECLINE", "0.95")),
         asked_situation_agreed_margin=float(_env("NZTAX_ASKED_SITUATION_AGREED_MARGIN", "0.0")),
         unit_topic_lexical_weight=float(_env("NZTAX_UNIT_TOPIC_LEXICAL_WEIGHT", "0.15")),
         unit_topic_margin=float(_env("NZTAX_UNIT_TOPIC_MARGIN", "0.0")),

@@ -29,6 +29,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from nztax import applies, opening_fit, payment_frame
+from nztax.decision_table import decline_backed
 from nztax.opening_fit import lead_on_subject
 from nztax.sentences import sentences
 from nztax.slots import read_slots, reading, without_denied
@@ -62,6 +63,15 @@ def _sentences_for_units(frame, settings, calculates: bool = False) -> tuple[tup
     agreeing = tuple(s for s, p in zip(frame.asking, read)
                      if s not in sure and p >= min(settings.asked_unit_unsure_bar, settings.frame_bar))
     return sure, (() if calculates else agreeing)
+
+
+def in_scope_surely(decision, frame, settings) -> bool:
+    """Whether the learned scope reading is sure (`frame_scope_bar`) a declined post is New Zealand
+    personal tax, and does not back the decline's subject as the likeliest other (a company's
+    provisional tax, another country's return): the words that carried the intent reading to the
+    decline are then not what the post is about."""
+    return (frame.scope_in is not None and frame.scope_in >= settings.frame_scope_bar
+            and not decline_backed(decision, frame))
 
 
 def asks_back_only_for_figures(decision, frame) -> bool:
@@ -137,16 +147,21 @@ def choose(engine, decision, frame, vector, unread: bool):
     found = matcher.match(question, vector, reading(decision.slots), declined=decision.action == "decline",
                           unread=unread, allowed=fits, scores=scores)
     several = frame is not None and (frame.story or len(sentences(decision.question)) > 1)
-    if found is None and not decision.used_history and several and decision.action != "decline":
-        # A post's asking sentences, each a question of its own (never a post the engine declines: its
-        # asking sentence may be a tax question's words while the post is about another subject).
+    declined = decision.action == "decline"
+    if found is None and not decision.used_history and several and (not declined or in_scope_surely(decision, frame, engine.settings)):
+        # A post's asking sentences, each a question of its own. A post the engine declines only when
+        # the scope reading is sure it is New Zealand personal tax, and at a stricter unit score
+        # (`asked_unit_over_decline`), which then holds every sentence read as asking at all: otherwise
+        # its asking sentence may be a tax question's words while the post is about another subject.
         # (A post of two sentences is often a condition and a question whose answer it decides, so
         # its asking sentence serves a unit only when the whole post is nearest the same unit.)
         alone, agreeing = _sentences_for_units(frame, engine.settings, calculates=bool(decision.calls))
         asking = asking_sentences(engine, frame, alone + agreeing)
         if asking:
             found = matcher.match_asked(asking, vector, story=frame.story, allowed=_fits_sentence(engine, decision),
-                                        agreeing_only=frozenset(agreeing))
+                                        agreeing_only=frozenset(() if declined else agreeing), declined=declined)
+            if found is not None and declined and decision.trace is not None:
+                decision.trace.notes.append(f"decline lifted: the asking sentence reads as the unit {found.unit.id}")
     if (found is None or found.sentence) and not decision.used_history and frame is not None and decision.action != "decline":
         # A payment from an employer, named but asked about in the story's own words: the unit whose
         # question names the same kind of payment and asks the same thing about it (payment_frame.py),

@@ -375,7 +375,7 @@ class UnitMatcher:
         return UnitMatch(self.units[unit], round(total, 4), round(runner, 4), sentence=text)
 
     def match_asked(self, asking: list[AskingSentence], post_vector, allowed=None, story: bool = True,
-                    agreeing_only: frozenset[str] = frozenset()) -> UnitMatch | None:
+                    agreeing_only: frozenset[str] = frozenset(), declined: bool = False) -> UnitMatch | None:
         """The unit a post's asking sentences read as: a story's words are mostly background, so each
         asking sentence is matched as a question of its own (`scores`, its figures the story's), and
         the whole post weighs in at `asked_unit_post_weight` x its cosine to the unit, which settles a
@@ -388,7 +388,8 @@ class UnitMatcher:
         first is often the condition that decides the answer: only agreement serves it.
         `allowed(unit, sentence)`: whether a unit may answer that sentence (its kind, unit_kind.py).
         A sentence in `agreeing_only` counts only for the unit it and the whole post are both nearest,
-        under the agreement's bars."""
+        under the agreement's bars. `declined`: the engine would turn the post away, so its sentence
+        must score `asked_unit_over_decline` and lead by twice the margin (agreement alone is not enough)."""
         post = self.post_cosines(post_vector)
         weight = self.settings.asked_unit_post_weight
         post_nearest = max(post.items(), key=lambda kv: kv[1], default=(None, 0.0))
@@ -413,7 +414,10 @@ class UnitMatcher:
             return None
         unit, (total, score, text) = ranked[0]
         runner = ranked[1][1][0] if len(ranked) > 1 else 0.0
-        if total - runner < self.settings.asked_unit_margin or (post and post.get(unit, 0.0) < self.settings.asked_unit_post_least):
+        margin = self.settings.asked_unit_margin * (2 if declined else 1)
+        if total - runner < margin or (post and post.get(unit, 0.0) < self.settings.asked_unit_post_least):
+            return None
+        if declined and score < self.settings.asked_unit_over_decline:
             return None
         agree = (unit in nearest and post_nearest[0] == unit and post_nearest[1] >= self.settings.asked_unit_agree_post
                  and score >= self.settings.asked_unit_agree_score)

@@ -139,3 +139,32 @@ def test_a_story_asked_back_only_for_figures_may_be_served_a_unit():
     assert not asks_back_only_for_figures(SimpleNamespace(action="clarify", missing=["details"]), SimpleNamespace(story=False))
     assert not asks_back_only_for_figures(SimpleNamespace(action="clarify", missing=["income"]), story)
     assert not asks_back_only_for_figures(SimpleNamespace(action="topic", missing=[]), story)
+
+
+DIVIDEND_UNIT = "assessments-and-dividends/how-do-imputation-credits-and-rwt-on-a-dividend-count-in-my"
+DIVIDEND_STORY = "Dividend statement question. 500 shares, 8c a share = $40, less RWT. It also shows an imputation credit."
+
+
+def _opens_with_unit(engine, text: str, unit_id: str) -> tuple[str, bool]:
+    unit = engine.units_by_id[unit_id]
+    out = engine.answer(text, use_faq=False, mode="offline").to_json()
+    lead = fill(unit.lead, unit_values(default_rules().years[out["tax_year"]]))
+    return out["status"], out["answer"].startswith(opening_for(lead, "")[:60])
+
+
+def test_a_post_declined_for_an_aside_is_answered_by_the_unit_its_asking_sentence_reads_as(engine):
+    """The intent reading declines the post for its aside (buying an index fund); the scope reading
+    is sure it is a person's tax, and its asking sentence reads plainly as a unit: that unit answers."""
+    post = DIVIDEND_STORY + " How are the imputation credit and withholding tax worked out? PS is there anyway to buy an NZX index?"
+    assert _opens_with_unit(engine, post, DIVIDEND_UNIT) == ("answered", True)
+
+
+@pytest.mark.parametrize("post", [
+    # Only the aside is asked: nothing in scope to answer.
+    DIVIDEND_STORY + " PS is there anyway to buy an NZX index?",
+    # The scope reading backs the decline's subject (a company's tax) as its likeliest other.
+    "I run a small company with a March balance date. How is the company's income tax worked out, and when is it due?",
+])
+def test_a_declined_post_stays_declined_without_an_in_scope_asking_sentence_or_against_the_scope_reading(engine, post):
+    out = engine.answer(post, use_faq=False, mode="offline")
+    assert out.status == "out_of_scope"

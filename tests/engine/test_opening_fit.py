@@ -194,3 +194,23 @@ def test_a_sentence_setting_out_a_situation_opens_only_a_question_naming_it():
     assert may_open("My 16-year-old wants to join KiwiSaver. How?", sentence, _hit(sentence))
     # (A clause naming no situation sets none out.)
     assert may_open("I started a new job.", "If you are going to a new job, give your employer a KS2.", None)
+
+
+def test_shares_are_read_as_an_investment_not_the_verb_or_a_portion():
+    # Sharing a home or one's share of a cost names no investment: a question about a property that
+    # says so is not kept from a lead on property.
+    for text in ("My partner's sister shares the home with us", "Who shares costs with the owner?",
+                 "I pay a share of the costs", "What about my share of the rates?"):
+        assert "shares" not in subjects_named(text).get("asset", frozenset()), text
+    for text in ("I sold shares a year ago", "Are shares taxed?", "tax on my share portfolio", "the price per share",
+                 "I have shares in a listed company", "gains from the sharemarket"):
+        assert "shares" in subjects_named(text)["asset"], text
+    assert not other_subject("My brother shares the home with me. Is the sale of the home taxed?",
+                             "A residential property sold within two years of buying it is taxed.", None)
+
+
+def test_a_pie_fund_is_an_investment_of_its_own():
+    # A sentence on how a PIE's income is taxed at the PIR is no answer to a question on crypto gains.
+    assert subjects_named("What PIR should I give my KiwiSaver provider?")["asset"] == frozenset({"pie_fund"})
+    assert other_subject("Do I pay tax on crypto gains?",
+                         "Your provider pays tax on your share of the fund's gains at your PIR.", None)

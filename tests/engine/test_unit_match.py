@@ -250,3 +250,23 @@ def test_a_situation_unit_both_readings_are_nearest_needs_no_margin_only_when_as
     assert m.match_situation(sentence, post_a, [0, 1], agreed_margin=0.0).unit.slug == "a"
     post_b = np.array([0.695, 0.70, np.sqrt(1 - 0.695 ** 2 - 0.70 ** 2), 0.0], dtype=np.float32)
     assert m.match_situation(sentence, post_b, [0, 1], agreed_margin=0.0) is None
+
+
+def test_a_declined_post_s_asking_sentence_needs_the_strict_score_and_twice_the_margin():
+    """A post the engine would decline: its asking sentence serves a unit only at
+    `asked_unit_over_decline` (not at the usual bar, nor by agreement alone) and twice the margin."""
+    from nztax.unit_match import AskingSentence
+
+    m, near = _agree_matcher()
+    m.settings = dataclasses.replace(m.settings, asked_unit_over_decline=0.95)
+    post = near(0.75, 0)  # the whole post nearest unit a too: the two readings agree
+    usual = AskingSentence("epsilon", near(0.9, 0), PLAIN)  # over the usual bar, under the strict one
+    assert m.match_asked([usual], post) is not None
+    assert m.match_asked([usual], post, declined=True) is None
+    plain = AskingSentence("epsilon", near(0.98, 0), PLAIN)
+    found = m.match_asked([plain], post, declined=True)
+    assert found is not None and found.unit.slug == "a"
+    # Leading the next unit by the margin, but not by twice it: no unit for the declined post.
+    m.settings = dataclasses.replace(m.settings, asked_unit_margin=1.0)  # (a leads by 1.73: nothing else is near)
+    assert m.match_asked([plain], post) is not None
+    assert m.match_asked([plain], post, declined=True) is None
