@@ -193,13 +193,14 @@ def sources_hash(index_dir: Path) -> str:
 
 
 def engine_code_hash() -> str:
-    """The engine's Python source (nztax/*.py) and its intent catalogue: a changed composer or
-    catalogue means new answers."""
+    """The engine's Python source (nztax/*.py) and its knowledge data (nztax/data/*.yaml: the intent
+    catalogue, the words the readers know, the frame's labelled examples): a changed composer, word
+    list or example means new answers."""
     import nztax
 
     package = Path(nztax.__file__).parent
     digest = hashlib.sha256()
-    for path in sorted([*package.rglob("*.py"), package / "data" / "intents.yaml"]):
+    for path in sorted([*package.rglob("*.py"), *(package / "data").glob("*.yaml")]):
         digest.update(path.relative_to(package).as_posix().encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()
 
