@@ -24,6 +24,7 @@ from nztax.composer import money, pct, section_or_none
 from nztax.contract import AskResult, Citation, ToolCall, cite_mark
 from nztax.decide import Decision
 from nztax.rules import RuleBook, TaxYearRules
+from nztax.years import names_a_later_year
 from nztax.query_expansion import canonical_terms
 from nztax.say_rows import rows_named
 from nztax.opening_fit import covers, may_open, off_question, other_subject, situations_named, with_what_it_leans_on
@@ -189,8 +190,8 @@ def best_sentences(question: str, hits: list, limit: int, extra_words: set[str] 
     candidates = [c for c in passage_candidates(hits, tax_year, past_year) if not (subject_of and other_subject(subject_of, *c[:2]))]
     chosen, per_hit = [], Counter()
     for _, coverage, s, hit in scored_sentences(question, candidates, extra_words):
-        if coverage < MIN_SENTENCE_COVERAGE or per_hit[hit.parent_id] >= 2:
-            continue
+        if coverage < MIN_SENTENCE_COVERAGE or per_hit[hit.parent_id] >= 2 or past_year and names_a_later_year(s, tax_year):
+            continue  # (a sentence dated after an earlier year asked states a later year's rule or date)
         chosen.append((s, hit))
         per_hit[hit.parent_id] += 1
         if len(chosen) >= limit:

@@ -70,3 +70,15 @@ def read_year(text: str, current: str) -> YearReading | None:
             if form.maps != "span":
                 break
     return None
+
+
+CALENDAR_YEAR = re.compile(r"\b(?:19|20)\d{2}\b(?!\s?[-–/]\s?\d)")  # "2027", not the start of "2026-27"
+
+
+def names_a_later_year(sentence: str, tax_year: str | None) -> bool:
+    """Whether a sentence names a calendar year later than the one after the tax year's end ("due on 7
+    February 2027" for 2007-08, whose tax was due in 2009): it states a later year's rule or date."""
+    if not tax_year or not re.match(r"\d{4}-\d{2}$", tax_year):
+        return False
+    settled = int(tax_year[:4]) + 2  # (a year's tax is due, and its return filed, in the calendar year after it ends)
+    return any(int(y) > settled for y in CALENDAR_YEAR.findall(sentence))

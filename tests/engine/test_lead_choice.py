@@ -200,3 +200,22 @@ def test_a_topic_answer_on_crypto_never_opens_with_the_share_rule_its_words_fit_
         decision = SimpleNamespace(asked=question, tax_year="2026-27", trace=None, complex_situation=False)
         opening = topic(decision, None, [crypto, shares], "2026-27").answer.split("\n\n")[0]
         assert "crypto" in opening and "shares" not in opening, (question, opening)
+
+
+def test_a_sentence_dated_after_an_earlier_year_is_not_its_answer():
+    """Tax for 2007-08 was due in 2009; a sentence giving 2027's due date is a later year's, while
+    the date the rule started (2007) and the year after the year's end (2009) are that year's own."""
+    from nztax.say import best_sentences
+    from nztax.years import names_a_later_year
+
+    assert names_a_later_year("Tax to pay is due on 7 February 2027.", "2007-08")
+    assert not names_a_later_year("Tax to pay was due on 7 February 2009.", "2007-08")
+    assert not names_a_later_year("From 1 April 2007 the FIF rules apply.", "2007-08")
+    assert not names_a_later_year("Tax to pay is due on 7 February 2027.", None)
+    assert not names_a_later_year("The 2026-27 rates apply.", "2007-08")  # a tax year is read by the year filter
+    due = _hit("If you have FIF income tax to pay, it is due on 7 February 2027. The FIF rules apply from 1 April 2007.")
+    question = "When did the FIF rules start, and when was FIF income tax due?"
+    earlier = [s for s, _ in best_sentences(question, [due], 2, tax_year="2007-08", past_year=True)]
+    assert earlier and not any("2027" in s for s in earlier), earlier
+    current = [s for s, _ in best_sentences(question, [due], 2, tax_year="2026-27", past_year=False)]
+    assert any("2027" in s for s in current), current
