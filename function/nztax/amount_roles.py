@@ -238,14 +238,14 @@ def _balances(text: str, amounts: list[Money]) -> list[Money]:
             for a in amounts]
 
 
-# A figure the post works out under a label ("ACC levy = $41,558.40 x 1.39% = $577.67"): the label's
+# A figure the post works out under a label ("ACC levy = $52,000 x 1.6% = $832"): the label's
 # words (its sentence before the first "=") say what it is. A tax or a levy worked out is tax taken; a
 # refund, a fee or a balance is money not earned. Either way it is not an income to work on.
 WORKED_LABEL_ROLES = (("deduction", re.compile(r"\b(?:" + alternatives("worked_tax_label") + r")\b", re.I)),
                       ("other", re.compile(r"\b(?:" + alternatives("worked_other_label") + r")\b", re.I)))
 # A sentence's end (not a decimal point).
 SENTENCE_STOP = re.compile(r"[.?!;](?=\s|$)")
-# An amount a rate is applied to ("$41,558.40 x 1.39%", "($41,558.40 - $14,000) x 17.5%"): the base
+# An amount a rate is applied to ("$52,000 x 1.6%", "($52,000 - $14,000) x 17.5%"): the base
 # of the worked figure, not it.
 TIMES_A_RATE = re.compile(r"(?:[^=();?!.]|\.\d)*?\)?\s*[x*×]\s*\d+(?:\.\d+)?\s?%", re.I)
 
@@ -256,7 +256,7 @@ ARITHMETIC = re.compile(r"[\s\d$,.+\-–*×x/()%]*", re.I)
 
 def _label_of(sentence: str) -> str | None:
     """The label a figure at the end of `sentence` is worked out under: the words before the chain of
-    "= sum = sum =" that leads to it ("ACC levy" in "ACC levy = $41,558.40 x 1.39% = "), or None."""
+    "= sum = sum =" that leads to it ("ACC levy" in "ACC levy = $52,000 x 1.6% = "), or None."""
     parts = sentence.split("=")
     if len(parts) < 2 or not ARITHMETIC.fullmatch(parts[-1]):
         return None

@@ -43,7 +43,7 @@ FIRST_PERSON = re.compile(r"^[\s,:;-]*(?:that\s+|if\s+|,\s*)?" + ASKER_WORDS, re
 def example_spans(text: str) -> list[tuple[int, int, bool]]:
     """The spans of the text that set out an example, opener to the end of its sentence, each with
     whether it is quoted from elsewhere (True) or a case the poster supposes (False)."""
-    # (A stop with a lower-case word after it, "at min. wage", is an abbreviation's, not a sentence's end.)
+    # (A stop with a lower-case word after it, "approx. half", is an abbreviation's, not a sentence's end.)
     ends = [e for _, e in sentence_spans(text) if not LOWER_CASE_NEXT.match(text, e)]
     openers = sorted([(m, True) for m in QUOTED.finditer(text)] + [(m, False) for m in SUPPOSED.finditer(text)],
                      key=lambda o: o[0].start())

@@ -435,7 +435,7 @@ class UnitMatcher:
 
     def match_topic(self, post: str, post_vector, allowed=None) -> UnitMatch | None:
         """The unit a whole story is about, when no sentence of it matched one: its asking sentences may
-        name nothing ("Is my understanding correct?", "What is the catch?") and lean on the topic the
+        name nothing ("Is that right?", "Why?") and lean on the topic the
         story names. Two readings of the whole post must agree on the unit: its cosine to the unit's
         nearest paraphrase (meaning) and the BM25 score of its words against the units' wordings
         (`lexicon`: the rare words that name a topic weigh most). Their sum, the BM25 score scaled by

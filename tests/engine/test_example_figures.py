@@ -158,13 +158,13 @@ def _roles(text: str) -> dict[str, str]:
                                         ("Loan balance after a year", "other"), ("Admin fees", "other")])
 def test_a_figure_worked_out_under_a_label_is_what_the_label_names(label, role):
     # The result is the label's kind; the base a tax rate is applied to is not the tax.
-    roles = _roles(f"{label} = $41,558.40 x 1.39% = $577.67")
-    assert roles["$577.67"] == role, roles
-    assert role != "deduction" or roles["$41,558.40"] != "deduction", roles
+    roles = _roles(f"{label} = $52,000 x 1.6% = $832")
+    assert roles["$832"] == role, roles
+    assert role != "deduction" or roles["$52,000"] != "deduction", roles
 
 
-@pytest.mark.parametrize("text,figure", [("Annual income = $799.20 x 52 = $41,558.40", "$41,558.40"),
-                                         ("ACC levy = $577.67 and my salary = $60,000", "$60,000"),
+@pytest.mark.parametrize("text,figure", [("Annual income = $1,000 x 52 = $52,000", "$52,000"),
+                                         ("ACC levy = $832 and my salary = $60,000", "$60,000"),
                                          ("My take home after tax = $1,000", "$1,000")])
 def test_a_figure_under_a_pay_label_or_its_own_clause_stays_income(text, figure):
     assert _roles(text)[figure] == "income", _roles(text)
@@ -197,8 +197,8 @@ def test_family_an_added_example_or_worked_sum_changes_no_figure_worked(engine, 
 
 
 def test_a_small_levy_in_a_worked_sum_is_not_asked_back_as_a_pay(engine):
-    d = decided(engine, "Working holiday tax refunds: how much do you get back? ACC levy = $41,558.40 x 1.39% = $577.67. "
-                        "Estimated weekly tax deduction based on projected annual income = ($1,470+$577.67)/52 = $39.38.")
+    d = decided(engine, "Working holiday tax refunds: how much do you get back? ACC levy = $52,000 x 1.6% = $832. "
+                        "Estimated weekly tax deduction based on projected annual income = ($1,470+$832)/52 = $44.27.")
     assert not (d.action == "clarify" and "amount" in (d.missing or [])), d.trace.to_json()
 
 
@@ -212,7 +212,7 @@ def test_a_question_back_about_a_figure_is_asked_only_of_the_askers_income(owner
     from nztax.frame import FrameAmount, QuestionFrame
     from nztax.settings import get_settings
 
-    amount = FrameAmount("$577.67", 10, 17, Decimal("577.67"), "annual", kind, 0.9, owner, 0.95, "income")
+    amount = FrameAmount("$832", 10, 17, Decimal("832"), "annual", kind, 0.9, owner, 0.95, "income")
     frame = QuestionFrame(asks="figure", asks_sure=0.9, asking=("How much do you get back?",), asks_each=("figure",),
                           amounts=(amount,), tax_year=None, year_text=None, conditions=(), scope="nz_tax", scope_sure=0.9,
                           story=True, scope_in=0.9, scope_other=None)
