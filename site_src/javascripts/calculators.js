@@ -486,12 +486,14 @@
    * skip link, heading anchors, contents) would then point at the address without its inputs and
    * reload the page. They follow the address as it is now. */
   function followAddress(doc) {
-    for (const a of doc.querySelectorAll("a[href*='#']")) {
-      let url;
-      try { url = new URL(a.href); } catch (e) { continue; }
-      if (url.origin === root.location.origin && url.pathname === root.location.pathname && url.hash) {
-        a.href = `${root.location.pathname}${root.location.search}${url.hash}`;
-      }
+    for (const a of doc.querySelectorAll("a[href*='#']")) followLink(a);
+  }
+
+  function followLink(a) {
+    let url;
+    try { url = new URL(a.href); } catch (e) { return; }
+    if (url.origin === root.location.origin && url.pathname === root.location.pathname && url.hash) {
+      a.href = `${root.location.pathname}${root.location.search}${url.hash}`;
     }
   }
 
@@ -538,6 +540,14 @@
 
   // Back and Forward between a calculator's own entries change only the query: put those inputs back.
   if (root.addEventListener) {
+    // The theme can resolve the page's links again after the first result wrote its inputs into the
+    // address (its bundle loads after the form); a link to a place on this page followed then would
+    // reload the page without them and drop the keyboard's place. So such a link follows the address
+    // as it is when it is followed.
+    root.document.addEventListener("click", (event) => {
+      const a = event.target && event.target.closest ? event.target.closest("a[href*='#']") : null;
+      if (a && root.document.querySelector("form.nz-calc[data-bound]")) followLink(a);
+    }, true);
     root.addEventListener("popstate", () => {
       for (const form of root.document.querySelectorAll("form.nz-calc")) {
         if (!form.dataset.bound || form.dataset.path !== root.location.pathname) continue;
