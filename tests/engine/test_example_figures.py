@@ -197,8 +197,14 @@ def test_family_an_added_example_or_worked_sum_changes_no_figure_worked(engine, 
 
 
 def test_a_small_levy_in_a_worked_sum_is_not_asked_back_as_a_pay(engine):
-    d = decided(engine, "Working holiday tax refunds: how much do you get back? ACC levy = $52,000 x 1.6% = $832. "
-                        "Estimated weekly tax deduction based on projected annual income = ($1,470+$832)/52 = $44.27.")
+    # A post setting out an example payslip's working under its own heading: the levy it works out
+    # is a levy, and the example's pay is the example's, so neither is asked back as the asker's.
+    post = ("Refund time: how much do you get back?\nTax deducted = income tax + ACC levy (not refunded)\nACC levy is 1.6%\n"
+            "(Example) You work 38 hours a week at $20.00 an hour.\nGross pay | Tax deducted | Take home\n"
+            "38 hours x $20.00 = $760.00 | $120.00* | $640.00\n*How the tax deducted is worked out\n"
+            "Yearly pay from the weekly pay = $760.00 x 52 weeks = $39,520\nTax on the first $15,600 = $15,600 x 10.5% = $1,638\n"
+            "ACC levy = $39,520 * 1.6% = $632.32\nWeekly deduction from the yearly figure = ($1,638+$632.32)/52 = $43.66")
+    d = decided(engine, post)
     assert not (d.action == "clarify" and "amount" in (d.missing or [])), d.trace.to_json()
 
 
