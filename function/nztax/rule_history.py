@@ -171,7 +171,7 @@ def _undated(rule: Rule, today: dt.date, recent_years: int) -> tuple[str, list[C
 
 
 def _figures(text: str) -> set[str]:
-    return set(re.findall(r"\$[\d,]+(?:\.\d+)?|\d+(?:\.\d+)?%", text))
+    return set(dated_working.WRITTEN_FIGURE.findall(text))
 
 
 def notes_for(text: str, today: dt.date, answer: str = "") -> list[tuple[str, list[Change], bool]]:
