@@ -49,3 +49,11 @@ def fake():
     yield server
     server.close()
 
+
+
+@pytest.fixture(scope="module")
+def bank():
+    """The answer units as shipped (data/units/), read once per test module."""
+    from nztax.units import UnitBank
+
+    return UnitBank.load(get_settings().units_dir)

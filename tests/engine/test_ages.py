@@ -10,7 +10,6 @@ from nztax import applies
 from nztax.ages import Age, read_ages
 from nztax.rules import default_rules
 from nztax.say import pct
-from nztax.units import UnitBank
 
 YEARS = ["2023-24", "2024-25", "2025-26", "2026-27"]
 
@@ -49,13 +48,6 @@ def test_the_age_a_figure_holds_from_changed_for_16_and_17_year_olds():
     1 April 2026, so a 16-year-old is outside the rule in 2025-26 and inside it in 2026-27."""
     rules = default_rules().years
     assert rules["2025-26"].data.kiwisaver.employer_min_age > rules["2026-27"].data.kiwisaver.employer_min_age
-
-
-@pytest.fixture(scope="module")
-def bank():
-    from nztax.settings import get_settings
-
-    return UnitBank.load(get_settings().units_dir)
 
 
 def test_every_condition_names_units_that_exist_and_hold_on_their_side(bank):

@@ -15,14 +15,6 @@ TAXED = "joining-and-contributing-to-kiwisaver/are-kiwisaver-withdrawals-taxed"
 BACKGROUND = "I have worked for the same company for twenty years and I turn 65 in March."
 
 
-@pytest.fixture(scope="module")
-def bank():
-    from nztax.settings import get_settings
-    from nztax.units import UnitBank
-
-    return UnitBank.load(get_settings().units_dir)
-
-
 def leads(bank, unit_id: str, year: str) -> tuple[str, str]:
     """The unit's lead as it opens a yes-or-no answer, and without its "Yes."."""
     unit = bank.get(unit_id)

@@ -22,14 +22,6 @@ def opens_with(engine, bank, text: str) -> bool:
     return out["answer"].startswith(lead) or out["answer"].startswith(opening_for(lead, ""))
 
 
-@pytest.fixture(scope="module")
-def bank():
-    from nztax.settings import get_settings
-    from nztax.units import UnitBank
-
-    return UnitBank.load(get_settings().units_dir)
-
-
 def test_the_asking_sentence_of_a_story_is_served_its_unit(engine, bank):
     assert opens_with(engine, bank, " ".join(BACKGROUND + [ASKED]))
 

@@ -404,15 +404,9 @@ def test_family_a_rule_question_with_an_unrelated_number_gets_the_same_kind_of_a
     ("topic", 0.1, False),       # an answer from the sources keeps the firm bar against a sure intent reading
 ])
 def test_a_story_about_another_subject_is_not_asked_back_for_figures(engine, proposed, scope_in, declined):
-    from dataclasses import replace
-
-    proposal, _ = engine._propose(STORY + "How much will I have once it's all paid?", None, None)
     # The intent reading sure of itself: the rows that lower the bar for an unsure one do not fire.
-    proposal = replace(proposal, action=proposed, missing=["income"] if proposed == "clarify" else [], calls=[],
-                       classification=replace(proposal.classification, confident=True))
-    frame = replace(engine.read_frame(proposal), scope="nz_tax", scope_sure=0.3, scope_in=scope_in,
-                    scope_other="mortgage", story=True, read_by="offline")
-    d = engine.settle(proposal, frame, None)
+    d = _settled_story(engine, STORY + "How much will I have once it's all paid?", proposed,
+                       ["income"] if proposed == "clarify" else [], scope_in, "mortgage")
     assert (d.action == "decline") is declined, d.trace.to_json()
     if declined:
         assert d.decline_to == table().scopes["mortgage"]
@@ -431,14 +425,7 @@ SAVE_OR_REPAY = ("My partner and I both put 3% of our pay into KiwiSaver and our
     ("How much tax does my employer take off its contribution?", 0.1, False),      # the tax side is what is asked
 ])
 def test_family_a_story_about_another_subject_asking_nothing_the_engine_answers(engine, asked, scope_in, declined):
-    from dataclasses import replace
-
-    proposal, _ = engine._propose(SAVE_OR_REPAY + asked, None, None)
-    proposal = replace(proposal, action="fact", calls=[], missing=[],
-                       classification=replace(proposal.classification, confident=True))
-    frame = replace(engine.read_frame(proposal), scope="nz_tax", scope_sure=0.3, scope_in=scope_in,
-                    scope_other="financial_advice", story=True, read_by="offline")
-    d = engine.settle(proposal, frame, None)
+    d = _settled_story(engine, SAVE_OR_REPAY + asked, "fact", [], scope_in, "financial_advice")
     assert (d.action == "decline") is declined, d.trace.to_json()
     if declined:
         assert d.decline_to == table().scopes["financial_advice"]
@@ -538,3 +525,16 @@ def test_a_rentals_outgoings_come_off_its_rent(engine):
                         "from the rental?").to_json()
     ((call,)) = out["tools"]
     assert call["arguments"]["other_income"] == 27000 and "$8,367" in out["answer"]
+
+
+def _settled_story(engine, text: str, action: str, missing: list, scope_in: float, scope_other: str):
+    """The engine's decision on a story whose intent reading proposes `action` and is sure of itself,
+    read as New Zealand tax unsurely (0.3) with `scope_in` and `scope_other` as given."""
+    from dataclasses import replace
+
+    proposal, _ = engine._propose(text, None, None)
+    proposal = replace(proposal, action=action, missing=missing, calls=[],
+                       classification=replace(proposal.classification, confident=True))
+    frame = replace(engine.read_frame(proposal), scope="nz_tax", scope_sure=0.3, scope_in=scope_in,
+                    scope_other=scope_other, story=True, read_by="offline")
+    return engine.settle(proposal, frame, None)

@@ -88,14 +88,6 @@ def test_a_post_naming_no_payment_in_its_question_or_opening_reads_none():
 
 # -- served through the engine (stories written for this test, in no real post's words) -----------
 
-@pytest.fixture(scope="module")
-def bank():
-    from nztax.settings import get_settings
-    from nztax.units import UnitBank
-
-    return UnitBank.load(get_settings().units_dir)
-
-
 def opening(engine, text: str) -> str:
     return engine.answer(text, use_faq=False, mode="offline").to_json()["answer"]
 

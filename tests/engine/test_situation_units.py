@@ -35,14 +35,6 @@ def test_a_situation_set_aside_is_not_named():
     assert situations_named("Does this apply to income other than casual work?") == frozenset()
 
 
-@pytest.fixture(scope="module")
-def bank():
-    from nztax.settings import get_settings
-    from nztax.units import UnitBank
-
-    return UnitBank.load(get_settings().units_dir)
-
-
 def opens_with(engine, bank, unit_id: str, text: str) -> bool:
     unit = bank.get(unit_id)
     out = engine.answer(text, use_faq=False, mode="offline").to_json()

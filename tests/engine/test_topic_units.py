@@ -17,14 +17,6 @@ ORDINARY = "An ordinary term deposit would be taxed at my own rate."
 CATCH = "What is the catch?"
 
 
-@pytest.fixture(scope="module")
-def bank():
-    from nztax.settings import get_settings
-    from nztax.units import UnitBank
-
-    return UnitBank.load(get_settings().units_dir)
-
-
 def opens_with(engine, bank, text: str) -> bool:
     unit = bank.get(UNIT)
     out = engine.answer(text, use_faq=False, mode="offline").to_json()

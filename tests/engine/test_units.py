@@ -8,16 +8,10 @@ import re
 import pytest
 
 from nztax.rules import default_rules
-from nztax.settings import get_settings
 from nztax.units import UnitBank, UnitsError, fill, opening_for, unit_values
 
 FIELD = re.compile(r"\{[^{}]*\}")
 CURRENT = "2026-27"  # the tax year of the engine fixtures' fixed day
-
-
-@pytest.fixture(scope="module")
-def bank():
-    return UnitBank.load(get_settings().units_dir)
 
 
 def first_sentence(text: str) -> str:
