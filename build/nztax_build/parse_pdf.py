@@ -23,6 +23,7 @@ _HEADING_LINE = re.compile(r"^(#{1,6})\s+(.*?)\s*$")
 _BOLD_LINE = re.compile(r"^\*\*(.+?)\*\*$")
 _PAGE_NUMBER_LINE = re.compile(r"^(?:page\s+)?\d+(?:\s*(?:of|/)\s*\d+)?$", re.I)
 _BLANK_RUNS = re.compile(r"\n{3,}")
+_HIGHLIGHT_TAG = re.compile(r"</?mark>")  # pymupdf4llm wraps highlighted text in <mark>: markup, not words
 EDGE_LINES = 2  # lines at the top and bottom of a page that may be a running header or footer
 RECURRING_SHARE = 0.5  # a line on at least this share of pages (and on two or more) is furniture
 OVERVIEW_SECTION = "Overview"
@@ -44,7 +45,7 @@ def parse_pdf(body: bytes, url: str, source_type: str = "guide_pdf", fallback_ti
     meta_title = (pdf.metadata or {}).get("title", "").strip()
     pdf.close()
 
-    page_lines = [[_unbold(line.rstrip()) for line in page.splitlines()] for page in pages]
+    page_lines = [[_unbold(_HIGHLIGHT_TAG.sub("", line).rstrip()) for line in page.splitlines()] for page in pages]
     title = meta_title or _first_heading(page_lines) or fallback_title
     text = "\n\n".join("\n".join(lines) for lines in _drop_running_lines(page_lines))
     text = _BLANK_RUNS.sub("\n\n", text).strip()

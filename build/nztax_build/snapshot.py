@@ -330,11 +330,13 @@ h1 { font-size: 17pt; margin-bottom: 4pt; }
 h2 { font-size: 13pt; margin-top: 10pt; }
 h3 { font-size: 11pt; margin-top: 8pt; }
 p.doc-meta { font-size: 8.5pt; color: #444444; }
-table { border-collapse: collapse; margin: 4pt 0; }
+table { border-collapse: collapse; margin: 16pt 0; }
 th, td { border: 0.5pt solid #777777; padding: 2pt 4pt; font-size: 8.5pt; }
-th { background-color: #e8e8e8; }
 code { font-family: monospace; }
 """
+# No header-cell fill: pymupdf's Story draws it again over later lines, and the parser then reads
+# them as highlighted and splits words where the fill ends. The wide table margin keeps a bold line
+# above a table from being read as its header row.
 PDF_MARGIN = 50  # points on every side of an A4 page
 PDF_FOOTER = "Paraphrased offline snapshot by nztax, not the official document. make crawl replaces it."
 

@@ -113,3 +113,28 @@ def test_pdfs_have_text_footer_and_fixed_metadata():
         if "/ir3g/" in page["url"]:
             questions = set(re.findall(r"^Question (\d+) ", text, flags=re.MULTILINE))
             assert len(questions) >= MIN_RETURN_GUIDE_QUESTIONS, f"IR3G has {len(questions)} questions"
+
+
+def test_pdfs_parse_back_to_their_authored_words(snapshot_sources):
+    """Every word the parser reads from a bundled PDF is a word of its authored source or the footer:
+    no highlight markup, and no word cut in two where a drawn fill ends (as 'combin ed')."""
+    from nztax_build.parse_pdf import parse_pdf
+    from nztax_build.snapshot import PDF_FOOTER
+
+    word = re.compile(r"[A-Za-z]{3,}")
+    by_url = {source.url: source for source in snapshot_sources}
+    checked = 0
+    for page in _manifest()["pages"]:
+        if page["content_type"] != "application/pdf":
+            continue
+        source = by_url[page["url"]]
+        document = parse_pdf((CORPUS / page["file"]).read_bytes(), page["url"])
+        parsed = "\n".join(section.text for section in document.sections)
+        assert "<mark>" not in parsed
+        authored_text = f"{source.title} {source.body} {PDF_FOOTER} Inland Revenue Page of"
+        # A compound hyphenated at a line end comes back joined ("whole-dollar" -> "wholedollar").
+        authored = set(word.findall(authored_text)) | set(word.findall(authored_text.replace("-", "")))
+        stray = sorted(set(word.findall(parsed)) - authored)
+        assert not stray, f"{page['url']}: words not in its source: {stray[:10]}"
+        checked += 1
+    assert checked >= MIN_PDFS
