@@ -30,8 +30,8 @@ from typing import Any
 
 import numpy as np
 
-from nztax import (answer_evidence, applies, asked_parts, calculator_links, composer, engine_parts, guard, llm_answer,
-                   rule_history, say, tax_side, unit_choice, units)
+from nztax import (answer_evidence, applies, asked_parts, calculator_links, composer, engine_parts, guard, leaning,
+                   llm_answer, rule_history, say, tax_side, unit_choice, units)
 from nztax.embedders import get_embedder
 from nztax.frame_notes import frame_notes, rule_without_year_figures
 from nztax.short_query import search_box_question
@@ -218,7 +218,16 @@ class Engine:
     def read_frame(self, decision: Decision):
         """The question frame of the text the decision was made on (its own turn, for a follow-up)."""
         slots = read_slots(decision.asked, self.rules) if decision.used_history else decision.slots
-        return read_frame(decision.asked, slots, self.frame_model, self.settings.frame_bar, self.speller.knows)
+        frame = read_frame(decision.asked, slots, self.frame_model, self.settings.frame_bar, self.speller.knows)
+        # (A short asking sentence that leans on the story is read with the post's opening: leaning.py.)
+        reads_alone = None if isinstance(self.retriever, MissingIndex) else self._reads_alone
+        return leaning.with_readings(frame, decision.asked, reads_alone)
+
+    def _reads_alone(self, sentence: str) -> bool:
+        """Whether a post's sentence, on its own, is near an answer unit (`asked_unit_agree_score`)."""
+        scores = self.unit_matcher.scores(sentence, self.retriever.embed_query(without_denied(sentence)),
+                                          _reading_of(self.rules, sentence), True)
+        return max(scores.values(), default=0.0) >= self.settings.asked_unit_agree_score
 
     def understand(self, question: str, history: list[dict] | None, tax_year: str | None) -> tuple[Decision, Any]:
         """The decision for a question, and its embedding (reused by retrieval): the intent reading
@@ -249,7 +258,7 @@ class Engine:
             return decide(decision.asked, lifted, self.rules, history=history, tax_year=tax_year, slots=decision.slots)
 
         def asked_alone():  # how the post's asking sentence(s) read on their own
-            asking = " ".join(frame.asking)
+            asking = " ".join(frame.read_as(s) for s in frame.asking)  # (one leaning on the story with its opening)
             return self.classifier.classify(asking, self._embed(asking), read_slots(asking, self.rules))
 
         return apply_table(decision, frame, self.settings, redecide=redecide, in_scope=in_scope, asked_alone=asked_alone)

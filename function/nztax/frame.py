@@ -101,6 +101,13 @@ class QuestionFrame:
     rate_given: bool = False    # the question names the tax rate its figure is worked at ("those paying 33% tax")
     # A tax withheld under a name the sources never use (another country's withholding tax).
     foreign_withholding: bool = False
+    # Each asking sentence as read against units and intents: the post's opening joined to one that
+    # leans on the story ("Is that right?"; leaning.py); empty when every sentence is read as written.
+    asking_read: tuple[str, ...] = ()
+
+    def read_as(self, sentence: str) -> str:
+        """The text an asking sentence is read as (`asking_read`)."""
+        return dict(zip(self.asking, self.asking_read)).get(sentence, sentence)
 
     def asks_surely(self, bar: float) -> tuple[str, ...]:
         """What the asking sentences ask, only those read at least `bar` sure: a calculation answers a
@@ -152,7 +159,8 @@ class QuestionFrame:
                 **({} if self.scope_in is None else {"scope_in": round(self.scope_in, 2), "scope_other": self.scope_other}),
                 "story": self.story,
                 "read_by": self.read_by, "ages": [a.to_json() for a in self.ages], "rate_given": self.rate_given,
-                **({"foreign_withholding": True} if self.foreign_withholding else {})}
+                **({"foreign_withholding": True} if self.foreign_withholding else {}),
+                **({"asking_read": list(self.asking_read)} if self.asking_read else {})}
 
 
 def conditions(slots: Slots) -> tuple[str, ...]:

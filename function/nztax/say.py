@@ -509,9 +509,10 @@ def decision_values(decision: Decision, tool_results: list | None, values: dict[
 
 
 def asking_of(decision: Decision) -> list[str]:
-    """A story's asking sentence(s), from its frame (none for a one-line question: it is its own)."""
+    """A story's asking sentence(s), from its frame (none for a one-line question: it is its own), each
+    as the frame reads it (a sentence leaning on the story with the post's opening: leaning.py)."""
     frame = decision.trace.frame if decision.trace is not None else {}
-    return list(frame.get("asking") or []) if frame.get("story") else []
+    return list(frame.get("asking_read") or frame.get("asking") or []) if frame.get("story") else []
 
 
 def cents_per_dollar(rate) -> str:

@@ -46,8 +46,11 @@ def asking_sentences(engine, frame, texts, read: bool = True) -> list[AskingSent
     """The sentences `texts` of a post as the matcher reads them, each with what the frame reads it
     as asking (`read`: with the engine's reading of its figures and conditions)."""
     each = dict(zip(frame.asking, zip(frame.asks_each, frame.asks_each_sure or (1.0,) * len(frame.asks_each))))
-    return [AskingSentence(s, engine.retriever.embed_query(without_denied(s)),
-                           reading(read_slots(s, engine.rules)) if read else None, *each.get(s, (None, 0.0)))
+    # (A sentence leaning on its story is matched as the frame reads it: with the post's opening, leaning.py.)
+    read_as = {s: frame.read_as(s) for s in texts} if read else {s: s for s in texts}
+    return [AskingSentence(s, engine.retriever.embed_query(without_denied(read_as[s])),
+                           reading(read_slots(read_as[s], engine.rules)) if read else None, *each.get(s, (None, 0.0)),
+                           read_as=read_as[s] if read_as[s] != s else None)
             for s in texts]
 
 

@@ -67,6 +67,7 @@ class AskingSentence:
     reading: object
     asks: str | None = None  # what the frame reads it as asking (frame.ASK_KINDS), and how sure
     asks_sure: float = 0.0
+    read_as: str | None = None  # the text matched in its place (leaning.py: the opening with a sentence leaning on it)
 
 
 def servable(bank: UnitBank, withheld: dict[str, str] | None = None) -> list[Unit]:
@@ -393,26 +394,36 @@ class UnitMatcher:
         post = self.post_cosines(post_vector)
         weight = self.settings.asked_unit_post_weight
         post_nearest = max(post.items(), key=lambda kv: kv[1], default=(None, 0.0))
-        best: dict[int, tuple[float, float, str]] = {}  # unit -> (sum, its sentence's score, that sentence)
+        # unit -> (sum, its sentence's score, that sentence, the score that sentence agrees at)
+        best: dict[int, tuple[float, float, str, float]] = {}
+        plain: set[int] = set()  # the units a sentence read as written scored
         nearest: set[int] = set()  # the unit each sentence is nearest, among those it may have
-        for sentence in asking:
-            scored = {unit: score for unit, score in self.scores(sentence.text, sentence.vector, sentence.reading, True).items()
+        # (A sentence read as written first: one read with the post's opening, `read_as`, does not take
+        # a unit from it, so the opening answers the sentence that names what the unit answers.)
+        for sentence in sorted(asking, key=lambda s: s.read_as is not None):
+            scored = {unit: score for unit, score in self.scores(sentence.read_as or sentence.text, sentence.vector,
+                                                                 sentence.reading, True).items()
                       if allowed is None or allowed(self.units[unit], sentence)}
+            # (Read with the post's opening, a sentence overlaps the whole post: its agreeing with it is
+            # no second reading, so it must score what a sentence standing alone must.)
+            agree_bar = self.settings.asked_unit_min_score if sentence.read_as else self.settings.asked_unit_agree_score
             if scored and sentence.text in agreeing_only:
                 unit = max(scored, key=scored.get)
                 agrees = (unit == post_nearest[0] and post_nearest[1] >= self.settings.asked_unit_agree_post
-                          and scored[unit] >= self.settings.asked_unit_agree_score)
+                          and scored[unit] >= agree_bar)
                 scored = {unit: scored[unit]} if agrees else {}
             if scored:
                 nearest.add(max(scored, key=scored.get))
             for unit, score in scored.items():
                 total = score + weight * post.get(unit, 0.0)
-                if total > best.get(unit, (float("-inf"),))[0]:
-                    best[unit] = (total, score, sentence.text)
+                if total > best.get(unit, (float("-inf"),))[0] and not (sentence.read_as and unit in plain):
+                    best[unit] = (total, score, sentence.text, agree_bar)
+            if sentence.read_as is None:
+                plain.update(scored)
         ranked = sorted(best.items(), key=lambda kv: -kv[1][0])
         if not ranked:
             return None
-        unit, (total, score, text) = ranked[0]
+        unit, (total, score, text, agree_bar) = ranked[0]
         runner = ranked[1][1][0] if len(ranked) > 1 else 0.0
         margin = self.settings.asked_unit_margin * (2 if declined else 1)
         if total - runner < margin or (post and post.get(unit, 0.0) < self.settings.asked_unit_post_least):
@@ -420,7 +431,7 @@ class UnitMatcher:
         if declined and score < self.settings.asked_unit_over_decline:
             return None
         agree = (unit in nearest and post_nearest[0] == unit and post_nearest[1] >= self.settings.asked_unit_agree_post
-                 and score >= self.settings.asked_unit_agree_score)
+                 and score >= agree_bar)
         if not agree and (not story or score < self.settings.asked_unit_min_score):
             return None
         return UnitMatch(self.units[unit], round(total, 4), round(runner, 4), sentence=text)

@@ -182,6 +182,32 @@ def test_an_asking_sentence_under_the_bar_is_served_only_when_the_whole_post_is_
     assert m.match_asked([AskingSentence("epsilon", near(0.7, 0), PLAIN)], near(0.9, 0)) is None
 
 
+def test_a_sentence_read_with_the_post_s_opening_agrees_with_the_post_only_at_the_bar_of_one_alone():
+    """Joined to the opening (leaning.py), a sentence overlaps the whole post: its agreeing with the
+    whole post's nearest unit is no second reading, so it must score `asked_unit_min_score`."""
+    from nztax.unit_match import AskingSentence
+
+    m, near = _agree_matcher()
+    read_alone = AskingSentence("epsilon", near(0.8, 0), PLAIN)
+    read_with_opening = AskingSentence("epsilon", near(0.8, 0), PLAIN, read_as="omega epsilon")
+    assert m.match_asked([read_alone], near(0.75, 0), story=False).unit.slug == "a"
+    assert m.match_asked([read_with_opening], near(0.75, 0), story=False) is None
+    assert m.match_asked([read_with_opening], near(0.75, 0), story=False, agreeing_only=frozenset({"epsilon"})) is None
+    joined_high = AskingSentence("epsilon", near(0.9, 0), PLAIN, read_as="omega epsilon")
+    assert m.match_asked([joined_high], near(0.75, 0), story=False).unit.slug == "a"
+
+
+def test_a_sentence_read_as_written_keeps_the_unit_it_scored_from_one_read_with_the_opening():
+    from nztax.unit_match import AskingSentence
+
+    m, near = _agree_matcher()
+    named = AskingSentence("epsilon", near(0.9, 0), PLAIN)
+    leaning = AskingSentence("zeta", near(0.95, 0), PLAIN, read_as="omega zeta")
+    for order in ([named, leaning], [leaning, named]):
+        found = m.match_asked(order, near(0.75, 0))
+        assert found is not None and found.sentence == "epsilon"
+
+
 def test_a_post_of_two_sentences_is_served_by_its_asking_sentence_only_when_the_post_agrees():
     from nztax.unit_match import AskingSentence
 
