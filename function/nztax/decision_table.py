@@ -205,12 +205,15 @@ def lead_fits(decision, frame: QuestionFrame, asked_alone: Callable[[], object] 
 
 def asked_unread(decision, frame: QuestionFrame, settings, asked_alone: Callable[[], object] | None) -> bool:
     """Whether a story's asking sentence(s), read on their own, match no intent of the catalogue (the
-    best below NZTAX_INTENT_MIN_SCORE): what is asked is none of the questions the engine answers, and a
-    sure reading of the whole post came from the story's words around it."""
+    best below NZTAX_INTENT_MIN_SCORE), or only the one that asks back what a vague question is about
+    (the catalogue's `does: clarify` intent, which names no question of its own): what is asked is
+    none of the questions the engine answers, and a sure reading of the whole post came from the
+    story's words around it."""
     if not frame.story or asked_alone is None or decision.action in ("refuse", "decline"):
         return False
     alone = asked_alone()
-    return alone is not None and alone.score < settings.intent_min_score
+    return alone is not None and (alone.score < settings.intent_min_score
+                                  or getattr(alone.intent, "does", None) == "clarify")
 
 
 def facts_of(decision, frame: QuestionFrame, settings, asked_alone: Callable[[], object] | None = None,

@@ -423,6 +423,10 @@ SAVE_OR_REPAY = ("My partner and I both put 3% of our pay into KiwiSaver and our
     ("Which of the two would leave us with more in twenty years?", 0.1, True),
     ("Which of the two would leave us with more in twenty years?", 0.5, False),   # not sure it is not tax
     ("How much tax does my employer take off its contribution?", 0.1, False),      # the tax side is what is asked
+    # Read on its own only as the catalogue's ask-back for a vague question, which names no question of
+    # its own: what is asked is still none of the engine's questions.
+    ("Can you help me with this?", 0.1, True),
+    ("Can you help me with this?", 0.5, False),
 ])
 def test_family_a_story_about_another_subject_asking_nothing_the_engine_answers(engine, asked, scope_in, declined):
     d = _settled_story(engine, SAVE_OR_REPAY + asked, "fact", [], scope_in, "financial_advice")
