@@ -205,12 +205,16 @@ def lead_fits(decision, frame: QuestionFrame, asked_alone: Callable[[], object] 
 
 def asked_unread(decision, frame: QuestionFrame, settings, asked_alone: Callable[[], object] | None) -> bool:
     """Whether a story's asking sentence(s), read on their own, match no intent of the catalogue (the
-    best below NZTAX_INTENT_MIN_SCORE): what is asked is none of the questions the engine answers, and a
-    sure reading of the whole post came from the story's words around it."""
+    best below NZTAX_INTENT_MIN_SCORE), or only the one that asks back what a vague question is about
+    (the catalogue's `does: clarify` intent, which names no question of its own) while they ask for no
+    figure (a vague "how much tax will I pay?" still asks the person's own tax): what is asked is none
+    of the questions the engine answers, and a sure reading of the whole post came from the story's
+    words around it."""
     if not frame.story or asked_alone is None or decision.action in ("refuse", "decline"):
         return False
     alone = asked_alone()
-    return alone is not None and alone.score < settings.intent_min_score
+    return alone is not None and (alone.score < settings.intent_min_score
+                                  or getattr(alone.intent, "does", None) == "clarify" and not frame.asks_figure)
 
 
 def facts_of(decision, frame: QuestionFrame, settings, asked_alone: Callable[[], object] | None = None,
@@ -247,8 +251,11 @@ def facts_of(decision, frame: QuestionFrame, settings, asked_alone: Callable[[],
                  pays_employee=decision.action == "decline" and pays_employee(),
                  payment_as_income=decision.action == "calculate" and any(name != EXTRA_PAY_TOOL for name, _ in decision.calls)
                  and pays_employee(),
-                 # (Read only for a story surely about another subject: the asking sentences' own reading costs an embedding.)
-                 asked_unread=out_of_scope >= settings.frame_scope_bar and asked_unread(decision, frame, settings, asked_alone),
+                 # (Read only for a story surely, or more likely than not, about another subject: the asking
+                 # sentences' own reading costs an embedding.)
+                 asked_unread=(out_of_scope >= settings.frame_scope_bar or frame.scope_in is not None
+                               and frame.scope_in < settings.frame_scope_in_bar)
+                 and asked_unread(decision, frame, settings, asked_alone),
                  questioned_not_theirs=_questioned_not_theirs(decision, frame, bar))
 
 

@@ -50,6 +50,7 @@ from nztax.literal_screen import screen_patterns
 
 DATA = Path(__file__).resolve().parent / "data" / "opening_fit.yaml"
 NAME = re.compile(r"^([A-Z][a-z]+)(?:'s)?\s+(.*)$", re.S)
+FIGURE = re.compile(r"\d")  # a rate, an amount or a number of weeks: any figure a sentence states
 
 
 @functools.lru_cache(maxsize=1)
@@ -240,11 +241,16 @@ def defines_another_term(question: str, sentence: str) -> bool:
     return m is not None and not words(m.group("term")) <= words(question)
 
 
-def for_another_situation(question: str, sentence: str) -> bool:
+def for_another_situation(question: str, sentence: str, hit=None) -> bool:
     """Whether the sentence opens with a clause setting a situation (`situation_clause`) the question
-    does not name: it states that situation's rule, not the one asked."""
+    does not name: it states that situation's rule, not the one asked. So does a sentence stating a
+    figure under a heading naming a situation the question does not name ("Your employer must deduct
+    3% while the reduction lasts" under "Temporary rate reduction"): the figure is that situation's,
+    and opening with it would state it as the asker's."""
     m = _data()["situation_clause"].match(sentence.strip())
     set_out = situations_named(m.group(0)) if m else frozenset()
+    if hit is not None and FIGURE.search(sentence):
+        set_out |= situations_named(_heading(hit))
     return bool(set_out) and not set_out & situations_named(question)
 
 
@@ -254,7 +260,7 @@ def off_question(question: str, sentence: str, hit, context: str | None = None) 
     sentence) leaning on the sentence before it. Unlike a worked example, the rule at work on the
     question, a sentence from another passage may open instead of it (say.topic)."""
     return (other_subject(question, sentence, hit, context) or defines_another_term(question, sentence)
-            or for_another_situation(question, sentence) or turned_other_way(question, sentence)
+            or for_another_situation(question, sentence, hit) or turned_other_way(question, sentence)
             or (hit is not None and leans_on_before(sentence)))
 
 

@@ -423,12 +423,34 @@ SAVE_OR_REPAY = ("My partner and I both put 3% of our pay into KiwiSaver and our
     ("Which of the two would leave us with more in twenty years?", 0.1, True),
     ("Which of the two would leave us with more in twenty years?", 0.5, False),   # not sure it is not tax
     ("How much tax does my employer take off its contribution?", 0.1, False),      # the tax side is what is asked
+    # Read on its own only as the catalogue's ask-back for a vague question, which names no question of
+    # its own: what is asked is still none of the engine's questions.
+    ("Which of them is right?", 0.1, True),
+    ("Which of them is right?", 0.5, False),
 ])
 def test_family_a_story_about_another_subject_asking_nothing_the_engine_answers(engine, asked, scope_in, declined):
     d = _settled_story(engine, SAVE_OR_REPAY + asked, "fact", [], scope_in, "financial_advice")
     assert (d.action == "decline") is declined, d.trace.to_json()
     if declined:
         assert d.decline_to == table().scopes["financial_advice"]
+
+
+PAY_CUT = ("I've worked at the same garden centre for six years. Last week the manager told me my hourly rate is "
+           "being cut by $3 because the business is struggling. Nothing was put in writing. ")
+
+
+@pytest.mark.parametrize("asked, scope_in, declined", [
+    # Asked back for an income, while what is asked matches no question the engine answers and the story
+    # is more likely another subject than tax: declined there, below the sure bar.
+    ("Is that even legal?", 0.3, True),
+    ("Is that even legal?", 0.5, False),                 # tax about as likely as not: the rows keep the sure bar
+    ("How much tax comes off my pay now?", 0.3, False),  # a figure of the person's own tax is asked
+])
+def test_family_a_story_asked_back_for_figures_asking_nothing_the_engine_answers(engine, asked, scope_in, declined):
+    d = _settled_story(engine, PAY_CUT + asked, "clarify", ["income"], scope_in, "employment_law")
+    assert (d.action == "decline") is declined, d.trace.to_json()
+    if declined:
+        assert d.decline_to == table().scopes["employment_law"]
 
 
 @pytest.mark.parametrize("scope, scope_in, declined", [

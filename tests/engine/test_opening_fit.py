@@ -196,6 +196,20 @@ def test_a_sentence_setting_out_a_situation_opens_only_a_question_naming_it():
     assert may_open("I started a new job.", "If you are going to a new job, give your employer a KS2.", None)
 
 
+def test_a_figure_under_a_heading_setting_out_a_situation_opens_only_a_question_naming_it():
+    # The figure is the situation's (a reduced rate while a reduction lasts), not the asker's; a sentence
+    # under that heading stating no figure, or the same figure for a question naming the situation, may open.
+    sentence = "Your employer must deduct 2% while the reduction lasts."
+    hit = _hit(sentence, section="What your employer does", title="Temporary rate reduction")
+    assert not may_open("My boss told me my hourly rate is being reduced by $4. Is that allowed?", sentence, hit)
+    assert may_open("I have a temporary rate reduction on my KiwiSaver. What does my employer deduct?", sentence, hit)
+    assert may_open("My boss told me my hourly rate is being reduced by $4. Is that allowed?",
+                    "Your employer keeps deducting while the reduction lasts.", hit)
+    # (Under a heading naming no situation, a figure is read as before.)
+    assert may_open("My boss told me my hourly rate is being reduced by $4. Is that allowed?", sentence,
+                    _hit(sentence, section="What your employer does", title="Contribution rates"))
+
+
 def test_shares_are_read_as_an_investment_not_the_verb_or_a_portion():
     # Sharing a home or one's share of a cost names no investment: a question about a property that
     # says so is not kept from a lead on property.
