@@ -104,6 +104,8 @@ class Engine:
         self._unit_kinds = None
         self._page_titles: dict[str, str] | None = None
         self._parts_tried = False
+        if isinstance(retriever, Retriever):
+            retriever.units_source = self._units_for_search
 
     # -- loading -------------------------------------------------------------------------------
 
@@ -436,6 +438,10 @@ class Engine:
                                      partial(_reading_of, self.rules), code_names(self.rules))
 
         return self._once("_unit_matcher", build)
+
+    def _units_for_search(self):
+        """The unit matcher's units and paraphrase vectors, for search's page ranking by units."""
+        return self.unit_matcher.units, self.unit_matcher.vectors
 
     @property
     def vocabulary(self):
