@@ -1,4 +1,4 @@
-"""Pages ranked by the answer units' questions: a third ranking for a long query (issue 43).
+"""Pages ranked by the answer units' questions: one more ranking for a long query (issue 43).
 
 In: the servable answer units (each a question with its paraphrases, written the ways people ask it,
 citing the corpus page that answers it), their paraphrase vectors (`units.npz` beside the index, the
@@ -15,7 +15,6 @@ keep the votes the other rankings give them.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Sequence
@@ -25,11 +24,6 @@ import numpy as np
 from nztax.units import UnitBank, load_withheld
 
 BLOCK_ROWS = 512  # paraphrase rows per matrix-vector product (`UnitPages._cosines`)
-
-
-def page_key(url: str) -> str:
-    """A page address without scheme, fragment or trailing slash (units and chunks may differ so)."""
-    return re.sub(r"^https?://", "", url.split("#", 1)[0].lower()).rstrip("/")
 
 
 @dataclass
@@ -53,12 +47,14 @@ class UnitPages:
             return None
         page_of: dict[str, int] = {}
         for url, page in zip(child_urls, child_page):
-            page_of.setdefault(page_key(url), int(page))
+            page_of.setdefault(url, int(page))
         keep_rows, row_unit, unit_page = [], [], []
         row = 0
         for unit in units:
             n = len(unit.paraphrases)
-            page = page_of.get(page_key(unit.source.url)) if unit.source else None
+            # The build withholds a unit whose page is not in the index at exactly its address
+            # (`nztax_build.unit_support`), so a servable unit's address is its page's.
+            page = page_of.get(unit.source.url) if unit.source else None
             if page is not None and unit.id not in exclude:
                 keep_rows.extend(range(row, row + n))
                 row_unit.extend([len(unit_page)] * n)
