@@ -98,17 +98,18 @@ def _page_order(retriever):
 
 
 def test_a_page_with_a_matching_unit_paraphrase_rises_and_others_stay(retriever, units_on):
-    before = _page_order(retriever)
+    vector = retriever.embed_query(LONG_RATES_QUESTION)
+    units_on([], np.zeros((0, len(vector)), dtype=np.float32), long_query_unit_weight=0.0)
+    before = _page_order(retriever)  # no unit's vote
     assert len(before) >= 3
     raised = before[2]
-    vector = retriever.embed_query(LONG_RATES_QUESTION)
     units = [_unit("near", raised, "the post itself")]
+    units_on(units, np.stack([-vector, vector]), long_query_unit_weight=0.0)
+    assert _page_order(retriever) == before  # weight 0: the ranking is off
     units_on(units, np.stack([-vector, vector]), long_query_unit_weight=2.0)
     after = _page_order(retriever)
     assert after[0] == raised
     assert set(before) <= set(after)  # pages no unit cites keep their places in the ranking
-    units_on(units, np.stack([-vector, vector]), long_query_unit_weight=0.0)
-    assert _page_order(retriever) == before  # weight 0: the ranking is off
 
 
 def test_the_unit_ranking_leaves_short_queries_alone(retriever, units_on):
