@@ -104,6 +104,8 @@ class Engine:
         self._unit_kinds = None
         self._page_titles: dict[str, str] | None = None
         self._parts_tried = False
+        if isinstance(retriever, Retriever):
+            retriever.units_source = self._units_for_search
 
     # -- loading -------------------------------------------------------------------------------
 
@@ -419,7 +421,7 @@ class Engine:
     def build_parts(self) -> None:
         """Build now every part otherwise built on first use (the intent classifier, the speller,
         the frame's model, the citation sections, the unit matcher, the known-words vocabulary, the
-        index's identifier postings), so no question's CPU budget pays for them. Those stored beside
+        index's identifier postings, search's page ranking by the units), so no question's CPU budget pays for them. Those stored beside
         the index at build time for these very inputs are read from there instead (engine_parts.py);
         the frame's model, which needs the query model, comes last, so the rest is ready while the
         query model is still loading."""
@@ -429,6 +431,7 @@ class Engine:
             # A first keyword search sets up what every search then reuses (the tokenizer's
             # stemmer, the progress-bar lock bm25s takes even with no bar shown).
             self.retriever.search("tax", mode="bm25")
+            self.retriever.unit_pages  # a long post's page ranking by the units (from the matcher above)
         for module in LAZY_ANSWER_MODULES:  # while the query model is still loading, not in the first answer
             importlib.import_module(module)
         self.frame_model
@@ -445,6 +448,10 @@ class Engine:
                                      partial(_reading_of, self.rules), code_names(self.rules))
 
         return self._once("_unit_matcher", build)
+
+    def _units_for_search(self):
+        """The unit matcher's units and paraphrase vectors, for search's page ranking by units."""
+        return self.unit_matcher.units, self.unit_matcher.vectors
 
     @property
     def vocabulary(self):

@@ -29,7 +29,10 @@ How a hybrid search works:
    and BM25's first `long_query_bm25_passes` children pass the floor's cosine test. Its dense score's page-vector
    weight (`long_query_page_vector_weight`) and whether its BM25 query counts each word once
    (`long_query_bm25_distinct`) are settings of their own; the defaults are the short query's (the
-   alternatives won on the real-post development part and lost on the frozen part).
+   alternatives won on the real-post development part and lost on the frozen part). A fourth
+   ranking may vote in it (`long_query_unit_weight`, 0 = off): pages ranked by the answer units'
+   paraphrases nearest the post (`unit_pages.py`), each as its best dense chunk; its first
+   `long_query_unit_passes` pages pass the cosine floor as BM25's first chunks do.
 
 `Hit.tax_year` is the chunk's tax years joined with ", " ("2025-26, 2026-27"), or None when the
 chunk is not tied to a year; the list itself is `Hit.tax_years`.
@@ -56,7 +59,9 @@ from nztax.index import (
 )
 from nztax.contract import SOURCE_TYPES  # noqa: F401 (re-exported for the CLI)
 from nztax.query_expansion import default_expander
+from nztax.sentences import asking_sentences
 from nztax.settings import Settings, get_settings
+from nztax.unit_pages import UnitPages
 
 MODES = ("hybrid", "bm25", "dense")
 # The search tool hands passages to a model; more than this only costs tokens.
@@ -126,6 +131,11 @@ class Retriever:
         self._years = [frozenset(c.get("tax_years") or ()) for c in index.children]
         self._all_rows = np.ones(n, dtype=bool)
         self._identifier_arrays: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+        self._unit_pages: UnitPages | None | bool = False  # False: not loaded yet
+        # () -> (servable units, their paraphrase vectors in `unit_match.paraphrase_rows` order): the
+        # engine hands over its unit matcher's, so the bank is not read twice; None: read it here.
+        self.units_source = None
+        self._unit_lock = threading.Lock()
 
     @classmethod
     def load(cls, index_dir: Path | str | None = None, settings: Settings | None = None,
@@ -379,10 +389,14 @@ class Retriever:
                 bm25_weight *= best_coverage ** s.bm25_coverage_power
             lists = [(bm25_ranked, bm25_weight), (dense_ranked, dense_weight), (ident_ranked, s.rrf_weight_identifier)]
             scores = rrf_fuse(lists, rrf_k)
+            unit_rows: list[int] = []
             if long_query and s.long_query_page_fusion:
                 # A post asks about a page: fused per chunk, a page ranked first by both rankings
                 # through two different chunks lost to a page both ranked second through one chunk.
-                scores = self._page_fused(lists, rrf_k, scores)
+                unit_rows = self._unit_page_rows(query, query_vector, dense, cosine, allowed, depth)
+                for row in unit_rows:
+                    scores.setdefault(row, 0.0)  # a page only the units name orders by its votes alone
+                scores = self._page_fused([*lists, (unit_rows, s.long_query_unit_weight)], rrf_k, scores)
             # Equal fused scores (e.g. ranks 1+2 vs 2+1) are broken by the dense cosine.
             ranked = sorted(scores, key=lambda row: (-round(scores[row], 12), -float(cosine[row])))
             named = set(ident_ranked)
@@ -392,10 +406,39 @@ class Retriever:
             # A post's vector is an average over its whole story, so the passage that matches its
             # words best can sit under the cosine floor (measured: the right page at BM25's rank 1
             # dropped). The query-level test above still decides whether anything is relevant.
-            kept = named | set(bm25_ranked[:s.long_query_bm25_passes]) if long_query else named
+            kept = (named | set(bm25_ranked[:s.long_query_bm25_passes]) | set(unit_rows[:s.long_query_unit_passes])
+                    if long_query else named)
             passes = {row for row in ranked if row in kept or cosine[row] >= floor} if relevant else set()
         cap = self.settings.long_query_sections_per_page if long_query else self.settings.max_sections_per_page
         return self._parents([row for row in ranked if row in passes], scores, k, cap)
+
+    @property
+    def unit_pages(self) -> UnitPages | None:
+        """The answer units' questions as a page ranking (`unit_pages.py`), made on first use."""
+        if self._unit_pages is False:
+            with self._unit_lock:
+                if self._unit_pages is False:
+                    urls = [c.get("url", "") for c in self.index.children]
+                    self._unit_pages = (UnitPages.load(self.index, self.settings.units_dir, self.embedder)
+                                        if self.units_source is None
+                                        else UnitPages.from_units(*self.units_source(), urls, self.index.child_page))
+        return self._unit_pages
+
+    def _unit_page_rows(self, query: str, query_vector: np.ndarray, dense: np.ndarray, cosine: np.ndarray,
+                        allowed: np.ndarray, depth: int) -> list[int]:
+        """The unit ranking's pages as their best dense chunks ([] at weight 0 or without unit vectors)."""
+        s = self.settings
+        if not s.long_query_unit_weight or self.unit_pages is None:
+            return []
+        vectors = []
+        if s.long_query_unit_query in ("asking", "both"):
+            asked = " ".join(asking_sentences(query))
+            vectors.append(self.embed_query(asked) if asked and asked != query else query_vector)
+        if s.long_query_unit_query in ("post", "both"):
+            vectors.append(query_vector)
+        rows = self.unit_pages.ranked_rows(vectors, s.long_query_unit_pool, depth, self.index.child_page, dense, allowed)
+        self._fill_cosine(cosine, rows, query_vector)
+        return rows
 
     def _page_fused(self, lists: Sequence[tuple[Sequence[int], float]], rrf_k: int,
                     chunk_scores: dict[int, float]) -> dict[int, float]:

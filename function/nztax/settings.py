@@ -75,6 +75,7 @@ Tax figures never live here: they are in `nztax/rules/*.yaml`.
 | NZTAX_LONG_QUERY_BM25_PASSES | 5 | search, long query: BM25's first this many chunks pass the relevance floor's cosine test (0 = none) |
 | NZTAX_LONG_QUERY_RRF_K / NZTAX_LONG_QUERY_WEIGHT_BM25 / NZTAX_LONG_QUERY_WEIGHT_DENSE | 5 / 1.0 / 1.0 | fusion for a long query (NZTAX_RRF_K and NZTAX_RRF_WEIGHT_BM25/DENSE are then for short ones); learned on the real-post development part |
 | NZTAX_LONG_QUERY_PAGE_VECTOR_WEIGHT | 0.5 | NZTAX_PAGE_VECTOR_WEIGHT for a long query (1.0 won on the real-post development part and lost on the frozen part, docs/retrieval.md) |
+| NZTAX_LONG_QUERY_UNIT_WEIGHT / NZTAX_LONG_QUERY_UNIT_QUERY / NZTAX_LONG_QUERY_UNIT_POOL / NZTAX_LONG_QUERY_UNIT_PASSES | 0.5 / post / 2 / 1 | search, long query: RRF weight of a page ranking by the answer units' paraphrases nearest the post (0 = off); `asking`, `post` or `both` compared with them; a page's score is the mean of its best this-many units; that ranking's first this-many pages pass the cosine floor (docs/retrieval.md) |
 | NZTAX_LONG_QUERY_BM25_DISTINCT | 0 | search, long query: 1 = BM25 counts each query word once, however often the post repeats it (won on development, lost on the frozen part, docs/retrieval.md) |
 | NZTAX_RETRIEVAL_CANDIDATES | 50 | candidates taken from each ranking before fusion |
 | NZTAX_RELEVANCE_FLOOR | unset | min. query-passage cosine for a hit; unset = the embedder's calibrated floor |
@@ -233,6 +234,16 @@ class Settings:
     # more on the page's vector, and its BM25 query counting each word once.
     long_query_page_vector_weight: float = 0.5
     long_query_bm25_distinct: bool = False
+    # A fourth vote in a long query's page fusion: pages ranked by the answer units' paraphrases
+    # nearest the post (`unit_pages.py`); its weight (0 = off), what is compared with the paraphrases
+    # (the asking sentences, the whole post, or both summed), how many of a page's best units its
+    # score averages, and how many of its first pages pass the cosine floor. Chosen on the real-post
+    # development part among weights 0.25 / 0.5 / 1, the three queries and 1 or 2 units
+    # (docs/retrieval.md, "The answer units' questions").
+    long_query_unit_weight: float = 0.5
+    long_query_unit_query: str = "post"
+    long_query_unit_pool: int = 2
+    long_query_unit_passes: int = 1
     embed_batch_size: int = 16
     gemini_timeout: float = 30.0
     gemini_max_retries: int = 5
@@ -422,6 +433,10 @@ def get_settings() -> Settings:
         long_query_weight_dense=float(_env("NZTAX_LONG_QUERY_WEIGHT_DENSE", "1.0")),
         long_query_page_vector_weight=float(_env("NZTAX_LONG_QUERY_PAGE_VECTOR_WEIGHT", "0.5")),
         long_query_bm25_distinct=_env("NZTAX_LONG_QUERY_BM25_DISTINCT", "0").strip().lower() not in ("0", "false", "no", "off"),
+        long_query_unit_weight=float(_env("NZTAX_LONG_QUERY_UNIT_WEIGHT", "0.5")),
+        long_query_unit_query=_env("NZTAX_LONG_QUERY_UNIT_QUERY", "post").strip().lower(),
+        long_query_unit_pool=int(_env("NZTAX_LONG_QUERY_UNIT_POOL", "2")),
+        long_query_unit_passes=int(_env("NZTAX_LONG_QUERY_UNIT_PASSES", "1")),
         query_expansion=_env("NZTAX_QUERY_EXPANSION", "1").strip().lower() not in ("0", "false", "no", "off"),
         embed_batch_size=int(_env("NZTAX_EMBED_BATCH_SIZE", "16")),
         gemini_timeout=float(_env("NZTAX_GEMINI_TIMEOUT", "30")),

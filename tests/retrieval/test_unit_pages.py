@@ -1,0 +1,121 @@
+"""The answer units' questions as a page ranking for a long query (`nztax.unit_pages`, issue 43)."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+
+from nztax.unit_pages import UnitPages
+from nztax.units import Unit, UnitSource
+
+from tests.retrieval.test_retrieval import LONG_RATES_QUESTION
+
+
+def _unit(slug: str, url: str, *also: str) -> Unit:
+    return Unit(question=f"{slug}?", slug=slug, topic="t", topic_title="T", also=also, lead="Yes.",
+                source=UnitSource(url, "quote"))
+
+
+def _axis(i: int, dims: int = 4) -> np.ndarray:
+    v = np.zeros(dims, dtype=np.float32)
+    v[i] = 1.0
+    return v
+
+
+# Three pages (0, 1, 2) of a made-up index; units cite pages 0 and 1 only.
+CHILD_URLS = ["https://a.nz/p0", "https://a.nz/p0", "https://a.nz/p1", "https://a.nz/p2"]
+CHILD_PAGE = np.array([0, 0, 1, 2])
+
+
+def _bank():
+    units = [_unit("u0", "https://a.nz/p0", "u0 again"),    # page 0: rows 0, 1
+             _unit("u1", "https://a.nz/p1"),                 # page 1: row 2
+             _unit("u2", "https://a.nz/p1"),                 # page 1: row 3
+             _unit("gone", "https://a.nz/not-indexed")]      # no page: row 4, left out
+    vectors = np.stack([_axis(0), (_axis(0) + _axis(1)) / np.sqrt(2), _axis(1), _axis(2), _axis(3)])
+    return units, vectors
+
+
+def test_a_page_scores_by_its_nearest_unit_paraphrase():
+    units, vectors = _bank()
+    pages = UnitPages.from_units(units, vectors, CHILD_URLS, CHILD_PAGE)
+    assert pages.ranking([_axis(1)]) == [1, 0]  # u1's only paraphrase is the query: page 1 first
+    cited, scores = pages.page_scores([_axis(1)])
+    assert dict(zip(cited.tolist(), scores.tolist())) == pytest.approx({0: 1 / np.sqrt(2), 1: 1.0})
+    assert 2 not in pages.ranking([_axis(3)])  # no unit cites page 2; the unit citing no page is left out
+
+
+def test_pool_averages_a_pages_best_units_and_query_vectors_add():
+    units, vectors = _bank()
+    pages = UnitPages.from_units(units, vectors, CHILD_URLS, CHILD_PAGE)
+    query = (_axis(1) + _axis(2)) / np.sqrt(2)  # u1 and u2 (page 1) each at 0.707; u0 at 0.5
+    cited, best = pages.page_scores([query], pool=1)
+    cited2, two = pages.page_scores([query], pool=2)
+    assert best[list(cited).index(1)] == pytest.approx(1 / np.sqrt(2))
+    assert two[list(cited2).index(1)] == pytest.approx(1 / np.sqrt(2))  # (0.707 + 0.707) / 2
+    assert two[list(cited2).index(0)] == pytest.approx(0.5)  # a page with one unit: that unit
+    _, summed = pages.page_scores([_axis(0), _axis(1)])
+    assert summed.tolist() == pytest.approx([1 + 1 / np.sqrt(2), 1.0])  # page 0: u0 (1.0 + 0.707); page 1: u1 (0 + 1)
+
+
+def test_excluded_units_and_missing_vectors():
+    units, vectors = _bank()
+    pages = UnitPages.from_units(units, vectors, CHILD_URLS, CHILD_PAGE, exclude=frozenset({"t/u1"}))
+    assert pages.ranking([_axis(1)]) == [0, 1]  # without u1, page 1 has only u2 (cosine 0)
+    assert UnitPages.from_units(units, None, CHILD_URLS, CHILD_PAGE) is None
+
+
+def test_ranked_rows_are_each_pages_best_allowed_chunk():
+    units, vectors = _bank()
+    pages = UnitPages.from_units(units, vectors, CHILD_URLS, CHILD_PAGE)
+    dense = np.array([0.1, 0.9, 0.5, 0.7], dtype=np.float32)
+    allowed = np.ones(4, dtype=bool)
+    assert pages.ranked_rows([_axis(0)], 1, 10, CHILD_PAGE, dense, allowed) == [1, 2]
+    allowed[1] = False
+    assert pages.ranked_rows([_axis(0)], 1, 10, CHILD_PAGE, dense, allowed) == [0, 2]
+    allowed[0] = False  # page 0 has no allowed chunk left: it drops out
+    assert pages.ranked_rows([_axis(0)], 1, 10, CHILD_PAGE, dense, allowed) == [2]
+
+
+@pytest.fixture
+def units_on(retriever):
+    """Point the fixture retriever at a made-up unit bank; restores its settings and units after."""
+    settings, source = retriever.settings, retriever.units_source
+
+    def use(units, vectors, **change):
+        retriever.units_source = lambda: (units, vectors)
+        retriever._unit_pages = False
+        retriever.settings = dataclasses.replace(settings, **change)
+
+    yield use
+    retriever.settings, retriever.units_source, retriever._unit_pages = settings, source, False
+
+
+def _page_order(retriever):
+    return list(dict.fromkeys(h.url for h in retriever.search(LONG_RATES_QUESTION, k=25)))
+
+
+def test_a_page_with_a_matching_unit_paraphrase_rises_and_others_stay(retriever, units_on):
+    vector = retriever.embed_query(LONG_RATES_QUESTION)
+    units_on([], np.zeros((0, len(vector)), dtype=np.float32), long_query_unit_weight=0.0)
+    before = _page_order(retriever)  # no unit's vote
+    assert len(before) >= 3
+    raised = before[2]
+    units = [_unit("near", raised, "the post itself")]
+    units_on(units, np.stack([-vector, vector]), long_query_unit_weight=0.0)
+    assert _page_order(retriever) == before  # weight 0: the ranking is off
+    units_on(units, np.stack([-vector, vector]), long_query_unit_weight=2.0)
+    after = _page_order(retriever)
+    assert after[0] == raised
+    assert set(before) <= set(after)  # pages no unit cites keep their places in the ranking
+
+
+def test_the_unit_ranking_leaves_short_queries_alone(retriever, units_on):
+    query = "income tax rates"
+    before = [h.parent_id for h in retriever.search(query, k=10)]
+    vector = retriever.embed_query(query)
+    other = next(c["url"] for c in retriever.index.children if "tax-rates" not in c["url"])
+    units_on([_unit("near", other)], np.stack([vector]), long_query_unit_weight=5.0)
+    assert [h.parent_id for h in retriever.search(query, k=10)] == before
