@@ -24,7 +24,17 @@ A question can ask something of the topic that the lead, written for the topic's
 does not say: how the credit is got, what happens after a wrong rate, what a term means
 (`opening_fit.aspects_asked`, the aspects in data). Then the lead's sentence that says it comes
 first; when none does, the best passage sentence that says it, covers enough of the question and
-shares a word with it beyond the intent's topic (its keywords) opens, whatever the margin.
+shares a word with it beyond the intent's topic (its keywords) opens, whatever the margin. Asked
+when, the lead opens first with its sentence giving a date or a time in the year (`timing`).
+
+A question can also ask the topic's rule about another subject than the rule's own: "Does the
+bright-line test apply to shares?" names land through the test's own words, but asks about shares.
+The subjects it asks about are read on the question without its intent's keywords
+(`without_topic`), and a sentence of the lead or a passage about another member of the same group
+may not open. When the lead opens only because nothing better was found (no sentence of it may,
+or it does not say the aspect asked), `Opening.unanswered` says so, and the answer says it has not
+found the point before giving the lead as the topic's rule (say.fact, composer.NOT_SAID_DIRECTLY):
+the lead is then no answer to the question, and must not read as one.
 """
 
 from __future__ import annotations
@@ -33,7 +43,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from nztax.opening_fit import aspects_asked, covers, may_open, states_aspect
+from nztax.opening_fit import aspects_asked, covers, may_open, other_subject, states_aspect
 from nztax.sentences import sentences
 from nztax.query_expansion import canonical_terms
 from nztax.say import GENERIC_WORDS, MIN_SENTENCE_COVERAGE, QUESTION_AMOUNT, passage_candidates, scored_sentences
@@ -51,6 +61,7 @@ class Opening:
     lead_score: float = 0.0
     coverage: float = 0.0   # the share of the question's words each covers
     lead_coverage: float = 0.0
+    unanswered: str = ""    # why the lead opens though it does not answer what is asked, or ""
 
 
 def lead_sentences(lead: str) -> list[str]:
@@ -75,6 +86,17 @@ def asked_beyond_topic(question: str, topic: tuple[str, ...]) -> frozenset[str]:
     return frozenset(named - words(said) - words(" ".join(canonical_terms(said))) - GENERIC_WORDS)
 
 
+def without_topic(question: str, topic: tuple[str, ...]) -> str:
+    """The question with its intent's topic phrases taken out: what it asks the topic's rule about.
+    ("Does the bright-line test apply to shares?": the test's own words name land; the question
+    asks about shares.)"""
+    # (A space in a keyword matches a hyphen too: "bright line" is the question's "bright-line".)
+    phrases = [r"[\s-]+".join(map(re.escape, t.split())) for t in sorted(topic, key=len, reverse=True) if t.strip()]
+    if not phrases:
+        return question
+    return re.sub(r"\b(?:" + "|".join(phrases) + r")\b", " ", question, flags=re.I)
+
+
 def choose(question: str, lead: str, hits: list, tax_year: str | None, past_year: bool, margin: float,
            question_hits: Callable[[], list] | None = None, situations: frozenset[str] = frozenset(),
            topic: tuple[str, ...] = ()) -> Opening:
@@ -88,6 +110,9 @@ def choose(question: str, lead: str, hits: list, tax_year: str | None, past_year
     own = lead_sentences(lead)
     if not own:
         return Opening(lead=lead, sentence=None)
+    # A subject the question names beyond its topic's own words (shares, asked of the bright-line
+    # test) that the lead's subjects exclude: the lead states the rule for another subject.
+    asked_of = without_topic(question, topic)
 
     def ranked(passages: list) -> list:
         # (The lead's sentences are told from passages by their source: their index in the lead.)
@@ -96,8 +121,10 @@ def choose(question: str, lead: str, hits: list, tax_year: str | None, past_year
     def fits(sentence: str, source) -> bool:
         # (A sentence of the lead that names no subject is read by the whole lead's.)
         if isinstance(source, int):
-            return may_open(question, sentence, None, context=lead) and covers(situations, sentence, context=lead)
-        return may_open(question, sentence, source) and covers(situations, sentence, source)
+            return (may_open(question, sentence, None, context=lead) and covers(situations, sentence, context=lead)
+                    and (asked_of == question or not other_subject(asked_of, sentence, None, context=lead)))
+        return (may_open(question, sentence, source) and covers(situations, sentence, source)
+                and (asked_of == question or not other_subject(asked_of, sentence, source)))
 
     def lead_best(scored: list) -> tuple[float, float, str]:
         # (None in the last place: no sentence of the lead may open, for another subject than the question's)
@@ -138,5 +165,10 @@ def choose(question: str, lead: str, hits: list, tax_year: str | None, past_year
     first = best_own[2] or own[0]
     if first != own[0] and not YES_NO.match(own[0].split(" ", 1)[0]):
         lead = " ".join([first] + [s for s in own if s != first])
+    # (A lead about the term a "what is" question names says what it is in its own words: a
+    # definition unsaid is not counted.)
+    unsaid = aspects - {"definition"}
+    unanswered = ("off_question" if best_own[2] is None else
+                  "aspect" if unsaid and not any(states_aspect(s, unsaid) for s in own) else "")
     return Opening(lead=lead, sentence=None, score=round(best_own[0], 4), lead_score=round(best_own[0], 4),
-                   coverage=round(best_own[1], 4), lead_coverage=round(best_own[1], 4))
+                   coverage=round(best_own[1], 4), lead_coverage=round(best_own[1], 4), unanswered=unanswered)
