@@ -50,6 +50,8 @@ from nztax.say import GENERIC_WORDS, MIN_SENTENCE_COVERAGE, QUESTION_AMOUNT, pas
 from nztax.understand import words
 
 YES_NO = re.compile(r"^(?:Yes|No)\.$")
+# What a question asks (the frame's `asks`) when another topic it names is what it asks a rule about.
+WHETHER_OR_WHICH = frozenset({"yes_no", "check", "which"})
 
 
 @dataclass(frozen=True)
@@ -97,9 +99,32 @@ def without_topic(question: str, topic: tuple[str, ...]) -> str:
     return re.sub(r"\b(?:" + "|".join(phrases) + r")\b", " ", question, flags=re.I)
 
 
+def topics_named(question: str, topic: tuple[str, ...], others: tuple[str, ...]) -> tuple[str, ...]:
+    """The other topics' keywords (`others`) the question names beyond its own intent's (`topic`):
+    what it asks the topic's rule about when that is itself a topic ("What PIR can a transitional
+    resident use?" asked of the PIR)."""
+    asked_of = without_topic(question, topic)
+    return tuple(k for k in others if k.strip() and without_topic(asked_of, (k,)) != asked_of)
+
+
+def topics_asked(decision, intent, asked: str) -> tuple[str, ...]:
+    """Other fact or topic intents' keywords that a whether- or which-question (the frame's `asks`)
+    names beyond its own intent's (topics_named). A question asking a figure or how names other
+    topics as its setting more than as what it asks about (on the bank's development part, asked of
+    every question, the two figure questions it changed were answered no better)."""
+    from nztax.understand import default_catalogue
+
+    frame = decision.trace.frame if decision.trace is not None else {}
+    if frame.get("asks") not in WHETHER_OR_WHICH:
+        return ()
+    others = tuple(k for spec in default_catalogue().intents if spec.does in ("fact", "topic") and spec.name != intent.name
+                   for k in spec.keywords)
+    return topics_named(asked, intent.keywords, others)
+
+
 def choose(question: str, lead: str, hits: list, tax_year: str | None, past_year: bool, margin: float,
            question_hits: Callable[[], list] | None = None, situations: frozenset[str] = frozenset(),
-           topic: tuple[str, ...] = ()) -> Opening:
+           topic: tuple[str, ...] = (), asked_topics: tuple[str, ...] = ()) -> Opening:
     """How the fact answer to `question` opens (see the module docstring). `hits` were retrieved
     with the intent's search words; `question_hits()` retrieves for the question's words alone,
     asked only when the lead covers too little of the question (the intent's words pull towards
@@ -113,6 +138,9 @@ def choose(question: str, lead: str, hits: list, tax_year: str | None, past_year
     # A subject the question names beyond its topic's own words (shares, asked of the bright-line
     # test) that the lead's subjects exclude: the lead states the rule for another subject.
     asked_of = without_topic(question, topic)
+    # Another topic the question asks the rule about (`asked_topics`, topics_named) that the lead
+    # never names: the lead is about its own topic alone.
+    unnamed = tuple(t for t in asked_topics if not words(t) <= words(lead))
 
     def ranked(passages: list) -> list:
         # (The lead's sentences are told from passages by their source: their index in the lead.)
@@ -157,6 +185,13 @@ def choose(question: str, lead: str, hits: list, tax_year: str | None, past_year
                              and states_aspect(s, aspects) and words(s) & beyond and fits(s, source)), None)
             if speaking is not None:
                 best_passage, lead_fits = speaking, False
+    if unnamed and lead_fits:
+        # A passage sentence naming that topic and covering enough of the question opens whatever the margin.
+        naming = next(((score, coverage, s, source) for score, coverage, s, source in scored
+                       if not isinstance(source, int) and coverage >= MIN_SENTENCE_COVERAGE
+                       and any(words(t) <= words(s) for t in unnamed) and fits(s, source)), None)
+        if naming is not None:
+            best_passage, lead_fits = naming, False
     if (best_passage is not None and best_passage[1] >= MIN_SENTENCE_COVERAGE
             and (not lead_fits or best_passage[0] > best_own[0] + margin)):
         return Opening(lead=lead, sentence=best_passage[2], hit=best_passage[3], score=round(best_passage[0], 4),

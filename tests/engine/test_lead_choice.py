@@ -2,7 +2,7 @@
 
 from types import SimpleNamespace
 
-from nztax.lead_choice import choose, lead_sentences, without_topic
+from nztax.lead_choice import choose, lead_sentences, topics_named, without_topic
 
 LEAD = ("You pay provisional tax for a year if your residual income tax was more than $5,000 the year before. "
         "Under the standard option it is last year's residual income tax plus 5%, paid in three instalments.")
@@ -284,3 +284,30 @@ def test_a_fact_answer_says_it_has_not_found_the_point_before_a_lead_for_another
     first = answer.split("\n\n")[0]
     assert first.startswith(NOT_SAID_DIRECTLY + " ")
     assert "Under the bright-line test" in first  # the topic's rule follows, said as the topic's
+
+
+# Another topic a whether- or which-question asks the rule about (a transitional resident's PIR):
+# a passage sentence naming it opens over a lead that never does, whatever the margin.
+PIR_LEAD = "Your prescribed investor rate (PIR) is 10.5%, 17.5% or 28%, set by your taxable income in the last two years."
+PIR_TOPIC = ("pir", "prescribed investor rate")
+
+
+def test_other_topics_named_beyond_the_questions_own():
+    others = ("acc", "acc levy", "tax code", "transitional resident")
+    assert topics_named("Does the ACC levy cap apply to my secondary tax code?", ("secondary tax code",), others) == (
+        "acc", "acc levy")  # ("tax code" is said only inside the question's own topic)
+    assert topics_named("What PIR can a transitional resident use?", PIR_TOPIC, others) == ("transitional resident",)
+    assert topics_named("What PIR should I use?", PIR_TOPIC, others) == ()
+
+
+def test_a_passage_naming_the_other_topic_asked_opens_over_a_lead_that_never_names_it():
+    hit = _hit("A transitional resident investing in a zero-rate PIE can use a PIR of 0%.")
+    asked = "I've just arrived as a transitional resident. What PIR can I use?"
+    opening = choose(asked, PIR_LEAD, [hit], "2026-27", False, 5.0, topic=PIR_TOPIC,
+                     asked_topics=("transitional resident",))
+    assert opening.sentence == hit.text
+    # Family: with no other topic asked, the margin keeps the lead; a lead naming the topic keeps it too.
+    assert choose(asked, PIR_LEAD, [hit], "2026-27", False, 5.0, topic=PIR_TOPIC).sentence is None
+    lead = PIR_LEAD + " A transitional resident uses the same rates."
+    assert choose(asked, lead, [hit], "2026-27", False, 5.0, topic=PIR_TOPIC,
+                  asked_topics=("transitional resident",)).sentence is None
