@@ -31,10 +31,16 @@ A question can also ask the topic's rule about another subject than the rule's o
 bright-line test apply to shares?" names land through the test's own words, but asks about shares.
 The subjects it asks about are read on the question without its intent's keywords
 (`without_topic`), and a sentence of the lead or a passage about another member of the same group
-may not open. When the lead opens only because nothing better was found (no sentence of it may,
-or it does not say the aspect asked), `Opening.unanswered` says so, and the answer says it has not
-found the point before giving the lead as the topic's rule (say.fact, composer.NOT_SAID_DIRECTLY):
-the lead is then no answer to the question, and must not read as one.
+may not open. A whether- or which-question naming another intent's topic beyond its own ("What PIR
+can a transitional resident use?") is opened by a passage sentence naming that topic when the lead
+never does (`topics_named`, `topics_asked`). A passage sentence ahead of the lead by the margin
+opens a question asking an aspect only when it says it.
+
+When the lead opens only because nothing better was found (no sentence of it may, or it does not
+say the aspect asked), or a passage sentence opens in its place without saying the aspect asked,
+`Opening.unanswered` says so, and the answer says it has not found the point before giving the
+opening as the topic's (say.fact, composer.NOT_SAID_DIRECTLY): it is no answer to the question, and
+must not read as one.
 """
 
 from __future__ import annotations
@@ -192,17 +198,21 @@ def choose(question: str, lead: str, hits: list, tax_year: str | None, past_year
                        and any(words(t) <= words(s) for t in unnamed) and fits(s, source)), None)
         if naming is not None:
             best_passage, lead_fits = naming, False
-    if (best_passage is not None and best_passage[1] >= MIN_SENTENCE_COVERAGE
-            and (not lead_fits or best_passage[0] > best_own[0] + margin)):
-        return Opening(lead=lead, sentence=best_passage[2], hit=best_passage[3], score=round(best_passage[0], 4),
-                       lead_score=round(best_own[0], 4), coverage=round(best_passage[1], 4),
-                       lead_coverage=round(best_own[1], 4))
-    first = best_own[2] or own[0]
-    if first != own[0] and not YES_NO.match(own[0].split(" ", 1)[0]):
-        lead = " ".join([first] + [s for s in own if s != first])
     # (A lead about the term a "what is" question names says what it is in its own words: a
     # definition unsaid is not counted.)
     unsaid = aspects - {"definition"}
+    # Winning on the margin alone, a passage sentence must say the aspect asked: one that does not
+    # ("These rates apply for the whole year" to why a rate shows) answers another question.
+    if (best_passage is not None and best_passage[1] >= MIN_SENTENCE_COVERAGE
+            and (not lead_fits or (best_passage[0] > best_own[0] + margin
+                                   and (not unsaid or states_aspect(best_passage[2], unsaid))))):
+        return Opening(lead=lead, sentence=best_passage[2], hit=best_passage[3], score=round(best_passage[0], 4),
+                       lead_score=round(best_own[0], 4), coverage=round(best_passage[1], 4),
+                       lead_coverage=round(best_own[1], 4),
+                       unanswered="aspect" if unsaid and not states_aspect(best_passage[2], unsaid) else "")
+    first = best_own[2] or own[0]
+    if first != own[0] and not YES_NO.match(own[0].split(" ", 1)[0]):
+        lead = " ".join([first] + [s for s in own if s != first])
     unanswered = ("off_question" if best_own[2] is None else
                   "aspect" if unsaid and not any(states_aspect(s, unsaid) for s in own) else "")
     return Opening(lead=lead, sentence=None, score=round(best_own[0], 4), lead_score=round(best_own[0], 4),

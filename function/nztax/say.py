@@ -375,8 +375,8 @@ def fact(decision: Decision, rules: RuleBook, hits: list, current_year: str, too
         support = [(s, h) for s, h in support if s != opener]
     if named:
         body[0] += " " + named
-    if opening is not None and opening.unanswered and not opener:
-        # The lead answers the topic's central question, not this one: say so before it.
+    if opening is not None and opening.unanswered:
+        # The opening answers the topic's central question, not this one: say so before it.
         body[0] = f"{composer.NOT_SAID_DIRECTLY} {body[0]}"
     if support:
         lines, cites = _evidence(support, numbers)

@@ -311,3 +311,25 @@ def test_a_passage_naming_the_other_topic_asked_opens_over_a_lead_that_never_nam
     lead = PIR_LEAD + " A transitional resident uses the same rates."
     assert choose(asked, lead, [hit], "2026-27", False, 5.0, topic=PIR_TOPIC,
                   asked_topics=("transitional resident",)).sentence is None
+
+
+def test_a_passage_ahead_on_the_margin_opens_a_why_question_only_if_it_says_why():
+    asked = "Why did my ESCT rate for employer contributions go up?"
+    silent = _hit("ESCT rates for employer contributions go from 10.5% up to 39%.")
+    opening = choose(asked, RATE_LEAD, [silent], "2026-27", False, 0.0, topic=RATE_TOPIC)
+    assert opening.sentence is None and opening.unanswered == "aspect"
+    # Family: a sentence saying why opens; and asked what the rates are, the silent one may win on the margin.
+    saying = _hit("Your ESCT rate for employer contributions goes up because your pay last year went over a threshold.")
+    assert choose(asked, RATE_LEAD, [saying], "2026-27", False, 0.0, topic=RATE_TOPIC).sentence == saying.text
+    assert choose("What are the ESCT rates for employer contributions?", RATE_LEAD, [silent], "2026-27", False, 0.0,
+                  topic=RATE_TOPIC).unanswered == ""
+
+
+def test_a_passage_opening_in_place_of_a_lead_that_may_not_is_marked_when_it_does_not_say_why():
+    # (The lead names no unpaid leave, so it may not open; the passage naming it opens either way.)
+    asked = "Why are KiwiSaver contributions not due on unpaid leave?"
+    opening = choose(asked, KS_LEAD, [UNPAID], "2026-27", False, 0.5, situations=frozenset({"unpaid_leave"}))
+    assert opening.sentence == UNPAID.text and opening.unanswered == "aspect"
+    saying = _hit("No contributions are due on unpaid leave because contributions come out of pay actually paid.")
+    opening = choose(asked, KS_LEAD, [saying], "2026-27", False, 0.5, situations=frozenset({"unpaid_leave"}))
+    assert opening.sentence == saying.text and opening.unanswered == ""
