@@ -63,6 +63,12 @@ NOTHING_FOUND = (
     "I couldn't find anything about this in the IRD guidance, guides and legislation I have, so I won't "
     "guess. It may be outside what I cover, or not in my sources yet. Check ird.govt.nz or contact Inland Revenue."
 )
+# Opens a fact answer whose intent lead speaks for the topic but not to what was asked of it, when no
+# retrieved sentence does either (lead_choice.Opening.unanswered): the lead follows as the topic's rule.
+NOT_SAID_DIRECTLY = (
+    "I haven't found Inland Revenue's guidance saying that directly, so I won't guess. What it says on "
+    "the topic:"
+)
 BASE_DISCLAIMER = "General information, not tax advice. Check your own situation with Inland Revenue or a tax adviser."
 PRIOR_YEAR_DISCLAIMER = "This answer is for the {year} tax year, which has ended; figures for other years differ."
 COMPLEX_DISCLAIMER = "Your situation has several parts, so the figures may not be the whole picture; consider talking to a tax adviser or Inland Revenue."

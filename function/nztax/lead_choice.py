@@ -24,7 +24,23 @@ A question can ask something of the topic that the lead, written for the topic's
 does not say: how the credit is got, what happens after a wrong rate, what a term means
 (`opening_fit.aspects_asked`, the aspects in data). Then the lead's sentence that says it comes
 first; when none does, the best passage sentence that says it, covers enough of the question and
-shares a word with it beyond the intent's topic (its keywords) opens, whatever the margin.
+shares a word with it beyond the intent's topic (its keywords) opens, whatever the margin. Asked
+when, the lead opens first with its sentence giving a date or a time in the year (`timing`).
+
+A question can also ask the topic's rule about another subject than the rule's own: "Does the
+bright-line test apply to shares?" names land through the test's own words, but asks about shares.
+The subjects it asks about are read on the question without its intent's keywords
+(`without_topic`), and a sentence of the lead or a passage about another member of the same group
+may not open. A whether- or which-question naming another intent's topic beyond its own ("What PIR
+can a transitional resident use?") is opened by a passage sentence naming that topic when the lead
+never does (`topics_named`, `topics_asked`). A passage sentence ahead of the lead by the margin
+opens a question asking an aspect only when it says it.
+
+When the lead opens only because nothing better was found (no sentence of it may, or it does not
+say the aspect asked), or a passage sentence opens in its place without saying the aspect asked,
+`Opening.unanswered` says so, and the answer says it has not found the point before giving the
+opening as the topic's (say.fact, composer.NOT_SAID_DIRECTLY): it is no answer to the question, and
+must not read as one.
 """
 
 from __future__ import annotations
@@ -33,13 +49,15 @@ import re
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from nztax.opening_fit import aspects_asked, covers, may_open, states_aspect
+from nztax.opening_fit import aspects_asked, covers, may_open, other_subject, states_aspect
 from nztax.sentences import sentences
 from nztax.query_expansion import canonical_terms
 from nztax.say import GENERIC_WORDS, MIN_SENTENCE_COVERAGE, QUESTION_AMOUNT, passage_candidates, scored_sentences
 from nztax.understand import words
 
 YES_NO = re.compile(r"^(?:Yes|No)\.$")
+# What a question asks (the frame's `asks`) when another topic it names is what it asks a rule about.
+WHETHER_OR_WHICH = frozenset({"yes_no", "check", "which"})
 
 
 @dataclass(frozen=True)
@@ -51,6 +69,7 @@ class Opening:
     lead_score: float = 0.0
     coverage: float = 0.0   # the share of the question's words each covers
     lead_coverage: float = 0.0
+    unanswered: str = ""    # why the lead opens though it does not answer what is asked, or ""
 
 
 def lead_sentences(lead: str) -> list[str]:
@@ -75,9 +94,43 @@ def asked_beyond_topic(question: str, topic: tuple[str, ...]) -> frozenset[str]:
     return frozenset(named - words(said) - words(" ".join(canonical_terms(said))) - GENERIC_WORDS)
 
 
+def without_topic(question: str, topic: tuple[str, ...]) -> str:
+    """The question with its intent's topic phrases taken out: what it asks the topic's rule about.
+    ("Does the bright-line test apply to shares?": the test's own words name land; the question
+    asks about shares.)"""
+    # (A space in a keyword matches a hyphen too: "bright line" is the question's "bright-line".)
+    phrases = [r"[\s-]+".join(map(re.escape, t.split())) for t in sorted(topic, key=len, reverse=True) if t.strip()]
+    if not phrases:
+        return question
+    return re.sub(r"\b(?:" + "|".join(phrases) + r")\b", " ", question, flags=re.I)
+
+
+def topics_named(question: str, topic: tuple[str, ...], others: tuple[str, ...]) -> tuple[str, ...]:
+    """The other topics' keywords (`others`) the question names beyond its own intent's (`topic`):
+    what it asks the topic's rule about when that is itself a topic ("What PIR can a transitional
+    resident use?" asked of the PIR)."""
+    asked_of = without_topic(question, topic)
+    return tuple(k for k in others if k.strip() and without_topic(asked_of, (k,)) != asked_of)
+
+
+def topics_asked(decision, intent, asked: str) -> tuple[str, ...]:
+    """Other fact or topic intents' keywords that a whether- or which-question (the frame's `asks`)
+    names beyond its own intent's (topics_named). A question asking a figure or how names other
+    topics as its setting more than as what it asks about (on the bank's development part, asked of
+    every question, the two figure questions it changed were answered no better)."""
+    from nztax.understand import default_catalogue
+
+    frame = decision.trace.frame if decision.trace is not None else {}
+    if frame.get("asks") not in WHETHER_OR_WHICH:
+        return ()
+    others = tuple(k for spec in default_catalogue().intents if spec.does in ("fact", "topic") and spec.name != intent.name
+                   for k in spec.keywords)
+    return topics_named(asked, intent.keywords, others)
+
+
 def choose(question: str, lead: str, hits: list, tax_year: str | None, past_year: bool, margin: float,
            question_hits: Callable[[], list] | None = None, situations: frozenset[str] = frozenset(),
-           topic: tuple[str, ...] = ()) -> Opening:
+           topic: tuple[str, ...] = (), asked_topics: tuple[str, ...] = ()) -> Opening:
     """How the fact answer to `question` opens (see the module docstring). `hits` were retrieved
     with the intent's search words; `question_hits()` retrieves for the question's words alone,
     asked only when the lead covers too little of the question (the intent's words pull towards
@@ -88,6 +141,12 @@ def choose(question: str, lead: str, hits: list, tax_year: str | None, past_year
     own = lead_sentences(lead)
     if not own:
         return Opening(lead=lead, sentence=None)
+    # A subject the question names beyond its topic's own words (shares, asked of the bright-line
+    # test) that the lead's subjects exclude: the lead states the rule for another subject.
+    asked_of = without_topic(question, topic)
+    # Another topic the question asks the rule about (`asked_topics`, topics_named) that the lead
+    # never names: the lead is about its own topic alone.
+    unnamed = tuple(t for t in asked_topics if not words(t) <= words(lead))
 
     def ranked(passages: list) -> list:
         # (The lead's sentences are told from passages by their source: their index in the lead.)
@@ -96,8 +155,10 @@ def choose(question: str, lead: str, hits: list, tax_year: str | None, past_year
     def fits(sentence: str, source) -> bool:
         # (A sentence of the lead that names no subject is read by the whole lead's.)
         if isinstance(source, int):
-            return may_open(question, sentence, None, context=lead) and covers(situations, sentence, context=lead)
-        return may_open(question, sentence, source) and covers(situations, sentence, source)
+            return (may_open(question, sentence, None, context=lead) and covers(situations, sentence, context=lead)
+                    and (asked_of == question or not other_subject(asked_of, sentence, None, context=lead)))
+        return (may_open(question, sentence, source) and covers(situations, sentence, source)
+                and (asked_of == question or not other_subject(asked_of, sentence, source)))
 
     def lead_best(scored: list) -> tuple[float, float, str]:
         # (None in the last place: no sentence of the lead may open, for another subject than the question's)
@@ -130,13 +191,29 @@ def choose(question: str, lead: str, hits: list, tax_year: str | None, past_year
                              and states_aspect(s, aspects) and words(s) & beyond and fits(s, source)), None)
             if speaking is not None:
                 best_passage, lead_fits = speaking, False
+    if unnamed and lead_fits:
+        # A passage sentence naming that topic and covering enough of the question opens whatever the margin.
+        naming = next(((score, coverage, s, source) for score, coverage, s, source in scored
+                       if not isinstance(source, int) and coverage >= MIN_SENTENCE_COVERAGE
+                       and any(words(t) <= words(s) for t in unnamed) and fits(s, source)), None)
+        if naming is not None:
+            best_passage, lead_fits = naming, False
+    # (A lead about the term a "what is" question names says what it is in its own words: a
+    # definition unsaid is not counted.)
+    unsaid = aspects - {"definition"}
+    # Winning on the margin alone, a passage sentence must say the aspect asked: one that does not
+    # ("These rates apply for the whole year" to why a rate shows) answers another question.
     if (best_passage is not None and best_passage[1] >= MIN_SENTENCE_COVERAGE
-            and (not lead_fits or best_passage[0] > best_own[0] + margin)):
+            and (not lead_fits or (best_passage[0] > best_own[0] + margin
+                                   and (not unsaid or states_aspect(best_passage[2], unsaid))))):
         return Opening(lead=lead, sentence=best_passage[2], hit=best_passage[3], score=round(best_passage[0], 4),
                        lead_score=round(best_own[0], 4), coverage=round(best_passage[1], 4),
-                       lead_coverage=round(best_own[1], 4))
+                       lead_coverage=round(best_own[1], 4),
+                       unanswered="aspect" if unsaid and not states_aspect(best_passage[2], unsaid) else "")
     first = best_own[2] or own[0]
     if first != own[0] and not YES_NO.match(own[0].split(" ", 1)[0]):
         lead = " ".join([first] + [s for s in own if s != first])
+    unanswered = ("off_question" if best_own[2] is None else
+                  "aspect" if unsaid and not any(states_aspect(s, unsaid) for s in own) else "")
     return Opening(lead=lead, sentence=None, score=round(best_own[0], 4), lead_score=round(best_own[0], 4),
-                   coverage=round(best_own[1], 4), lead_coverage=round(best_own[1], 4))
+                   coverage=round(best_own[1], 4), lead_coverage=round(best_own[1], 4), unanswered=unanswered)

@@ -347,13 +347,13 @@ def fact(decision: Decision, rules: RuleBook, hits: list, current_year: str, too
     if not band and not own_sum and not named and not values.get("rule_sum") and not values.get("code_main"):
         # (A sum on the question's own figures, its own code, or the table rows it names answer it:
         # only the rule's general lead is weighed against what was retrieved.)
-        from nztax.lead_choice import choose
+        from nztax.lead_choice import choose, topics_asked
         from nztax.opening_fit import situations_named
         from nztax.settings import get_settings
 
         lead_yield, asked = get_settings().lead_yield if lead_yield is None else lead_yield, weighed_against(decision)
         opening = choose(asked, lead, hits, decision.tax_year, decision.tax_year < current_year, lead_yield, question_hits,
-                         situations=situations_named(asked), topic=intent.keywords)
+                         situations=situations_named(asked), topic=intent.keywords, asked_topics=topics_asked(decision, intent, asked))
         body[0] = opening.lead
     support = best_sentences(decision.asked, hits, SUPPORT_SENTENCES, words(intent.search or "") if intent else None,
                              tax_year=decision.tax_year, past_year=decision.tax_year < current_year)
@@ -375,6 +375,9 @@ def fact(decision: Decision, rules: RuleBook, hits: list, current_year: str, too
         support = [(s, h) for s, h in support if s != opener]
     if named:
         body[0] += " " + named
+    if opening is not None and opening.unanswered:
+        # The opening answers the topic's central question, not this one: say so before it.
+        body[0] = f"{composer.NOT_SAID_DIRECTLY} {body[0]}"
     if support:
         lines, cites = _evidence(support, numbers)
         body += [""] + _spaced(lines)

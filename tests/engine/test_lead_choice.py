@@ -2,7 +2,7 @@
 
 from types import SimpleNamespace
 
-from nztax.lead_choice import choose, lead_sentences
+from nztax.lead_choice import choose, lead_sentences, topics_named, without_topic
 
 LEAD = ("You pay provisional tax for a year if your residual income tax was more than $5,000 the year before. "
         "Under the standard option it is last year's residual income tax plus 5%, paid in three instalments.")
@@ -38,12 +38,14 @@ def test_a_passage_sentence_far_ahead_of_the_lead_opens_instead():
 
 def test_a_passage_sentence_only_a_little_ahead_leaves_the_lead_to_open():
     hit = _hit("Residual income tax over $5,000 means provisional tax is due in the next year, in instalments.")
-    opening = choose("When is residual income tax over the threshold due as provisional tax?", LEAD, [hit], "2026-27",
-                     False, 0.5)
+    asked = "Is residual income tax over the threshold due as provisional tax?"
+    opening = choose(asked, LEAD, [hit], "2026-27", False, 0.5)
     assert opening.sentence is None
     # Without the margin the passage sentence would open: the margin decides, not the scorer alone.
+    assert choose(asked, LEAD, [hit], "2026-27", False, 0.0).sentence == hit.text
+    # Asked when, the passage saying when ("in instalments") opens whatever the margin: the lead does not say it.
     assert choose("When is residual income tax over the threshold due as provisional tax?", LEAD, [hit], "2026-27",
-                  False, 0.0).sentence == hit.text
+                  False, 0.5).sentence == hit.text
 
 
 def test_passages_for_the_question_alone_are_fetched_only_when_the_lead_covers_too_little():
@@ -219,3 +221,115 @@ def test_a_sentence_dated_after_an_earlier_year_is_not_its_answer():
     assert earlier and not any("2027" in s for s in earlier), earlier
     current = [s for s, _ in best_sentences(question, [due], 2, tax_year="2026-27", past_year=False)]
     assert any("2027" in s for s in current), current
+
+
+# A lead stating the topic's rate, for a question asking when: the lead opens only when it says
+# when, a passage sentence saying when opens instead, and with neither the answer says it has not
+# found it (Opening.unanswered) before the lead.
+RATE_LEAD = ("Employer contributions are taxed with ESCT at a rate set by your salary plus employer contributions "
+             "for the previous year, from 10.5% up to 39%.")
+RATE_TOPIC = ("esct", "employer superannuation contribution tax")
+
+
+def test_a_when_question_is_not_answered_by_a_lead_stating_a_rate():
+    opening = choose("When does my ESCT rate get worked out?", RATE_LEAD, [], "2026-27", False, 0.5, topic=RATE_TOPIC)
+    assert opening.sentence is None and opening.unanswered == "aspect"
+    # Family: the same lead for a question asking the rate answers it.
+    assert choose("What ESCT rate applies to my employer contributions?", RATE_LEAD, [], "2026-27", False, 0.5,
+                  topic=RATE_TOPIC).unanswered == ""
+
+
+def test_a_passage_sentence_saying_when_opens_a_when_question():
+    hit = _hit("Your employer works out your ESCT rate on 1 April each year, from your pay in the year before.")
+    opening = choose("When does my ESCT rate get worked out?", RATE_LEAD, [hit], "2026-27", False, 0.5,
+                     topic=RATE_TOPIC)
+    assert opening.sentence == hit.text and opening.unanswered == ""
+
+
+def test_a_lead_saying_when_answers_a_when_question():
+    lead = RATE_LEAD + " Your employer sets the rate on 1 April each year."
+    opening = choose("When does my ESCT rate get worked out?", lead, [], "2026-27", False, 0.5, topic=RATE_TOPIC)
+    assert opening.sentence is None and opening.unanswered == ""
+    assert opening.lead.startswith("Your employer sets the rate on 1 April")
+
+
+# A question asking the topic's rule about another subject than the rule's own ("does the
+# bright-line test apply to shares?": the test's words name land, the question asks about shares).
+BRIGHT_LINE_LEAD = ("Under the bright-line test, the gain on residential property sold within 2 years of acquiring "
+                    "it is taxable income; your main home is excluded.")
+BRIGHT_LINE_TOPIC = ("bright line", "brightline", "selling property")
+
+
+def test_the_topics_own_words_are_taken_out_of_what_the_question_asks_about():
+    assert without_topic("Does the bright-line test apply to shares?", BRIGHT_LINE_TOPIC).split() == [
+        "Does", "the", "test", "apply", "to", "shares?"]
+    assert without_topic("Does the bright-line test apply to shares?", ()) == "Does the bright-line test apply to shares?"
+
+
+def test_a_lead_on_the_topics_own_subject_does_not_answer_another_subject_asked_of_it():
+    home = _hit("Generally the bright-line test does not apply when you sell your main home.")
+    home.section = "The bright-line test for residential property"
+    opening = choose("Does the bright-line test apply to shares?", BRIGHT_LINE_LEAD, [home], "2026-27", False, 0.5,
+                     topic=BRIGHT_LINE_TOPIC)
+    assert opening.sentence is None and opening.unanswered == "off_question"
+    # Family: asked of the rule's own subject, the lead answers.
+    assert choose("Does the bright-line test apply to my rental property?", BRIGHT_LINE_LEAD, [home], "2026-27", False,
+                  0.5, topic=BRIGHT_LINE_TOPIC).unanswered == ""
+
+
+def test_a_fact_answer_says_it_has_not_found_the_point_before_a_lead_for_another_subject(engine):
+    from nztax.composer import NOT_SAID_DIRECTLY
+
+    answer = engine.answer("Does the bright-line test apply to shares?", mode="offline").answer
+    first = answer.split("\n\n")[0]
+    assert first.startswith(NOT_SAID_DIRECTLY + " ")
+    assert "Under the bright-line test" in first  # the topic's rule follows, said as the topic's
+
+
+# Another topic a whether- or which-question asks the rule about (a transitional resident's PIR):
+# a passage sentence naming it opens over a lead that never does, whatever the margin.
+PIR_LEAD = "Your prescribed investor rate (PIR) is 10.5%, 17.5% or 28%, set by your taxable income in the last two years."
+PIR_TOPIC = ("pir", "prescribed investor rate")
+
+
+def test_other_topics_named_beyond_the_questions_own():
+    others = ("acc", "acc levy", "tax code", "transitional resident")
+    assert topics_named("Does the ACC levy cap apply to my secondary tax code?", ("secondary tax code",), others) == (
+        "acc", "acc levy")  # ("tax code" is said only inside the question's own topic)
+    assert topics_named("What PIR can a transitional resident use?", PIR_TOPIC, others) == ("transitional resident",)
+    assert topics_named("What PIR should I use?", PIR_TOPIC, others) == ()
+
+
+def test_a_passage_naming_the_other_topic_asked_opens_over_a_lead_that_never_names_it():
+    hit = _hit("A transitional resident investing in a zero-rate PIE can use a PIR of 0%.")
+    asked = "I've just arrived as a transitional resident. What PIR can I use?"
+    opening = choose(asked, PIR_LEAD, [hit], "2026-27", False, 5.0, topic=PIR_TOPIC,
+                     asked_topics=("transitional resident",))
+    assert opening.sentence == hit.text
+    # Family: with no other topic asked, the margin keeps the lead; a lead naming the topic keeps it too.
+    assert choose(asked, PIR_LEAD, [hit], "2026-27", False, 5.0, topic=PIR_TOPIC).sentence is None
+    lead = PIR_LEAD + " A transitional resident uses the same rates."
+    assert choose(asked, lead, [hit], "2026-27", False, 5.0, topic=PIR_TOPIC,
+                  asked_topics=("transitional resident",)).sentence is None
+
+
+def test_a_passage_ahead_on_the_margin_opens_a_why_question_only_if_it_says_why():
+    asked = "Why did my ESCT rate for employer contributions go up?"
+    silent = _hit("ESCT rates for employer contributions go from 10.5% up to 39%.")
+    opening = choose(asked, RATE_LEAD, [silent], "2026-27", False, 0.0, topic=RATE_TOPIC)
+    assert opening.sentence is None and opening.unanswered == "aspect"
+    # Family: a sentence saying why opens; and asked what the rates are, the silent one may win on the margin.
+    saying = _hit("Your ESCT rate for employer contributions goes up because your pay last year went over a threshold.")
+    assert choose(asked, RATE_LEAD, [saying], "2026-27", False, 0.0, topic=RATE_TOPIC).sentence == saying.text
+    assert choose("What are the ESCT rates for employer contributions?", RATE_LEAD, [silent], "2026-27", False, 0.0,
+                  topic=RATE_TOPIC).unanswered == ""
+
+
+def test_a_passage_opening_in_place_of_a_lead_that_may_not_is_marked_when_it_does_not_say_why():
+    # (The lead names no unpaid leave, so it may not open; the passage naming it opens either way.)
+    asked = "Why are KiwiSaver contributions not due on unpaid leave?"
+    opening = choose(asked, KS_LEAD, [UNPAID], "2026-27", False, 0.5, situations=frozenset({"unpaid_leave"}))
+    assert opening.sentence == UNPAID.text and opening.unanswered == "aspect"
+    saying = _hit("No contributions are due on unpaid leave because contributions come out of pay actually paid.")
+    opening = choose(asked, KS_LEAD, [saying], "2026-27", False, 0.5, situations=frozenset({"unpaid_leave"}))
+    assert opening.sentence == saying.text and opening.unanswered == ""
