@@ -63,6 +63,7 @@ NOTHING_FOUND = (
     "I couldn't find anything about this in the IRD guidance, guides and legislation I have, so I won't "
     "guess. It may be outside what I cover, or not in my sources yet. Check ird.govt.nz or contact Inland Revenue."
 )
+REPHRASE_ACTION = "Rephrase the question with the tax term you're asking about"
 BASE_DISCLAIMER = "General information, not tax advice. Check your own situation with Inland Revenue or a tax adviser."
 PRIOR_YEAR_DISCLAIMER = "This answer is for the {year} tax year, which has ended; figures for other years differ."
 COMPLEX_DISCLAIMER = "Your situation has several parts, so the figures may not be the whole picture; consider talking to a tax adviser or Inland Revenue."

@@ -184,6 +184,13 @@ def covers(situations: frozenset[str], sentence: str, hit=None, context: str | N
     return bool(situations_named(" ".join((sentence, _heading(hit), context or ""))) & situations)
 
 
+def only_by_heading(situations: frozenset[str], sentence: str, hit) -> frozenset[str]:
+    """The situations of `situations` that a sentence's passage heading names and the sentence itself
+    does not: a heading ("Wage bargaining and total remuneration") covers the general rule stated
+    under it as well as the situation's own."""
+    return (situations_named(_heading(hit)) & situations) - situations_named(sentence) if situations else frozenset()
+
+
 def turns(text: str) -> dict[str, frozenset[str]]:
     """Each situation the text names with the way it turns it (`turns` in the data: into it, out of it)."""
     out = {}
