@@ -28,9 +28,9 @@ from nztax.years import names_a_later_year
 from nztax.query_expansion import canonical_terms
 from nztax.say_rows import rows_named
 from nztax.sentences import sentences
-from nztax.story_lead import story_lead
-from nztax.opening_fit import (covers, may_open, off_question, only_by_heading, other_subject, situations_asked,
-                               situations_named, with_what_it_leans_on)
+from nztax.topic_lead import reconsidered, story_lead
+from nztax.opening_fit import (covers, definition_denied, may_open, off_question, other_subject, situations_named,
+                               with_what_it_leans_on)
 # Calculation answers live in say_calc; their names stay importable from here.
 from nztax.say_calc import (_difference, _per, calculation, lead_for, result_citations,  # noqa: F401
                             take_home_together, together_total)
@@ -583,11 +583,9 @@ def topic(decision: Decision, rules: RuleBook, hits: list, current_year: str) ->
     if not covers(situations, *opening):
         opening = next((c for c in chosen + best_sentences(" ".join(asking) or decision.asked, hits, 3 * LEAD_SENTENCES,
                         tax_year=decision.tax_year, past_year=past) if may_open(decision.asked, *c) and covers(situations, *c)), opening)
-    headed = only_by_heading(situations_asked(asking, decision.asked), *opening)  # (its heading covers the general rule too)
-    if headed:  # A sentence naming the post's situation in its own words states that situation's rule.
-        opening = next(((s, hit) for _, _, s, hit in scored_sentences(decision.asked, passage_candidates(hits, decision.tax_year, past))
-                        if situations_named(s) & headed and may_open(decision.asked, s, hit)), opening)
-    chosen = [opening] + [c for c in chosen if c is not opening]
+    opening = reconsidered(decision.asked, asking, opening, hits, decision.tax_year, past)
+    # (A rule for a term whose defining condition the post denies is not the asker's: not quoted below either.)
+    chosen = [opening] + [c for c in chosen if c is not opening and not definition_denied(decision.asked, c[0])]
     lead_sentence, lead_hit = with_what_it_leans_on(*chosen[0]), chosen[0][1]
     numbers = {lead_hit.url: 1}
     body = [f"{lead_sentence}{cite_mark(1, lead_hit.url)}"]

@@ -119,3 +119,37 @@ CASUAL = Hit("Your employer deducts KiwiSaver from each pay you receive as an em
 def test_the_sentence_naming_the_posts_situation_opens_not_the_general_rule_under_its_heading(story, hit, own_words):
     answer = story_topic(story, [hit, PAYDAY])
     assert answer.startswith(own_words), answer
+
+
+# -- a term whose defining condition the post denies ---------------------------------------------
+
+BOARDERS = Hit("With up to four boarders you need not declare what they pay if it is under the weekly standard cost. "
+               "Rent from tenants who live in a separate part of your property is residential rental income you "
+               "declare in full.", "https://www.ird.govt.nz/rooms", "r", section="Renting rooms")
+SALE = Hit("The main home exclusion means the bright-line test does not tax the sale of a home you lived in. A gain "
+           "taxed under the bright-line test is added to your income for the year of the sale.",
+           "https://www.ird.govt.nz/bright-line", "b", section="Selling residential land")
+
+
+@pytest.mark.parametrize("story, hit, denied_rule", [
+    ("We have boarders living in the cabin behind our house, and food is not provided to them. They pay rent "
+     "each week. Is that under the boarder standard cost, or do we declare it?", BOARDERS, "With up to four boarders"),
+    ("Our boarders cook for themselves: we give them no meals at all. Do we declare what they pay as boarder "
+     "income?", BOARDERS, "With up to four boarders"),
+    ("We are selling a townhouse we bought two years ago. We never lived in it ourselves. Does the main home "
+     "exclusion stop the bright-line test applying?", SALE, "The main home exclusion"),
+])
+def test_a_rule_for_a_term_whose_condition_the_post_denies_neither_opens_nor_is_quoted(story, hit, denied_rule):
+    answer = story_topic(story, [hit, PAYDAY])
+    assert denied_rule not in answer, answer
+    assert answer.startswith(hit.text.split(". ")[1][:20]), answer
+
+
+@pytest.mark.parametrize("story, hit, rule", [
+    ("We cook dinner every night for the two boarders living in our spare rooms. Is what they pay under the "
+     "boarder standard cost?", BOARDERS, "With up to four boarders"),
+    ("We lived in the townhouse for six years before selling it. Does the main home exclusion stop the bright-line "
+     "test applying?", SALE, "The main home exclusion"),
+])
+def test_the_terms_rule_still_opens_when_the_post_meets_its_condition(story, hit, rule):
+    assert story_topic(story, [hit, PAYDAY]).startswith(rule)
