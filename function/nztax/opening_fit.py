@@ -73,7 +73,7 @@ def _data() -> dict:
                      for group, members in raw["subjects"].items()},
         "situations": {name: joined(alts) for name, alts in raw["situations"].items()},
         "aspects": {name: (joined(a["asked"]), joined(a["stated"])) for name, a in (raw.get("aspects") or {}).items()},
-        "defined_by": [(joined(d["term"]), _denied(d["needs"])) for d in (raw.get("defined_by") or {}).values()],
+        "defined_by": [(joined(d["term"]), joined(d["needs"]), _denied(d["needs"])) for d in (raw.get("defined_by") or {}).values()],
         "turns": {situation: {way: _turned(spec, alts) for way, spec in (raw.get("turns") or {}).items()}
                   for situation, alts in raw["situations"].items() if situation in (raw.get("turned") or ())},
     }
@@ -266,8 +266,11 @@ def for_another_situation(question: str, sentence: str) -> bool:
 
 def definition_denied(question: str, sentence: str) -> bool:
     """Whether the sentence states the rule for a term (`defined_by` in the data) whose defining
-    condition the question denies: a boarder's standard cost for a tenant given no meals."""
-    return any(term.search(sentence) and denied.search(question) for term, denied in _data()["defined_by"])
+    condition the question denies: a boarder's standard cost for a tenant given no meals. A sentence
+    naming the condition too says what the term is ("A boarder pays you for a room and meals"),
+    which is what such a question needs."""
+    return any(term.search(sentence) and not needs.search(sentence) and denied.search(question)
+               for term, needs, denied in _data()["defined_by"])
 
 
 def off_question(question: str, sentence: str, hit, context: str | None = None) -> bool:

@@ -12,8 +12,8 @@ In: the post, its asking sentences, the retrieved passages (best first), the yea
   must still be on the post's subject and fit to open, and state a rule rather than work an example:
   on this weaker footing another person's figures would read as the answer to the post's own.
 - `reconsidered`: an opening whose term's defining condition the post denies (a boarder's rule for
-  tenants given no meals, opening_fit.definition_denied) gives way to the best sentence that may
-  open, whatever its share; one that names the post's situation only through its passage heading
+  tenants given no meals, opening_fit.definition_denied) gives way to the best sentence of the
+  best-ranked passages that may open, whatever its share (the term's definition, when retrieved); one that names the post's situation only through its passage heading
   (opening_fit.only_by_heading: the heading covers the general rule too) gives way to a sentence
   naming the situation in its own words, which states that situation's rule.
 """
@@ -35,11 +35,12 @@ def story_lead(post: str, hits: list, tax_year: str | None, past_year: bool) -> 
 
 def reconsidered(post: str, asking: list[str], opening: tuple[str, object], hits: list, tax_year: str | None,
                  past_year: bool) -> tuple[str, object]:
-    from nztax.say import passage_candidates, scored_sentences
+    from nztax.say import RANK_BONUS, passage_candidates, scored_sentences
 
     headed = only_by_heading(situations_asked(asking, post), *opening)
     if not headed and not definition_denied(post, opening[0]):
         return opening
-    scored = scored_sentences(post, passage_candidates(hits, tax_year, past_year))
+    # (Whatever its share of the post's words, but from the passages retrieval ranked best.)
+    scored = scored_sentences(post, passage_candidates(hits[:len(RANK_BONUS)], tax_year, past_year))
     return next(((s, hit) for _, _, s, hit in scored
                  if may_open(post, s, hit) and (not headed or situations_named(s) & headed)), opening)

@@ -126,7 +126,7 @@ def test_the_sentence_naming_the_posts_situation_opens_not_the_general_rule_unde
 BOARDERS = Hit("With up to four boarders you need not declare what they pay if it is under the weekly standard cost. "
                "Rent from tenants who live in a separate part of your property is residential rental income you "
                "declare in full.", "https://www.ird.govt.nz/rooms", "r", section="Renting rooms")
-SALE = Hit("The main home exclusion means the bright-line test does not tax the sale of a home you lived in. A gain "
+SALE = Hit("The main home exclusion means the bright-line test does not tax the sale of your home. A gain "
            "taxed under the bright-line test is added to your income for the year of the sale.",
            "https://www.ird.govt.nz/bright-line", "b", section="Selling residential land")
 
@@ -153,3 +153,14 @@ def test_a_rule_for_a_term_whose_condition_the_post_denies_neither_opens_nor_is_
 ])
 def test_the_terms_rule_still_opens_when_the_post_meets_its_condition(story, hit, rule):
     assert story_topic(story, [hit, PAYDAY]).startswith(rule)
+
+
+def test_the_terms_definition_opens_for_a_post_denying_its_condition():
+    # (A sentence naming the term with its condition says what the term is: the denied rule's reason.)
+    rooms = Hit("With up to four boarders you need not declare what they pay if it is under the weekly standard cost. "
+                "A boarder pays you for a room and meals.", "https://www.ird.govt.nz/rooms", "r", section="Boarders")
+    story = ("Two tenants rent the flat under our house and get no meals from us. Does the boarder standard cost mean "
+             "we need not declare what they pay?")
+    answer = story_topic(story, [rooms, PAYDAY])
+    assert answer.startswith("A boarder pays you for a room and meals."), answer
+    assert "With up to four boarders" not in answer
