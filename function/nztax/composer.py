@@ -69,6 +69,7 @@ NOT_SAID_DIRECTLY = (
     "I haven't found Inland Revenue's guidance saying that directly, so I won't guess. What it says on "
     "the topic:"
 )
+REPHRASE_ACTION = "Rephrase the question with the tax term you're asking about"
 BASE_DISCLAIMER = "General information, not tax advice. Check your own situation with Inland Revenue or a tax adviser."
 PRIOR_YEAR_DISCLAIMER = "This answer is for the {year} tax year, which has ended; figures for other years differ."
 COMPLEX_DISCLAIMER = "Your situation has several parts, so the figures may not be the whole picture; consider talking to a tax adviser or Inland Revenue."

@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 
 from nztax import (answer_evidence, applies, asked_parts, calculator_links, composer, engine_parts, guard, leaning,
-                   llm_answer, rule_history, say, tax_side, unit_choice, units)
+                   llm_answer, nothing_found, rule_history, say, tax_side, unit_choice, units)
 from nztax.embedders import get_embedder
 from nztax.frame_notes import frame_notes, rule_without_year_figures
 from nztax.short_query import search_box_question
@@ -405,7 +405,7 @@ class Engine:
         if decision.trace is not None:
             result.trace = decision.trace.to_json()
         # A post set before a rule changed is told the rule of its time (rule_history.py).
-        result = rule_history.attach(result, question, today(), self.rules.years)
+        result = nothing_found.only_alone(rule_history.attach(result, question, today(), self.rules.years))
         result.citations = self.citation_sections().fill(result.citations, result.tax_year)
         result.latency_ms = int(round((time.perf_counter() - started) * 1000))
         return result

@@ -42,6 +42,7 @@ import functools
 import re
 from pathlib import Path
 
+from nztax.cue_words import alternatives
 from nztax.query_expansion import canonical_terms
 from nztax.sentences import sentences
 from nztax.understand import words
@@ -73,6 +74,7 @@ def _data() -> dict:
                      for group, members in raw["subjects"].items()},
         "situations": {name: joined(alts) for name, alts in raw["situations"].items()},
         "aspects": {name: (joined(a["asked"]), joined(a["stated"])) for name, a in (raw.get("aspects") or {}).items()},
+        "defined_by": [(joined(d["term"]), joined(d["needs"]), _denied(d["needs"])) for d in (raw.get("defined_by") or {}).values()],
         "turns": {situation: {way: _turned(spec, alts) for way, spec in (raw.get("turns") or {}).items()}
                   for situation, alts in raw["situations"].items() if situation in (raw.get("turned") or ())},
     }
@@ -86,6 +88,13 @@ def _turned(spec: dict, situation: list[str]) -> re.Pattern:
     forms = [rf"\b(?:{before})\b(?:\s+[\w'-]+){{0,3}}?\s+(?:{named})"] if before else []
     forms += [rf"(?:{named})\s+(?:{after})\b"] if after else []
     return re.compile("|".join(forms) or r"(?!)", re.I)
+
+
+def _denied(needs: list[str]) -> re.Pattern:
+    """A negation (condition_words' `negation_words`) up to two words either side of a needed condition."""
+    negation, needed = rf"\b(?:{alternatives('negation_words')})\b", "|".join(f"(?:{n})" for n in needs)
+    near = r"\W+(?:\w+\W+){0,2}"
+    return re.compile(rf"{negation}{near}(?:{needed})|(?:{needed}){near}{negation}", re.I)
 
 
 def _heading(hit) -> str:
@@ -185,6 +194,13 @@ def covers(situations: frozenset[str], sentence: str, hit=None, context: str | N
     return bool(situations_named(" ".join((sentence, _heading(hit), context or ""))) & situations)
 
 
+def only_by_heading(situations: frozenset[str], sentence: str, hit) -> frozenset[str]:
+    """The situations of `situations` that a sentence's passage heading names and the sentence itself
+    does not: a heading ("Wage bargaining and total remuneration") covers the general rule stated
+    under it as well as the situation's own."""
+    return (situations_named(_heading(hit)) & situations) - situations_named(sentence) if situations else frozenset()
+
+
 def turns(text: str) -> dict[str, frozenset[str]]:
     """Each situation the text names with the way it turns it (`turns` in the data: into it, out of it)."""
     out = {}
@@ -254,13 +270,24 @@ def for_another_situation(question: str, sentence: str, hit=None) -> bool:
     return bool(set_out) and not set_out & situations_named(question)
 
 
+def definition_denied(question: str, sentence: str) -> bool:
+    """Whether the sentence states the rule for a term (`defined_by` in the data) whose defining
+    condition the question denies: a boarder's standard cost for a tenant given no meals. A sentence
+    naming the condition too says what the term is ("A boarder pays you for a room and meals"),
+    which is what such a question needs."""
+    return any(term.search(sentence) and not needs.search(sentence) and denied.search(question)
+               for term, needs, denied in _data()["defined_by"])
+
+
 def off_question(question: str, sentence: str, hit, context: str | None = None) -> bool:
     """Whether a sentence answers another question than the one asked: another subject, another
-    term's definition, another situation's rule, the situation turned the other way, or (a passage's
+    term's definition, another situation's rule, the situation turned the other way, a term whose
+    defining condition the question denies, or (a passage's
     sentence) leaning on the sentence before it. Unlike a worked example, the rule at work on the
     question, a sentence from another passage may open instead of it (say.topic)."""
     return (other_subject(question, sentence, hit, context) or defines_another_term(question, sentence)
             or for_another_situation(question, sentence, hit) or turned_other_way(question, sentence)
+            or definition_denied(question, sentence)
             or (hit is not None and leans_on_before(sentence)))
 
 

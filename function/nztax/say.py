@@ -27,7 +27,10 @@ from nztax.rules import RuleBook, TaxYearRules
 from nztax.years import names_a_later_year
 from nztax.query_expansion import canonical_terms
 from nztax.say_rows import rows_named
-from nztax.opening_fit import covers, may_open, off_question, other_subject, situations_named, with_what_it_leans_on
+from nztax.sentences import sentences
+from nztax.topic_lead import reconsidered, story_lead
+from nztax.opening_fit import (covers, definition_denied, may_open, off_question, other_subject, situations_named,
+                               with_what_it_leans_on)
 # Calculation answers live in say_calc; their names stay importable from here.
 from nztax.say_calc import (_difference, _per, calculation, lead_for, result_citations,  # noqa: F401
                             take_home_together, together_total)
@@ -205,8 +208,8 @@ def passage_candidates(hits: list, tax_year: str | None, past_year: bool) -> lis
             if not _other_year(s, tax_year) and not (past_year and (_undated_figure(s, tax_year) or _several_years(s)))]
 
 
-def scored_sentences(question: str, candidates: list[tuple[str, Any, int]],
-                     extra_words: set[str] | None = None) -> list[tuple[float, float, str, Any]]:
+def scored_sentences(question: str, candidates: list[tuple[str, Any, int]], extra_words: set[str] | None = None,
+                     shared_only: bool = False) -> list[tuple[float, float, str, Any]]:
     """Candidates (sentence, source, rank) scored against the question, best first, as (score,
     coverage, sentence, source); a sentence sharing only the words every tax text has is left out."""
     # (The question's own amounts are not words a passage shares with it: "$40,000 profit" is no "40";
@@ -214,6 +217,7 @@ def scored_sentences(question: str, candidates: list[tuple[str, Any, int]],
     plain = QUESTION_AMOUNT.sub(" ", question)
     # IRD's own term for a word the question uses ("bitcoin" -> "crypto-asset") is a word to share too.
     wanted = words(plain) | words(" ".join(canonical_terms(plain))) | (extra_words or set())
+    wanted &= set().union(*(words(s) for s, _, _ in candidates)) if shared_only else wanted  # (a story's others: its background)
     if not wanted or not candidates:
         return []
     shared_of = [words(s) & wanted for s, _, _ in candidates]  # (read once: counted here, weighed below)
@@ -561,17 +565,16 @@ def topic(decision: Decision, rules: RuleBook, hits: list, current_year: str) ->
     if not chosen and asking:
         # An asking sentence that refers back (with "this" or "it") to what the story named in its
         # opening sentence shares too few words with the passages alone, and the whole story too many.
-        from nztax.sentences import sentences
-
         opening = sentences(decision.asked)[:1]
         for query in (" ".join(opening + asking), " ".join(opening)):
             chosen = chosen or best_sentences(query, hits, LEAD_SENTENCES, tax_year=decision.tax_year, past_year=past)
+        chosen = chosen or story_lead(decision.asked, hits, decision.tax_year, past)
     if chosen and all(other_subject(decision.asked, *c) for c in chosen):  # (rescored: their words weigh against the rest)
         chosen = best_sentences(decision.asked, hits, LEAD_SENTENCES, tax_year=decision.tax_year, past_year=past, subject_of=decision.asked)
     if not chosen:
         return AskResult(status="answered", answer=composer.NOTHING_FOUND, tax_year=decision.tax_year,
                          disclaimer=composer.BASE_DISCLAIMER,
-                         next_actions=["Rephrase the question with the tax term you're asking about"])
+                         next_actions=[composer.REPHRASE_ACTION])
     # The first that may open (opening_fit.py: not a worked example, not another subject) opens, the rest
     # follow; one from another passage only when the first answers another question (off_question; a sentence beside a
     # worked example on the same page is still on its question; one from another page may not be).
@@ -584,7 +587,9 @@ def topic(decision: Decision, rules: RuleBook, hits: list, current_year: str) ->
     if not covers(situations, *opening):
         opening = next((c for c in chosen + best_sentences(" ".join(asking) or decision.asked, hits, 3 * LEAD_SENTENCES,
                         tax_year=decision.tax_year, past_year=past) if may_open(decision.asked, *c) and covers(situations, *c)), opening)
-    chosen = [opening] + [c for c in chosen if c is not opening]
+    opening = reconsidered(decision.asked, asking, opening, hits, decision.tax_year, past)
+    # (A rule for a term whose defining condition the post denies is not the asker's: not quoted below either.)
+    chosen = [opening] + [c for c in chosen if c is not opening and not definition_denied(decision.asked, c[0])]
     lead_sentence, lead_hit = with_what_it_leans_on(*chosen[0]), chosen[0][1]
     numbers = {lead_hit.url: 1}
     body = [f"{lead_sentence}{cite_mark(1, lead_hit.url)}"]

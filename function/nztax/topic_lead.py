@@ -1,0 +1,46 @@
+"""A topic answer's lead where the sentence scorer's first choice is not the asker's rule.
+
+In: the post, its asking sentences, the retrieved passages (best first), the year asked and, for
+`reconsidered`, the opening say.topic chose. Out: (sentence, passage) pairs.
+
+- `story_lead`: a sentence must cover `say.MIN_SENTENCE_COVERAGE` of the question's words to answer
+  it. A long post's words are mostly its story (the amounts' context, the poster's plans), words no
+  passage uses, and a short asking sentence that refers back ("Is my understanding correct?") shares
+  too few with any; so a post whose passages plainly hold its topic was answered "I couldn't find
+  anything". When nothing else answers, the share is counted over only the post's words that the
+  first passage uses (retrieval read the whole post and ranked that passage first); the sentence
+  must still be on the post's subject and fit to open, and state a rule rather than work an example:
+  on this weaker footing another person's figures would read as the answer to the post's own.
+- `reconsidered`: an opening whose term's defining condition the post denies (a boarder's rule for
+  tenants given no meals, opening_fit.definition_denied) gives way to the best sentence of the
+  best-ranked passages that may open, whatever its share (the term's definition, when retrieved); one that names the post's situation only through its passage heading
+  (opening_fit.only_by_heading: the heading covers the general rule too) gives way to a sentence
+  naming the situation in its own words, which states that situation's rule.
+"""
+
+from __future__ import annotations
+
+from nztax.opening_fit import (definition_denied, may_open, only_by_heading, other_subject, situations_asked,
+                               situations_named, worked_example)
+
+
+def story_lead(post: str, hits: list, tax_year: str | None, past_year: bool) -> list[tuple[str, object]]:
+    from nztax.say import MIN_SENTENCE_COVERAGE, passage_candidates, scored_sentences  # (say calls this: no cycle at import)
+
+    scored = scored_sentences(post, passage_candidates(hits[:1], tax_year, past_year), shared_only=True)
+    return [(s, hit) for _, coverage, s, hit in scored
+            if coverage >= MIN_SENTENCE_COVERAGE and may_open(post, s, hit) and not other_subject(post, s, hit)
+            and not worked_example(s, hit)][:2]
+
+
+def reconsidered(post: str, asking: list[str], opening: tuple[str, object], hits: list, tax_year: str | None,
+                 past_year: bool) -> tuple[str, object]:
+    from nztax.say import RANK_BONUS, passage_candidates, scored_sentences
+
+    headed = only_by_heading(situations_asked(asking, post), *opening)
+    if not headed and not definition_denied(post, opening[0]):
+        return opening
+    # (Whatever its share of the post's words, but from the passages retrieval ranked best.)
+    scored = scored_sentences(post, passage_candidates(hits[:len(RANK_BONUS)], tax_year, past_year))
+    return next(((s, hit) for _, _, s, hit in scored
+                 if may_open(post, s, hit) and (not headed or situations_named(s) & headed)), opening)
