@@ -208,7 +208,8 @@ LOOKBACK = 64
 
 # A figure asked for each pay, on a year's income written in thousands, typed as a search. (A
 # dollar amount written out in full beside a pay period is still questioned.)
-FIGURE_ASKED_BEFORE = re.compile(r"\b(?:" + alternatives("figure_asked_words") + r")(?:\s+(?:on|for|of))?\s*$", re.I)
+FIGURE_ASKED_BEFORE = re.compile(r"\b(?:" + alternatives("figure_asked_words") + r")(?:\s+(?:" + alternatives("figure_asked_on")
+                                 + r"))?\s*$", re.I)
 PAY_NOUN_AFTER = re.compile(r"^\s*(?:" + alternatives("pay_nouns_after") + r")\b", re.I)
 
 
@@ -223,7 +224,8 @@ def _a_year_asked_per_pay(text: str, amount: Money) -> Money:
 
 
 # Money held, not earned: an amount in deposits, a fund or an account (its currency's code may come between).
-BALANCE_AFTER = re.compile(r"^\s*(?:(?-i:[A-Z]{3})\s+)?(?:" + alternatives("held_verbs") + r")?in (?:a |my |the |our |his |her )?(?:"
+BALANCE_AFTER = re.compile(r"^\s*(?:(?-i:[A-Z]{3})\s+)?(?:" + alternatives("held_verbs") + r")?" + alternatives("held_in")
+                           + r"(?:" + alternatives("held_in_determiners") + r")?(?:"
                            + alternatives("holdings") + r")", re.I)
 # What a fund earned in the same clause: what it made, not what is in it.
 EARNED_IN_CLAUSE = re.compile(r"\b(?:" + alternatives("earned_in_clause_words") + r")\b", re.I)
@@ -323,7 +325,8 @@ EMPLOYER_PUTS_IN = re.compile(r"\b(?:" + alternatives("employer_words") + r")\b[
 
 # A line someone's income is compared with (over, under, above a threshold), not a second income
 # (unless it is the only one).
-COMPARED_WITH = re.compile(r"\b(?:" + alternatives("compared_with_words") + r")\s*(?:the\s+)?$", re.I)
+COMPARED_WITH = re.compile(r"\b(?:" + alternatives("compared_with_words") + r")\s*(?:"
+                           + alternatives("compared_with_determiners") + r")?$", re.I)
 
 
 def _thresholds_named(text: str, found: list[Money]) -> list[Money]:
