@@ -42,6 +42,7 @@ import functools
 import re
 from pathlib import Path
 
+from nztax.cue_words import exact_capitals
 from nztax.query_expansion import canonical_terms
 from nztax.sentences import sentences
 from nztax.understand import words
@@ -57,7 +58,7 @@ def _data() -> dict:
     raw = load_yaml(DATA.read_text(encoding="utf-8"))
 
     def joined(alternatives) -> re.Pattern:
-        return re.compile("|".join(f"(?:{a})" for a in alternatives), re.I)
+        return re.compile("|".join(f"(?:{exact_capitals(a)})" for a in alternatives), re.I)
 
     example = raw["example"]
     return {
