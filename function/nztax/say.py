@@ -33,6 +33,8 @@ from nztax.say_calc import (_difference, _per, calculation, lead_for, result_cit
                             take_home_together, together_total)
 from nztax.understand import words
 from nztax.rule_changes import change_before
+from nztax.sentences import sentences
+from nztax.say_family import family_values
 
 # Sentences quoted under a fact or topic answer.
 LEAD_SENTENCES = 4
@@ -131,7 +133,6 @@ def _topic_values(rules: TaxYearRules) -> dict[str, str]:
     if d.bright_line is not None:
         v.update(bl_years=str(d.bright_line.years), bl_from=d.bright_line.sales_from)
     if d.working_for_families is not None:
-        from nztax.say_family import family_values
 
         v.update(family_values(rules))
     return v
@@ -557,7 +558,6 @@ def topic(decision: Decision, rules: RuleBook, hits: list, current_year: str) ->
     if not chosen and asking:
         # An asking sentence that refers back (with "this" or "it") to what the story named in its
         # opening sentence shares too few words with the passages alone, and the whole story too many.
-        from nztax.sentences import sentences
 
         opening = sentences(decision.asked)[:1]
         for query in (" ".join(opening + asking), " ".join(opening)):

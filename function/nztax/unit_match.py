@@ -40,6 +40,7 @@ from nztax.opening_fit import situations_named
 from nztax.rules import current_tax_year, default_rules
 from nztax.slots import read_slots, reading, resolve_tax_year
 from nztax.understand import words
+from nztax.unit_lexicon import UnitLexicon
 
 log = logging.getLogger("nztax.unit_match")
 VECTORS_FILE = "units.npz"
@@ -428,7 +429,6 @@ class UnitMatcher:
     def lexicon(self):
         """The units' BM25 index (unit_lexicon.py), built on first use (stored parts hold none)."""
         if self.__dict__.get("_lexicon") is None:
-            from nztax.unit_lexicon import UnitLexicon
 
             self._lexicon = UnitLexicon(self.units)
         return self._lexicon
