@@ -170,7 +170,7 @@ def situations_named(text: str) -> frozenset[str]:
 
 def situations_asked(asking, question: str) -> frozenset[str]:
     """The situations a question is about: those its asking sentences name, or, when they name none
-    (an asking sentence that refers back: "Can someone like me join?"), those its story names."""
+    (an asking sentence that refers back: "Is that open to people like us?"), those its story names."""
     named = situations_named(" ".join(asking))
     if not named and len(sentences(question)) > 1:
         named = situations_named(question)

@@ -10,9 +10,10 @@ confidence bar.
     classifier.classify(question, embedder.embed_query(question))
 
 An intent's score is the mean cosine of its nearest examples plus lexical evidence (how much of
-the question its best example shares, and whether one of its keywords is in the question) plus
-slot evidence (what the question states — an amount per pay, a tax code — that the intent's
-catalogue entry prefers or avoids). The example vectors are computed at build time and stored
+the question its best example shares, and whether one of its keywords is in the question: a keyword
+written in capitals is an acronym, looked for in capitals only) plus slot evidence (what the
+question states — an amount per pay, a tax code — that the intent's catalogue entry prefers or
+avoids). The example vectors are computed at build time and stored
 beside the index (`intents.npz`, keyed by the catalogue's hash and the embedder id); a missing or
 stale file is recomputed in-process.
 """

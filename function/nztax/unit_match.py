@@ -15,8 +15,8 @@ none or the same one (`year_named`); the best must score at least `unit_min_scor
 next by `unit_margin`, or lead it by `unit_alone_margin` with at least `unit_alone_score` (a
 question the engine would decline: `unit_over_decline` and twice the margin, so "What happens to
 my KiwiSaver if I move to Australia?" is answered, not turned away for naming Australia). A post
-of several sentences is also read by its asking sentences (`match_asked`). Units whose answer is a calculation are left to the engine, which
-calculates. The paraphrase vectors are stored beside the index at build time (`units.npz`, keyed
+of several sentences is also read by its asking sentences (`match_asked`). Units whose answer is a
+calculation are left to the engine, which calculates. The paraphrase vectors are stored beside the index at build time (`units.npz`, keyed
 by the bank's digest and the embedder id), with a digest of each paraphrase's reading (reading
 every paraphrase of 400 units takes seconds); missing or stale, they are computed in-process.
 """
