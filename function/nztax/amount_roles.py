@@ -188,8 +188,9 @@ COUPLE_TOGETHER = re.compile(alternatives("couple_together"), re.I)
 # Work besides a main job (also, on the side, weekends, evenings, casual).
 ALSO_WORK = re.compile(r"\b(?:" + alternatives("also_work_words") + r")\b", re.I)
 # One of two offers asked about by its figure.
-ONE_OF_THEM_PICKED = re.compile(r"\b(?:on|for|with|of|take|taking|pick|choose)\s+the\s+\$?(?P<num>\d[\d,]*(?:\.\d+)?)\s?(?P<suf>k)?\s+"
-                                r"(?P<noun>option|one|offer|job|salary|package)\b", re.I)
+ONE_OF_THEM_PICKED = re.compile(r"\b(?:" + alternatives("one_picked_before") + r")\s+" + alternatives("one_picked_determiners")
+                                + r"\s+\$?(?P<num>\d[\d,]*(?:\.\d+)?)\s?(?P<suf>k)?\s+(?P<noun>" + alternatives("one_picked_nouns")
+                                + r")\b", re.I)
 BARE_NUMBER_QUESTIONED = " on its own could be dollars a year, a week or an hour"
 HOUSEHOLD_QUESTIONED = "income tax is worked out for each person on their own income, not for a couple or household together"
 
@@ -199,7 +200,8 @@ RESTATED_IN_BRACKETS = re.compile(r"^\s*[(\[]\s*(?:about|around|roughly|approx\w
 # ("total" does not: a total equal to an amount said before is that amount, said again.)
 TWO_OF_THEM = re.compile(r"\b(?:" + alternatives("two_of_them_words") + r")\b", re.I)
 # The words of a question right before an amount: the amount is asked about.
-ASKED_ABOUT_AGAIN = re.compile(r"\b(?:what|what's|whats|how much|how)\b[^.?!$\d]*\b(?:on|of|for)\s*$", re.I)
+ASKED_ABOUT_AGAIN = re.compile(r"\b(?:" + alternatives("asked_again_words") + r")\b[^.?!$\d]*\b(?:" + alternatives("asked_again_on")
+                               + r")\s*$", re.I)
 
 
 # How far before an amount find_money reads its leading words (characters).

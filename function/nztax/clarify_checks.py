@@ -70,7 +70,8 @@ EXTRA_THEN_IT = re.compile(r"\b(?:" + alternatives("determiners_of_an_extra_pay_
                            + r")\s+" + alternatives("extra_pay_as_it") + r"\b)", re.I)
 EACH_JOB = re.compile(alternatives("each_job"), re.I)
 # The year something happened (a change, a rumour), not the year asked about.
-EVENT_YEAR = re.compile(r"\b(?:" + alternatives("event_year") + r")\s+(?:back\s+)?(?:in|from|on)\s+20\d\d\b", re.I)
+EVENT_YEAR = re.compile(r"\b(?:" + alternatives("event_year") + r")\s+(?:" + alternatives("event_year_back") + r")?(?:"
+                        + alternatives("event_year_on") + r")\s+20\d\d\b", re.I)
 # A pay that changed from one amount to another.
 PAY_CHANGED = re.compile(r"\b(?:" + alternatives("pay_changed") + r")\b[^.?!]{0,20}\bfrom\b[^.?!]{0,20}\bto\b", re.I)
 # When it changed, a month named after the new pay.
