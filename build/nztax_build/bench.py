@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Callable
 
 from nztax.settings import Settings, get_settings
+import os
 
 FALLBACK_QUERIES = [
     "income tax rates for individuals",
@@ -260,6 +261,5 @@ def merge_sections(document: str, sections: dict[str, list[str]]) -> str:
 
 
 def _cpu_count() -> int:
-    import os
 
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)

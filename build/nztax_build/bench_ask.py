@@ -28,6 +28,7 @@ from nztax.settings import get_settings
 from nztax_build.bench import BenchContext, percentile, register
 from nztax_build.bench_baseline import BaselineError, Side, checkout_and_build, remove, side_env
 from nztax_build.commands.serve import stop_process
+import dataclasses
 
 QUESTIONS = [
     "How much tax do I pay on $85,000?",
@@ -228,7 +229,6 @@ def _cell(values: list[float], fmt: str) -> str:
 
 
 def ask_latency(ctx: BenchContext) -> list[str]:
-    import dataclasses
 
     settings = dataclasses.replace(ctx.settings, llm_model=None)
     # The index `nztax build` published in this checkout, FAQ answers and unit vectors included, as

@@ -25,6 +25,8 @@ from pathlib import Path
 import numpy as np
 
 from nztax_build.bench import BenchContext, register
+import dataclasses
+import shutil
 
 SCALES = (1, 10, 50)
 NOISE = 0.01  # perturbation of copied vectors: copies stay near their original, as near-duplicates would
@@ -96,8 +98,6 @@ def _scaled_index(ctx: BenchContext, factor: int) -> Path:
                      for c in base.children]
         block = base.vectors + (rng.normal(0, NOISE, base.vectors.shape).astype(np.float32) if copy else 0)
         blocks.append(block / np.linalg.norm(block, axis=1, keepdims=True))
-    import dataclasses
-    import shutil
 
     shutil.rmtree(target, ignore_errors=True)
     counts = {"parents": len(parents), "children": len(children)}

@@ -22,6 +22,7 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
+import dataclasses
 
 # Where the gates put tonight's metrics inside the site; the published copy is the next
 # night's baseline (fetched from <site URL>/_nztax/metrics.json).
@@ -384,7 +385,6 @@ def site_address_problem(site_dir: Path) -> str | None:
     The address comes from NZTAX_SITE_URL at build time; a site built without it names this
     machine's `nztax serve` address in every page's canonical link and in the sitemap.
     """
-    import re
 
     from .mkdocs_hooks import site_url_problem
 
@@ -455,7 +455,6 @@ def compile_bytecode(stage: Path, python: str | None) -> int:
 def deployed_settings(cfg: DeployConfig, index_dir: Path):
     """The Settings the deployed function will read: its env vars plus the mounted Gemini key
     (any value: only its presence matters here)."""
-    import dataclasses
 
     from nztax.settings import get_settings
 

@@ -53,6 +53,7 @@ from nztax.index import (
 from nztax.settings import Settings
 from nztax.yaml_data import COMPILED_FILE, data_files, save_compiled
 from nztax_build import publish as release
+import compileall
 
 STAGE_NAME = "index"
 CHUNKS_SUMMARY = "chunks.json"  # written by the chunk stage: {"parents": n, "children": n, "sha256": {...}}
@@ -407,7 +408,6 @@ def compile_for_cold_start(settings: Settings, index_dir: Path) -> None:
     PYTHONDONTWRITEBYTECODE is set, as it is on build machines): the first start otherwise
     compiles every module from source. Python checks each file against its source, so an edited
     module is compiled afresh as before."""
-    import compileall
 
     import nztax
 

@@ -19,6 +19,7 @@ import json
 import logging
 import os
 from pathlib import Path
+from urllib.parse import urlsplit
 
 log = logging.getLogger("mkdocs.plugins.nztax")
 
@@ -61,7 +62,6 @@ PLACEHOLDER_SUFFIXES = (".invalid", ".example", ".test", "example.com", "example
 
 def site_url_problem(url: str) -> str | None:
     """Why `url` cannot be the published site's address, or None."""
-    from urllib.parse import urlsplit
 
     parts = urlsplit(url.strip())
     host = (parts.hostname or "").lower()

@@ -18,6 +18,7 @@ import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+import re
 
 # Files that change on every build for reasons of their own; not "pages".
 IGNORED_OUTPUTS = (".nztax-release.json",)
@@ -114,7 +115,6 @@ def rebuild(settings, log=print, publish_site: bool = True) -> RebuildReport:
 
 
 def _record_counts(summary: str, report: RebuildReport) -> None:
-    import re
 
     m = re.search(r"answered (\d+), from cache (\d+)", summary)
     if m:

@@ -33,6 +33,7 @@ from urllib.parse import urlsplit
 import yaml
 
 from .pipeline import BuildContext, Stage, StageError, fingerprint_of
+import hashlib
 
 RENDER_VERSION = 1  # bump when page layout changes, so the stage reruns
 GENERATED_DIRS = ("faq", "calculators", "tax-years", "sources", "generated")
@@ -533,7 +534,6 @@ def _page_writers() -> list[Path]:
 
 
 def hash_file(path: Path) -> str | None:
-    import hashlib
 
     try:
         return hashlib.sha256(Path(path).read_bytes()).hexdigest()

@@ -20,6 +20,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from .records import STATUS_ACTIVE, STATUS_INACTIVE, ManifestEntry, ParseError, url_key
+import fcntl
 
 MANIFEST_FORMAT = 1
 MANIFEST_NAME = "manifest.json"
@@ -81,7 +82,6 @@ def locked(corpus_dir: Path | str):
     The lock is released by the kernel when the process dies, so a killed crawl never leaves a
     stale lock behind, only stale temporaries (see `CrawlStore.remove_stale_temporaries`).
     """
-    import fcntl
 
     path = Path(corpus_dir) / ".lock"
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -73,7 +73,7 @@ def _owner(people: list[tuple[int, str]], text: str, start: int) -> str | None:
     return (before or after[:1] or earlier or [None])[-1]
 
 
-YOUNG_CHILD = re.compile(r"(?:my |our |the |a |second |first |third |new )*(?:" + alternatives("young_child_words")
+YOUNG_CHILD = re.compile(r"(?:" + alternatives("young_child_determiners") + r")*(?:" + alternatives("young_child_words")
                          + r")\b", re.I)
 CLAUSE_END = re.compile(r"[.?!;,](?=\s|$)|\s(?:and|but|so|[-–—])\s", re.I)
 ASKS_SOMETHING = re.compile(r"\b(?:" + alternatives("asks_something_words") + r")\b", re.I)

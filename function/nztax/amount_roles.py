@@ -188,8 +188,9 @@ COUPLE_TOGETHER = re.compile(alternatives("couple_together"), re.I)
 # Work besides a main job (also, on the side, weekends, evenings, casual).
 ALSO_WORK = re.compile(r"\b(?:" + alternatives("also_work_words") + r")\b", re.I)
 # One of two offers asked about by its figure.
-ONE_OF_THEM_PICKED = re.compile(r"\b(?:on|for|with|of|take|taking|pick|choose)\s+the\s+\$?(?P<num>\d[\d,]*(?:\.\d+)?)\s?(?P<suf>k)?\s+"
-                                r"(?P<noun>option|one|offer|job|salary|package)\b", re.I)
+ONE_OF_THEM_PICKED = re.compile(r"\b(?:" + alternatives("one_picked_before") + r")\s+" + alternatives("one_picked_determiners")
+                                + r"\s+\$?(?P<num>\d[\d,]*(?:\.\d+)?)\s?(?P<suf>k)?\s+(?P<noun>" + alternatives("one_picked_nouns")
+                                + r")\b", re.I)
 BARE_NUMBER_QUESTIONED = " on its own could be dollars a year, a week or an hour"
 HOUSEHOLD_QUESTIONED = "income tax is worked out for each person on their own income, not for a couple or household together"
 
@@ -199,7 +200,8 @@ RESTATED_IN_BRACKETS = re.compile(r"^\s*[(\[]\s*(?:about|around|roughly|approx\w
 # ("total" does not: a total equal to an amount said before is that amount, said again.)
 TWO_OF_THEM = re.compile(r"\b(?:" + alternatives("two_of_them_words") + r")\b", re.I)
 # The words of a question right before an amount: the amount is asked about.
-ASKED_ABOUT_AGAIN = re.compile(r"\b(?:what|what's|whats|how much|how)\b[^.?!$\d]*\b(?:on|of|for)\s*$", re.I)
+ASKED_ABOUT_AGAIN = re.compile(r"\b(?:" + alternatives("asked_again_words") + r")\b[^.?!$\d]*\b(?:" + alternatives("asked_again_on")
+                               + r")\s*$", re.I)
 
 
 # How far before an amount find_money reads its leading words (characters).
@@ -208,7 +210,8 @@ LOOKBACK = 64
 
 # A figure asked for each pay, on a year's income written in thousands, typed as a search. (A
 # dollar amount written out in full beside a pay period is still questioned.)
-FIGURE_ASKED_BEFORE = re.compile(r"\b(?:" + alternatives("figure_asked_words") + r")(?:\s+(?:on|for|of))?\s*$", re.I)
+FIGURE_ASKED_BEFORE = re.compile(r"\b(?:" + alternatives("figure_asked_words") + r")(?:\s+(?:" + alternatives("figure_asked_on")
+                                 + r"))?\s*$", re.I)
 PAY_NOUN_AFTER = re.compile(r"^\s*(?:" + alternatives("pay_nouns_after") + r")\b", re.I)
 
 
@@ -223,7 +226,8 @@ def _a_year_asked_per_pay(text: str, amount: Money) -> Money:
 
 
 # Money held, not earned: an amount in deposits, a fund or an account (its currency's code may come between).
-BALANCE_AFTER = re.compile(r"^\s*(?:(?-i:[A-Z]{3})\s+)?(?:" + alternatives("held_verbs") + r")?in (?:a |my |the |our |his |her )?(?:"
+BALANCE_AFTER = re.compile(r"^\s*(?:(?-i:[A-Z]{3})\s+)?(?:" + alternatives("held_verbs") + r")?" + alternatives("held_in")
+                           + r"(?:" + alternatives("held_in_determiners") + r")?(?:"
                            + alternatives("holdings") + r")", re.I)
 # What a fund earned in the same clause: what it made, not what is in it.
 EARNED_IN_CLAUSE = re.compile(r"\b(?:" + alternatives("earned_in_clause_words") + r")\b", re.I)
@@ -323,7 +327,8 @@ EMPLOYER_PUTS_IN = re.compile(r"\b(?:" + alternatives("employer_words") + r")\b[
 
 # A line someone's income is compared with (over, under, above a threshold), not a second income
 # (unless it is the only one).
-COMPARED_WITH = re.compile(r"\b(?:" + alternatives("compared_with_words") + r")\s*(?:the\s+)?$", re.I)
+COMPARED_WITH = re.compile(r"\b(?:" + alternatives("compared_with_words") + r")\s*(?:"
+                           + alternatives("compared_with_determiners") + r")?$", re.I)
 
 
 def _thresholds_named(text: str, found: list[Money]) -> list[Money]:

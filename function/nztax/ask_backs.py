@@ -45,7 +45,8 @@ TAX_WORD = re.compile(alternatives("tax_word"), re.I)
 RATE_DEPENDS_ON_INCOME_TOOLS = ("calculate_income_tax", "calculate_paye", "calculate_take_home_pay",
                                 "calculate_student_loan_repayment")
 # The rental or business named as what the sum is on: its gross, not a salary, is asked about.
-GROSS_ASKED_ABOUT = re.compile(r"\b(?:on|from|for|off) (?:" + alternatives("determiners_of_the_gross") + r") (?:"
+GROSS_ASKED_ABOUT = re.compile(r"\b(?:" + alternatives("gross_asked_on") + r") (?:" + alternatives("determiners_of_the_gross")
+                               + r") (?:"
                                + alternatives("gross_asked_about")
                                + r")", re.I)
 # A refund asked for, by name or as money coming back.
@@ -59,7 +60,8 @@ KIWISAVER_RATE_CHANGED = re.compile(alternatives("kiwisaver_rate_changed"), re.I
 # Earnings beside the pay named without their amount (a side business, a second job): the total is unknown.
 SIDE_EARNINGS_NAMED = re.compile(alternatives("side_earnings_named"), re.I)
 # Earnings beside the pay denied right before they are named ("no side business"): none to add.
-SIDE_EARNINGS_DENIED = re.compile(r"\b(?:" + alternatives("side_earnings_denied") + r")\s+(?:a\s+|any\s+)?$", re.I)
+SIDE_EARNINGS_DENIED = re.compile(r"\b(?:" + alternatives("side_earnings_denied") + r")\s+(?:"
+                                  + alternatives("side_earnings_denied_determiners") + r")?$", re.I)
 # A secondary code written out (SB, S, SH, ST, SA): the job's code is said.
 SECONDARY_CODE_NAMED = re.compile(r"\b(?:" + "|".join(re.escape(c) for c in SECONDARY_CODES) + r")\b")
 # A difference asked for (more, extra, less, better or worse off): two figures are weighed.

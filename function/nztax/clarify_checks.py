@@ -60,15 +60,18 @@ HOW_LONG_HERE = re.compile(r"\b\d+\s*(?:days?|weeks?|months?|years?|yrs?)\b|\b(?
 # of the two facts residence turns on. (A place is a capitalised word.)
 LIVES_IN_A_PLACE = re.compile(alternatives("lives_in_a_place"))
 # Tax on an extra payment (a bonus, overtime, a redundancy) asked about by name.
-EXTRA_ASKED_ABOUT = re.compile(r"\b(?:on|off|from|of|out of)\s+(?:" + alternatives("determiners_of_an_extra_pay") + r")\s+(?:"
+EXTRA_ASKED_ABOUT = re.compile(r"\b(?:" + alternatives("extra_pay_asked_on") + r")\s+(?:"
+                               + alternatives("determiners_of_an_extra_pay") + r")\s+(?:"
                                + alternatives("extra_pay_kinds") + r")?(?:" + alternatives("extra_pay_asked_by_name")
                                + r")\b", re.I)
 # An extra pay named, then asked about as "it": the extra pay is what is asked about.
 EXTRA_THEN_IT = re.compile(r"\b(?:" + alternatives("determiners_of_an_extra_pay_then_it") + r")\s+(?:" + alternatives("extra_pay_kinds_then_it") + r")?(?:"
-                           + alternatives("extra_pay_then_it") + r")\b(?=[^?]*\b(?:off|on|from|of)\s+it\b)", re.I)
+                           + alternatives("extra_pay_then_it") + r")\b(?=[^?]*\b(?:" + alternatives("extra_pay_asked_on_as_it")
+                           + r")\s+" + alternatives("extra_pay_as_it") + r"\b)", re.I)
 EACH_JOB = re.compile(alternatives("each_job"), re.I)
 # The year something happened (a change, a rumour), not the year asked about.
-EVENT_YEAR = re.compile(r"\b(?:" + alternatives("event_year") + r")\s+(?:back\s+)?(?:in|from|on)\s+20\d\d\b", re.I)
+EVENT_YEAR = re.compile(r"\b(?:" + alternatives("event_year") + r")\s+(?:" + alternatives("event_year_back") + r")?(?:"
+                        + alternatives("event_year_on") + r")\s+20\d\d\b", re.I)
 # A pay that changed from one amount to another.
 PAY_CHANGED = re.compile(r"\b(?:" + alternatives("pay_changed") + r")\b[^.?!]{0,20}\bfrom\b[^.?!]{0,20}\bto\b", re.I)
 # When it changed, a month named after the new pay.

@@ -5,7 +5,9 @@ readers share), `data/amount_words.yaml` (what an amount is, amount_roles.py) an
 clarify_checks.py, calculation_plan.py and the other deciding modules).
 
 In: a list's name (unique across the files). Out: its alternatives joined with "|" (`alternatives`),
-or that compiled case-insensitively (`cue`).
+or that compiled case-insensitively (`cue`). A word written in capitals in any data pattern is an
+acronym and matches only in capitals (`exact_capitals`), so "pie" or "me" in running text is never
+read as PIE or the ME code; a word written in lower case matches in either case.
 """
 
 from __future__ import annotations
@@ -30,8 +32,55 @@ def _lists() -> dict[str, tuple[str, ...]]:
                 continue
             if name in lists:
                 raise ValueError(f"{path.name}: the word list {name!r} is named twice")
-            lists[name] = tuple(str(a) for a in alts)
+            lists[name] = tuple(exact_capitals(str(a)) for a in alts)
     return lists
+
+
+# Two or more capitals standing as a word of their own (a plural "s" may follow), with a quantifier
+# on the last letter if any: an acronym as a data pattern writes it.
+_ACRONYM = re.compile(r"[A-Z]{2,}[?*+]?(?=s?(?:[^A-Za-z]|$))")
+
+
+def exact_capitals(pattern: str) -> str:
+    """`pattern` with each acronym in it matched in capitals only ("(?-i:PIE)s?" for "PIEs?"), whatever
+    flags it is compiled with. Escapes, character classes and (?-i:...) groups stay as written."""
+    out, i, after_letter = [], 0, False
+    while i < len(pattern):
+        end = _verbatim_end(pattern, i)
+        m = _ACRONYM.match(pattern, i) if end == i and not after_letter else None
+        if end > i:
+            out.append(pattern[i:end])
+            i, after_letter = end, False
+        elif m:
+            out.append(f"(?-i:{m.group()})")
+            i, after_letter = m.end(), True
+        else:
+            out.append(pattern[i])
+            i, after_letter = i + 1, pattern[i].isalpha()
+    return "".join(out)
+
+
+def _verbatim_end(pattern: str, i: int) -> int:
+    """Where the escape, character class or (?-i:...) group starting at `i` ends; `i` if none starts there."""
+    if pattern[i] == "\\":
+        return i + 2
+    if pattern[i] == "[":
+        j = i + 2 if pattern.startswith("[]", i) or pattern.startswith("[^]", i) else i + 1
+        while j < len(pattern) and pattern[j] != "]":
+            j += 2 if pattern[j] == "\\" else 1
+        return j + 1
+    if pattern.startswith("(?-i:", i):
+        depth, j = 0, i
+        while j < len(pattern):
+            if pattern[j] == "\\":
+                j += 2
+                continue
+            depth += {"(": 1, ")": -1}.get(pattern[j], 0)
+            j += 1
+            if depth == 0:
+                return j
+        return j
+    return i
 
 
 def alternatives(name: str) -> str:

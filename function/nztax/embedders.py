@@ -28,6 +28,7 @@ from typing import Protocol, Sequence, runtime_checkable
 import numpy as np
 
 from nztax.settings import Settings, get_settings
+from nztax.settings import get_settings
 
 # all-MiniLM-L6-v2 was trained with at most 256 word pieces per input.
 MINILM_MAX_TOKENS = 256
@@ -45,7 +46,6 @@ def remembered(embed_one, normalise=None):
     `normalise(text)`, which must be text the model reads exactly as it reads `text` (so "What is
     PAYE?" and "what is  paye?" share one vector for an uncased model). The vectors handed out are
     read-only, so no caller can alter a kept one."""
-    from nztax.settings import get_settings
 
     def frozen(text: str) -> np.ndarray:
         vector = embed_one(text)

@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from nztax import checked_file
 
 # 2: BM25 text has the heading field boost (BM25Settings.heading_repeat).
 INDEX_FORMAT = 2
@@ -332,7 +333,6 @@ def save_dense_vectors(index_dir: Path) -> int:
     """Write `dense.faiss`'s rows beside it as plain float32 (build time); returns the row count."""
     import faiss
 
-    from nztax import checked_file
 
     index_dir = Path(index_dir)
     dense = faiss.read_index(str(index_dir / DENSE_FILE))  # held while its rows (a view) are copied
@@ -345,7 +345,6 @@ def save_dense_vectors(index_dir: Path) -> int:
 def stored_dense_vectors(index_dir: Path) -> np.ndarray | None:
     """The vectors `save_dense_vectors` stored, when they were made from this `dense.faiss` and are
     whole; None otherwise (the caller reads `dense.faiss`)."""
-    from nztax import checked_file
 
     try:
         raw = (Path(index_dir) / DENSE_VECTORS_FILE).read_bytes()

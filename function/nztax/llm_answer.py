@@ -32,6 +32,7 @@ from nztax.llm import ExecutedCall
 from nztax.rules import today
 from nztax.slots import read_slots
 from nztax.tools import TOOLS, call_tool, tool_definitions
+from nztax.retrieval import NOTHING_RELEVANT
 
 log = logging.getLogger("nztax.llm_answer")
 
@@ -228,7 +229,6 @@ def _search_tool(engine, arguments: dict, sources: _Sources) -> dict:
         results.append({"source_id": sid, **hit.to_json()})
     out: dict[str, Any] = {"query": args.query, "results": results}
     if not hits:
-        from nztax.retrieval import NOTHING_RELEVANT
 
         out["message"] = NOTHING_RELEVANT
     return out

@@ -42,7 +42,7 @@ import functools
 import re
 from pathlib import Path
 
-from nztax.cue_words import alternatives
+from nztax.cue_words import alternatives, exact_capitals
 from nztax.query_expansion import canonical_terms
 from nztax.sentences import sentences
 from nztax.understand import words
@@ -59,7 +59,7 @@ def _data() -> dict:
     raw = load_yaml(DATA.read_text(encoding="utf-8"))
 
     def joined(alternatives) -> re.Pattern:
-        return re.compile("|".join(f"(?:{a})" for a in alternatives), re.I)
+        return re.compile("|".join(f"(?:{exact_capitals(a)})" for a in alternatives), re.I)
 
     example = raw["example"]
     return {
@@ -179,7 +179,7 @@ def situations_named(text: str) -> frozenset[str]:
 
 def situations_asked(asking, question: str) -> frozenset[str]:
     """The situations a question is about: those its asking sentences name, or, when they name none
-    (an asking sentence that refers back: "Can someone like me join?"), those its story names."""
+    (an asking sentence that refers back: "Is that open to people like us?"), those its story names."""
     named = situations_named(" ".join(asking))
     if not named and len(sentences(question)) > 1:
         named = situations_named(question)

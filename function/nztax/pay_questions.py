@@ -17,6 +17,8 @@ from decimal import ROUND_DOWN, Decimal
 from nztax.cue_words import cue
 from nztax.rules import SECONDARY_CODES
 from nztax.slots import Money, Slots
+from nztax.rules import PERIODS_PER_YEAR
+from nztax.calculators import choose_secondary_tax_code
 
 # The words that name an extra pay, and how it is asked about (data/cue_words.yaml).
 EXTRA_PAY_WORDS = cue("extra_pay")
@@ -66,7 +68,6 @@ def _main_code(slots: Slots) -> str:
 def _salary_terms(salary: Money, assumptions: list[str]) -> tuple[str, float, Decimal]:
     """(pay frequency, one pay, the year's salary) from a salary stated for a year or for a pay."""
     if salary.period in PAY_FREQUENCIES:
-        from nztax.rules import PERIODS_PER_YEAR
 
         return salary.period, float(salary.value), salary.value * PERIODS_PER_YEAR[salary.period]
     assumptions.append(f"paid {DEFAULT_FREQUENCY}, the same pay every time")
@@ -116,7 +117,6 @@ def _year_end(asked: str, slots: Slots, tax_year: str, amounts: list[Money], ext
     if _main_code(slots) == "M" and not (slots.tax_code or "").upper().startswith("M"):
         assumptions.append("tax code M on the main job all year")
     if second:
-        from nztax.rules import PERIODS_PER_YEAR
 
         pay = second[0]
         yearly = pay.value * PERIODS_PER_YEAR[pay.period] if pay.period in PERIODS_PER_YEAR else pay.value
@@ -124,7 +124,6 @@ def _year_end(asked: str, slots: Slots, tax_year: str, amounts: list[Money], ext
         if stated and stated[0] in SECONDARY_CODES:
             code = stated[0]
         else:
-            from nztax.calculators import choose_secondary_tax_code
 
             code = choose_secondary_tax_code(float(salary + yearly), tax_year=tax_year)["tax_code"]
             assumptions.append(f"the second job on the secondary code for the total, {code}")

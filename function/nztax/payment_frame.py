@@ -27,6 +27,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from nztax.cue_words import exact_capitals
 from nztax.yaml_data import load_yaml
 from nztax.sentences import sentences
 
@@ -46,7 +47,7 @@ def _data() -> dict:
     raw = load_yaml(DATA.read_text(encoding="utf-8"))
 
     def joined(words) -> re.Pattern:
-        return re.compile(r"\b(?:" + "|".join(f"(?:{w})" for w in words) + r")\b", re.I)
+        return re.compile(r"\b(?:" + "|".join(f"(?:{exact_capitals(w)})" for w in words) + r")\b", re.I)
 
     kinds = raw["kinds"]
     return {

@@ -1,5 +1,5 @@
-"""The time a post speaks of, read from its text: the years it writes ("back in 2013", "turned 60
-on 20 June 2007") and a date it says things were before ("before July 2019").
+"""The time a post speaks of, read from its text: the years it writes ("back in 2014", "started
+work on 3 May 2008") and a date it says things were before ("before July 2019").
 
 In: the post's text, today's date and the words that make a date an end ("before", from
 `data/rule_history.yaml`). Out: `PostTime` (the first and last day the post can be about, and

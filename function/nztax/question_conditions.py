@@ -67,13 +67,15 @@ ESCT = re.compile(alternatives("esct_words"), re.I)
 # One negation before a short list joined by or negates each item. (Not a list joined by a comma or
 # and: the next item there is said to hold.)
 NEGATED_LIST = r"(?:(?:[\w'-]+\s+)?[\w'-]+\s*(?:/|\bor\b|\bnor\b)\s*(?:an?\s+|any\s+)?){0,2}"
-NO_KIWISAVER = re.compile(r"\b(?:" + alternatives("kiwisaver_denied_by") + r")\s+(?:a\s+)?" + NEGATED_LIST
-                          + r"(?:kiwi\s?saver|ks)\b", re.I)
+NO_KIWISAVER = re.compile(r"\b(?:" + alternatives("kiwisaver_denied_by") + r")\s+(?:"
+                          + alternatives("kiwisaver_denied_determiners") + r")?" + NEGATED_LIST
+                          + r"(?:" + alternatives("kiwisaver_named_denied") + r")\b", re.I)
 STUDENT_LOAN = re.compile(alternatives("student_loan_words"), re.I)
-NO_STUDENT_LOAN = re.compile(r"\b(?:" + alternatives("student_loan_denied_by") + r")\s+(?:a\s+)?" + NEGATED_LIST
-                             + r"(?:student\s?loans?|sl\b)", re.I)
-NO_WFF = re.compile(r"\b(?:" + alternatives("wff_denied_by") + r")\s+(?:any\s+)?" + NEGATED_LIST
-                    + r"(?:working for families|wff)\b", re.I)
+NO_STUDENT_LOAN = re.compile(r"\b(?:" + alternatives("student_loan_denied_by") + r")\s+(?:"
+                             + alternatives("student_loan_denied_determiners") + r")?" + NEGATED_LIST
+                             + r"(?:" + alternatives("student_loan_named_denied") + r")", re.I)
+NO_WFF = re.compile(r"\b(?:" + alternatives("wff_denied_by") + r")\s+(?:" + alternatives("wff_denied_determiners")
+                    + r")?" + NEGATED_LIST + r"(?:" + alternatives("wff_named_denied") + r")\b", re.I)
 NO_OTHER_JOB = re.compile(r"\b(?:" + alternatives("other_job_denied_by") + r")\s+(?:" + alternatives("one_more_words")
                           + r")\s+(?:" + alternatives("job_or_income_words") + r")", re.I)
 
@@ -127,7 +129,9 @@ PART_YEAR = re.compile(r"\b(?:" + alternatives("started_verbs")
                        + r")\b[^.?!]{0,40}?\b(?:(?:in|from|since|on)\s+(?:(?:the\s+)?(?P<day>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?)?|(?P<day2>\d{1,2})(?:st|nd|rd|th)?\s+)(?P<month>may|june?|july?|aug(?:ust)?|sep(?:t|tember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|jan(?:uary)?|feb(?:ruary)?|march|mar)\b", re.I)
 # What started part-way through is a business whose own figures are stated ("started a side biz in sept.
 # turnover $18,000"): its figures are the year's already.
-BUSINESS_STARTED = re.compile(r"\b(?:" + alternatives("business_start_verbs") + r")\s+(?:a\s+|my\s+|up\s+)?(?:side\s+)?(?:"
+BUSINESS_STARTED = re.compile(r"\b(?:" + alternatives("business_start_verbs") + r")\s+(?:"
+                              + alternatives("business_start_determiners") + r")?(?:" + alternatives("business_start_side")
+                              + r")?(?:"
                               + alternatives("business_started_words") + r")\b", re.I)
 # Nothing earned in the tax year before the start, or the tax asked to 31 March: the year's pay is the
 # months from the start to March.

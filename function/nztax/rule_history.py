@@ -114,7 +114,7 @@ def era_time(rules: tuple[Rule, ...], text: str, words: str | None = None) -> Po
     return PostTime(dt.date.min, first.on - dt.timedelta(days=1), f"before {day(first.on)}")
 
 
-# How many words may stand between a word of change and what it changed ("halving of the annual tax credit").
+# How many words may stand between a word of change and what it changed ("the cut to the member tax credit").
 CHANGE_REACH = 3
 
 

@@ -205,7 +205,6 @@ class RuleBook:
 def load_rules(rules_dir: Path | None = None) -> RuleBook:
     """Load every `*.yaml` in the rules directory (default: settings)."""
     if rules_dir is None:
-        from nztax.settings import get_settings
 
         rules_dir = get_settings().rules_dir
     files = sorted(Path(rules_dir).glob("*.yaml"))

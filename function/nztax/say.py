@@ -36,6 +36,7 @@ from nztax.say_calc import (_difference, _per, calculation, lead_for, result_cit
                             take_home_together, together_total)
 from nztax.understand import words
 from nztax.rule_changes import change_before
+from nztax.say_family import family_values, wff_sum
 
 # Sentences quoted under a fact or topic answer.
 LEAD_SENTENCES = 4
@@ -134,7 +135,6 @@ def _topic_values(rules: TaxYearRules) -> dict[str, str]:
     if d.bright_line is not None:
         v.update(bl_years=str(d.bright_line.years), bl_from=d.bright_line.sales_from)
     if d.working_for_families is not None:
-        from nztax.say_family import family_values
 
         v.update(family_values(rules))
     return v
@@ -439,34 +439,6 @@ def _fif_sum(decision: Decision) -> str | None:
     return out + f". This applies when the shares' total cost is over {money(r['de_minimis_cost'])} at any time in the year."
 
 
-def _wff_sum(decision: Decision) -> str | None:
-    """"Two kids, family income $62,700": the family tax credit's abatement on that income and, with
-    the children counted, the credit left (worked out in decide.py)."""
-    r = decision.rule_results.get("wff")
-    if r is None:
-        return None
-    if r["abatement"] == 0:
-        out = (f"On a family income of {money(r['family_income'])} the family tax credit is not reduced: it abates only "
-               f"on family income over {money(r['abatement_threshold'])}.")
-    else:
-        out = (f"On a family income of {money(r['family_income'])} the family tax credit is reduced by **{money(r['abatement'])}** "
-               f"a year: {pct(r['abatement_rate'])} of the {money(r['income_over_threshold'])} over "
-               f"{money(r['abatement_threshold'])}.")
-    if r.get("ftc_amounts_stated") is False:
-        out += f" {r['note']}"
-    if "abatement_from" in r:
-        out = out.replace("abates only on family income over", f"from {r['abatement_from']} abates only on family income over")
-    if "full_credit" in r:
-        kids = "one child" if r["children"] == 1 else f"{r['children']} children"
-        out += f" For {kids} the full credit is **{money(r['full_credit'])}** a year"
-        if r["abatement"] == 0:
-            out += f" in {r['tax_year']}."
-        else:
-            out += f", so about **{money(r['credit_after_abatement'])}** is left for {r['tax_year']}"
-            out += " (the rest of the abatement comes off the in-work tax credit)." if r["credit_after_abatement"] == 0 else "."
-    return out + " Working for Families has other credits and rules too; IRD works out the exact amounts."
-
-
 def _yearly_amounts(decision: Decision) -> list:
     return [a.value for a in decision.slots.amounts if a.period == "annual" and not a.questioned]
 
@@ -497,7 +469,7 @@ def _outside_bright_line(decision: Decision, values: dict[str, str]) -> str | No
 def decision_values(decision: Decision, tool_results: list | None, values: dict[str, str]) -> dict[str, str]:
     """Placeholders that depend on the question itself (the main-job code for a stated income);
     `values` are the year's own placeholders."""
-    sentence = (_provisional_sum(decision) or _fif_sum(decision) or _wff_sum(decision) or _second_job_loan_sum(decision)
+    sentence = (_provisional_sum(decision) or _fif_sum(decision) or wff_sum(decision.rule_results) or _second_job_loan_sum(decision)
                 or _outside_bright_line(decision, values))
     if sentence:
         return {"rule_sum": sentence + "\n\n"}

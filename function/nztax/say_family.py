@@ -5,6 +5,7 @@ In: one year's rules. Out: the placeholders the `wff` intent's lead fills (`wff_
 began, the WFF abatement with its start date when that falls inside the years held, and, for a year
 whose rules state no family tax credit amounts, that it is not yet stated (the answer
 guard allows only the year's own figures, so last year's amounts are not carried over).
+In: a decision's worked results. Out: `wff_sum`, the sentence working a stated family income's abatement.
 """
 
 from __future__ import annotations
@@ -43,3 +44,31 @@ def family_values(rules: TaxYearRules) -> dict[str, str]:
     return v
 
     return v
+
+
+def wff_sum(rule_results: dict) -> str | None:
+    """"Two kids, family income $62,700": the family tax credit's abatement on that income and, with
+    the children counted, the credit left (worked out in decide.py); None when no sum was worked."""
+    r = rule_results.get("wff")
+    if r is None:
+        return None
+    if r["abatement"] == 0:
+        out = (f"On a family income of {money(r['family_income'])} the family tax credit is not reduced: it abates only "
+               f"on family income over {money(r['abatement_threshold'])}.")
+    else:
+        out = (f"On a family income of {money(r['family_income'])} the family tax credit is reduced by **{money(r['abatement'])}** "
+               f"a year: {pct(r['abatement_rate'])} of the {money(r['income_over_threshold'])} over "
+               f"{money(r['abatement_threshold'])}.")
+    if r.get("ftc_amounts_stated") is False:
+        out += f" {r['note']}"
+    if "abatement_from" in r:
+        out = out.replace("abates only on family income over", f"from {r['abatement_from']} abates only on family income over")
+    if "full_credit" in r:
+        kids = "one child" if r["children"] == 1 else f"{r['children']} children"
+        out += f" For {kids} the full credit is **{money(r['full_credit'])}** a year"
+        if r["abatement"] == 0:
+            out += f" in {r['tax_year']}."
+        else:
+            out += f", so about **{money(r['credit_after_abatement'])}** is left for {r['tax_year']}"
+            out += " (the rest of the abatement comes off the in-work tax credit)." if r["credit_after_abatement"] == 0 else "."
+    return out + " Working for Families has other credits and rules too; IRD works out the exact amounts."

@@ -10,9 +10,10 @@ confidence bar.
     classifier.classify(question, embedder.embed_query(question))
 
 An intent's score is the mean cosine of its nearest examples plus lexical evidence (how much of
-the question its best example shares, and whether one of its keywords is in the question) plus
-slot evidence (what the question states — an amount per pay, a tax code — that the intent's
-catalogue entry prefers or avoids). The example vectors are computed at build time and stored
+the question its best example shares, and whether one of its keywords is in the question: a keyword
+written in capitals is an acronym, looked for in capitals only) plus slot evidence (what the
+question states — an amount per pay, a tax code — that the intent's catalogue entry prefers or
+avoids). The example vectors are computed at build time and stored
 beside the index (`intents.npz`, keyed by the catalogue's hash and the embedder id); a missing or
 stale file is recomputed in-process.
 """
@@ -62,10 +63,11 @@ DENIED_NZ_TIE = re.compile(r" (?:" + alternatives("denied_nz_tie")
                            + r") (?:an? |any |got an? )?(?:ird(?: number)?|lived (?:in|here)(?: nz| new zealand)?|been (?:to|in) (?:nz|new zealand)|(?:nz |new zealand )?(?:tax )?resident(?: here| in nz| in new zealand)?)(?= )")
 
 
-def phrase_text(text: str) -> str:
-    """Lower case, punctuation as spaces, one space between words: how keywords are matched."""
+def phrase_text(text: str, keep_case: bool = False) -> str:
+    """Lower case (unless `keep_case`), punctuation as spaces, one space between words: how keywords are matched."""
     # (A quote mark around pasted text, "'Jobseeker Support …'", is not part of its words.)
-    return " ".join(w.strip("'") for w in re.sub(r"[^a-z0-9$%']", " ", str(text).lower()).split() if w.strip("'"))
+    text = str(text) if keep_case else str(text).lower()
+    return " ".join(w.strip("'") for w in re.sub(r"[^A-Za-z0-9$%']", " ", text).split() if w.strip("'"))
 
 
 def mentions(lowered: str, phrases: tuple[str, ...]) -> bool:
@@ -228,6 +230,8 @@ class IntentSpec:
     search: str | None = None
     copy: str | None = None
     keywords: tuple[str, ...] = ()
+    # keywords written in capitals: acronyms, named only in capitals ("pie" in running text is no PIE)
+    acronyms: frozenset[str] = frozenset()
     # refuse: words that ask to mislead IRD whatever else the question is about
     decisive: tuple[str, ...] = ()
     # refuse: word sequences that settle it too, each a list of alternatives matched in order with at
@@ -284,6 +288,7 @@ class Catalogue:
                 tool=raw.get("tool"), needs=tuple(raw.get("needs") or ()), lead=raw.get("lead"),
                 topics=tuple(raw.get("topics") or ()), search=raw.get("search"), copy=raw.get("copy"),
                 keywords=tuple(phrase_text(k) for k in raw.get("keywords") or ()),
+                acronyms=frozenset(phrase_text(k) for k in raw.get("keywords") or () if str(k).isupper()),
                 decisive=tuple(phrase_text(k) for k in raw.get("decisive") or ()),
                 decisive_unless=tuple(phrase_text(k) for k in raw.get("decisive_unless") or ()),
                 decisive_always=tuple(phrase_text(k) for k in raw.get("decisive_always") or ()),
@@ -406,7 +411,9 @@ class IntentClassifier:
                 self.rows_with.setdefault(w, []).append(row)
         self.rows_with = {w: np.array(rows, dtype=np.int64) for w, rows in self.rows_with.items()}
         # Each keyword as matched below: padded to whole words, and (long ones) also inside a word.
-        self.keyword_tests = [tuple((f" {k} ", k if len(k) > 6 else None) for k in spec.keywords)
+        # (An acronym is looked for in capitals, in the question as written.)
+        self.keyword_tests = [tuple((f" {k.upper()} " if k in spec.acronyms else f" {k} ", k if len(k) > 6 else None,
+                                     k in spec.acronyms) for k in spec.keywords)
                               for spec in catalogue.intents]
         self.prefer_sets = [frozenset(spec.prefers) for spec in catalogue.intents]
         self.avoid_sets = [frozenset(spec.avoids) for spec in catalogue.intents]
@@ -436,7 +443,9 @@ class IntentClassifier:
                     shared[rows] += 1
             jaccard = shared / np.maximum(len(asked) + self.example_sizes - shared, 1)
             lexical = np.maximum.reduceat(jaccard, self.starts).astype(np.float32)
-        keyword = np.array([1.0 if any(padded in lowered or (inner is not None and inner in lowered) for padded, inner in tests)
+        as_written = f" {phrase_text(question, keep_case=True)} "
+        keyword = np.array([1.0 if any(padded in (as_written if exact else lowered) or (inner is not None and inner in lowered)
+                                       for padded, inner, exact in tests)
                             else 0.0 for tests in self.keyword_tests], dtype=np.float32)
         w = self.settings.intent_lexical_weight
         prefer = np.array([len(features & p) for p in self.prefer_sets], dtype=np.float32)

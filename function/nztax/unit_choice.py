@@ -79,7 +79,7 @@ def in_scope_surely(decision, frame, settings) -> bool:
 
 def asks_back_only_for_figures(decision, frame) -> bool:
     """Whether a story the engine would ask back about wants only the figures of a sum of the poster's
-    own, none given ("How much should I save for tax?"): a unit stating the rule that sum follows
+    own, none given ("What should I put aside for the tax bill?"): a unit stating the rule that sum follows
     answers it better than a request for figures it may not have. (Asking back for an income or a tax
     year stands: the answer turns on it.)"""
     return decision.action == "clarify" and decision.missing == ["details"] and frame is not None and frame.story

@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from nztax.understand import words
 
 # Okapi BM25's usual constants: term-frequency saturation and length normalisation.
 BM25_K1 = 1.2
@@ -24,7 +25,6 @@ BM25_B = 0.75
 
 class UnitLexicon:
     def __init__(self, units):
-        from nztax.understand import words
 
         counts: list[dict[str, int]] = []
         for unit in units:
@@ -51,7 +51,6 @@ class UnitLexicon:
 
     def scores(self, text: str) -> np.ndarray:
         """Each unit's BM25 score for the distinct words of `text`."""
-        from nztax.understand import words
 
         out = np.zeros(self.size, dtype=np.float64)
         for w in words(text):

@@ -15,8 +15,8 @@ none or the same one (`year_named`); the best must score at least `unit_min_scor
 next by `unit_margin`, or lead it by `unit_alone_margin` with at least `unit_alone_score` (a
 question the engine would decline: `unit_over_decline` and twice the margin, so "What happens to
 my KiwiSaver if I move to Australia?" is answered, not turned away for naming Australia). A post
-of several sentences is also read by its asking sentences (`match_asked`). Units whose answer is a calculation are left to the engine, which
-calculates. The paraphrase vectors are stored beside the index at build time (`units.npz`, keyed
+of several sentences is also read by its asking sentences (`match_asked`). Units whose answer is a
+calculation are left to the engine, which calculates. The paraphrase vectors are stored beside the index at build time (`units.npz`, keyed
 by the bank's digest and the embedder id), with a digest of each paraphrase's reading (reading
 every paraphrase of 400 units takes seconds); missing or stale, they are computed in-process.
 """
@@ -40,6 +40,7 @@ from nztax.opening_fit import situations_named
 from nztax.rules import current_tax_year, default_rules
 from nztax.slots import read_slots, reading, resolve_tax_year
 from nztax.understand import words
+from nztax.unit_lexicon import UnitLexicon
 
 log = logging.getLogger("nztax.unit_match")
 VECTORS_FILE = "units.npz"
@@ -439,7 +440,6 @@ class UnitMatcher:
     def lexicon(self):
         """The units' BM25 index (unit_lexicon.py), built on first use (stored parts hold none)."""
         if self.__dict__.get("_lexicon") is None:
-            from nztax.unit_lexicon import UnitLexicon
 
             self._lexicon = UnitLexicon(self.units)
         return self._lexicon

@@ -308,7 +308,7 @@ _YES = re.compile(r"^Yes(?:[.,:;]|\s*[-–—])\s*")
 _LEAD_IN = re.compile(r"[,:;]\s+|\s[-–—]\s*")
 
 
-# A forum's label before a question ("Q: Do we need to …"): its words start after it.
+# A forum's label before a question ("Q: Is it true that …"): its words start after it.
 _LABEL = re.compile(r"^Q\d*\s*[:.)]\s*")
 
 

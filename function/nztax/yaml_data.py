@@ -25,6 +25,7 @@ from pathlib import Path
 import yaml
 
 from nztax import checked_file
+from nztax.settings import get_settings
 
 LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 COMPILED_FILE = "data.pickle"
@@ -74,7 +75,6 @@ def _compiled_values() -> dict[str, bytes]:
     if _compiled is None:
         with _compiled_lock:
             if _compiled is None:
-                from nztax.settings import get_settings
 
                 _compiled = read_compiled(get_settings().index_dir / COMPILED_FILE)
     return _compiled

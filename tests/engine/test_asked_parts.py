@@ -7,8 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from nztax.rules import default_rules
-from nztax.units import fill, opening_for, unit_values
+from unit_leads import leads as unit_leads
 
 STAY = "joining-and-contributing-to-kiwisaver/can-i-stay-in-kiwisaver-after-i-turn-65"
 TAXED = "joining-and-contributing-to-kiwisaver/are-kiwisaver-withdrawals-taxed"
@@ -19,8 +18,7 @@ def leads(bank, unit_id: str, year: str) -> tuple[str, str]:
     """The unit's lead as it opens a yes-or-no answer, and without its "Yes."."""
     unit = bank.get(unit_id)
     assert unit is not None, unit_id
-    lead = fill(unit.lead, unit_values(default_rules().years[year]))
-    return lead, opening_for(lead, "")
+    return unit_leads(unit, year)
 
 
 def paragraphs(out: dict) -> list[str]:

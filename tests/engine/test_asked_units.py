@@ -7,8 +7,7 @@ from __future__ import annotations
 import pytest
 
 from nztax.frame import FrameAmount, QuestionFrame
-from nztax.rules import default_rules
-from nztax.units import fill, opening_for, unit_values
+from unit_leads import answer_opens_with, ask, leads
 
 UNIT = "joining-and-contributing-to-kiwisaver/is-kiwisaver-deducted-while-i-m-on-unpaid-leave"
 BACKGROUND = ["I have been with the same employer for four years.", "Next month I start three months off to travel."]
@@ -16,10 +15,7 @@ ASKED = "Is KiwiSaver deducted while I'm on unpaid leave?"
 
 
 def opens_with(engine, bank, text: str) -> bool:
-    unit = bank.get(UNIT)
-    out = engine.answer(text, use_faq=False, mode="offline").to_json()
-    lead = fill(unit.lead, unit_values(default_rules().years[out["tax_year"]]))
-    return out["answer"].startswith(lead) or out["answer"].startswith(opening_for(lead, ""))
+    return answer_opens_with(engine, bank.get(UNIT), text)
 
 
 def test_the_asking_sentence_of_a_story_is_served_its_unit(engine, bank):
@@ -95,9 +91,8 @@ def test_a_post_about_a_house_is_never_served_the_unit_on_shares(engine, post):
     shares: another subject of the same group (opening_fit.py)."""
     bank_units = engine.units_by_id
     unit = bank_units[SHARES_GAIN]
-    out = engine.answer(post, use_faq=False, mode="offline").to_json()
-    lead = fill(unit.lead, unit_values(default_rules().years[out["tax_year"]]))
-    assert not out["answer"].startswith(opening_for(lead, "")[:60])
+    out = ask(engine, post)
+    assert not out["answer"].startswith(leads(unit, out["tax_year"])[1][:60])
 
 
 def test_sentences_read_unsurely_or_asking_the_posters_figure_are_held_to_agreement():
@@ -139,9 +134,8 @@ DIVIDEND_STORY = "Dividend statement question. 500 shares, 8c a share = $40, les
 
 def _opens_with_unit(engine, text: str, unit_id: str) -> tuple[str, bool]:
     unit = engine.units_by_id[unit_id]
-    out = engine.answer(text, use_faq=False, mode="offline").to_json()
-    lead = fill(unit.lead, unit_values(default_rules().years[out["tax_year"]]))
-    return out["status"], out["answer"].startswith(opening_for(lead, "")[:60])
+    out = ask(engine, text)
+    return out["status"], out["answer"].startswith(leads(unit, out["tax_year"])[1][:60])
 
 
 def test_a_post_declined_for_an_aside_is_answered_by_the_unit_its_asking_sentence_reads_as(engine):

@@ -82,3 +82,23 @@ def test_the_word_list_check_finds_a_list_written_in_code():
         ("written", ["salary", "wages", "income", "earnings", "bonus", "allowance", "commission", "overtime"])]
     months = re.compile(r"\b(?:january|february|march|april|may|june|july|august)\b", re.I)
     assert reading_size.word_lists({"months": months}) == []
+
+
+def test_an_acronym_written_in_capitals_matches_only_in_capitals():
+    """cue_words.exact_capitals: a data pattern's word in capitals is an acronym, matched in capitals
+    whatever the flags; a word in lower case matches either case; escapes, classes, exact-case groups
+    and capitals inside a word stay as written."""
+    pie = re.compile(cue_words.exact_capitals(r"\bPIEs?\b"), re.I)
+    assert pie.search("Is a PIE fund better?") and pie.search("two PIEs")
+    assert not pie.search("a pie chart of my spending") and not pie.search("Pie and chips")
+    assert re.compile(cue_words.exact_capitals(r"\bpirs?\b"), re.I).search("what PIR, or pir, do I use")
+    assert cue_words.exact_capitals(r"(?:IRD's|the) ME? [A-Z]{3} (?-i:SB|ST)\b\Bx myIR") == (
+        r"(?:(?-i:IRD)'s|the) (?-i:ME?) [A-Z]{3} (?-i:SB|ST)\b\Bx myIR")
+
+
+def test_the_word_lists_read_their_acronyms_in_capitals_only():
+    """Every list read through `alternatives` gets the capitals rule: a label written in capitals
+    never matches the same word in lower case."""
+    labels = re.compile(r"^(?:" + cue_words.alternatives("labels_before_a_figure") + r")$", re.I)
+    assert labels.match("PIE") and labels.match("NET")
+    assert not labels.match("pie") and not labels.match("net")

@@ -228,3 +228,12 @@ def test_a_pie_fund_is_an_investment_of_its_own():
     assert subjects_named("What PIR should I give my KiwiSaver provider?")["asset"] == frozenset({"pie_fund"})
     assert other_subject("Do I pay tax on crypto gains?",
                          "Your provider pays tax on your share of the fund's gains at your PIR.", None)
+
+
+def test_a_pie_fund_is_named_by_its_acronym_in_capitals_never_by_the_word_pie():
+    # The acronym in capitals names the fund; "pie" alone is food or a chart (cue_words.exact_capitals),
+    # but "pie" typed in lower case before a fund's words still names it.
+    for text in ("Is a PIE better than my term deposit?", "which pie fund is best for tax", "what pir do I use"):
+        assert "pie_fund" in subjects_named(text).get("asset", frozenset()), text
+    for text in ("I drew a pie chart of my spending", "I sell pies at the market"):
+        assert "pie_fund" not in subjects_named(text).get("asset", frozenset()), text

@@ -8,8 +8,8 @@ from __future__ import annotations
 import pytest
 
 from nztax.payment_frame import PaymentReading, answers, asked_about, asked_payment, kinds_named, names_asked, narrowest, wider
-from nztax.rules import default_rules
-from nztax.units import asks_yes_or_no, fill, opening_for, unit_values
+from nztax.units import asks_yes_or_no
+from unit_leads import opens_with_lead
 
 
 def test_a_narrower_kind_belongs_to_the_wider_ones():
@@ -93,10 +93,7 @@ def opening(engine, text: str) -> str:
 
 
 def opens_with(engine, bank, text: str, unit_id: str) -> bool:
-    unit = bank.get(unit_id)
-    lead = fill(unit.lead, unit_values(default_rules().years["2026-27"]))
-    answer = opening(engine, text)
-    return answer.startswith(lead) or answer.startswith(opening_for(lead, ""))
+    return opens_with_lead(opening(engine, text), bank.get(unit_id), "2026-27")
 
 
 RETENTION = "payments-from-your-employer/how-is-a-retention-payment-taxed"

@@ -8,8 +8,7 @@ from __future__ import annotations
 import pytest
 
 from nztax.opening_fit import situations_named
-from nztax.rules import default_rules
-from nztax.units import fill, opening_for, unit_values
+from unit_leads import answer_opens_with
 
 CASUAL_JOIN = "joining-and-contributing-to-kiwisaver/can-casual-or-temporary-workers-join-kiwisaver"
 
@@ -36,10 +35,7 @@ def test_a_situation_set_aside_is_not_named():
 
 
 def opens_with(engine, bank, unit_id: str, text: str) -> bool:
-    unit = bank.get(unit_id)
-    out = engine.answer(text, use_faq=False, mode="offline").to_json()
-    lead = fill(unit.lead, unit_values(default_rules().years[out["tax_year"]]))
-    return out["answer"].startswith(lead) or out["answer"].startswith(opening_for(lead, ""))
+    return answer_opens_with(engine, bank.get(unit_id), text)
 
 
 STORY = ["Full-time work has been hard to find, so I pick up {work} from several employers.",

@@ -7,8 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from nztax.rules import default_rules
-from nztax.units import fill, opening_for, unit_values
+from unit_leads import answer_opens_with
 
 UNIT = "overseas-shares-and-pie-funds/is-a-pie-fund-better-for-tax-than-a-savings-account"
 TITLE = "PIE term deposit versus ordinary term deposit\n"
@@ -18,10 +17,7 @@ CATCH = "What is the catch?"
 
 
 def opens_with(engine, bank, text: str) -> bool:
-    unit = bank.get(UNIT)
-    out = engine.answer(text, use_faq=False, mode="offline").to_json()
-    lead = fill(unit.lead, unit_values(default_rules().years[out["tax_year"]]))
-    return out["answer"].startswith(lead) or out["answer"].startswith(opening_for(lead, ""))
+    return answer_opens_with(engine, bank.get(UNIT), text)
 
 
 def test_a_story_asking_without_naming_its_subject_gets_the_unit_its_post_is_about(engine, bank):

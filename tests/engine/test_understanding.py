@@ -87,6 +87,21 @@ def test_the_margin_decides_whether_the_classifier_is_sure(tmp_path):
     assert close.intent.name == "tax" and not close.confident
 
 
+def test_a_keyword_written_in_capitals_is_named_only_in_capitals(tmp_path):
+    """An intent's keyword in capitals is an acronym: "pie" in running text does not name it, the
+    same keyword in lower case names its intent in either case."""
+    path = tmp_path / "intents.yaml"
+    path.write_text(
+        "intents:\n"
+        "- {name: pir, does: fact, lead: pir, keywords: [pir, PIE], examples: [what is my rate]}\n"
+        "- {name: rates, does: fact, lead: rates, examples: [what are the rates]}\n", encoding="utf-8")
+    classifier = IntentClassifier(Catalogue.load(path), np.array([[1.0, 0.0], [0.0, 1.0]], dtype=np.float32))
+    vector = np.array([0.0, 1.0])
+    assert classifier.classify("Is a PIE taxed?", vector).named == ("pir",)
+    assert classifier.classify("what pir do I use", vector).named == ("pir",)
+    assert classifier.classify("my pie chart of the rates", vector).named == ()
+
+
 def test_a_decline_in_its_own_words_is_sure_unless_the_question_is_about_nz_tax(tmp_path):
     import dataclasses
 

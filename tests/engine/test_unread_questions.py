@@ -11,9 +11,8 @@ import re
 
 import pytest
 
-from nztax.rules import default_rules
 from nztax.understand import _STOP
-from nztax.units import fill, opening_for, unit_values
+from unit_leads import ask, opens_with_lead
 
 KEYBOARD_ROWS = ("qwertyuiop", "asdfghjkl", "zxcvbnm")
 rng = random.Random(36)
@@ -27,16 +26,7 @@ def keyword_form(question: str) -> str:
 
 def served_unit(engine, out: dict):
     """The unit whose lead the answer opens with, if any."""
-    values = unit_values(default_rules().years[out["tax_year"]])
-    for unit in engine.unit_matcher.units:
-        lead = fill(unit.lead, values)
-        if lead and (out["answer"].startswith(lead) or out["answer"].startswith(opening_for(lead, ""))):
-            return unit
-    return None
-
-
-def ask(engine, text: str) -> dict:
-    return engine.answer(text, use_faq=False, mode="offline").to_json()
+    return next((u for u in engine.unit_matcher.units if opens_with_lead(out["answer"], u, out["tax_year"])), None)
 
 
 def test_keyword_and_sentence_forms_of_a_units_question_get_that_unit(engine):

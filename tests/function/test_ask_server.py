@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from ask_helpers import MAIN, ROOT, function_env
+from nztax_build.commands.serve import stop_process
 
 READY_TIMEOUT_S = 30
 
@@ -64,12 +65,7 @@ def server(ask_index):
         assert cold is not None, "the function did not answer in time"
         yield url, cold
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        stop_process(proc)
 
 
 def test_answers_over_http(server):

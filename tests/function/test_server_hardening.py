@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from ask_helpers import MAIN, ROOT, function_env
+from nztax_build.commands.serve import stop_process
 
 READ_TIMEOUT_S = 1.0  # NZTAX_REQUEST_READ_TIMEOUT for this server: keeps the stall tests short
 DEADLINE_S = 2.0  # NZTAX_REQUEST_DEADLINE: the whole request, however it trickles in
@@ -54,11 +55,7 @@ def port(ask_index):
             time.sleep(0.05)
         yield port
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        stop_process(proc)
 
 
 def request_bytes(method: str, body, headers: dict | None = None, raw_body: bytes | None = None) -> bytes:

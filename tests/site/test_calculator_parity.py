@@ -91,18 +91,30 @@ def paye_case(g: Gen) -> dict:
     frequency = r.choice(FREQUENCIES + ["fortnight", "4-weekly"])
     args = {"gross_pay": g.pay(FREQUENCIES[0] if frequency == "fortnight" else frequency.replace("4-weekly", "four_weekly")),
             "pay_frequency": frequency, "tax_code": r.choice(CODES + ["msl", "me-sl"])}
+    day = None
     if r.random() < 0.5:
         year = r.choice(YEARS)
         first = int(year[:4])
         day = dt.date(first, 4, 1) + dt.timedelta(days=r.randrange(365))
         if year == "2024-25" and r.random() < 0.5:
             day = r.choice([dt.date(2024, 7, 30), dt.date(2024, 7, 31)])
+    return pay_day_or_year(g, args, day)
+
+
+def pay_day_or_year(g: Gen, args: dict, day: dt.date | None) -> dict:
+    """A pay's arguments dated by `day` when one was drawn, else by a tax year (or none), with a
+    KiwiSaver rate (or none): the same draws, in the same order, for every pay calculator."""
+    if day is not None:
         args["pay_date"] = day.isoformat()
     else:
         year = g.year(allow_partial=True)
         if year:
             args["tax_year"] = year
-    ks = r.choice(KS_RATES)
+    return with_kiwisaver_rate(g, args)
+
+
+def with_kiwisaver_rate(g: Gen, args: dict) -> dict:
+    ks = g.r.choice(KS_RATES)
     if ks is not None:
         args["kiwisaver_rate"] = ks
     return args
@@ -115,10 +127,7 @@ def take_home_case(g: Gen) -> dict:
     year = g.year()
     if year:
         args["tax_year"] = year
-    ks = r.choice(KS_RATES)
-    if ks is not None:
-        args["kiwisaver_rate"] = ks
-    return args
+    return with_kiwisaver_rate(g, args)
 
 
 def kiwisaver_case(g: Gen) -> dict:
@@ -264,18 +273,11 @@ def extra_pay_case(g: Gen) -> dict:
         args["on_leaving"] = True
     if r.random() < 0.25:
         args["redundancy"] = True
+    day = None
     if r.random() < 0.6:
         year = r.choice(YEARS)
         day = dt.date(int(year[:4]), 4, 1) + dt.timedelta(days=r.randrange(365))
-        args["pay_date"] = day.isoformat()
-    else:
-        year = g.year(allow_partial=True)
-        if year:
-            args["tax_year"] = year
-    ks = r.choice(KS_RATES)
-    if ks is not None:
-        args["kiwisaver_rate"] = ks
-    return args
+    return pay_day_or_year(g, args, day)
 
 
 def square_up_case(g: Gen) -> dict:

@@ -16,6 +16,7 @@ import argparse
 import sys
 from pathlib import Path
 from urllib.parse import urlsplit
+from datetime import datetime, timezone
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -77,7 +78,6 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _report_sources(totals, path: Path) -> None:
-    from datetime import datetime, timezone
 
     from ..source_check import write_report
 

@@ -12,6 +12,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from dataclasses import asdict
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -23,7 +24,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from dataclasses import asdict
 
     from nztax.rules import RulesError, load_rules
     from nztax.settings import get_settings

@@ -14,6 +14,7 @@ from nztax.calculators.common import MAX_AMOUNT, year_rules
 from nztax.calculators.income_tax import TaxYear
 from nztax.calculators.money import as_number, exact_amount, rate_number, round_cents
 from nztax.rules import exact
+from nztax.calculators.errors import ToolArgumentError
 
 
 def calculate_donation_tax_credit(
@@ -27,7 +28,6 @@ def calculate_donation_tax_credit(
     rule = rules.section("donation_credit")
     if isinstance(donations, (int, float)):
         if donations < 0:
-            from nztax.calculators.errors import ToolArgumentError
 
             raise ToolArgumentError("donations", "donations must not be negative")
         gifts = [exact_amount(donations)]
