@@ -209,10 +209,11 @@ def asked_unread(decision, frame: QuestionFrame, settings, asked_alone: Callable
     (the catalogue's `does: clarify` intent, which names no question of its own) while they ask for no
     figure (a vague "how much tax will I pay?" still asks the person's own tax): what is asked is none
     of the questions the engine answers, and a sure reading of the whole post came from the story's
-    words around it."""
+    words around it. The sentences are read as written: one leaning on the story, read with the
+    story's opening, would take its subject from the story and so always read as asking something."""
     if not frame.story or asked_alone is None or decision.action in ("refuse", "decline"):
         return False
-    alone = asked_alone()
+    alone = asked_alone(as_written=True)
     return alone is not None and (alone.score < settings.intent_min_score
                                   or getattr(alone.intent, "does", None) == "clarify" and not frame.asks_figure)
 
