@@ -9,7 +9,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 
 import pytest
 
@@ -19,21 +18,12 @@ from nztax.decide import Decision
 from nztax.frame import Trace
 from nztax.nothing_found import only_alone
 from nztax.rules import load_rules
+from passage_hits import Hit
 from nztax.sentences import asking_sentences
 from nztax.slots import Slots
 
 RULES = load_rules()
 YEAR = "2026-27"
-
-
-@dataclass
-class Hit:
-    text: str
-    url: str
-    parent_id: str
-    section: str = ""
-    title: str = "IRD"
-    source_type: str = "ird_guidance"
 
 
 def story_topic(story: str, hits: list) -> str:

@@ -6,7 +6,6 @@ three ways that name it only in the opening sentence)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 
 import pytest
 
@@ -14,20 +13,11 @@ from nztax import composer, say
 from nztax.decide import Decision
 from nztax.frame import Trace
 from nztax.rules import load_rules
+from passage_hits import Hit
 from nztax.sentences import asking_sentences
 from nztax.slots import Slots
 
 RULES = load_rules()
-
-
-@dataclass
-class Hit:
-    text: str
-    url: str
-    parent_id: str
-    section: str = ""
-    title: str = "IRD"
-    source_type: str = "ird_guidance"
 
 
 SUBJECTS = {
