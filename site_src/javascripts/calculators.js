@@ -497,6 +497,25 @@
     }
   }
 
+  /** A link to a place on this page (the skip link, a heading's anchor) moves the focus there
+   * itself, as a skip link should: left to the browser and the theme, a page still redrawing under
+   * load lost that place, and the next Tab started again from the top of the page. */
+  function moveToPlace(a, event) {
+    let url;
+    try { url = new URL(a.href); } catch (e) { return; }
+    const here = root.location;
+    if (url.origin !== here.origin || url.pathname !== here.pathname || url.search !== here.search) return;
+    const target = url.hash.length > 1 ? root.document.getElementById(decodeURIComponent(url.hash.slice(1))) : null;
+    if (!target) return;
+    event.preventDefault();
+    event.stopPropagation();
+    if (here.hash !== url.hash && root.history && root.history.pushState) {
+      root.history.pushState(root.history.state, "", `${here.pathname}${here.search}${url.hash}`);
+    }
+    if (!target.matches("a[href], button, input, select, textarea, [tabindex]")) target.setAttribute("tabindex", "-1");
+    target.focus();
+  }
+
   function bindCalculators(doc) {
     for (const form of doc.querySelectorAll("form.nz-calc")) {
       if (form.dataset.bound) continue;
@@ -546,7 +565,9 @@
     // as it is when it is followed.
     root.document.addEventListener("click", (event) => {
       const a = event.target && event.target.closest ? event.target.closest("a[href*='#']") : null;
-      if (a && root.document.querySelector("form.nz-calc[data-bound]")) followLink(a);
+      if (!a || !root.document.querySelector("form.nz-calc[data-bound]")) return;
+      followLink(a);
+      moveToPlace(a, event);
     }, true);
     root.addEventListener("popstate", () => {
       for (const form of root.document.querySelectorAll("form.nz-calc")) {
