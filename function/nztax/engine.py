@@ -422,7 +422,8 @@ class Engine:
     def build_parts(self) -> None:
         """Build now every part otherwise built on first use (the intent classifier, the speller,
         the frame's model, the citation sections, the unit matcher, the known-words vocabulary, the
-        index's identifier postings, search's page ranking by the units), so no question's CPU budget pays for them. Those stored beside
+        index's identifier postings, search's page ranking by the units), so no question's CPU
+        budget pays for them. Those stored beside
         the index at build time for these very inputs are read from there instead (engine_parts.py);
         the frame's model, which needs the query model, comes last, so the rest is ready while the
         query model is still loading."""
