@@ -385,7 +385,8 @@ class Engine:
         # (With a model configured, the model writes the answer unless it failed (outcome set); the
         # build still names its units.) (A sum on the question's own figures is the calculator's: no
         # unit has those figures.)
-        if (result is None and not history and decision.action not in ("refuse", "calculate") and decision.known_year
+        if (result is None and not history and decision.action not in ("refuse", "calculate")
+                and (decision.known_year or rule_without_year_figures(decision))
                 and (unit is not None or mode == "offline" or outcome is not None)):
             result = self._unit_answer(decision, vector, current, unit, frame)
         if result is None and mode == "offline" and decision.action in ("fact", "clarify", "calculate") and decision.intent is not None:
@@ -518,8 +519,8 @@ class Engine:
             return None
         if unit is None:
             unit, decision = unit_choice.choose(self, decision, frame, vector, unread)
-        if unit is None:
-            return None
+        if unit is None or (not decision.known_year and units.placeholders(unit.lead)):
+            return None  # (a story of a year the rules data lacks: only a lead naming none of its figures)
         # A sentence the frame read surely as asking whether is answered with the unit's verdict.
         yes_no = frame is not None and frame.reads_yes_or_no(decision.asked)
         result = units.compose(unit, decision, self.rules, current, self.unit_titles(),
@@ -527,7 +528,8 @@ class Engine:
         if result is None:
             return None
         quoted = [_Quote(unit.source.quote)] if unit.source is not None else []
-        return self._guarded(result, decision, passages=quoted)
+        result = self._guarded(result, decision, passages=quoted)
+        return result if decision.known_year else frame_notes(result, decision)
 
     # -- offline -------------------------------------------------------------------------------
 

@@ -393,7 +393,7 @@ def compose(unit: Unit, decision, rules, current_year: str, titles: dict[str, st
     sections = [s for s, names in _PLACEHOLDER_SECTIONS.items() if used & names]
     citations += composer.rule_citations(year_rules, sections)
     return AskResult(
-        status="answered", answer="\n".join(body), citations=composer.dedupe(citations), tax_year=year_rules.year,
+        status="answered", answer="\n".join(body), citations=composer.dedupe(citations), tax_year=decision.tax_year or year_rules.year,
         disclaimer=composer.disclaimer_for(decision, current_year, rules=rules),
         next_actions=[f"[Open the {page.name} calculator]({page.path})"] if page is not None else [],
     )
