@@ -1,6 +1,6 @@
 """The rule a post sets out as its own understanding, and the answer unit that confirms or corrects it.
 
-In: a post, its asking sentences, the unit matcher, its vector's embedder. Out: `stated(...)` -> the
+In: a post, its asking sentences, the unit matcher, the belief's and the post's vectors. Out: `stated(...)` -> the
 text where the poster states what they believe a rule to be (from the `states_belief` cue in
 data/cue_words.yaml, "My understanding is ...", "I was told ...", "... is unfair", to the next asking
 sentence), or None; `unit_for(...)` -> the unit answering whether that rule holds, or None.
@@ -34,8 +34,9 @@ BELIEF_SENTENCES = 3
 
 def stated(post: str, asking) -> str | None:
     """The belief the post sets out: the first sentence holding a cue (not an asking sentence; its
-    subject may come before the cue: "Secondary tax is unfair") and the sentences after it, up to the next asking sentence or `BELIEF_SENTENCES` in all; None when it
-    names no more than a heading does."""
+    subject may come before the cue: "Secondary tax is unfair") and the sentences after it, up to
+    the next asking sentence or `BELIEF_SENTENCES` in all; None when it names no more than a
+    heading does."""
     found = cue("states_belief")
     parts = [s.strip() for s in sentences(post)]
     asking = {s.strip() for s in asking}
