@@ -19,9 +19,11 @@ sentence and the whole post are nearest the same unit; never a unit about anothe
 the post names (shares against land, an employee against the self-employed). A question about a
 payment an employer makes (payment_frame.py) that matched nothing, or whose asking sentence matched
 a unit not stating the rule for that payment, gets the unit whose own question names the same kind
-and asks the same thing about it. A story still unmatched, whose asking sentences may name nothing
-("Is that right?"), gets the unit its whole post is nearest both in meaning and in the words that
-name a topic (`UnitMatcher.match_topic`), when the two readings agree.
+and asks the same thing about it. A story still unmatched that sets out its own understanding of a
+rule and asks only whether it holds gets the verdict unit on that rule (belief.py). One still
+unmatched, whose asking sentences may name nothing ("Is that right?"), gets the unit its whole
+post is nearest both in meaning and in the words that name a topic (`UnitMatcher.match_topic`),
+when the two readings agree.
 """
 
 from __future__ import annotations
@@ -178,8 +180,10 @@ def choose(engine, decision, frame, vector, unread: bool):
             and decision.action != "decline" and not decision.calls):
         # A story none of whose sentences matched: the unit its whole post is about, when meaning and
         # the words naming a topic agree (UnitMatcher.match_topic); never over the engine's own sums.
+        # (First the rule the story sets out as its own understanding, when it asks only whether it holds.)
         found = _belief_unit(engine, decision, frame, vector) or matcher.match_topic(
-            decision.question, vector, allowed=lambda u: fits(u) and not opening_fit.other_subject(decision.question, u.question, None))
+            decision.question, vector,
+            allowed=lambda u: fits(u) and not opening_fit.other_subject(decision.question, u.question, None))
     if found is not None and not on_subject(found.unit, found.sentence or decision.question):
         # Nearest to a unit on another subject than the question names: no unit stands near enough
         # (the next one is not let through, as a unit of another kind would be), the engine answers.
