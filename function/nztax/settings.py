@@ -328,6 +328,11 @@ class Settings:
     # unit's, times the weight) leads the next unit's by the margin.
     unit_topic_lexical_weight: float = 0.15
     unit_topic_margin: float = 0.0
+    # A story that sets out its own understanding of a rule (belief.py): the verdict unit the belief
+    # is at least `belief_unit_least` near, whose sum with the whole post's cosine leads the next
+    # verdict unit's by `belief_unit_margin`.
+    belief_unit_least: float = 0.6
+    belief_unit_margin: float = 0.05
     # Another asked part of a post (asked_parts.py) is answered by a unit from a sentence read at least
     # this sure; its kind is then held to that reading as if sure.
     asked_part_bar: float = 0.5
@@ -490,6 +495,8 @@ def get_settings() -> Settings:
         asked_situation_agreed_margin=float(_env("NZTAX_ASKED_SITUATION_AGREED_MARGIN", "0.0")),
         unit_topic_lexical_weight=float(_env("NZTAX_UNIT_TOPIC_LEXICAL_WEIGHT", "0.15")),
         unit_topic_margin=float(_env("NZTAX_UNIT_TOPIC_MARGIN", "0.0")),
+        belief_unit_least=float(_env("NZTAX_BELIEF_UNIT_LEAST", "0.6")),
+        belief_unit_margin=float(_env("NZTAX_BELIEF_UNIT_MARGIN", "0.05")),
         asked_part_bar=float(_env("NZTAX_ASKED_PART_BAR", "0.5")),
         unread_known_share=float(_env("NZTAX_UNREAD_KNOWN_SHARE", "1.0")),
         unknown_words_share=float(_env("NZTAX_UNKNOWN_WORDS_SHARE", "0.5")),

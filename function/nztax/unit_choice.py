@@ -19,16 +19,18 @@ sentence and the whole post are nearest the same unit; never a unit about anothe
 the post names (shares against land, an employee against the self-employed). A question about a
 payment an employer makes (payment_frame.py) that matched nothing, or whose asking sentence matched
 a unit not stating the rule for that payment, gets the unit whose own question names the same kind
-and asks the same thing about it. A story still unmatched, whose asking sentences may name nothing
-("Is that right?"), gets the unit its whole post is nearest both in meaning and in the words that
-name a topic (`UnitMatcher.match_topic`), when the two readings agree.
+and asks the same thing about it. A story still unmatched that sets out its own understanding of a
+rule and asks only whether it holds gets the verdict unit on that rule (belief.py). One still
+unmatched, whose asking sentences may name nothing ("Is that right?"), gets the unit its whole
+post is nearest both in meaning and in the words that name a topic (`UnitMatcher.match_topic`),
+when the two readings agree.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
 
-from nztax import applies, opening_fit, payment_frame
+from nztax import applies, belief, opening_fit, payment_frame
 from nztax.decision_table import decline_backed
 from nztax.opening_fit import lead_on_subject
 from nztax.sentences import sentences
@@ -178,8 +180,10 @@ def choose(engine, decision, frame, vector, unread: bool):
             and decision.action != "decline" and not decision.calls):
         # A story none of whose sentences matched: the unit its whole post is about, when meaning and
         # the words naming a topic agree (UnitMatcher.match_topic); never over the engine's own sums.
-        found = matcher.match_topic(decision.question, vector, allowed=lambda u: fits(u) and not opening_fit.other_subject(
-            decision.question, u.question, None))
+        # (First the rule the story sets out as its own understanding, when it asks only whether it holds.)
+        found = _belief_unit(engine, decision, frame, vector) or matcher.match_topic(
+            decision.question, vector,
+            allowed=lambda u: fits(u) and not opening_fit.other_subject(decision.question, u.question, None))
     if found is not None and not on_subject(found.unit, found.sentence or decision.question):
         # Nearest to a unit on another subject than the question names: no unit stands near enough
         # (the next one is not let through, as a unit of another kind would be), the engine answers.
@@ -198,6 +202,21 @@ def choose(engine, decision, frame, vector, unread: bool):
             matcher.match(question, vector, reading(decision.slots), unread=unread, scores=scores,
                           allowed=lambda u: applies.allowed(u, ages, year_rules, situations) and fits(u)), "unit", None)
     return unit, decision
+
+
+def _belief_unit(engine, decision, frame, vector) -> UnitMatch | None:
+    """The unit confirming or correcting the rule a story sets out as the poster's own understanding
+    (belief.py), matched on that belief and the whole post; the belief is what its answer opens on.
+    Only when the post asks nothing but whether (or why) its belief holds: a verdict is no answer to
+    "How do I find out ...?" however the story began."""
+    if not frame.asking or any(asks not in belief.ASKS_OF_A_BELIEF for asks in frame.asks_each):
+        return None
+    said = belief.stated(decision.question, frame.asking)
+    if said is None:
+        return None
+    unit = belief.unit_for(engine.unit_matcher, engine.retriever.embed_query(said), vector, engine.settings,
+                           allowed=lambda u: not opening_fit.other_subject(decision.question, u.question, None))
+    return UnitMatch(unit, 0.0, 0.0, sentence=said) if unit is not None else None
 
 
 def _payment_unit(engine, decision, frame, vector, fits, found=None):

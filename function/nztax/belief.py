@@ -1,0 +1,83 @@
+"""The rule a post sets out as its own understanding, and the answer unit that confirms or corrects it.
+
+In: a post, its asking sentences, the unit matcher, the belief's and the post's vectors. Out: `stated(...)` -> the
+text where the poster states what they believe a rule to be (from the `states_belief` cue in
+data/cue_words.yaml, "My understanding is ...", "I was told ...", "... is unfair", to the next asking
+sentence), or None; `unit_for(...)` -> the unit answering whether that rule holds, or None.
+
+A post that sets out its reasoning and asks "Is my understanding correct?", or a complaint whose point
+is a misreading of a rule, asks nothing a unit's wording is near: its asking sentence names nothing,
+and the story's figures keep its sentences from any paraphrase. The stated belief names the rule. Only
+a unit whose lead gives a verdict (it answers whether a rule holds) can confirm or correct it; its
+verdict word is dropped, for whether "No." denies the poster's belief or the unit's own question is
+not known, and the rule it states is the answer either way.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from nztax.cue_words import cue
+from nztax.sentences import sentences
+from nztax.understand import words
+from nztax.unit_kind import ANSWER_WORD
+from nztax.units import opening_verdict
+
+# What a post's asking sentences may ask for its stated belief to be what it asks about: whether it
+# holds ("Is my understanding correct?", "Do I pay it every year?") or why it does.
+ASKS_OF_A_BELIEF = frozenset({"check", "yes_no", "why"})
+# A belief naming no more content words than this is a heading ("My understanding:") with nothing after it.
+HEADING_WORDS = 4
+# At most this many sentences of a post make one stated belief: past them the story moves on.
+BELIEF_SENTENCES = 3
+
+
+def stated(post: str, asking) -> str | None:
+    """The belief the post sets out: the first sentence holding a cue (not an asking sentence; its
+    subject may come before the cue: "Secondary tax is unfair") and the sentences after it, up to
+    the next asking sentence or `BELIEF_SENTENCES` in all; None when it names no more than a
+    heading does."""
+    found = cue("states_belief")
+    parts = [s.strip() for s in sentences(post)]
+    asking = {s.strip() for s in asking}
+    for i, sentence in enumerate(parts):
+        if not found.search(sentence) or sentence in asking:
+            continue
+        span = [sentence]
+        for after in parts[i + 1:]:
+            if after in asking or len(span) == BELIEF_SENTENCES:
+                break
+            span.append(after)
+        text = " ".join(span)
+        return text if len(words(text)) > HEADING_WORDS else None
+    return None
+
+
+def unit_for(matcher, belief_vector, post_vector, settings, allowed=None):
+    """The verdict unit (its lead opens Yes, No or Not) the belief and the whole post are nearest
+    together: the belief's cosine to the unit's nearest paraphrase at least `belief_unit_least`, the
+    post's at least `asked_unit_post_least`, and their sum ahead of the next verdict unit's by
+    `belief_unit_margin`. `allowed(unit)`: whether it may answer the post (its subject). The unit is
+    returned with its verdict word dropped."""
+    belief, post = matcher.post_cosines(belief_vector), matcher.post_cosines(post_vector)
+    verdicts = [(b + post.get(u, 0.0), u) for u, b in belief.items() if ANSWER_WORD.match(matcher.units[u].lead or "")]
+    ranked = sorted(verdicts, reverse=True)
+    if not ranked:
+        return None
+    total, best = ranked[0]
+    runner = ranked[1][0] if len(ranked) > 1 else 0.0
+    unit = matcher.units[best]
+    if (belief[best] < settings.belief_unit_least or post.get(best, 0.0) < settings.asked_unit_post_least
+            or total - runner < settings.belief_unit_margin or (allowed is not None and not allowed(unit))):
+        return None
+    return without_verdict(unit)
+
+
+def without_verdict(unit):
+    """The unit with the "Yes." or "No." its lead opens with dropped (a "Not ..." verdict is a clause,
+    kept); the rule it states follows."""
+    verdict = opening_verdict(unit.lead or "")
+    if not verdict:
+        return unit
+    rest = unit.lead[len(verdict):]
+    return replace(unit, lead=rest[:1].upper() + rest[1:])
