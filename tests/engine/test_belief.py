@@ -39,7 +39,7 @@ def test_the_verdict_word_is_dropped_the_rule_kept(engine):
     ("Overseas shares question. My understanding is that once my overseas shares cost more than the threshold, "
      "I pay income tax on 5% of the portfolio's opening value every year. I hold an S&P 500 ETF. Is that right?",
      "overseas-shares-and-pie-funds/is-the-fair-dividend-rate-a-5-tax-on-my-overseas-shares"),
-    ("KiwiSaver and retirement. My understanding is that KiwiSaver withdrawals are taxed as income when you "
+    ("KiwiSaver question. My understanding is that KiwiSaver withdrawals are taxed as income when you "
      "take the money out. I will be 65 next year. Is that correct?",
      "joining-and-contributing-to-kiwisaver/are-kiwisaver-withdrawals-taxed"),
 ])
