@@ -4,6 +4,7 @@ story about another subject away to where it belongs."""
 from __future__ import annotations
 
 from dataclasses import replace
+from decimal import Decimal
 
 import pytest
 
@@ -117,3 +118,53 @@ def test_family_a_post_naming_another_countrys_withholding_tax_is_declined_there
 def decided_for(engine, question):
     decision, _ = engine.understand(question, None, None)
     return decision
+
+
+# The rates New Zealand's system has (as RuleBook.tax_rates gives them, a code's with the ACC levy).
+NZ_RATES = frozenset(Decimal(r) for r in ("10.5", "17.5", "30", "33", "39", "45", "28", "34.53", "40.53"))
+
+
+def _own_rates(text, owner="me", sure=0.95):
+    """The percentages of `text` as the frame holds them, each read as `owner`'s."""
+    from nztax.frame import PERCENT, FrameAmount
+
+    return [FrameAmount(m.group(0), m.start(), m.end(), Decimal(m.group(1)), None, "rate", 1.0, owner, sure)
+            for m in PERCENT.finditer(text)]
+
+
+@pytest.mark.parametrize("text, conditions, owner, foreign", [
+    ("I pay 40% tax on my salary. What can I claim?", (), "me", True),        # a rate no year of ours has
+    ("I pay 39% tax on my salary. What can I claim?", (), "me", False),       # New Zealand's top rate
+    ("I pay 34.5% tax on my second job.", (), "me", False),                   # SA with the levy, as rounded
+    ("I'm in the 20% bracket and got a bonus.", (), "me", True),
+    ("I'm in the 20% bracket and got a bonus.", ("student_loan",), "me", False),  # a condition only ours has
+    ("My effective tax rate is 22% this year.", (), "me", False),             # the poster's own arithmetic
+    ("The agency takes schedular tax at 20% off my pay.", (), "me", False),    # a rate the payee elects
+    ("My dividend had 15% US tax taken off.", (), "me", False),               # a name says whose tax it is
+    ("They took 20% tax there. I'm on 33% here.", (), "me", False),           # a New Zealand rate of theirs too
+    ("Someone said the no-declaration tax rate is 46.5%.", (), "ird", False),  # not the poster's own rate
+])
+def test_a_tax_rate_of_the_posters_own_that_no_year_has_is_another_systems(text, conditions, owner, foreign):
+    from nztax.frame import rate_of_another_system
+
+    assert rate_of_another_system(text, _own_rates(text, owner), conditions, NZ_RATES, 0.7) is foreign
+
+
+def test_the_rule_book_holds_its_tax_rates_not_credits_or_abatements():
+    from nztax.rules import default_rules
+
+    rates = default_rules().tax_rates()
+    assert {Decimal("10.5"), Decimal("39"), Decimal("45"), Decimal("28")} <= rates   # income tax, ND, PIR
+    assert Decimal("40") not in rates    # FamilyBoost's share of childcare fees is not a tax rate
+
+
+RATE_POST = ("I work full time and pay {rate} tax. Last year I also did some weekend jobs. "
+             "What expenses can I claim on my tax return to reduce the bill?")
+
+
+@pytest.mark.parametrize("rate, declined", [("40%", True), ("33%", False)])
+def test_family_the_same_post_with_a_rate_new_zealand_has_or_not(engine, rate, declined):
+    d = decided_for(engine, RATE_POST.format(rate=rate))
+    assert (d.action == "decline") is declined, d.trace.to_json()
+    if declined:
+        assert d.decline_to == table().scopes["foreign_tax"]
