@@ -168,3 +168,41 @@ def test_family_the_same_post_with_a_rate_new_zealand_has_or_not(engine, rate, d
     assert (d.action == "decline") is declined, d.trace.to_json()
     if declined:
         assert d.decline_to == table().scopes["foreign_tax"]
+
+
+def _calculation_facts(scope_in: float, inputs_certain: bool):
+    """The facts of a story proposed as a sum that answers the figure it asks."""
+    from nztax.decision_table import Facts
+
+    return Facts(proposed="calculate", declined_as=None, intent_sure=True, scope="nz_tax" if scope_in >= 0.5 else "acc_cover",
+                 scope_sure=False, scope_firm=False, scope_out_sure=1 - scope_in >= 0.8, scope_out_firm=1 - scope_in >= 0.95,
+                 scope_in_high=scope_in >= 0.4, inputs_sure=True, inputs_certain=inputs_certain, recoverable=False,
+                 stated=False, asks=("check",), answers_ask=True, asks_figure=True, story=True, lead_fits=True,
+                 rule_worked=False, several_figures=True, kept=())
+
+
+@pytest.mark.parametrize("scope_in, inputs_certain, declined", [
+    (0.1, False, True),    # surely another subject, and no figure of the asker's can be worked: where to go
+    (0.1, True, False),    # the sum asked is worked on the asker's own certain figures
+    (0.5, False, False),   # not surely another subject: handed over as before
+])
+def test_a_story_surely_about_another_subject_whose_sum_cannot_be_worked_is_declined(scope_in, inputs_certain, declined):
+    facts = _calculation_facts(scope_in, inputs_certain)
+    row = next(r for r in table().rows if facts.holds(r.when))
+    assert (row.then == "decline") is declined, row.id
+
+
+@pytest.mark.parametrize("question", [
+    "We let our house to tenants while we spent a year overseas, and the roof needed replacing while they were in. "
+    "The new roof cost $24,000. Can we deduct that against the rent, or is it capital?",
+    "I've claimed depreciation on the furniture in the flat I rent out. If I sell the flat with the furniture, do I "
+    "have to pay any of that depreciation back?",
+])
+def test_a_new_zealand_rental_propertys_income_tax_is_answered(engine, question):
+    assert decided_for(engine, question).action != "decline"
+
+
+def test_an_employers_way_to_recover_overpaid_wages_is_declined_to_employment_law(engine):
+    d = decided_for(engine, "I'm an employer and overpaid a part-time worker for six months by mistake. We want the "
+                            "money back. What is the correct process for recovering it from her wages?")
+    assert d.action == "decline" and d.decline_to == table().scopes["employment_law"], d.trace.to_json()
