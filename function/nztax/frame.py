@@ -25,6 +25,7 @@ from typing import Callable
 from nztax.ages import Age, read_ages
 from nztax.cue_words import cue
 from nztax.example_figures import example_figure_starts
+from nztax.payment_frame import kinds_named
 from nztax.sentences import asking_sentences, asks_in_words, sentences  # noqa: F401  (sentences: the frame's own readers)
 from nztax.slots import Slots
 from nztax.literal_screen import screen_patterns
@@ -52,6 +53,8 @@ TAX_RATE_WORDS = cue("tax_rate_words")
 WITHHOLDING_WORDS = cue("withholding_words")
 NOT_A_SYSTEM_RATE = cue("rate_not_a_system_rate")
 ELECTED_RATE = cue("elected_rate_words")
+PAYSLIP = cue("payslip_words")
+ONE_PAYMENT = cue("one_payment_words")
 # A name right before a tax word says whose tax a rate is ("20% UK tax", "Australian tax"): a format.
 NAMED_TAX = re.compile(r"\b[A-Z][\w.]*\s+(?=[Tt]ax)")
 # Conditions that place a post in New Zealand's system (its tax codes, KiwiSaver, student loan, WFF,
@@ -228,11 +231,14 @@ def read_frame(text: str, slots: Slots, model, bar: float = 0.7, knows: Callable
                          foreign_rate=tax_rates is not None and rate_of_another_system(text, amounts, stated, tax_rates, bar))
 
 
+def _clause(text: str, start: int, end: int, reach: int) -> tuple[str, str]:
+    """The clause around text[start:end] (up to `reach` characters either side), before and after it."""
+    return CLAUSE_EDGE.split(text[max(0, start - reach):start])[-1], CLAUSE_EDGE.split(text[end:end + reach])[0]
+
+
 def _in_clause(text: str, start: int, end: int, words: re.Pattern, reach: int) -> bool:
     """Whether `words` occur in the clause around text[start:end] (up to `reach` characters either side)."""
-    left = CLAUSE_EDGE.split(text[max(0, start - reach):start])[-1]
-    right = CLAUSE_EDGE.split(text[end:end + reach])[0]
-    return bool(words.search(left) or words.search(right))
+    return any(words.search(side) for side in _clause(text, start, end, reach))
 
 
 def tax_rate_given(text: str) -> bool:
@@ -271,7 +277,14 @@ def rate_of_another_system(text: str, amounts: list[FrameAmount], stated: tuple[
         return False
     return any(_in_clause(text, a.start, a.end, TAX_RATE_WORDS, 40)
                and not any(_in_clause(text, a.start, a.end, words, 40) for words in (NOT_A_SYSTEM_RATE, ELECTED_RATE, NAMED_TAX))
-               for a in own)
+               and not _on_one_payment(text, a) for a in own)
+
+
+def _on_one_payment(text: str, a: FrameAmount) -> bool:
+    """Whether the rate is what came off one payment or payslip ("my bonus got taxed at 50%", "25% tax
+    on my last payslip"): a share the poster worked out from what they saw, not their system's rate."""
+    clause = " ".join(_clause(text, a.start, a.end, 40))
+    return bool(PAYSLIP.search(clause) or ONE_PAYMENT.search(clause) or kinds_named(clause, text))
 
 
 def _known_rate(value: Decimal, tax_rates: frozenset[Decimal]) -> bool:

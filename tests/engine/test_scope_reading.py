@@ -133,8 +133,8 @@ def _own_rates(text, owner="me", sure=0.95):
 
 
 @pytest.mark.parametrize("text, conditions, owner, foreign", [
-    ("I pay 40% tax on my salary. What can I claim?", (), "me", True),        # a rate no year of ours has
-    ("I pay 39% tax on my salary. What can I claim?", (), "me", False),       # New Zealand's top rate
+    ("I work full time and pay 40% tax. What can I claim?", (), "me", True),   # a rate no year of ours has
+    ("I work full time and pay 39% tax. What can I claim?", (), "me", False),  # New Zealand's top rate
     ("I pay 34.5% tax on my second job.", (), "me", False),                   # SA with the levy, as rounded
     ("I'm in the 20% bracket and got a bonus.", (), "me", True),
     ("I'm in the 20% bracket and got a bonus.", ("student_loan",), "me", False),  # a condition only ours has
@@ -143,6 +143,9 @@ def _own_rates(text, owner="me", sure=0.95):
     ("My dividend had 15% US tax taken off.", (), "me", False),               # a name says whose tax it is
     ("They took 20% tax there. I'm on 33% here.", (), "me", False),           # a New Zealand rate of theirs too
     ("Someone said the no-declaration tax rate is 46.5%.", (), "ird", False),  # not the poster's own rate
+    ("My bonus got taxed at 50%, why?", (), "me", False),                     # what came off one payment
+    ("I paid 25% tax on my last payslip.", (), "me", False),
+    ("I paid 25% tax on my pay last week.", (), "me", False),
 ])
 def test_a_tax_rate_of_the_posters_own_that_no_year_has_is_another_systems(text, conditions, owner, foreign):
     from nztax.frame import rate_of_another_system
