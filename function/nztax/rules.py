@@ -113,25 +113,27 @@ class TaxYearRules:
 _FIGURES: dict[int, tuple[object, frozenset[Decimal]]] = {}
 
 
+def _numbers(node):
+    """Every number in a dumped rules record (not its flags), depth first."""
+    if isinstance(node, bool):
+        return
+    if isinstance(node, (int, float)):
+        yield node
+    elif isinstance(node, dict):
+        for v in node.values():
+            yield from _numbers(v)
+    elif isinstance(node, (list, tuple)):
+        for v in node:
+            yield from _numbers(v)
+
+
 def _figures_of(data: "TaxYearFile") -> frozenset[Decimal]:
     found: set[Decimal] = set()
-
-    def walk(node):
-        if isinstance(node, bool):
-            return
-        if isinstance(node, (int, float)):
-            d = Decimal(str(node))
-            found.add(d.normalize())
-            if 0 < node < 1:
-                found.add((d * 100).normalize())
-        elif isinstance(node, dict):
-            for v in node.values():
-                walk(v)
-        elif isinstance(node, list):
-            for v in node:
-                walk(v)
-
-    walk(data.model_dump(mode="python"))
+    for node in _numbers(data.model_dump(mode="python")):
+        d = Decimal(str(node))
+        found.add(d.normalize())
+        if 0 < node < 1:
+            found.add((d * 100).normalize())
     # A flat or secondary code's rate as payroll deducts it, with the ACC earners' levy added
     # (ND: 45% + 1.75% = 46.75%), which IRD's tables print beside the rate.
     for rate in _code_rates(data):
@@ -150,23 +152,10 @@ _RATES: dict[int, tuple[object, frozenset[Decimal]]] = {}
 
 def _percentages(section) -> set[Decimal]:
     """Every fraction between 0 and 1 in a section, as a percentage."""
-    found: set[Decimal] = set()
-
-    def walk(node):
-        if isinstance(node, bool):
-            return
-        if isinstance(node, float) and 0 < node < 1:
-            found.add((Decimal(str(node)) * 100).normalize())
-        elif isinstance(node, dict):
-            for v in node.values():
-                walk(v)
-        elif isinstance(node, (list, tuple)):
-            for v in node:
-                walk(v)
-
-    if section is not None:
-        walk(section.model_dump(mode="python"))
-    return found
+    if section is None:
+        return set()
+    return {(Decimal(str(n)) * 100).normalize() for n in _numbers(section.model_dump(mode="python"))
+            if isinstance(n, float) and 0 < n < 1}
 
 
 def _code_rates(data: "TaxYearFile") -> list[float]:
