@@ -220,7 +220,7 @@ class Engine:
     def read_frame(self, decision: Decision):
         """The question frame of the text the decision was made on (its own turn, for a follow-up)."""
         slots = read_slots(decision.asked, self.rules) if decision.used_history else decision.slots
-        frame = read_frame(decision.asked, slots, self.frame_model, self.settings.frame_bar, self.speller.knows)
+        frame = read_frame(decision.asked, slots, self.frame_model, self.settings.frame_bar, self.speller.knows, self.rules.tax_rates())
         # (A short asking sentence that leans on the story is read with the post's opening: leaning.py.)
         reads_alone = None if isinstance(self.retriever, MissingIndex) else self._reads_alone
         return leaning.with_readings(frame, decision.asked, reads_alone)

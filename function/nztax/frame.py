@@ -25,6 +25,7 @@ from typing import Callable
 from nztax.ages import Age, read_ages
 from nztax.cue_words import cue
 from nztax.example_figures import example_figure_starts
+from nztax.payment_frame import kinds_named
 from nztax.sentences import asking_sentences, asks_in_words, sentences  # noqa: F401  (sentences: the frame's own readers)
 from nztax.slots import Slots
 from nztax.literal_screen import screen_patterns
@@ -50,6 +51,15 @@ RATE_WRITTEN = re.compile(r"(?<![\w.])\d{1,2}(?:\.\d+)?\s?(?:%|percent\b|per cen
 CLAUSE_EDGE = re.compile(r"[.,;:!?()]|\b(?:and|but|or|while|plus)\b", re.I)
 TAX_RATE_WORDS = cue("tax_rate_words")
 WITHHOLDING_WORDS = cue("withholding_words")
+NOT_A_SYSTEM_RATE = cue("rate_not_a_system_rate")
+ELECTED_RATE = cue("elected_rate_words")
+PAYSLIP = cue("payslip_words")
+ONE_PAYMENT = cue("one_payment_words")
+# A name right before a tax word says whose tax a rate is ("20% UK tax", "Australian tax"): a format.
+NAMED_TAX = re.compile(r"\b[A-Z][\w.]*\s+(?=[Tt]ax)")
+# Conditions that place a post in New Zealand's system (its tax codes, KiwiSaver, student loan, WFF,
+# NZ Super or a benefit): a rate it states beside one of them is not another country's.
+NZ_CONDITIONS = ("kiwisaver", "student_loan", "wff", "benefit_or_super", "nz_super", "nd")
 # A name written in capitals (an acronym, with a plural s), not beside a digit (a currency code or a unit).
 CAPITALS_NAME = re.compile(r"(?<![\w$])(?<!\d\s)([A-Z]{2,6})s?(?!\w)(?!\s\d)")
 
@@ -101,6 +111,9 @@ class QuestionFrame:
     rate_given: bool = False    # the question names the tax rate its figure is worked at ("those paying 33% tax")
     # A tax withheld under a name the sources never use (another country's withholding tax).
     foreign_withholding: bool = False
+    # A tax rate the poster states as their own that New Zealand's system has in no year of the rules
+    # data (`rate_of_another_system`): the post is about another country's tax.
+    foreign_rate: bool = False
     # Each asking sentence as read against units and intents: the post's opening joined to one that
     # leans on the story ("Is that right?"; leaning.py); empty when every sentence is read as written.
     asking_read: tuple[str, ...] = ()
@@ -160,6 +173,7 @@ class QuestionFrame:
                 "story": self.story,
                 "read_by": self.read_by, "ages": [a.to_json() for a in self.ages], "rate_given": self.rate_given,
                 **({"foreign_withholding": True} if self.foreign_withholding else {}),
+                **({"foreign_rate": True} if self.foreign_rate else {}),
                 **({"asking_read": list(self.asking_read)} if self.asking_read else {})}
 
 
@@ -178,9 +192,11 @@ def conditions(slots: Slots) -> tuple[str, ...]:
     return tuple(out)
 
 
-def read_frame(text: str, slots: Slots, model, bar: float = 0.7, knows: Callable[[str], bool] | None = None) -> QuestionFrame:
+def read_frame(text: str, slots: Slots, model, bar: float = 0.7, knows: Callable[[str], bool] | None = None,
+               tax_rates: frozenset[Decimal] | None = None) -> QuestionFrame:
     """The frame of a question; `text` is the cleaned text the slots were read from; `knows`: whether the
-    sources use a word (the speller's vocabulary), for the names of taxes they never mention."""
+    sources use a word (the speller's vocabulary), for the names of taxes they never mention;
+    `tax_rates`: the rates New Zealand's system has (RuleBook.tax_rates), for a rate it has not."""
     asking = asking_sentences(text)
     readings = model.asks(asking)
     # A figure or a check asked anywhere is what the post wants worked out; otherwise the last question rules.
@@ -203,28 +219,33 @@ def read_frame(text: str, slots: Slots, model, bar: float = 0.7, knows: Callable
     quoted = example_figure_starts(text, [a.start for a in amounts])
     amounts = [replace(a, owner=EXAMPLE_OWNER, owner_sure=1.0) if a.start in quoted else a for a in amounts]
     amounts.sort(key=lambda a: a.start)
+    stated = conditions(slots)
     return QuestionFrame(asks=asks, asks_sure=asks_sure, asking=tuple(asking), asks_each=tuple(r[0] for r in readings),
                          asks_each_sure=tuple(r[1] for r in readings),
                          amounts=tuple(amounts), tax_year=slots.tax_year, year_text=slots.year_text,
-                         conditions=conditions(slots), scope=scope, scope_sure=scope_sure, bar=bar,
+                         conditions=stated, scope=scope, scope_sure=scope_sure, bar=bar,
                          scope_in=scope_in, scope_other=scope_other,
                          story=len(text) > LONG_POST_CHARS or len(sentences(text)) >= STORY_SENTENCES, ages=read_ages(text),
                          rate_given=tax_rate_given(text),
-                         foreign_withholding=knows is not None and withheld_under_unknown_name(text, knows))
+                         foreign_withholding=knows is not None and withheld_under_unknown_name(text, knows),
+                         foreign_rate=tax_rates is not None and rate_of_another_system(text, amounts, stated, tax_rates, bar))
 
 
-def _in_clause(text: str, m: re.Match, words: re.Pattern, reach: int) -> bool:
-    """Whether `words` occur in the clause around the match (up to `reach` characters either side)."""
-    left = CLAUSE_EDGE.split(text[max(0, m.start() - reach):m.start()])[-1]
-    right = CLAUSE_EDGE.split(text[m.end():m.end() + reach])[0]
-    return bool(words.search(left) or words.search(right))
+def _clause(text: str, start: int, end: int, reach: int) -> tuple[str, str]:
+    """The clause around text[start:end] (up to `reach` characters either side), before and after it."""
+    return CLAUSE_EDGE.split(text[max(0, start - reach):start])[-1], CLAUSE_EDGE.split(text[end:end + reach])[0]
+
+
+def _in_clause(text: str, start: int, end: int, words: re.Pattern, reach: int) -> bool:
+    """Whether `words` occur in the clause around text[start:end] (up to `reach` characters either side)."""
+    return any(words.search(side) for side in _clause(text, start, end, reach))
 
 
 def tax_rate_given(text: str) -> bool:
     """Whether the question names a tax rate itself: a percentage with a tax word in its own clause
     (`tax_rate_words` in data/cue_words.yaml). A figure worked at a rate the poster gives does not
     depend on which band their income reaches, so their income need not be asked for."""
-    return any(_in_clause(text, m, TAX_RATE_WORDS, 40) for m in RATE_WRITTEN.finditer(text))
+    return any(_in_clause(text, m.start(), m.end(), TAX_RATE_WORDS, 40) for m in RATE_WRITTEN.finditer(text))
 
 
 def withheld_under_unknown_name(text: str, knows: Callable[[str], bool]) -> bool:
@@ -235,7 +256,42 @@ def withheld_under_unknown_name(text: str, knows: Callable[[str], bool]) -> bool
     words (which may all be New Zealand's too: interest, income, a notice of assessment). A name
     right before a tax word says whose tax it is, not what the tax is called."""
     return any(not knows(m.group(1).lower()) and not TAX_RATE_WORDS.match(text[m.end():].lstrip())
-               and _in_clause(text, m, WITHHOLDING_WORDS, 60) for m in CAPITALS_NAME.finditer(text))
+               and _in_clause(text, m.start(), m.end(), WITHHOLDING_WORDS, 60) for m in CAPITALS_NAME.finditer(text))
+
+
+def rate_of_another_system(text: str, amounts: list[FrameAmount], stated: tuple[str, ...],
+                           tax_rates: frozenset[Decimal], bar: float) -> bool:
+    """Whether the post states a tax rate as the poster's own ("I pay 40% tax", "in the 40% bracket":
+    a percentage read, at least `bar` sure, as theirs, with a tax word in its clause) that is none of
+    New Zealand's rates in any year of the rules data (`tax_rates`, matched at the precision the post
+    writes): the poster is taxed by another system. Not when a name before the tax word says whose
+    tax it is ("20% UK tax" is a foreign tax a New Zealand resident may be asking about), the rate
+    is the poster's own arithmetic (effective, about: `rate_not_a_system_rate`), or the post states a
+    condition only New Zealand's system has (a tax code, KiwiSaver, a student loan …)."""
+    if any(c in NZ_CONDITIONS or c.startswith(("tax_code:", "flat_code:")) for c in stated):
+        return False
+    own = [a for a in amounts if a.period is None and a.value > 0 and a.owner == "me" and a.owner_sure >= bar]
+    # A post that also states a New Zealand rate as the poster's is in New Zealand's system: its other
+    # rate is another country's tax on some of their income ("took 20% there, I'm on 33% here").
+    if any(_known_rate(a.value, tax_rates) for a in own):
+        return False
+    return any(_in_clause(text, a.start, a.end, TAX_RATE_WORDS, 40)
+               and not any(_in_clause(text, a.start, a.end, words, 40) for words in (NOT_A_SYSTEM_RATE, ELECTED_RATE, NAMED_TAX))
+               and not _on_one_payment(text, a) for a in own)
+
+
+def _on_one_payment(text: str, a: FrameAmount) -> bool:
+    """Whether the rate is what came off one payment or payslip ("my bonus got taxed at 50%", "25% tax
+    on my last payslip"): a share the poster worked out from what they saw, not their system's rate."""
+    clause = " ".join(_clause(text, a.start, a.end, 40))
+    return bool(PAYSLIP.search(clause) or ONE_PAYMENT.search(clause) or kinds_named(clause, text))
+
+
+def _known_rate(value: Decimal, tax_rates: frozenset[Decimal]) -> bool:
+    """Whether a stated percentage is one of the rates, as written or as a rate rounded to the places
+    it is written with ("34.5%" for 34.53%)."""
+    places = Decimal(1).scaleb(min(0, value.as_tuple().exponent))
+    return value in tax_rates or any(r.quantize(places) == value for r in tax_rates)
 
 
 @dataclass

@@ -113,34 +113,57 @@ class TaxYearRules:
 _FIGURES: dict[int, tuple[object, frozenset[Decimal]]] = {}
 
 
+def _numbers(node):
+    """Every number in a dumped rules record (not its flags), depth first."""
+    if isinstance(node, bool):
+        return
+    if isinstance(node, (int, float)):
+        yield node
+    elif isinstance(node, dict):
+        for v in node.values():
+            yield from _numbers(v)
+    elif isinstance(node, (list, tuple)):
+        for v in node:
+            yield from _numbers(v)
+
+
 def _figures_of(data: "TaxYearFile") -> frozenset[Decimal]:
     found: set[Decimal] = set()
-
-    def walk(node):
-        if isinstance(node, bool):
-            return
-        if isinstance(node, (int, float)):
-            d = Decimal(str(node))
-            found.add(d.normalize())
-            if 0 < node < 1:
-                found.add((d * 100).normalize())
-        elif isinstance(node, dict):
-            for v in node.values():
-                walk(v)
-        elif isinstance(node, list):
-            for v in node:
-                walk(v)
-
-    walk(data.model_dump(mode="python"))
+    for node in _numbers(data.model_dump(mode="python")):
+        d = Decimal(str(node))
+        found.add(d.normalize())
+        if 0 < node < 1:
+            found.add((d * 100).normalize())
     # A flat or secondary code's rate as payroll deducts it, with the ACC earners' levy added
     # (ND: 45% + 1.75% = 46.75%), which IRD's tables print beside the rate.
-    code_rates = [c.rate for c in data.flat_codes.codes.values()] if data.flat_codes else []
-    if data.secondary_codes:
-        code_rates += [c.rate for period in data.secondary_codes.periods for c in period.codes.values()]
-    for rate in code_rates:
+    for rate in _code_rates(data):
         combined = rate_with_acc_levy(rate, data.acc_levy)
         found.update({combined.normalize(), (combined * 100).normalize()})
     return frozenset(found)
+
+
+# The sections of a year's file whose rates are taxes, levies or deductions (not a credit's or an
+# abatement's share): what a poster can name as the rate they pay.
+TAX_RATE_SECTIONS = ("income_tax", "paye", "secondary_codes", "flat_codes", "acc_levy", "student_loan", "kiwisaver",
+                     "esct", "donation_credit", "pir", "rwt", "provisional_tax", "foreign_investment_funds", "extra_pay")
+# id(a rule book's years) -> (those years, their tax rates), as _FIGURES.
+_RATES: dict[int, tuple[object, frozenset[Decimal]]] = {}
+
+
+def _percentages(section) -> set[Decimal]:
+    """Every fraction between 0 and 1 in a section, as a percentage."""
+    if section is None:
+        return set()
+    return {(Decimal(str(n)) * 100).normalize() for n in _numbers(section.model_dump(mode="python"))
+            if isinstance(n, float) and 0 < n < 1}
+
+
+def _code_rates(data: "TaxYearFile") -> list[float]:
+    """A year's flat and secondary code rates (payroll deducts each with the ACC earners' levy)."""
+    rates = [c.rate for c in data.flat_codes.codes.values()] if data.flat_codes else []
+    if data.secondary_codes:
+        rates += [c.rate for period in data.secondary_codes.periods for c in period.codes.values()]
+    return rates
 
 
 def rate_with_acc_levy(rate: float, acc_levy: "AccLevy") -> Decimal:
@@ -193,6 +216,19 @@ class RuleBook:
 
     def complete_years(self) -> list[str]:
         return sorted(y for y, r in self.years.items() if not r.data.partial)
+
+    def tax_rates(self) -> frozenset[Decimal]:
+        """Every rate of a tax, a levy or a deduction from pay or savings that any year's file holds,
+        as a percentage (a flat or secondary code's also with the ACC earners' levy added): the rates
+        New Zealand's system has. A rate a post states as its own outside these is another system's."""
+        cached = _RATES.get(id(self.years))
+        if cached is None or cached[0] is not self.years:
+            found = {p for r in self.years.values() for name in TAX_RATE_SECTIONS
+                     for p in _percentages(getattr(r.data, name, None))}
+            found |= {(rate_with_acc_levy(rate, r.data.acc_levy) * 100).normalize()
+                      for r in self.years.values() for rate in _code_rates(r.data)}
+            cached = _RATES[id(self.years)] = (self.years, frozenset(found))
+        return cached[1]
 
     def version(self) -> str:
         """A content hash of every rules file: changes whenever any figure changes."""

@@ -4,6 +4,7 @@ story about another subject away to where it belongs."""
 from __future__ import annotations
 
 from dataclasses import replace
+from decimal import Decimal
 
 import pytest
 
@@ -117,3 +118,94 @@ def test_family_a_post_naming_another_countrys_withholding_tax_is_declined_there
 def decided_for(engine, question):
     decision, _ = engine.understand(question, None, None)
     return decision
+
+
+# The rates New Zealand's system has (as RuleBook.tax_rates gives them, a code's with the ACC levy).
+NZ_RATES = frozenset(Decimal(r) for r in ("10.5", "17.5", "30", "33", "39", "45", "28", "34.53", "40.53"))
+
+
+def _own_rates(text, owner="me", sure=0.95):
+    """The percentages of `text` as the frame holds them, each read as `owner`'s."""
+    from nztax.frame import PERCENT, FrameAmount
+
+    return [FrameAmount(m.group(0), m.start(), m.end(), Decimal(m.group(1)), None, "rate", 1.0, owner, sure)
+            for m in PERCENT.finditer(text)]
+
+
+@pytest.mark.parametrize("text, conditions, owner, foreign", [
+    ("I work full time and pay 40% tax. What can I claim?", (), "me", True),   # a rate no year of ours has
+    ("I work full time and pay 39% tax. What can I claim?", (), "me", False),  # New Zealand's top rate
+    ("I pay 34.5% tax on my second job.", (), "me", False),                   # SA with the levy, as rounded
+    ("I'm in the 20% bracket and got a bonus.", (), "me", True),
+    ("I'm in the 20% bracket and got a bonus.", ("student_loan",), "me", False),  # a condition only ours has
+    ("My effective tax rate is 22% this year.", (), "me", False),             # the poster's own arithmetic
+    ("The agency takes schedular tax at 20% off my pay.", (), "me", False),    # a rate the payee elects
+    ("My dividend had 15% US tax taken off.", (), "me", False),               # a name says whose tax it is
+    ("They took 20% tax there. I'm on 33% here.", (), "me", False),           # a New Zealand rate of theirs too
+    ("Someone said the no-declaration tax rate is 46.5%.", (), "ird", False),  # not the poster's own rate
+    ("My bonus got taxed at 50%, why?", (), "me", False),                     # what came off one payment
+    ("I paid 25% tax on my last payslip.", (), "me", False),
+    ("I paid 25% tax on my pay last week.", (), "me", False),
+])
+def test_a_tax_rate_of_the_posters_own_that_no_year_has_is_another_systems(text, conditions, owner, foreign):
+    from nztax.frame import rate_of_another_system
+
+    assert rate_of_another_system(text, _own_rates(text, owner), conditions, NZ_RATES, 0.7) is foreign
+
+
+def test_the_rule_book_holds_its_tax_rates_not_credits_or_abatements():
+    from nztax.rules import default_rules
+
+    rates = default_rules().tax_rates()
+    assert {Decimal("10.5"), Decimal("39"), Decimal("45"), Decimal("28")} <= rates   # income tax, ND, PIR
+    assert Decimal("40") not in rates    # FamilyBoost's share of childcare fees is not a tax rate
+
+
+RATE_POST = ("I work full time and pay {rate} tax. Last year I also did some weekend jobs. "
+             "What expenses can I claim on my tax return to reduce the bill?")
+
+
+@pytest.mark.parametrize("rate, declined", [("40%", True), ("33%", False)])
+def test_family_the_same_post_with_a_rate_new_zealand_has_or_not(engine, rate, declined):
+    d = decided_for(engine, RATE_POST.format(rate=rate))
+    assert (d.action == "decline") is declined, d.trace.to_json()
+    if declined:
+        assert d.decline_to == table().scopes["foreign_tax"]
+
+
+def _calculation_facts(scope_in: float, inputs_certain: bool):
+    """The facts of a story proposed as a sum that answers the figure it asks."""
+    from nztax.decision_table import Facts
+
+    return Facts(proposed="calculate", declined_as=None, intent_sure=True, scope="nz_tax" if scope_in >= 0.5 else "acc_cover",
+                 scope_sure=False, scope_firm=False, scope_out_sure=1 - scope_in >= 0.8, scope_out_firm=1 - scope_in >= 0.95,
+                 scope_in_high=scope_in >= 0.4, inputs_sure=True, inputs_certain=inputs_certain, recoverable=False,
+                 stated=False, asks=("check",), answers_ask=True, asks_figure=True, story=True, lead_fits=True,
+                 rule_worked=False, several_figures=True, kept=())
+
+
+@pytest.mark.parametrize("scope_in, inputs_certain, declined", [
+    (0.1, False, True),    # surely another subject, and no figure of the asker's can be worked: where to go
+    (0.1, True, False),    # the sum asked is worked on the asker's own certain figures
+    (0.5, False, False),   # not surely another subject: handed over as before
+])
+def test_a_story_surely_about_another_subject_whose_sum_cannot_be_worked_is_declined(scope_in, inputs_certain, declined):
+    facts = _calculation_facts(scope_in, inputs_certain)
+    row = next(r for r in table().rows if facts.holds(r.when))
+    assert (row.then == "decline") is declined, row.id
+
+
+@pytest.mark.parametrize("question", [
+    "We let our house to tenants while we spent a year overseas, and the roof needed replacing while they were in. "
+    "The new roof cost $24,000. Can we deduct that against the rent, or is it capital?",
+    "I've claimed depreciation on the furniture in the flat I rent out. If I sell the flat with the furniture, do I "
+    "have to pay any of that depreciation back?",
+])
+def test_a_new_zealand_rental_propertys_income_tax_is_answered(engine, question):
+    assert decided_for(engine, question).action != "decline"
+
+
+def test_an_employers_way_to_recover_overpaid_wages_is_declined_to_employment_law(engine):
+    d = decided_for(engine, "I'm an employer and overpaid a part-time worker for six months by mistake. We want the "
+                            "money back. What is the correct process for recovering it from her wages?")
+    assert d.action == "decline" and d.decline_to == table().scopes["employment_law"], d.trace.to_json()
