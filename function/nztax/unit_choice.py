@@ -42,6 +42,8 @@ from nztax.unit_match import AskingSentence, UnitMatch
 
 # The engine's own answers that are a topic's lead or a retrieved sentence, not a sum (`choose`).
 ENGINE_GUESSES = frozenset({"fact", "topic"})
+# What a question asks (the frame's `asks`) that a rules table answers: a figure, or which row.
+TABLE_ASKS = frozenset({"figure", "which"})
 
 
 def on_subject(unit, question: str) -> bool:
@@ -145,12 +147,12 @@ def _turned_alike(matcher, candidates: list[int], asking: str) -> list[int]:
 def against_stock_answer(decision, asks: str | None) -> bool:
     """Whether the engine's own answer would be a topic's stock lead or its best retrieved sentence,
     often for a neighbouring question of the topic, so a unit clear of the others answers at a
-    lower score than it must reach against a sum (`UnitMatcher.match`'s `near`). Not for figures
-    asked of a topic whose rules table the engine shows (the ESCT bands): the table has them, a
-    unit's lead fewer; nor for a search typed as a few words ("donation rebate nz"): it asks the
+    lower score than it must reach against a sum (`UnitMatcher.match`'s `near`). Not for a figure
+    or a row asked of a topic whose rules table the engine shows (the ESCT bands, which rate the SH
+    code takes): the table has it, a unit's lead less; nor for a search typed as a few words ("donation rebate nz"): it asks the
     topic's central question, which the stock lead answers, and its nearest unit is often a neighbour's."""
     return (decision.action in ENGINE_GUESSES and not decision.calls and not decision.rule_results
-            and not (asks == "figure" and shows_table(decision.intent)) and not typed_as_search(decision.asked))
+            and not (asks in TABLE_ASKS and shows_table(decision.intent)) and not typed_as_search(decision.asked))
 
 
 def shows_table(intent) -> bool:

@@ -26,6 +26,7 @@ def test_not_against_a_sum_an_ask_back_or_a_decline():
 
 def test_not_for_figures_asked_of_a_rules_table_the_answer_shows():
     assert not against_stock_answer(_decision(show=("levy",)), "figure")
+    assert not against_stock_answer(_decision(show=("levy",)), "which")
     assert against_stock_answer(_decision(show=("levy",)), "yes_no")
 
 
