@@ -25,7 +25,9 @@ does not say: how the credit is got, what happens after a wrong rate, what a ter
 (`opening_fit.aspects_asked`, the aspects in data). Then the lead's sentence that says it comes
 first; when none does, the best passage sentence that says it, covers enough of the question and
 shares a word with it beyond the intent's topic (its keywords) opens, whatever the margin. Asked
-when, the lead opens first with its sentence giving a date or a time in the year (`timing`).
+when, the lead opens first with its sentence giving a date or a time in the year (`timing`). Asked
+why of a figure the question names, a sentence stating that figure with the condition it holds
+under or what it is made of says why (`opening_fit.says_aspect`: "without an IRD number it is 45%").
 
 A question can also ask the topic's rule about another subject than the rule's own: "Does the
 bright-line test apply to shares?" names land through the test's own words, but asks about shares.
@@ -49,7 +51,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from nztax.opening_fit import aspects_asked, covers, may_open, other_subject, states_aspect
+from nztax.opening_fit import aspects_asked, covers, may_open, other_subject, says_aspect
 from nztax.sentences import sentences
 from nztax.query_expansion import canonical_terms
 from nztax.say import GENERIC_WORDS, MIN_SENTENCE_COVERAGE, QUESTION_AMOUNT, passage_candidates, scored_sentences
@@ -178,7 +180,7 @@ def choose(question: str, lead: str, hits: list, tax_year: str | None, past_year
     if aspects and lead_fits:
         # (The lead's sentences that share a word with the question, best first.)
         order = [k for _, _, _, k in scored if isinstance(k, int)]
-        saying = [k for k in order if fits(own[k], k) and states_aspect(own[k], aspects)]
+        saying = [k for k in order if fits(own[k], k) and says_aspect(question, own[k], aspects)]
         if saying:
             # The lead's sentence that says what is asked comes first; the lead keeps its best score.
             best_own = (best_own[0], best_own[1], own[saying[0]])
@@ -188,7 +190,7 @@ def choose(question: str, lead: str, hits: list, tax_year: str | None, past_year
             beyond = asked_beyond_topic(question, topic)
             speaking = next(((score, coverage, s, source) for score, coverage, s, source in scored
                              if not isinstance(source, int) and coverage >= MIN_SENTENCE_COVERAGE
-                             and states_aspect(s, aspects) and words(s) & beyond and fits(s, source)), None)
+                             and says_aspect(question, s, aspects) and words(s) & beyond and fits(s, source)), None)
             if speaking is not None:
                 best_passage, lead_fits = speaking, False
     if unnamed and lead_fits:
@@ -205,15 +207,15 @@ def choose(question: str, lead: str, hits: list, tax_year: str | None, past_year
     # ("These rates apply for the whole year" to why a rate shows) answers another question.
     if (best_passage is not None and best_passage[1] >= MIN_SENTENCE_COVERAGE
             and (not lead_fits or (best_passage[0] > best_own[0] + margin
-                                   and (not unsaid or states_aspect(best_passage[2], unsaid))))):
+                                   and (not unsaid or says_aspect(question, best_passage[2], unsaid))))):
         return Opening(lead=lead, sentence=best_passage[2], hit=best_passage[3], score=round(best_passage[0], 4),
                        lead_score=round(best_own[0], 4), coverage=round(best_passage[1], 4),
                        lead_coverage=round(best_own[1], 4),
-                       unanswered="aspect" if unsaid and not states_aspect(best_passage[2], unsaid) else "")
+                       unanswered="aspect" if unsaid and not says_aspect(question, best_passage[2], unsaid) else "")
     first = best_own[2] or own[0]
     if first != own[0] and not YES_NO.match(own[0].split(" ", 1)[0]):
         lead = " ".join([first] + [s for s in own if s != first])
     unanswered = ("off_question" if best_own[2] is None else
-                  "aspect" if unsaid and not any(states_aspect(s, unsaid) for s in own) else "")
+                  "aspect" if unsaid and not any(says_aspect(question, s, unsaid) for s in own) else "")
     return Opening(lead=lead, sentence=None, score=round(best_own[0], 4), lead_score=round(best_own[0], 4),
                    coverage=round(best_own[1], 4), lead_coverage=round(best_own[1], 4), unanswered=unanswered)

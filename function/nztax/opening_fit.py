@@ -74,6 +74,7 @@ def _data() -> dict:
                      for group, members in raw["subjects"].items()},
         "situations": {name: joined(alts) for name, alts in raw["situations"].items()},
         "aspects": {name: (joined(a["asked"]), joined(a["stated"])) for name, a in (raw.get("aspects") or {}).items()},
+        "of_figure": {name: joined(a["of_figure"]) for name, a in (raw.get("aspects") or {}).items() if a.get("of_figure")},
         "defined_by": [(joined(d["term"]), joined(d["needs"]), _denied(d["needs"])) for d in (raw.get("defined_by") or {}).values()],
         "turns": {situation: {way: _turned(spec, alts) for way, spec in (raw.get("turns") or {}).items()}
                   for situation, alts in raw["situations"].items() if situation in (raw.get("turned") or ())},
@@ -227,6 +228,30 @@ def aspects_asked(question: str) -> frozenset[str]:
 def states_aspect(sentence: str, aspects: frozenset[str]) -> bool:
     """Whether the sentence reads as saying one of the asked aspects."""
     return any(_data()["aspects"][name][1].search(sentence) for name in aspects)
+
+
+# A figure as a question names it and a sentence states it: an amount of dollars or a percentage.
+FIGURE = re.compile(r"\$\s?\d[\d,]*(?:\.\d+)?|\b\d+(?:\.\d+)?%")
+# Where a sentence's clauses part: what one clause says of a figure is not said of another's.
+CLAUSE_BREAK = re.compile(r";")
+
+
+def _figures(text: str) -> frozenset[str]:
+    return frozenset(f.replace(" ", "").replace(",", "") for f in FIGURE.findall(text))
+
+
+def says_aspect(question: str, sentence: str, aspects: frozenset[str]) -> bool:
+    """Whether the sentence says what the question asks of its topic: it reads as saying one of the
+    aspects (`states_aspect`), or it states the figure the question names in a clause that says that
+    aspect of it (`of_figure` in the data: asked why 45% comes off, "without an IRD number it is
+    45%" gives the condition the figure holds under, which is why)."""
+    if states_aspect(sentence, aspects):
+        return True
+    of_figure = [_data()["of_figure"][name] for name in aspects if name in _data()["of_figure"]]
+    named = _figures(question)
+    if not of_figure or not named:
+        return False
+    return any(named & _figures(clause) and any(p.search(clause) for p in of_figure) for clause in CLAUSE_BREAK.split(sentence))
 
 
 def asks_for_example(question: str) -> bool:

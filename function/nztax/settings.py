@@ -50,6 +50,8 @@ Tax figures never live here: they are in `nztax/rules/*.yaml`.
 | NZTAX_UNIT_MARGIN | 0.1 | Ask box: least lead of the best unit over the next one before it is served |
 | NZTAX_UNIT_ALONE_SCORE | 0.8 | Ask box: least score for a unit that leads every other unit by `NZTAX_UNIT_ALONE_MARGIN` |
 | NZTAX_UNIT_ALONE_MARGIN | 0.3 | Ask box: the lead over the next unit at which `NZTAX_UNIT_ALONE_SCORE` is enough |
+| NZTAX_UNIT_NEAR_SCORE | 0.8 | Ask box: least score for a unit against the engine's stock lead or retrieved sentence (a fact or topic answer), leading every other unit by `NZTAX_UNIT_NEAR_MARGIN` |
+| NZTAX_UNIT_NEAR_MARGIN | 0.15 | Ask box: the lead over every other unit at which `NZTAX_UNIT_NEAR_SCORE` is enough against the engine's stock answer |
 | NZTAX_ASKED_UNIT_MIN_SCORE | 0.85 | Ask box, a post of several sentences: least score of its asking sentence for a unit |
 | NZTAX_ASKED_UNIT_POST_WEIGHT | 1.0 | Ask box: weight of the whole post's cosine to a unit, added to its asking sentence's score |
 | NZTAX_ASKED_UNIT_MARGIN | 0.1 | Ask box: lead of that sum over the next unit's for a unit to be served |
@@ -302,6 +304,10 @@ class Settings:
     unit_over_decline: float = 1.1
     unit_alone_score: float = 0.8
     unit_alone_margin: float = 0.3
+    # Against an engine answer that is a topic's stock lead or a retrieved sentence (not a sum, an
+    # ask-back or a decline): the unit's score and its lead over the next (docs/units.md).
+    unit_near_score: float = 0.8
+    unit_near_margin: float = 0.15
     # A post's asking sentence read against the units (docs/units.md): its own score at least
     # `asked_unit_min_score`, and its score plus `asked_unit_post_weight` x the whole post's cosine to
     # the unit ahead of every other unit by `asked_unit_margin`.
@@ -484,6 +490,8 @@ def get_settings() -> Settings:
         unit_over_decline=float(_env("NZTAX_UNIT_OVER_DECLINE", "1.1")),
         unit_alone_score=float(_env("NZTAX_UNIT_ALONE_SCORE", "0.8")),
         unit_alone_margin=float(_env("NZTAX_UNIT_ALONE_MARGIN", "0.3")),
+        unit_near_score=float(_env("NZTAX_UNIT_NEAR_SCORE", "0.8")),
+        unit_near_margin=float(_env("NZTAX_UNIT_NEAR_MARGIN", "0.15")),
         asked_unit_min_score=float(_env("NZTAX_ASKED_UNIT_MIN_SCORE", "0.85")),
         asked_unit_post_weight=float(_env("NZTAX_ASKED_UNIT_POST_WEIGHT", "1.0")),
         asked_unit_margin=float(_env("NZTAX_ASKED_UNIT_MARGIN", "0.1")),

@@ -37,9 +37,14 @@ def search_box_question(text: str, rules) -> str:
     return candidate if incomes(candidate) > incomes(text) else text
 
 
+def typed_as_search(text: str) -> bool:
+    """A few words with no question mark: a search for a topic, whatever of it is asked."""
+    return len(text.split()) <= MAX_WORDS and "?" not in text
+
+
 def _with_on(text: str) -> str:
     words = text.split()
-    if not 2 <= len(words) <= MAX_WORDS or "?" in text:
+    if len(words) < 2 or not typed_as_search(text):
         return text
     amounts = [i for i, w in enumerate(words) if AMOUNT.match(w) and not YEAR.match(w)]
     if len(amounts) != 1 or amounts[0] == 0:

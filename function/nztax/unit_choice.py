@@ -5,7 +5,11 @@ the rules), the settled decision, the question's frame, its vector and whether n
 reading understood it. Out: `choose(...)` -> (the unit or None, the decision, re-aimed at the
 asking sentence the unit was matched on when it was matched on one).
 
-The question is scored against the units once. A unit may answer only when its kind of answer fits
+The question is scored against the units once. Against an engine answer that would be a topic's
+stock lead or its best retrieved sentence (a fact or topic decision with no sum, and not figures
+asked of a topic whose rules table the engine shows), a unit clear of every other by a smaller
+margin at a lower score answers (`near`: settings.unit_near_score, unit_near_margin; docs/units.md).
+A unit may answer only when its kind of answer fits
 what the question asks (unit_kind.py: a yes-or-no unit is no answer to a question asking for a
 figure, nor the reverse); the margin is over the units that fit, so the next one that fits, or the
 engine's own answer, opens instead. A unit whose lead opens on another subject than the question
@@ -34,8 +38,14 @@ from nztax import applies, belief, opening_fit, payment_frame
 from nztax.decision_table import decline_backed
 from nztax.opening_fit import lead_on_subject
 from nztax.sentences import sentences
+from nztax.short_query import typed_as_search
 from nztax.slots import read_slots, reading, without_denied
 from nztax.unit_match import AskingSentence, UnitMatch
+
+# The engine's own answers that are a topic's lead or a retrieved sentence, not a sum (`choose`).
+ENGINE_GUESSES = frozenset({"fact", "topic"})
+# What a question asks (the frame's `asks`) that a rules table answers: a figure, or which row.
+TABLE_ASKS = frozenset({"figure", "which"})
 
 
 def on_subject(unit, question: str) -> bool:
@@ -136,6 +146,22 @@ def _turned_alike(matcher, candidates: list[int], asking: str) -> list[int]:
     return alike or kept
 
 
+def against_stock_answer(decision, asks: str | None) -> bool:
+    """Whether the engine's own answer would be a topic's stock lead or its best retrieved sentence,
+    often for a neighbouring question of the topic, so a unit clear of the others answers at a
+    lower score than it must reach against a sum (`UnitMatcher.match`'s `near`). Not for a figure
+    or a row asked of a topic whose rules table the engine shows (the ESCT bands, which rate the SH
+    code takes): the table has it, a unit's lead less; nor for a search typed as a few words ("donation rebate nz"): it asks the
+    topic's central question, which the stock lead answers, and its nearest unit is often a neighbour's."""
+    return (decision.action in ENGINE_GUESSES and not decision.calls and not decision.rule_results
+            and not (asks in TABLE_ASKS and shows_table(decision.intent)) and not typed_as_search(decision.asked))
+
+
+def shows_table(intent) -> bool:
+    """Whether the intent's answer shows a rules table (its `show`: the year's rates, codes or bands)."""
+    return intent is not None and any(t in intent.show for t in intent.topics)
+
+
 def _asked_kind(frame) -> tuple[str | None, float]:
     return (frame.asks, frame.asks_sure) if frame is not None else (None, 0.0)
 
@@ -149,8 +175,9 @@ def choose(engine, decision, frame, vector, unread: bool):
     def fits(unit) -> bool:
         return kinds.fits(unit, asks, sure, decision.question)
 
+    near = against_stock_answer(decision, asks)
     found = matcher.match(question, vector, reading(decision.slots), declined=decision.action == "decline",
-                          unread=unread, allowed=fits, scores=scores)
+                          unread=unread, allowed=fits, scores=scores, near=near)
     several = frame is not None and (frame.story or len(sentences(decision.question)) > 1)
     declined = decision.action == "decline"
     if found is None and not decision.used_history and several and (not declined or in_scope_surely(decision, frame, engine.settings)):

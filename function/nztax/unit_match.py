@@ -14,7 +14,9 @@ negation, conditions) count, so "What does tax code SH mean?" never gets the S u
 none or the same one (`year_named`); the best must score at least `unit_min_score` and lead the
 next by `unit_margin`, or lead it by `unit_alone_margin` with at least `unit_alone_score` (a
 question the engine would decline: `unit_over_decline` and twice the margin, so "What happens to
-my KiwiSaver if I move to Australia?" is answered, not turned away for naming Australia). A post
+my KiwiSaver if I move to Australia?" is answered, not turned away for naming Australia), or,
+when the engine's own answer would be a topic's stock lead or a retrieved sentence (`near`,
+unit_choice.choose), lead every other unit by `unit_near_margin` with at least `unit_near_score`. A post
 of several sentences is also read by its asking sentences (`match_asked`). Units whose answer is a
 calculation are left to the engine, which calculates. The paraphrase vectors are stored beside the index at build time (`units.npz`, keyed
 by the bank's digest and the embedder id), with a digest of each paraphrase's reading (reading
@@ -286,13 +288,15 @@ class UnitMatcher:
         return np.divide(shared, union, out=np.zeros(len(sizes)), where=union > 0)
 
     def match(self, question: str, vector, question_reading, declined: bool = False, unread: bool = False,
-              allowed=None, scores: dict[int, float] | None = None) -> UnitMatch | None:
+              allowed=None, scores: dict[int, float] | None = None, near: bool = False) -> UnitMatch | None:
         """The unit the question reads as; `declined`: the engine would turn the question away, so
         only a unit it reads as plainly (`unit_over_decline`) answers it instead; `unread`: nothing
         in the reading understood the question, so only at `unread_unit_score` and `unread_unit_margin`;
         `allowed(unit)`: whether a unit may answer at all (its age condition, applies.py; the kind of
         answer it gives, unit_kind.py), so the margin is over the units that may; `scores`: this
-        question's `scores`, when already computed."""
+        question's `scores`, when already computed; `near`: the engine's own answer would be a topic's
+        stock lead or a retrieved sentence, so a unit clear of the next by `unit_near_margin` at
+        `unit_near_score` answers instead (unit_choice.choose)."""
         if scores is None:
             scores = self.scores(question, vector, question_reading)
         # (Best first, and `allowed` asked only until the best two that may answer are found.)
@@ -309,6 +313,12 @@ class UnitMatcher:
         # at a lower score: its wording may differ, but nothing else is a candidate.
         alone = (not declined and not unread and score >= self.settings.unit_alone_score
                  and score - runner >= self.settings.unit_alone_margin)
+        # Against the engine's stock lead or retrieved sentence (`near`), a unit clear of the next
+        # answers at a lower score: clear of every other unit, of a kind that may answer or not (a
+        # near unit of another kind is a sign the question is read two ways).
+        if near and not declined and not unread and score >= self.settings.unit_near_score:
+            nearest_other = max((v for k, v in scores.items() if k != best), default=0.0)
+            alone = alone or score - max(runner, nearest_other) >= self.settings.unit_near_margin
         if not alone and (score < least or score - runner < margin):
             return None
         return UnitMatch(self.units[best], round(score, 4), round(runner, 4))

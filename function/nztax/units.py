@@ -326,7 +326,7 @@ def asks_yes_or_no_after_lead_in(question: str) -> bool:
                for m in _LEAD_IN.finditer(part))
 
 
-def opening_for(lead: str, question: str, read_yes_or_no: bool = False, written_for: str = "") -> str:
+def opening_for(lead: str, question: str, read_yes_or_no: bool = False, written_for: str = "", claim: str = "") -> str:
     """The lead as it opens the answer to `question`: "Yes." answers only a yes-or-no question, so
     for any other ("How much tax do I pay on my rental?") the sentence starts after it. "No." stays:
     to "What is the tax-free threshold?" it denies what the question takes for granted.
@@ -335,9 +335,10 @@ def opening_for(lead: str, question: str, read_yes_or_no: bool = False, written_
     enough: a sentence checking whether an allowance is taxed as an extra pay reads as yes-or-no, and a
     unit on whether it is taxed at all would answer it "Yes".) Neither verdict stays when `question`
     asks the other way round from `written_for`, the unit's own question (whether a payment is
-    untaxed, to a unit asking whether it is taxed)."""
+    untaxed, to a unit asking whether it is taxed). `claim`: the post an asking sentence leans on
+    ("Is that true?" after "I read the ME code was scrapped."), read for the other way round too."""
     m = _YES.match(lead)
-    if written_for and other_way_round(question, written_for):
+    if written_for and (other_way_round(question, written_for) or (claim and other_way_round(claim, written_for))):
         m = _YES.match(lead) or _NO.match(lead)
     elif m is None or asks_yes_or_no(question) or (read_yes_or_no and asks_yes_or_no_after_lead_in(question)):
         return lead
@@ -356,10 +357,15 @@ def opening_verdict(lead: str) -> str:
     return m.group(0) if m else ""
 
 
+# Questions that ask the other way round (data/cue_words.yaml): whether something is untaxed rather
+# than taxed, whether it has been done away with rather than is still there.
+POLAR_CUES = ("asks_untaxed", "asks_ended")
+
+
 def other_way_round(question: str, written_for: str) -> bool:
-    """Whether one asks if something is untaxed and the other if it is taxed (data/cue_words.yaml, asks_untaxed)."""
-    untaxed = cue("asks_untaxed")
-    return bool(untaxed.search(question)) != bool(untaxed.search(written_for))
+    """Whether one asks if something is untaxed (or done away with) and the other if it is taxed
+    (or still there): a verdict to one is the opposite verdict to the other."""
+    return any(bool(cue(name).search(question)) != bool(cue(name).search(written_for)) for name in POLAR_CUES)
 
 
 def compose(unit: Unit, decision, rules, current_year: str, titles: dict[str, str], section_of=None,
@@ -377,7 +383,12 @@ def compose(unit: Unit, decision, rules, current_year: str, titles: dict[str, st
     lead = fill(unit.lead, unit_values(year_rules))
     if not lead:
         return None
-    body, citations = [opening_for(lead, getattr(decision, "asked", "") or "", read_yes_or_no, unit.question)], []
+    from nztax.leaning import leans_back
+
+    asked, post = getattr(decision, "asked", "") or "", getattr(decision, "question", "") or ""
+    # (An asking sentence leaning on its post asks whether the post's claim holds: the claim says which way.)
+    claim = post if post != asked and leans_back(asked) else ""
+    body, citations = [opening_for(lead, asked, read_yes_or_no, unit.question, claim)], []
     if unit.source is not None:
         title = titles.get(unit.source.url) or "Inland Revenue"
         body[0] += cite_mark(1, unit.source.url)

@@ -333,3 +333,28 @@ def test_a_passage_opening_in_place_of_a_lead_that_may_not_is_marked_when_it_doe
     saying = _hit("No contributions are due on unpaid leave because contributions come out of pay actually paid.")
     opening = choose(asked, KS_LEAD, [saying], "2026-27", False, 0.5, situations=frozenset({"unpaid_leave"}))
     assert opening.sentence == saying.text and opening.unanswered == ""
+
+
+# A why-question naming a figure: a lead stating that figure with the condition it holds under (or
+# what it is made of) says why; a lead naming the figure with no condition, or only another figure, does not.
+WITHHOLDING_LEAD = ("Banks deduct withholding tax from interest at the rate you choose (10.5%, 17.5% or 30%); "
+                    "without a customer number it is 45%.")
+WITHHOLDING_TOPIC = ("withholding tax",)
+
+
+def test_a_lead_giving_the_condition_behind_the_figure_asked_answers_why():
+    opening = choose("Why is 45% taken off my interest?", WITHHOLDING_LEAD, [], "2026-27", False, 0.5,
+                     topic=WITHHOLDING_TOPIC)
+    assert opening.unanswered == ""
+    made_of = "The no-number code takes 45% plus the levy of 1.75%: 46.75% in all."
+    assert choose("Why does the no-number code take 46.75%?", made_of, [], "2026-27", False, 0.5,
+                  topic=("no-number code",)).unanswered == ""
+
+
+def test_a_lead_stating_the_figure_without_its_condition_does_not_answer_why():
+    bare = "Banks deduct withholding tax from interest at 10.5%, 17.5%, 30% or 45%."
+    assert choose("Why is 45% taken off my interest?", bare, [], "2026-27", False, 0.5,
+                  topic=WITHHOLDING_TOPIC).unanswered == "aspect"
+    # The condition is said of another figure than the one asked.
+    assert choose("Why is 12.5% taken off my interest?", WITHHOLDING_LEAD, [], "2026-27", False, 0.5,
+                  topic=WITHHOLDING_TOPIC).unanswered == "aspect"

@@ -45,3 +45,12 @@ def test_search_box_queries_are_answered(engine, typed, figure):
     result = engine.answer(typed, use_faq=False, mode="offline")
     assert result.status == "answered", (typed, result.answer[:200])
     assert figure in result.answer, (typed, result.answer[:300])
+
+
+def test_a_few_words_without_a_question_mark_are_a_search():
+    from nztax.short_query import typed_as_search
+
+    assert typed_as_search("levy rebate nz")
+    assert typed_as_search("kiwisaver employer contrib")
+    assert not typed_as_search("levy rebate?")
+    assert not typed_as_search("I would like to know how the levy rebate works for me")

@@ -29,7 +29,7 @@ def matcher(near: float, other: float) -> tuple[UnitMatcher, np.ndarray]:
         return np.array([cos, np.sqrt(1 - cos * cos), 0.0], dtype=np.float32)
 
     settings = dataclasses.replace(get_settings(), unit_min_score=1.0, unit_margin=0.1,
-                                   unit_alone_score=0.8, unit_alone_margin=0.3)
+                                   unit_alone_score=0.8, unit_alone_margin=0.3, unit_near_score=0.8, unit_near_margin=0.15)
     return UnitMatcher(units, np.stack([at(near), at(other)]), settings, read=lambda text: PLAIN), question
 
 
@@ -49,6 +49,33 @@ def test_below_the_usual_score_a_near_neighbour_means_no_unit():
 def test_a_question_turned_away_needs_the_strict_score_even_when_alone():
     m, q = matcher(0.9, 0.1)
     assert m.match("epsilon", q, PLAIN, declined=True) is None
+
+
+def test_against_the_engines_stock_answer_a_unit_clear_of_the_next_is_served_at_a_smaller_margin():
+    m, q = matcher(0.85, 0.65)
+    assert m.match("epsilon", q, PLAIN) is None  # against a sum: no unit
+    found = m.match("epsilon", q, PLAIN, near=True)
+    assert found is not None and found.unit.slug == "a"
+    m, q = matcher(0.85, 0.75)  # a near neighbour: no unit either way
+    assert m.match("epsilon", q, PLAIN, near=True) is None
+    m, q = matcher(0.75, 0.1)  # under the score
+    assert m.match("epsilon", q, PLAIN, near=True) is None
+    m, q = matcher(0.85, 0.65)
+    assert m.match("epsilon", q, PLAIN, near=True, declined=True) is None
+
+
+def test_the_smaller_margin_is_over_every_unit_of_any_kind():
+    """A unit that may not answer (another kind of answer) near the best one means the question
+    reads two ways: the smaller margin does not serve the best."""
+    units = [Unit(question=f"{w} words", slug=w, topic="t", topic_title="T", lead=f"{w}.") for w in ("a", "b", "c")]
+    at = lambda cos: np.array([cos, np.sqrt(1 - cos * cos), 0.0], dtype=np.float32)  # noqa: E731
+    m, _ = matcher(0.0, 0.0)
+    m = UnitMatcher(units, np.stack([at(0.85), at(0.8), at(0.65)]), m.settings, read=lambda text: PLAIN)
+    q = np.array([1.0, 0.0, 0.0], dtype=np.float32)
+    assert m.match("epsilon", q, PLAIN, near=True, allowed=lambda u: u.slug != "b") is None
+    # Family: with that unit farther off, the best is served.
+    m = UnitMatcher(units, np.stack([at(0.85), at(0.6), at(0.65)]), m.settings, read=lambda text: PLAIN)
+    assert m.match("epsilon", q, PLAIN, near=True, allowed=lambda u: u.slug != "b").unit.slug == "a"
 
 
 def _counting_reader():

@@ -186,3 +186,28 @@ def test_yes_kept_after_a_lead_in_only_when_the_frame_reads_whether():
     assert opening_for(lead, "My question is, is the allowance taxed?").startswith("With your pay")
     assert opening_for(lead, "I wanted to check if the allowance is taxed as extra pay?", True).startswith("With your pay")
     assert opening_for(lead, "If you can, tell me the rate.", True).startswith("With your pay")
+
+
+def test_no_verdict_opens_a_question_asking_the_other_way_round():
+    """A unit asking whether a thing is still there answers "Yes."; a question asking whether it was
+    done away with would read that "Yes." as agreeing it was (made-up wordings, not the bank's)."""
+    lead = "Yes, the WX allowance is still paid: you get it each quarter."
+    unit_question = "Is the WX allowance still paid?"
+    assert opening_for(lead, "Is the WX allowance still around?", written_for=unit_question) == lead
+    for asked in ("Has the WX allowance been abolished?", "I heard the WX allowance was scrapped. True?",
+                  "Does the WX allowance no longer exist?", "Was the WX allowance removed last year?", "Did they get rid of the WX allowance?"):
+        assert opening_for(lead, asked, written_for=unit_question).startswith("The WX allowance is still paid"), asked
+    # Family: a unit written the other way keeps its verdict for a question asked its way.
+    ended = "No, the WX allowance was not abolished: it is still paid."
+    assert opening_for(ended, "Has the WX allowance been abolished?", written_for="Was the WX allowance abolished?") == ended
+
+
+def test_an_asking_sentence_leaning_on_its_post_is_read_the_way_the_post_claims():
+    """"Is that true?" after a claim that something was scrapped asks whether it was scrapped."""
+    lead = "Yes, the WX allowance is still paid: you get it each quarter."
+    post = "A friend said the WX allowance was scrapped last year. Is that true?"
+    assert opening_for(lead, "Is that true?", written_for="Is the WX allowance still paid?",
+                       claim=post).startswith("The WX allowance is still paid")
+    # Family: a post claiming it is still paid keeps the verdict.
+    assert opening_for(lead, "Is that true?", written_for="Is the WX allowance still paid?",
+                       claim="A friend said the WX allowance is still paid. Is that true?") == lead
