@@ -109,15 +109,19 @@ INTEREST_POST = ("My notice of assessment includes my bank interest as income, t
 
 @pytest.mark.parametrize("name, declined", [("QRXT", True), ("RWT", False)])
 def test_family_a_post_naming_another_countrys_withholding_tax_is_declined_there(engine, name, declined):
-    d = decided_for(engine, INTEREST_POST.format(name=name))
-    assert (d.action == "decline") is declined, d.trace.to_json()
-    if declined:
-        assert d.decline_to == table().scopes["foreign_tax"]
+    assert_declined_to_foreign_tax(engine, INTEREST_POST.format(name=name), declined)
 
 
 def decided_for(engine, question):
     decision, _ = engine.understand(question, None, None)
     return decision
+
+
+def assert_declined_to_foreign_tax(engine, question, declined):
+    d = decided_for(engine, question)
+    assert (d.action == "decline") is declined, d.trace.to_json()
+    if declined:
+        assert d.decline_to == table().scopes["foreign_tax"]
 
 
 # The rates New Zealand's system has (as RuleBook.tax_rates gives them, a code's with the ACC levy).
@@ -167,10 +171,7 @@ RATE_POST = ("I work full time and pay {rate} tax. Last year I also did some wee
 
 @pytest.mark.parametrize("rate, declined", [("40%", True), ("33%", False)])
 def test_family_the_same_post_with_a_rate_new_zealand_has_or_not(engine, rate, declined):
-    d = decided_for(engine, RATE_POST.format(rate=rate))
-    assert (d.action == "decline") is declined, d.trace.to_json()
-    if declined:
-        assert d.decline_to == table().scopes["foreign_tax"]
+    assert_declined_to_foreign_tax(engine, RATE_POST.format(rate=rate), declined)
 
 
 def _calculation_facts(scope_in: float, inputs_certain: bool):
