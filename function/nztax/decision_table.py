@@ -28,6 +28,10 @@ from nztax.payment_frame import asked_in_post
 
 TABLE_FILE = Path(__file__).parent / "data" / "decisions.yaml"
 INCOME_OWNERS = ("me", "partner")
+# A subject read at least this likely is likelier than all the others together: a decline can name its
+# body though the reading is not sure (below NZTAX_FRAME_SCOPE_BAR). Under it, a question about a subject
+# the scope classes lack (a visa, child support, council rates) was pointed to a wrong body.
+MAJORITY = 0.5
 OBLIGATION_ASKED = cue("obligation_asked")
 EMPLOYMENT_PARTY = cue("employment_party")
 TAX_TREATMENT_ASKED = cue("tax_treatment_asked")
@@ -37,7 +41,7 @@ CONDITIONS = ("proposed", "proposed_not", "declined_as", "intent_sure", "scope",
               "inputs_sure", "inputs_certain", "recoverable", "stated", "asks", "answers_ask", "asks_figure", "story",
               "lead_fits", "rule_worked", "several_figures", "read_by", "asks_income", "rate_given", "decline_unread",
               "incomes_left_out", "foreign_withholding", "foreign_rate", "pays_employee", "payment_as_income", "asked_unread",
-              "questioned_not_theirs", "asks_employment_obligation")
+              "questioned_not_theirs", "asks_employment_obligation", "scope_major")
 
 
 @dataclass(frozen=True)
@@ -170,6 +174,7 @@ class Facts:
     asked_unread: bool = False   # a story's asking sentence(s), read on their own, match no intent (`asked_unread`)
     questioned_not_theirs: bool = False  # a proposed question back asks about figures none of which is the asker's income
     asks_employment_obligation: bool = False  # an asking sentence asks what a party to a job must or may do; none asks a tax
+    scope_major: bool = False    # the likeliest subject reads more likely than all the others together (MAJORITY)
 
     def holds(self, when: dict) -> bool:
         checks = {
@@ -195,6 +200,7 @@ class Facts:
             "asked_unread": lambda v: self.asked_unread == bool(v),
             "questioned_not_theirs": lambda v: self.questioned_not_theirs == bool(v),
             "asks_employment_obligation": lambda v: self.asks_employment_obligation == bool(v),
+            "scope_major": lambda v: self.scope_major == bool(v),
         }
         return all(checks[name](value) for name, value in when.items())
 
@@ -267,7 +273,8 @@ def facts_of(decision, frame: QuestionFrame, settings, asked_alone: Callable[[],
                                and frame.scope_in < settings.frame_scope_in_bar)
                  and asked_unread(decision, frame, settings, asked_alone),
                  questioned_not_theirs=_questioned_not_theirs(decision, frame, bar),
-                 asks_employment_obligation=asks_employment_obligation(frame.asking))
+                 asks_employment_obligation=asks_employment_obligation(frame.asking),
+                 scope_major=frame.scope_sure >= MAJORITY)
 
 
 def asks_employment_obligation(asking: tuple[str, ...]) -> bool:

@@ -56,19 +56,20 @@ def test_the_body_named_in_an_asking_sentence(asking, subject):
     assert named_subject((asking,), table().scopes) == subject
 
 
-def _declined_facts(scope_in_high: bool) -> Facts:
+def _declined_facts(scope_in_high: bool, scope_major: bool) -> Facts:
     """A one-line question the intent reading declines as not tax, its scope read as another subject not surely."""
     return Facts(proposed="decline", declined_as="not_tax", intent_sure=True, scope="financial_advice",
                  scope_sure=False, scope_firm=False, scope_out_sure=False, scope_out_firm=False,
                  scope_in_high=scope_in_high, inputs_sure=True, inputs_certain=True, recoverable=False, stated=False,
                  asks=("which",), answers_ask=False, asks_figure=False, story=False, lead_fits=True,
-                 rule_worked=False, several_figures=False, kept=())
+                 rule_worked=False, several_figures=False, kept=(), scope_major=scope_major)
 
 
-@pytest.mark.parametrize("scope_in_high, row_id", [
-    (False, "declined_to_the_likeliest_subject"),   # another subject likelier than tax: it names where to go
-    (True, "decline_stands"),                       # tax likely enough: the plain decline, no subject guessed
+@pytest.mark.parametrize("scope_in_high, scope_major, row_id", [
+    (False, True, "declined_to_the_likeliest_subject"),  # another subject likelier than the rest: where to go
+    (True, True, "decline_stands"),                      # tax likely enough: the plain decline, no subject guessed
+    (False, False, "decline_stands"),                    # no subject likelier than the rest (one the classes lack)
 ])
-def test_a_decline_as_not_tax_names_its_likeliest_subject_only_when_tax_is_unlikely(scope_in_high, row_id):
-    facts = _declined_facts(scope_in_high)
+def test_a_decline_as_not_tax_names_its_likeliest_subject_only_when_tax_is_unlikely(scope_in_high, scope_major, row_id):
+    facts = _declined_facts(scope_in_high, scope_major)
     assert next(r for r in table().rows if facts.holds(r.when)).id == row_id
