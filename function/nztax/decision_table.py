@@ -11,6 +11,7 @@ The rows are data (`data/decisions.yaml`); this module only evaluates their cond
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 from decimal import Decimal
 from functools import lru_cache
@@ -18,6 +19,7 @@ from pathlib import Path
 from typing import Callable
 
 
+from nztax.cue_words import cue, exact_capitals
 from nztax.frame import EXAMPLE_OWNER, FrameAmount, QuestionFrame, Trace
 from nztax.left_out import left_out
 from nztax.slots import INCOME_LIKE_ROLES, Money, Slots
@@ -26,13 +28,20 @@ from nztax.payment_frame import asked_in_post
 
 TABLE_FILE = Path(__file__).parent / "data" / "decisions.yaml"
 INCOME_OWNERS = ("me", "partner")
+# A subject read at least this likely is likelier than all the others together: a decline can name its
+# body though the reading is not sure (below NZTAX_FRAME_SCOPE_BAR). Under it, a question about a subject
+# the scope classes lack (a visa, child support, council rates) was pointed to a wrong body.
+MAJORITY = 0.5
+OBLIGATION_ASKED = cue("obligation_asked")
+EMPLOYMENT_PARTY = cue("employment_party")
+TAX_TREATMENT_ASKED = cue("tax_treatment_asked")
 EXTRA_PAY_TOOL = "calculate_extra_pay_paye"
 CONDITIONS = ("proposed", "proposed_not", "declined_as", "intent_sure", "scope", "scope_not", "scope_sure", "scope_firm",
               "scope_out_sure", "scope_out_firm", "scope_in_high",
               "inputs_sure", "inputs_certain", "recoverable", "stated", "asks", "answers_ask", "asks_figure", "story",
               "lead_fits", "rule_worked", "several_figures", "read_by", "asks_income", "rate_given", "decline_unread",
               "incomes_left_out", "foreign_withholding", "foreign_rate", "pays_employee", "payment_as_income", "asked_unread",
-              "questioned_not_theirs")
+              "questioned_not_theirs", "asks_employment_obligation", "scope_major")
 
 
 @dataclass(frozen=True)
@@ -164,6 +173,8 @@ class Facts:
     payment_as_income: bool = False  # a proposed sum takes such a payment as income, not as an extra pay
     asked_unread: bool = False   # a story's asking sentence(s), read on their own, match no intent (`asked_unread`)
     questioned_not_theirs: bool = False  # a proposed question back asks about figures none of which is the asker's income
+    asks_employment_obligation: bool = False  # an asking sentence asks what a party to a job must or may do; none asks a tax
+    scope_major: bool = False    # the likeliest subject reads more likely than all the others together (MAJORITY)
 
     def holds(self, when: dict) -> bool:
         checks = {
@@ -188,6 +199,8 @@ class Facts:
             "payment_as_income": lambda v: self.payment_as_income == bool(v),
             "asked_unread": lambda v: self.asked_unread == bool(v),
             "questioned_not_theirs": lambda v: self.questioned_not_theirs == bool(v),
+            "asks_employment_obligation": lambda v: self.asks_employment_obligation == bool(v),
+            "scope_major": lambda v: self.scope_major == bool(v),
         }
         return all(checks[name](value) for name, value in when.items())
 
@@ -259,7 +272,30 @@ def facts_of(decision, frame: QuestionFrame, settings, asked_alone: Callable[[],
                  asked_unread=(out_of_scope >= settings.frame_scope_bar or frame.scope_in is not None
                                and frame.scope_in < settings.frame_scope_in_bar)
                  and asked_unread(decision, frame, settings, asked_alone),
-                 questioned_not_theirs=_questioned_not_theirs(decision, frame, bar))
+                 questioned_not_theirs=_questioned_not_theirs(decision, frame, bar),
+                 asks_employment_obligation=asks_employment_obligation(frame.asking),
+                 scope_major=frame.scope_sure >= MAJORITY)
+
+
+def asks_employment_obligation(asking: tuple[str, ...]) -> bool:
+    """Whether an asking sentence asks what a party to a job must, may or is owed (an employer's duty,
+    a deduction from wages, what holiday pay counts) while none of them asks how anything is taxed or
+    counted for a tax, credit or scheme Inland Revenue runs: the rule asked for is employment law's,
+    however much of the story is told in pay and tax words (`obligation_asked`, `employment_party`,
+    `tax_treatment_asked` in data/cue_words.yaml)."""
+    if any(TAX_TREATMENT_ASKED.search(s) for s in asking):
+        return False
+    return any(OBLIGATION_ASKED.search(s) and EMPLOYMENT_PARTY.search(s) for s in asking)
+
+
+def named_subject(asking: tuple[str, ...], scopes: dict) -> str | None:
+    """The subject whose deciding body (its `named_by` words in data/decisions.yaml) an asking sentence
+    names: a decline points there rather than to a neighbour the scope reading spread the story over."""
+    for subject, spec in scopes.items():
+        named = [re.compile(exact_capitals(str(p)), re.I) for p in spec.get("named_by") or ()]
+        if any(p.search(s) for p in named for s in asking):
+            return subject
+    return None
 
 
 def _questioned_not_theirs(decision, frame: QuestionFrame, bar: float) -> bool:
@@ -317,7 +353,7 @@ def _apply_row(decision, frame: QuestionFrame, settings, trace: Trace, redecide,
     trace.rows.append(row.id)
     out = decision
     if row.then == "decline":
-        subject = row.to or (frame.scope if frame.scope != "nz_tax" else frame.scope_other)
+        subject = row.to or named_subject(frame.asking, t.scopes) or (frame.scope if frame.scope != "nz_tax" else frame.scope_other)
         out = replace(decision, action="decline", calls=[], decline_to=t.scopes.get(subject or "") or t.scopes["not_money"])
     elif row.then == "answer":
         lifted = in_scope()
