@@ -36,9 +36,10 @@ from pathlib import Path
 import numpy as np
 
 from nztax.amount_grammar import CAPITALISED_WORD
-from nztax.units import Unit, UnitBank
+from nztax.units import Unit, UnitBank, asked_clauses
 from nztax.calculators.paye import PRIMARY_CODES
 from nztax.opening_fit import situations_named
+from nztax.question_conditions import NEGATION
 from nztax.rules import current_tax_year, default_rules
 from nztax.slots import read_slots, reading, resolve_tax_year
 from nztax.understand import words
@@ -157,6 +158,13 @@ def without_figures(question_reading):
     return dataclasses.replace(question_reading, amounts=frozenset(), asked_period=None, kiwisaver_rate=None)
 
 
+def negated_where_asked(question: str) -> bool:
+    """Whether a negation stands in a clause the question asks in (units.asked_clauses), or anywhere
+    when no clause is told apart as asked."""
+    asked = asked_clauses(question)
+    return any(NEGATION.search(clause) for clause in asked) if asked else bool(NEGATION.search(question))
+
+
 def key_digest(key) -> str:
     """A short digest of a `matching_key`, the same in every process (sets in sorted order)."""
     def plain(value):
@@ -254,6 +262,12 @@ class UnitMatcher:
         keys = {key_digest(matching_key(question, question_reading, self.codes))}
         if story_figures:
             keys.add(key_digest(matching_key(question, without_figures(question_reading), self.codes)))
+        if question_reading.negated and not negated_where_asked(question):
+            # A negation outside the clause asked ("without an IR330 - is it still required?") denies
+            # only its own clause: the question reads as asking plainly too.
+            plain = dataclasses.replace(question_reading, negated=False)
+            keys |= {key_digest(matching_key(question, r, self.codes))
+                     for r in ((plain, without_figures(plain)) if story_figures else (plain,))}
         year = year_named(question)
         best: dict[int, float] = {}
         for row in np.argsort(-combined)[:NEAREST_ROWS]:

@@ -316,6 +316,18 @@ def asks_yes_or_no(question: str) -> bool:
     return any(_POLAR.match(_LABEL.sub("", part.strip(" \"'("))) for part in _parts(question))
 
 
+def asked_clauses(question: str) -> list[str]:
+    """The clause each question-marked sentence asks in: its words after the last lead-in ("Staff
+    enter their codes without an IR330 - is the form still required?": "is the form still required?").
+    None when no sentence ends in a question mark: then what is asked is not told apart from the rest."""
+    asked = []
+    for part in _parts(question):
+        if part.rstrip().endswith("?"):
+            breaks = list(_LEAD_IN.finditer(part))
+            asked.append(part[breaks[-1].end():] if breaks else part)
+    return asked
+
+
 def _parts(question: str) -> list[str]:
     return [part for part in re.split(r"(?<=[.?!])\s+", question or "") if part.strip()]
 

@@ -323,3 +323,23 @@ def test_a_declined_post_s_asking_sentence_needs_the_strict_score_and_twice_the_
     m.settings = dataclasses.replace(m.settings, asked_unit_margin=1.0)  # (a leads by 1.73: nothing else is near)
     assert m.match_asked([plain], post) is not None
     assert m.match_asked([plain], post, declined=True) is None
+
+
+def test_a_negation_outside_the_asked_clause_does_not_keep_a_question_from_a_plain_paraphrase():
+    """A negation denies only its own clause: a story clause "without filing a return" before the
+    asked "- is it still due?" reads as asking plainly too, while a negation in the asked clause still
+    reads as negated (unit_match.negated_where_asked)."""
+    rules = default_rules()
+
+    def read(text):
+        return reading(read_slots(text, rules))
+
+    units = [Unit(question="Is the donation rebate still due?", slug="a", topic="t", topic_title="T", lead="A.")]
+    m = UnitMatcher(units, np.eye(1, dtype=np.float32), get_settings(), read=read)
+    vector = np.array([1.0], dtype=np.float32)
+    outside = "I gave to a charity without keeping the receipt - is the rebate still due?"
+    assert set(m.scores(outside, vector, read(outside))) == {0}
+    inside = "I gave to a charity and kept the receipt - is the rebate not due then?"
+    assert m.scores(inside, vector, read(inside)) == {}
+    unasked = "I gave to a charity without keeping the receipt. The rebate is still due."
+    assert m.scores(unasked, vector, read(unasked)) == {}
