@@ -83,7 +83,7 @@ def test_a_unit_for_retiring_overseas_does_not_answer_a_post_naming_no_move(engi
 
 
 @pytest.mark.parametrize("post", [
-    "If I go and live near my grandchildren abroad when I retire, can I take my KiwiSaver with me?",
+    "Can I take my KiwiSaver with me if we settle near our grandchildren abroad after we retire?",
     "Can I get my KiwiSaver out when I retire overseas?",
 ])
 def test_guard_a_post_naming_the_move_keeps_the_retiring_overseas_unit(engine, post):
@@ -102,6 +102,7 @@ def test_an_asking_sentence_of_its_own_keeps_its_verdict():
     ("We will retire to another country in two years.", True),
     ("Can I get my KiwiSaver out if I retire overseas?", True),
     ("I want to go and buy overseas shares.", False),
+    ("We will settle near our grandchildren abroad once we retire.", True),
     ("KiwiSaver and retirement. I will be 65 next year.", False),
 ])
 def test_leaving_new_zealand_is_read_however_the_move_is_said(text, leaving):
