@@ -27,7 +27,9 @@ and asks the same thing about it. A story still unmatched that sets out its own 
 rule and asks only whether it holds gets the verdict unit on that rule (belief.py). One still
 unmatched, whose asking sentences may name nothing ("Is that right?"), gets the unit its whole
 post is nearest both in meaning and in the words that name a topic (`UnitMatcher.match_topic`),
-when the two readings agree.
+when the two readings agree. No route serves a unit whose own question names a situation the post
+does not name (retiring overseas, to a post on retiring), and a post checking a belief of its own gets
+the unit's rule without the "Yes."/"No." that answers the unit's own question (belief.answers_the_belief).
 """
 
 from __future__ import annotations
@@ -179,7 +181,8 @@ def choose(engine, decision, frame, vector, unread: bool):
     near = against_stock_answer(decision, asks)
     found = matcher.match(question, vector, reading(decision.slots), declined=decision.action == "decline",
                           unread=unread, allowed=fits, scores=scores, near=near)
-    # (A unit for a situation the post does not name is set aside, not replaced by the next: the other routes read the post.)
+    # (A unit for a situation the post does not name is set aside, not replaced by the next one:
+    # the other routes read the post.)
     found = _in_named_situation(found, decision.question)
     several = frame is not None and (frame.story or len(sentences(decision.question)) > 1)
     declined = decision.action == "decline"
@@ -217,7 +220,7 @@ def choose(engine, decision, frame, vector, unread: bool):
             allowed=lambda u: fits(u) and not opening_fit.other_subject(decision.question, u.question, None))
     if found is not None and (not on_subject(found.unit, found.sentence or decision.question)
                               or not in_named_situation(found.unit, decision.question)):
-        # Nearest to a unit on another subject than the question names: no unit stands near enough
+        # Nearest to a unit on another subject (or for a situation) than the question names: no unit stands near enough
         # (the next one is not let through, as a unit of another kind would be), the engine answers.
         found = None
     unit = found.unit if found is not None else None
