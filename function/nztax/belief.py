@@ -18,6 +18,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from nztax.cue_words import cue
+from nztax.leaning import leans_back
 from nztax.sentences import sentences
 from nztax.understand import words
 from nztax.unit_kind import ANSWER_WORD
@@ -53,14 +54,33 @@ def stated(post: str, asking) -> str | None:
     return None
 
 
-def unit_for(matcher, belief_vector, post_vector, settings, allowed=None):
+def checked(post: str, asking, asks_each) -> str | None:
+    """The belief the post sets out (`stated`) when every asking sentence asks only whether (or why)
+    it holds (`ASKS_OF_A_BELIEF`), else None: a post asking "How do I ...?" asks something of its own."""
+    if not asking or any(asks not in ASKS_OF_A_BELIEF for asks in asks_each):
+        return None
+    return stated(post, asking)
+
+
+def answers_the_belief(sentence: str | None, belief: str) -> bool:
+    """Whether a unit matched on `sentence` (None: on the whole post) answers the poster's belief
+    rather than a question of the poster's own: matched on the whole post, on the belief, or on an
+    asking sentence that only points back to it ("Is that correct?"). A "Yes." or "No." to such a
+    match would confirm or deny the unit's own question, which is not known to be the poster's claim."""
+    return sentence is None or sentence.strip() in belief or leans_back(sentence)
+
+
+def unit_for(matcher, belief_vector, post_vector, settings, allowed=None, eligible=None):
     """The verdict unit (its lead opens Yes, No or Not) the belief and the whole post are nearest
     together: the belief's cosine to the unit's nearest paraphrase at least `belief_unit_least`, the
     post's at least `asked_unit_post_least`, and their sum ahead of the next verdict unit's by
-    `belief_unit_margin`. `allowed(unit)`: whether it may answer the post (its subject). The unit is
-    returned with its verdict word dropped."""
+    `belief_unit_margin`. `allowed(unit)`: whether it may answer the post (its subject; the next unit
+    is not let through in its place); `eligible(unit)`: whether it is a candidate at all (a unit for a
+    situation the post does not name answers another question). The unit is returned with its verdict
+    word dropped."""
     belief, post = matcher.post_cosines(belief_vector), matcher.post_cosines(post_vector)
-    verdicts = [(b + post.get(u, 0.0), u) for u, b in belief.items() if ANSWER_WORD.match(matcher.units[u].lead or "")]
+    verdicts = [(b + post.get(u, 0.0), u) for u, b in belief.items()
+                if ANSWER_WORD.match(matcher.units[u].lead or "") and (eligible is None or eligible(matcher.units[u]))]
     ranked = sorted(verdicts, reverse=True)
     if not ranked:
         return None

@@ -27,12 +27,15 @@ and asks the same thing about it. A story still unmatched that sets out its own 
 rule and asks only whether it holds gets the verdict unit on that rule (belief.py). One still
 unmatched, whose asking sentences may name nothing ("Is that right?"), gets the unit its whole
 post is nearest both in meaning and in the words that name a topic (`UnitMatcher.match_topic`),
-when the two readings agree.
+when the two readings agree. No route serves a unit whose own question names a situation the post
+does not name (retiring overseas, to a post on retiring), and a post checking a belief of its own gets
+the unit's rule without the "Yes."/"No." that answers the unit's own question (belief.answers_the_belief).
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import lru_cache
 
 from nztax import applies, belief, opening_fit, payment_frame
 from nztax.decision_table import decline_backed
@@ -178,6 +181,9 @@ def choose(engine, decision, frame, vector, unread: bool):
     near = against_stock_answer(decision, asks)
     found = matcher.match(question, vector, reading(decision.slots), declined=decision.action == "decline",
                           unread=unread, allowed=fits, scores=scores, near=near)
+    # (A unit for a situation the post does not name is set aside, not replaced by the next one:
+    # the other routes read the post.)
+    found = _in_named_situation(found, decision.question)
     several = frame is not None and (frame.story or len(sentences(decision.question)) > 1)
     declined = decision.action == "decline"
     if found is None and not decision.used_history and several and (not declined or in_scope_surely(decision, frame, engine.settings)):
@@ -192,6 +198,7 @@ def choose(engine, decision, frame, vector, unread: bool):
         if asking:
             found = matcher.match_asked(asking, vector, story=frame.story, allowed=_fits_sentence(engine, decision),
                                         agreeing_only=frozenset(() if declined else agreeing), declined=declined)
+            found = _in_named_situation(found, decision.question)
             if found is not None and declined and decision.trace is not None:
                 decision.trace.notes.append(f"decline lifted: the asking sentence reads as the unit {found.unit.id}")
     if (found is None or found.sentence) and not decision.used_history and frame is not None and decision.action != "decline":
@@ -211,8 +218,9 @@ def choose(engine, decision, frame, vector, unread: bool):
         found = _belief_unit(engine, decision, frame, vector) or matcher.match_topic(
             decision.question, vector,
             allowed=lambda u: fits(u) and not opening_fit.other_subject(decision.question, u.question, None))
-    if found is not None and not on_subject(found.unit, found.sentence or decision.question):
-        # Nearest to a unit on another subject than the question names: no unit stands near enough
+    if found is not None and (not on_subject(found.unit, found.sentence or decision.question)
+                              or not in_named_situation(found.unit, decision.question)):
+        # Nearest to a unit on another subject (or for a situation) than the question names: no unit stands near enough
         # (the next one is not let through, as a unit of another kind would be), the engine answers.
         found = None
     unit = found.unit if found is not None else None
@@ -228,7 +236,28 @@ def choose(engine, decision, frame, vector, unread: bool):
         unit = applies.instead(unit.lead, ages, year_rules, matcher.by_id, unit.applies_when, situations) or getattr(
             matcher.match(question, vector, reading(decision.slots), unread=unread, scores=scores,
                           allowed=lambda u: applies.allowed(u, ages, year_rules, situations) and fits(u)), "unit", None)
+    if unit is not None and frame is not None:
+        said = belief.checked(decision.question, frame.asking, frame.asks_each)
+        if said is not None and belief.answers_the_belief(found.sentence if found is not None else None, said):
+            # Whatever route served it, its verdict answers its own question, not the poster's claim.
+            unit = belief.without_verdict(unit)
     return unit, decision
+
+
+def in_named_situation(unit, post: str) -> bool:
+    """Whether the post names every situation the unit's own question names (opening_fit.situations_named:
+    retiring overseas, a casual worker, unpaid leave ...): a unit for a situation the post does not
+    name answers another question, however near its words."""
+    return situations_of_question(unit.question) <= opening_fit.situations_named(post)
+
+
+def _in_named_situation(found, post: str):
+    return found if found is None or in_named_situation(found.unit, post) else None
+
+
+@lru_cache(maxsize=4096)
+def situations_of_question(question: str) -> frozenset[str]:
+    return opening_fit.situations_named(question)
 
 
 def _belief_unit(engine, decision, frame, vector) -> UnitMatch | None:
@@ -236,13 +265,12 @@ def _belief_unit(engine, decision, frame, vector) -> UnitMatch | None:
     (belief.py), matched on that belief and the whole post; the belief is what its answer opens on.
     Only when the post asks nothing but whether (or why) its belief holds: a verdict is no answer to
     "How do I find out ...?" however the story began."""
-    if not frame.asking or any(asks not in belief.ASKS_OF_A_BELIEF for asks in frame.asks_each):
-        return None
-    said = belief.stated(decision.question, frame.asking)
+    said = belief.checked(decision.question, frame.asking, frame.asks_each)
     if said is None:
         return None
     unit = belief.unit_for(engine.unit_matcher, engine.retriever.embed_query(said), vector, engine.settings,
-                           allowed=lambda u: not opening_fit.other_subject(decision.question, u.question, None))
+                           allowed=lambda u: not opening_fit.other_subject(decision.question, u.question, None),
+                           eligible=lambda u: in_named_situation(u, decision.question))
     return UnitMatch(unit, 0.0, 0.0, sentence=said) if unit is not None else None
 
 

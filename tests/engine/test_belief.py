@@ -62,3 +62,50 @@ def test_guard_a_post_asking_how_keeps_its_own_answer(engine):
 ])
 def test_guard_a_belief_on_nothing_the_units_know_gets_no_unit(engine, post):
     assert served(engine, post) is None
+
+
+# Whatever route serves the unit, its "Yes."/"No." answers its own question, not the poster's claim.
+@pytest.mark.parametrize("post", [
+    "KiwiSaver and retirement. My understanding is that KiwiSaver withdrawals are taxed as income when you "
+    "take the money out. I will be 65 next year. Is that correct?",
+    "Rental question. My understanding is that I can claim all the interest on my rental mortgage. Is that right?",
+    "Parental leave. My understanding is that paid parental leave counts as income and is taxed. Correct?",
+])
+def test_a_checked_belief_gets_no_verdict_from_any_route(engine, post):
+    found = served(engine, post)
+    assert found is not None and not found.lead.startswith(("Yes", "No"))
+
+
+def test_a_unit_for_retiring_overseas_does_not_answer_a_post_naming_no_move(engine):
+    post = ("KiwiSaver and retirement. My understanding is that KiwiSaver withdrawals are taxed as income when you "
+            "take the money out. I will be 65 next year. Is that correct?")
+    assert served(engine, post).id == "joining-and-contributing-to-kiwisaver/are-kiwisaver-withdrawals-taxed"
+
+
+@pytest.mark.parametrize("post", [
+    "Can I take my KiwiSaver with me if we settle near our grandchildren abroad after we retire?",
+    "Can I get my KiwiSaver out when I retire overseas?",
+])
+def test_guard_a_post_naming_the_move_keeps_the_retiring_overseas_unit(engine, post):
+    found = served(engine, post)
+    assert found is not None and found.id.endswith("can-i-get-my-kiwisaver-out-if-i-retire-overseas")
+
+
+def test_an_asking_sentence_of_its_own_keeps_its_verdict():
+    belief_text = "My understanding is that paid parental leave is taxed."
+    assert belief.answers_the_belief(None, belief_text) and belief.answers_the_belief("Is that right?", belief_text)
+    assert not belief.answers_the_belief("Do I pay tax on my KiwiSaver withdrawal at 65?", belief_text)
+
+
+@pytest.mark.parametrize("text, leaving", [
+    ("If I follow my kids overseas in my retirement, can I take KiwiSaver with me?", True),
+    ("We will retire to another country in two years.", True),
+    ("Can I get my KiwiSaver out if I retire overseas?", True),
+    ("I want to go and buy overseas shares.", False),
+    ("We will settle near our grandchildren abroad once we retire.", True),
+    ("KiwiSaver and retirement. I will be 65 next year.", False),
+])
+def test_leaving_new_zealand_is_read_however_the_move_is_said(text, leaving):
+    from nztax.opening_fit import situations_named
+
+    assert ("leaving_new_zealand" in situations_named(text)) is leaving
