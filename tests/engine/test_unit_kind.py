@@ -128,3 +128,14 @@ def test_scores_computed_once_are_decided_alike():
     scores = m.scores("epsilon", q, PLAIN)
     assert m.match("epsilon", q, PLAIN, scores=scores) == m.match("epsilon", q, PLAIN)
     assert m.by_id[HOW_MUCH.id] is HOW_MUCH
+
+
+def test_the_lower_unit_bar_is_for_a_unit_asking_what_the_question_asks():
+    """unit_choice.choose: against the engine's stock answer a unit answers at the lower bar only
+    when its wordings ask the kind of thing the question does; a check ("Is that right?") is asked
+    as a yes-or-no question is."""
+    k = kinds()
+    assert k.asks_alike(WHETHER, "yes_no") and k.asks_alike(WHETHER, "check")
+    assert not k.asks_alike(WHETHER, "how")  # how to tell, answered by whether: a neighbour's lead
+    assert k.asks_alike(WHAT, "figure") and not k.asks_alike(WHAT, "yes_no")
+    assert not k.asks_alike(WHAT, None)  # nothing read as asked: no lower bar
