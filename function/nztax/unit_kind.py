@@ -3,7 +3,7 @@
 In: a unit (its question, paraphrases and lead), the frame model (frame_model.py, the reader that
 reads what a user's question asks) and what the question asks with how sure that reading is. Out:
 `UnitKinds.kind(unit)` -> one of frame.ASK_KINDS; `UnitKinds.fits(unit, asks, sure, question)` -> bool;
-`UnitKinds.asks_alike(unit, asks)` -> bool (the lower unit bar, unit_choice.py).
+`UnitKinds.answers_near(unit, asks, sure, bar)` -> bool (the lower unit bar, unit_choice.py).
 
 A unit answering whether ("Must I use the fair dividend rate method?", "Not always: …") is no
 answer to a question asking for a figure ("What is the fair dividend rate?"), unless the unit's
@@ -77,11 +77,15 @@ class UnitKinds:
     def kind(self, unit: Unit) -> str:
         return self.reading(unit)[0]
 
-    def asks_alike(self, unit: Unit, asks: str | None) -> bool:
-        """Whether the unit's wordings ask what the question asks (`asks`, its likeliest reading,
-        however sure). A unit asking another kind of question on the same subject (whether a payment is
-        taxable, to a question how to tell) is most often its neighbour's, whose lead answers that."""
-        return asks is not None and ASKED_AS.get(asks, asks) == self.kind(unit)
+    def answers_near(self, unit: Unit, asks: str | None, sure: float, bar: float) -> bool:
+        """Whether the unit may answer at the lower unit bar (unit_choice.choose) a question read as
+        asking `asks`, `sure` sure. A unit whose wordings ask whether (its lead a verdict) near a
+        question read at least `bar` sure as asking how, which, why or for a figure is most often
+        its neighbour's on the same subject: its "Yes" or "Not if" answers another question. A
+        question read less surely (a search of a few words) may still ask whether."""
+        if self.kind(unit) != "yes_no":
+            return True
+        return asks is None or ASKED_AS.get(asks, asks) == "yes_no" or sure < bar
 
     def fits(self, unit: Unit, asks: str | None, sure: float, question: str = "") -> bool:
         """Whether the unit may answer `question`, read as asking `asks`, `sure` sure. A unit whose

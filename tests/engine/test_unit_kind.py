@@ -130,12 +130,13 @@ def test_scores_computed_once_are_decided_alike():
     assert m.by_id[HOW_MUCH.id] is HOW_MUCH
 
 
-def test_the_lower_unit_bar_is_for_a_unit_asking_what_the_question_asks():
-    """unit_choice.choose: against the engine's stock answer a unit answers at the lower bar only
-    when its wordings ask the kind of thing the question does; a check ("Is that right?") is asked
-    as a yes-or-no question is."""
+def test_the_lower_unit_bar_is_not_for_a_verdict_to_a_question_asking_something_else():
+    """unit_choice.choose: against the engine's stock answer a unit whose wordings ask whether does
+    not answer at the lower bar a question read surely as asking how, which or for a figure; a check
+    ("Is that right?") is answered by a verdict, and a reading under the bar settles nothing."""
     k = kinds()
-    assert k.asks_alike(WHETHER, "yes_no") and k.asks_alike(WHETHER, "check")
-    assert not k.asks_alike(WHETHER, "how")  # how to tell, answered by whether: a neighbour's lead
-    assert k.asks_alike(WHAT, "figure") and not k.asks_alike(WHAT, "yes_no")
-    assert not k.asks_alike(WHAT, None)  # nothing read as asked: no lower bar
+    assert k.answers_near(WHETHER, "yes_no", 0.9, 0.5) and k.answers_near(WHETHER, "check", 0.9, 0.5)
+    assert not k.answers_near(WHETHER, "how", 0.9, 0.5)  # how to tell, answered "Not always": a neighbour's
+    assert not k.answers_near(WHETHER, "which", 0.6, 0.5)
+    assert k.answers_near(WHETHER, "how", 0.4, 0.5)  # read too unsurely to refuse it
+    assert k.answers_near(WHAT, "how", 0.9, 0.5) and k.answers_near(WHAT, "yes_no", 0.9, 0.5)
