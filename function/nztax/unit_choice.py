@@ -8,7 +8,8 @@ asking sentence the unit was matched on when it was matched on one).
 The question is scored against the units once. Against an engine answer that would be a topic's
 stock lead or its best retrieved sentence (a fact or topic decision with no sum, and not figures
 asked of a topic whose rules table the engine shows), a unit clear of every other by a smaller
-margin at a lower score answers (`near`: settings.unit_near_score, unit_near_margin; docs/units.md).
+margin at a lower score answers, unless its lead is a verdict and the question asks something else
+(`near`: settings.unit_near_score, unit_near_margin; unit_kind.answers_near; docs/units.md).
 A unit may answer only when its kind of answer fits
 what the question asks (unit_kind.py: a yes-or-no unit is no answer to a question asking for a
 figure, nor the reverse); the margin is over the units that fit, so the next one that fits, or the
@@ -178,7 +179,12 @@ def choose(engine, decision, frame, vector, unread: bool):
     def fits(unit) -> bool:
         return kinds.fits(unit, asks, sure, decision.question)
 
-    near = against_stock_answer(decision, asks)
+    # The lower bar not for a verdict to a question read as asking something else (unit_kind.answers_near),
+    # at the sureness an asking sentence's reading needs to count for a unit.
+    near = None
+    if against_stock_answer(decision, asks):
+        bar = engine.settings.asked_unit_unsure_bar
+        near = lambda unit: kinds.answers_near(unit, asks, sure, bar)  # noqa: E731
     found = matcher.match(question, vector, reading(decision.slots), declined=decision.action == "decline",
                           unread=unread, allowed=fits, scores=scores, near=near)
     # (A unit for a situation the post does not name is set aside, not replaced by the next one:

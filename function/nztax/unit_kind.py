@@ -2,7 +2,8 @@
 
 In: a unit (its question, paraphrases and lead), the frame model (frame_model.py, the reader that
 reads what a user's question asks) and what the question asks with how sure that reading is. Out:
-`UnitKinds.kind(unit)` -> one of frame.ASK_KINDS; `UnitKinds.fits(unit, asks, sure, question)` -> bool.
+`UnitKinds.kind(unit)` -> one of frame.ASK_KINDS; `UnitKinds.fits(unit, asks, sure, question)` -> bool;
+`UnitKinds.answers_near(unit, asks, sure, bar)` -> bool (the lower unit bar, unit_choice.py).
 
 A unit answering whether ("Must I use the fair dividend rate method?", "Not always: …") is no
 answer to a question asking for a figure ("What is the fair dividend rate?"), unless the unit's
@@ -36,6 +37,9 @@ DIGIT = re.compile(r"\d")
 # figure. Not the reverse, a yes-or-no question and a unit saying what: a yes-or-no question whether
 # something counts is answered by the unit saying what counts, whose lead answers it.
 EXCLUSIVE = {("figure", "yes_no")}
+# What a question asks, read as the kind a unit's wordings ask that answers it alike: a check ("Is
+# that right?") is answered by a verdict, as a yes-or-no question is.
+ASKED_AS = {"check": "yes_no"}
 
 
 def opening_sentence(lead: str) -> str:
@@ -72,6 +76,16 @@ class UnitKinds:
 
     def kind(self, unit: Unit) -> str:
         return self.reading(unit)[0]
+
+    def answers_near(self, unit: Unit, asks: str | None, sure: float, bar: float) -> bool:
+        """Whether the unit may answer at the lower unit bar (unit_choice.choose) a question read as
+        asking `asks`, `sure` sure. A unit whose wordings ask whether (its lead a verdict) near a
+        question read at least `bar` sure as asking how, which, why or for a figure is most often
+        its neighbour's on the same subject: its "Yes" or "Not if" answers another question. A
+        question read less surely (a search of a few words) may still ask whether."""
+        if self.kind(unit) != "yes_no":
+            return True
+        return asks is None or ASKED_AS.get(asks, asks) == "yes_no" or sure < bar
 
     def fits(self, unit: Unit, asks: str | None, sure: float, question: str = "") -> bool:
         """Whether the unit may answer `question`, read as asking `asks`, `sure` sure. A unit whose

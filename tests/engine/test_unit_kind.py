@@ -128,3 +128,15 @@ def test_scores_computed_once_are_decided_alike():
     scores = m.scores("epsilon", q, PLAIN)
     assert m.match("epsilon", q, PLAIN, scores=scores) == m.match("epsilon", q, PLAIN)
     assert m.by_id[HOW_MUCH.id] is HOW_MUCH
+
+
+def test_the_lower_unit_bar_is_not_for_a_verdict_to_a_question_asking_something_else():
+    """unit_choice.choose: against the engine's stock answer a unit whose wordings ask whether does
+    not answer at the lower bar a question read surely as asking how, which or for a figure; a check
+    ("Is that right?") is answered by a verdict, and a reading under the bar settles nothing."""
+    k = kinds()
+    assert k.answers_near(WHETHER, "yes_no", 0.9, 0.5) and k.answers_near(WHETHER, "check", 0.9, 0.5)
+    assert not k.answers_near(WHETHER, "how", 0.9, 0.5)  # how to tell, answered "Not always": a neighbour's
+    assert not k.answers_near(WHETHER, "which", 0.6, 0.5)
+    assert k.answers_near(WHETHER, "how", 0.4, 0.5)  # read too unsurely to refuse it
+    assert k.answers_near(WHAT, "how", 0.9, 0.5) and k.answers_near(WHAT, "yes_no", 0.9, 0.5)

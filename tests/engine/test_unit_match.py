@@ -54,14 +54,14 @@ def test_a_question_turned_away_needs_the_strict_score_even_when_alone():
 def test_against_the_engines_stock_answer_a_unit_clear_of_the_next_is_served_at_a_smaller_margin():
     m, q = matcher(0.85, 0.65)
     assert m.match("epsilon", q, PLAIN) is None  # against a sum: no unit
-    found = m.match("epsilon", q, PLAIN, near=True)
+    found = m.match("epsilon", q, PLAIN, near=lambda u: True)
     assert found is not None and found.unit.slug == "a"
     m, q = matcher(0.85, 0.75)  # a near neighbour: no unit either way
-    assert m.match("epsilon", q, PLAIN, near=True) is None
+    assert m.match("epsilon", q, PLAIN, near=lambda u: True) is None
     m, q = matcher(0.75, 0.1)  # under the score
-    assert m.match("epsilon", q, PLAIN, near=True) is None
+    assert m.match("epsilon", q, PLAIN, near=lambda u: True) is None
     m, q = matcher(0.85, 0.65)
-    assert m.match("epsilon", q, PLAIN, near=True, declined=True) is None
+    assert m.match("epsilon", q, PLAIN, near=lambda u: True, declined=True) is None
 
 
 def test_the_smaller_margin_is_over_every_unit_of_any_kind():
@@ -72,10 +72,10 @@ def test_the_smaller_margin_is_over_every_unit_of_any_kind():
     m, _ = matcher(0.0, 0.0)
     m = UnitMatcher(units, np.stack([at(0.85), at(0.8), at(0.65)]), m.settings, read=lambda text: PLAIN)
     q = np.array([1.0, 0.0, 0.0], dtype=np.float32)
-    assert m.match("epsilon", q, PLAIN, near=True, allowed=lambda u: u.slug != "b") is None
+    assert m.match("epsilon", q, PLAIN, near=lambda u: True, allowed=lambda u: u.slug != "b") is None
     # Family: with that unit farther off, the best is served.
     m = UnitMatcher(units, np.stack([at(0.85), at(0.6), at(0.65)]), m.settings, read=lambda text: PLAIN)
-    assert m.match("epsilon", q, PLAIN, near=True, allowed=lambda u: u.slug != "b").unit.slug == "a"
+    assert m.match("epsilon", q, PLAIN, near=lambda u: True, allowed=lambda u: u.slug != "b").unit.slug == "a"
 
 
 def _counting_reader():
@@ -343,3 +343,11 @@ def test_a_negation_outside_the_asked_clause_does_not_keep_a_question_from_a_pla
     assert m.scores(inside, vector, read(inside)) == {}
     unasked = "I gave to a charity without keeping the receipt. The rebate is still due."
     assert m.scores(unasked, vector, read(unasked)) == {}
+
+
+def test_the_smaller_margin_is_only_for_a_unit_the_caller_lets_answer_there():
+    """`near(unit)` decides which unit may answer at the lower bar (unit_choice: one asking what the
+    question asks); another unit as clear of the rest still needs the usual bar."""
+    m, q = matcher(0.85, 0.65)
+    assert m.match("epsilon", q, PLAIN, near=lambda u: u.slug == "a").unit.slug == "a"
+    assert m.match("epsilon", q, PLAIN, near=lambda u: u.slug != "a") is None
