@@ -25,7 +25,7 @@ from nztax.unit_kind import ANSWER_WORD
 from nztax.units import opening_verdict
 
 # What a post's asking sentences may ask for its stated belief to be what it asks about: whether it
-# holds ("Is my understanding correct?", "Do I pay it every year?") or why it does.
+# holds ("Is my understanding correct?", "Does that still hold?") or why it does.
 ASKS_OF_A_BELIEF = frozenset({"check", "yes_no", "why"})
 # A belief naming no more content words than this is a heading ("My understanding:") with nothing after it.
 HEADING_WORDS = 4

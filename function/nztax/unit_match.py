@@ -263,7 +263,7 @@ class UnitMatcher:
         if story_figures:
             keys.add(key_digest(matching_key(question, without_figures(question_reading), self.codes)))
         if question_reading.negated and not negated_where_asked(question):
-            # A negation outside the clause asked ("without an IR330 - is it still required?") denies
+            # A negation outside the clause asked ("without a receipt - is the rebate still due?") denies
             # only its own clause: the question reads as asking plainly too.
             plain = dataclasses.replace(question_reading, negated=False)
             keys |= {key_digest(matching_key(question, r, self.codes))
