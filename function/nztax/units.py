@@ -317,8 +317,8 @@ def asks_yes_or_no(question: str) -> bool:
 
 
 def asked_clauses(question: str) -> list[str]:
-    """The clause each question-marked sentence asks in: its words after the last lead-in ("Staff
-    enter their codes without an IR330 - is the form still required?": "is the form still required?").
+    """The clause each question-marked sentence asks in: its words after the last lead-in ("I gave
+    without keeping a receipt - is the rebate still due?": "is the rebate still due?").
     None when no sentence ends in a question mark: then what is asked is not told apart from the rest."""
     asked = []
     for part in _parts(question):
