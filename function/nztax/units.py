@@ -33,6 +33,7 @@ import yaml
 
 from nztax.contract import AskResult, Citation, cite_mark
 from nztax.cue_words import alternatives, cue
+from nztax.leaning import leans_back
 from nztax.yaml_data import load_yaml
 
 WITHHELD_FILE = "units_withheld.json"
@@ -395,8 +396,6 @@ def compose(unit: Unit, decision, rules, current_year: str, titles: dict[str, st
     lead = fill(unit.lead, unit_values(year_rules))
     if not lead:
         return None
-    from nztax.leaning import leans_back
-
     asked, post = getattr(decision, "asked", "") or "", getattr(decision, "question", "") or ""
     # (An asking sentence leaning on its post asks whether the post's claim holds: the claim says which way.)
     claim = post if post != asked and leans_back(asked) else ""
