@@ -91,6 +91,8 @@ def append(engine, result, decision, current: str, parts, told):
             continue
         number = numbers.setdefault(unit.source.url, max(numbers.values(), default=0) + 1)
         paragraphs.append(text + cite_mark(number, unit.source.url))
+        if decision.trace is not None:
+            decision.trace.notes.append(f"another asked part answered by the unit {unit.id}")
         citations.append(Citation(title=engine.unit_titles().get(unit.source.url) or "Inland Revenue", url=unit.source.url,
                                   section=engine.citation_sections().section_quoting(unit.source.url, unit.source.quote) or None))
     if not paragraphs:

@@ -378,13 +378,14 @@ class Engine:
             if entry is not None:
                 try:
                     result = AskResult.from_json({**entry.result, "source": "faq"})
+                    if decision.trace is not None:
+                        decision.trace.notes.append(f"the stored answer of the FAQ page {entry.slug}")
                 except ValueError as exc:  # a malformed stored answer: answer afresh instead
                     log.warning(json.dumps({"event": "faq_entry_invalid", "slug": entry.slug, "detail": str(exc)[:200]}))
         # Otherwise a unit the question reads as answers it (a request to refuse never gets one); the
         # build names each page's own unit. (A stored FAQ answer is itself its unit's answer.)
         # (With a model configured, the model writes the answer unless it failed (outcome set); the
-        # build still names its units.) (A sum on the question's own figures is the calculator's: no
-        # unit has those figures.)
+        # build still names its units.) (A sum on the question's own figures is the calculator's.)
         if (result is None and not history and decision.action not in ("refuse", "calculate")
                 and (decision.known_year or rule_without_year_figures(decision))
                 and (unit is not None or mode == "offline" or outcome is not None)):
@@ -529,6 +530,8 @@ class Engine:
             return None
         quoted = [_Quote(unit.source.quote)] if unit.source is not None else []
         result = self._guarded(result, decision, passages=quoted)
+        if decision.trace is not None:  # (which unit answered: `nztax ask --explain` says why this lead)
+            decision.trace.notes.append(f"answered by the unit {unit.id}")
         return result if decision.known_year else frame_notes(result, decision)
 
     # -- offline -------------------------------------------------------------------------------

@@ -19,8 +19,10 @@ def faq_engine(engine, engine_settings):
 
 
 def test_close_match_is_served_from_the_faq(faq_engine):
-    out = faq_engine.answer("what are the income tax rates for individuals").to_json()
+    result = faq_engine.answer("what are the income tax rates for individuals")
+    out = result.to_json()
     assert out["source"] == "faq" and "39%" in out["answer"]
+    assert "the stored answer of the FAQ page q0" in result.trace["notes"]  # (--explain says where it came from)
 
 
 def test_a_different_amount_never_matches(faq_engine):
