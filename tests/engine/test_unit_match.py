@@ -64,6 +64,15 @@ def test_against_the_engines_stock_answer_a_unit_clear_of_the_next_is_served_at_
     assert m.match("epsilon", q, PLAIN, near=lambda u: True, declined=True) is None
 
 
+def test_a_wider_lead_asked_for_against_the_stock_answer_keeps_a_near_neighbour_out():
+    """A search typed as a few words (unit_choice.near_margin): the unit must stand further clear."""
+    m, q = matcher(0.9, 0.72)  # 0.18 clear: enough at the usual smaller margin, not at 0.2
+    assert m.match("epsilon", q, PLAIN, near=lambda u: True).unit.slug == "a"
+    assert m.match("epsilon", q, PLAIN, near=lambda u: True, near_margin=0.2) is None
+    m, q = matcher(0.9, 0.65)
+    assert m.match("epsilon", q, PLAIN, near=lambda u: True, near_margin=0.2).unit.slug == "a"
+
+
 def test_the_smaller_margin_is_over_every_unit_of_any_kind():
     """A unit that may not answer (another kind of answer) near the best one means the question
     reads two ways: the smaller margin does not serve the best."""
