@@ -35,7 +35,7 @@ from pathlib import Path
 
 import numpy as np
 
-from nztax.amount_grammar import CAPITALISED_WORD
+from nztax.amount_grammar import CAPITALISED_WORD, PERIODS
 from nztax.units import Unit, UnitBank, asked_clauses
 from nztax.calculators.paye import PRIMARY_CODES
 from nztax.opening_fit import situations_named
@@ -259,15 +259,17 @@ class UnitMatcher:
             combined += self.vectors @ np.asarray(vector, dtype=np.float32)
         # Rounded to float32 before it is added, as each row's share was when added one at a time.
         combined += (self.settings.intent_lexical_weight * self._overlap(asked)).astype(np.float32)
-        keys = {key_digest(matching_key(question, question_reading, self.codes))}
-        if story_figures:
-            keys.add(key_digest(matching_key(question, without_figures(question_reading), self.codes)))
+        readings = [question_reading] + ([without_figures(question_reading)] if story_figures else [])
         if question_reading.negated and not negated_where_asked(question):
             # A negation outside the clause asked ("without a receipt - is the rebate still due?") denies
             # only its own clause: the question reads as asking plainly too.
             plain = dataclasses.replace(question_reading, negated=False)
-            keys |= {key_digest(matching_key(question, r, self.codes))
-                     for r in ((plain, without_figures(plain)) if story_figures else (plain,))}
+            readings += [plain] + ([without_figures(plain)] if story_figures else [])
+        if not question_reading.amounts and question_reading.asked_period is None:
+            # A question stating no figure and no period asks the rule whatever period a paraphrase
+            # names ("Is there a yearly fee?", "in a year my shares fell"): a period sets apart figures only.
+            readings += [dataclasses.replace(r, asked_period=p) for r in readings for p in PERIODS]
+        keys = {key_digest(matching_key(question, r, self.codes)) for r in readings}
         year = year_named(question)
         best: dict[int, float] = {}
         for row in np.argsort(-combined)[:NEAREST_ROWS]:
