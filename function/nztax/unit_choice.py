@@ -187,13 +187,12 @@ def choose(engine, decision, frame, vector, unread: bool):
 
     # The lower bar not for a verdict to a question read as asking something else (unit_kind.answers_near),
     # at the sureness an asking sentence's reading needs to count for a unit.
-    near = None
+    near = clear = None
     if against_stock_answer(decision, asks):
-        bar = engine.settings.asked_unit_unsure_bar
+        bar, clear = engine.settings.asked_unit_unsure_bar, near_margin(decision, engine.settings)
         near = lambda unit: kinds.answers_near(unit, asks, sure, bar)  # noqa: E731
     found = matcher.match(question, vector, reading(decision.slots), declined=decision.action == "decline",
-                          unread=unread, allowed=fits, scores=scores, near=near,
-                          near_margin=near_margin(decision, engine.settings))
+                          unread=unread, allowed=fits, scores=scores, near=near, near_margin=clear)
     # (A unit for a situation the post does not name is set aside, not replaced by the next one:
     # the other routes read the post.)
     found = _in_named_situation(found, decision.question)
