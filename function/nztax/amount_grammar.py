@@ -63,6 +63,8 @@ _FREQ_AFTER = [
     ("annual", r"a year|per year|per annum|p\.?a\.?(?!\w)|annually|annual|/\s?yr|/\s?year|/\s?y\b|yearly|each year|a yr|per yr|"
                r"in the year|for the year|ytd|year to date|(?:last|this|that) (?:tax )?year|over the year"),
 ]
+# Every period an amount or a question may be read in (slots.asked_period), by name.
+PERIODS = tuple(name for name, _ in _FREQ_AFTER)
 FREQ_AFTER = re.compile(r"^\s*(?:gross\s+|before tax\s+|pre-tax\s+)?(?:" +
                         "|".join(f"(?P<{n}>{p})" for n, p in _FREQ_AFTER) + ")", re.I)
 FREQ_BEFORE = re.compile(

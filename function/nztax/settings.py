@@ -308,6 +308,9 @@ class Settings:
     # ask-back or a decline): the unit's score and its lead over the next (docs/units.md).
     unit_near_score: float = 0.8
     unit_near_margin: float = 0.15
+    # ... and for a search typed as a few words (short_query.typed_as_search), which asks its topic's
+    # central question as often as the unit's: a wider lead over every other unit.
+    unit_search_margin: float = 0.2
     # A post's asking sentence read against the units (docs/units.md): its own score at least
     # `asked_unit_min_score`, and its score plus `asked_unit_post_weight` x the whole post's cosine to
     # the unit ahead of every other unit by `asked_unit_margin`.
@@ -492,6 +495,7 @@ def get_settings() -> Settings:
         unit_alone_margin=float(_env("NZTAX_UNIT_ALONE_MARGIN", "0.3")),
         unit_near_score=float(_env("NZTAX_UNIT_NEAR_SCORE", "0.8")),
         unit_near_margin=float(_env("NZTAX_UNIT_NEAR_MARGIN", "0.15")),
+        unit_search_margin=float(_env("NZTAX_UNIT_SEARCH_MARGIN", "0.2")),
         asked_unit_min_score=float(_env("NZTAX_ASKED_UNIT_MIN_SCORE", "0.85")),
         asked_unit_post_weight=float(_env("NZTAX_ASKED_UNIT_POST_WEIGHT", "1.0")),
         asked_unit_margin=float(_env("NZTAX_ASKED_UNIT_MARGIN", "0.1")),

@@ -155,10 +155,16 @@ def against_stock_answer(decision, asks: str | None) -> bool:
     often for a neighbouring question of the topic, so a unit clear of the others answers at a
     lower score than it must reach against a sum (`UnitMatcher.match`'s `near`). Not for a figure
     or a row asked of a topic whose rules table the engine shows (the ESCT bands, which rate the SH
-    code takes): the table has it, a unit's lead less; nor for a search typed as a few words ("donation rebate nz"): it asks the
-    topic's central question, which the stock lead answers, and its nearest unit is often a neighbour's."""
+    code takes): the table has it, a unit's lead less."""
     return (decision.action in ENGINE_GUESSES and not decision.calls and not decision.rule_results
-            and not (asks in TABLE_ASKS and shows_table(decision.intent)) and not typed_as_search(decision.asked))
+            and not (asks in TABLE_ASKS and shows_table(decision.intent)))
+
+
+def near_margin(decision, settings) -> float:
+    """The lead over every other unit a unit needs against the engine's stock answer: wider for a
+    search typed as a few words ("donation rebate nz"), which asks its topic's central question (the
+    stock lead's) as often as a unit's, so only a unit far clear of its neighbours answers it."""
+    return settings.unit_search_margin if typed_as_search(decision.asked) else settings.unit_near_margin
 
 
 def shows_table(intent) -> bool:
@@ -181,12 +187,12 @@ def choose(engine, decision, frame, vector, unread: bool):
 
     # The lower bar not for a verdict to a question read as asking something else (unit_kind.answers_near),
     # at the sureness an asking sentence's reading needs to count for a unit.
-    near = None
+    near = clear = None
     if against_stock_answer(decision, asks):
-        bar = engine.settings.asked_unit_unsure_bar
+        bar, clear = engine.settings.asked_unit_unsure_bar, near_margin(decision, engine.settings)
         near = lambda unit: kinds.answers_near(unit, asks, sure, bar)  # noqa: E731
     found = matcher.match(question, vector, reading(decision.slots), declined=decision.action == "decline",
-                          unread=unread, allowed=fits, scores=scores, near=near)
+                          unread=unread, allowed=fits, scores=scores, near=near, near_margin=clear)
     # (A unit for a situation the post does not name is set aside, not replaced by the next one:
     # the other routes read the post.)
     found = _in_named_situation(found, decision.question)

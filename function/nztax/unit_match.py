@@ -35,7 +35,7 @@ from pathlib import Path
 
 import numpy as np
 
-from nztax.amount_grammar import CAPITALISED_WORD
+from nztax.amount_grammar import CAPITALISED_WORD, PERIODS
 from nztax.units import Unit, UnitBank, asked_clauses
 from nztax.calculators.paye import PRIMARY_CODES
 from nztax.opening_fit import situations_named
@@ -259,15 +259,17 @@ class UnitMatcher:
             combined += self.vectors @ np.asarray(vector, dtype=np.float32)
         # Rounded to float32 before it is added, as each row's share was when added one at a time.
         combined += (self.settings.intent_lexical_weight * self._overlap(asked)).astype(np.float32)
-        keys = {key_digest(matching_key(question, question_reading, self.codes))}
-        if story_figures:
-            keys.add(key_digest(matching_key(question, without_figures(question_reading), self.codes)))
+        readings = [question_reading] + ([without_figures(question_reading)] if story_figures else [])
         if question_reading.negated and not negated_where_asked(question):
             # A negation outside the clause asked ("without a receipt - is the rebate still due?") denies
             # only its own clause: the question reads as asking plainly too.
             plain = dataclasses.replace(question_reading, negated=False)
-            keys |= {key_digest(matching_key(question, r, self.codes))
-                     for r in ((plain, without_figures(plain)) if story_figures else (plain,))}
+            readings += [plain] + ([without_figures(plain)] if story_figures else [])
+        if not question_reading.amounts and question_reading.asked_period is None:
+            # A question stating no figure and no period asks the rule whatever period a paraphrase
+            # names ("Is there a yearly fee?", "in a year my shares fell"): a period sets apart figures only.
+            readings += [dataclasses.replace(r, asked_period=p) for r in readings for p in PERIODS]
+        keys = {key_digest(matching_key(question, r, self.codes)) for r in readings}
         year = year_named(question)
         best: dict[int, float] = {}
         for row in np.argsort(-combined)[:NEAREST_ROWS]:
@@ -302,15 +304,17 @@ class UnitMatcher:
         return np.divide(shared, union, out=np.zeros(len(sizes)), where=union > 0)
 
     def match(self, question: str, vector, question_reading, declined: bool = False, unread: bool = False,
-              allowed=None, scores: dict[int, float] | None = None, near=None) -> UnitMatch | None:
+              allowed=None, scores: dict[int, float] | None = None, near=None,
+              near_margin: float | None = None) -> UnitMatch | None:
         """The unit the question reads as; `declined`: the engine would turn the question away, so
         only a unit it reads as plainly (`unit_over_decline`) answers it instead; `unread`: nothing
         in the reading understood the question, so only at `unread_unit_score` and `unread_unit_margin`;
         `allowed(unit)`: whether a unit may answer at all (its age condition, applies.py; the kind of
         answer it gives, unit_kind.py), so the margin is over the units that may; `scores`: this
         question's `scores`, when already computed; `near(unit)`: the engine's own answer would be a
-        topic's stock lead or a retrieved sentence, so that unit, clear of the next by `unit_near_margin`
-        at `unit_near_score`, answers instead (unit_choice.choose: one asking what the question asks)."""
+        topic's stock lead or a retrieved sentence, so that unit, clear of the next by `near_margin`
+        (default `unit_near_margin`) at `unit_near_score`, answers instead (unit_choice.choose: one
+        asking what the question asks)."""
         if scores is None:
             scores = self.scores(question, vector, question_reading)
         # (Best first, and `allowed` asked only until the best two that may answer are found.)
@@ -333,7 +337,8 @@ class UnitMatcher:
         if near is not None and not declined and not unread and score >= self.settings.unit_near_score \
                 and near(self.units[best]):
             nearest_other = max((v for k, v in scores.items() if k != best), default=0.0)
-            alone = alone or score - max(runner, nearest_other) >= self.settings.unit_near_margin
+            clear = self.settings.unit_near_margin if near_margin is None else near_margin
+            alone = alone or score - max(runner, nearest_other) >= clear
         if not alone and (score < least or score - runner < margin):
             return None
         return UnitMatch(self.units[best], round(score, 4), round(runner, 4))

@@ -1,9 +1,13 @@
 """When a unit may answer at the smaller margin: against the engine's stock lead or retrieved
-sentence, not against a sum, a rules table asked for its figures, or a search typed as a few words."""
+sentence, not against a sum or a rules table asked for its figures; a search typed as a few words
+needs a wider lead."""
 
 from types import SimpleNamespace
 
-from nztax.unit_choice import against_stock_answer
+import dataclasses
+
+from nztax.settings import get_settings
+from nztax.unit_choice import against_stock_answer, near_margin
 
 
 def _decision(action="fact", asked="Is the levy capped on a second job?", calls=(), rule_results=None, show=()):
@@ -30,5 +34,10 @@ def test_not_for_figures_asked_of_a_rules_table_the_answer_shows():
     assert against_stock_answer(_decision(show=("levy",)), "yes_no")
 
 
-def test_not_for_a_search_typed_as_a_few_words():
-    assert not against_stock_answer(_decision(asked="levy cap second job"), "yes_no")
+def test_a_search_typed_as_a_few_words_needs_the_wider_lead():
+    settings = dataclasses.replace(get_settings(), unit_near_margin=0.15, unit_search_margin=0.2)
+    search = _decision(asked="levy cap second job")
+    assert against_stock_answer(search, "yes_no")
+    assert near_margin(search, settings) == 0.2
+    assert near_margin(_decision(), settings) == 0.15  # a question asked in words
+    assert near_margin(_decision(asked="levy cap second job?"), settings) == 0.15

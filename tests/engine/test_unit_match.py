@@ -64,6 +64,15 @@ def test_against_the_engines_stock_answer_a_unit_clear_of_the_next_is_served_at_
     assert m.match("epsilon", q, PLAIN, near=lambda u: True, declined=True) is None
 
 
+def test_a_wider_lead_asked_for_against_the_stock_answer_keeps_a_near_neighbour_out():
+    """A search typed as a few words (unit_choice.near_margin): the unit must stand further clear."""
+    m, q = matcher(0.9, 0.72)  # 0.18 clear: enough at the usual smaller margin, not at 0.2
+    assert m.match("epsilon", q, PLAIN, near=lambda u: True).unit.slug == "a"
+    assert m.match("epsilon", q, PLAIN, near=lambda u: True, near_margin=0.2) is None
+    m, q = matcher(0.9, 0.65)
+    assert m.match("epsilon", q, PLAIN, near=lambda u: True, near_margin=0.2).unit.slug == "a"
+
+
 def test_the_smaller_margin_is_over_every_unit_of_any_kind():
     """A unit that may not answer (another kind of answer) near the best one means the question
     reads two ways: the smaller margin does not serve the best."""
@@ -351,3 +360,26 @@ def test_the_smaller_margin_is_only_for_a_unit_the_caller_lets_answer_there():
     m, q = matcher(0.85, 0.65)
     assert m.match("epsilon", q, PLAIN, near=lambda u: u.slug == "a").unit.slug == "a"
     assert m.match("epsilon", q, PLAIN, near=lambda u: u.slug != "a") is None
+
+
+def _read(text):
+    return reading(read_slots(text, default_rules()))
+
+
+def test_a_question_naming_no_figure_or_period_reads_as_a_paraphrase_naming_a_period():
+    """A period sets figures apart: asked with no figure and no period, the rule is asked whatever
+    period the unit's wording names. A question naming another period still does not read as it."""
+    units = [Unit(question="Is there a yearly charge on my widget loan?", slug="a", topic="t", topic_title="T", lead="A.")]
+    question = np.array([1.0, 0.0, 0.0], dtype=np.float32)
+    near = np.array([[0.95, np.sqrt(1 - 0.95 ** 2), 0.0]], dtype=np.float32)
+    settings = dataclasses.replace(get_settings(), unit_min_score=1.0, unit_margin=0.1, unit_alone_score=0.8,
+                                   unit_alone_margin=0.3)
+    m = UnitMatcher(units, near, settings, read=_read)
+    assert _read(units[0].question).asked_period == "annual"
+    plain = "Is there a charge on my widget loan?"
+    assert m.scores(plain, question, _read(plain))
+    found = m.match(plain, question, _read(plain))
+    assert found is not None and found.unit.slug == "a"
+    monthly = "Is there a monthly charge on my widget loan?"
+    assert _read(monthly).asked_period == "monthly"
+    assert m.scores(monthly, question, _read(monthly)) == {}

@@ -20,7 +20,8 @@ def _choose(question: str, nearest: Unit, runner_up: Unit):
     rules = default_rules()
     seen = []
 
-    def match(question, vector, reading, declined=False, unread=False, allowed=None, scores=None, near=False):
+    def match(question, vector, reading, declined=False, unread=False, allowed=None, scores=None, near=False,
+              near_margin=None):
         # The matcher's margin is over the units `allowed` lets in: record what it let in.
         let_in = [u for u in (nearest, runner_up) if allowed is None or allowed(u)]
         seen.append([u.slug for u in let_in])
@@ -28,7 +29,8 @@ def _choose(question: str, nearest: Unit, runner_up: Unit):
 
     matcher = SimpleNamespace(scores=lambda *a, **k: {}, match=match, by_id={})
     engine = SimpleNamespace(unit_matcher=matcher, unit_kinds=SimpleNamespace(fits=lambda *a, **k: True), rules=rules,
-                             settings=SimpleNamespace(asked_unit_unsure_bar=0.5))
+                             settings=SimpleNamespace(asked_unit_unsure_bar=0.5, unit_near_margin=0.15,
+                                                      unit_search_margin=0.2))
     decision = SimpleNamespace(question=question, asked=question, slots=read_slots(question, rules), action="fact",
                                used_history=False, tax_year="2026-27", calls=[], rule_results={}, intent=None)
     unit, _ = unit_choice.choose(engine, decision, None, None, False)

@@ -112,6 +112,16 @@ def test_ask_box_serves_the_unit_for_an_unseen_paraphrase(engine, bank, question
     assert unit.source.url in [c["url"] for c in out["citations"]]
 
 
+def test_a_search_of_a_few_words_far_clear_of_other_units_gets_its_unit(engine, bank):
+    """Typed as a search, against the engine's stock answer: served when every other unit stands
+    `unit_search_margin` behind (unit_choice.near_margin); with neighbours close, the engine answers."""
+    unit = bank.get("ietc/can-i-get-the-ietc-if-i-receive-nz-super")
+    assert opens_with_unit(served(engine, "IETC and NZ Super"), unit)
+    # (several boarder units, the standard-cost ones among them, stand within the margin)
+    near = served(engine, "boarder standard cost")
+    assert not any(opens_with_unit(near, u) for u in bank.units if u.lead and "boarder" in u.question.lower())
+
+
 def test_ask_box_serves_units_for_their_paraphrases(engine, bank):
     """A sample of the bank's own paraphrases (every seventh unit with a lead): nearly all are served
     their unit, and none is served another unit's lead. (One the engine asks back about, because it
