@@ -28,6 +28,7 @@ from nztax.example_figures import example_figure_starts
 from nztax.payment_frame import kinds_named
 from nztax.sentences import asking_sentences, asks_in_words, sentences  # noqa: F401  (sentences: the frame's own readers)
 from nztax.slots import Slots
+from nztax.tax_place import asks_another_places_tax
 from nztax.literal_screen import screen_patterns
 
 ASK_KINDS = ("figure", "yes_no", "why", "which", "how", "worth_it", "check")
@@ -114,6 +115,9 @@ class QuestionFrame:
     # A tax rate the poster states as their own that New Zealand's system has in no year of the rules
     # data (`rate_of_another_system`): the post is about another country's tax.
     foreign_rate: bool = False
+    # An asking sentence names the tax of a place the post names as where people belong or live, not
+    # New Zealand, and nothing places the post in New Zealand's system (tax_place.py).
+    foreign_place: bool = False
     # Each asking sentence as read against units and intents: the post's opening joined to one that
     # leans on the story ("Is that right?"; leaning.py); empty when every sentence is read as written.
     asking_read: tuple[str, ...] = ()
@@ -174,6 +178,7 @@ class QuestionFrame:
                 "read_by": self.read_by, "ages": [a.to_json() for a in self.ages], "rate_given": self.rate_given,
                 **({"foreign_withholding": True} if self.foreign_withholding else {}),
                 **({"foreign_rate": True} if self.foreign_rate else {}),
+                **({"foreign_place": True} if self.foreign_place else {}),
                 **({"asking_read": list(self.asking_read)} if self.asking_read else {})}
 
 
@@ -228,7 +233,8 @@ def read_frame(text: str, slots: Slots, model, bar: float = 0.7, knows: Callable
                          story=len(text) > LONG_POST_CHARS or len(sentences(text)) >= STORY_SENTENCES, ages=read_ages(text),
                          rate_given=tax_rate_given(text),
                          foreign_withholding=knows is not None and withheld_under_unknown_name(text, knows),
-                         foreign_rate=tax_rates is not None and rate_of_another_system(text, amounts, stated, tax_rates, bar))
+                         foreign_rate=tax_rates is not None and rate_of_another_system(text, amounts, stated, tax_rates, bar),
+                         foreign_place=knows is not None and asks_another_places_tax(text, asking, stated, knows))
 
 
 def _clause(text: str, start: int, end: int, reach: int) -> tuple[str, str]:
