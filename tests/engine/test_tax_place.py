@@ -22,7 +22,10 @@ def _asks(text, conditions=()):
     ("I'm a Freedonian citizen. Will I still owe Freedonian taxes after I retire?", (), True),
     ("Residents of Ruritania pay a wealth levy. Is Ruritania tax due on my savings too?", (), True),
     ("My understanding is that Q.R. citizens file every year. Would Q.R. taxes apply to me after I leave?", (), True),
+    ("Moving back to Freedonia next year. How much Freedonia income tax will I pay on my salary there?", (), True),
     # The same, placed in New Zealand's system one way or another: answered.
+    ("Moving to Freedonia next year. Will I still pay tax here on my rental?", (), False),
+    ("Moving to Freedonia next year. Will I pay Freedonia tax or New Zealand tax on my rental?", (), False),
     ("I'm a Freedonian citizen living here. Will I still owe Freedonian taxes after I retire?", (), False),
     ("I'm a Freedonian citizen in New Zealand. Will I still owe Freedonian taxes after I retire?", (), False),
     ("I'm a Freedonian citizen. Will I still owe Freedonian taxes after I retire, or only IRD?", (), False),
