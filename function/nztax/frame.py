@@ -28,7 +28,7 @@ from nztax.example_figures import example_figure_starts
 from nztax.payment_frame import kinds_named
 from nztax.sentences import asking_sentences, asks_in_words, sentences  # noqa: F401  (sentences: the frame's own readers)
 from nztax.slots import Slots
-from nztax.tax_place import asks_another_places_tax
+from nztax.tax_place import CAPITALS_NAME, asks_another_places_tax, states_a_new_zealand_condition
 from nztax.literal_screen import screen_patterns
 
 ASK_KINDS = ("figure", "yes_no", "why", "which", "how", "worth_it", "check")
@@ -58,11 +58,6 @@ PAYSLIP = cue("payslip_words")
 ONE_PAYMENT = cue("one_payment_words")
 # A name right before a tax word says whose tax a rate is ("20% UK tax", "Australian tax"): a format.
 NAMED_TAX = re.compile(r"\b[A-Z][\w.]*\s+(?=[Tt]ax)")
-# Conditions that place a post in New Zealand's system (its tax codes, KiwiSaver, student loan, WFF,
-# NZ Super or a benefit): a rate it states beside one of them is not another country's.
-NZ_CONDITIONS = ("kiwisaver", "student_loan", "wff", "benefit_or_super", "nz_super", "nd")
-# A name written in capitals (an acronym, with a plural s), not beside a digit (a currency code or a unit).
-CAPITALS_NAME = re.compile(r"(?<![\w$])(?<!\d\s)([A-Z]{2,6})s?(?!\w)(?!\s\d)")
 
 
 @dataclass(frozen=True)
@@ -274,7 +269,7 @@ def rate_of_another_system(text: str, amounts: list[FrameAmount], stated: tuple[
     tax it is ("20% UK tax" is a foreign tax a New Zealand resident may be asking about), the rate
     is the poster's own arithmetic (effective, about: `rate_not_a_system_rate`), or the post states a
     condition only New Zealand's system has (a tax code, KiwiSaver, a student loan …)."""
-    if any(c in NZ_CONDITIONS or c.startswith(("tax_code:", "flat_code:")) for c in stated):
+    if states_a_new_zealand_condition(stated):  # (a rate stated beside one of them is not another country's)
         return False
     own = [a for a in amounts if a.period is None and a.value > 0 and a.owner == "me" and a.owner_sure >= bar]
     # A post that also states a New Zealand rate as the poster's is in New Zealand's system: its other

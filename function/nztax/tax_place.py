@@ -32,9 +32,11 @@ NAME = r"(?-i:([A-Z](?:\.[A-Z])+\.?|[A-Z]{2,5}(?![a-z])|[A-Z][a-z]{2,}))"
 HOME = cue("home_names")
 # "Here" (`here_words` in data/condition_words.yaml: in New Zealand), as a word of its own.
 HERE = re.compile(rf"\b(?:{alternatives('here_words')})\b", re.I)
-# An acronym in capitals the post writes (a tax term or an agency), with a plural s.
-ACRONYM = re.compile(r"(?<![\w$.])([A-Z]{2,6})s?(?![\w.])")
-# Conditions that place a post in New Zealand's system (frame.NZ_CONDITIONS, and any tax code).
+# A name written in capitals (an acronym, with a plural s), not beside a digit (a currency code or a
+# unit): a tax term or an agency (here and frame.withheld_under_unknown_name).
+CAPITALS_NAME = re.compile(r"(?<![\w$])(?<!\d\s)([A-Z]{2,6})s?(?!\w)(?!\s\d)")
+# Conditions that place a post in New Zealand's system (its tax codes, KiwiSaver, student loan, WFF,
+# NZ Super or a benefit).
 NZ_CONDITIONS = ("kiwisaver", "student_loan", "wff", "benefit_or_super", "nz_super", "nd")
 
 
@@ -80,9 +82,14 @@ def placed_in_new_zealand(text: str, conditions: tuple[str, ...], knows: Callabl
     (other than the place's own name)."""
     if HOME.search(text) or HERE.search(text):
         return True
-    if any(c in NZ_CONDITIONS or c.startswith(("tax_code:", "flat_code:")) for c in conditions):
+    if states_a_new_zealand_condition(conditions):
         return True
-    return any(knows(m.group(1).lower()) and not _same(_key(m.group(1)), place) for m in ACRONYM.finditer(text))
+    return any(knows(m.group(1).lower()) and not _same(_key(m.group(1)), place) for m in CAPITALS_NAME.finditer(text))
+
+
+def states_a_new_zealand_condition(conditions: tuple[str, ...]) -> bool:
+    """Whether the conditions a post states (frame.conditions) include one only New Zealand's system has."""
+    return any(c in NZ_CONDITIONS or c.startswith(("tax_code:", "flat_code:")) for c in conditions)
 
 
 def asks_another_places_tax(text: str, asking: Iterable[str], conditions: tuple[str, ...],
