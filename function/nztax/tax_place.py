@@ -21,6 +21,7 @@ tax in that place's own terms names none of them.
 
 from __future__ import annotations
 
+import os
 import re
 from typing import Callable, Iterable
 
@@ -51,8 +52,9 @@ def _key(name: str) -> str:
 
 
 def _same(a: str, b: str) -> bool:
-    """Whether two names are one place's: equal, or one the other's stem ("Australia", "Australian")."""
-    return a == b or len(min(a, b, key=len)) >= 4 and (a.startswith(b) or b.startswith(a))
+    """Whether two names are one place's: equal, one the other's stem ("Australia", "Australian"), or
+    sharing their first five letters ("Canada", "Canadian")."""
+    return a == b or len(min(a, b, key=len)) >= 4 and (a.startswith(b) or b.startswith(a)) or len(os.path.commonprefix([a, b])) >= 5
 
 
 def _names(pattern: re.Pattern, text: str) -> set[str]:

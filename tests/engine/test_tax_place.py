@@ -23,6 +23,10 @@ def _asks(text, conditions=()):
     ("Residents of Ruritania pay a wealth levy. Is Ruritania tax due on my savings too?", (), True),
     ("My understanding is that Q.R. citizens file every year. Would Q.R. taxes apply to me after I leave?", (), True),
     ("Moving back to Freedonia next year. How much Freedonia income tax will I pay on my salary there?", (), True),
+    ("Moving back to Carpathy next year. How much Carpathian tax will I pay on my salary there?", (), True),
+    ("We are Freedonian expats living in Ruritania. Do we still owe Freedonian taxes on our salaries?", (), True),
+    ("We are Freedonian expats living in Wellington. How does IRD tax our Freedonian dividends?", (), False),
+    ("I'm a Freedonian national and moved here in March. Can I claim the Freedonian tax paid on my rent?", (), False),
     # The same, placed in New Zealand's system one way or another: answered.
     ("Moving to Freedonia next year. Will I still pay tax here on my rental?", (), False),
     ("Moving to Freedonia next year. Will I pay Freedonia tax or New Zealand tax on my rental?", (), False),
