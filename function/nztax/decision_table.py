@@ -40,7 +40,7 @@ CONDITIONS = ("proposed", "proposed_not", "declined_as", "intent_sure", "scope",
               "scope_out_sure", "scope_out_firm", "scope_in_high",
               "inputs_sure", "inputs_certain", "recoverable", "stated", "asks", "answers_ask", "asks_figure", "story",
               "lead_fits", "rule_worked", "several_figures", "read_by", "asks_income", "rate_given", "decline_unread",
-              "incomes_left_out", "foreign_withholding", "foreign_rate", "pays_employee", "payment_as_income", "asked_unread",
+              "incomes_left_out", "foreign_withholding", "foreign_rate", "foreign_place", "pays_employee", "payment_as_income", "asked_unread",
               "questioned_not_theirs", "asks_employment_obligation", "scope_major")
 
 
@@ -169,6 +169,7 @@ class Facts:
     incomes_left_out: bool = False  # a proposed calculation uses none of one of the question's incomes
     foreign_withholding: bool = False  # the question names a tax withheld under a name the sources never use
     foreign_rate: bool = False   # the poster states as their own a tax rate New Zealand's rules have in no year
+    foreign_place: bool = False  # an asking sentence names another place's tax, nothing of New Zealand's (tax_place.py)
     pays_employee: bool = False  # what is asked is about a payment an employer makes (payment_frame.py)
     payment_as_income: bool = False  # a proposed sum takes such a payment as income, not as an extra pay
     asked_unread: bool = False   # a story's asking sentence(s), read on their own, match no intent (`asked_unread`)
@@ -195,6 +196,7 @@ class Facts:
             "incomes_left_out": lambda v: self.incomes_left_out == bool(v),
             "foreign_withholding": lambda v: self.foreign_withholding == bool(v),
             "foreign_rate": lambda v: self.foreign_rate == bool(v),
+            "foreign_place": lambda v: self.foreign_place == bool(v),
             "pays_employee": lambda v: self.pays_employee == bool(v),
             "payment_as_income": lambda v: self.payment_as_income == bool(v),
             "asked_unread": lambda v: self.asked_unread == bool(v),
@@ -263,7 +265,7 @@ def facts_of(decision, frame: QuestionFrame, settings, asked_alone: Callable[[],
                  asks_income=decision.action == "clarify" and any(m in table().income_asks for m in decision.missing or ()),
                  decline_unread=_decline_unread(decision, frame),
                  incomes_left_out=bool(left_out(decision, frame, settings.frame_bar)),
-                 foreign_withholding=frame.foreign_withholding, foreign_rate=frame.foreign_rate,
+                 foreign_withholding=frame.foreign_withholding, foreign_rate=frame.foreign_rate, foreign_place=frame.foreign_place,
                  pays_employee=decision.action == "decline" and pays_employee(),
                  payment_as_income=decision.action == "calculate" and any(name != EXTRA_PAY_TOOL for name, _ in decision.calls)
                  and pays_employee(),

@@ -28,6 +28,7 @@ from nztax.example_figures import example_figure_starts
 from nztax.payment_frame import kinds_named
 from nztax.sentences import asking_sentences, asks_in_words, sentences  # noqa: F401  (sentences: the frame's own readers)
 from nztax.slots import Slots
+from nztax.tax_place import CAPITALS_NAME, asks_another_places_tax, states_a_new_zealand_condition
 from nztax.literal_screen import screen_patterns
 
 ASK_KINDS = ("figure", "yes_no", "why", "which", "how", "worth_it", "check")
@@ -57,11 +58,6 @@ PAYSLIP = cue("payslip_words")
 ONE_PAYMENT = cue("one_payment_words")
 # A name right before a tax word says whose tax a rate is ("20% UK tax", "Australian tax"): a format.
 NAMED_TAX = re.compile(r"\b[A-Z][\w.]*\s+(?=[Tt]ax)")
-# Conditions that place a post in New Zealand's system (its tax codes, KiwiSaver, student loan, WFF,
-# NZ Super or a benefit): a rate it states beside one of them is not another country's.
-NZ_CONDITIONS = ("kiwisaver", "student_loan", "wff", "benefit_or_super", "nz_super", "nd")
-# A name written in capitals (an acronym, with a plural s), not beside a digit (a currency code or a unit).
-CAPITALS_NAME = re.compile(r"(?<![\w$])(?<!\d\s)([A-Z]{2,6})s?(?!\w)(?!\s\d)")
 
 
 @dataclass(frozen=True)
@@ -114,6 +110,9 @@ class QuestionFrame:
     # A tax rate the poster states as their own that New Zealand's system has in no year of the rules
     # data (`rate_of_another_system`): the post is about another country's tax.
     foreign_rate: bool = False
+    # An asking sentence names the tax of a place the post names as where people belong or live, not
+    # New Zealand, and nothing places the post in New Zealand's system (tax_place.py).
+    foreign_place: bool = False
     # Each asking sentence as read against units and intents: the post's opening joined to one that
     # leans on the story ("Is that right?"; leaning.py); empty when every sentence is read as written.
     asking_read: tuple[str, ...] = ()
@@ -174,6 +173,7 @@ class QuestionFrame:
                 "read_by": self.read_by, "ages": [a.to_json() for a in self.ages], "rate_given": self.rate_given,
                 **({"foreign_withholding": True} if self.foreign_withholding else {}),
                 **({"foreign_rate": True} if self.foreign_rate else {}),
+                **({"foreign_place": True} if self.foreign_place else {}),
                 **({"asking_read": list(self.asking_read)} if self.asking_read else {})}
 
 
@@ -228,7 +228,8 @@ def read_frame(text: str, slots: Slots, model, bar: float = 0.7, knows: Callable
                          story=len(text) > LONG_POST_CHARS or len(sentences(text)) >= STORY_SENTENCES, ages=read_ages(text),
                          rate_given=tax_rate_given(text),
                          foreign_withholding=knows is not None and withheld_under_unknown_name(text, knows),
-                         foreign_rate=tax_rates is not None and rate_of_another_system(text, amounts, stated, tax_rates, bar))
+                         foreign_rate=tax_rates is not None and rate_of_another_system(text, amounts, stated, tax_rates, bar),
+                         foreign_place=knows is not None and asks_another_places_tax(text, asking, stated, knows))
 
 
 def _clause(text: str, start: int, end: int, reach: int) -> tuple[str, str]:
@@ -268,7 +269,7 @@ def rate_of_another_system(text: str, amounts: list[FrameAmount], stated: tuple[
     tax it is ("20% UK tax" is a foreign tax a New Zealand resident may be asking about), the rate
     is the poster's own arithmetic (effective, about: `rate_not_a_system_rate`), or the post states a
     condition only New Zealand's system has (a tax code, KiwiSaver, a student loan …)."""
-    if any(c in NZ_CONDITIONS or c.startswith(("tax_code:", "flat_code:")) for c in stated):
+    if states_a_new_zealand_condition(stated):  # (a rate stated beside one of them is not another country's)
         return False
     own = [a for a in amounts if a.period is None and a.value > 0 and a.owner == "me" and a.owner_sure >= bar]
     # A post that also states a New Zealand rate as the poster's is in New Zealand's system: its other
