@@ -235,17 +235,6 @@ def test_a_one_line_question_surely_about_another_countrys_tax_is_not_given_new_
     assert (row.then == "decline") is (then == "decline"), row.id
 
 
-@pytest.mark.parametrize("scope, story, then", [
-    ("nz_tax", False, "answer"),       # New Zealand's side of a life abroad (a student loan once in Australia)
-    ("foreign_tax", False, "keep"),
-    ("nz_tax", True, "keep"),          # a story keeps its own rows (declined_subject_not_read)
-])
-def test_a_decline_as_another_countrys_tax_read_as_new_zealand_tax_is_answered(scope, story, then):
-    facts = replace(_one_line_facts("decline", scope, False, declined_as="overseas"), story=story)
-    row = next(r for r in table().rows if facts.holds(r.when))
-    assert row.then == then, row.id
-
-
-def test_another_countrys_filing_date_is_declined_and_a_student_loan_after_moving_there_is_answered(engine):
+def test_another_countrys_filing_date_is_declined_and_new_zealands_rule_for_shares_there_is_not(engine):
     assert_declined_to_foreign_tax(engine, "When is the tax return due in Australia?", True)
-    assert decided_for(engine, "I moved to Australia and still have a student loan. Do I have to keep repaying it?").action != "decline"
+    assert decided_for(engine, "Are my ASX-listed Australian shares caught by the FIF rules?").action != "decline"
