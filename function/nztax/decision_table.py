@@ -41,7 +41,7 @@ CONDITIONS = ("proposed", "proposed_not", "declined_as", "intent_sure", "scope",
               "inputs_sure", "inputs_certain", "recoverable", "stated", "asks", "answers_ask", "asks_figure", "story",
               "lead_fits", "rule_worked", "several_figures", "read_by", "asks_income", "rate_given", "decline_unread",
               "incomes_left_out", "foreign_withholding", "foreign_rate", "foreign_place", "pays_employee", "payment_as_income", "asked_unread",
-              "questioned_not_theirs", "asks_employment_obligation", "scope_major")
+              "questioned_not_theirs", "asks_employment_obligation", "scope_major", "intent_not")
 
 
 @dataclass(frozen=True)
@@ -176,6 +176,7 @@ class Facts:
     questioned_not_theirs: bool = False  # a proposed question back asks about figures none of which is the asker's income
     asks_employment_obligation: bool = False  # an asking sentence asks what a party to a job must or may do; none asks a tax
     scope_major: bool = False    # the likeliest subject reads more likely than all the others together (MAJORITY)
+    intent: str | None = None    # the proposed intent's name
 
     def holds(self, when: dict) -> bool:
         checks = {
@@ -203,6 +204,7 @@ class Facts:
             "questioned_not_theirs": lambda v: self.questioned_not_theirs == bool(v),
             "asks_employment_obligation": lambda v: self.asks_employment_obligation == bool(v),
             "scope_major": lambda v: self.scope_major == bool(v),
+            "intent_not": lambda v: self.intent not in v,
         }
         return all(checks[name](value) for name, value in when.items())
 
@@ -248,7 +250,7 @@ def facts_of(decision, frame: QuestionFrame, settings, asked_alone: Callable[[],
     kinds = {k for name, _ in decision.calls for k in table().answered_by(name)} if decision.action == "calculate" else set()
     intent = decision.intent
     out_of_scope = 0.0 if frame.scope_in is None else 1.0 - frame.scope_in
-    return Facts(proposed=decision.action, declined_as=intent.copy if intent is not None and decision.action in ("decline", "refuse") else None,
+    return Facts(proposed=decision.action, intent=getattr(intent, "name", None), declined_as=intent.copy if intent is not None and decision.action in ("decline", "refuse") else None,
                  intent_sure=bool(decision.classification is not None and decision.classification.confident),
                  scope=frame.scope, scope_sure=frame.scope_sure >= settings.frame_scope_bar,
                  scope_firm=frame.scope_sure >= settings.frame_scope_firm_bar,

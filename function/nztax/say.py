@@ -26,7 +26,7 @@ from nztax.decide import Decision
 from nztax.rules import RuleBook, TaxYearRules
 from nztax.years import names_a_later_year
 from nztax.query_expansion import canonical_terms
-from nztax.say_rows import rows_named
+from nztax.say_rows import band_named, rows_named
 from nztax.sentences import sentences
 from nztax.topic_lead import reconsidered, story_lead
 from nztax.opening_fit import (covers, definition_denied, may_open, off_question, other_subject, situations_named,
@@ -63,7 +63,8 @@ def fact_values(rules: TaxYearRules) -> dict[str, str]:
     it = section_or_none(rules, "income_tax")
     if it is not None:
         v.update(first_rate=pct(it.bands[0].rate), first_threshold=money(it.bands[0].upper),
-                 top_rate=pct(it.bands[-1].rate), top_threshold=money(it.bands[-1].lower))
+                 top_rate=pct(it.bands[-1].rate), top_threshold=money(it.bands[-1].lower),
+                 band_rate=pct(it.bands[-1].rate), band_threshold=money(it.bands[-1].lower))  # (the band asked: fact())
     acc = rules.data.acc_levy
     if acc is not None:
         v.update(acc_rate=pct(acc.rate), acc_max_earnings=money(acc.max_liable_earnings), acc_max_levy=money(acc.max_levy))
@@ -308,6 +309,10 @@ def fact(decision: Decision, rules: RuleBook, hits: list, current_year: str, too
         # 1 July, so a KiwiSaver year ending in June reads the tax year that began the April before.
         values.update({k: v for k, v in fact_values(ks_year).items() if k.startswith("gc_")})
     values.update(decision_values(decision, tool_results, values))
+    it = section_or_none(year_rules, "income_tax") if year_rules else None
+    named_band = band_named(decision.asked, _yearly_amounts(decision), it.bands) if it is not None else None
+    if named_band is not None:
+        values.update(band_rate=pct(named_band.rate), band_threshold=money(named_band.lower))
     if year_rules is not None and (ks_year is not None or decision.tax_year_source != "default"):
         # A year named: its government contribution figures, said with the KiwiSaver year they are for.
         values["gc_change"] = gc_period((ks_year or year_rules))

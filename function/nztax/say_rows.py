@@ -1,4 +1,5 @@
-"""The rows of an answer's rules table that the question names, said in its first paragraph.
+"""The rows of an answer's rules table that the question names, said in its first paragraph, and
+the one income tax band a question names (`band_named`).
 
 In: the question's text and its yearly amounts (slots), and the Markdown lines of the rules summary
 an answer shows (composer.topic_lines: a header, a separator and rows). Out: one sentence stating
@@ -83,3 +84,13 @@ def rows_named(question: str, amounts: list[Decimal], lines: list[str], year: st
     if not named or len(named) > MAX_ROWS or len(named) == len(rows):
         return None
     return f"In {year}, " + "; ".join(_said(headers, row) for row in named) + "."
+
+
+def band_named(question: str, amounts: list[Decimal], bands: list):
+    """The one band above the first that the question names, by its rate ("into the 33% bracket") or
+    by the income it starts at ("going over $78,100"), or None when it names none or several. A lead
+    on how a band's rate applies states that band's figures then, not the top band's: to a question
+    about crossing into 33%, the 39% rule answers another question."""
+    rates = {Decimal(m.group("p")) / 100 for m in PERCENT.finditer(question)}
+    named = {i for i, b in enumerate(bands) if i and (Decimal(str(b.rate)) in rates or Decimal(str(b.lower)) in amounts)}
+    return bands[named.pop()] if len(named) == 1 else None

@@ -428,7 +428,7 @@ def placeholders(text: str | None) -> set[str]:
 
 # Which rules section a placeholder's figure comes from, so the answer cites the rules' own source.
 _PLACEHOLDER_SECTIONS = {
-    "income_tax": {"first_rate", "first_threshold", "top_rate", "top_threshold", "marginal_for"},
+    "income_tax": {"first_rate", "first_threshold", "top_rate", "top_threshold", "band_rate", "band_threshold", "marginal_for"},
     "acc_levy": {"acc_rate", "acc_max_earnings", "acc_max_levy"},
     "student_loan": {"sl_rate", "sl_threshold", "sl_weekly"},
     "ietc": {"ietc_max", "ietc_from", "ietc_to", "ietc_abate_from"},

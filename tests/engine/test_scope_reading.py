@@ -210,3 +210,31 @@ def test_an_employers_way_to_recover_overpaid_wages_is_declined_to_employment_la
     d = decided_for(engine, "I'm an employer and overpaid a part-time worker for six months by mistake. We want the "
                             "money back. What is the correct process for recovering it from her wages?")
     assert d.action == "decline" and d.decline_to == table().scopes["employment_law"], d.trace.to_json()
+
+
+def _one_line_facts(proposed: str, scope: str, sure: bool, declined_as=None, intent=None):
+    """The facts of a one-line question the intent reading surely proposes as `proposed`."""
+    from nztax.decision_table import Facts
+
+    return Facts(proposed=proposed, declined_as=declined_as, intent_sure=True, scope=scope, scope_sure=sure,
+                 scope_firm=False, scope_out_sure=sure and scope != "nz_tax", scope_out_firm=False,
+                 scope_in_high=scope == "nz_tax", inputs_sure=True, inputs_certain=True, recoverable=False,
+                 stated=False, asks=("how",), answers_ask=True, asks_figure=False, story=False, lead_fits=True,
+                 rule_worked=False, several_figures=False, kept=(), intent=intent)
+
+
+@pytest.mark.parametrize("intent, scope, sure, then", [
+    ("refunds_assessment", "foreign_tax", True, "decline"),   # another country's deadline: not New Zealand's date
+    ("refunds_assessment", "foreign_tax", False, "keep"),     # not surely another country's: the intent's answer
+    ("refunds_assessment", "nz_tax", True, "keep"),
+    ("shares_fif", "foreign_tax", True, "keep"),              # New Zealand's rule for shares held abroad
+])
+def test_a_one_line_question_surely_about_another_countrys_tax_is_not_given_new_zealands_rule(intent, scope, sure, then):
+    facts = _one_line_facts("fact", scope, sure, intent=intent)
+    row = next(r for r in table().rows if facts.holds(r.when))
+    assert (row.then == "decline") is (then == "decline"), row.id
+
+
+def test_another_countrys_filing_date_is_declined_and_new_zealands_rule_for_shares_there_is_not(engine):
+    assert_declined_to_foreign_tax(engine, "When is the tax return due in Australia?", True)
+    assert decided_for(engine, "Are my ASX-listed Australian shares caught by the FIF rules?").action != "decline"

@@ -89,6 +89,9 @@ UNSEEN = [
     ("What is the SH secondary code?", "secondary-jobs/what-is-the-sh-tax-code"),
     # (names Australia, which alone would turn it away as another country's tax)
     ("Can I move my KiwiSaver to Australia?", "leaving-new-zealand/can-i-take-my-kiwisaver-to-australia"),
+    # (names the families' credits, whose stock answer opened before the unit)
+    ("My wife gets Working for Families. Can I be on the ME tax code?",
+     "rules-asked-of-a-topic/can-i-use-the-me-code-if-my-family-gets-working-for"),
 ]
 
 
