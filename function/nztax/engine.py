@@ -362,10 +362,11 @@ class Engine:
             decision = as_unread(decision)  # (letters, a keyboard mash, words no page or unit uses)
 
         result = outcome = None
+        serve_units = self.settings.units_serve  # (0: no unit, nor a stored FAQ answer (a unit's), answers)
         if mode == "llm" and self.settings.llm_model:
             # The model reads and writes; the offline reading only refuses, and answers when the model
             # fails. A unit the build names, or one the question matches far ahead of any other, answers first.
-            if unit is None and not history:
+            if unit is None and not history and serve_units:
                 unit = self._clear_unit(decision, vector, frame)
             if unit is None:
                 outcome = llm_answer.answer(self, proposal, decision, history, current, vector, question)
@@ -373,7 +374,7 @@ class Engine:
                     result, decision = outcome.result, outcome.decision
                     result = frame_notes(calculator_links.attach(result), decision)
         settled_by_frame = decision.trace is not None and decision.trace.rows and decision.trace.action != decision.trace.proposed
-        if result is None and use_faq and not history and not settled_by_frame and not decision.stated:
+        if result is None and use_faq and serve_units and not history and not settled_by_frame and not decision.stated:
             entry = self.faq.match(question, decision.tax_year, reading(decision.slots))
             if entry is not None:
                 try:
@@ -384,23 +385,22 @@ class Engine:
                     log.warning(json.dumps({"event": "faq_entry_invalid", "slug": entry.slug, "detail": str(exc)[:200]}))
         # Otherwise a unit the question reads as answers it (a request to refuse never gets one); the
         # build names each page's own unit. (A stored FAQ answer is itself its unit's answer.)
-        # (With a model configured, the model writes the answer unless it failed (outcome set); the
-        # build still names its units.) (A sum on the question's own figures is the calculator's.)
-        if (result is None and not history and decision.action not in ("refuse", "calculate")
+        # (With a model, it writes unless it failed; the build still names its units. A sum is the calculator's.)
+        if (result is None and serve_units and not history and decision.action not in ("refuse", "calculate")
                 and (decision.known_year or rule_without_year_figures(decision))
                 and (unit is not None or mode == "offline" or outcome is not None)):
             result = self._unit_answer(decision, vector, current, unit, frame)
-        if result is None and mode == "offline" and decision.action in ("fact", "clarify", "calculate") and decision.intent is not None:
+        if result is None and serve_units and mode == "offline" and decision.action in ("fact", "clarify", "calculate") and decision.intent:
             # A rule whose figure holds only for some ages, or not in a situation the asker is in (applies.py).
             age_unit = applies.instead(decision.intent.lead, frame.ages, self.rules.years.get(decision.tax_year), self.units_by_id, (),
                                        applies.situations_in(frame.asking, question), decision.intent.tool, " ".join(frame.asking))
             result = self._unit_answer(decision, vector, current, age_unit, frame) if age_unit is not None else None
         if result is None:
             result = frame_notes(calculator_links.attach(self.answer_decision(decision, current, vector)), decision)
-        if mode == "offline" and not history and frame.story and result.status == "answered":
+        if serve_units and mode == "offline" and not history and frame.story and result.status == "answered":
             # A post asking about several things: a short paragraph for each other part a unit answers.
             result = asked_parts.add(self, result, decision, frame, vector, current)
-        if mode == "offline" and not history and result.status == "out_of_scope":
+        if serve_units and mode == "offline" and not history and result.status == "out_of_scope":
             result = tax_side.add(self, result, decision, vector, current)  # (the tax a declined post speaks of)
         if outcome is not None and outcome.result is None:
             result.fallback_reason, result.usage = outcome.reason, outcome.usage

@@ -68,6 +68,7 @@ def _data() -> dict:
         "defines": re.compile(raw.get("defines") or r"(?!)", re.I),
         "situation_clause": re.compile(raw.get("situation_clause") or r"(?!)", re.I),
         "leans": joined(raw.get("leans_on_before") or [r"(?!)"]),
+        "points": joined(raw.get("points_elsewhere") or [r"(?!)"]),
         "set_aside": re.compile(r"\b(?:" + "|".join(raw["set_aside"]) + r")\b[^,.;:()]*", re.I),
         "whole_lead": frozenset(raw["read_by_whole_lead"]),
         "subjects": {group: {name: joined(alts) for name, alts in members.items()}
@@ -307,13 +308,19 @@ def definition_denied(question: str, sentence: str) -> bool:
 def off_question(question: str, sentence: str, hit, context: str | None = None) -> bool:
     """Whether a sentence answers another question than the one asked: another subject, another
     term's definition, another situation's rule, the situation turned the other way, a term whose
-    defining condition the question denies, or (a passage's
+    defining condition the question denies, a pointer to a page (no rule at all), or (a passage's
     sentence) leaning on the sentence before it. Unlike a worked example, the rule at work on the
     question, a sentence from another passage may open instead of it (say.topic)."""
     return (other_subject(question, sentence, hit, context) or defines_another_term(question, sentence)
             or for_another_situation(question, sentence, hit) or turned_other_way(question, sentence)
-            or definition_denied(question, sentence)
+            or definition_denied(question, sentence) or points_elsewhere(sentence)
             or (hit is not None and leans_on_before(sentence)))
+
+
+def points_elsewhere(sentence: str) -> bool:
+    """Whether the sentence only points to a page or says what one holds (`points_elsewhere` in the
+    data: "See …", "This section explains …"): it states no rule, so answers no question."""
+    return bool(_data()["points"].search(sentence.strip()))
 
 
 def may_open(question: str, sentence: str, hit, context: str | None = None) -> bool:

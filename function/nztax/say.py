@@ -29,6 +29,7 @@ from nztax.query_expansion import canonical_terms
 from nztax.say_rows import band_named, rows_named
 from nztax.sentences import sentences
 from nztax.topic_lead import reconsidered, story_lead
+from nztax.topic_aspect import CANDIDATES, answers_none, saying_first
 from nztax.opening_fit import (covers, definition_denied, may_open, off_question, other_subject, situations_named,
                                with_what_it_leans_on)
 # Calculation answers live in say_calc; their names stay importable from here.
@@ -191,12 +192,18 @@ def best_sentences(question: str, hits: list, limit: int, extra_words: set[str] 
     word is among the candidates, a bonus for the better-ranked passages (retrieval already read the
     whole question) and for a figure when one is asked for; sentences about another tax year are
     left out (given a question `subject_of`, so are those about another subject), and at most two per passage."""
+    return [(s, hit) for _, s, hit in best_scored(question, hits, limit, extra_words, tax_year, past_year, subject_of)]
+
+
+def best_scored(question: str, hits: list, limit: int, extra_words: set[str] | None = None, tax_year: str | None = None,
+                past_year: bool = False, subject_of: str | None = None) -> list[tuple[float, str, Any]]:
+    """best_sentences as (score, sentence, passage)."""
     candidates = [c for c in passage_candidates(hits, tax_year, past_year) if not (subject_of and other_subject(subject_of, *c[:2]))]
     chosen, per_hit = [], Counter()
-    for _, coverage, s, hit in scored_sentences(question, candidates, extra_words):
+    for score, coverage, s, hit in scored_sentences(question, candidates, extra_words):
         if coverage < MIN_SENTENCE_COVERAGE or per_hit[hit.parent_id] >= 2 or past_year and names_a_later_year(s, tax_year):
             continue  # (a sentence dated after an earlier year asked states a later year's rule or date)
-        chosen.append((s, hit))
+        chosen.append((score, s, hit))
         per_hit[hit.parent_id] += 1
         if len(chosen) >= limit:
             break
@@ -534,9 +541,13 @@ def weighed_against(decision: Decision) -> str:
 def topic(decision: Decision, rules: RuleBook, hits: list, current_year: str) -> AskResult:
     past = decision.tax_year < current_year
     # A story's lead is the sentence that best answers what it asks (its asking sentences); the
-    # whole post, whose words are mostly the story, picks the sentences below it.
+    # whole post, whose words are mostly the story, picks the sentences below it. Of the sentences
+    # best by words, one saying the aspect asked (why, how, when ...) comes first (topic_aspect.py).
     asking = asking_of(decision)
-    chosen = best_sentences(" ".join(asking), hits, 1, tax_year=decision.tax_year, past_year=past) if asking else []
+    asked_text = " ".join(asking) or decision.asked
+    first = saying_first(asked_text, best_scored(asked_text, hits, CANDIDATES, tax_year=decision.tax_year, past_year=past),
+                         lambda s, hit: may_open(decision.asked, s, hit))
+    chosen = [(s, hit) for _, s, hit in first[:1]]
     chosen += [c for c in best_sentences(decision.asked, hits, LEAD_SENTENCES, tax_year=decision.tax_year, past_year=past)
                if c[0] not in {s for s, _ in chosen}][: LEAD_SENTENCES - len(chosen)]
     if not chosen and asking:
@@ -569,7 +580,9 @@ def topic(decision: Decision, rules: RuleBook, hits: list, current_year: str) ->
     chosen = [opening] + [c for c in chosen if c is not opening and not definition_denied(decision.asked, c[0])]
     lead_sentence, lead_hit = with_what_it_leans_on(*chosen[0]), chosen[0][1]
     numbers = {lead_hit.url: 1}
-    body = [f"{lead_sentence}{cite_mark(1, lead_hit.url)}"]
+    # (An opening that does not say the aspect asked is the topic's, not the answer: said so before it.)
+    hedge = f"{composer.NOT_SAID_DIRECTLY} " if answers_none(asking or [decision.asked], lead_sentence) else ""
+    body = [f"{hedge}{lead_sentence}{cite_mark(1, lead_hit.url)}"]
     rest, cites = _evidence(chosen[1:], numbers)
     if rest:
         body += [""] + _spaced(rest)

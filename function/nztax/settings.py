@@ -46,6 +46,7 @@ Tax figures never live here: they are in `nztax/rules/*.yaml`.
 | NZTAX_FAQ_MATCH_THRESHOLD | 0.8 | FAQ fast path: least word-set similarity (0-1) between a question and a FAQ question |
 | NZTAX_QUERY_MEMO_SIZE | 512 | query vectors kept by the text the model reads (least recently used dropped): a repeated question, or one differing only in case or spacing, is not embedded again (about 6 ms each); 384 floats, 1.5 KB a vector, so under 1 MB |
 | NZTAX_UNITS_DIR | nztax/data/units | the answer units: one YAML file or a folder of them (topics -> questions, each with its lead and source; docs/units.md) |
+| NZTAX_UNITS_SERVE | 1 | 0 = no answer unit is served (nor a stored FAQ answer, itself a unit's): every answer is the engine's own, to measure the answer given when no unit matches (docs/units.md) |
 | NZTAX_UNIT_MIN_SCORE | 1.0 | Ask box: least score (best paraphrase cosine plus word overlap) for a question to be served an answer unit |
 | NZTAX_UNIT_MARGIN | 0.1 | Ask box: least lead of the best unit over the next one before it is served |
 | NZTAX_UNIT_ALONE_SCORE | 0.8 | Ask box: least score for a unit that leads every other unit by `NZTAX_UNIT_ALONE_MARGIN` |
@@ -299,6 +300,7 @@ class Settings:
     frame_scope_in_bar: float = 0.4
     ask_trace: bool = False
     units_dir: Path | None = None         # None: the package's data/units
+    units_serve: bool = True
     unit_min_score: float = 1.0
     unit_margin: float = 0.1
     unit_over_decline: float = 1.1
@@ -488,6 +490,7 @@ def get_settings() -> Settings:
         frame_scope_in_bar=float(_env("NZTAX_FRAME_SCOPE_IN_BAR", "0.4")),
         ask_trace=_env("NZTAX_ASK_TRACE", "0") == "1",
         units_dir=_path("NZTAX_UNITS_DIR", str(_PACKAGE_DIR / "data" / "units"), home),
+        units_serve=_env("NZTAX_UNITS_SERVE", "1") != "0",
         unit_min_score=float(_env("NZTAX_UNIT_MIN_SCORE", "1.0")),
         unit_margin=float(_env("NZTAX_UNIT_MARGIN", "0.1")),
         unit_over_decline=float(_env("NZTAX_UNIT_OVER_DECLINE", "1.1")),

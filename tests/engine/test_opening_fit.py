@@ -237,3 +237,20 @@ def test_a_pie_fund_is_named_by_its_acronym_in_capitals_never_by_the_word_pie():
         assert "pie_fund" in subjects_named(text).get("asset", frozenset()), text
     for text in ("I drew a pie chart of my spending", "I sell pies at the market"):
         assert "pie_fund" not in subjects_named(text).get("asset", frozenset()), text
+
+
+def test_a_sentence_pointing_to_a_page_does_not_open_but_a_rule_does():
+    question = "How do I pay back a scholarship bond?"
+    assert off_question(question, "See Repaying a bond when you leave early.", _hit("x"))
+    assert off_question(question, "This section explains bonds, what you repay and when.", _hit("x"))
+    assert off_question(question, "For more information on bonds, call us.", _hit("x"))
+    assert not off_question(question, "You pay back a bond in instalments through myIR.", _hit("x"))
+    # (Only at the start: a rule that ends pointing onwards still states the rule.)
+    assert may_open(question, "You repay the bond after you leave; see Bonds for the rates.", _hit("x"))
+
+
+def test_a_passage_sentence_opens_in_place_of_a_pointer_whatever_the_margin():
+    lead = "See Scholarship bonds for the rule on bonds."
+    bond = _hit("A scholarship bond is repaid when you leave early.")
+    opening = choose("What is the rule on scholarship bonds?", lead, [bond], "2026-27", False, 0.5)
+    assert opening.sentence == "A scholarship bond is repaid when you leave early."
