@@ -240,12 +240,22 @@ def tables_donations(inputs: SiteInputs) -> str:
 
 
 def tables_pir(inputs: SiteInputs) -> str:
-    y = inputs.site_year
+    # The examples use the latest year whose rules state the income limits: a later year's would be
+    # another year's limits shown as its own (the calculator refuses those years).
+    stated = [y for y, r in sorted(inputs.rules.years.items()) if y <= inputs.site_year
+              and r.data.pir is not None and r.data.pir.limits_stated]
+    if not stated:
+        return ""
+    y = stated[-1]
     rows = []
     for taxable, pie in ((12_000, 5_000), (14_000, 34_000), (40_000, 5_000), (48_000, 22_000), (48_000, 23_000), (60_000, 2_000)):
         r = _call("find_prescribed_investor_rate", taxable_income=taxable, pie_income=pie, tax_year=y)
         rows.append([money(taxable), money(pie), percent(r["rate"])])
-    return f"### Examples (both of the last two years alike) in {y}\n\n" + table(["Taxable income", "PIE income", "PIR"], rows, ["--:"] * 3)
+    later = ("" if y == inputs.site_year else
+             f"The income limits for the years after {y} are not confirmed on an Inland Revenue page this site holds, so the "
+             "calculator does not work those years out: use IRD's Find my PIR tool.\n\n")
+    return (f"### Examples (both of the last two years alike) in {y}\n\n{later}"
+            + table(["Taxable income", "PIE income", "PIR"], rows, ["--:"] * 3))
 
 
 def tables_secondary(inputs: SiteInputs) -> str:

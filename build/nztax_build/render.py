@@ -302,7 +302,14 @@ def year_sections(rules) -> list[tuple[str, str]]:
         rows = [["Credit", f"{percent(dc.rate)} of eligible donations"], ["Minimum donation", money(dc.minimum_donation)],
                 ["Years to claim", str(dc.claim_years)]]
         out.append(("Donation tax credit", table(["", ""], rows, ["---", "--:"]) + _source(dc.source, "donation_credit")))
-    if d.pir:
+    if d.pir and not d.pir.limits_stated:
+        finder = d.pir.finder or d.pir.source
+        out.append(("Prescribed investor rates (PIR)", f"The rates are {', '.join(percent(t.rate) for t in d.pir.rates)} and "
+                    f"{percent(d.pir.default_rate)} (also the default). A lower rate applies when either of the last two tax years "
+                    "meets both its income limits; this year's limits are not confirmed on an Inland Revenue page this site "
+                    f"holds, so they are not stated here: IRD's [Find my PIR]({finder}) tool works out your rate.\n\n"
+                    + _source(d.pir.source, "pir")))
+    elif d.pir:
         rows = [[percent(t.rate), f"{money(t.taxable_income_max)} or less", f"{money(t.total_income_max)} or less"] for t in d.pir.rates]
         rows.append([percent(d.pir.default_rate), "otherwise (and the default)", ""])
         out.append(("Prescribed investor rates (PIR)", "A rate applies when either of the last two tax years meets both limits.\n\n"
@@ -385,7 +392,8 @@ def _shown(path: str, value) -> str:
 def _label(path: str) -> str:
     text = re.sub(r"\[(\d+)\]", lambda m: f" {int(m.group(1)) + 1}", path)
     text = text.replace("periods", "period").replace("bands", "band").replace("codes.", "code ").replace("rates", "tier")
-    text = text.replace(".from", " from").replace(".to", " up to").replace("_", " ").replace(".", " › ")
+    text = re.sub(r"\.to\b", " up to", text.replace(".from", " from"))  # (".total_income_max" is no ".to")
+    text = text.replace("_", " ").replace(".", " › ")
     return text.strip()
 
 
@@ -410,8 +418,8 @@ def year_changes(old, new) -> list[tuple[str, list[tuple[str, str, str]]]]:
                 continue
             va, vb = fa.get(key, None), fb.get(key, None)
             if va != vb:
-                # A family amount a year's IRD pages do not state is "not stated", not nil (docs/figures.md).
-                unstated = "not stated" if name in ("working_for_families", "best_start") else "none"
+                # A family amount or PIR limit a year's IRD pages do not state is "not stated", not nil (docs/figures.md).
+                unstated = "not stated" if name in ("working_for_families", "best_start", "pir") else "none"
                 rows.append((_label(key), _shown(key, va) if va is not None else unstated, _shown(key, vb) if vb is not None else unstated))
         if rows:
             out.append((title, rows))

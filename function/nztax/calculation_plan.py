@@ -21,7 +21,7 @@ from nztax.slots import (EMPLOYER_PUTS_IN, HELD_PAST_BRIGHT_LINE, HOUSEHOLD_QUES
 from nztax.understand import IntentSpec, default_catalogue
 from nztax.calculator_calls import (TAX_OFF_ASKED, _add_second_job_paye, _call_for, _clarify, _codes_compared,
                                     _income_and_extra, _loan_asked, _loan_deduction_call, _pay_asked_about,
-                                    _paye_call, _pir_taxable_ceiling, _plan_government_contribution,
+                                    _paye_call, _pir_limits_unstated, _pir_taxable_ceiling, _plan_government_contribution,
                                     _second_job_loan, _take_home_call, _year_data, base_code)
 from nztax.literal_screen import screen_patterns
 from nztax.calculators.errors import ToolArgumentError
@@ -101,6 +101,16 @@ def _loan_deduction_first(d: Decision, intent: IntentSpec, slots: Slots) -> None
             and all(name != "calculate_student_loan_repayment" for name, _ in d.calls)
             and (intent.tool == "calculate_student_loan_repayment" or LOAN_DEDUCTION_ASKED.search(d.asked) and not slots.names_take_home)):
         d.calls.insert(d.calls.index(("calculate_paye", pays[0])), _loan_deduction_call(pays[0], d.tax_year))
+
+
+def _answered_by_the_rule(d: Decision, section: str) -> bool:
+    """The fact that shows the rules `section` answers instead of its calculator (the year's rules do
+    not state the figures the calculator needs); False when the catalogue has no such fact."""
+    rule = next((spec for spec in default_catalogue().intents if spec.does == "fact" and section in spec.show), None)
+    if rule is None:
+        return False
+    d.action, d.intent, d.calls, d.missing = "fact", rule, [], []
+    return True
 
 
 def _answered_as_outside_bright_line(d: Decision) -> bool:
@@ -341,6 +351,8 @@ def _plan(d: Decision, intent: IntentSpec, slots: Slots) -> None:
         d.calls = [(tool, {"donations": float(donated), "taxable_income": float(income), "tax_year": year})]
         return
     if tool == "find_prescribed_investor_rate":
+        if _pir_limits_unstated(d) and _answered_by_the_rule(d, "pir"):
+            return  # (another year's limits would be a wrong figure: the rule and IRD's finder answer)
         pie = [a for a in slots.amounts if a.role == "pie_income"]
         incomes = [a for a in slots.incomes if a not in pie]
         if not pie and len(incomes) >= 2:

@@ -129,7 +129,15 @@ def _pir_taxable_ceiling(d: Decision) -> Decimal | None:
     """The highest taxable income any lower prescribed investor rate allows, from the year's rules."""
     year = _year_data(d)
     pir = year.pir if year is not None else None
-    return max((Decimal(str(t.taxable_income_max)) for t in pir.rates), default=None) if pir is not None else None
+    if pir is None or not pir.limits_stated:
+        return None
+    return max((Decimal(str(t.taxable_income_max)) for t in pir.rates), default=None)
+
+
+def _pir_limits_unstated(d: Decision) -> bool:
+    """Whether the year's rules hold the prescribed investor rates without their income limits."""
+    year = _year_data(d)
+    return year is not None and year.pir is not None and not year.pir.limits_stated
 
 
 def _government_contribution_cap(d: Decision) -> Decimal | None:

@@ -162,6 +162,7 @@ def rule_citations(rules: TaxYearRules, sections: list[str]) -> list[Citation]:
         section = getattr(rules.data, name, None)
         if section is not None:
             out.append(Citation(title=f"{CITATION_PUBLISHER}: {RULE_SECTION_TITLES[name]}", url=section.source))
+            out += [Citation(title=f"{CITATION_PUBLISHER}: Find my prescribed investor rate", url=section.finder)] if getattr(section, "finder", None) and not section.limits_stated else []
     return out
 
 
@@ -523,11 +524,12 @@ def topic_lines(topic: str, rules: TaxYearRules) -> list[str]:
         if pir is None:
             return []
         lines = ["Your prescribed investor rate (PIR) for a PIE such as a KiwiSaver fund depends on your income in either of the last two tax years:"]
-        for tier in pir.rates:
-            lines.append(f"- {pct(tier.rate)} if taxable income was {money(tier.taxable_income_max)} or less and taxable "
-                         f"plus PIE income was {money(tier.total_income_max)} or less;")
+        for tier in pir.rates:  # (a year whose limits no IRD page we hold confirms gives the rule, not another year's limits)
+            lines.append(f"- {pct(tier.rate)} if taxable income was {money(tier.taxable_income_max)} or less and taxable plus PIE income was "
+                         f"{money(tier.total_income_max)} or less;" if pir.limits_stated else f"- {pct(tier.rate)} if your income is within its limits;")
         lines.append(f"- {pct(pir.default_rate)} otherwise (also the rate when none is given).")
-        return lines
+        return lines + ([] if pir.limits_stated else ["", f"The income limits for {y} are not confirmed on an Inland Revenue page I hold, so I "
+                                                      f"don't state them: IRD's Find my PIR tool ({pir.finder or pir.source}) works out your rate."])
     if topic == "rwt":
         rwt = section_or_none(rules, "rwt")
         if rwt is None:

@@ -236,14 +236,28 @@ class DonationCredit(_Strict):
 
 class PirTier(_Strict):
     rate: Rate
-    taxable_income_max: Money
-    total_income_max: Money
+    # Both limits, or neither: a year whose limits no Inland Revenue page we hold confirms states none,
+    # so its answers give the rule and IRD's finder instead of another year's figures.
+    taxable_income_max: Money | None = None
+    total_income_max: Money | None = None
+
+    @model_validator(mode="after")
+    def _both_limits_or_neither(self) -> "PirTier":
+        if (self.taxable_income_max is None) != (self.total_income_max is None):
+            raise ValueError("a PIR tier states both income limits or neither")
+        return self
 
 
 class Pir(_Strict):
     source: Url
     rates: list[PirTier]
     default_rate: Rate
+    finder: Url | None = None  # IRD's "Find my PIR" questionnaire, for a year whose limits are not stated
+
+    @property
+    def limits_stated(self) -> bool:
+        """Whether the year's rules state every lower rate's income limits."""
+        return all(t.taxable_income_max is not None for t in self.rates)
 
 
 class Rwt(_Strict):

@@ -463,6 +463,11 @@
       const pir = rules.section("pir");
       const fallback = exact(pir.default_rate);
       if (!nz_resident) return { tax_year: rules.year, rate: rateNumber(fallback), reason: "Non-residents use the default rate.", source: pir.source };
+      if (pir.rates.some((tier) => tier.taxable_income_max == null)) {
+        // A year whose limits no IRD page we hold confirms: refused, as the Python refuses it.
+        throw new RulesError(`the income limits for the lower prescribed investor rates in ${rules.year} are not `
+          + `confirmed on an Inland Revenue page I hold; IRD's Find my PIR tool works out your rate: ${pir.finder || pir.source}`);
+      }
       const yearsChecked = [[taxable_income, pie_income]];
       if (prior_taxable_income !== null) yearsChecked.push([prior_taxable_income, prior_pie_income || 0]);
       let best = fallback;

@@ -321,10 +321,20 @@ def test_a_contribution_word_outside_kiwisaver_is_not_a_contribution(engine):
 
 
 def test_pir_from_taxable_income_alone_when_pie_income_cannot_change_it(engine):
-    # Taxable income over $48,000 in both years: 28% whatever the PIE income.
-    out = ask(engine, "Taxable income around $120k in each of the last two years. What's my prescribed investor rate?")
-    assert out["status"] == "answered" and "28%" in out["answer"]
-    assert ask(engine, "whats my pir on 40k")["status"] == "needs_clarification"  # under $48,000 PIE income matters
+    # 2024-25 (IRD's stored pages): taxable income over $48,000 in both years is 28% whatever the PIE income.
+    out = ask(engine, "Taxable income around $120k in each of the last two years. What's my prescribed investor rate for 2024-25?")
+    assert out["status"] == "answered" and "**28%**" in out["answer"]
+    assert ask(engine, "whats my pir on 40k for 2024-25")["status"] == "needs_clarification"  # under $48,000 PIE income matters
+
+
+def test_pir_where_the_years_limits_are_not_stated_gives_the_rule_and_irds_finder(engine):
+    # No Inland Revenue page we hold confirms the limits from 2025-26 (docs/figures.md): neither the
+    # 2024-25 limits nor a rate worked on them is given as that year's.
+    for question in ("I earn $52,000 a year and my KiwiSaver earned $1,500. What PIR do I pick for 2026-27?",
+                     "what is the PIR threshold for 10.5% in 2025-26"):
+        out = ask(engine, question)
+        assert out["status"] == "answered" and "find-my-prescribed-investor-rate" in out["answer"], out["answer"]
+        assert not any(limit in out["answer"] for limit in ("$14,000", "$48,000", "$70,000", "**28%**")), out["answer"]
 
 
 def test_asking_whether_to_tell_ird_is_not_refused(engine):

@@ -72,6 +72,7 @@ BAD_FILES = [
     ("period threshold disagrees with annual", lambda s: s.replace("monthly: 2010.66", "monthly: 2010.67"), ["student_loan", "period_thresholds.monthly", "2010.66"]),
     ("bad tax_year", lambda s: s.replace('tax_year: "2026-27"', 'tax_year: "2026/27"'), ["tax_year", "pattern"]),
     ("rate negative in a band", lambda s: s.replace("{from: 0, to: 18720, rate: 0.105}", "{from: 0, to: 18720, rate: -0.105}"), ["esct.bands[0].rate", "greater than or equal to 0"]),
+    ("PIR tier with one income limit", lambda s: s.replace("    - {rate: 0.105}\n", "    - {rate: 0.105, taxable_income_max: 15600}\n"), ["pir.rates[0]", "both income limits or neither"]),
 ]
 
 

@@ -215,7 +215,10 @@ def pir_case(g: Gen) -> dict:
             args["prior_pie_income"] = pick()
     if r.random() < 0.1:
         args["nz_resident"] = False
-    year = g.year()
+    # Mostly years whose rules state the income limits; the others (and the default year) are refused
+    # alike by both, and a few cases check that.
+    stated = [y for y in YEARS if default_rules().get(y).data.pir.limits_stated]
+    year = r.choice(stated) if r.random() < 0.85 else g.year()
     if year:
         args["tax_year"] = year
     return args

@@ -1,7 +1,8 @@
 """Prescribed investor rate (PIR) for a New Zealand-resident individual.
 
 In: taxable income and PIE income for the latest tax year and optionally the year before.
-Out: the lowest rate either year qualifies for (IRD's two-year test), else the default rate.
+Out: the lowest rate either year qualifies for (IRD's two-year test), else the default rate; a year
+whose rules state no income limits is refused (RulesError) rather than worked on another year's.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from nztax.calculators.common import MAX_AMOUNT, year_rules
 from nztax.calculators.errors import ToolArgumentError
 from nztax.calculators.income_tax import TaxYear
 from nztax.calculators.money import exact_amount, rate_number
-from nztax.rules import exact
+from nztax.rules import RulesError, exact
 
 Amount = Annotated[float, Field(ge=0, le=MAX_AMOUNT, allow_inf_nan=False)]
 
@@ -35,6 +36,10 @@ def find_prescribed_investor_rate(
         return {"tax_year": rules.year, "rate": rate_number(default), "reason": "Non-residents use the default rate.", "source": pir.source}
     if prior_pie_income is not None and prior_taxable_income is None:
         raise ToolArgumentError("prior_taxable_income", "give the prior year's taxable income with its PIE income")
+    if not pir.limits_stated:
+        # Another year's limits would be a wrong figure stated as this year's: IRD's finder works it out.
+        raise RulesError(f"the income limits for the lower prescribed investor rates in {rules.year} are not "
+                         f"confirmed on an Inland Revenue page I hold; IRD's Find my PIR tool works out your rate: {pir.finder or pir.source}")
     years = [(taxable_income, pie_income)]
     if prior_taxable_income is not None:
         years.append((prior_taxable_income, prior_pie_income or 0))
