@@ -239,11 +239,16 @@ def tables_donations(inputs: SiteInputs) -> str:
     return f"### Examples in {y}\n\n" + table(["Donations", "Taxable income", "Tax credit"], rows, ["--:"] * 3)
 
 
+def _pir_years(inputs: SiteInputs) -> list[tuple[str, str]]:
+    # Only years whose rules state the income limits: a later year's rate would be another year's limits
+    # shown as its own (the calculator refuses those years), so the finder offers, and opens on, the
+    # latest year it can work out.
+    return [(y, t) for y, t in _year_options(inputs, False) if y <= inputs.site_year
+            and inputs.rules.years[y].data.pir is not None and inputs.rules.years[y].data.pir.limits_stated]
+
+
 def tables_pir(inputs: SiteInputs) -> str:
-    # The examples use the latest year whose rules state the income limits: a later year's would be
-    # another year's limits shown as its own (the calculator refuses those years).
-    stated = [y for y, r in sorted(inputs.rules.years.items()) if y <= inputs.site_year
-              and r.data.pir is not None and r.data.pir.limits_stated]
+    stated = [y for y, _ in _pir_years(inputs)]
     if not stated:
         return ""
     y = stated[-1]
@@ -400,7 +405,8 @@ def calculators(inputs: SiteInputs) -> list[Calculator]:
                    [Field("taxable_income", "Taxable income, last tax year ($)", "money", 45000), Field("pie_income", "PIE income, last tax year ($)", "money", 3000),
                     Field("prior_taxable_income", "Taxable income, the year before ($)", "money", optional=True),
                     Field("prior_pie_income", "PIE income, the year before ($)", "money", optional=True),
-                    Field("nz_resident", "I am a New Zealand tax resident", "checkbox", True), Field("tax_year", "Tax year", "year")], tables_pir),
+                    Field("nz_resident", "I am a New Zealand tax resident", "checkbox", True),
+                    Field("tax_year", "Tax year", "select", (_pir_years(inputs) or [(inputs.site_year, "")])[-1][0], _pir_years(inputs))], tables_pir),
         Calculator("secondary-code", "Secondary tax code chooser", "choose_secondary_tax_code",
                    "Which secondary tax code to give a second employer, from your expected total income for the year.",
                    [Field("total_annual_income", "Total expected income from all jobs ($)", "money", 60000, aliases=INCOME_NAMES),
