@@ -38,7 +38,7 @@ TAX_TREATMENT_ASKED = cue("tax_treatment_asked")
 EXTRA_PAY_TOOL = "calculate_extra_pay_paye"
 CONDITIONS = ("proposed", "proposed_not", "declined_as", "intent_sure", "scope", "scope_not", "scope_sure", "scope_firm",
               "scope_out_sure", "scope_out_firm", "scope_in_high",
-              "inputs_sure", "inputs_certain", "recoverable", "stated", "asks", "answers_ask", "asks_figure", "story",
+              "inputs_sure", "inputs_certain", "inputs_taken", "recoverable", "stated", "asks", "answers_ask", "asks_figure", "story",
               "lead_fits", "rule_worked", "several_figures", "read_by", "asks_income", "rate_given", "decline_unread",
               "incomes_left_out", "foreign_withholding", "foreign_rate", "foreign_place", "pays_employee", "payment_as_income", "asked_unread",
               "questioned_not_theirs", "asks_employment_obligation", "scope_major", "intent_not")
@@ -60,9 +60,19 @@ class Table:
     model_scopes: dict           # the subjects LLM mode's frame schema offers the model (the rest are offline-only)
     income_asks: tuple[str, ...] = ()  # the questions back (Decision.missing) that ask for the poster's income
     declined_subjects: dict | None = None  # a proposed decline's topic (intent copy) -> the scope class it is
+    taken: dict | None = None    # calculator -> the kinds of amount (frame.AMOUNT_KINDS) it works on ("default")
+    role_kinds: dict | None = None  # a number-grammar role (slots.py) other than an income's -> the kind it names
 
     def answered_by(self, tool: str) -> tuple[str, ...]:
         return tuple(self.answers.get(tool) or self.answers.get("default") or ())
+
+    def takes(self, tool: str, argument: str | None = None) -> tuple[str, ...]:
+        """The kinds of amount a calculator works on: all its amount arguments', or one argument's."""
+        taken = self.taken or {}
+        spec = taken.get(tool) or taken.get("default") or ()
+        if isinstance(spec, dict):
+            return tuple(spec.get(argument) or ()) if argument else tuple(k for kinds in spec.values() for k in kinds)
+        return tuple(spec)
 
 
 @lru_cache(maxsize=1)
@@ -75,12 +85,61 @@ def table() -> Table:
             raise ValueError(f"decision row {row.id}: unknown condition(s) {sorted(unknown)}")
     model_scopes = dict(data.get("scopes") or {})
     return Table(rows, {**model_scopes, **(data.get("offline_scopes") or {})}, dict(data.get("calculations_answer") or {}),
-                 model_scopes, tuple(data.get("income_asks") or ()), dict(data.get("declined_subjects") or {}))
+                 model_scopes, tuple(data.get("income_asks") or ()), dict(data.get("declined_subjects") or {}),
+                 dict(data.get("amounts_taken") or {}), dict(data.get("role_kinds") or {}))
 
 
 def input_amounts(slots: Slots) -> list[Money]:
     """The amounts a calculation on these slots would use: the incomes read as they stand."""
     return [a for a in slots.amounts if a.role in INCOME_LIKE_ROLES and not a.questioned]
+
+
+def fed_amounts(decision) -> list[Money]:
+    """The amounts a proposed calculation works on: the incomes read as they stand, and every other
+    amount whose figure (as written, or as a year's worth) a calculator call takes (a gift the credit
+    is worked on, whatever role the number grammar gave it)."""
+    values = {_number(v) for _, args in decision.calls for v in args.values()} - {None}
+    slots = decision.slots
+    return [a for a in slots.amounts if not a.questioned
+            and (a.role in INCOME_LIKE_ROLES or a.value in values or slots.annual(a) in values)]
+
+
+def grammar_kind(role: str | None) -> str | None:
+    """The kind of amount the number grammar's role names (its words: "earn", "donated"), if any."""
+    return "income" if role in INCOME_LIKE_ROLES else (table().role_kinds or {}).get(role)
+
+
+def not_taken(decision, frame: QuestionFrame, bar: float, sure_bar: float) -> list[FrameAmount]:
+    """The amounts a proposed calculation works on whose kind is not one the input they fill takes
+    (`amounts_taken`): a ticket's price is no gift, a loan's balance no income. Two readings: an amount
+    the number grammar names as such a kind (its words: "earn", "donated") is taken (an income read
+    surely as another kind is set aside by the rows on `inputs_sure`); one it names as another kind ("I
+    bought", "spent", an income filling a gift's input) only when the learned reading is at least
+    `sure_bar` sure of a kind taken; one it names no kind, at least `bar` likely. A figure the grammar
+    worked out itself, or an example's, is left to the rows on those."""
+    if decision.action != "calculate" or not decision.calls:
+        return []
+    fed = fed_amounts(decision)
+    kinds_of = {a.start: _kinds_fed(decision, a) for a in fed}
+
+    def taken(a: FrameAmount) -> bool:
+        kinds, named = kinds_of[a.start], grammar_kind(a.role)
+        return named in kinds or a.taken_as(kinds) >= (bar if named is None else sure_bar)
+
+    return [a for a in frame.inputs_of(fed) if not _derived(a) and a.owner != EXAMPLE_OWNER and not taken(a)]
+
+
+def _kinds_fed(decision, amount: Money) -> set[str]:
+    """The kinds the input an amount fills takes: the first calculator argument its figure (as written or
+    as a year's worth) is, in the calls' order (a later argument of the same figure was filled from it: an
+    income assumed to be at least the gift); for an income worked into another figure, every kind the
+    calls take."""
+    figures = {amount.value, decision.slots.annual(amount)}
+    for name, args in decision.calls:
+        for argument, value in args.items():
+            if _number(value) in figures:
+                return set(table().takes(name, argument))
+    return {k for name, _ in decision.calls for k in table().takes(name)}
 
 
 def _derived(a: FrameAmount) -> bool:
@@ -172,6 +231,7 @@ class Facts:
     foreign_place: bool = False  # an asking sentence names another place's tax, nothing of New Zealand's (tax_place.py)
     pays_employee: bool = False  # what is asked is about a payment an employer makes (payment_frame.py)
     payment_as_income: bool = False  # a proposed sum takes such a payment as income, not as an extra pay
+    inputs_taken: bool = True    # every amount a proposed calculation works on reads as a kind its calculator takes
     asked_unread: bool = False   # a story's asking sentence(s), read on their own, match no intent (`asked_unread`)
     questioned_not_theirs: bool = False  # a proposed question back asks about figures none of which is the asker's income
     asks_employment_obligation: bool = False  # an asking sentence asks what a party to a job must or may do; none asks a tax
@@ -187,7 +247,8 @@ class Facts:
             "scope_out_sure": lambda v: self.scope_out_sure == bool(v), "scope_out_firm": lambda v: self.scope_out_firm == bool(v),
             "scope_in_high": lambda v: self.scope_in_high == bool(v), "intent_sure": lambda v: self.intent_sure == bool(v),
             "inputs_sure": lambda v: self.inputs_sure == bool(v), "recoverable": lambda v: self.recoverable == bool(v),
-            "inputs_certain": lambda v: self.inputs_certain == bool(v), "answers_ask": lambda v: self.answers_ask == bool(v),
+            "inputs_certain": lambda v: self.inputs_certain == bool(v),
+            "inputs_taken": lambda v: self.inputs_taken == bool(v), "answers_ask": lambda v: self.answers_ask == bool(v),
             "story": lambda v: self.story == bool(v), "asks_figure": lambda v: self.asks_figure == bool(v),
             "lead_fits": lambda v: self.lead_fits == bool(v), "rule_worked": lambda v: self.rule_worked == bool(v),
             "several_figures": lambda v: self.several_figures == bool(v),
@@ -259,6 +320,7 @@ def facts_of(decision, frame: QuestionFrame, settings, asked_alone: Callable[[],
                  scope_in_high=frame.scope_in is not None and frame.scope_in >= settings.frame_scope_in_bar,
                  inputs_sure=inputs_sure,
                  inputs_certain=not uncertain_inputs(inputs, settings.frame_certain_bar), recoverable=recoverable,
+                 inputs_taken=not not_taken(decision, frame, settings.frame_kind_bar, bar),
                  stated=bool(frame.stated()), asks=frame.asks_each, answers_ask=bool(kinds & set(frame.asks_surely(bar))),
                  asks_figure=frame.asks_figure, story=frame.story, lead_fits=lead_fits(decision, frame, asked_alone),
                  rule_worked=decision.action == "fact" and bool(decision.rule_results or decision.calls),
@@ -392,6 +454,9 @@ def _apply_row(decision, frame: QuestionFrame, settings, trace: Trace, redecide,
                   for a in uncertain_inputs(inputs, settings.frame_certain_bar)]
         if unsure:
             trace.notes.append(f"not surely the asker's income: {', '.join(unsure)}")
+        untaken = [f"{a.text} ({a.kind} {a.kind_sure:.2f})" for a in not_taken(decision, frame, settings.frame_kind_bar, settings.frame_bar)]
+        if untaken:
+            trace.notes.append(f"not read as a kind of amount the calculator takes: {', '.join(untaken)}")
     elif row.then == "from_sources":
         out = replace(decision, action="topic", calls=[], missing=[])
         trace.notes.append("answered from the passages that best answer the asking sentence(s)")

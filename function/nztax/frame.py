@@ -72,12 +72,22 @@ class FrameAmount:
     owner: str
     owner_sure: float
     role: str | None = None     # the slot role slots.py gave it (income, deduction, …), for the trace
+    # How likely it is of each kind (the learned reading); empty when the reader gives only its likeliest.
+    kinds: tuple[tuple[str, float], ...] = ()
 
     def is_sure(self, bar: float) -> bool:
         return self.kind_sure >= bar and self.owner_sure >= bar
 
+    def taken_as(self, kinds) -> float:
+        """How likely the amount is one of these kinds: the learned reading's share on all of them, or,
+        from a reader that gives only its likeliest kind (LLM mode), that kind's sureness if it is one."""
+        if self.kinds:
+            return sum(p for k, p in self.kinds if k in kinds)
+        return self.kind_sure if self.kind in kinds else 0.0
+
     def to_json(self) -> dict:
         out = asdict(self)
+        out.pop("kinds")
         out["value"] = str(self.value)
         out["kind_sure"], out["owner_sure"] = round(self.kind_sure, 2), round(self.owner_sure, 2)
         return out
@@ -208,12 +218,15 @@ def read_frame(text: str, slots: Slots, model, bar: float = 0.7, knows: Callable
     scope, scope_sure, scope_in, scope_other = model.scope_reading(*scope_texts)
     spans = [(a.start, a.end or a.start + len(a.text)) for a in slots.amounts]
     percents = [m for m in PERCENT.finditer(text) if not any(s <= m.start() < e for s, e in spans)]
-    read = model.amounts(text, spans + [(m.start(), m.end()) for m in percents])
-    amounts = [FrameAmount(a.text, s, e, a.value, a.period, kind, ks, owner, os_, a.role)
-               for a, (s, e), ((kind, ks), (owner, os_)) in zip(slots.amounts, spans, read)]
+    all_spans = spans + [(m.start(), m.end()) for m in percents]
+    # (A reader giving only each amount's likeliest kind, as test stubs do, gives no shares.)
+    read = (model.amount_readings(text, all_spans) if hasattr(model, "amount_readings")
+            else [(kind, owner, {}) for kind, owner in model.amounts(text, all_spans)])
+    amounts = [FrameAmount(a.text, s, e, a.value, a.period, kind, ks, owner, os_, a.role, tuple(shares.items()))
+               for a, (s, e), ((kind, ks), (owner, os_), shares) in zip(slots.amounts, spans, read)]
     # A percentage is a rate by its form; whose rate it is is read.
     amounts += [FrameAmount(m.group(0), m.start(), m.end(), Decimal(m.group(1)), None, "rate", 1.0, owner, os_)
-                for m, (_, (owner, os_)) in zip(percents, read[len(spans):])]
+                for m, (_, (owner, os_), _) in zip(percents, read[len(spans):])]
     # A figure inside an example (IRD's, an employer's, a calculator's, one set up for someone else)
     # is the example's, whatever its words say of it, unless the asking sentence holds the example.
     quoted = example_figure_starts(text, [a.start for a in amounts])

@@ -236,10 +236,17 @@ class FrameModel:
 
     def amounts(self, text: str, spans: list[tuple[int, int]]) -> list[tuple[tuple[str, float], tuple[str, float]]]:
         """(kind, how sure), (owner, how sure) of each amount at these spans of the text."""
+        return [(kind, owner) for kind, owner, _ in self.amount_readings(text, spans)]
+
+    def amount_readings(self, text: str, spans: list[tuple[int, int]]) -> list[tuple[tuple[str, float], tuple[str, float], dict]]:
+        """`amounts`, with how likely each amount is of every kind: a calculator that takes several kinds
+        (a KiwiSaver sum takes a pay or a contribution) asks how likely the amount is any of them."""
         if not spans:
             return []
         x = self.amount_features(text, spans)
-        return [(self.readings["kind"].predict(row), self.readings["owner"].predict(row)) for row in x]
+        kind = self.readings["kind"]
+        return [(kind.predict(row), self.readings["owner"].predict(row),
+                 {c: float(p) for c, p in zip(kind.classes, kind.probabilities(row))}) for row in x]
 
     # -- training and storage ------------------------------------------------------------------
     @classmethod

@@ -291,6 +291,9 @@ class Settings:
     # In a story (frame.STORY_SENTENCES), how sure the learned reading must be that a figure is the
     # income of the one asked about before a calculation uses it.
     frame_certain_bar: float = 0.5
+    # How likely, at least, each amount a calculation feeds must be read as a kind its calculator takes
+    # (`amounts_taken` in data/decisions.yaml: a donation credit takes a gift, not a ticket's price).
+    frame_kind_bar: float = 0.5
     frame_scope_bar: float = 0.8
     frame_scope_firm_bar: float = 0.95
     # A story read at least this likely to be New Zealand personal tax is answered even when the intent
@@ -485,6 +488,7 @@ def get_settings() -> Settings:
         query_memo_size=int(_env("NZTAX_QUERY_MEMO_SIZE", "512")),
         frame_bar=float(_env("NZTAX_FRAME_BAR", "0.7")),
         frame_certain_bar=float(_env("NZTAX_FRAME_CERTAIN_BAR", "0.5")),
+        frame_kind_bar=float(_env("NZTAX_FRAME_KIND_BAR", "0.5")),
         frame_scope_bar=float(_env("NZTAX_FRAME_SCOPE_BAR", "0.8")),
         frame_scope_firm_bar=float(_env("NZTAX_FRAME_SCOPE_FIRM_BAR", "0.95")),
         frame_scope_in_bar=float(_env("NZTAX_FRAME_SCOPE_IN_BAR", "0.4")),
