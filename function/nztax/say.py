@@ -36,6 +36,7 @@ from nztax.opening_fit import (covers, definition_denied, may_open, off_question
 from nztax.say_calc import (_difference, _per, calculation, lead_for, result_citations,  # noqa: F401
                             take_home_together, together_total)
 from nztax.understand import words
+from nztax.units import without_verdict
 from nztax.rule_changes import change_before
 from nztax.say_family import family_values, wff_sum
 
@@ -328,6 +329,7 @@ def fact(decision: Decision, rules: RuleBook, hits: list, current_year: str, too
         # and the one before. (A one-line question asks about now; a year named is given its own.)
         values["gc_change"] = gc_change(rules, (ks_year or year_rules).year)
     lead = fill(intent.lead, values) if intent and intent.lead and year_rules else None
+    lead = without_verdict(lead, decision.asked) if lead else lead  # (a verdict answers only whether)
     if lead and values.get("rule_sum") and lead.startswith(values["rule_sum"] + "Yes. "):
         # The sum on their own figures answers first; the rule's bare "Yes." after it answers nothing.
         lead = values["rule_sum"] + lead[len(values["rule_sum"]) + len("Yes. "):]

@@ -224,3 +224,22 @@ def test_an_asking_sentence_leaning_on_its_post_is_read_the_way_the_post_claims(
     # Family: a post claiming it is still paid keeps the verdict.
     assert opening_for(lead, "Is that true?", written_for="Is the WX allowance still paid?",
                        claim="A friend said the WX allowance is still paid. Is that true?") == lead
+
+
+def test_a_rules_verdict_opens_only_an_answer_to_whether():
+    """An intent's lead (units.without_verdict): its "No." answers whether crossing a threshold taxes
+    the whole income; to a question asking at what income, how much or which, the rule after it opens."""
+    from nztax.units import without_verdict
+
+    lead = "No. Only the part of your income over $53,500 is taxed at 30%."
+    rule = "Only the part of your income over $53,500 is taxed at 30%."
+    assert without_verdict(lead, "At what income does the 30% rate kick in?") == rule
+    assert without_verdict(lead, "How much of my pay gets the 30% rate?") == rule
+    assert without_verdict(lead, "I just got a raise - which part is taxed at 30%?") == rule
+    # Asked whether (or why, which the verdict answers too), it stays.
+    assert without_verdict(lead, "Does going over $53,500 mean all my income is taxed at 30%?") == lead
+    assert without_verdict(lead, "I got a raise, so is all my income taxed at 30% now?") == lead
+    assert without_verdict(lead, "Why is all my income taxed at 30% now?") == lead
+    assert without_verdict("Yes. It is taxable.", "What is taxed?") == "It is taxable."
+    assert without_verdict(rule, "At what income does it start?") == rule
+    assert without_verdict("No, not under that test.", "How much tax on the gain?") == "No, not under that test."
