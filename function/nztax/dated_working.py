@@ -24,7 +24,8 @@ CALCULATOR_LINK = re.compile(r"\[[^\]]*\]\((/calculators/[^)\s]*\?[^)\s]*)\)")
 # A worked figure as answers set it out ("the government contribution is **$250**").
 WORKED_FIGURE = re.compile(r"\*\*\$[\d,]+(?:\.\d+)?\*\*")
 AMOUNT = re.compile(r"\$[\d,]+(?:\.\d+)?")
-# A dollar amount or a rate as answers write them: what an answer's figures are compared by (rule_history too).
+# A dollar amount or a rate as answers write them: what an answer's figures are compared by (rule_history and
+# opening_fit too).
 WRITTEN_FIGURE = re.compile(AMOUNT.pattern + r"|\d+(?:\.\d+)?%")
 
 

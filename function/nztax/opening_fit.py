@@ -43,6 +43,7 @@ import re
 from pathlib import Path
 
 from nztax.cue_words import alternatives, exact_capitals
+from nztax.dated_working import WRITTEN_FIGURE
 from nztax.query_expansion import canonical_terms
 from nztax.sentences import sentences
 from nztax.understand import words
@@ -231,28 +232,25 @@ def states_aspect(sentence: str, aspects: frozenset[str]) -> bool:
     return any(_data()["aspects"][name][1].search(sentence) for name in aspects)
 
 
-# A figure as a question names it and a sentence states it: an amount of dollars or a percentage.
-FIGURE = re.compile(r"\$\s?\d[\d,]*(?:\.\d+)?|\b\d+(?:\.\d+)?%")
-# Where a sentence's clauses part: what one clause says of a figure is not said of another's.
-CLAUSE_BREAK = re.compile(r";")
-
-
 def _figures(text: str) -> frozenset[str]:
-    return frozenset(f.replace(" ", "").replace(",", "") for f in FIGURE.findall(text))
+    """The dollar amounts and percentages a text writes (`WRITTEN_FIGURE`), compared without commas.
+    (Not `FIGURE` above: any digit, the situation guard's test of whether a sentence states a figure.)"""
+    return frozenset(f.replace(",", "") for f in WRITTEN_FIGURE.findall(text))
 
 
 def says_aspect(question: str, sentence: str, aspects: frozenset[str]) -> bool:
     """Whether the sentence says what the question asks of its topic: it reads as saying one of the
     aspects (`states_aspect`), or it states the figure the question names in a clause that says that
     aspect of it (`of_figure` in the data: asked why 45% comes off, "without an IRD number it is
-    45%" gives the condition the figure holds under, which is why)."""
+    45%" gives the condition the figure holds under, which is why). What one clause (up to a ";")
+    says of a figure is not said of another clause's."""
     if states_aspect(sentence, aspects):
         return True
     of_figure = [_data()["of_figure"][name] for name in aspects if name in _data()["of_figure"]]
     named = _figures(question)
     if not of_figure or not named:
         return False
-    return any(named & _figures(clause) and any(p.search(clause) for p in of_figure) for clause in CLAUSE_BREAK.split(sentence))
+    return any(named & _figures(clause) and any(p.search(clause) for p in of_figure) for clause in sentence.split(";"))
 
 
 def asks_for_example(question: str) -> bool:

@@ -208,6 +208,10 @@ def test_a_figure_under_a_heading_setting_out_a_situation_opens_only_a_question_
     # (Under a heading naming no situation, a figure is read as before.)
     assert may_open("My boss told me my hourly rate is being reduced by $4. Is that allowed?", sentence,
                     _hit(sentence, section="What your employer does", title="Contribution rates"))
+    # A figure that is neither dollars nor a rate (how long the reduction lasts) is the situation's too.
+    lasting = "A reduction lasts from 3 to 12 months and can be renewed."
+    assert not may_open("My boss told me my hourly rate is being reduced by $4. Is that allowed?", lasting,
+                        _hit(lasting, section="What your employer does", title="Temporary rate reduction"))
 
 
 def test_shares_are_read_as_an_investment_not_the_verb_or_a_portion():
