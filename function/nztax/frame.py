@@ -219,9 +219,7 @@ def read_frame(text: str, slots: Slots, model, bar: float = 0.7, knows: Callable
     spans = [(a.start, a.end or a.start + len(a.text)) for a in slots.amounts]
     percents = [m for m in PERCENT.finditer(text) if not any(s <= m.start() < e for s, e in spans)]
     all_spans = spans + [(m.start(), m.end()) for m in percents]
-    # (A reader giving only each amount's likeliest kind, as test stubs do, gives no shares.)
-    read = (model.amount_readings(text, all_spans) if hasattr(model, "amount_readings")
-            else [(kind, owner, {}) for kind, owner in model.amounts(text, all_spans)])
+    read = model.amount_readings(text, all_spans)
     amounts = [FrameAmount(a.text, s, e, a.value, a.period, kind, ks, owner, os_, a.role, tuple(shares.items()))
                for a, (s, e), ((kind, ks), (owner, os_), shares) in zip(slots.amounts, spans, read)]
     # A percentage is a rate by its form; whose rate it is is read.

@@ -10,7 +10,8 @@ on the fly when they are missing or were made from other examples or another emb
 
     model = FrameModel.train(embedder)
     model.asks(["why is my tax so high?"])              # [('why', 0.93)]
-    model.amounts("my payslip shows $9,200 of PAYE", [(17, 23)])   # [(('tax_withheld', 0.8), ('me', 0.9))]
+    model.amount_readings("my payslip shows $9,200 of PAYE", [(17, 23)])
+    # [(('tax_withheld', 0.8), ('me', 0.9), {'tax_withheld': 0.8, 'income': 0.1, ...})]
 """
 
 from __future__ import annotations
@@ -234,13 +235,10 @@ class FrameModel:
         in_scope = float(p[reading.classes.index(IN_SCOPE)]) if IN_SCOPE in reading.classes else 0.0
         return reading.classes[best], float(p[best]), in_scope, reading.classes[others[0]] if others else "not_money"
 
-    def amounts(self, text: str, spans: list[tuple[int, int]]) -> list[tuple[tuple[str, float], tuple[str, float]]]:
-        """(kind, how sure), (owner, how sure) of each amount at these spans of the text."""
-        return [(kind, owner) for kind, owner, _ in self.amount_readings(text, spans)]
-
     def amount_readings(self, text: str, spans: list[tuple[int, int]]) -> list[tuple[tuple[str, float], tuple[str, float], dict]]:
-        """`amounts`, with how likely each amount is of every kind: a calculator that takes several kinds
-        (a KiwiSaver sum takes a pay or a contribution) asks how likely the amount is any of them."""
+        """(kind, how sure), (owner, how sure) of each amount at these spans of the text, and how likely
+        it is of every kind: a calculator that takes several kinds (a KiwiSaver sum takes a pay or a
+        contribution) asks how likely the amount is any of them."""
         if not spans:
             return []
         x = self.amount_features(text, spans)

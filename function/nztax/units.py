@@ -364,11 +364,9 @@ def opening_for(lead: str, question: str, read_yes_or_no: bool = False, written_
 _NO = re.compile(r"^No(?:[.,:;]|\s*[-–—])\s*")
 
 
-# A question asking what, which, how, when or where, not whether (data/cue_words.yaml, asks_not_whether).
-_NOT_WHETHER = re.compile(r"^(?:" + alternatives("asks_not_whether") + r")\b", re.I)
-# A verdict standing as a sentence of its own ("No. Only the part …"): the rule after it says the same
-# whole. ("No, not under the bright-line test …" and "No: the shares cost …" lean on it: kept.)
-_VERDICT_ALONE = re.compile(r"^(?:Yes|No)\.\s+(?=[A-Z])")
+# A question asking what, which, how, when or where, not whether (data/cue_words.yaml:
+# content_question_openers and asks_not_whether).
+_NOT_WHETHER = re.compile(r"^(?:" + alternatives("content_question_openers") + "|" + alternatives("asks_not_whether") + r")\b", re.I)
 
 
 def without_verdict(lead: str, question: str) -> str:
@@ -376,13 +374,17 @@ def without_verdict(lead: str, question: str) -> str:
     (crossing a threshold taxes the whole income), so to a question whose every asked sentence asks
     what, how or when instead ("At what income does the 30% rate start?") the sentence after it
     opens; the rule it states still says the same. Kept for a question asking whether or why anywhere,
-    and when the rule leans on the verdict (`_VERDICT_ALONE`)."""
-    asked, verdict = asked_clauses(question) or _parts(question), _VERDICT_ALONE.match(lead)
-    if verdict is None or asks_yes_or_no(question) or asks_yes_or_no_after_lead_in(question):
+    and when the rule leans on the verdict: only a verdict standing as a sentence of its own ("No.
+    Only the part …") goes; "No, not under the bright-line test …" and "No: the shares cost …" stay."""
+    asked, verdict = asked_clauses(question) or _parts(question), opening_verdict(lead)
+    rest = lead[len(verdict):]
+    if not (verdict.rstrip() in ("Yes.", "No.") and verdict != verdict.rstrip() and rest[:1].isupper()):
+        return lead
+    if asks_yes_or_no(question) or asks_yes_or_no_after_lead_in(question):
         return lead
     if not asked or not all(_NOT_WHETHER.match(_LABEL.sub("", part.strip(" \"'(-–—•*"))) for part in asked):
         return lead
-    return lead[verdict.end():]
+    return rest
 
 
 def opening_verdict(lead: str) -> str:

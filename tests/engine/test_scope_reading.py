@@ -40,7 +40,7 @@ class _RecordingModel:
         self.scope_texts = texts
         return "kiwisaver_scheme", 0.9, 0.05, "kiwisaver_scheme"
 
-    def amounts(self, text, spans):
+    def amount_readings(self, text, spans):
         return []
 
 
