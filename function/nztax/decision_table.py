@@ -174,11 +174,14 @@ def uncertain_inputs(inputs: list[FrameAmount], bar: float) -> list[FrameAmount]
     return [a for a in inputs if a.value not in sure]
 
 
-def _handed_over(decision, frame: QuestionFrame, pays_employee: Callable[[], bool], bar: float = 0.5) -> list:
+def _handed_over(decision, frame: QuestionFrame, pays_employee: Callable[[], bool], bar: float = 0.5,
+                 kind_bar: float = 0.5, sure_bar: float = 0.7) -> list:
     """The calculator calls handed to the poster to confirm: none when every figure they would run on
     is an example's (the link says "your figures", and an example's are not the poster's), and none
     that runs on a figure read, at least `bar` (NZTAX_FRAME_CERTAIN_BAR) sure, as someone else's beside
-    an income of the poster's own."""
+    an income of the poster's own. Each call carries only the figures its fields take (`link_arguments`);
+    one left with none of the post's figures is handed over unfilled when a figure is asked, else not at
+    all (a link to type figures into answers no question that asks none)."""
     inputs = frame.inputs_of(input_amounts(decision.slots))
     if inputs and all(a.owner == EXAMPLE_OWNER for a in inputs):
         return []
@@ -188,8 +191,51 @@ def _handed_over(decision, frame: QuestionFrame, pays_employee: Callable[[], boo
     if pays_employee():
         # A payment an employer makes is not a year's income: only the extra-pay calculator takes it
         # as what it is (a sum on it needs the pay around it, which the poster confirms there).
-        return [call for call in calls if call[0] == EXTRA_PAY_TOOL]
-    return calls
+        calls = [call for call in calls if call[0] == EXTRA_PAY_TOOL]
+    linked = [(name, link_arguments(decision, frame, name, args, bar, kind_bar, sure_bar)) for name, args in calls]
+    return [(name, args) for name, args in linked if frame.asks_figure or any(_number(v) is not None for v in args.values())]
+
+
+def _linked(decision, frame: QuestionFrame, pays_employee: Callable[[], bool], settings) -> list:
+    return _handed_over(decision, frame, pays_employee, settings.frame_certain_bar, settings.frame_kind_bar, settings.frame_bar)
+
+
+def link_arguments(decision, frame: QuestionFrame, tool: str, arguments: dict, bar: float, kind_bar: float,
+                   sure_bar: float) -> dict:
+    """A handed-over call's arguments less each figure of the post that the field it fills does not take.
+    The same kind check as a calculation's (`amounts_taken`; `not_taken`'s bars), except that the number
+    grammar's word for a kind taken ("earn") is not enough on its own: a hand-over is made because the
+    figures were not certain enough to calculate on, so the learned reading must put the amount among the
+    field's kinds too. A field is filled only when every place the post writes its figure (as written, or
+    as a year's worth) reads so, and as the figure of the one asked about (`bar` sure; never an
+    example's): a balance, a threshold, a price or another person's income never fills an income field.
+    A figure the post does not write (a sum of its incomes, a pay worked from a salary, a default) is the
+    engine's and stays."""
+    slots = decision.slots
+    written = [a for a in slots.amounts if not a.questioned]
+    owners = _asked_about(frame.inputs_of(input_amounts(slots)), bar)
+    out = {}
+    for argument, value in arguments.items():
+        figure = _number(value)
+        places = frame.inputs_of([a for a in written if figure is not None and figure in (a.value, slots.annual(a))])
+        asked = [a for a in places if a.owner in owners and a.owner_sure >= bar]
+        unsure = [a for a in places if a not in asked and not _someone_elses(a, bar)]
+        if not places or asked and not unsure and all(_fills(a, table().takes(tool, argument), kind_bar, sure_bar) for a in asked):
+            out[argument] = value
+    return out
+
+
+def _fills(a: FrameAmount, kinds: tuple[str, ...], kind_bar: float, sure_bar: float) -> bool:
+    """Whether the learned reading puts an amount among a field's kinds: at least `kind_bar` likely, or
+    `sure_bar` sure when the number grammar names it another kind ("I paid", "in the bank")."""
+    named = grammar_kind(a.role)
+    return a.taken_as(kinds) >= (sure_bar if named is not None and named not in kinds else kind_bar)
+
+
+def _asked_about(inputs: list[FrameAmount], bar: float) -> tuple[str, ...]:
+    """Whose figures a calculation is about: the asker's or their partner's, or the other person's when
+    every income is someone else's ("my employee earns ...")."""
+    return INCOME_OWNERS if not inputs or not all(_someone_elses(a, bar) for a in inputs) else ("someone_else",)
 
 
 def _number(value) -> Decimal | None:
@@ -441,12 +487,17 @@ def _apply_row(decision, frame: QuestionFrame, settings, trace: Trace, redecide,
         if out.action == "calculate":
             out = replace(out, stated=[a for a in frame.stated()])
         elif out.action != "decline":
-            out = replace(out, handed_over=_handed_over(decision, frame, pays_employee, settings.frame_certain_bar), action="topic", calls=[])
+            out = replace(out, handed_over=_linked(decision, frame, pays_employee, settings), action="topic", calls=[])
     elif row.then == "hand_over":
-        out = replace(decision, action="topic", calls=[], handed_over=_handed_over(decision, frame, pays_employee, settings.frame_certain_bar))
+        out = replace(decision, action="topic", calls=[], handed_over=_linked(decision, frame, pays_employee, settings))
         inputs = frame.inputs_of(input_amounts(decision.slots))
         if not out.handed_over and decision.calls:
-            trace.notes.append("the figures are an example's or not the asker's: neither worked on nor handed to a calculator as theirs")
+            trace.notes.append("no calculator link: the figures are an example's, not the asker's or of no kind its fields take, "
+                               "and no figure is asked")
+        left = [f"{name}.{arg}" for name, linked in out.handed_over for n, args in decision.calls[:1] if n == name
+                for arg in args if arg not in linked]
+        if left:
+            trace.notes.append(f"left out of the calculator link (not of a kind the field takes): {', '.join(left)}")
         if not facts.answers_ask:
             asked = ", ".join(f"{a} {sure:.2f}" for a, sure in zip(frame.asks_each, frame.asks_each_sure or [1.0] * len(frame.asks_each)))
             trace.notes.append(f"a calculation does not answer what is surely asked ({asked})")

@@ -21,6 +21,15 @@ def rule_without_year_figures(decision) -> bool:
     return bool(frame.get("story"))
 
 
+def _year_said(decision) -> str:
+    """Which tax year a handed-over link is set to, and why: the year the post (or the request, or an
+    earlier turn) names, else the current one, the calculators' default."""
+    source = getattr(decision, "tax_year_source", None)
+    why = {"question": "the year your post names", "request": "the year asked for",
+           "history": "the year named earlier"}.get(source, "the current tax year")
+    return f"set to {decision.tax_year}, {why}"
+
+
 def frame_notes(result, decision):
     if result.status != "answered":
         return result
@@ -35,12 +44,19 @@ def frame_notes(result, decision):
         if link is None:
             continue
         page = CALCULATOR_PAGES[name].name
+        year = _year_said(decision)
         # (Handed over because the post asks about the rule, or because which of its figures is the
         # income is not certain: either way the poster confirms the figures, not the engine.)
-        result.answer = (f"{result.answer.rstrip()}\n\nI haven't worked a figure out on your amounts: which of them "
-                         f"the calculation should use is yours to confirm. [Check your figures in the {page} "
-                         f"calculator]({link}).")
-        action = f"[Open the {page} calculator with your figures]({link})"
+        if any(isinstance(v, (int, float)) and not isinstance(v, bool) for v in args.values()):
+            said = (f"I haven't worked a figure out on your amounts: which of them the calculation should use is "
+                    f"yours to confirm. [Check your figures in the {page} calculator]({link}) ({year}).")
+            action = f"[Open the {page} calculator with your figures]({link})"
+        else:
+            # (None of the post's figures reads as one the calculator takes: nothing is filled in for them.)
+            said = (f"I haven't worked a figure out: none of the amounts in your post is surely one the calculation "
+                    f"takes. [Enter your figures in the {page} calculator]({link}) ({year}).")
+            action = f"[Open the {page} calculator]({link})"
+        result.answer = f"{result.answer.rstrip()}\n\n{said}"
         result.next_actions = [action] + [a for a in result.next_actions if a != action][: MAX_NEXT_ACTIONS - 1]
         break
     stated = [a for a in decision.stated if a.kind in KIND_WORDS]

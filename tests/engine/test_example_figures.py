@@ -263,6 +263,7 @@ def test_a_figure_read_surely_as_someone_elses_is_not_handed_over_as_the_posters
     slots = SimpleNamespace(amounts=[Money(text=t, value=Decimal(v), period="annual", period_stated=True, start=s, end=s + 8,
                                            role="income") for t, v, s in (("$100,000", 100000, 9), ("$50,000", 50000, 30))])
     calls = [("calculate_income_tax", {"taxable_income": 100000.0}), ("calculate_income_tax", {"taxable_income": 50000.0})]
+    slots.annual = lambda a: a.value
     decision = SimpleNamespace(slots=slots, calls=calls)
     assert _handed_over(decision, frame_with("me"), lambda: False) == calls
     assert _handed_over(decision, frame_with("someone_else"), lambda: False) == calls[1:]
