@@ -180,8 +180,9 @@ def _handed_over(decision, frame: QuestionFrame, pays_employee: Callable[[], boo
     is an example's (the link says "your figures", and an example's are not the poster's), and none
     that runs on a figure read, at least `bar` (NZTAX_FRAME_CERTAIN_BAR) sure, as someone else's beside
     an income of the poster's own. Each call carries only the figures its fields take (`link_arguments`);
-    one left with none of the post's figures is handed over unfilled when a figure is asked, else not at
-    all (a link to type figures into answers no question that asks none)."""
+    one left with none of the post's figures is handed over unfilled when a figure (or a check of one) is
+    asked, read at least `sure_bar` (NZTAX_FRAME_BAR) sure, else not at all: a link to type figures into
+    answers no question that does not surely ask for one."""
     inputs = frame.inputs_of(input_amounts(decision.slots))
     if inputs and all(a.owner == EXAMPLE_OWNER for a in inputs):
         return []
@@ -193,7 +194,8 @@ def _handed_over(decision, frame: QuestionFrame, pays_employee: Callable[[], boo
         # as what it is (a sum on it needs the pay around it, which the poster confirms there).
         calls = [call for call in calls if call[0] == EXTRA_PAY_TOOL]
     linked = [(name, link_arguments(decision, frame, name, args, bar, kind_bar, sure_bar)) for name, args in calls]
-    return [(name, args) for name, args in linked if frame.asks_figure or any(_number(v) is not None for v in args.values())]
+    figure_asked = bool({"figure", "check"} & set(frame.asks_surely(sure_bar)))
+    return [(name, args) for name, args in linked if figure_asked or any(_number(v) is not None for v in args.values())]
 
 
 def _linked(decision, frame: QuestionFrame, pays_employee: Callable[[], bool], settings) -> list:
