@@ -495,11 +495,11 @@ def _apply_row(decision, frame: QuestionFrame, settings, trace: Trace, redecide,
         inputs = frame.inputs_of(input_amounts(decision.slots))
         if not out.handed_over and decision.calls:
             trace.notes.append("no calculator link: the figures are an example's, not the asker's or of no kind its fields take, "
-                               "and no figure is asked")
-        left = [f"{name}.{arg}" for name, linked in out.handed_over for n, args in decision.calls[:1] if n == name
-                for arg in args if arg not in linked]
-        if left:
-            trace.notes.append(f"left out of the calculator link (not of a kind the field takes): {', '.join(left)}")
+                               "and no figure is surely asked")
+        for name, linked in out.handed_over[:1]:  # (the one the answer links)
+            left = [arg for arg in next(args for n, args in decision.calls if n == name) if arg not in linked]
+            if left:
+                trace.notes.append(f"left out of the {name} link (not of a kind the field takes): {', '.join(left)}")
         if not facts.answers_ask:
             asked = ", ".join(f"{a} {sure:.2f}" for a, sure in zip(frame.asks_each, frame.asks_each_sure or [1.0] * len(frame.asks_each)))
             trace.notes.append(f"a calculation does not answer what is surely asked ({asked})")
