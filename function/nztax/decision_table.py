@@ -240,6 +240,15 @@ def _asked_about(inputs: list[FrameAmount], bar: float) -> tuple[str, ...]:
     return INCOME_OWNERS if not inputs or not all(_someone_elses(a, bar) for a in inputs) else ("someone_else",)
 
 
+def set_beside(decision, frame: QuestionFrame) -> list[FrameAmount]:
+    """The figures the poster states to set beside the engine's own (`frame.stated`), less any whose figure
+    (as written, or as a year's worth) a calculation runs on: that one is the input, whatever kind the
+    learned reading leans to (a weekly pay read as tax taken off 0.58), and is not "not used as income"."""
+    worked = {_number(v) for _, args in decision.calls for v in args.values()} - {None}
+    slots = decision.slots
+    return [a for a in frame.stated() if not any(m.start == a.start and {m.value, slots.annual(m)} & worked for m in slots.amounts)]
+
+
 def _number(value) -> Decimal | None:
     return Decimal(str(value)) if isinstance(value, (int, float, Decimal)) and not isinstance(value, bool) else None
 
@@ -487,7 +496,7 @@ def _apply_row(decision, frame: QuestionFrame, settings, trace: Trace, redecide,
         set_aside = [a.text for a in frame.amounts if a.start not in facts.kept and a.role in INCOME_LIKE_ROLES]
         trace.notes.append(f"set aside as not the asker's income: {', '.join(set_aside)}")
         if out.action == "calculate":
-            out = replace(out, stated=[a for a in frame.stated()])
+            out = replace(out, stated=set_beside(out, frame))
         elif out.action != "decline":
             out = replace(out, handed_over=_linked(decision, frame, pays_employee, settings), action="topic", calls=[])
     elif row.then == "hand_over":
@@ -517,5 +526,5 @@ def _apply_row(decision, frame: QuestionFrame, settings, trace: Trace, redecide,
         out = replace(decision, rule_results={}, calls=[])
         trace.notes.append("the rule is not worked on one of the post's several figures")
     elif row.then == "check":
-        out = replace(decision, stated=list(frame.stated()))
+        out = replace(decision, stated=set_beside(decision, frame))
     return out

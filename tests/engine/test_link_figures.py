@@ -124,3 +124,19 @@ def test_family_a_figure_of_another_kind_added_to_a_story_never_reaches_the_link
 def test_family_the_same_figure_written_another_way_gives_the_same_link(engine, salary):
     assert _linked_figures(engine, STORY.format(salary=salary, other="")) == \
         _linked_figures(engine, STORY.format(salary="$78,000", other=""))
+
+
+def test_a_stated_figure_the_calculation_runs_on_is_not_set_beside_it_as_not_income():
+    from nztax.decision_table import set_beside
+
+    pay = _amount("$500.99", 8, Decimal("500.99"), {"tax_withheld": 0.58, "income": 0.42})
+    taken = _amount("$90", 30, 90, {"tax_withheld": 0.9, "income": 0.1}, role="other")
+    frame = QuestionFrame(asks="figure", asks_sure=0.9, asking=("PAYE?",), asks_each=("figure",), amounts=(pay, taken),
+                          tax_year=None, year_text=None, conditions=(), scope="nz_tax", scope_sure=0.9)
+    slots = SimpleNamespace(amounts=[Money(text=a.text, value=a.value, period="weekly", period_stated=True, start=a.start,
+                                           end=a.end, role=a.role) for a in (pay, taken)], annual=lambda a: a.value * 52)
+    decision = SimpleNamespace(slots=slots, calls=[("calculate_paye", {"gross_pay": 500.99, "pay_frequency": "weekly"})])
+    assert [a.text for a in set_beside(decision, frame)] == ["$90"]
+    # Worked as a year's worth, it is the input all the same.
+    decision.calls = [("calculate_income_tax", {"taxable_income": float(Decimal("500.99") * 52)})]
+    assert [a.text for a in set_beside(decision, frame)] == ["$90"]
