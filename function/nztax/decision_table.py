@@ -210,7 +210,8 @@ def link_arguments(decision, frame: QuestionFrame, tool: str, arguments: dict, b
     figures were not certain enough to calculate on, so the learned reading must put the amount among the
     field's kinds too. A field is filled only when every place the post writes its figure (as written, or
     as a year's worth) reads so, and as the figure of the one asked about (`bar` sure; never an
-    example's): a balance, a threshold, a price or another person's income never fills an income field.
+    example's), leaving aside the places read surely as someone else's when one is theirs ("my brother
+    earns the same"): a balance, a threshold, a price or another person's income never fills an income field.
     A figure the post does not write (a sum of its incomes, a pay worked from a salary, a default) is the
     engine's and stays."""
     slots = decision.slots
