@@ -334,6 +334,11 @@ class Settings:
     # A post the intent reading declines, which the scope reading is sure (`frame_scope_bar`) is New
     # Zealand personal tax: its surely read asking sentence's unit answers at this score, twice the margin.
     asked_unit_over_decline: float = 0.95
+    # A decline unit (decline_units.py) declines a question the engine would answer when the question,
+    # or one of its asking sentences, is at least this near one of its wordings and leads the nearest
+    # answer unit's wording by the margin.
+    decline_unit_score: float = 0.55
+    decline_unit_margin: float = 0.05
     # A post of several sentences naming a situation: the lead a unit for that situation needs over
     # the next when its asking sentences and the whole post are both nearest it (two readings agree).
     asked_situation_agreed_margin: float = 0.0
@@ -511,6 +516,8 @@ def get_settings() -> Settings:
         asked_unit_post_least=float(_env("NZTAX_ASKED_UNIT_POST_LEAST", "0.6")),
         asked_unit_unsure_bar=float(_env("NZTAX_ASKED_UNIT_UNSURE_BAR", "0.5")),
         asked_unit_over_decline=float(_env("NZTAX_ASKED_UNIT_OVER_DECLINE", "0.95")),
+        decline_unit_score=float(_env("NZTAX_DECLINE_UNIT_SCORE", "0.55")),
+        decline_unit_margin=float(_env("NZTAX_DECLINE_UNIT_MARGIN", "0.05")),
         asked_situation_agreed_margin=float(_env("NZTAX_ASKED_SITUATION_AGREED_MARGIN", "0.0")),
         unit_topic_lexical_weight=float(_env("NZTAX_UNIT_TOPIC_LEXICAL_WEIGHT", "0.15")),
         unit_topic_margin=float(_env("NZTAX_UNIT_TOPIC_MARGIN", "0.0")),
