@@ -9,7 +9,9 @@ reads as a decline unit.
 A question the engine would answer with a fact, a topic or an ask-back (never a sum it works out, a
 refusal or a decline already) is declined when the question, or one of its asking sentences, is at
 least `decline_unit_score` near a decline unit's wording and nearer it by `decline_unit_margin` than
-any answer unit's wording (no reading compared: the nearest unit's cosine, as the decline's is).
+any answer unit's wording (no reading compared: the nearest unit's cosine, as the decline's is). A
+post is read whole only when none of its asking sentences reads as an answer unit's question: "My
+employer never gave me payslips. How can I check the PAYE taken?" asks a tax question in a story about pay.
 The answer units are the competition: a tax question about the same payment or home stands nearer
 its own unit, so only a question nearer the other body's subject than any New Zealand tax rule we
 answer is turned away. The trace's row is `decline_unit_nearer`, with the wording it read as.
@@ -55,22 +57,29 @@ class DeclineUnits:
         vectors = np.stack([np.asarray(embed(q), dtype=np.float32) for _, q in rows]) if rows else np.zeros((0, 1), np.float32)
         return cls(rows, vectors)
 
-    def read(self, texts: list[tuple[str, object]], unit_cosines, score: float, margin: float) -> DeclineReading | None:
-        """The reading of whichever text (with its vector) leads its nearest answer unit by the most,
-        when it is at least `score` near a decline unit and leads by at least `margin`."""
-        best = None
-        for text, vector in texts:
-            if vector is None or not self.rows:
-                continue
-            vector = np.asarray(vector, dtype=np.float32)
-            cosines = self.vectors @ vector
-            row = int(np.argmax(cosines))
-            nearest_unit = float(np.max(unit_cosines(vector)))
-            reading = DeclineReading(self.rows[row][0], self.rows[row][1], text, float(cosines[row]), nearest_unit)
-            if reading.score >= score and reading.score - reading.unit_score >= margin and (
-                    best is None or reading.score - reading.unit_score > best.score - best.unit_score):
-                best = reading
-        return best
+    def reading(self, text: str, vector, unit_cosines) -> DeclineReading | None:
+        """The decline unit `text` (with its vector) is nearest, with that cosine and the nearest answer unit's."""
+        if vector is None or not self.rows:
+            return None
+        vector = np.asarray(vector, dtype=np.float32)
+        cosines = self.vectors @ vector
+        row = int(np.argmax(cosines))
+        return DeclineReading(self.rows[row][0], self.rows[row][1], text, float(cosines[row]),
+                              float(np.max(unit_cosines(vector))))
+
+    def read(self, asked: list[tuple[str, object]], unit_cosines, score: float, margin: float,
+             whole: tuple[str, object] | None = None) -> DeclineReading | None:
+        """The reading of whichever asking text (with its vector) leads its nearest answer unit by the most,
+        when it is at least `score` near a decline unit and leads by at least `margin`. The `whole` post
+        is read too unless one of its asking sentences reads as an answer unit's question (at least
+        `score` near it, and nearer than to any decline unit): a post asking a tax question of its own
+        is not declined for the story around it, while one whose asking sentence names nothing ("Do I
+        have to let them in?") is read with the story that names it."""
+        readings = [r for r in (self.reading(t, v, unit_cosines) for t, v in asked) if r is not None]
+        if whole is not None and not any(r.unit_score >= max(score, r.score) for r in readings):
+            readings += [r for r in (self.reading(*whole, unit_cosines),) if r is not None]
+        kept = [r for r in readings if r.score >= score and r.score - r.unit_score >= margin]
+        return max(kept, key=lambda r: r.score - r.unit_score, default=None)
 
 
 def overrule(engine, decision, frame, vector, mode: str = "offline"):
@@ -85,9 +94,11 @@ def overrule(engine, decision, frame, vector, mode: str = "offline"):
     units = getattr(engine, "_decline_units", None)
     if units is None:  # (read on first need; two threads building it at once build the same thing)
         units = engine._decline_units = DeclineUnits.load(engine.retriever.embed_query)
-    texts = [(decision.question, vector)] + [(s, engine.retriever.embed_query(s)) for s in frame.asking
-                                             if s != decision.question]
-    found = units.read(texts, matcher.unit_cosines, engine.settings.decline_unit_score, engine.settings.decline_unit_margin)
+    # A post is read by what it asks (a sentence leaning on its story with the opening joined: leaning.py),
+    # not by its story: "My employer never gave me payslips." tells, "How can I check the PAYE taken?" asks.
+    asked = [frame.read_as(s) for s in frame.asking if s != decision.question]
+    found = units.read([(s, engine.retriever.embed_query(s)) for s in asked], matcher.unit_cosines,
+                       engine.settings.decline_unit_score, engine.settings.decline_unit_margin, (decision.question, vector))
     if found is None:
         return decision
     if decision.trace is not None:

@@ -30,9 +30,21 @@ def test_a_decline_unit_needs_its_score_and_a_lead_over_every_answer_unit(vector
 
 
 def test_the_asking_sentence_that_leads_most_is_the_reading():
-    texts = [("whole", np.array((0.6, 0.0), dtype=np.float32)), ("asked", np.array((0.0, 0.9), dtype=np.float32))]
+    texts = [("first", np.array((0.6, 0.0), dtype=np.float32)), ("second", np.array((0.0, 0.9), dtype=np.float32))]
     found = _units().read(texts, lambda v: np.array([0.4]), score=0.55, margin=0.05)
-    assert found.subject == "tax_procedure" and found.text == "asked"
+    assert found.subject == "tax_procedure" and found.text == "second"
+
+
+@pytest.mark.parametrize("asked_unit, declined", [
+    (0.3, True),    # the asking sentence names nothing a unit answers: the story names the subject
+    (0.7, False),   # the asking sentence reads as an answer unit's question: a tax question in a story
+])
+def test_the_whole_post_is_read_only_when_no_asking_sentence_reads_as_a_unit(asked_unit, declined):
+    asked = np.array((0.2, 0.0), dtype=np.float32)
+    whole = ("whole", np.array((0.9, 0.0), dtype=np.float32))
+    found = _units().read([("asked", asked)], lambda v: np.array([asked_unit if v is asked else 0.4]),
+                          score=0.55, margin=0.05, whole=whole)
+    assert (found is not None and found.text == "whole") is declined
 
 
 def test_every_subject_in_the_data_has_somewhere_to_go():
@@ -47,6 +59,8 @@ def test_every_subject_in_the_data_has_somewhere_to_go():
     ("Inland Revenue wants to audit my last three returns. Do I have to let them into my house, and what are my rights?",
      "tax_procedure"),
     ("My old boss still hasn't given me my last payslip or paid out my leave. Who can help me get it?", "employment_law"),
+    ("Inland Revenue has opened an investigation into my business. Can they turn up at my office?", "tax_procedure"),
+    ("My employer never gave me payslips. How can I check how much PAYE was taken from my wages last year?", None),
     # The same subjects asked as New Zealand tax questions: answered.
     ("Can I claim the cost of a tax agent in my return?", None),
     ("My employer paid out my annual leave when I left. Why was so much tax taken off?", None),
@@ -57,7 +71,7 @@ def test_family_another_bodys_subject_declined_there_its_tax_answered(engine, qu
     result = engine.answer(question)
     rows = (result.trace or {}).get("rows", [])
     if subject is None:
-        assert ROW not in rows and result.status == "answered", result.answer
+        assert ROW not in rows and result.status != "out_of_scope", result.answer
     else:
         assert ROW in rows and result.status == "out_of_scope", result.trace
         assert table().scopes[subject]["where"] in result.answer
