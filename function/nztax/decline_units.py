@@ -72,13 +72,14 @@ class DeclineUnits:
         """The reading of whichever asking text (with its vector) leads its nearest answer unit by the most,
         when it is at least `score` near a decline unit and leads by at least `margin`. The `whole` post
         is read too unless one of its asking sentences reads as an answer unit's question (at least
-        `score` near it, and nearer than to any decline unit): a post asking a tax question of its own
-        is not declined for the story around it, while one whose asking sentence names nothing ("Do I
-        have to let them in?") is read with the story that names it."""
-        readings = [r for r in (self.reading(t, v, unit_cosines) for t, v in asked) if r is not None]
-        if whole is not None and not any(r.unit_score >= max(score, r.score) for r in readings):
-            readings += [r for r in (self.reading(*whole, unit_cosines),) if r is not None]
-        kept = [r for r in readings if r.score >= score and r.score - r.unit_score >= margin]
+        `score` near it, and nearer than to any decline unit), and then needs twice the margin: a post
+        asking a tax question of its own is not declined for the story around it, while one whose
+        asking sentence names nothing ("Do I have to let them in?") is read with the story naming it."""
+        readings = [(r, margin) for r in (self.reading(t, v, unit_cosines) for t, v in asked) if r is not None]
+        if whole is not None and not any(r.unit_score >= max(score, r.score) for r, _ in readings):
+            # (A story read whole carries its telling too: twice the margin, as a unit over a decline needs.)
+            readings += [(r, 2 * margin) for r in (self.reading(*whole, unit_cosines),) if r is not None]
+        kept = [r for r, lead in readings if r.score >= score and r.score - r.unit_score >= lead]
         return max(kept, key=lambda r: r.score - r.unit_score, default=None)
 
 
@@ -97,8 +98,9 @@ def overrule(engine, decision, frame, vector, mode: str = "offline"):
     # A post is read by what it asks (a sentence leaning on its story with the opening joined: leaning.py),
     # not by its story: "My employer never gave me payslips." tells, "How can I check the PAYE taken?" asks.
     asked = [frame.read_as(s) for s in frame.asking if s != decision.question]
-    found = units.read([(s, engine.retriever.embed_query(s)) for s in asked], matcher.unit_cosines,
-                       engine.settings.decline_unit_score, engine.settings.decline_unit_margin, (decision.question, vector))
+    found = units.read([(s, engine.retriever.embed_query(s)) for s in asked] or [(decision.question, vector)],
+                       matcher.unit_cosines, engine.settings.decline_unit_score, engine.settings.decline_unit_margin,
+                       (decision.question, vector) if asked else None)
     if found is None:
         return decision
     if decision.trace is not None:

@@ -47,6 +47,15 @@ def test_the_whole_post_is_read_only_when_no_asking_sentence_reads_as_a_unit(ask
     assert (found is not None and found.text == "whole") is declined
 
 
+@pytest.mark.parametrize("nearest_unit, declined", [(0.8, True), (0.86, False)])
+def test_a_story_read_whole_needs_twice_the_margin(nearest_unit, declined):
+    # 0.06 ahead of the nearest answer unit: enough for an asking sentence, not for a whole story.
+    whole = ("whole", np.array((0.92, 0.0), dtype=np.float32))
+    found = _units().read([("asked", np.array((0.1, 0.0), dtype=np.float32))],
+                          lambda v: np.array([0.3 if v[0] < 0.5 else nearest_unit]), score=0.55, margin=0.05, whole=whole)
+    assert (found is not None) is declined
+
+
 def test_every_subject_in_the_data_has_somewhere_to_go():
     from nztax.decline_units import DATA_FILE
     from nztax.yaml_data import load_yaml
