@@ -6,8 +6,8 @@ system has), the engine (its query embedder and unit matcher), a settled decisio
 question's vector. Out: `overrule(...)` -> the decision, declined to that subject when the question
 reads as a decline unit.
 
-A question the engine would answer with a fact, a topic or an ask-back (never a sum it works out, a
-refusal or a decline already) is declined when the question, or one of its asking sentences, is at
+A question the engine would answer with a fact, a topic or an ask-back (never a sum it works out or
+a rule it works on stated figures, a refusal or a decline already) is declined when the question, or one of its asking sentences, is at
 least `decline_unit_score` near a decline unit's wording and nearer it by `decline_unit_margin` than
 any answer unit's wording (no reading compared: the nearest unit's cosine, as the decline's is). A
 post is read whole only when none of its asking sentences reads as an answer unit's question: "My
@@ -87,7 +87,8 @@ def overrule(engine, decision, frame, vector, mode: str = "offline"):
     """`decision`, declined to a decline unit's subject when the question or an asking sentence reads
     as that unit (module docstring); otherwise unchanged. Offline only: in LLM mode the model reads
     the subject (its recorded exchanges were made without decline units)."""
-    if mode != "offline" or decision.action not in OVERRULED or decision.calls or decision.used_history or frame is None:
+    if (mode != "offline" or decision.action not in OVERRULED or decision.calls or decision.rule_results
+            or decision.used_history or frame is None):
         return decision
     matcher = engine.unit_matcher
     if matcher.vectors is None or engine.embedder is None:
