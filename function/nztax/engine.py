@@ -30,8 +30,8 @@ from typing import Any
 
 import numpy as np
 
-from nztax import (answer_evidence, applies, asked_parts, calculator_links, composer, engine_parts, guard, leaning,
-                   llm_answer, nothing_found, rule_history, say, tax_side, unit_choice, units)
+from nztax import (answer_evidence, applies, asked_parts, calculator_links, composer, decline_units, engine_parts, guard,
+                   leaning, llm_answer, nothing_found, rule_history, say, tax_side, unit_choice, units)
 from nztax.embedders import get_embedder
 from nztax.frame_notes import frame_notes, rule_without_year_figures
 from nztax.short_query import search_box_question
@@ -357,10 +357,10 @@ class Engine:
         current = current_tax_year()
         proposal, vector = self._propose(question, history, tax_year)
         frame = self.read_frame(proposal)
-        decision = self.settle(proposal, frame, history)
+        # (A question nearer another body's subject than any answer unit is declined there: decline_units.py.)
+        decision = decline_units.overrule(self, self.settle(proposal, frame, history), frame, vector, mode)
         if not history and unknown_words(decision, self.vocabulary, self.settings.unknown_words_share):
             decision = as_unread(decision)  # (letters, a keyboard mash, words no page or unit uses)
-
         result = outcome = None
         serve_units = self.settings.units_serve  # (0: no unit, nor a stored FAQ answer (a unit's), answers)
         if mode == "llm" and self.settings.llm_model:

@@ -67,6 +67,8 @@ Tax figures never live here: they are in `nztax/rules/*.yaml`.
 | NZTAX_LEAD_YIELD | 0.5 | a fact answer no unit matched: how much more a retrieved sentence must score against the question than the intent lead's best sentence to open the answer instead (lead_choice.py) |
 | NZTAX_UNIT_OVER_DECLINE | 1.1 | Ask box: least unit score (and twice the margin) for a unit to answer a question the engine would decline as another subject |
 | NZTAX_ASKED_UNIT_OVER_DECLINE | 0.95 | Ask box: least score of a post's asking sentence (and twice `NZTAX_ASKED_UNIT_MARGIN`) for its unit to answer a post the engine would decline, when the scope reading is sure it is New Zealand personal tax |
+| NZTAX_DECLINE_UNIT_SCORE | 0.55 | Ask box: least cosine of a question or an asking sentence to a decline unit's wording (decline_units.py) for it to be declined to that unit's subject |
+| NZTAX_DECLINE_UNIT_MARGIN | 0.05 | Ask box: how much nearer a decline unit's wording than any answer unit's it must be (twice for a story read whole) |
 | NZTAX_RRF_K | 10 | reciprocal rank fusion constant (10: best on the development part of the held-out queries, docs/retrieval.md) |
 | NZTAX_RRF_WEIGHT_BM25 | 1.0 | weight of the BM25 ranking in fusion |
 | NZTAX_RRF_WEIGHT_DENSE | 1.0 | weight of the dense ranking in fusion |
@@ -334,6 +336,11 @@ class Settings:
     # A post the intent reading declines, which the scope reading is sure (`frame_scope_bar`) is New
     # Zealand personal tax: its surely read asking sentence's unit answers at this score, twice the margin.
     asked_unit_over_decline: float = 0.95
+    # A decline unit (decline_units.py) declines a question the engine would answer when the question,
+    # or one of its asking sentences, is at least this near one of its wordings and leads the nearest
+    # answer unit's wording by the margin.
+    decline_unit_score: float = 0.55
+    decline_unit_margin: float = 0.05
     # A post of several sentences naming a situation: the lead a unit for that situation needs over
     # the next when its asking sentences and the whole post are both nearest it (two readings agree).
     asked_situation_agreed_margin: float = 0.0
@@ -511,6 +518,8 @@ def get_settings() -> Settings:
         asked_unit_post_least=float(_env("NZTAX_ASKED_UNIT_POST_LEAST", "0.6")),
         asked_unit_unsure_bar=float(_env("NZTAX_ASKED_UNIT_UNSURE_BAR", "0.5")),
         asked_unit_over_decline=float(_env("NZTAX_ASKED_UNIT_OVER_DECLINE", "0.95")),
+        decline_unit_score=float(_env("NZTAX_DECLINE_UNIT_SCORE", "0.55")),
+        decline_unit_margin=float(_env("NZTAX_DECLINE_UNIT_MARGIN", "0.05")),
         asked_situation_agreed_margin=float(_env("NZTAX_ASKED_SITUATION_AGREED_MARGIN", "0.0")),
         unit_topic_lexical_weight=float(_env("NZTAX_UNIT_TOPIC_LEXICAL_WEIGHT", "0.15")),
         unit_topic_margin=float(_env("NZTAX_UNIT_TOPIC_MARGIN", "0.0")),

@@ -1,0 +1,86 @@
+"""Decline units (decline_units.py): a question nearer another body's subject than any answer unit is
+declined there; the same subject asked as a New Zealand tax question keeps its answer. The questions
+here are written for the mechanism in words none of the decline units uses."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from nztax.decision_table import table
+from nztax.decline_units import ROW, DeclineUnits
+
+
+def _units():
+    # Two decline wordings on the axes x and y; answer units are compared through `unit_cosines`.
+    return DeclineUnits([("employment_law", "x"), ("tax_procedure", "y")], np.eye(2, dtype=np.float32))
+
+
+@pytest.mark.parametrize("vector, nearest_unit, subject", [
+    ((0.9, 0.1), 0.5, "employment_law"),   # near a decline wording, well clear of every answer unit
+    ((0.1, 0.8), 0.7, "tax_procedure"),    # 0.1 clear of the nearest answer unit
+    ((0.1, 0.8), 0.78, None),              # 0.02 clear: under the margin
+    ((0.9, 0.1), 0.88, None),              # an answer unit as near: the unit's question, not the other body's
+    ((0.5, 0.1), 0.2, None),               # clear of the units but near no decline wording
+])
+def test_a_decline_unit_needs_its_score_and_a_lead_over_every_answer_unit(vector, nearest_unit, subject):
+    found = _units().read([("q", np.array(vector, dtype=np.float32))], lambda v: np.array([nearest_unit]),
+                          score=0.55, margin=0.05)
+    assert (found.subject if found else None) == subject
+
+
+def test_the_asking_sentence_that_leads_most_is_the_reading():
+    texts = [("first", np.array((0.6, 0.0), dtype=np.float32)), ("second", np.array((0.0, 0.9), dtype=np.float32))]
+    found = _units().read(texts, lambda v: np.array([0.4]), score=0.55, margin=0.05)
+    assert found.subject == "tax_procedure" and found.text == "second"
+
+
+@pytest.mark.parametrize("asked_unit, declined", [
+    (0.3, True),    # the asking sentence names nothing a unit answers: the story names the subject
+    (0.7, False),   # the asking sentence reads as an answer unit's question: a tax question in a story
+])
+def test_the_whole_post_is_read_only_when_no_asking_sentence_reads_as_a_unit(asked_unit, declined):
+    asked = np.array((0.2, 0.0), dtype=np.float32)
+    whole = ("whole", np.array((0.9, 0.0), dtype=np.float32))
+    found = _units().read([("asked", asked)], lambda v: np.array([asked_unit if v is asked else 0.4]),
+                          score=0.55, margin=0.05, whole=whole)
+    assert (found is not None and found.text == "whole") is declined
+
+
+@pytest.mark.parametrize("nearest_unit, declined", [(0.8, True), (0.86, False)])
+def test_a_story_read_whole_needs_twice_the_margin(nearest_unit, declined):
+    # 0.06 ahead of the nearest answer unit: enough for an asking sentence, not for a whole story.
+    whole = ("whole", np.array((0.92, 0.0), dtype=np.float32))
+    found = _units().read([("asked", np.array((0.1, 0.0), dtype=np.float32))],
+                          lambda v: np.array([0.3 if v[0] < 0.5 else nearest_unit]), score=0.55, margin=0.05, whole=whole)
+    assert (found is not None) is declined
+
+
+def test_every_subject_in_the_data_has_somewhere_to_go():
+    from nztax.decline_units import DATA_FILE
+    from nztax.yaml_data import load_yaml
+
+    subjects = load_yaml(DATA_FILE.read_text(encoding="utf-8"))["subjects"]
+    assert set(subjects) <= set(table().scopes) and all(subjects.values())
+
+
+@pytest.mark.parametrize("question, subject", [
+    ("Inland Revenue wants to audit my last three returns. Do I have to let them into my house, and what are my rights?",
+     "tax_procedure"),
+    ("My old boss still hasn't given me my last payslip or paid out my leave. Who can help me get it?", "employment_law"),
+    ("Inland Revenue has opened an investigation into my business. Can they turn up at my office?", "tax_procedure"),
+    ("My employer never gave me payslips. How can I check how much PAYE was taken from my wages last year?", None),
+    # The same subjects asked as New Zealand tax questions: answered.
+    ("Can I claim the cost of a tax agent in my return?", None),
+    ("My employer paid out my annual leave when I left. Why was so much tax taken off?", None),
+    ("Is ACC weekly compensation taxable?", None),
+    ("Do I pay tax on my main home when I sell it?", None),
+])
+def test_family_another_bodys_subject_declined_there_its_tax_answered(engine, question, subject):
+    result = engine.answer(question)
+    rows = (result.trace or {}).get("rows", [])
+    if subject is None:
+        assert ROW not in rows and result.status != "out_of_scope", result.answer
+    else:
+        assert ROW in rows and result.status == "out_of_scope", result.trace
+        assert table().scopes[subject]["where"] in result.answer
