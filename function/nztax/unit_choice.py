@@ -41,7 +41,7 @@ from functools import lru_cache
 from nztax import applies, belief, opening_fit, payment_frame
 from nztax.decision_table import decline_backed
 from nztax.opening_fit import lead_on_subject
-from nztax.sentences import sentences
+from nztax.sentences import asks_in_words, sentences
 from nztax.short_query import typed_as_search
 from nztax.slots import read_slots, reading, without_denied
 from nztax.unit_match import AskingSentence, UnitMatch
@@ -76,12 +76,26 @@ def _sentences_for_units(frame, settings, calculates: bool = False) -> tuple[tup
     surely (at least `asked_unit_unsure_bar`), whose words may not ask what they suggest, and one asking
     a figure of the poster's own money, which no general lead gives, but whose rule the unit the story
     points at may state. None when the engine works out the stated figures (`calculates`: its decision
-    has calculator calls): only a sentence read surely takes the opening from that."""
+    has calculator calls): only a sentence read surely takes the opening from that. Otherwise a post's
+    only question is among the first, however unsurely read (`only_question`)."""
     sure = frame.asking_for_units(settings.frame_bar)
+    sure = sure if calculates else tuple(dict.fromkeys(sure + only_question(frame)))
     read = frame.asks_each_sure or (1.0,) * len(frame.asks_each)
     agreeing = tuple(s for s, p in zip(frame.asking, read)
                      if s not in sure and p >= min(settings.asked_unit_unsure_bar, settings.frame_bar))
     return sure, (() if calculates else agreeing)
+
+
+def only_question(frame) -> tuple[str, ...]:
+    """A post's one sentence that asks in words (sentences.asks_in_words), when it is the only one
+    and asks nothing of the poster's own figures: the post's question, however unsurely the frame
+    reads which kind of answer it wants (that sureness says what it asks, not whether it asks; a
+    unit of a kind that does not fit is still kept out, unit_kind.py). As a one-line question it
+    would be matched whole; a story of background around it must not hold it to the agreement of
+    two readings a sentence read unsurely needs."""
+    if len(frame.asking) != 1 or not asks_in_words(frame.asking[0]) or frame.asks_own_figure(frame.asks_each[0]):
+        return ()
+    return frame.asking
 
 
 def in_scope_surely(decision, frame, settings) -> bool:

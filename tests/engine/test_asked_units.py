@@ -60,10 +60,11 @@ def test_a_story_asking_about_something_else_is_not_served_that_unit(engine, ban
     assert not opens_with(engine, bank, " ".join(BACKGROUND + ["Can I claim my flights as a work expense?"]))
 
 
-def frame(asks: str, owner: str, sure: float = 0.9) -> QuestionFrame:
+def frame(asks: str, owner: str, sure: float = 0.9, asking: tuple[str, ...] = ("Q?",)) -> QuestionFrame:
     amount = FrameAmount("$5,000", 10, 16, 5000, "year", "income", 0.9, owner, 0.9)
-    return QuestionFrame(asks=asks, asks_sure=sure, asking=("Q?",), asks_each=(asks,), amounts=(amount,), tax_year=None,
-                         year_text=None, conditions=(), scope="nz_tax", scope_sure=0.9, asks_each_sure=(sure,))
+    return QuestionFrame(asks=asks, asks_sure=sure, asking=asking, asks_each=(asks,) * len(asking), amounts=(amount,),
+                         tax_year=None, year_text=None, conditions=(), scope="nz_tax", scope_sure=0.9,
+                         asks_each_sure=(sure,) * len(asking))
 
 
 def test_a_question_for_the_posters_own_figure_is_not_a_units():
@@ -98,19 +99,23 @@ def test_a_post_about_a_house_is_never_served_the_unit_on_shares(engine, post):
 def test_sentences_read_unsurely_or_asking_the_posters_figure_are_held_to_agreement():
     """unit_choice._sentences_for_units: a sentence read sure and asking whether answers alone; one read
     between the unsure bar and the frame's bar, or asking a figure of the poster's own money, only
-    where it and the whole post agree; one read under the unsure bar not at all."""
+    where it and the whole post agree; one read under the unsure bar not at all. A post's only
+    question answers alone however unsurely read (`only_question`), unless it asks the poster's figure."""
     from nztax.settings import get_settings
     from nztax.unit_choice import _sentences_for_units
 
     settings = get_settings()
     bar, unsure = settings.frame_bar, settings.asked_unit_unsure_bar
     assert _sentences_for_units(frame("yes_no", "me", sure=bar), settings) == (("Q?",), ())
-    assert _sentences_for_units(frame("yes_no", "me", sure=(bar + unsure) / 2), settings) == ((), ("Q?",))
+    two = ("Q?", "R?")
+    assert _sentences_for_units(frame("yes_no", "me", sure=(bar + unsure) / 2, asking=two), settings) == ((), two)
+    assert _sentences_for_units(frame("yes_no", "me", sure=(bar + unsure) / 2), settings) == (("Q?",), ())
     assert _sentences_for_units(frame("figure", "me"), settings) == ((), ("Q?",))
     # The engine works the stated figures out: those sentences are the calculation's, not a unit's.
     assert _sentences_for_units(frame("figure", "me"), settings, calculates=True) == ((), ())
     assert _sentences_for_units(frame("how", "me", sure=(bar + unsure) / 2), settings, calculates=True) == ((), ())
-    assert _sentences_for_units(frame("yes_no", "me", sure=unsure - 0.05), settings) == ((), ())
+    assert _sentences_for_units(frame("yes_no", "me", sure=unsure - 0.05, asking=two), settings) == ((), ())
+    assert _sentences_for_units(frame("yes_no", "me", sure=unsure - 0.05), settings) == (("Q?",), ())
 
 
 def test_a_story_asked_back_only_for_figures_may_be_served_a_unit():
