@@ -109,10 +109,10 @@ def bounds(text: str) -> list[Bound]:
 
 def conditions_set(sentence: str) -> list[Bound]:
     """The bounds a sentence sets as a condition of its rule: a comparison with a condition word before it
-    in its part of the sentence (parts split at a colon or semicolon, each read on its own: the number
-    grammar reads a figure written twice in one text once)."""
+    in its clause ("if you are 16 or over, …, up to $260.72": the cap is no condition). Parts split at a
+    colon or semicolon are read on their own (the number grammar reads a figure written twice once)."""
     return [b for part in CLAUSE_MARK.split(clean_text(sentence)) for b in bounds(part)
-            if b.compared and SETS_CONDITION.search(part[:b.start])]
+            if b.compared and SETS_CONDITION.search(part[:b.start].rsplit(",", 1)[-1])]
 
 
 @functools.lru_cache(maxsize=64)
@@ -140,3 +140,12 @@ def contradicted(post: str, sentence: str) -> str:
 def first_contradicted(post: str, text: str) -> str:
     """The reason of the first sentence of a text whose condition the post contradicts, or ""."""
     return next((why for s in sentences(text) if (why := contradicted(post, s))), "")
+
+
+def note_held_back(decision, texts) -> None:
+    """Say in the trace which candidate opening was held back, and why (the first whose condition the
+    post's figures lie outside)."""
+    trace = getattr(decision, "trace", None)
+    why = next((w for t in texts if t and (w := first_contradicted(decision.asked, t))), "")
+    if trace is not None and why:
+        trace.notes.append(f"held back from the opening: {why}")

@@ -20,6 +20,7 @@ from collections import Counter
 from typing import Any
 
 from nztax import composer
+from nztax.amount_conditions import note_held_back
 from nztax.composer import money, pct, section_or_none
 from nztax.contract import AskResult, Citation, ToolCall, cite_mark
 from nztax.decide import Decision
@@ -375,6 +376,7 @@ def fact(decision: Decision, rules: RuleBook, hits: list, current_year: str, too
         body[0] = opening.lead
     support = best_sentences(decision.asked, hits, SUPPORT_SENTENCES, words(intent.search or "") if intent else None,
                              tax_year=decision.tax_year, past_year=decision.tax_year < current_year)
+    note_held_back(decision, [lead] + [s for s, _ in support])
     # Plain prose: the lead carries the number of the source behind its figures; passages are
     # quoted only as evidence below the answer, each with its source's number.
     numbers: dict[str, int] = {}
@@ -579,6 +581,7 @@ def topic(decision: Decision, rules: RuleBook, hits: list, current_year: str) ->
                         tax_year=decision.tax_year, past_year=past) if may_open(decision.asked, *c) and covers(situations, *c)), opening)
     opening = reconsidered(decision.asked, asking, opening, hits, decision.tax_year, past)
     # (A rule for a term whose defining condition the post denies is not the asker's: not quoted below either.)
+    note_held_back(decision, [s for s, _ in chosen])
     chosen = [opening] + [c for c in chosen if c is not opening and not definition_denied(decision.asked, c[0])]
     lead_sentence, lead_hit = with_what_it_leans_on(*chosen[0]), chosen[0][1]
     numbers = {lead_hit.url: 1}
