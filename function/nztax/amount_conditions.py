@@ -40,6 +40,9 @@ BETWEEN_BEFORE = re.compile(r"\b(?:" + alternatives("bound_between") + r")" + _F
 BELOW_AFTER = re.compile(r"^\s*(?:" + alternatives("bound_below_after") + r")", re.I)
 ABOVE_AFTER = re.compile(r"^\s*(?:" + alternatives("bound_above_after") + r")", re.I)
 RANGE_JOIN = re.compile(r"^\s*(?:and|to|-|–)\s*\$?\s?$", re.I)  # the words between a range's two figures
+_LINE = r"(?:\s+[\w-]+){0,3}?\s+(?P<line>" + alternatives("bound_lines") + r")s?\b"
+LINE_BELOW = re.compile(r"(?:^|\W)(?:" + alternatives("bound_below_before") + r")" + _LINE, re.I)
+LINE_ABOVE = re.compile(r"(?:^|\W)(?:" + alternatives("bound_above_before") + r")" + _LINE, re.I)
 NEGATED = re.compile(r"(?:\b(?:" + alternatives("bound_negations") + r")|n't)\s+(?:\w+\s+){0,2}$", re.I)
 CLAUSE_MARK = re.compile(r"[;:]")  # a rule's parts: a condition is read within its own
 SETS_CONDITION = re.compile(r"\b(?:" + alternatives("condition_setters") + r")\b", re.I)
@@ -115,25 +118,51 @@ def conditions_set(sentence: str) -> list[Bound]:
             if b.compared and SETS_CONDITION.search(part[:b.start].rsplit(",", 1)[-1])]
 
 
+def lines(text: str, conditions_only: bool = False) -> set[tuple[str, str]]:
+    """The lines a text puts an amount below or above without their figure ("under a minimum threshold",
+    "exceed the FIF threshold"): (the line's word, "below" or "above"); with `conditions_only`, only those
+    with a condition word before them in their clause."""
+    text = clean_text(text)
+    out = set()
+    for side, pattern in (("below", LINE_BELOW), ("above", LINE_ABOVE)):
+        for m in pattern.finditer(text):
+            before = text[:m.start() + 1]
+            if NEGATED.search(before) or (conditions_only and not SETS_CONDITION.search(
+                    CLAUSE_MARK.split(before)[-1].rsplit(",", 1)[-1])):
+                continue
+            out.add((m.group("line").lower(), side))
+    return out
+
+
 @functools.lru_cache(maxsize=64)
 def _post_bounds(post: str) -> tuple[Bound, ...]:
     return tuple(bounds(post))
+
+
+@functools.lru_cache(maxsize=64)
+def _post_lines(post: str) -> frozenset[tuple[str, str]]:
+    return frozenset(lines(post))
 
 
 def contradicted(post: str, sentence: str) -> str:
     """Why the sentence's condition is not the post's situation, or "". It is not when every figure the post
     states of that amount lies outside it, and no other condition of the sentence takes one of them in:
     a post naming figures on both sides ("bought for 40k", "if it goes over 50k") or a sentence stating
-    both sides' rules speaks to it either way."""
-    if not any(ch.isdigit() for ch in sentence) or not any(ch.isdigit() for ch in post):
-        return ""
-    stated = _post_bounds(post)
-    set_out = conditions_set(sentence)
-    for condition in set_out:
-        same = [f for f in stated if f.period == condition.period and condition.same_amount(f)]
-        if same and all(condition.apart(f) for f in same) and not any(
-                other.same_amount(f) and not other.apart(f) for other in set_out for f in same):
-            return f"the condition '{condition.text}' is not the post's '{same[0].text}'"
+    both sides' rules speaks to it either way. A line named without a figure ("under the threshold") is
+    contradicted by a post putting itself only on the other side of a line of that name."""
+    if any(ch.isdigit() for ch in sentence) and any(ch.isdigit() for ch in post):
+        stated = _post_bounds(post)
+        set_out = conditions_set(sentence)
+        for condition in set_out:
+            same = [f for f in stated if f.period == condition.period and condition.same_amount(f)]
+            if same and all(condition.apart(f) for f in same) and not any(
+                    other.same_amount(f) and not other.apart(f) for other in set_out for f in same):
+                return f"the condition '{condition.text}' is not the post's '{same[0].text}'"
+    posts = _post_lines(post)
+    for line, side in lines(sentence, conditions_only=True):
+        theirs = {s for w, s in posts if w == line}
+        if theirs and side not in theirs and not (lines(sentence, conditions_only=True) - {(line, side)}):
+            return f"the condition '{side} the {line}' is not the post's ({', '.join(sorted(theirs))} it)"
     return ""
 
 

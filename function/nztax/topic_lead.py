@@ -15,11 +15,14 @@ In: the post, its asking sentences, the retrieved passages (best first), the yea
   tenants given no meals, opening_fit.definition_denied) gives way to the best sentence of the
   best-ranked passages that may open, whatever its share (the term's definition, when retrieved); one that names the post's situation only through its passage heading
   (opening_fit.only_by_heading: the heading covers the general rule too) gives way to a sentence
-  naming the situation in its own words, which states that situation's rule.
+  naming the situation in its own words, which states that situation's rule. So does one that
+  opened for want of any other though its condition on an amount is not the post's
+  (amount_conditions.py: "under the threshold" to a post over it).
 """
 
 from __future__ import annotations
 
+from nztax.amount_conditions import contradicted
 from nztax.opening_fit import (definition_denied, may_open, only_by_heading, other_subject, situations_asked,
                                situations_named, worked_example)
 
@@ -38,7 +41,7 @@ def reconsidered(post: str, asking: list[str], opening: tuple[str, object], hits
     from nztax.say import RANK_BONUS, passage_candidates, scored_sentences
 
     headed = only_by_heading(situations_asked(asking, post), *opening)
-    if not headed and not definition_denied(post, opening[0]):
+    if not headed and not definition_denied(post, opening[0]) and not contradicted(post, opening[0]):
         return opening
     # (Whatever its share of the post's words, but from the passages retrieval ranked best.)
     scored = scored_sentences(post, passage_candidates(hits[:len(RANK_BONUS)], tax_year, past_year))
