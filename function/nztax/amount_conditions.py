@@ -4,7 +4,8 @@ In: a sentence that may open an answer, and the post. Out: `contradicted(post, s
 reason (for the trace) or "". A rule sentence can hold for one side of a figure only ("if the total
 cost of your FIF interests was $50,000 or less", "if your income is between $24,000 and $70,000");
 stated to a poster whose own figure of that kind lies on the other side, it is not their situation
-and must not open the answer (it may still follow as context).
+and must not open the answer (it may still follow as context), unless the post asks whether it meets
+that condition, which the condition answers.
 
 A condition is an amount of money (the number grammar's `find_money`) with a comparison beside it
 (under, up to, or less, over, between … and …: lists `bound_*` in data/amount_words.yaml; a
@@ -28,7 +29,7 @@ from decimal import Decimal
 
 from nztax.cue_words import alternatives
 from nztax.money_reader import find_money
-from nztax.sentences import sentences
+from nztax.sentences import asking_sentences, sentences
 from nztax.text_cleaning import clean_text
 
 INFINITE = Decimal("Infinity")
@@ -45,6 +46,7 @@ LINE_BELOW = re.compile(r"(?:^|\W)(?:" + alternatives("bound_below_before") + r"
 LINE_ABOVE = re.compile(r"(?:^|\W)(?:" + alternatives("bound_above_before") + r")" + _LINE, re.I)
 NEGATED = re.compile(r"(?:\b(?:" + alternatives("bound_negations") + r")|n't)\s+(?:\w+\s+){0,2}$", re.I)
 CLAUSE_MARK = re.compile(r"[;:]")  # a rule's parts: a condition is read within its own
+ASKS_IF_MET = re.compile(r"\b(?:" + alternatives("asks_if_condition_met") + r")\b", re.I)
 SETS_CONDITION = re.compile(r"\b(?:" + alternatives("condition_setters") + r")\b", re.I)
 
 
@@ -140,6 +142,11 @@ def _post_bounds(post: str) -> tuple[Bound, ...]:
 
 
 @functools.lru_cache(maxsize=64)
+def _asks_if_met(post: str) -> bool:
+    return any(ASKS_IF_MET.search(s) for s in asking_sentences(clean_text(post)) or [post])
+
+
+@functools.lru_cache(maxsize=64)
 def _post_lines(post: str) -> frozenset[tuple[str, str]]:
     return frozenset(lines(post))
 
@@ -149,12 +156,18 @@ def contradicted(post: str, sentence: str) -> str:
     states of that amount lies outside it, and no other condition of the sentence takes one of them in:
     a post naming figures on both sides ("bought for 40k", "if it goes over 50k") or a sentence stating
     both sides' rules speaks to it either way. A line named without a figure ("under the threshold") is
-    contradicted by a post putting itself only on the other side of a line of that name."""
+    contradicted by a post putting itself only on the other side of a line of that name. A post asking
+    whether it meets a condition ("Can I get the credit?", "Does it qualify?") is answered by the
+    condition, whichever side it is on: nothing is held back for it."""
+    if _asks_if_met(post):
+        return ""
     if any(ch.isdigit() for ch in sentence) and any(ch.isdigit() for ch in post):
         stated = _post_bounds(post)
         set_out = conditions_set(sentence)
         for condition in set_out:
             same = [f for f in stated if f.period == condition.period and condition.same_amount(f)]
+            # (A figure the grammar names no kind of may be that amount too: it can only take the post inside.)
+            same += [f for f in stated if same and f.kind is None and f.period == condition.period and f not in same]
             if same and all(condition.apart(f) for f in same) and not any(
                     other.same_amount(f) and not other.apart(f) for other in set_out for f in same):
                 return f"the condition '{condition.text}' is not the post's '{same[0].text}'"
