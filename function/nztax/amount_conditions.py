@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from nztax.cue_words import alternatives
+from nztax.literal_screen import screen_patterns
 from nztax.money_reader import find_money
 from nztax.sentences import asking_sentences, sentences
 from nztax.text_cleaning import clean_text
@@ -97,10 +98,9 @@ def bounds(text: str) -> list[Bound]:
         if BETWEEN_BEFORE.search(before) and nxt is not None and RANGE_JOIN.match(text[m.end:nxt.start]):
             high, figures = nxt.value, {m.value, nxt.value}
             paired.add(i + 1)
-        elif side := BELOW_BEFORE.search(before) or ABOVE_BEFORE.search(before):
+        elif side := (below := BELOW_BEFORE.search(before)) or ABOVE_BEFORE.search(before):
             if NEGATED.search(before[:side.start() + 1]):
                 continue
-            below = side.re is BELOW_BEFORE
             low, low_in, high, high_in = (-INFINITE, True, m.value, False) if below else (m.value, False, INFINITE, False)
         elif BELOW_AFTER.match(after):
             low = -INFINITE
@@ -112,15 +112,19 @@ def bounds(text: str) -> list[Bound]:
     return out
 
 
-def conditions_set(sentence: str) -> list[Bound]:
+@functools.lru_cache(maxsize=4096)
+def conditions_set(sentence: str) -> tuple[Bound, ...]:
     """The bounds a sentence sets as a condition of its rule: a comparison with a condition word before it
     in its clause ("if you are 16 or over, …, up to $260.72": the cap is no condition). Parts split at a
     colon or semicolon are read on their own (the number grammar reads a figure written twice once)."""
-    return [b for part in CLAUSE_MARK.split(clean_text(sentence)) for b in bounds(part)
-            if b.compared and SETS_CONDITION.search(part[:b.start].rsplit(",", 1)[-1])]
+    if not any(ch.isdigit() for ch in sentence):
+        return ()
+    return tuple(b for part in CLAUSE_MARK.split(clean_text(sentence)) for b in bounds(part)
+                 if b.compared and SETS_CONDITION.search(part[:b.start].rsplit(",", 1)[-1]))
 
 
-def lines(text: str, conditions_only: bool = False) -> set[tuple[str, str]]:
+@functools.lru_cache(maxsize=4096)
+def lines(text: str, conditions_only: bool = False) -> frozenset[tuple[str, str]]:
     """The lines a text puts an amount below or above without their figure ("under a minimum threshold",
     "exceed the FIF threshold"): (the line's word, "below" or "above"); with `conditions_only`, only those
     with a condition word before them in their clause."""
@@ -133,7 +137,7 @@ def lines(text: str, conditions_only: bool = False) -> set[tuple[str, str]]:
                     CLAUSE_MARK.split(before)[-1].rsplit(",", 1)[-1])):
                 continue
             out.add((m.group("line").lower(), side))
-    return out
+    return frozenset(out)
 
 
 @functools.lru_cache(maxsize=64)
@@ -144,11 +148,6 @@ def _post_bounds(post: str) -> tuple[Bound, ...]:
 @functools.lru_cache(maxsize=64)
 def _asks_if_met(post: str) -> bool:
     return any(ASKS_IF_MET.search(s) for s in asking_sentences(clean_text(post)) or [post])
-
-
-@functools.lru_cache(maxsize=64)
-def _post_lines(post: str) -> frozenset[tuple[str, str]]:
-    return frozenset(lines(post))
 
 
 def contradicted(post: str, sentence: str) -> str:
@@ -171,7 +170,7 @@ def contradicted(post: str, sentence: str) -> str:
             if same and all(condition.apart(f) for f in same) and not any(
                     other.same_amount(f) and not other.apart(f) for other in set_out for f in same):
                 return f"the condition '{condition.text}' is not the post's '{same[0].text}'"
-    posts = _post_lines(post)
+    posts = lines(post)
     for line, side in lines(sentence, conditions_only=True):
         theirs = {s for w, s in posts if w == line}
         if theirs and side not in theirs and not (lines(sentence, conditions_only=True) - {(line, side)}):
@@ -191,3 +190,6 @@ def note_held_back(decision, texts) -> None:
     why = next((w for t in texts if t and (w := first_contradicted(decision.asked, t))), "")
     if trace is not None and why:
         trace.notes.append(f"held back from the opening: {why}")
+
+
+screen_patterns(globals())  # (literal_screen.py: each pattern above tried only on a text with a literal it needs)
