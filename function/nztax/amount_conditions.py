@@ -178,6 +178,19 @@ def contradicted(post: str, sentence: str) -> str:
     return ""
 
 
+def met(post: str, sentence: str) -> bool:
+    """Whether the sentence sets a condition on an amount that the post's own figures of it all meet (the
+    mirror of `contradicted`): a rule for the poster's side of the line."""
+    stated = _post_bounds(post) if any(ch.isdigit() for ch in post) else ()
+    for condition in conditions_set(sentence):
+        same = [f for f in stated if f.period == condition.period and condition.same_amount(f)]
+        if same and not any(condition.apart(f) for f in same):
+            return True
+    sides = lines(post)
+    return any((line, side) in sides and (line, "below" if side == "above" else "above") not in sides
+               for line, side in lines(sentence, conditions_only=True))
+
+
 def first_contradicted(post: str, text: str) -> str:
     """The reason of the first sentence of a text whose condition the post contradicts, or ""."""
     return next((why for s in sentences(text) if (why := contradicted(post, s))), "")

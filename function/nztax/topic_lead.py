@@ -17,12 +17,13 @@ In: the post, its asking sentences, the retrieved passages (best first), the yea
   (opening_fit.only_by_heading: the heading covers the general rule too) gives way to a sentence
   naming the situation in its own words, which states that situation's rule. So does one that
   opened for want of any other though its condition on an amount is not the post's
-  (amount_conditions.py: "under the threshold" to a post over it).
+  (amount_conditions.py: "under the threshold" to a post over it); then a sentence whose condition
+  the post's figures meet ("if they cost more than $50,000") comes first.
 """
 
 from __future__ import annotations
 
-from nztax.amount_conditions import contradicted
+from nztax.amount_conditions import contradicted, met
 from nztax.opening_fit import (definition_denied, may_open, only_by_heading, other_subject, situations_asked,
                                situations_named, worked_example)
 
@@ -45,5 +46,6 @@ def reconsidered(post: str, asking: list[str], opening: tuple[str, object], hits
         return opening
     # (Whatever its share of the post's words, but from the passages retrieval ranked best.)
     scored = scored_sentences(post, passage_candidates(hits[:len(RANK_BONUS)], tax_year, past_year))
-    return next(((s, hit) for _, _, s, hit in scored
-                 if may_open(post, s, hit) and (not headed or situations_named(s) & headed)), opening)
+    fitting = [(s, hit) for _, _, s, hit in scored if may_open(post, s, hit) and (not headed or situations_named(s) & headed)]
+    # (In place of a condition the post's figures lie outside, first a rule whose condition they meet.)
+    return next((c for c in fitting if met(post, c[0])), None) or next(iter(fitting), opening)

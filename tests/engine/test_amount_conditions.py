@@ -9,7 +9,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from nztax.amount_conditions import conditions_set, contradicted, lines
+from nztax.amount_conditions import conditions_set, contradicted, lines, met
 from nztax.lead_choice import choose
 from nztax.opening_fit import may_open
 
@@ -106,3 +106,13 @@ def test_a_lead_opening_on_a_contradicted_condition_gives_way_to_its_next_senten
     assert choose(inside, lead, [], "2026-27", False, 0.5).lead == lead
     opened = choose(outside, lead, [], "2026-27", False, 0.5)
     assert opened.lead.startswith(other) and lead.split(". ")[0] in opened.lead  # kept below as context
+
+
+def test_a_condition_the_posts_figures_meet_is_its_side_of_the_line():
+    over = "If the foreign shares you hold cost you more than $50,000 in total to buy, the FIF rules may apply to them."
+    assert met("I'm investing over the 50k FIF threshold in US shares. How is that taxed?", over)
+    assert not met("I have put 30k into US shares. How is that taxed?", over)
+    assert met("I earn $45,000 a year. How is the credit paid?", IETC)
+    assert not met("I earn $85,000 a year. How is the credit paid?", IETC)
+    assert met("We want to exceed the FIF threshold. Is it worth it?",
+               "Once you are over the threshold, the FIF rules apply to your overseas shares.")
