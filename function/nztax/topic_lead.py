@@ -28,10 +28,14 @@ from nztax.opening_fit import (definition_denied, may_open, only_by_heading, oth
                                situations_named, worked_example)
 
 
-def story_lead(post: str, hits: list, tax_year: str | None, past_year: bool) -> list[tuple[str, object]]:
+def story_lead(post: str, hits: list, tax_year: str | None, past_year: bool,
+               notes: list | None = None) -> list[tuple[str, object]]:
     from nztax.say import MIN_SENTENCE_COVERAGE, passage_candidates, scored_sentences  # (say calls this: no cycle at import)
 
     scored = scored_sentences(post, passage_candidates(hits[:1], tax_year, past_year), shared_only=True)
+    best = next((s for _, coverage, s, _ in scored if coverage >= MIN_SENTENCE_COVERAGE), "")
+    if notes is not None and (why := contradicted(post, best)):
+        notes.append(f"held back from the opening: {why}")  # (the trace says why the best by words does not open)
     return [(s, hit) for _, coverage, s, hit in scored
             if coverage >= MIN_SENTENCE_COVERAGE and may_open(post, s, hit) and not other_subject(post, s, hit)
             and not worked_example(s, hit)][:2]
