@@ -1,7 +1,9 @@
 """The conditions a sentence sets on an amount, and whether a post's own figures fall outside them.
 
 In: a sentence that may open an answer, and the post. Out: `contradicted(post, sentence)` -> a short
-reason (for the trace) or "". A rule sentence can hold for one side of a figure only ("if the total
+reason (for the trace) or ""; `first_contradicted(post, text)` the same for a text's first such
+sentence; `met(post, sentence)`, its mirror (a condition the post's figures meet);
+`note_held_back(decision, texts)` puts the reason in the trace. A rule sentence can hold for one side of a figure only ("if the total
 cost of your FIF interests was $50,000 or less", "if your income is between $24,000 and $70,000");
 stated to a poster whose own figure of that kind lies on the other side, it is not their situation
 and must not open the answer (it may still follow as context), unless the post asks whether it meets
@@ -41,11 +43,11 @@ ABOVE_BEFORE = re.compile(r"(?:^|\W)(?:" + alternatives("bound_above_before") + 
 BETWEEN_BEFORE = re.compile(r"\b(?:" + alternatives("bound_between") + r")" + _FILLERS + r"$", re.I)
 BELOW_AFTER = re.compile(r"^\s*(?:" + alternatives("bound_below_after") + r")", re.I)
 ABOVE_AFTER = re.compile(r"^\s*(?:" + alternatives("bound_above_after") + r")", re.I)
-RANGE_JOIN = re.compile(r"^\s*(?:and|to|-|–)\s*\$?\s?$", re.I)  # the words between a range's two figures
+RANGE_JOIN = re.compile(r"^\s*(?:" + alternatives("bound_range_joins") + r")\s*\$?\s?$", re.I)
 _LINE = r"(?:\s+[\w-]+){0,3}?\s+(?P<line>" + alternatives("bound_lines") + r")s?\b"
 LINE_BELOW = re.compile(r"(?:^|\W)(?:" + alternatives("bound_below_before") + r")" + _LINE, re.I)
 LINE_ABOVE = re.compile(r"(?:^|\W)(?:" + alternatives("bound_above_before") + r")" + _LINE, re.I)
-NEGATED = re.compile(r"(?:\b(?:" + alternatives("bound_negations") + r")|n't)\s+(?:\w+\s+){0,2}$", re.I)
+NEGATED = re.compile(r"(?:" + alternatives("bound_negations") + r")\s+(?:\w+\s+){0,2}$", re.I)
 CLAUSE_MARK = re.compile(r"[;:]")  # a rule's parts: a condition is read within its own
 ASKS_IF_MET = re.compile(r"\b(?:" + alternatives("asks_if_condition_met") + r")\b", re.I)
 SETS_CONDITION = re.compile(r"\b(?:" + alternatives("condition_setters") + r")\b", re.I)
