@@ -238,7 +238,7 @@ def choose(engine, decision, frame, vector, unread: bool):
         # Nearest to a unit on another subject (or for a situation) than the question names: no unit stands near enough
         # (the next one is not let through, as a unit of another kind would be), the engine answers.
         found = None
-    if found is not None and (why := _lead_contradicted(engine, decision, found.unit)):
+    if found is not None and (why := lead_contradicted(engine, decision, found.unit)):
         # Its lead opens on a condition the post's own figures lie outside (amount_conditions.py: "cost
         # $50,000 or less" to a post investing $300,000): not the poster's situation, the engine answers.
         if decision.trace is not None:
@@ -265,7 +265,7 @@ def choose(engine, decision, frame, vector, unread: bool):
     return unit, decision
 
 
-def _lead_contradicted(engine, decision, unit) -> str:
+def lead_contradicted(engine, decision, unit) -> str:
     """Why the unit's opening sentence, filled for the year asked, sets a condition the post's figures lie
     outside (amount_conditions.py), or ""."""
     year_rules = engine.rules.years.get(decision.tax_year)

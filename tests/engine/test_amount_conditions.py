@@ -116,3 +116,19 @@ def test_a_condition_the_posts_figures_meet_is_its_side_of_the_line():
     assert not met("I earn $85,000 a year. How is the credit paid?", IETC)
     assert met("We want to exceed the FIF threshold. Is it worth it?",
                "Once you are over the threshold, the FIF rules apply to your overseas shares.")
+
+
+@pytest.mark.parametrize("post, held", [
+    ("I'm investing over the 50k FIF threshold in US shares. How are they taxed?", True),
+    ("I have put 30k into US shares. How are they taxed?", False),
+])
+def test_a_units_lead_is_read_filled_for_the_year(bank, post, held):
+    # The FIF de minimis unit's lead holds its threshold as a placeholder ({fif_threshold}): filled
+    # from the rules data for the year asked, its condition is read like any other.
+    from nztax.rules import load_rules
+    from nztax.unit_choice import lead_contradicted
+
+    unit = bank.get("other-income/what-is-the-fif-de-minimis-threshold")
+    assert "{fif_threshold}" in unit.lead
+    engine = SimpleNamespace(rules=load_rules())
+    assert bool(lead_contradicted(engine, SimpleNamespace(tax_year="2026-27", question=post), unit)) is held
