@@ -152,6 +152,15 @@ def _asks_if_met(post: str) -> bool:
     return any(ASKS_IF_MET.search(s) for s in asking_sentences(clean_text(post)) or [post])
 
 
+def _figures_of(condition: Bound, stated, unnamed_too: bool = False) -> list[Bound]:
+    """The post's figures of the amount a condition bounds (read in its period); with `unnamed_too`, once
+    one is found, also those the grammar names no kind of (they may be that amount too: counted to
+    hold a sentence back, they can only take the post inside)."""
+    same = [f for f in stated if f.period == condition.period and condition.same_amount(f)]
+    return same + [f for f in stated if unnamed_too and same and f.kind is None and f.period == condition.period
+                   and f not in same]
+
+
 def contradicted(post: str, sentence: str) -> str:
     """Why the sentence's condition is not the post's situation, or "". It is not when every figure the post
     states of that amount lies outside it, and no other condition of the sentence takes one of them in:
@@ -166,9 +175,7 @@ def contradicted(post: str, sentence: str) -> str:
         stated = _post_bounds(post)
         set_out = conditions_set(sentence)
         for condition in set_out:
-            same = [f for f in stated if f.period == condition.period and condition.same_amount(f)]
-            # (A figure the grammar names no kind of may be that amount too: it can only take the post inside.)
-            same += [f for f in stated if same and f.kind is None and f.period == condition.period and f not in same]
+            same = _figures_of(condition, stated, unnamed_too=True)
             if same and all(condition.apart(f) for f in same) and not any(
                     other.same_amount(f) and not other.apart(f) for other in set_out for f in same):
                 return f"the condition '{condition.text}' is not the post's '{same[0].text}'"
@@ -185,7 +192,7 @@ def met(post: str, sentence: str) -> bool:
     mirror of `contradicted`): a rule for the poster's side of the line."""
     stated = _post_bounds(post) if any(ch.isdigit() for ch in post) else ()
     for condition in conditions_set(sentence):
-        same = [f for f in stated if f.period == condition.period and condition.same_amount(f)]
+        same = _figures_of(condition, stated)
         if same and not any(condition.apart(f) for f in same):
             return True
     sides = lines(post)
