@@ -42,6 +42,7 @@ import functools
 import re
 from pathlib import Path
 
+from nztax.amount_conditions import contradicted
 from nztax.cue_words import alternatives, exact_capitals
 from nztax.dated_working import WRITTEN_FIGURE
 from nztax.query_expansion import canonical_terms
@@ -306,13 +307,14 @@ def definition_denied(question: str, sentence: str) -> bool:
 def off_question(question: str, sentence: str, hit, context: str | None = None) -> bool:
     """Whether a sentence answers another question than the one asked: another subject, another
     term's definition, another situation's rule, the situation turned the other way, a term whose
-    defining condition the question denies, a pointer to a page (no rule at all), or (a passage's
-    sentence) leaning on the sentence before it. Unlike a worked example, the rule at work on the
+    defining condition the question denies, a condition on an amount the question's own figure lies
+    outside (amount_conditions.py: "$50,000 or less" to a post over it), a pointer to a page (no rule
+    at all), or (a passage's sentence) leaning on the sentence before it. Unlike a worked example, the rule at work on the
     question, a sentence from another passage may open instead of it (say.topic)."""
     return (other_subject(question, sentence, hit, context) or defines_another_term(question, sentence)
             or for_another_situation(question, sentence, hit) or turned_other_way(question, sentence)
-            or definition_denied(question, sentence) or points_elsewhere(sentence)
-            or (hit is not None and leans_on_before(sentence)))
+            or definition_denied(question, sentence) or bool(contradicted(question, sentence))
+            or points_elsewhere(sentence) or (hit is not None and leans_on_before(sentence)))
 
 
 def points_elsewhere(sentence: str) -> bool:

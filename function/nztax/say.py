@@ -20,6 +20,7 @@ from collections import Counter
 from typing import Any
 
 from nztax import composer
+from nztax.amount_conditions import note_held_back
 from nztax.composer import money, pct, section_or_none
 from nztax.contract import AskResult, Citation, ToolCall, cite_mark
 from nztax.decide import Decision
@@ -375,6 +376,7 @@ def fact(decision: Decision, rules: RuleBook, hits: list, current_year: str, too
         body[0] = opening.lead
     support = best_sentences(decision.asked, hits, SUPPORT_SENTENCES, words(intent.search or "") if intent else None,
                              tax_year=decision.tax_year, past_year=decision.tax_year < current_year)
+    note_held_back(decision, [lead] + [s for s, _ in support])
     # Plain prose: the lead carries the number of the source behind its figures; passages are
     # quoted only as evidence below the answer, each with its source's number.
     numbers: dict[str, int] = {}
@@ -547,8 +549,8 @@ def topic(decision: Decision, rules: RuleBook, hits: list, current_year: str) ->
     # best by words, one saying the aspect asked (why, how, when ...) comes first (topic_aspect.py).
     asking = asking_of(decision)
     asked_text = " ".join(asking) or decision.asked
-    first = saying_first(asked_text, best_scored(asked_text, hits, CANDIDATES, tax_year=decision.tax_year, past_year=past),
-                         lambda s, hit: may_open(decision.asked, s, hit))
+    best = best_scored(asked_text, hits, CANDIDATES, tax_year=decision.tax_year, past_year=past)
+    first = saying_first(asked_text, best, lambda s, hit: may_open(decision.asked, s, hit))
     chosen = [(s, hit) for _, s, hit in first[:1]]
     chosen += [c for c in best_sentences(decision.asked, hits, LEAD_SENTENCES, tax_year=decision.tax_year, past_year=past)
                if c[0] not in {s for s, _ in chosen}][: LEAD_SENTENCES - len(chosen)]
@@ -558,7 +560,7 @@ def topic(decision: Decision, rules: RuleBook, hits: list, current_year: str) ->
         opening = sentences(decision.asked)[:1]
         for query in (" ".join(opening + asking), " ".join(opening)):
             chosen = chosen or best_sentences(query, hits, LEAD_SENTENCES, tax_year=decision.tax_year, past_year=past)
-        chosen = chosen or story_lead(decision.asked, hits, decision.tax_year, past)
+        chosen = chosen or story_lead(decision.asked, hits, decision.tax_year, past, getattr(decision.trace, "notes", None))
     if chosen and all(other_subject(decision.asked, *c) for c in chosen):  # (rescored: their words weigh against the rest)
         chosen = best_sentences(decision.asked, hits, LEAD_SENTENCES, tax_year=decision.tax_year, past_year=past, subject_of=decision.asked)
     if not chosen:
@@ -579,6 +581,7 @@ def topic(decision: Decision, rules: RuleBook, hits: list, current_year: str) ->
                         tax_year=decision.tax_year, past_year=past) if may_open(decision.asked, *c) and covers(situations, *c)), opening)
     opening = reconsidered(decision.asked, asking, opening, hits, decision.tax_year, past)
     # (A rule for a term whose defining condition the post denies is not the asker's: not quoted below either.)
+    note_held_back(decision, [s for _, s, _ in best[:2]] + [s for s, _ in chosen])
     chosen = [opening] + [c for c in chosen if c is not opening and not definition_denied(decision.asked, c[0])]
     lead_sentence, lead_hit = with_what_it_leans_on(*chosen[0]), chosen[0][1]
     numbers = {lead_hit.url: 1}

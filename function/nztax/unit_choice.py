@@ -39,6 +39,9 @@ from dataclasses import replace
 from functools import lru_cache
 
 from nztax import applies, belief, opening_fit, payment_frame
+from nztax.amount_conditions import first_contradicted
+from nztax.lead_choice import lead_sentences
+from nztax.units import fill, unit_values
 from nztax.decision_table import decline_backed
 from nztax.opening_fit import lead_on_subject
 from nztax.sentences import asks_in_words, sentences
@@ -249,6 +252,12 @@ def choose(engine, decision, frame, vector, unread: bool):
         # Nearest to a unit on another subject (or for a situation) than the question names: no unit stands near enough
         # (the next one is not let through, as a unit of another kind would be), the engine answers.
         found = None
+    if found is not None and (why := lead_contradicted(engine, decision, found.unit)):
+        # Its lead opens on a condition the post's own figures lie outside (amount_conditions.py: "cost
+        # $50,000 or less" to a post investing $300,000): not the poster's situation, the engine answers.
+        if decision.trace is not None:
+            decision.trace.notes.append(f"unit {found.unit.id} held back: {why}")
+        found = None
     unit = found.unit if found is not None else None
     if found is not None and found.sentence:
         # Its lead opens as the answer to the sentence it was matched on ("Yes." to a yes-or-no one).
@@ -268,6 +277,14 @@ def choose(engine, decision, frame, vector, unread: bool):
             # Whatever route served it, its verdict answers its own question, not the poster's claim.
             unit = belief.without_verdict(unit)
     return unit, decision
+
+
+def lead_contradicted(engine, decision, unit) -> str:
+    """Why the unit's opening sentence, filled for the year asked, sets a condition the post's figures lie
+    outside (amount_conditions.py), or ""."""
+    year_rules = engine.rules.years.get(decision.tax_year)
+    lead = fill(unit.lead or "", unit_values(year_rules)) if year_rules is not None else None
+    return first_contradicted(decision.question, (lead_sentences(lead or "") or [""])[0])
 
 
 def in_named_situation(unit, post: str) -> bool:
