@@ -44,7 +44,7 @@ def training_rows(bank, withheld, vectors, keys, leads, settings, read, codes):
     rows = paraphrase_rows(units)
     hidden = [text in units[i].also and text != units[i].question and held_out(units[i].id, text) for i, text in rows]
     kept_units = [dataclasses.replace(u, also=tuple(a for a in u.also if not held_out(u.id, a))) for u in units]
-    keep = np.array([not h for h in hidden])
+    keep = np.array([not h for h in hidden], dtype=bool)
     kept_keys = [k for k, h in zip(keys, hidden) if not h] if keys is not None else None
     matcher = UnitMatcher(kept_units, vectors[keep], settings, read, codes, kept_keys, leads=leads)
     X, y, used = [], [], 0
