@@ -13,14 +13,10 @@ import pytest
 from nztax.settings import get_settings
 from nztax.unit_match import UnitMatch, UnitMatcher
 from nztax.unit_rank import FEATURES, RANK_FILE, RankModel, rerank
-from nztax.units import Unit
 from nztax_build.unit_rank_fit import fit
 
 from test_asked_parts import BACKGROUND, STAY
-
-
-def unit(slug: str, question: str, *also: str) -> Unit:
-    return Unit(question=question, slug=slug, topic="t", topic_title="T", also=also, lead=f"{slug}.")
+from test_unit_lexicon import unit
 
 
 UNITS = [unit("pie", "Is a PIE fund taxed at my PIR?", "PIE fund tax rate"),
