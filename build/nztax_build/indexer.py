@@ -417,10 +417,24 @@ def compile_for_cold_start(settings: Settings, index_dir: Path) -> None:
         compileall.compile_file(package.parent / "main.py", quiet=1)
     save_compiled(index_dir, data_files(settings.rules_dir, settings.units_dir))
     save_dense_vectors(index_dir)  # a start then reads the vectors without importing faiss
+    fit_unit_ranking(settings, index_dir)  # the unit matcher reads its weights: before the parts
     # The engine's parts first: the regular expressions are then recorded from a start that reads them.
     store_engine_parts(settings, index_dir)
     _in_fresh_process("nztax.compiled_re", settings, index_dir,
                       "regular expressions not precompiled (start-up compiles them)")
+
+
+def fit_unit_ranking(settings: Settings, index_dir: Path) -> None:
+    """Fit the learned unit-ranking score's weights beside `index_dir` (unit_rank_fit.py); without an
+    embedder the engine ranks units by the current score, as it says in its trace."""
+    from nztax.embedders import EmbedderError
+
+    from nztax_build.unit_rank_fit import fit_unit_rank
+
+    try:
+        _progress(fit_unit_rank(settings, index_dir))
+    except EmbedderError as exc:
+        _progress(f"unit ranking not fitted (the current score ranks units): {exc}")
 
 
 def store_engine_parts(settings: Settings, index_dir: Path) -> None:

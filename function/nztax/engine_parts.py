@@ -42,7 +42,8 @@ from nztax.yaml_data import yaml_files
 
 PARTS_FILE = "parts.pickle"
 # The index files the parts read (chunks: the speller's and the sections' words; the stored vectors).
-INDEX_INPUTS = ("manifest.json", "chunks.json", "intents.npz", "units.npz", "units_withheld.json", "frame_model.npz")
+INDEX_INPUTS = ("manifest.json", "chunks.json", "intents.npz", "units.npz", "units_withheld.json", "frame_model.npz",
+                "unit_rank.json")
 # Settings a part copies by value when it is built (the rest it reads from the engine's own settings).
 COPIED_SETTINGS = ("spelling_cutoff", "spelling_min_length")
 # The known-words vocabulary reads every unit's paraphrases into words: about 40 ms of a start.

@@ -318,6 +318,15 @@ class Settings:
     # ... and for a search typed as a few words (short_query.typed_as_search), which asks its topic's
     # central question as often as the unit's: a wider lead over every other unit.
     unit_search_margin: float = 0.2
+    # The learned ranking score (unit_rank.py; docs/units.md), for a question of one sentence: its
+    # first unit is served when it leads the next by `unit_rank_margin` in logit at a current score of
+    # at least `unit_rank_min_score`; `unit_rank_veto`: a unit the current bars serve is not served when
+    # the learned first is another; `unit_rank_one_sentence`: only questions of one sentence (the model
+    # was fitted on one-line wordings; a post's cosines and words are of another kind).
+    unit_rank_margin: float = 2.0
+    unit_rank_min_score: float = 0.7
+    unit_rank_veto: bool = True
+    unit_rank_one_sentence: bool = True
     # A post's asking sentence read against the units (docs/units.md): its own score at least
     # `asked_unit_min_score`, and its score plus `asked_unit_post_weight` x the whole post's cosine to
     # the unit ahead of every other unit by `asked_unit_margin`.
@@ -510,6 +519,10 @@ def get_settings() -> Settings:
         unit_near_score=float(_env("NZTAX_UNIT_NEAR_SCORE", "0.8")),
         unit_near_margin=float(_env("NZTAX_UNIT_NEAR_MARGIN", "0.15")),
         unit_search_margin=float(_env("NZTAX_UNIT_SEARCH_MARGIN", "0.2")),
+        unit_rank_margin=float(_env("NZTAX_UNIT_RANK_MARGIN", "2.0")),
+        unit_rank_min_score=float(_env("NZTAX_UNIT_RANK_MIN_SCORE", "0.7")),
+        unit_rank_veto=_env("NZTAX_UNIT_RANK_VETO", "1") != "0",
+        unit_rank_one_sentence=_env("NZTAX_UNIT_RANK_ONE_SENTENCE", "1") != "0",
         asked_unit_min_score=float(_env("NZTAX_ASKED_UNIT_MIN_SCORE", "0.85")),
         asked_unit_post_weight=float(_env("NZTAX_ASKED_UNIT_POST_WEIGHT", "1.0")),
         asked_unit_margin=float(_env("NZTAX_ASKED_UNIT_MARGIN", "0.1")),

@@ -5,7 +5,9 @@ the rules), the settled decision, the question's frame, its vector and whether n
 reading understood it. Out: `choose(...)` -> (the unit or None, the decision, re-aimed at the
 asking sentence the unit was matched on when it was matched on one).
 
-The question is scored against the units once. Against an engine answer that would be a topic's
+The question is scored against the units once. A question of one sentence is then ranked by the
+learned score (unit_rank.py, weights fitted at build): its first unit, far enough ahead, answers; a
+unit the bars below serve gives way when the learned score ranks another first. Against an engine answer that would be a topic's
 stock lead or its best retrieved sentence (a fact or topic decision with no sum, and not figures
 asked of a topic whose rules table the engine shows), a unit clear of every other by a smaller
 margin at a lower score answers, unless its lead is a verdict and the question asks something else
@@ -38,7 +40,7 @@ from __future__ import annotations
 from dataclasses import replace
 from functools import lru_cache
 
-from nztax import applies, belief, opening_fit, payment_frame
+from nztax import applies, belief, opening_fit, payment_frame, unit_rank
 from nztax.amount_conditions import first_contradicted
 from nztax.lead_choice import lead_sentences
 from nztax.units import fill, unit_values
@@ -210,6 +212,13 @@ def choose(engine, decision, frame, vector, unread: bool):
         near = lambda unit: kinds.answers_near(unit, asks, sure, bar)  # noqa: E731
     found = matcher.match(question, vector, reading(decision.slots), declined=decision.action == "decline",
                           unread=unread, allowed=fits, scores=scores, near=near, near_margin=clear)
+    if not unread and decision.action != "decline" and (
+            len(sentences(decision.question)) == 1 or not engine.settings.unit_rank_one_sentence):
+        # The learned ranking score (unit_rank.py) over the same scores: it serves its first unit when
+        # far ahead, and keeps back a unit the current bars serve when it ranks another first.
+        found, note = unit_rank.rerank(matcher, question, vector, scores, fits, found, engine.settings)
+        if note and decision.trace is not None:
+            decision.trace.notes.append(note)
     # (A unit for a situation the post does not name is set aside, not replaced by the next one:
     # the other routes read the post.)
     found = _in_named_situation(found, decision.question)

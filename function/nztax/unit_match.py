@@ -20,7 +20,9 @@ unit_choice.choose), lead every other unit by `unit_near_margin` with at least `
 of several sentences is also read by its asking sentences (`match_asked`). Units whose answer is a
 calculation are left to the engine, which calculates. The paraphrase vectors are stored beside the index at build time (`units.npz`, keyed
 by the bank's digest and the embedder id), with a digest of each paraphrase's reading (reading
-every paraphrase of 400 units takes seconds); missing or stale, they are computed in-process.
+every paraphrase of 400 units takes seconds), and each unit's lead's vector, which the learned ranking
+score reads with its question's (unit_rank.py, weights `unit_rank.json` fitted at build); missing or
+stale, they are computed in-process.
 """
 
 from __future__ import annotations
@@ -44,6 +46,7 @@ from nztax.rules import current_tax_year, default_rules
 from nztax.slots import read_slots, reading, resolve_tax_year
 from nztax.understand import words
 from nztax.unit_lexicon import UnitLexicon
+from nztax.unit_rank import RankModel
 
 log = logging.getLogger("nztax.unit_match")
 VECTORS_FILE = "units.npz"
@@ -94,33 +97,39 @@ def embed_rows(rows: list[tuple[int, str]], embedder) -> np.ndarray:
 
 
 def save_vectors(directory: Path, bank: UnitBank, embedder, withheld: dict[str, str] | None = None) -> Path:
-    """Write the servable units' paraphrase vectors, and their readings' digests, beside an index
-    (build time)."""
-    rows = paraphrase_rows(servable(bank, withheld))
+    """Write the servable units' paraphrase vectors, their readings' digests and the units' lead
+    vectors beside an index (build time)."""
+    units = servable(bank, withheld)
+    rows = paraphrase_rows(units)
     rules = default_rules()
     codes = code_names(rules)
     keys = [key_digest(matching_key(text, reading(read_slots(text, rules)), codes)) for _, text in rows]
     target = Path(directory) / VECTORS_FILE
-    np.savez(target, vectors=embed_rows(rows, embedder), keys=np.array(keys, dtype=str),
+    np.savez(target, vectors=embed_rows(rows, embedder), keys=np.array(keys, dtype=str), leads=lead_vectors(units, embedder),
              meta=np.array(json.dumps({"bank": bank.digest, "embedder": embedder.id, "rows": len(rows)})))
     return target
 
 
-def stored_rows(directory: Path | None, bank: UnitBank, embedder, rows: int) -> tuple[np.ndarray | None, list[str] | None]:
-    """The paraphrase vectors (for this embedder) and reading digests stored beside the index for this
-    bank, each None when missing or stale; the file is read once."""
+def lead_vectors(units: list[Unit], embedder) -> np.ndarray:
+    return embed_rows([(i, u.lead) for i, u in enumerate(units)], embedder)
+
+
+def stored_rows(directory: Path | None, bank: UnitBank, embedder, rows: int) -> tuple:
+    """(paraphrase vectors, reading digests, lead vectors) stored beside the index for this bank (the
+    vectors for this embedder), each None when missing or stale; the file is read once."""
     if directory is None:
-        return None, None
+        return None, None, None
     try:
         with np.load(Path(directory) / VECTORS_FILE) as data:
             meta, arrays = json.loads(str(data["meta"])), {name: data[name] for name in data.files}
     except (OSError, KeyError, ValueError):
-        return None, None
+        return None, None, None
     if meta.get("bank") != bank.digest or meta.get("rows") != rows:
-        return None, None
+        return None, None, None
     vectors, keys = arrays.get("vectors"), arrays.get("keys")
     fits = embedder is not None and meta.get("embedder") == embedder.id and vectors is not None and len(vectors) == rows
-    return (vectors if fits else None), ([str(k) for k in keys] if keys is not None and len(keys) == rows else None)
+    return ((vectors if fits else None), ([str(k) for k in keys] if keys is not None and len(keys) == rows else None),
+            arrays.get("leads") if fits else None)
 
 
 def stored_vectors(directory: Path | None, bank: UnitBank, embedder, rows: int) -> np.ndarray | None:
@@ -197,9 +206,10 @@ def _situations_in(paraphrases: tuple[str, ...]) -> frozenset[str]:
 
 class UnitMatcher:
     def __init__(self, units: list[Unit], vectors: np.ndarray | None, settings, read, codes: frozenset[str] = frozenset(),
-                 keys: list[str] | None = None):
+                 keys: list[str] | None = None, leads: np.ndarray | None = None, rank_model: RankModel | None = None):
         """`read(text)` is the engine's reading of a text (slots.reading of slots.read_slots);
-        `codes` the tax codes (`code_names`); `keys` the paraphrases' reading digests stored at build."""
+        `codes` the tax codes (`code_names`); `keys` the paraphrases' reading digests stored at build;
+        `leads` the units' lead vectors and `rank_model` the fitted weights (unit_rank.py)."""
         self.units = units
         self.codes = codes
         self.settings = settings
@@ -220,17 +230,27 @@ class UnitMatcher:
             else:
                 log.warning(json.dumps({"event": "unit_readings_stale", "rows": len(self.rows)}))
         self._row_years: list = [False] * len(self.rows)  # False: not read yet
+        # Each unit's question is its first paraphrase row.
+        self.question_rows = np.searchsorted(self.owner, np.arange(len(units)))
+        self.lead_vectors = np.asarray(leads, dtype=np.float32) if leads is not None and len(leads) == len(units) else None
+        self.rank_model = rank_model
 
     @classmethod
     def build(cls, bank: UnitBank, withheld: dict[str, str], embedder, index_dir: Path | None, settings, read,
               codes: frozenset[str] = frozenset()) -> "UnitMatcher":
         units = servable(bank, withheld)
         rows = paraphrase_rows(units)
-        vectors, keys = stored_rows(index_dir, bank, embedder, len(rows))
+        vectors, keys, leads = stored_rows(index_dir, bank, embedder, len(rows))
         if embedder is not None and vectors is None:
             log.warning(json.dumps({"event": "unit_vectors_stale_or_missing", "units": len(units)}))
             vectors = embed_rows(rows, embedder)
-        return cls(units, vectors, settings, read, codes, keys)
+        model = RankModel.load(index_dir, getattr(embedder, "id", None))
+        if model is not None and leads is None:
+            leads = lead_vectors(units, embedder)
+        made = cls(units, vectors, settings, read, codes, keys, leads, model)
+        if model is not None:
+            made.lexicon()  # read for every question of one sentence: built with the parts, and stored with them
+        return made
 
     def _read_key(self, row: int) -> str:
         text = self.rows[row][1]
@@ -468,7 +488,8 @@ class UnitMatcher:
         return UnitMatch(self.units[unit], round(total, 4), round(runner, 4), sentence=text)
 
     def lexicon(self):
-        """The units' BM25 index (unit_lexicon.py), built on first use (stored parts hold none)."""
+        """The units' BM25 index (unit_lexicon.py), built on first use, or with the matcher when the
+        learned ranking score reads it (the stored parts then hold it)."""
         if self.__dict__.get("_lexicon") is None:
 
             self._lexicon = UnitLexicon(self.units)
