@@ -126,6 +126,12 @@ def conditions_set(sentence: str) -> tuple[Bound, ...]:
 
 
 @functools.lru_cache(maxsize=4096)
+def _compared(sentence: str) -> tuple[Bound, ...]:
+    """Every bound the sentence puts on an amount, clause by clause, with or without a condition word."""
+    return tuple(b for part in CLAUSE_MARK.split(clean_text(sentence)) for b in bounds(part) if b.compared)
+
+
+@functools.lru_cache(maxsize=4096)
 def lines(text: str, conditions_only: bool = False) -> frozenset[tuple[str, str]]:
     """The lines a text puts an amount below or above without their figure ("under a minimum threshold",
     "exceed the FIF threshold"): (the line's word, "below" or "above"); with `conditions_only`, only those
@@ -174,10 +180,13 @@ def contradicted(post: str, sentence: str) -> str:
     if any(ch.isdigit() for ch in sentence) and any(ch.isdigit() for ch in post):
         stated = _post_bounds(post)
         set_out = conditions_set(sentence)
+        # (Any bound the sentence states may take the post in, condition word or not: "with a total cost
+        # of $50,000 or less … instead" is the rule for the other side of the line.)
+        stated_rules = _compared(sentence) if set_out else ()
         for condition in set_out:
             same = _figures_of(condition, stated, unnamed_too=True)
             if same and all(condition.apart(f) for f in same) and not any(
-                    other.same_amount(f) and not other.apart(f) for other in set_out for f in same):
+                    other.same_amount(f) and not other.apart(f) for other in stated_rules for f in same):
                 return f"the condition '{condition.text}' is not the post's '{same[0].text}'"
     posts = lines(post)
     for line, side in lines(sentence, conditions_only=True):

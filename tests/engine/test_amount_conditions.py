@@ -132,3 +132,17 @@ def test_a_units_lead_is_read_filled_for_the_year(bank, post, held):
     assert "{fif_threshold}" in unit.lead
     engine = SimpleNamespace(rules=load_rules())
     assert bool(lead_contradicted(engine, SimpleNamespace(tax_year="2026-27", question=post), unit)) is held
+
+
+@pytest.mark.parametrize("post", [
+    "My US shares cost under $30,000. Do I pay tax on them?",
+    "Are my overseas shares taxed if I have less than 50k in them?",
+])
+def test_a_sentence_also_stating_the_posts_side_is_not_contradicted(post):
+    # The second clause is the rule for the post's side of the line, though no condition word leads it.
+    both_sides = ("Shares overseas come under the FIF rules when their total cost is more than $50,000: "
+                  "their income is then usually 5% of their opening value; with a total cost of $50,000 "
+                  "or less all year you are taxed on the dividends instead.")
+    one_side = both_sides.split(";")[0] + "."
+    assert not contradicted(post, both_sides)
+    assert contradicted(post, one_side)
