@@ -64,8 +64,9 @@ class DeclineUnits:
         vector = np.asarray(vector, dtype=np.float32)
         cosines = self.vectors @ vector
         row = int(np.argmax(cosines))
+        units = unit_cosines(vector)
         return DeclineReading(self.rows[row][0], self.rows[row][1], text, float(cosines[row]),
-                              float(np.max(unit_cosines(vector))))
+                              float(np.max(units)) if units.size else -1.0)
 
     def read(self, asked: list[tuple[str, object]], unit_cosines, score: float, margin: float,
              whole: tuple[str, object] | None = None) -> DeclineReading | None:
@@ -90,9 +91,11 @@ def overrule(engine, decision, frame, vector, mode: str = "offline"):
     if (mode != "offline" or decision.action not in OVERRULED or decision.calls or decision.rule_results
             or decision.used_history or frame is None):
         return decision
+    from nztax.engine import MissingIndex  # (engine.py imports this module)
+
     matcher = engine.unit_matcher
-    if matcher.vectors is None or engine.embedder is None:
-        return decision
+    if matcher.vectors is None or engine.embedder is None or isinstance(engine.retriever, MissingIndex):
+        return decision  # (no index published: the search that follows answers 503)
     units = getattr(engine, "_decline_units", None)
     if units is None:  # (read on first need; two threads building it at once build the same thing)
         units = engine._decline_units = DeclineUnits.load(engine.retriever.embed_query)

@@ -384,7 +384,8 @@ class UnitMatcher:
     def unit_cosines(self, vector) -> np.ndarray:
         """Each unit's cosine of its nearest paraphrase to `vector` (no reading compared)."""
         nearest = np.full(len(self.units), -1.0, dtype=np.float32)
-        np.maximum.at(nearest, self.owner, self.vectors @ np.asarray(vector, dtype=np.float32))
+        if len(self.units):  # (a bank with no units has no vectors of the embedder's width)
+            np.maximum.at(nearest, self.owner, self.vectors @ np.asarray(vector, dtype=np.float32))
         return nearest
 
     def match_situation(self, asking: list[AskingSentence], post_vector, candidates: list[int], allowed=None,

@@ -27,12 +27,12 @@ def _choose(question: str, nearest: Unit, runner_up: Unit):
         seen.append([u.slug for u in let_in])
         return SimpleNamespace(unit=let_in[0], sentence=None) if let_in else None
 
-    matcher = SimpleNamespace(scores=lambda *a, **k: {}, match=match, by_id={})
+    matcher = SimpleNamespace(scores=lambda *a, **k: {}, match=match, by_id={}, rank_model=None)
     engine = SimpleNamespace(unit_matcher=matcher, unit_kinds=SimpleNamespace(fits=lambda *a, **k: True), rules=rules,
                              settings=SimpleNamespace(asked_unit_unsure_bar=0.5, unit_near_margin=0.15,
                                                       unit_search_margin=0.2))
     decision = SimpleNamespace(question=question, asked=question, slots=read_slots(question, rules), action="fact",
-                               used_history=False, tax_year="2026-27", calls=[], rule_results={}, intent=None)
+                               used_history=False, tax_year="2026-27", calls=[], rule_results={}, intent=None, trace=None)
     unit, _ = unit_choice.choose(engine, decision, None, None, False)
     return unit, seen
 
