@@ -99,6 +99,18 @@ def _asked_about(text: str) -> str | None:
     return people[0][1] if people else None
 
 
+def person_asked_about(text: str) -> str | None:
+    """Whom a (cleaned) question's asking clause names: "other", "self", or None when it names nobody."""
+    return _asked_about(text)
+
+
+def named_owners(text: str, starts: list[int]) -> list[str | None]:
+    """The person the words name as each amount's owner ("self", "other", "both" or None), read as
+    `_of_the_person_asked_about` reads them: the frame weighs it beside the learned owner reading."""
+    people = _people(text, names_kin=bool(KIN_NOUN.search(text)))
+    return [_owner(people, text, start) for start in starts]
+
+
 def _of_the_person_asked_about(text: str, amounts: list[Money]) -> list[Money]:
     """Amounts of someone other than the person asked about become "partner" (never added); the
     asked-about person's own income, named next to their relation ("my wife earns $50k"), is an income."""
