@@ -35,6 +35,7 @@ MAJORITY = 0.5
 OBLIGATION_ASKED = cue("obligation_asked")
 EMPLOYMENT_PARTY = cue("employment_party")
 TAX_TREATMENT_ASKED = cue("tax_treatment_asked")
+RULE_FOR_EVERYONE = cue("asks_a_rule_for_everyone")
 EXTRA_PAY_TOOL = "calculate_extra_pay_paye"
 CONDITIONS = ("proposed", "proposed_not", "declined_as", "intent_sure", "scope", "scope_not", "scope_sure", "scope_firm",
               "scope_out_sure", "scope_out_firm", "scope_in_high",
@@ -163,13 +164,19 @@ def vetoed_inputs(inputs: list[FrameAmount], bar: float) -> list[FrameAmount]:
 
 
 def others_figures(inputs: list[FrameAmount], frame: QuestionFrame, bar: float) -> list[FrameAmount]:
-    """The inputs, when every one is someone else's and no asking sentence names that person: the words
-    name another person as its owner ("my brother makes $85,000"), or name nobody and the learned reading
-    puts it, at least `bar` (NZTAX_FRAME_CERTAIN_BAR) sure, as someone else's. A rate or a rule asked
-    beside another person's pay is no question about their tax ("ACC levy rate 2024-25?"); one whose
-    asking sentence names them is ("how much tax does he pay?"), and so is a story with an income of
-    the asker's own, whose others' figures the rows on `inputs_sure` set aside."""
+    """The inputs, when every one is someone else's while the question asks the asker's own sum ("what's
+    my levy?") or a rule set for everyone (a rate, a threshold, a code: `asks_a_rule_for_everyone` in
+    data/cue_words.yaml) with nobody named: the words name another person as its owner ("my brother makes
+    $85,000"), or name nobody and the learned reading puts it, at least `bar` (NZTAX_FRAME_CERTAIN_BAR)
+    sure, as someone else's. A rate asked beside another person's pay is no question about their tax
+    ("ACC levy rate 2024-25?"); a sum asked of them is ("how much tax does he pay?", or with nobody
+    named: "My sister earns $18,000. Income tax?"), and a post with an income of the asker's own is left
+    to the rows on `inputs_sure`, which set the others' figures aside."""
     if frame.person_asked == "other" or not inputs:
+        return []
+    # (A sum asked with nobody named, beside only another person's pay, is that person's: "My sister
+    # earns $18,000. How much income tax?")
+    if frame.person_asked != "self" and not any(RULE_FOR_EVERYONE.search(s) for s in frame.asking):
         return []
 
     def theirs(a: FrameAmount) -> bool:
