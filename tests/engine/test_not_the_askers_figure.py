@@ -53,8 +53,10 @@ def test_control_a_question_that_asks_about_the_other_person_works_their_pay(eng
 
 
 @pytest.mark.parametrize("question,value", [
+    ("I'm investing over the 50k FIF threshold. How much tax will I pay?", 50000),
+    ("Over the $50,000 FIF threshold, what is my tax?", 50000),
+    ("I have gone over the 50k FIF threshold. What tax do I pay on it?", 50000),
     ("I would be investing over the 50k FIF threshold. Is my understanding correct?", 50000),
-    ("What happens if I go over the $50,000 FIF threshold?", 50000),
     ("Is the $50k FIF threshold based on what I paid or what the shares are worth?", 50000),
     ("The de minimis threshold of $50,000: how is my income tax worked out?", 50000),
 ])
