@@ -23,7 +23,8 @@ ASKER_WORDS = alternatives("asker_beside_kin")
 SECOND_KIN_POSSESSIVES = alternatives("possessives_of_a_second_kin")
 KINLESS = alternatives("kin_without_kin_word")
 TOGETHER = alternatives("earned_together")
-KIN_NOUN = re.compile(rf"\b(?:{KIN_POSSESSIVES})\s+(?:\w+\s+)?(?:{KIN})s?\b(?:'s)?|\b(?:{KINLESS})\b|"
+KIN_AFTER = alternatives("possessives_after_kin")
+KIN_NOUN = re.compile(rf"\b(?:{KIN_POSSESSIVES})\s+(?:\w+\s+)?(?:{KIN})s?\b(?:'s)?|\b(?:{KIN})s?\s+(?:{KIN_AFTER})\b|\b(?:{KINLESS})\b|"
                       rf"(?:^|(?<=[.?!])\s+)(?:{KIN})\b(?:'s)?", re.I)
 # A third-person pronoun: only where the text names someone it can be (else it is the boss or the accountant).
 OTHER_PRONOUN = re.compile(alternatives("third_person_pronouns"), re.I)

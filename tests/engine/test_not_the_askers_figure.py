@@ -18,7 +18,7 @@ RATE_QUESTIONS = {
     "calculate_acc_levy": "What is the ACC levy rate for 2024-25?",
     "calculate_student_loan_repayment": "What is the student loan repayment rate?",
 }
-OTHERS = ["My brother makes {x}.", "My partner's friend earns {x}.", "My flatmate earns {x}."]
+OTHERS = ["My brother makes {x}.", "My partner's friend earns {x}.", "My flatmate earns {x}.", "A friend of mine earns {x}."]
 
 
 def _decided(engine, question):
