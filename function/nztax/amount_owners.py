@@ -23,10 +23,14 @@ ASKER_WORDS = alternatives("asker_beside_kin")
 SECOND_KIN_POSSESSIVES = alternatives("possessives_of_a_second_kin")
 KINLESS = alternatives("kin_without_kin_word")
 TOGETHER = alternatives("earned_together")
-KIN_NOUN = re.compile(rf"\b(?:{KIN_POSSESSIVES})\s+(?:\w+\s+)?(?:{KIN})s?\b(?:'s)?|\b(?:{KINLESS})\b|"
+KIN_AFTER = alternatives("possessives_after_kin")
+KIN_NOUN = re.compile(rf"\b(?:{KIN_POSSESSIVES})\s+(?:\w+\s+)?(?:{KIN})s?\b(?:'s)?|\b(?:{KIN})s?\s+(?:{KIN_AFTER})\b|\b(?:{KINLESS})\b|"
                       rf"(?:^|(?<=[.?!])\s+)(?:{KIN})\b(?:'s)?", re.I)
 # A third-person pronoun: only where the text names someone it can be (else it is the boss or the accountant).
 OTHER_PRONOUN = re.compile(alternatives("third_person_pronouns"), re.I)
+# "They" may be anyone (the employer, Inland Revenue): it names the person asked about only beside a figure
+# the learned reading puts as someone else's (decision_table.others_figures).
+PLURAL_OTHER = re.compile(alternatives("plural_third_person_pronouns"), re.I)
 # The asker and a relative named together: one amount of two people. (Two relatives said to earn it
 # together or between them: two others' pay as one amount.)
 JOINT = re.compile(rf"\b(?:{ASKER_WORDS})\s+(?:and|&)\s+(?:{KIN_POSSESSIVES})\s+(?:\w+\s+)?(?:{KIN})\b|"
@@ -86,17 +90,37 @@ CLAIMANT_CHECKED = re.compile(r"\b(?:is|was|are|were) (?:he|she|they) (?:" + alt
                               + r")\b", re.I)
 
 
-def _asked_about(text: str) -> str | None:
+def _asked_about(text: str, pronouns: bool = False) -> str | None:
     """Whose sum the (cleaned) question asks for: "other" ("how much does she owe?"), "self" ("what's
-    my take-home?") or None when its asking clause names nobody."""
+    my take-home?") or None when its asking clause names nobody. A "they" or "she" counts only when the
+    text names a relative, or when `pronouns` (else it may be the employer or Inland Revenue)."""
+    people = _people(_asking_clause(text), names_kin=pronouns or bool(KIN_NOUN.search(text)))
+    return people[0][1] if people else None
+
+
+def _asking_clause(text: str) -> str:
+    """The clause of a (cleaned) question that asks, less the words about the asking itself."""
     text = CLAIMANT_CHECKED.sub("is that right", ASKING_FOR.sub(" ", text))
     # The sentences that end in a question mark are the asking ones, when there are any ("how much
     # tax is that?? my mate says anything under 10k is tax free").
     questions = re.findall(r"[^.?!]*\?", text)
     clauses = [p for p in CLAUSE_END.split(" ".join(questions) if questions else text) if p.strip()]
-    asking = next((p for p in reversed(clauses) if ASKS_SOMETHING.search(p)), clauses[-1] if clauses else "")
-    people = _people(asking, names_kin=bool(KIN_NOUN.search(text)))
-    return people[0][1] if people else None
+    return next((p for p in reversed(clauses) if ASKS_SOMETHING.search(p)), clauses[-1] if clauses else "")
+
+
+def person_asked_about(text: str) -> str | None:
+    """Whom a (cleaned) question's asking clause names: "other" (a relative, or "they", "she": "if someone
+    earns $62,000, how much do they pay?"), "self", or None when it names nobody. The frame weighs it with
+    the learned owner reading, which tells another person's figure from the employer's."""
+    who = _asked_about(text, pronouns=True)
+    return "other" if who is None and PLURAL_OTHER.search(_asking_clause(text)) else who
+
+
+def named_owners(text: str, starts: list[int]) -> list[str | None]:
+    """The person the words name as each amount's owner ("self", "other", "both" or None), read as
+    `_of_the_person_asked_about` reads them: the frame weighs it beside the learned owner reading."""
+    people = _people(text, names_kin=bool(KIN_NOUN.search(text)))
+    return [_owner(people, text, start) for start in starts]
 
 
 def _of_the_person_asked_about(text: str, amounts: list[Money]) -> list[Money]:

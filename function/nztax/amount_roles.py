@@ -61,7 +61,9 @@ LINKING_WORD = re.compile(r"(?:" + alternatives("linking_words") + r")\b", re.I)
 # Nouns of a kind of income that may follow the amount after one word ("bank interest", "cash bonus").
 ONE_WORD_BEFORE_ROLES = frozenset({"investment_income", "other_income", "donation"})
 # Roles of money that is not earned: earning said right before the amount beats them however near they are.
-NOT_EARNED_ROLES = frozenset({"donation", "expense", "contribution", "deduction", "other", "value"})
+# The role of a line a rule compares against (a threshold, a limit, a cap): never a figure worked on.
+RULE_LINE_ROLE = "threshold"
+NOT_EARNED_ROLES = frozenset({"donation", "expense", "contribution", "deduction", "other", "value", RULE_LINE_ROLE})
 # Roles that say which job or whose pay it is: nothing right before the amount overrides them.
 JOB_ROLES = frozenset({"main_job", "second_job", "total", "partner", "household"})
 # Roles a later amount in the same list takes on when it has no words of its own.
@@ -102,6 +104,13 @@ def names_no_second_job(text: str, match: re.Match) -> bool:
 
 
 RULE_FIGURE_AFTER = re.compile(r"(?:" + alternatives("rule_figure_words") + r")\b", re.I)
+# A line a rule compares against (a threshold, a limit, a cap) named after "the <figure>", with up to two
+# words between ("the 50k FIF threshold", "the $5,000 de minimis cap"), or right before the figure ("the
+# threshold of $50,000", "limit: 50k"): the rule's figure, even when it is the only one in the question.
+RULE_LINE = alternatives("rule_line_words")
+RULE_LINE_AFTER = re.compile(r"(?:[a-z][\w-]*\s+){0,2}?(?:" + RULE_LINE + r")s?\b", re.I)
+RULE_LINE_BEFORE = re.compile(r"\b(?:" + RULE_LINE + r")s?\s*(?:(?:" + alternatives("rule_line_before")
+                              + r")\s*|[:=]\s*)?(?:nz)?\$?$", re.I)
 ASSET_AFTER = re.compile(r"(?:" + alternatives("asset_words") + r")\b(?!\s+(?:account\s+)?(?:"
                          + alternatives("asset_income_words") + r"))", re.I)
 # An organisation named as the owner right before a figure ("the firm's $400,000").
@@ -124,8 +133,10 @@ def _role_of(text: str, start: int, end: int, skip: str | None = None, default: 
         return "other"  # an asset named right after: a price, not an income (unless a pay is named right before)
     if TAX_FIGURE_AFTER.match(text[end:]) and not TAX_ON_BEFORE.search(before):
         return "other"  # tax named right after: a tax figure, not the income (tax on an amount names the income)
+    if re.search(r"\bthe\s*\$?$", before, re.I) and RULE_LINE_AFTER.match(directly_after):
+        return RULE_LINE_ROLE  # a threshold, a limit or a cap named after "the <figure>"
     if RULE_FIGURE_AFTER.match(directly_after) and re.search(r"\bthe\s*\$?$", before, re.I):
-        return "value"  # a rule's own figure (a credit, a threshold) named right after
+        return "value"  # a rule's own figure (a credit, an allowance) named right after
     if RENT_AFTER.match(directly_after) and skip != "rent_received":
         return "expense" if RENT_PAID.search(before) else "rent_received"
     # (One word may stand between the amount and its noun.)
@@ -138,6 +149,8 @@ def _role_of(text: str, start: int, end: int, skip: str | None = None, default: 
                 and not LABELS_NEXT_AMOUNT.match(directly_after, m.end()):
             # (Money spent on something is not a pay; words that lead the next amount are not this one's.)
             return role
+    if RULE_LINE_BEFORE.search(before):
+        return RULE_LINE_ROLE  # a threshold, a limit or a cap named right before ("the threshold of $50,000")
     after_clause = re.split(r"[.?!;,]| and | but ", text[end:end + 45], maxsplit=1)[0]
     # A payslip's figure has its cents or sits in a pasted row ("SL 28.80", "| SL | 103"); "sl 60k" asks about 60k.
     payslip_figure = "|" in text or bool(re.search(r"\.\d\d$", text[start:end].strip()))

@@ -12,6 +12,7 @@ from dataclasses import replace
 from decimal import Decimal
 from typing import TYPE_CHECKING
 
+from nztax.amount_roles import RULE_LINE_ROLE
 from nztax.contract import tax_year_starting
 from nztax.cue_words import alternatives
 from nztax.rules import SECONDARY_CODES
@@ -176,7 +177,9 @@ def _rule_sum(d: Decision, intent: IntentSpec, slots: Slots) -> bool:
         return False
     named_rit = [a for a in slots.amounts if a.period == "annual" and a.value > 0 and _rit_named_before(d.asked, a)]
     # (Tax on the income shown on a return is the year's whole tax, PAYE and all, not what was left to pay.)
-    stated = [a for a in slots.amounts if a.period == "annual" and a.value > 0 and (a in named_rit or not TAX_FIGURE_AFTER.match(d.asked[a.end:]))]
+    # (A threshold, a limit or a cap the question names is the rule's line, never a figure it is worked on.)
+    stated = [a for a in slots.amounts if a.period == "annual" and a.value > 0 and a.role != RULE_LINE_ROLE
+              and (a in named_rit or not TAX_FIGURE_AFTER.match(d.asked[a.end:]))]
     stated = named_rit or stated  # (the residual income tax named beats any other figure beside it)
     opening = [a for a in stated if a.role == "value" or OPENING_VALUE.search(d.asked[a.end:a.end + 40])
                or OPENING_VALUE_BEFORE.search(d.asked[max(0, a.start - 60):a.start])]

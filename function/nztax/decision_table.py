@@ -35,10 +35,11 @@ MAJORITY = 0.5
 OBLIGATION_ASKED = cue("obligation_asked")
 EMPLOYMENT_PARTY = cue("employment_party")
 TAX_TREATMENT_ASKED = cue("tax_treatment_asked")
+RULE_FOR_EVERYONE = cue("asks_a_rule_for_everyone")
 EXTRA_PAY_TOOL = "calculate_extra_pay_paye"
 CONDITIONS = ("proposed", "proposed_not", "declined_as", "intent_sure", "scope", "scope_not", "scope_sure", "scope_firm",
               "scope_out_sure", "scope_out_firm", "scope_in_high",
-              "inputs_sure", "inputs_certain", "inputs_taken", "recoverable", "stated", "asks", "answers_ask", "asks_figure", "story",
+              "inputs_sure", "inputs_certain", "inputs_owned", "inputs_taken", "recoverable", "stated", "asks", "answers_ask", "asks_figure", "story",
               "lead_fits", "rule_worked", "several_figures", "read_by", "asks_income", "rate_given", "decline_unread",
               "incomes_left_out", "foreign_withholding", "foreign_rate", "foreign_place", "pays_employee", "payment_as_income", "asked_unread",
               "questioned_not_theirs", "asks_employment_obligation", "scope_major", "intent_not")
@@ -162,6 +163,29 @@ def vetoed_inputs(inputs: list[FrameAmount], bar: float) -> list[FrameAmount]:
         (a.kind != "income" and a.kind_sure >= bar) or (_someone_elses(a, bar) and own))]
 
 
+def others_figures(inputs: list[FrameAmount], frame: QuestionFrame, bar: float) -> list[FrameAmount]:
+    """The inputs, when every one is someone else's while the question asks the asker's own sum ("what's
+    my levy?") or a rule set for everyone (a rate, a threshold, a code: `asks_a_rule_for_everyone` in
+    data/cue_words.yaml) with nobody named: the words name another person as its owner ("my brother makes
+    $85,000"), or name nobody and the learned reading puts it, at least `bar` (NZTAX_FRAME_CERTAIN_BAR)
+    sure, as someone else's. A rate asked beside another person's pay is no question about their tax
+    ("ACC levy rate 2024-25?"); a sum asked of them is ("how much tax does he pay?", or with nobody
+    named: "My sister earns $18,000. Income tax?"), and a post with an income of the asker's own is left
+    to the rows on `inputs_sure`, which set the others' figures aside."""
+    if frame.person_asked == "other" or not inputs:
+        return []
+    # (A sum asked with nobody named, beside only another person's pay, is that person's: "My sister
+    # earns $18,000. How much income tax?")
+    if frame.person_asked != "self" and not any(RULE_FOR_EVERYONE.search(s) for s in frame.asking):
+        return []
+
+    def theirs(a: FrameAmount) -> bool:
+        return a.owner != EXAMPLE_OWNER and not _derived(a) and (
+            a.named == "other" or a.named is None and a.owner == "someone_else" and a.owner_sure >= bar)
+
+    return list(inputs) if all(theirs(a) for a in inputs) else []
+
+
 def uncertain_inputs(inputs: list[FrameAmount], bar: float) -> list[FrameAmount]:
     """The inputs not read, at least `bar` sure, as the income of the one asked about: the asker or their
     partner, or the other person when every income is someone else's ("my employee earns …"). A figure
@@ -216,7 +240,7 @@ def link_arguments(decision, frame: QuestionFrame, tool: str, arguments: dict, b
     engine's and stays."""
     slots = decision.slots
     written = [a for a in slots.amounts if not a.questioned]
-    owners = _asked_about(frame.inputs_of(input_amounts(slots)), bar)
+    owners = _asked_about(frame.inputs_of(input_amounts(slots)), bar, frame)
     out = {}
     for argument, value in arguments.items():
         figure = _number(value)
@@ -235,10 +259,13 @@ def _fills(a: FrameAmount, kinds: tuple[str, ...], kind_bar: float, sure_bar: fl
     return a.taken_as(kinds) >= (sure_bar if named is not None and named not in kinds else kind_bar)
 
 
-def _asked_about(inputs: list[FrameAmount], bar: float) -> tuple[str, ...]:
+def _asked_about(inputs: list[FrameAmount], bar: float, frame: QuestionFrame) -> tuple[str, ...]:
     """Whose figures a calculation is about: the asker's or their partner's, or the other person's when
-    every income is someone else's ("my employee earns ...")."""
-    return INCOME_OWNERS if not inputs or not all(_someone_elses(a, bar) for a in inputs) else ("someone_else",)
+    every income is someone else's ("my employee earns ...") and the question does not ask a rate or a
+    rule beside them (`others_figures`): "My brother makes $85,000. ACC levy rate?" links no figure."""
+    if not inputs or not all(_someone_elses(a, bar) for a in inputs) or others_figures(inputs, frame, bar):
+        return INCOME_OWNERS
+    return ("someone_else",)
 
 
 def set_beside(decision, frame: QuestionFrame) -> list[FrameAmount]:
@@ -295,6 +322,7 @@ class Facts:
     asks_employment_obligation: bool = False  # an asking sentence asks what a party to a job must or may do; none asks a tax
     scope_major: bool = False    # the likeliest subject reads more likely than all the others together (MAJORITY)
     intent: str | None = None    # the proposed intent's name
+    inputs_owned: bool = True    # not every input is someone else's with nobody named in the asking (`others_figures`)
 
     def holds(self, when: dict) -> bool:
         checks = {
@@ -305,7 +333,7 @@ class Facts:
             "scope_out_sure": lambda v: self.scope_out_sure == bool(v), "scope_out_firm": lambda v: self.scope_out_firm == bool(v),
             "scope_in_high": lambda v: self.scope_in_high == bool(v), "intent_sure": lambda v: self.intent_sure == bool(v),
             "inputs_sure": lambda v: self.inputs_sure == bool(v), "recoverable": lambda v: self.recoverable == bool(v),
-            "inputs_certain": lambda v: self.inputs_certain == bool(v),
+            "inputs_certain": lambda v: self.inputs_certain == bool(v), "inputs_owned": lambda v: self.inputs_owned == bool(v),
             "inputs_taken": lambda v: self.inputs_taken == bool(v), "answers_ask": lambda v: self.answers_ask == bool(v),
             "story": lambda v: self.story == bool(v), "asks_figure": lambda v: self.asks_figure == bool(v),
             "lead_fits": lambda v: self.lead_fits == bool(v), "rule_worked": lambda v: self.rule_worked == bool(v),
@@ -378,6 +406,7 @@ def facts_of(decision, frame: QuestionFrame, settings, asked_alone: Callable[[],
                  scope_in_high=frame.scope_in is not None and frame.scope_in >= settings.frame_scope_in_bar,
                  inputs_sure=inputs_sure,
                  inputs_certain=not uncertain_inputs(inputs, settings.frame_certain_bar), recoverable=recoverable,
+                 inputs_owned=not others_figures(inputs, frame, settings.frame_certain_bar),
                  inputs_taken=not not_taken(decision, frame, settings.frame_kind_bar, bar),
                  stated=bool(frame.stated()), asks=frame.asks_each, answers_ask=bool(kinds & set(frame.asks_surely(bar))),
                  asks_figure=frame.asks_figure, story=frame.story, lead_fits=lead_fits(decision, frame, asked_alone),
@@ -513,6 +542,9 @@ def _apply_row(decision, frame: QuestionFrame, settings, trace: Trace, redecide,
         if not facts.answers_ask:
             asked = ", ".join(f"{a} {sure:.2f}" for a, sure in zip(frame.asks_each, frame.asks_each_sure or [1.0] * len(frame.asks_each)))
             trace.notes.append(f"a calculation does not answer what is surely asked ({asked})")
+        others = [a.text for a in others_figures(inputs, frame, settings.frame_certain_bar)]
+        if others:
+            trace.notes.append(f"someone else's figure, and the question does not ask about them: {', '.join(others)}")
         unsure = [f"{a.text} ({a.kind} {a.kind_sure:.2f}, {a.owner} {a.owner_sure:.2f})"
                   for a in uncertain_inputs(inputs, settings.frame_certain_bar)]
         if unsure:

@@ -23,6 +23,7 @@ from decimal import Decimal
 from typing import Callable
 
 from nztax.ages import Age, read_ages
+from nztax.amount_owners import named_owners, person_asked_about
 from nztax.cue_words import cue
 from nztax.example_figures import example_figure_starts
 from nztax.payment_frame import kinds_named
@@ -74,6 +75,8 @@ class FrameAmount:
     role: str | None = None     # the slot role slots.py gave it (income, deduction, …), for the trace
     # How likely it is of each kind (the learned reading); empty when the reader gives only its likeliest.
     kinds: tuple[tuple[str, float], ...] = ()
+    # The person the number grammar's words name beside it ("self", "other", "both"; None: nobody).
+    named: str | None = None
 
     def is_sure(self, bar: float) -> bool:
         return self.kind_sure >= bar and self.owner_sure >= bar
@@ -126,6 +129,9 @@ class QuestionFrame:
     # Each asking sentence as read against units and intents: the post's opening joined to one that
     # leans on the story ("Is that right?"; leaning.py); empty when every sentence is read as written.
     asking_read: tuple[str, ...] = ()
+    # Whom the asking clause names, by the number grammar (amount_owners): "other" ("how much does she
+    # pay?"), "self", or None (a rate asked with nobody named); None too when a model read the frame.
+    person_asked: str | None = None
 
     def read_as(self, sentence: str) -> str:
         """The text an asking sentence is read as (`asking_read`)."""
@@ -220,8 +226,9 @@ def read_frame(text: str, slots: Slots, model, bar: float = 0.7, knows: Callable
     percents = [m for m in PERCENT.finditer(text) if not any(s <= m.start() < e for s, e in spans)]
     all_spans = spans + [(m.start(), m.end()) for m in percents]
     read = model.amount_readings(text, all_spans)
-    amounts = [FrameAmount(a.text, s, e, a.value, a.period, kind, ks, owner, os_, a.role, tuple(shares.items()))
-               for a, (s, e), ((kind, ks), (owner, os_), shares) in zip(slots.amounts, spans, read)]
+    named = named_owners(text, [s for s, _ in spans])
+    amounts = [FrameAmount(a.text, s, e, a.value, a.period, kind, ks, owner, os_, a.role, tuple(shares.items()), who)
+               for a, (s, e), ((kind, ks), (owner, os_), shares), who in zip(slots.amounts, spans, read, named)]
     # A percentage is a rate by its form; whose rate it is is read.
     amounts += [FrameAmount(m.group(0), m.start(), m.end(), Decimal(m.group(1)), None, "rate", 1.0, owner, os_)
                 for m, (_, (owner, os_), _) in zip(percents, read[len(spans):])]
@@ -237,7 +244,7 @@ def read_frame(text: str, slots: Slots, model, bar: float = 0.7, knows: Callable
                          conditions=stated, scope=scope, scope_sure=scope_sure, bar=bar,
                          scope_in=scope_in, scope_other=scope_other,
                          story=len(text) > LONG_POST_CHARS or len(sentences(text)) >= STORY_SENTENCES, ages=read_ages(text),
-                         rate_given=tax_rate_given(text),
+                         rate_given=tax_rate_given(text), person_asked=person_asked_about(text),
                          foreign_withholding=knows is not None and withheld_under_unknown_name(text, knows),
                          foreign_rate=tax_rates is not None and rate_of_another_system(text, amounts, stated, tax_rates, bar),
                          foreign_place=knows is not None and asks_another_places_tax(text, asking, stated, knows))
