@@ -11,7 +11,8 @@ that condition, which the condition answers.
 
 A condition is an amount of money (the number grammar's `find_money`) with a comparison beside it
 (under, up to, or less, over, between … and …: lists `bound_*` in data/amount_words.yaml; a
-comparison before its figure leaves the figure out, one after it ("or less") and a range take it in) that a
+comparison before its figure leaves the figure out ("under", "over") unless it says so ("up to", "at
+least"); one after it ("or less") and a range take it in) that a
 word earlier in its sentence makes a condition of the rule (`condition_setters`: if, when, once,
 must …). The post's figures are read by the same grammar: a figure on its own is a point, one with a
 comparison ("over the 50k threshold", "I earn more than $70k") a range. The post's figure bounds the
@@ -38,15 +39,19 @@ from nztax.text_cleaning import clean_text
 INFINITE = Decimal("Infinity")
 _FILLERS = r"(?:\s+(?:" + alternatives("bound_fillers") + r")){0,3}\s*\$?\s*"
 # (The money span may start before its "$"; the fillers may end with one.)
-BELOW_BEFORE = re.compile(r"(?:^|\W)(?:" + alternatives("bound_below_before") + r")" + _FILLERS + r"$", re.I)
-ABOVE_BEFORE = re.compile(r"(?:^|\W)(?:" + alternatives("bound_above_before") + r")" + _FILLERS + r"$", re.I)
+# (Group `at`: a comparison the figure itself meets, "up to", "at least"; tried first, so "not more than"
+# is read whole.)
+_BELOW = r"(?P<at>" + alternatives("bound_at_most_before") + r")|" + alternatives("bound_below_before")
+_ABOVE = r"(?P<at>" + alternatives("bound_at_least_before") + r")|" + alternatives("bound_above_before")
+BELOW_BEFORE = re.compile(r"(?:^|\W)(?:" + _BELOW + r")" + _FILLERS + r"$", re.I)
+ABOVE_BEFORE = re.compile(r"(?:^|\W)(?:" + _ABOVE + r")" + _FILLERS + r"$", re.I)
 BETWEEN_BEFORE = re.compile(r"\b(?:" + alternatives("bound_between") + r")" + _FILLERS + r"$", re.I)
 BELOW_AFTER = re.compile(r"^\s*(?:" + alternatives("bound_below_after") + r")", re.I)
 ABOVE_AFTER = re.compile(r"^\s*(?:" + alternatives("bound_above_after") + r")", re.I)
 RANGE_JOIN = re.compile(r"^\s*(?:" + alternatives("bound_range_joins") + r")\s*\$?\s?$", re.I)
 _LINE = r"(?:\s+[\w-]+){0,3}?\s+(?P<line>" + alternatives("bound_lines") + r")s?\b"
-LINE_BELOW = re.compile(r"(?:^|\W)(?:" + alternatives("bound_below_before") + r")" + _LINE, re.I)
-LINE_ABOVE = re.compile(r"(?:^|\W)(?:" + alternatives("bound_above_before") + r")" + _LINE, re.I)
+LINE_BELOW = re.compile(r"(?:^|\W)(?:" + _BELOW + r")" + _LINE, re.I)
+LINE_ABOVE = re.compile(r"(?:^|\W)(?:" + _ABOVE + r")" + _LINE, re.I)
 NEGATED = re.compile(r"(?:" + alternatives("bound_negations") + r")\s+(?:\w+\s+){0,2}$", re.I)
 CLAUSE_MARK = re.compile(r"[;:]")  # a rule's parts: a condition is read within its own
 ASKS_IF_MET = re.compile(r"\b(?:" + alternatives("asks_if_condition_met") + r")\b", re.I)
@@ -103,7 +108,8 @@ def bounds(text: str) -> list[Bound]:
         elif side := (below := BELOW_BEFORE.search(before)) or ABOVE_BEFORE.search(before):
             if NEGATED.search(before[:side.start() + 1]):
                 continue
-            low, low_in, high, high_in = (-INFINITE, True, m.value, False) if below else (m.value, False, INFINITE, False)
+            at = side.group("at") is not None
+            low, low_in, high, high_in = (-INFINITE, True, m.value, at) if below else (m.value, at, INFINITE, False)
         elif BELOW_AFTER.match(after):
             low = -INFINITE
         elif ABOVE_AFTER.match(after):

@@ -146,3 +146,22 @@ def test_a_sentence_also_stating_the_posts_side_is_not_contradicted(post):
     one_side = both_sides.split(";")[0] + "."
     assert not contradicted(post, both_sides)
     assert contradicted(post, one_side)
+
+
+@pytest.mark.parametrize("comparison, figure_meets_it", [
+    ("up to", True), ("no more than", True), ("at most", True), ("under", False), ("less than", False),
+])
+def test_a_figure_on_the_line_of_an_upper_bound(comparison, figure_meets_it):
+    # "up to $15,600" takes in $15,600 itself; "under $15,600" does not.
+    sentence = f"Use SB when your income from your main job for the year is {comparison} $15,600."
+    post = "My main job pays $15,600 a year and I just started a weekend job. Which secondary code do I use?"
+    assert bool(contradicted(post, sentence)) is not figure_meets_it
+
+
+@pytest.mark.parametrize("comparison, figure_meets_it", [
+    ("at least", True), ("more than", False), ("over", False),
+])
+def test_a_figure_on_the_line_of_a_lower_bound(comparison, figure_meets_it):
+    sentence = f"You get the independent earner tax credit if your income for the year is {comparison} $24,000."
+    post = "I earn $24,000 a year as a nurse. How is the credit paid?"
+    assert bool(contradicted(post, sentence)) is not figure_meets_it
