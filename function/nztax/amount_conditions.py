@@ -15,11 +15,11 @@ comparison before its figure leaves the figure out ("under", "over") unless it s
 least"); one after it ("or less") and a range take it in) that a
 word earlier in its sentence makes a condition of the rule (`condition_setters`: if, when, once,
 must …). The post's figures are read by the same grammar: a figure on its own is a point, one with a
-comparison ("over the 50k threshold", "I earn more than $70k") a range. The post's figure bounds the
+comparison ("over the $180k threshold", "I earn more than $70k") a range. The post's figure bounds the
 same amount as the condition when both are of one kind by the number grammar's role (decision_table
 `grammar_kind`: "earn" an income, "cost" a price, "donated" a contribution; an investment's cost is
 not an income), or when the post sets its own comparison on the condition's very figure (a post
-"over the 50k threshold" against a rule for "$50,000 or less"): naming the threshold names the
+"over the $5,000 threshold" against a rule for "$5,000 or less"): naming the threshold names the
 amount it bounds. Only amounts read in the same period (a year's, a week's) are compared.
 """
 

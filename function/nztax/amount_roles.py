@@ -105,7 +105,7 @@ def names_no_second_job(text: str, match: re.Match) -> bool:
 
 RULE_FIGURE_AFTER = re.compile(r"(?:" + alternatives("rule_figure_words") + r")\b", re.I)
 # A line a rule compares against (a threshold, a limit, a cap) named after "the <figure>", with up to two
-# words between ("the 50k FIF threshold", "the $5,000 de minimis cap"), or right before the figure ("the
+# words between ("the $180k top-rate threshold", "the $5,000 de minimis cap"), or right before the figure ("the
 # threshold of $50,000", "limit: 50k"): the rule's figure, even when it is the only one in the question.
 RULE_LINE = alternatives("rule_line_words")
 RULE_LINE_AFTER = re.compile(r"(?:[a-z][\w-]*\s+){0,2}?(?:" + RULE_LINE + r")s?\b", re.I)

@@ -263,7 +263,7 @@ def choose(engine, decision, frame, vector, unread: bool):
         found = None
     if found is not None and (why := lead_contradicted(engine, decision, found.unit)):
         # Its lead opens on a condition the post's own figures lie outside (amount_conditions.py: "cost
-        # $50,000 or less" to a post investing $300,000): not the poster's situation, the engine answers.
+        # $50,000 or less" to a post whose cost is above it): not the poster's situation, the engine answers.
         if decision.trace is not None:
             decision.trace.notes.append(f"unit {found.unit.id} held back: {why}")
         found = None
