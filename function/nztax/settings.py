@@ -69,6 +69,10 @@ Tax figures never live here: they are in `nztax/rules/*.yaml`.
 | NZTAX_ASKED_UNIT_OVER_DECLINE | 0.95 | Ask box: least score of a post's asking sentence (and twice `NZTAX_ASKED_UNIT_MARGIN`) for its unit to answer a post the engine would decline, when the scope reading is sure it is New Zealand personal tax |
 | NZTAX_DECLINE_UNIT_SCORE | 0.55 | Ask box: least cosine of a question or an asking sentence to a decline unit's wording (decline_units.py) for it to be declined to that unit's subject |
 | NZTAX_DECLINE_UNIT_MARGIN | 0.05 | Ask box: how much nearer a decline unit's wording than any answer unit's it must be (twice for a story read whole) |
+| NZTAX_UNIT_RANK_MARGIN | 2.0 | Ask box: how far (in logit) the learned unit-ranking score's first unit must lead the next to be served (unit_rank.py; weights fitted at build, `unit_rank.json`) |
+| NZTAX_UNIT_RANK_MIN_SCORE | 0.7 | Ask box: least current unit score for the learned first unit to be served |
+| NZTAX_UNIT_RANK_VETO | 1 | Ask box: 1 holds back a unit the current bars serve when the learned score ranks another first; 0 keeps it |
+| NZTAX_UNIT_RANK_ONE_SENTENCE | 1 | Ask box: 1 uses the learned score only for one-sentence questions (it was fitted on one-line wordings); 0 for every question |
 | NZTAX_RRF_K | 10 | reciprocal rank fusion constant (10: best on the development part of the held-out queries, docs/retrieval.md) |
 | NZTAX_RRF_WEIGHT_BM25 | 1.0 | weight of the BM25 ranking in fusion |
 | NZTAX_RRF_WEIGHT_DENSE | 1.0 | weight of the dense ranking in fusion |
