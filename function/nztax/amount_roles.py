@@ -104,6 +104,8 @@ def names_no_second_job(text: str, match: re.Match) -> bool:
 
 
 RULE_FIGURE_AFTER = re.compile(r"(?:" + alternatives("rule_figure_words") + r")\b", re.I)
+# The determiner right before a rule's own figure ("the $50,000"), a currency sign between.
+RULE_FIGURE_BEFORE = re.compile(r"\b(?:" + alternatives("rule_figure_determiners") + r")\s*\$?$", re.I)
 # A line a rule compares against (a threshold, a limit, a cap) named after "the <figure>", with up to two
 # words between ("the $180k top-rate threshold", "the $5,000 de minimis cap"), or right before the figure ("the
 # threshold of $50,000", "limit: 50k"): the rule's figure, even when it is the only one in the question.
@@ -133,9 +135,9 @@ def _role_of(text: str, start: int, end: int, skip: str | None = None, default: 
         return "other"  # an asset named right after: a price, not an income (unless a pay is named right before)
     if TAX_FIGURE_AFTER.match(text[end:]) and not TAX_ON_BEFORE.search(before):
         return "other"  # tax named right after: a tax figure, not the income (tax on an amount names the income)
-    if re.search(r"\bthe\s*\$?$", before, re.I) and RULE_LINE_AFTER.match(directly_after):
+    if RULE_FIGURE_BEFORE.search(before) and RULE_LINE_AFTER.match(directly_after):
         return RULE_LINE_ROLE  # a threshold, a limit or a cap named after "the <figure>"
-    if RULE_FIGURE_AFTER.match(directly_after) and re.search(r"\bthe\s*\$?$", before, re.I):
+    if RULE_FIGURE_AFTER.match(directly_after) and RULE_FIGURE_BEFORE.search(before):
         return "value"  # a rule's own figure (a credit, an allowance) named right after
     if RENT_AFTER.match(directly_after) and skip != "rent_received":
         return "expense" if RENT_PAID.search(before) else "rent_received"
