@@ -84,6 +84,20 @@ class DeclineUnits:
         return max(kept, key=lambda r: r.score - r.unit_score, default=None)
 
 
+def of(engine) -> DeclineUnits | None:
+    """The engine's decline units with their wordings embedded: stored with the engine parts at build
+    (engine_parts.py), so no first question pays for embedding them; built here when the parts were not
+    (two threads building at once build the same thing). None while no index is published."""
+    from nztax.engine import MissingIndex  # (engine.py imports this module)
+
+    if engine.embedder is None or isinstance(engine.retriever, MissingIndex):
+        return None
+    units = getattr(engine, "_decline_units", None)
+    if units is None:
+        units = engine._decline_units = DeclineUnits.load(engine.retriever.embed_query)
+    return units
+
+
 def overrule(engine, decision, frame, vector, mode: str = "offline"):
     """`decision`, declined to a decline unit's subject when the question or an asking sentence reads
     as that unit (module docstring); otherwise unchanged. Offline only: in LLM mode the model reads
@@ -91,14 +105,10 @@ def overrule(engine, decision, frame, vector, mode: str = "offline"):
     if (mode != "offline" or decision.action not in OVERRULED or decision.calls or decision.rule_results
             or decision.used_history or frame is None):
         return decision
-    from nztax.engine import MissingIndex  # (engine.py imports this module)
-
     matcher = engine.unit_matcher
-    if matcher.vectors is None or engine.embedder is None or isinstance(engine.retriever, MissingIndex):
+    units = of(engine)
+    if matcher.vectors is None or units is None:
         return decision  # (no index published: the search that follows answers 503)
-    units = getattr(engine, "_decline_units", None)
-    if units is None:  # (read on first need; two threads building it at once build the same thing)
-        units = engine._decline_units = DeclineUnits.load(engine.retriever.embed_query)
     # A post is read by what it asks (a sentence leaning on its story with the opening joined: leaning.py),
     # not by its story: "My employer never gave me payslips." tells, "How can I check the PAYE taken?" asks.
     asked = [frame.read_as(s) for s in frame.asking if s != decision.question]

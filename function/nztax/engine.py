@@ -422,13 +422,12 @@ class Engine:
         return self._once("_sections", build)
 
     def build_parts(self) -> None:
-        """Build now every part otherwise built on first use (the intent classifier, the speller,
-        the frame's model, the citation sections, the unit matcher, the known-words vocabulary, the
-        index's identifier postings, search's page ranking by the units), so no question's CPU
-        budget pays for them. Those stored beside
-        the index at build time for these very inputs are read from there instead (engine_parts.py);
-        the frame's model, which needs the query model, comes last, so the rest is ready while the
-        query model is still loading."""
+        """Build now every part otherwise built on first use (the intent classifier, the speller, the
+        frame's model, the citation sections, the unit matcher, the known-words vocabulary, the index's
+        identifier postings, search's page ranking by the units, the decline units), so no question's CPU
+        budget pays for them. Those stored beside the index at build time for these very inputs are read
+        from there instead (engine_parts.py); the frame's model and the decline units, which need the
+        query model, come last, so the rest is ready while the query model is still loading."""
         self.classifier, self.speller, self.citation_sections(), self.unit_matcher, self.vocabulary
         if not isinstance(self.retriever, MissingIndex):
             self.retriever.index.identifier_rows()
@@ -438,7 +437,7 @@ class Engine:
             self.retriever.unit_pages  # a long post's page ranking by the units (from the matcher above)
         for module in LAZY_ANSWER_MODULES:  # while the query model is still loading, not in the first answer
             importlib.import_module(module)
-        self.frame_model
+        self.frame_model, decline_units.of(self)
 
     # -- answer units ------------------------------------------------------------------------
 

@@ -2,8 +2,8 @@
 
 In: an engine whose parts are built (`Engine.build_parts`), or an engine to give stored parts to.
 Out: `save(engine, index_dir)` writes `parts.pickle`; `restore(engine, index_dir)` gives the engine
-the stored intent classifier, speller, unit matcher, citation sections, known-words vocabulary and
-the index's identifier postings, or returns False.
+the stored intent classifier, speller, unit matcher, citation sections, known-words vocabulary,
+decline units and the index's identifier postings, or returns False.
 
 Why: the parts are pure functions of the index, the data files and the code that builds them, yet
 building them (reading every catalogue example and answer unit into words, the sources' word list,
@@ -47,7 +47,8 @@ INDEX_INPUTS = ("manifest.json", "chunks.json", "intents.npz", "units.npz", "uni
 # Settings a part copies by value when it is built (the rest it reads from the engine's own settings).
 COPIED_SETTINGS = ("spelling_cutoff", "spelling_min_length")
 # The known-words vocabulary reads every unit's paraphrases into words: about 40 ms of a start.
-PARTS = ("_classifier", "_speller", "_unit_matcher", "_sections", "_vocabulary")
+# The decline units embed their wordings with the query model: about 50 ms of a first answer.
+PARTS = ("_classifier", "_speller", "_unit_matcher", "_sections", "_vocabulary", "_decline_units")
 INDEX_PART = "index.identifiers"  # the index's identifier postings (index.py: LoadedIndex.identifier_rows)
 _ALLOWED_MODULES = ("nztax.", "numpy")
 _ALLOWED_GLOBALS = {("builtins", n) for n in ("set", "frozenset", "list", "dict", "tuple", "complex", "slice", "bytearray",

@@ -48,6 +48,9 @@ def test_restored_parts_are_the_built_ones_and_answer_the_same(stored, monkeypat
     from nztax import known_words
 
     monkeypatch.setattr(known_words.Vocabulary, "__init__", lambda self, *a, **k: pytest.fail("vocabulary built"))
+    from nztax import decline_units
+
+    monkeypatch.setattr(decline_units.DeclineUnits, "load", classmethod(lambda cls, *a, **k: pytest.fail("decline wordings embedded")))
     restored = _restored(settings)
     assert all(getattr(restored, name) is not None for name in engine_parts.PARTS)
     assert restored.speller.known == built.speller.known and restored.speller.targets == built.speller.targets
@@ -57,6 +60,8 @@ def test_restored_parts_are_the_built_ones_and_answer_the_same(stored, monkeypat
     assert restored.citation_sections().by_url == built.citation_sections().by_url
     assert restored.retriever.index.identifiers == built.retriever.index.identifier_rows()
     assert restored.vocabulary._unit_words == built.vocabulary._unit_words
+    assert restored._decline_units.rows == built._decline_units.rows
+    assert (restored._decline_units.vectors == built._decline_units.vectors).all()
     assert restored.vocabulary._knows.__self__ is restored.speller  # the restored speller's test, not a copy's
     # What they share with the engine is the engine's own, not a stored copy.
     assert restored.classifier.settings is restored.settings and restored.citation_sections().rules is restored.rules
