@@ -99,7 +99,7 @@ def fed_amounts(decision) -> list[Money]:
     """The amounts a proposed calculation works on: the incomes read as they stand, and every other
     amount whose figure (as written, or as a year's worth) a calculator call takes (a gift the credit
     is worked on, whatever role the number grammar gave it)."""
-    values = {_number(v) for _, args in decision.calls for v in args.values()} - {None}
+    values = {figure_value(v) for _, args in decision.calls for v in args.values()} - {None}
     slots = decision.slots
     return [a for a in slots.amounts if not a.questioned
             and (a.role in INCOME_LIKE_ROLES or a.value in values or slots.annual(a) in values)]
@@ -138,7 +138,7 @@ def _kinds_fed(decision, amount: Money) -> set[str]:
     figures = {amount.value, decision.slots.annual(amount)}
     for name, args in decision.calls:
         for argument, value in args.items():
-            if _number(value) in figures:
+            if figure_value(value) in figures:
                 return set(table().takes(name, argument))
     return {k for name, _ in decision.calls for k in table().takes(name)}
 
@@ -212,14 +212,14 @@ def _handed_over(decision, frame: QuestionFrame, pays_employee: Callable[[], boo
         return []
     others = [a for a in inputs if _someone_elses(a, bar)]
     not_theirs = {a.value for a in others} - {a.value for a in inputs if a not in others} if len(others) < len(inputs) else set()
-    calls = [call for call in decision.calls if not any(_number(v) in not_theirs for v in call[1].values())]
+    calls = [call for call in decision.calls if not any(figure_value(v) in not_theirs for v in call[1].values())]
     if pays_employee():
         # A payment an employer makes is not a year's income: only the extra-pay calculator takes it
         # as what it is (a sum on it needs the pay around it, which the poster confirms there).
         calls = [call for call in calls if call[0] == EXTRA_PAY_TOOL]
     linked = [(name, link_arguments(decision, frame, name, args, bar, kind_bar, sure_bar)) for name, args in calls]
     figure_asked = bool({"figure", "check"} & set(frame.asks_surely(sure_bar)))
-    return [(name, args) for name, args in linked if figure_asked or any(_number(v) is not None for v in args.values())]
+    return [(name, args) for name, args in linked if figure_asked or any(figure_value(v) is not None for v in args.values())]
 
 
 def _linked(decision, frame: QuestionFrame, pays_employee: Callable[[], bool], settings) -> list:
@@ -243,7 +243,7 @@ def link_arguments(decision, frame: QuestionFrame, tool: str, arguments: dict, b
     owners = _asked_about(frame.inputs_of(input_amounts(slots)), bar, frame)
     out = {}
     for argument, value in arguments.items():
-        figure = _number(value)
+        figure = figure_value(value)
         places = frame.inputs_of([a for a in written if figure is not None and figure in (a.value, slots.annual(a))])
         asked = [a for a in places if a.owner in owners and a.owner_sure >= bar]
         unsure = [a for a in places if a not in asked and not _someone_elses(a, bar)]
@@ -272,12 +272,13 @@ def set_beside(decision, frame: QuestionFrame) -> list[FrameAmount]:
     """The figures the poster states to set beside the engine's own (`frame.stated`), less any whose figure
     (as written, or as a year's worth) a calculation runs on: that one is the input, whatever kind the
     learned reading leans to (a weekly pay read as tax taken off 0.58), and is not "not used as income"."""
-    worked = {_number(v) for _, args in decision.calls for v in args.values()} - {None}
+    worked = {figure_value(v) for _, args in decision.calls for v in args.values()} - {None}
     slots = decision.slots
     return [a for a in frame.stated() if not any(m.start == a.start and {m.value, slots.annual(m)} & worked for m in slots.amounts)]
 
 
-def _number(value) -> Decimal | None:
+def figure_value(value) -> Decimal | None:
+    """A calculator argument's figure (a number, not a flag or a code), or None."""
     return Decimal(str(value)) if isinstance(value, (int, float, Decimal)) and not isinstance(value, bool) else None
 
 

@@ -8,6 +8,7 @@ In: an `AskResult` and the `Decision` the decision table settled (its `handed_ov
 from __future__ import annotations
 
 from nztax.calculator_links import CALCULATOR_PAGES, MAX_NEXT_ACTIONS, calculator_link
+from nztax.decision_table import figure_value
 
 KIND_WORDS = {"tax_withheld": "tax already taken off", "bill": "a bill or assessment", "refund": "a refund",
               "other_figure": "a figure from elsewhere (a payslip or another calculator)"}
@@ -47,7 +48,7 @@ def frame_notes(result, decision):
         year = _year_said(decision)
         # (Handed over because the post asks about the rule, or because which of its figures is the
         # income is not certain: either way the poster confirms the figures, not the engine.)
-        if any(isinstance(v, (int, float)) and not isinstance(v, bool) for v in args.values()):
+        if any(figure_value(v) is not None for v in args.values()):
             said = (f"I haven't worked a figure out on your amounts: which of them the calculation should use is "
                     f"yours to confirm. [Check your figures in the {page} calculator]({link}) ({year}).")
             action = f"[Open the {page} calculator with your figures]({link})"
