@@ -77,6 +77,8 @@ Tax figures never live here: they are in `nztax/rules/*.yaml`.
 | NZTAX_RRF_WEIGHT_BM25 | 1.0 | weight of the BM25 ranking in fusion |
 | NZTAX_RRF_WEIGHT_DENSE | 1.0 | weight of the dense ranking in fusion |
 | NZTAX_RRF_WEIGHT_IDENTIFIER | 1.0 | weight of the exact-identifier ranking (LC 15, IR3, M SL) in fusion |
+| NZTAX_DENSE_GRAPH_MIN_CHUNKS | 20000 | build: from this many chunks an HNSW graph is written and search takes its dense candidates from it (0 = always the exact product; docs/retrieval.md) |
+| NZTAX_BM25_COVERAGE_MAX_WORDS | 8 | search: a query of at most this many distinct terms is short (BM25 weighted by coverage, two sections a page); longer queries, such as a whole post, take the long-query path (docs/retrieval.md) |
 | NZTAX_MAX_SECTIONS_PER_PAGE | 2 | search: most sections of one page among the results while other pages pass (0 = no cap; docs/retrieval.md) |
 | NZTAX_LONG_QUERY_SECTIONS_PER_PAGE | 1 | search: the same for a query of more distinct terms than NZTAX_BM25_COVERAGE_MAX_WORDS, such as a whole post (docs/realposts.md) |
 | NZTAX_LONG_QUERY_PAGE_FUSION | 1 | search, long query: each ranking votes per page (NZTAX_LONG_QUERY_PAGE_VOTES) instead of once per chunk; 0 = chunk-level fusion (docs/retrieval.md) |
