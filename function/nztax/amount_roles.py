@@ -54,7 +54,7 @@ INCOME_ROLE_HANDICAP = 20  # characters
 # Earning said right before an amount ("only earned 2,700", "monthly pay 3900"), and of that, a pay
 # named ("salary 60k"), which beats any other kind of income.
 _PAY_NAMED = alternatives("pay_named")
-_RIGHT_BEFORE = r"\s*(?:is|of|was)?\s*(?:about|around|roughly|only|just)?\s*\$?$"
+_RIGHT_BEFORE = r"\s*(?:" + alternatives("figure_joiners") + r")?\s*(?:" + alternatives("earned_figure_hedges") + r")?\s*\$?$"
 EARNED_RIGHT_BEFORE = re.compile(r"\b(?:" + alternatives("earning_words") + "|" + _PAY_NAMED + ")" + _RIGHT_BEFORE, re.I)
 SALARY_RIGHT_BEFORE = re.compile(rf"\b(?:{_PAY_NAMED}){_RIGHT_BEFORE}", re.I)
 LINKING_WORD = re.compile(r"(?:" + alternatives("linking_words") + r")\b", re.I)
@@ -93,7 +93,7 @@ SECOND_JOB_WORDS = dict(ROLE_PATTERNS)["second_job"]
 NEGATED_JOB = re.compile(r"\b(?:" + alternatives("negated_job_words") + r")\s+$", re.I)
 # A job said to be the only one is the one job there is, not a second one (an only other job still
 # names another).
-ONLY_JOB_BEFORE = re.compile(r"\bonly\s+$", re.I)
+ONLY_JOB_BEFORE = re.compile(r"\b(?:" + alternatives("only_job_before") + r")\s+$", re.I)
 NOT_ONE_MORE = re.compile(r"(?:" + alternatives("one_more_job_words") + r")\b", re.I)
 
 
@@ -118,8 +118,9 @@ ASSET_AFTER = re.compile(r"(?:" + alternatives("asset_words") + r")\b(?!\s+(?:ac
 # An organisation named as the owner right before a figure ("the firm's $400,000").
 ORGANISATIONS_FIGURE = re.compile(r"\b(?:" + alternatives("organisation_before_a_figure") + r")'s\s*(?:nz)?\$?$", re.I)
 # A day rate, and how many days it is paid for.
-DAY_RATE = re.compile(r"^\s*(?:a day|per day|/\s?day|each day|daily|day rate)\b", re.I)
-DAYS_WORKED = re.compile(r"\b(?P<d>\d{1,3})\s+(?:working\s+|billable\s+)?days?\b(?!\s+(?:in|out of|away|present|overseas))", re.I)
+DAY_RATE = re.compile(r"^\s*(?:" + alternatives("day_rate_after") + r")\b", re.I)
+DAYS_WORKED = re.compile(r"\b(?P<d>\d{1,3})\s+(?:(?:" + alternatives("days_worked_kinds") + r")\s+)?days?\b(?!\s+(?:"
+                         + alternatives("days_not_worked_after") + r"))", re.I)
 
 
 def _role_of(text: str, start: int, end: int, skip: str | None = None, default: str | None = "income") -> str | None:
@@ -393,9 +394,10 @@ def _claimed_figures(text: str, found: list[Money]) -> list[Money]:
 
 # A tax figure, named by the word tax right after it (but not tax on an amount, nor tax-free, a tax
 # code and the like).
-TAX_FIGURE_AFTER = re.compile(r"\s*(?:of\s+)?(?:income\s+)?tax\b(?!\s*(?:" + alternatives("not_a_tax_figure_after")
+TAX_FIGURE_AFTER = re.compile(r"\s*(?:" + alternatives("tax_figure_names") + r")\b(?!\s*(?:" + alternatives("not_a_tax_figure_after")
                               + r"))(?=\s+(?:" + alternatives("tax_figure_after") + r")\b)", re.I)
-TAX_ON_BEFORE = re.compile(r"\b(?:tax|paye|levy)\s+(?:on|of|for)\s*(?:about|around|roughly)?\s*\$?$", re.I)
+TAX_ON_BEFORE = re.compile(r"\b(?:" + alternatives("tax_on_before") + r")\s*(?:" + alternatives("rough_figure_words")
+                           + r")?\s*\$?$", re.I)
 
 
 screen_patterns(globals())  # (literal_screen.py: each pattern above tried only on a text with a literal it needs)
