@@ -211,7 +211,7 @@ BARE_NUMBER_QUESTIONED = " on its own could be dollars a year, a week or an hour
 HOUSEHOLD_QUESTIONED = "income tax is worked out for each person on their own income, not for a couple or household together"
 
 
-RESTATED_IN_BRACKETS = re.compile(r"^\s*[(\[]\s*(?:about|around|roughly|approx\w*\.?|~|so|i\.?e\.?,?|or|which is|that'?s|thats|=)?\s*\$?$", re.I)
+RESTATED_IN_BRACKETS = re.compile(r"^\s*[(\[]\s*(?:" + alternatives("restating_words") + r")?\s*\$?$", re.I)
 # Words that make two equal amounts two things: "plus", "each", "also", "both", "two jobs".
 # ("total" does not: a total equal to an amount said before is that amount, said again.)
 TWO_OF_THEM = re.compile(r"\b(?:" + alternatives("two_of_them_words") + r")\b", re.I)
@@ -297,7 +297,8 @@ def _worked_under_a_label(text: str, found: list[Money]) -> list[Money]:
 
 
 # What a list of costs came to.
-COSTS_CAME_TO = re.compile(r"\b(?:" + alternatives("costs_came_to_words") + r")\s*(?:about|around|roughly)?\s*\$?$", re.I)
+COSTS_CAME_TO = re.compile(r"\b(?:" + alternatives("costs_came_to_words") + r")\s*(?:" + alternatives("rough_figure_words")
+                           + r")?\s*\$?$", re.I)
 
 
 def _sentence_before(text: str, a: Money) -> str:
@@ -311,7 +312,7 @@ def _a_list_of_costs_came_to(text: str, a: Money) -> bool:
 
 
 # An amount said to be what is left after costs is a profit, whether the words follow it or lead to it.
-_AFTER_COSTS = r"after\s+(?:\w+\s+)?(?:costs|expenses)\b"
+_AFTER_COSTS = r"(?:" + alternatives("net_of_costs_words") + ")"
 NET_OF_COSTS_BEFORE = re.compile(r"\b" + _AFTER_COSTS + r"[^.?!\d$]{0,40}$", re.I)
 NET_OF_COSTS_AFTER = re.compile(r"^(?:\s+(?:a|per|each)\s+(?:year|yr|week|month))?\s+" + _AFTER_COSTS, re.I)
 
@@ -367,7 +368,8 @@ PAYSLIP_SAYS = re.compile(r"\b(?:" + alternatives("payslip_words") + r")\b[^.?!$
                           + alternatives("payslip_says_words") + r")\b", re.I)
 PAY_WORDS_AFTER = re.compile(r"\s*(?:" + alternatives("pay_words_after") + r")\b", re.I)
 INCOME_RIGHT_BEFORE = re.compile(r"\b(?:" + alternatives("income_right_before_words")
-                                 + r")\b\s*(?:(?:of|is|was)\s+)?(?:(?:about|around|roughly|like|only|just)\s*)?$", re.I)
+                                 + r")\b\s*(?:(?:" + alternatives("figure_joiners") + r")\s+)?(?:(?:"
+                                 + alternatives("spoken_figure_hedges") + r")\s*)?$", re.I)
 # Asking whether a figure is right ("look right", "sound right" included).
 ASKS_IF_RIGHT = re.compile(r"\b(?:" + alternatives("asks_if_right") + r")\b", re.I)
 

@@ -254,7 +254,7 @@ KIWISAVER = re.compile(alternatives("kiwisaver_words"), re.I)
 # One pay, whose period the amount itself does not say.
 # What someone earns, said right before a small amount.
 EARNS_BEFORE = re.compile(r"\b(?:" + alternatives("earns_before")
-                          + r")\s*(?:about|around|roughly|like|only|just)?\s*$", re.I)
+                          + r")\s*(?:" + alternatives("spoken_figure_hedges") + r")?\s*$", re.I)
 # Words that place a small amount in a whole year (a season, this tax year).
 WHOLE_YEAR_WORDS = re.compile(r"\b(?:" + alternatives("whole_year_words") + r")\b", re.I)
 # Extra money beside a year's income, so a year's too.
