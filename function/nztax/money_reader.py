@@ -262,7 +262,7 @@ ON_TOP_OF_ANOTHER = re.compile(r"^[^.?!]{0,30}\b(?:" + alternatives("on_top_of_w
 # "$2,400 each pay", "$4,100 a pay": one pay, whichever period it is.
 EACH_PAY_AFTER = re.compile(r"\s*(?:" + EVERY_PAY_WORDS + r"|a\s+pay\b(?!\s*(?:rise|raise|increase)))", re.I)
 # One pay, said without its period.
-GETS_BEFORE = re.compile(r"\b(?:i|we|he|she|they)\s+(?:get|gets|receive|receives)\s*(?:about|around|roughly|like)?\s*$", re.I)
+GETS_BEFORE = re.compile(alternatives("gets_before"), re.I)
 PAY_AFTER = re.compile(r"\s*(?:(?:gross|net|take[- ]home)\s+)?pay\b(?!\s*(?:rise|raise|increase|out|back))", re.I)
 PAID_BEFORE = re.compile(alternatives("paid_before"), re.I)
 
