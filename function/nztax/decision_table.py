@@ -242,13 +242,17 @@ def link_arguments(decision, frame: QuestionFrame, tool: str, arguments: dict, b
     post's: alone it fills nothing, and the link is an unfilled one."""
     slots = decision.slots
     written = [a for a in slots.amounts if not a.questioned]
-    owners = _asked_about(frame.inputs_of(input_amounts(slots)), bar, frame)
+    inputs = frame.inputs_of(input_amounts(slots))
+    owners = _asked_about(inputs, bar, frame)
+    # (Every input someone else's beside a rule asked for everyone or the asker's own sum: none fills a
+    # field, whoever the learned reading leans to: "my coworker makes $85,000" read as the partner's.)
+    theirs = others_figures(inputs, frame, bar)
     out = {}
     for argument, value in arguments.items():
         figure = figure_value(value)
         places = frame.inputs_of([a for a in written if figure is not None and figure in (a.value, slots.annual(a))])
-        asked = [a for a in places if a.owner in owners and a.owner_sure >= bar]
-        unsure = [a for a in places if a not in asked and not _someone_elses(a, bar)]
+        asked = [a for a in places if a.owner in owners and a.owner_sure >= bar and a not in theirs]
+        unsure = [a for a in places if a not in asked and not _someone_elses(a, bar) and a not in theirs]
         if not places or asked and not unsure and all(_fills(a, table().takes(tool, argument), kind_bar, sure_bar) for a in asked):
             out[argument] = value
     # (A zero the post never wrote is the engine's "nothing", not a figure of the post's.)

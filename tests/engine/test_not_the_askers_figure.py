@@ -20,7 +20,9 @@ RATE_QUESTIONS = {
 }
 OTHERS = ["My brother makes {x}.", "My partner's friend earns {x}.", "My flatmate earns {x}.", "A friend of mine earns {x}.",
           # (a prefixed word is not spelt into the bare one: "coworker" was read as "worker", the asker)
-          "A coworker of mine earns {x}.", "My coworker earns {x}."]
+          "A coworker of mine earns {x}.", "My coworker earns {x}.", "My coworker makes {x}.",
+          # (the words name another person; the learned reading leaning to the partner or the asker fills no link)
+          "My colleague is on {x} a year.", "My wife earns {x}."]
 
 
 def _decided(engine, question):
