@@ -54,7 +54,7 @@ INCOME_ROLE_HANDICAP = 20  # characters
 # Earning said right before an amount ("only earned 2,700", "monthly pay 3900"), and of that, a pay
 # named ("salary 60k"), which beats any other kind of income.
 _PAY_NAMED = alternatives("pay_named")
-_RIGHT_BEFORE = r"\s*(?:is|of|was)?\s*(?:about|around|roughly|only|just)?\s*\$?$"
+_RIGHT_BEFORE = r"\s*(?:" + alternatives("figure_joiners") + r")?\s*(?:" + alternatives("earned_figure_hedges") + r")?\s*\$?$"
 EARNED_RIGHT_BEFORE = re.compile(r"\b(?:" + alternatives("earning_words") + "|" + _PAY_NAMED + ")" + _RIGHT_BEFORE, re.I)
 SALARY_RIGHT_BEFORE = re.compile(rf"\b(?:{_PAY_NAMED}){_RIGHT_BEFORE}", re.I)
 LINKING_WORD = re.compile(r"(?:" + alternatives("linking_words") + r")\b", re.I)
@@ -93,7 +93,7 @@ SECOND_JOB_WORDS = dict(ROLE_PATTERNS)["second_job"]
 NEGATED_JOB = re.compile(r"\b(?:" + alternatives("negated_job_words") + r")\s+$", re.I)
 # A job said to be the only one is the one job there is, not a second one (an only other job still
 # names another).
-ONLY_JOB_BEFORE = re.compile(r"\bonly\s+$", re.I)
+ONLY_JOB_BEFORE = re.compile(r"\b(?:" + alternatives("only_job_before") + r")\s+$", re.I)
 NOT_ONE_MORE = re.compile(r"(?:" + alternatives("one_more_job_words") + r")\b", re.I)
 
 
@@ -118,8 +118,9 @@ ASSET_AFTER = re.compile(r"(?:" + alternatives("asset_words") + r")\b(?!\s+(?:ac
 # An organisation named as the owner right before a figure ("the firm's $400,000").
 ORGANISATIONS_FIGURE = re.compile(r"\b(?:" + alternatives("organisation_before_a_figure") + r")'s\s*(?:nz)?\$?$", re.I)
 # A day rate, and how many days it is paid for.
-DAY_RATE = re.compile(r"^\s*(?:a day|per day|/\s?day|each day|daily|day rate)\b", re.I)
-DAYS_WORKED = re.compile(r"\b(?P<d>\d{1,3})\s+(?:working\s+|billable\s+)?days?\b(?!\s+(?:in|out of|away|present|overseas))", re.I)
+DAY_RATE = re.compile(r"^\s*(?:" + alternatives("day_rate_after") + r")\b", re.I)
+DAYS_WORKED = re.compile(r"\b(?P<d>\d{1,3})\s+(?:(?:" + alternatives("days_worked_kinds") + r")\s+)?days?\b(?!\s+(?:"
+                         + alternatives("days_not_worked_after") + r"))", re.I)
 
 
 def _role_of(text: str, start: int, end: int, skip: str | None = None, default: str | None = "income") -> str | None:
@@ -210,7 +211,7 @@ BARE_NUMBER_QUESTIONED = " on its own could be dollars a year, a week or an hour
 HOUSEHOLD_QUESTIONED = "income tax is worked out for each person on their own income, not for a couple or household together"
 
 
-RESTATED_IN_BRACKETS = re.compile(r"^\s*[(\[]\s*(?:about|around|roughly|approx\w*\.?|~|so|i\.?e\.?,?|or|which is|that'?s|thats|=)?\s*\$?$", re.I)
+RESTATED_IN_BRACKETS = re.compile(r"^\s*[(\[]\s*(?:" + alternatives("restating_words") + r")?\s*\$?$", re.I)
 # Words that make two equal amounts two things: "plus", "each", "also", "both", "two jobs".
 # ("total" does not: a total equal to an amount said before is that amount, said again.)
 TWO_OF_THEM = re.compile(r"\b(?:" + alternatives("two_of_them_words") + r")\b", re.I)
@@ -296,7 +297,8 @@ def _worked_under_a_label(text: str, found: list[Money]) -> list[Money]:
 
 
 # What a list of costs came to.
-COSTS_CAME_TO = re.compile(r"\b(?:" + alternatives("costs_came_to_words") + r")\s*(?:about|around|roughly)?\s*\$?$", re.I)
+COSTS_CAME_TO = re.compile(r"\b(?:" + alternatives("costs_came_to_words") + r")\s*(?:" + alternatives("rough_figure_words")
+                           + r")?\s*\$?$", re.I)
 
 
 def _sentence_before(text: str, a: Money) -> str:
@@ -310,7 +312,7 @@ def _a_list_of_costs_came_to(text: str, a: Money) -> bool:
 
 
 # An amount said to be what is left after costs is a profit, whether the words follow it or lead to it.
-_AFTER_COSTS = r"after\s+(?:\w+\s+)?(?:costs|expenses)\b"
+_AFTER_COSTS = r"(?:" + alternatives("net_of_costs_words") + ")"
 NET_OF_COSTS_BEFORE = re.compile(r"\b" + _AFTER_COSTS + r"[^.?!\d$]{0,40}$", re.I)
 NET_OF_COSTS_AFTER = re.compile(r"^(?:\s+(?:a|per|each)\s+(?:year|yr|week|month))?\s+" + _AFTER_COSTS, re.I)
 
@@ -366,7 +368,8 @@ PAYSLIP_SAYS = re.compile(r"\b(?:" + alternatives("payslip_words") + r")\b[^.?!$
                           + alternatives("payslip_says_words") + r")\b", re.I)
 PAY_WORDS_AFTER = re.compile(r"\s*(?:" + alternatives("pay_words_after") + r")\b", re.I)
 INCOME_RIGHT_BEFORE = re.compile(r"\b(?:" + alternatives("income_right_before_words")
-                                 + r")\b\s*(?:(?:of|is|was)\s+)?(?:(?:about|around|roughly|like|only|just)\s*)?$", re.I)
+                                 + r")\b\s*(?:(?:" + alternatives("figure_joiners") + r")\s+)?(?:(?:"
+                                 + alternatives("spoken_figure_hedges") + r")\s*)?$", re.I)
 # Asking whether a figure is right ("look right", "sound right" included).
 ASKS_IF_RIGHT = re.compile(r"\b(?:" + alternatives("asks_if_right") + r")\b", re.I)
 
@@ -393,9 +396,10 @@ def _claimed_figures(text: str, found: list[Money]) -> list[Money]:
 
 # A tax figure, named by the word tax right after it (but not tax on an amount, nor tax-free, a tax
 # code and the like).
-TAX_FIGURE_AFTER = re.compile(r"\s*(?:of\s+)?(?:income\s+)?tax\b(?!\s*(?:" + alternatives("not_a_tax_figure_after")
+TAX_FIGURE_AFTER = re.compile(r"\s*(?:" + alternatives("tax_figure_names") + r")\b(?!\s*(?:" + alternatives("not_a_tax_figure_after")
                               + r"))(?=\s+(?:" + alternatives("tax_figure_after") + r")\b)", re.I)
-TAX_ON_BEFORE = re.compile(r"\b(?:tax|paye|levy)\s+(?:on|of|for)\s*(?:about|around|roughly)?\s*\$?$", re.I)
+TAX_ON_BEFORE = re.compile(r"\b(?:" + alternatives("tax_on_before") + r")\s*(?:" + alternatives("rough_figure_words")
+                           + r")?\s*\$?$", re.I)
 
 
 screen_patterns(globals())  # (literal_screen.py: each pattern above tried only on a text with a literal it needs)

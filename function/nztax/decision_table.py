@@ -236,20 +236,30 @@ def link_arguments(decision, frame: QuestionFrame, tool: str, arguments: dict, b
     as a year's worth) reads so, and as the figure of the one asked about (`bar` sure; never an
     example's), leaving aside the places read surely as someone else's when one is theirs ("my brother
     earns the same"): a balance, a threshold, a price or another person's income never fills an income field.
-    A figure the post does not write (a sum of its incomes, a pay worked from a salary, a default) is the
-    engine's and stays."""
+    A figure the post does not write (a sum of its incomes, a pay worked from a salary) is the engine's and
+    stays; a zero the engine put in for a field the post says nothing of (`pie_income` 0 when taxable
+    income alone settles the rate, `gross_pay` 0 with no pay stated) stays only beside a figure of the
+    post's: alone it fills nothing, and the link is an unfilled one."""
     slots = decision.slots
     written = [a for a in slots.amounts if not a.questioned]
-    owners = _asked_about(frame.inputs_of(input_amounts(slots)), bar, frame)
+    inputs = frame.inputs_of(input_amounts(slots))
+    owners = _asked_about(inputs, bar, frame)
+    # (Every input someone else's beside a rule asked for everyone or the asker's own sum: none fills a
+    # field, whoever the learned reading leans to: "my coworker makes $85,000" read as the partner's.)
+    theirs = others_figures(inputs, frame, bar)
     out = {}
     for argument, value in arguments.items():
         figure = figure_value(value)
         places = frame.inputs_of([a for a in written if figure is not None and figure in (a.value, slots.annual(a))])
-        asked = [a for a in places if a.owner in owners and a.owner_sure >= bar]
-        unsure = [a for a in places if a not in asked and not _someone_elses(a, bar)]
+        asked = [a for a in places if a.owner in owners and a.owner_sure >= bar and a not in theirs]
+        unsure = [a for a in places if a not in asked and not _someone_elses(a, bar) and a not in theirs]
         if not places or asked and not unsure and all(_fills(a, table().takes(tool, argument), kind_bar, sure_bar) for a in asked):
             out[argument] = value
-    return out
+    # (A zero the post never wrote is the engine's "nothing", not a figure of the post's.)
+    zeros = {k for k, v in out.items() if figure_value(v) == 0 and all(a.value != 0 for a in written)}
+    if any(figure_value(v) is not None for k, v in out.items() if k not in zeros):
+        return out
+    return {k: v for k, v in out.items() if k not in zeros}
 
 
 def _fills(a: FrameAmount, kinds: tuple[str, ...], kind_bar: float, sure_bar: float) -> bool:

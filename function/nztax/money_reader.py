@@ -254,7 +254,7 @@ KIWISAVER = re.compile(alternatives("kiwisaver_words"), re.I)
 # One pay, whose period the amount itself does not say.
 # What someone earns, said right before a small amount.
 EARNS_BEFORE = re.compile(r"\b(?:" + alternatives("earns_before")
-                          + r")\s*(?:about|around|roughly|like|only|just)?\s*$", re.I)
+                          + r")\s*(?:" + alternatives("spoken_figure_hedges") + r")?\s*$", re.I)
 # Words that place a small amount in a whole year (a season, this tax year).
 WHOLE_YEAR_WORDS = re.compile(r"\b(?:" + alternatives("whole_year_words") + r")\b", re.I)
 # Extra money beside a year's income, so a year's too.
@@ -262,7 +262,7 @@ ON_TOP_OF_ANOTHER = re.compile(r"^[^.?!]{0,30}\b(?:" + alternatives("on_top_of_w
 # "$2,400 each pay", "$4,100 a pay": one pay, whichever period it is.
 EACH_PAY_AFTER = re.compile(r"\s*(?:" + EVERY_PAY_WORDS + r"|a\s+pay\b(?!\s*(?:rise|raise|increase)))", re.I)
 # One pay, said without its period.
-GETS_BEFORE = re.compile(r"\b(?:i|we|he|she|they)\s+(?:get|gets|receive|receives)\s*(?:about|around|roughly|like)?\s*$", re.I)
+GETS_BEFORE = re.compile(alternatives("gets_before"), re.I)
 PAY_AFTER = re.compile(r"\s*(?:(?:gross|net|take[- ]home)\s+)?pay\b(?!\s*(?:rise|raise|increase|out|back))", re.I)
 PAID_BEFORE = re.compile(alternatives("paid_before"), re.I)
 

@@ -71,6 +71,8 @@ OWNS_RENTAL = re.compile(alternatives("owns_rental"), re.I)
 PAYS_THEM = re.compile(alternatives("pays_them"), re.I)
 RENT_WORD = re.compile(alternatives("rent_words"), re.I)
 # The weeks a weekly rent was received in the year.
+# A profit stated ("$40k profit", "$40k after costs"): what is taxed, the takings beside it only where it came from.
+PROFIT_STATED = re.compile(r"\b(?:" + alternatives("profit_words") + r")\b|\b(?:" + alternatives("net_of_costs_words") + ")", re.I)
 RENT_WEEKS = re.compile(r"\b(?P<w>\d{1,2})\s+weeks?\s+(?:of\s+)?(?:rent|let|tenanted)\b", re.I)
 
 
@@ -84,7 +86,7 @@ def _takings_less_costs(text: str, amounts: list[Money], slots: Slots) -> list[M
     costs = [a for a in amounts if a.role == "expense" and not a.questioned
              and (BUSINESS_COSTS.search(_own_words(text, a)) or _a_list_of_costs_came_to(text, a))]
     profits = [a for a in amounts if a.role in (*OTHER_INCOME_ROLES, "income") and not a.questioned
-               and re.search(r"\b(?:profit|net)\b|\bafter (?:\w+ )?(?:costs|expenses)\b", _own_words(text, a), re.I)]
+               and PROFIT_STATED.search(_own_words(text, a))]
     if not costs and profits:
         # The profit is stated; the takings only say where it came from.
         return [a for a in amounts if a not in gross]

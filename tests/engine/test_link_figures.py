@@ -75,6 +75,32 @@ def test_a_gift_fills_the_gift_field_and_not_the_income_field_beside_it():
     assert _handed([gift], calls) == [("calculate_donation_tax_credit", {"donations": 400.0, "tax_year": "2026-27"})]
 
 
+KIWISAVER = "calculate_kiwisaver"
+
+
+def test_a_zero_the_engine_put_in_fills_a_link_only_beside_a_figure_of_the_posts():
+    # The engine's gross_pay 0 (no pay stated) beside a contribution that is someone else's: nothing of the
+    # post's is left, so the link is unfilled (said so), not "your figures" with a pay of $0.
+    brothers = _amount("$1,042", 20, 1042, {"contribution": 0.9}, owner="someone_else", owner_sure=0.9, role="contribution")
+    calls = [(KIWISAVER, {"gross_pay": 0.0, "pay_frequency": "annual", "member_contributions": 1042.0, "tax_year": "2026-27"})]
+    assert _handed([brothers], calls) == [(KIWISAVER, {"pay_frequency": "annual", "tax_year": "2026-27"})]
+    assert _handed([brothers], calls, asks=("worth_it",)) == []                        # no figure asked: no link
+    # The poster's own contribution fills it, and the engine's zero stays beside it.
+    own = _amount("$1,042", 20, 1042, {"contribution": 0.9}, role="contribution")
+    assert _handed([own], calls) == calls
+    # pie_income 0 beside a taxable income that is not surely the poster's: unfilled.
+    unsure = _amount("$90,000", 8, 90000, {"income": 0.9}, owner="me", owner_sure=0.4)
+    pir = [("find_prescribed_investor_rate", {"taxable_income": 90000.0, "pie_income": 0.0, "tax_year": "2026-27"})]
+    assert _handed([unsure], pir) == [("find_prescribed_investor_rate", {"tax_year": "2026-27"})]
+
+
+def test_a_zero_the_post_writes_is_its_figure():
+    nothing = _amount("$0", 30, 0, {"income": 0.9}, role="pie_income")
+    unsure = _amount("$90,000", 8, 90000, {"income": 0.9}, owner="me", owner_sure=0.4)
+    pir = [("find_prescribed_investor_rate", {"taxable_income": 90000.0, "pie_income": 0.0, "tax_year": "2026-27"})]
+    assert _handed([unsure, nothing], pir) == [("find_prescribed_investor_rate", {"pie_income": 0.0, "tax_year": "2026-27"})]
+
+
 @pytest.mark.parametrize("sure,filled", [(0.6, False), (0.75, True)])
 def test_a_figure_the_grammar_names_another_kind_needs_a_sure_reading_as_a_kind_taken(sure, filled):
     ticket = _amount("$40", 7, 40, {"contribution": sure, "price": 1 - sure}, role="expense")

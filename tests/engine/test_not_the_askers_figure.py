@@ -18,7 +18,11 @@ RATE_QUESTIONS = {
     "calculate_acc_levy": "What is the ACC levy rate for 2024-25?",
     "calculate_student_loan_repayment": "What is the student loan repayment rate?",
 }
-OTHERS = ["My brother makes {x}.", "My partner's friend earns {x}.", "My flatmate earns {x}.", "A friend of mine earns {x}."]
+OTHERS = ["My brother makes {x}.", "My partner's friend earns {x}.", "My flatmate earns {x}.", "A friend of mine earns {x}.",
+          # (a prefixed word is not spelt into the bare one: "coworker" was read as "worker", the asker)
+          "A coworker of mine earns {x}.", "My coworker earns {x}.", "My coworker makes {x}.",
+          # (the words name another person; the learned reading leaning to the partner or the asker fills no link)
+          "My colleague is on {x} a year.", "My wife earns {x}."]
 
 
 def _decided(engine, question):

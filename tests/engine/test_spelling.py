@@ -49,3 +49,19 @@ def test_a_dictionary_word_is_not_corrected_to_a_catalogue_word():
 
 def test_the_engines_speller_knows_the_embedders_english_words(engine):
     assert engine.speller.correct("Many customers pay me in cash") == "Many customers pay me in cash"
+
+
+def test_family_a_prefixed_word_is_not_spelt_into_the_bare_word():
+    # Dropping a prefix changes who or what is meant: a coworker is not a worker, a non-resident not a resident.
+    speller = Speller.from_texts(asking=["worker partner residents calculated invest contractor"], sources=[],
+                                 cutoff=0.75, min_length=5, kept=None)
+    for word in ("coworker", "expartner", "nonresidents", "miscalculated", "reinvest", "subcontractor", "coworkers"):
+        assert speller.correct(f"my {word} pays") == f"my {word} pays"
+    # A typo's one letter before the word, or a letter missing inside it, is still put right.
+    assert speller.correct("xpartner and contrctor") == "partner and contractor"
+
+
+def test_a_word_for_a_person_is_never_spelt_into_another_word():
+    speller = Speller.from_texts(asking=["workplace rules"], sources=[], cutoff=0.5, min_length=5)
+    assert speller.correct("my workmate and housemates") == "my workmate and housemates"
+    assert speller.correct("workplce") == "workplace"
