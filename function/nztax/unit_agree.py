@@ -11,8 +11,10 @@ sentences and the whole post rank first by the units' paraphrases (the current s
 `unit_retrieval_margin`, its sentence at least `unit_retrieval_score`, the post at least
 `asked_unit_post_least` near), and the page that unit cites among the first `unit_retrieval_pages`
 pages hybrid retrieval ranks for the whole post over the corpus alone (the units' own page vote left
-out, so the two readings share no data). Never for a post the engine declines or works sums for
-(unit_choice.choose does not ask).
+out, so the two readings share no data). Retrieval tells pages apart, not the units citing one page:
+over a unit citing the same page the lead must still be the asking sentences' own margin. Only against
+the engine's stock lead or retrieved sentence (unit_choice.against_stock_answer): never over a decline,
+a sum, or a figure the engine works out.
 """
 
 from __future__ import annotations
@@ -31,6 +33,10 @@ def page_rank(retriever, post: str, vector, tax_year: str | None, pages: int) ->
     return list(dict.fromkeys(h.url for h in hits))[:pages]
 
 
+def _page(unit) -> str | None:
+    return unit.source.url if unit.source is not None else None
+
+
 def retrieval_agrees(matcher, retriever, post: str, vector, asking: list[AskingSentence], settings,
                      tax_year: str | None = None, allowed=None) -> tuple[UnitMatch | None, str]:
     """The unit a post's asking sentences rank first (`UnitMatcher.asked_ranking`, every sentence
@@ -42,13 +48,21 @@ def retrieval_agrees(matcher, retriever, post: str, vector, asking: list[AskingS
     if not ranked:
         return None, ""
     best, (total, score, sentence, _) = ranked[0]
-    runner = ranked[1][1][0] if len(ranked) > 1 else 0.0
     unit = matcher.units[best]
-    if (total - runner < settings.unit_retrieval_margin or score < settings.unit_retrieval_score
-            or post_cosines.get(best, 0.0) < settings.asked_unit_post_least or unit.source is None):
+    if unit.source is None:
+        return None, ""
+    # Retrieval tells pages apart, not the units of one page: over a unit citing the same page the lead
+    # must be the asking sentences' own margin (`asked_unit_margin`), over one citing another the lower one.
+    same = max((t for u, (t, *_) in ranked[1:] if _page(matcher.units[u]) == unit.source.url), default=0.0)
+    other = max((t for u, (t, *_) in ranked[1:] if _page(matcher.units[u]) != unit.source.url), default=0.0)
+    runner = max(same, other)
+    if (total - other < settings.unit_retrieval_margin or total - same < settings.asked_unit_margin
+            or score < settings.unit_retrieval_score or post_cosines.get(best, 0.0) < settings.asked_unit_post_least):
         return None, ""
     pages = page_rank(retriever, post, vector, tax_year, settings.unit_retrieval_pages)
     if unit.source.url not in pages:
         return None, ""
-    note = f"served: retrieval agrees, page {unit.source.url} ranked {pages.index(unit.source.url) + 1}"
+    runner_id = matcher.units[ranked[1][0]].id if len(ranked) > 1 else "-"
+    note = (f"served: retrieval agrees, page {unit.source.url} ranked {pages.index(unit.source.url) + 1} "
+            f"(sentence {score:.3f}, {total - runner:.3f} ahead of {runner_id})")
     return UnitMatch(unit, round(total, 4), round(runner, 4), sentence=sentence), note

@@ -258,9 +258,10 @@ def choose(engine, decision, frame, vector, unread: bool):
         found = _belief_unit(engine, decision, frame, vector) or matcher.match_topic(
             decision.question, vector,
             allowed=lambda u: fits(u) and not opening_fit.other_subject(decision.question, u.question, None))
-    if found is None and asking and not declined and not decision.calls:
+    if found is None and asking and against_stock_answer(decision, asks):
         # Still none: the unit the asking sentences rank first below the bars, when retrieval over the
-        # corpus alone ranks its page first too (unit_agree.py: two readings from different data agree).
+        # corpus alone ranks its page first too (unit_agree.py: two readings from different data agree);
+        # only against the engine's stock lead or retrieved sentence, never its sums or a decline.
         year = decision.tax_year if decision.tax_year in engine.rules.years else None
         found, note = unit_agree.retrieval_agrees(matcher, engine.retriever, decision.question, vector, asking,
                                                   engine.settings, year, _fits_sentence(engine, decision))
