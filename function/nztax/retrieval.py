@@ -324,8 +324,10 @@ class Retriever:
     # -- search ----------------------------------------------------------------------------
 
     def search(self, query: str, k: int = 5, mode: str = "hybrid", source_types: Sequence[str] | None = None,
-               tax_year: str | None = None, query_vector: np.ndarray | None = None) -> list[Hit]:
-        """Top `k` parent sections for `query`; [] when nothing passes the relevance floor."""
+               tax_year: str | None = None, query_vector: np.ndarray | None = None, unit_vote: bool = True) -> list[Hit]:
+        """Top `k` parent sections for `query`; [] when nothing passes the relevance floor. `unit_vote`:
+        False leaves the answer units' page ranking out of a long query's fusion (a reading of the
+        corpus alone, to check a unit against: unit_agree.py)."""
         if mode not in MODES:
             raise ValueError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
         if k < 1:
@@ -393,7 +395,7 @@ class Retriever:
             if long_query and s.long_query_page_fusion:
                 # A post asks about a page: fused per chunk, a page ranked first by both rankings
                 # through two different chunks lost to a page both ranked second through one chunk.
-                unit_rows = self._unit_page_rows(query, query_vector, dense, cosine, allowed, depth)
+                unit_rows = self._unit_page_rows(query, query_vector, dense, cosine, allowed, depth) if unit_vote else []
                 for row in unit_rows:
                     scores.setdefault(row, 0.0)  # a page only the units name orders by its votes alone
                 scores = self._page_fused([*lists, (unit_rows, s.long_query_unit_weight)], rrf_k, scores)

@@ -72,6 +72,7 @@ Tax figures never live here: they are in `nztax/rules/*.yaml`.
 | NZTAX_UNIT_RANK_MARGIN | 2.0 | Ask box: how far (in logit) the learned unit-ranking score's first unit must lead the next to be served (unit_rank.py; weights fitted at build, `unit_rank.json`) |
 | NZTAX_UNIT_RANK_MIN_SCORE | 0.7 | Ask box: least current unit score for the learned first unit to be served |
 | NZTAX_UNIT_RANK_VETO | 1 | Ask box: 1 holds back a unit the current bars serve when the learned score ranks another first; 0 keeps it |
+| NZTAX_UNIT_RETRIEVAL_PAGES / NZTAX_UNIT_RETRIEVAL_SCORE / NZTAX_UNIT_RETRIEVAL_MARGIN | 1 / 0.35 / 0.03 | Ask box, a story no other route served: the unit its asking sentences rank first (sentence score plus the whole post's cosine) is served when its sentence scores at least the score, it leads the next unit by the margin, and hybrid retrieval over the corpus alone ranks its cited page among this many first pages (0 = off; unit_agree.py) |
 | NZTAX_UNIT_RANK_ONE_SENTENCE | 1 | Ask box: 1 uses the learned score only for one-sentence questions (it was fitted on one-line wordings); 0 for every question |
 | NZTAX_RRF_K | 10 | reciprocal rank fusion constant (10: best on the development part of the held-out queries, docs/retrieval.md) |
 | NZTAX_RRF_WEIGHT_BM25 | 1.0 | weight of the BM25 ranking in fusion |
@@ -344,6 +345,12 @@ class Settings:
     asked_unit_agree_score: float = 0.75
     asked_unit_post_least: float = 0.6  # the whole post's least cosine to a unit its asking sentence is served
     asked_unit_agree_post: float = 0.7
+    # A story no route served (unit_agree.py): the unit its asking sentences rank first, at least
+    # `unit_retrieval_score` and `unit_retrieval_margin` ahead, when retrieval over the corpus alone
+    # ranks the unit's page among its first `unit_retrieval_pages` (0 = off): two readings agree.
+    unit_retrieval_pages: int = 1
+    unit_retrieval_score: float = 0.35
+    unit_retrieval_margin: float = 0.03
     # A post's asking sentence read less than `frame_bar` sure but at least this sure serves only the
     # unit it and the whole post are both nearest (the agreement above): its words may not ask what
     # they suggest, but the story pointing at the same unit settles it.
@@ -534,6 +541,9 @@ def get_settings() -> Settings:
         asked_unit_margin=float(_env("NZTAX_ASKED_UNIT_MARGIN", "0.1")),
         asked_unit_agree_score=float(_env("NZTAX_ASKED_UNIT_AGREE_SCORE", "0.75")),
         asked_unit_agree_post=float(_env("NZTAX_ASKED_UNIT_AGREE_POST", "0.7")),
+        unit_retrieval_pages=int(_env("NZTAX_UNIT_RETRIEVAL_PAGES", "1")),
+        unit_retrieval_score=float(_env("NZTAX_UNIT_RETRIEVAL_SCORE", "0.35")),
+        unit_retrieval_margin=float(_env("NZTAX_UNIT_RETRIEVAL_MARGIN", "0.03")),
         asked_unit_post_least=float(_env("NZTAX_ASKED_UNIT_POST_LEAST", "0.6")),
         asked_unit_unsure_bar=float(_env("NZTAX_ASKED_UNIT_UNSURE_BAR", "0.5")),
         asked_unit_over_decline=float(_env("NZTAX_ASKED_UNIT_OVER_DECLINE", "0.95")),

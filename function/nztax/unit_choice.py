@@ -30,7 +30,8 @@ and asks the same thing about it. A story still unmatched that sets out its own 
 rule and asks only whether it holds gets the verdict unit on that rule (belief.py). One still
 unmatched, whose asking sentences may name nothing ("Is that right?"), gets the unit its whole
 post is nearest both in meaning and in the words that name a topic (`UnitMatcher.match_topic`),
-when the two readings agree. No route serves a unit whose own question names a situation the post
+when the two readings agree. One still unmatched gets the unit its asking sentences rank first below
+the bars when retrieval over the corpus alone ranks that unit's page first (unit_agree.py). No route serves a unit whose own question names a situation the post
 does not name (retiring overseas, to a post on retiring), and a post checking a belief of its own gets
 the unit's rule without the "Yes."/"No." that answers the unit's own question (belief.answers_the_belief).
 """
@@ -40,7 +41,7 @@ from __future__ import annotations
 from dataclasses import replace
 from functools import lru_cache
 
-from nztax import applies, belief, opening_fit, payment_frame, unit_rank
+from nztax import applies, belief, opening_fit, payment_frame, unit_agree, unit_rank
 from nztax.amount_conditions import first_contradicted
 from nztax.lead_choice import lead_sentences
 from nztax.units import fill, unit_values
@@ -224,6 +225,7 @@ def choose(engine, decision, frame, vector, unread: bool):
     found = _in_named_situation(found, decision.question)
     several = frame is not None and (frame.story or len(sentences(decision.question)) > 1)
     declined = decision.action == "decline"
+    asking: list[AskingSentence] = []
     if found is None and not decision.used_history and several and (not declined or in_scope_surely(decision, frame, engine.settings)):
         # A post's asking sentences, each a question of its own. A post the engine declines only when
         # the scope reading is sure it is New Zealand personal tax, and at a stricter unit score
@@ -256,6 +258,15 @@ def choose(engine, decision, frame, vector, unread: bool):
         found = _belief_unit(engine, decision, frame, vector) or matcher.match_topic(
             decision.question, vector,
             allowed=lambda u: fits(u) and not opening_fit.other_subject(decision.question, u.question, None))
+    if found is None and asking and against_stock_answer(decision, asks):
+        # Still none: the unit the asking sentences rank first below the bars, when retrieval over the
+        # corpus alone ranks its page first too (unit_agree.py: two readings from different data agree);
+        # only against the engine's stock lead or retrieved sentence, never its sums or a decline.
+        year = decision.tax_year if decision.tax_year in engine.rules.years else None
+        found, note = unit_agree.retrieval_agrees(matcher, engine.retriever, decision.question, vector, asking,
+                                                  engine.settings, year, _fits_sentence(engine, decision))
+        if note and decision.trace is not None:
+            decision.trace.notes.append(note)
     if found is not None and (not on_subject(found.unit, found.sentence or decision.question)
                               or not in_named_situation(found.unit, decision.question)):
         # Nearest to a unit on another subject (or for a situation) than the question names: no unit stands near enough

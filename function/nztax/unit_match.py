@@ -443,6 +443,29 @@ class UnitMatcher:
         A sentence in `agreeing_only` counts only for the unit it and the whole post are both nearest,
         under the agreement's bars. `declined`: the engine would turn the post away, so its sentence
         must score `asked_unit_over_decline` and lead by twice the margin (agreement alone is not enough)."""
+        ranked, post, nearest = self.asked_ranking(asking, post_vector, allowed, agreeing_only)
+        if not ranked:
+            return None
+        post_nearest = max(post.items(), key=lambda kv: kv[1], default=(None, 0.0))
+        unit, (total, score, text, agree_bar) = ranked[0]
+        runner = ranked[1][1][0] if len(ranked) > 1 else 0.0
+        margin = self.settings.asked_unit_margin * (2 if declined else 1)
+        if total - runner < margin or (post and post.get(unit, 0.0) < self.settings.asked_unit_post_least):
+            return None
+        if declined and score < self.settings.asked_unit_over_decline:
+            return None
+        agree = (unit in nearest and post_nearest[0] == unit and post_nearest[1] >= self.settings.asked_unit_agree_post
+                 and score >= agree_bar)
+        if not agree and (not story or score < self.settings.asked_unit_min_score):
+            return None
+        return UnitMatch(self.units[unit], round(total, 4), round(runner, 4), sentence=text)
+
+    def asked_ranking(self, asking: list[AskingSentence], post_vector, allowed=None,
+                      agreeing_only: frozenset[str] = frozenset()) -> tuple[list, dict[int, float], set[int]]:
+        """A post's units by their asking sentence's score plus `asked_unit_post_weight` x the whole
+        post's cosine (`match_asked`, before its bars): [(unit, (sum, the sentence's score, that
+        sentence, the score it agrees at))], best first; each unit's post cosine; the unit each
+        sentence is nearest."""
         post = self.post_cosines(post_vector)
         weight = self.settings.asked_unit_post_weight
         post_nearest = max(post.items(), key=lambda kv: kv[1], default=(None, 0.0))
@@ -472,21 +495,7 @@ class UnitMatcher:
                     best[unit] = (total, score, sentence.text, agree_bar)
             if sentence.read_as is None:
                 plain.update(scored)
-        ranked = sorted(best.items(), key=lambda kv: -kv[1][0])
-        if not ranked:
-            return None
-        unit, (total, score, text, agree_bar) = ranked[0]
-        runner = ranked[1][1][0] if len(ranked) > 1 else 0.0
-        margin = self.settings.asked_unit_margin * (2 if declined else 1)
-        if total - runner < margin or (post and post.get(unit, 0.0) < self.settings.asked_unit_post_least):
-            return None
-        if declined and score < self.settings.asked_unit_over_decline:
-            return None
-        agree = (unit in nearest and post_nearest[0] == unit and post_nearest[1] >= self.settings.asked_unit_agree_post
-                 and score >= agree_bar)
-        if not agree and (not story or score < self.settings.asked_unit_min_score):
-            return None
-        return UnitMatch(self.units[unit], round(total, 4), round(runner, 4), sentence=text)
+        return sorted(best.items(), key=lambda kv: -kv[1][0]), post, nearest
 
     def lexicon(self):
         """The units' BM25 index (unit_lexicon.py), built on first use, or with the matcher when the
