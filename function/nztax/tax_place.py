@@ -3,7 +3,8 @@
 In: a post's cleaned text, its asking sentences, the conditions its slots read (frame.conditions) and
 `knows` (whether the sources use a word: the speller's vocabulary). Out: whether the post asks about
 the tax of a place it names, that place is not New Zealand, and nothing in the post places it in New
-Zealand's system (`asks_another_places_tax`).
+Zealand's system (`asks_another_places_tax`); or whether it names a tax by a calendar year, as a
+system whose tax year is the calendar year does, with nothing of New Zealand's (`asks_a_calendar_years_tax`).
 
 A place is read by the way a post names it, not from a list of places: a name (capitals, a dotted
 acronym) the post uses for where people belong or live ("U.S. citizens", "residents of X", "living in
@@ -33,6 +34,8 @@ NAME = r"(?-i:([A-Z](?:\.[A-Z])+\.?|[A-Z]{2,5}(?![a-z])|[A-Z][a-z]{2,}))"
 HOME = cue("home_names")
 # "Here" (`here_words` in data/condition_words.yaml: in New Zealand), as a word of its own.
 HERE = re.compile(rf"\b(?:{alternatives('here_words')})\b", re.I)
+# ... but not "here" presenting what follows ("Here's what happened": `here_presenting`).
+PRESENTING = cue("here_presenting")
 # A name written in capitals (an acronym, with a plural s), not beside a digit (a currency code or a
 # unit): a tax term or an agency (here and frame.withheld_under_unknown_name).
 CAPITALS_NAME = re.compile(r"(?<![\w$])(?<!\d\s)([A-Z]{2,6})s?(?!\w)(?!\s\d)")
@@ -82,7 +85,7 @@ def placed_in_new_zealand(text: str, conditions: tuple[str, ...], knows: Callabl
     """Whether the post places its poster in New Zealand's system: New Zealand or Inland Revenue named,
     "here", a condition only New Zealand's system has, or a tax term in capitals the sources use
     (other than the place's own name)."""
-    if HOME.search(text) or HERE.search(text):
+    if HOME.search(text) or HERE.search(PRESENTING.sub(" ", text)):
         return True
     if states_a_new_zealand_condition(conditions):
         return True
@@ -92,6 +95,15 @@ def placed_in_new_zealand(text: str, conditions: tuple[str, ...], knows: Callabl
 def states_a_new_zealand_condition(conditions: tuple[str, ...]) -> bool:
     """Whether the conditions a post states (frame.conditions) include one only New Zealand's system has."""
     return any(c in NZ_CONDITIONS or c.startswith(("tax_code:", "flat_code:")) for c in conditions)
+
+
+def asks_a_calendar_years_tax(text: str, asking: Iterable[str], conditions: tuple[str, ...],
+                              knows: Callable[[str], bool]) -> bool:
+    """Whether an asking sentence names a tax in the plural by a calendar year ("my 2022 taxes":
+    `tax_of_a_calendar_year`), the form of a system whose tax year is the calendar year, and the post
+    places its poster nowhere in New Zealand's system."""
+    return (any(TAX_OF_A_CALENDAR_YEAR.search(s) for s in asking)
+            and not placed_in_new_zealand(text, conditions, knows, ""))
 
 
 def asks_another_places_tax(text: str, asking: Iterable[str], conditions: tuple[str, ...],
@@ -105,3 +117,6 @@ def asks_another_places_tax(text: str, asking: Iterable[str], conditions: tuple[
 
 PLACE_OF_PEOPLE = _named("place_of_people")
 TAX_OF_A_PLACE = _named("tax_of_a_place")
+# A calendar year by its form, not one end of a range ("2022-23" names New Zealand's tax year).
+YEAR = r"(?<![\d-])(?:19|20)\d\d(?![\d-])"
+TAX_OF_A_CALENDAR_YEAR = re.compile(alternatives("tax_of_a_calendar_year").replace("{year}", YEAR), re.I)

@@ -9,7 +9,7 @@ import pytest
 
 from nztax.decision_table import table
 from nztax.sentences import asking_sentences
-from nztax.tax_place import asks_another_places_tax
+from nztax.tax_place import asks_a_calendar_years_tax, asks_another_places_tax
 
 KNOWN = {"paye", "rwt", "fif", "ird"}
 
@@ -57,3 +57,21 @@ STORY = ("I'm a Freedonian citizen and own a small flat that I rent out. {tie}Th
 def test_family_the_same_story_asked_of_another_places_tax_or_by_a_new_zealand_resident(engine, tie, declined):
     d, _ = engine.understand(STORY.format(tie=tie), None, None)
     assert (d.action == "decline" and d.decline_to == table().scopes["foreign_tax"]) is declined, d.trace.to_json()
+
+
+
+@pytest.mark.parametrize("text, conditions, foreign", [
+    # A tax named in the plural by a calendar year, with nothing of New Zealand's: another system's.
+    ("My settlement was paid in January. Can it be counted toward my 2022 taxes instead?", (), True),
+    ("I only worked two months last year. Do I need to file taxes for 2023?", (), True),
+    ("Here's what happened: I was paid late. Can it go on my 2021 taxes?", (), True),  # "here" presents, names no place
+    # New Zealand's own tax year's form, a year naming something else, or the post placed in New Zealand.
+    ("Can I claim this on my 2022-23 taxes?", (), False),
+    ("What is the tax on a $5,000 bonus paid in 2024?", (), False),
+    ("Do I pay taxes on my 2022 bonus?", (), False),
+    ("My settlement was paid in January. Can it be counted toward my 2022 taxes, or does IRD tax it now?", (), False),
+    ("I've lived here ten years. Can my settlement be counted toward my 2022 taxes?", (), False),
+    ("My settlement was paid in January. Can it be counted toward my 2022 taxes?", ("tax_code:M",), False),
+])
+def test_a_tax_named_by_a_calendar_year_with_nothing_of_new_zealand_is_another_systems(text, conditions, foreign):
+    assert asks_a_calendar_years_tax(text, asking_sentences(text), conditions, lambda w: w in KNOWN) is foreign
