@@ -69,6 +69,7 @@ def test_family_the_same_story_asked_of_another_places_tax_or_by_a_new_zealand_r
     ("Can I claim this on my 2022-23 taxes?", (), False),
     ("What is the tax on a $5,000 bonus paid in 2024?", (), False),
     ("Do I pay taxes on my 2022 bonus?", (), False),
+    ("I earn $80,000. How much will I pay in taxes in 2025?", (), False),  # a time, not a tax named by its year
     ("My settlement was paid in January. Can it be counted toward my 2022 taxes, or does IRD tax it now?", (), False),
     ("I've lived here ten years. Can my settlement be counted toward my 2022 taxes?", (), False),
     ("My settlement was paid in January. Can it be counted toward my 2022 taxes?", ("tax_code:M",), False),
