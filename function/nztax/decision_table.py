@@ -314,7 +314,7 @@ class Facts:
     incomes_left_out: bool = False  # a proposed calculation uses none of one of the question's incomes
     foreign_withholding: bool = False  # the question names a tax withheld under a name the sources never use
     foreign_rate: bool = False   # the poster states as their own a tax rate New Zealand's rules have in no year
-    foreign_place: bool = False  # an asking sentence names another place's tax or a calendar year's, nothing of New Zealand's (tax_place.py)
+    foreign_place: bool = False  # an asking sentence names another place's tax, nothing of New Zealand's (tax_place.py)
     pays_employee: bool = False  # what is asked is about a payment an employer makes (payment_frame.py)
     payment_as_income: bool = False  # a proposed sum takes such a payment as income, not as an extra pay
     inputs_taken: bool = True    # every amount a proposed calculation works on reads as a kind its calculator takes

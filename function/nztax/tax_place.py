@@ -3,8 +3,7 @@
 In: a post's cleaned text, its asking sentences, the conditions its slots read (frame.conditions) and
 `knows` (whether the sources use a word: the speller's vocabulary). Out: whether the post asks about
 the tax of a place it names, that place is not New Zealand, and nothing in the post places it in New
-Zealand's system (`asks_another_places_tax`); or whether it names a tax by a calendar year, as a
-system whose tax year is the calendar year does, with nothing of New Zealand's (`asks_a_calendar_years_tax`).
+Zealand's system (`asks_another_places_tax`).
 
 A place is read by the way a post names it, not from a list of places: a name (capitals, a dotted
 acronym) the post uses for where people belong or live ("U.S. citizens", "residents of X", "living in
@@ -97,15 +96,6 @@ def states_a_new_zealand_condition(conditions: tuple[str, ...]) -> bool:
     return any(c in NZ_CONDITIONS or c.startswith(("tax_code:", "flat_code:")) for c in conditions)
 
 
-def asks_a_calendar_years_tax(text: str, asking: Iterable[str], conditions: tuple[str, ...],
-                              knows: Callable[[str], bool]) -> bool:
-    """Whether an asking sentence names a tax in the plural by a calendar year ("my 2022 taxes":
-    `tax_of_a_calendar_year`), the form of a system whose tax year is the calendar year, and the post
-    places its poster nowhere in New Zealand's system."""
-    return (any(TAX_OF_A_CALENDAR_YEAR.search(s) for s in asking)
-            and not placed_in_new_zealand(text, conditions, knows, ""))
-
-
 def asks_another_places_tax(text: str, asking: Iterable[str], conditions: tuple[str, ...],
                             knows: Callable[[str], bool]) -> bool:
     """Whether an asking sentence names the tax of a place the post names as where people belong or
@@ -117,6 +107,3 @@ def asks_another_places_tax(text: str, asking: Iterable[str], conditions: tuple[
 
 PLACE_OF_PEOPLE = _named("place_of_people")
 TAX_OF_A_PLACE = _named("tax_of_a_place")
-# A calendar year by its form, not one end of a range ("2022-23" names New Zealand's tax year).
-YEAR = r"(?<![\d-])(?:19|20)\d\d(?![\d-])"
-TAX_OF_A_CALENDAR_YEAR = re.compile(alternatives("tax_of_a_calendar_year").replace("{year}", YEAR), re.I)

@@ -9,7 +9,7 @@ import pytest
 
 from nztax.decision_table import table
 from nztax.sentences import asking_sentences
-from nztax.tax_place import asks_a_calendar_years_tax, asks_another_places_tax
+from nztax.tax_place import asks_another_places_tax, placed_in_new_zealand
 
 KNOWN = {"paye", "rwt", "fif", "ird"}
 
@@ -60,19 +60,24 @@ def test_family_the_same_story_asked_of_another_places_tax_or_by_a_new_zealand_r
 
 
 
-@pytest.mark.parametrize("text, conditions, foreign", [
-    # A tax named in the plural by a calendar year, with nothing of New Zealand's: another system's.
-    ("My settlement was paid in January. Can it be counted toward my 2022 taxes instead?", (), True),
-    ("I only worked two months last year. Do I need to file taxes for 2023?", (), True),
-    ("Here's what happened: I was paid late. Can it go on my 2021 taxes?", (), True),  # "here" presents, names no place
-    # New Zealand's own tax year's form, a year naming something else, or the post placed in New Zealand.
-    ("Can I claim this on my 2022-23 taxes?", (), False),
-    ("What is the tax on a $5,000 bonus paid in 2024?", (), False),
-    ("Do I pay taxes on my 2022 bonus?", (), False),
-    ("I earn $80,000. How much will I pay in taxes in 2025?", (), False),  # a time, not a tax named by its year
-    ("My settlement was paid in January. Can it be counted toward my 2022 taxes, or does IRD tax it now?", (), False),
-    ("I've lived here ten years. Can my settlement be counted toward my 2022 taxes?", (), False),
-    ("My settlement was paid in January. Can it be counted toward my 2022 taxes?", ("tax_code:M",), False),
+@pytest.mark.parametrize("text, placed", [
+    # "Here" presenting what follows names no place ...
+    ("Here's what happened: I was paid late. Can it go on last year's return?", False),
+    ("I was paid late. Here is my situation. Is the back pay taxed?", False),
+    # ... "here" as a place still places the post in New Zealand.
+    ("I've lived here ten years. Is the back pay taxed?", True),
+    ("Here's the thing: is back pay taxed here?", True),
 ])
-def test_a_tax_named_by_a_calendar_year_with_nothing_of_new_zealand_is_another_systems(text, conditions, foreign):
-    assert asks_a_calendar_years_tax(text, asking_sentences(text), conditions, lambda w: w in KNOWN) is foreign
+def test_here_presenting_what_follows_is_not_new_zealand(text, placed):
+    assert placed_in_new_zealand(text, (), lambda w: w in KNOWN, "") is placed
+
+
+@pytest.mark.parametrize("question", [
+    "I earn $80,000 salary. How much will my 2025 taxes be?",
+    "I'm on $65,000 a year. What will my 2024 taxes come to?",
+    "How much are my taxes for 2025 if I earn $52,000?",
+])
+def test_a_new_zealand_question_naming_its_taxes_by_a_year_is_not_declined(engine, question):
+    # A year beside "taxes" names no country: New Zealand posters write "my 2025 taxes" too.
+    d, _ = engine.understand(question, None, None)
+    assert d.action != "decline", d.trace.to_json()
