@@ -9,7 +9,9 @@ reads as a decline unit.
 A question the engine would answer with a fact, a topic or an ask-back (never a sum it works out or
 a rule it works on stated figures, a refusal or a decline already) is declined when the question, or one of its asking sentences, is at
 least `decline_unit_score` near a decline unit's wording and nearer it by `decline_unit_margin` than
-any answer unit's wording (no reading compared: the nearest unit's cosine, as the decline's is). A
+any answer unit's wording (no reading compared: the nearest unit's cosine, as the decline's is); an
+asking sentence read as another tax system's concept (`another_system`) in a post that places itself
+nowhere in New Zealand's system (tax_place.py) needs only to be nearer, the two readings agreeing. A
 post is read whole only when none of its asking sentences reads as an answer unit's question: "My
 employer never gave me payslips. How can I check the PAYE taken?" asks a tax question in a story about pay.
 The answer units are the competition: a tax question about the same payment or home stands nearer
@@ -25,6 +27,7 @@ from pathlib import Path
 import numpy as np
 
 from nztax.decision_table import table
+from nztax.tax_place import placed_in_new_zealand
 from nztax.yaml_data import load_yaml
 
 DATA_FILE = Path(__file__).parent / "data" / "decline_units.yaml"
@@ -43,19 +46,21 @@ class DeclineReading:
 
 
 class DeclineUnits:
-    def __init__(self, rows: list[tuple[str, str]], vectors: np.ndarray):
-        self.rows, self.vectors = rows, vectors
+    def __init__(self, rows: list[tuple[str, str]], vectors: np.ndarray, another_system: frozenset[str] = frozenset()):
+        self.rows, self.vectors, self.another_system = rows, vectors, another_system
 
     @classmethod
     def load(cls, embed, path: Path = DATA_FILE) -> "DeclineUnits":
-        subjects = (load_yaml(path.read_text(encoding="utf-8")) or {}).get("subjects") or {}
+        data = load_yaml(path.read_text(encoding="utf-8")) or {}
+        subjects = data.get("subjects") or {}
+        another_system = frozenset(data.get("another_system") or ())
         known = table().scopes
-        unknown = sorted(set(subjects) - set(known))
+        unknown = sorted((set(subjects) | another_system) - set(known))
         if unknown:
             raise ValueError(f"{path.name}: subject(s) {unknown} are not scopes in decisions.yaml")
         rows = [(subject, " ".join(str(q).split())) for subject, wordings in subjects.items() for q in wordings or ()]
         vectors = np.stack([np.asarray(embed(q), dtype=np.float32) for _, q in rows]) if rows else np.zeros((0, 1), np.float32)
-        return cls(rows, vectors)
+        return cls(rows, vectors, another_system)
 
     def reading(self, text: str, vector, unit_cosines) -> DeclineReading | None:
         """The decline unit `text` (with its vector) is nearest, with that cosine and the nearest answer unit's."""
@@ -69,18 +74,21 @@ class DeclineUnits:
                               float(np.max(units)) if units.size else -1.0)
 
     def read(self, asked: list[tuple[str, object]], unit_cosines, score: float, margin: float,
-             whole: tuple[str, object] | None = None) -> DeclineReading | None:
+             whole: tuple[str, object] | None = None, unplaced: bool = False) -> DeclineReading | None:
         """The reading of whichever asking text (with its vector) leads its nearest answer unit by the most,
         when it is at least `score` near a decline unit and leads by at least `margin`. The `whole` post
         is read too unless one of its asking sentences reads as an answer unit's question (at least
         `score` near it, and nearer than to any decline unit), and then needs twice the margin: a post
         asking a tax question of its own is not declined for the story around it, while one whose
-        asking sentence names nothing ("Do I have to let them in?") is read with the story naming it."""
-        readings = [(r, margin) for r in (self.reading(t, v, unit_cosines) for t, v in asked) if r is not None]
+        asking sentence names nothing ("Do I have to let them in?") is read with the story naming it.
+        `unplaced`: the post places itself nowhere in New Zealand's system, so an asking sentence read as
+        another system's concept need only lead (by more than nothing)."""
+        readings = [(r, 0.0 if unplaced and r.subject in self.another_system else margin)
+                    for r in (self.reading(t, v, unit_cosines) for t, v in asked) if r is not None]
         if whole is not None and not any(r.unit_score >= max(score, r.score) for r, _ in readings):
             # (A story read whole carries its telling too: twice the margin, as a unit over a decline needs.)
             readings += [(r, 2 * margin) for r in (self.reading(*whole, unit_cosines),) if r is not None]
-        kept = [r for r, lead in readings if r.score >= score and r.score - r.unit_score >= lead]
+        kept = [r for r, lead in readings if r.score >= score and r.score - r.unit_score >= lead and r.score > r.unit_score]
         return max(kept, key=lambda r: r.score - r.unit_score, default=None)
 
 
@@ -114,7 +122,8 @@ def overrule(engine, decision, frame, vector, mode: str = "offline"):
     asked = [frame.read_as(s) for s in frame.asking if s != decision.question]
     found = units.read([(s, engine.retriever.embed_query(s)) for s in asked] or [(decision.question, vector)],
                        matcher.unit_cosines, engine.settings.decline_unit_score, engine.settings.decline_unit_margin,
-                       (decision.question, vector) if asked else None)
+                       (decision.question, vector) if asked else None,
+                       not placed_in_new_zealand(decision.question, frame.conditions, engine.speller.knows, ""))
     if found is None:
         return decision
     if decision.trace is not None:

@@ -33,6 +33,8 @@ NAME = r"(?-i:([A-Z](?:\.[A-Z])+\.?|[A-Z]{2,5}(?![a-z])|[A-Z][a-z]{2,}))"
 HOME = cue("home_names")
 # "Here" (`here_words` in data/condition_words.yaml: in New Zealand), as a word of its own.
 HERE = re.compile(rf"\b(?:{alternatives('here_words')})\b", re.I)
+# ... but not "here" presenting what follows ("Here's what happened": `here_presenting`).
+PRESENTING = cue("here_presenting")
 # A name written in capitals (an acronym, with a plural s), not beside a digit (a currency code or a
 # unit): a tax term or an agency (here and frame.withheld_under_unknown_name).
 CAPITALS_NAME = re.compile(r"(?<![\w$])(?<!\d\s)([A-Z]{2,6})s?(?!\w)(?!\s\d)")
@@ -82,7 +84,7 @@ def placed_in_new_zealand(text: str, conditions: tuple[str, ...], knows: Callabl
     """Whether the post places its poster in New Zealand's system: New Zealand or Inland Revenue named,
     "here", a condition only New Zealand's system has, or a tax term in capitals the sources use
     (other than the place's own name)."""
-    if HOME.search(text) or HERE.search(text):
+    if HOME.search(text) or HERE.search(PRESENTING.sub(" ", text)):
         return True
     if states_a_new_zealand_condition(conditions):
         return True

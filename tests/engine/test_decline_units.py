@@ -56,12 +56,36 @@ def test_a_story_read_whole_needs_twice_the_margin(nearest_unit, declined):
     assert (found is not None) is declined
 
 
+@pytest.mark.parametrize("unplaced, subject_is_another_systems, declined", [
+    (True, True, True),     # another system's concept, the post naming nothing of New Zealand's: a lead is enough
+    (False, True, False),   # the post placed in New Zealand's system: the margin
+    (True, False, False),   # another body's subject that is not another tax system's: the margin
+])
+def test_another_systems_concept_in_a_post_placed_nowhere_in_new_zealand_needs_only_to_lead(
+        unplaced, subject_is_another_systems, declined):
+    units = DeclineUnits([("foreign_tax" if subject_is_another_systems else "employment_law", "x")],
+                         np.eye(1, dtype=np.float32), frozenset({"foreign_tax"}))
+    # 0.02 ahead of the nearest answer unit: under the margin, but nearer.
+    found = units.read([("asked", np.array((0.7,), dtype=np.float32))], lambda v: np.array([0.68]),
+                       score=0.55, margin=0.05, unplaced=unplaced)
+    assert (found is not None) is declined
+
+
+def test_a_concept_no_nearer_than_a_unit_is_never_declined_however_placed():
+    units = DeclineUnits([("foreign_tax", "x")], np.eye(1, dtype=np.float32), frozenset({"foreign_tax"}))
+    found = units.read([("asked", np.array((0.7,), dtype=np.float32))], lambda v: np.array([0.7]),
+                       score=0.55, margin=0.05, unplaced=True)
+    assert found is None
+
+
 def test_every_subject_in_the_data_has_somewhere_to_go():
     from nztax.decline_units import DATA_FILE
     from nztax.yaml_data import load_yaml
 
-    subjects = load_yaml(DATA_FILE.read_text(encoding="utf-8"))["subjects"]
+    data = load_yaml(DATA_FILE.read_text(encoding="utf-8"))
+    subjects = data["subjects"]
     assert set(subjects) <= set(table().scopes) and all(subjects.values())
+    assert set(data.get("another_system") or ()) <= set(subjects)
 
 
 @pytest.mark.parametrize("question, subject", [

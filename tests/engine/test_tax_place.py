@@ -9,7 +9,7 @@ import pytest
 
 from nztax.decision_table import table
 from nztax.sentences import asking_sentences
-from nztax.tax_place import asks_another_places_tax
+from nztax.tax_place import asks_another_places_tax, placed_in_new_zealand
 
 KNOWN = {"paye", "rwt", "fif", "ird"}
 
@@ -57,3 +57,27 @@ STORY = ("I'm a Freedonian citizen and own a small flat that I rent out. {tie}Th
 def test_family_the_same_story_asked_of_another_places_tax_or_by_a_new_zealand_resident(engine, tie, declined):
     d, _ = engine.understand(STORY.format(tie=tie), None, None)
     assert (d.action == "decline" and d.decline_to == table().scopes["foreign_tax"]) is declined, d.trace.to_json()
+
+
+
+@pytest.mark.parametrize("text, placed", [
+    # "Here" presenting what follows names no place ...
+    ("Here's what happened: I was paid late. Can it go on last year's return?", False),
+    ("I was paid late. Here is my situation. Is the back pay taxed?", False),
+    # ... "here" as a place still places the post in New Zealand.
+    ("I've lived here ten years. Is the back pay taxed?", True),
+    ("Here's the thing: is back pay taxed here?", True),
+])
+def test_here_presenting_what_follows_is_not_new_zealand(text, placed):
+    assert placed_in_new_zealand(text, (), lambda w: w in KNOWN, "") is placed
+
+
+@pytest.mark.parametrize("question", [
+    "I earn $80,000 salary. How much will my 2025 taxes be?",
+    "I'm on $65,000 a year. What will my 2024 taxes come to?",
+    "How much are my taxes for 2025 if I earn $52,000?",
+])
+def test_a_new_zealand_question_naming_its_taxes_by_a_year_is_not_declined(engine, question):
+    # A year beside "taxes" names no country: New Zealand posters write "my 2025 taxes" too.
+    d, _ = engine.understand(question, None, None)
+    assert d.action != "decline", d.trace.to_json()
