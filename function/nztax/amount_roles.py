@@ -19,12 +19,18 @@ from nztax.amount_grammar import (FIGURE_JUST_BEFORE, LABELS_NEXT_AMOUNT, LEADS_
                                   Money, NOUN_AFTER, _clause_start)
 from nztax.literal_screen import screen_patterns
 
+# A saving scheme or account, with the word before it ("my KiwiSaver", "the super fund").
+_SCHEME = r"(?:(?:" + alternatives("scheme_determiners") + r")\s+)?(?:" + alternatives("saving_schemes") + r")\b"
+# A figure put to or into a scheme is a contribution ("$800 to KiwiSaver", "$1.2k into my super fund").
+SCHEME_AFTER = r"(?:in)?to\s+" + _SCHEME
+# A figure put into a savings account or a term deposit: money saved, not income (nor a scheme's contribution).
+ACCOUNT_AFTER = r"(?:in)?to\s+(?:(?:" + alternatives("scheme_determiners") + r")\s+)?(?:" + alternatives("saving_accounts") + r")"
 ROLE_WORDS = [
     # (role, the words near an amount that give it that role: data/amount_words.yaml). The nearest
     # match wins, before the amount first.
     ("income", alternatives("income_words")),
     ("donation", alternatives("donation_words")),
-    ("contribution", alternatives("contribution_words")),
+    ("contribution", alternatives("contribution_words") + "|" + SCHEME_AFTER),
     ("pie_income", alternatives("pie_income_words")),
     ("partner", alternatives("partner_words")),
     ("second_job", alternatives("second_job_words")),
@@ -40,7 +46,7 @@ ROLE_WORDS = [
     ("takings", alternatives("takings_words")),
     ("rent_received", alternatives("rent_received_words")),
     ("other_income", alternatives("other_income_words")),
-    ("other", alternatives("other_words")),
+    ("other", alternatives("other_words") + "|" + ACCOUNT_AFTER),
     ("value", alternatives("value_words")),
 ]
 # Taxable income besides pay from work: a side business's profit, a bonus, interest, rent.
@@ -84,6 +90,11 @@ RENT_PAID = re.compile(r"\b(?:" + alternatives("rent_paid_words") + r")\b", re.I
 # Contribution words right next to an amount make it a contribution; a rate contributed on a pay does not.
 ADJACENT_ONLY_ROLES = frozenset({"contribution"})
 ADJACENT = 3  # characters between the words and the amount
+# What may stand between a contribution word and its figure and still leave it right before it: the scheme,
+# a joining word, a hedge ("contributed about $800", "my contributions to KiwiSaver were $800", "topped up
+# my super fund with $1.2k").
+CONTRIBUTION_LEAD = re.compile(r"\s*(?:(?:(?:in)?to\s+)?" + _SCHEME + r"\s*)?(?:(?:" + alternatives("contribution_joiners")
+                               + r")\b\s*)?(?:(?:" + alternatives("spoken_figure_hedges") + r")\b\s*)?(?:nz)?\$?\s*", re.I)
 # "Worth" before an amount says what something is worth; after it, it asks whether something is worthwhile.
 BEFORE_ONLY_ROLES = frozenset({"value", "deduction_label", "expense_label", "other_label"})
 # Labels read only before their figure, and the role each gives it.
@@ -172,7 +183,9 @@ def _role_of(text: str, start: int, end: int, skip: str | None = None, default: 
                                                                       or CODE_RIGHT_AFTER.match(text[end:])):
                     continue  # only a label right before it counts (a label before a pay and its code asks)
                 if role in ADJACENT_ONLY_ROLES and distance > ADJACENT:
-                    continue
+                    if window is not before or not CONTRIBUTION_LEAD.fullmatch(window, m.end()):
+                        continue
+                    distance = 0  # only its scheme, a joining word or a hedge between: right before it
                 if role in AFTER_ONLY_ROLES and window is not before and ASKING_WORD.search(window[:m.start()]):
                     continue  # the question's own words about what it asks
                 if role in ("second_job", "main_job") and names_no_second_job(window, m):
@@ -403,3 +416,25 @@ TAX_ON_BEFORE = re.compile(r"\b(?:" + alternatives("tax_on_before") + r")\s*(?:"
 
 
 screen_patterns(globals())  # (literal_screen.py: each pattern above tried only on a text with a literal it needs)
+
+
+# Two figures given as alternatives of one ("$800 or $900", "$800-$900"): nothing else between them.
+ALTERNATIVE_JOIN = re.compile(r"\s*(?:" + alternatives("alternative_figure_joiners") + r")\s*(?:nz)?\$?\s*", re.I)
+# Alternatives of one figure are of one size: the larger at most this many times the smaller.
+ALTERNATIVES_RATIO = 2
+
+
+def _alternatives_share_a_role(text: str, found: list[Money]) -> list[Money]:
+    """Two figures given as alternatives of one amount are one kind of money: when the words beside one make
+    it money that is not earned (a contribution, a gift, a cost) and the other is read as income only for
+    want of words of its own, both are the unearned kind ("contributed $800 or $900 to KiwiSaver")."""
+    out = list(found)
+    for i in range(len(out) - 1):
+        a, b = out[i], out[i + 1]
+        if (a.role == "income") == (b.role == "income") or not ALTERNATIVE_JOIN.fullmatch(text, a.end, b.start):
+            continue
+        low, high = sorted((a.value, b.value))
+        kind = b.role if a.role == "income" else a.role
+        if low > 0 and high <= low * ALTERNATIVES_RATIO and kind in NOT_EARNED_ROLES:
+            out[i], out[i + 1] = replace(a, role=kind), replace(b, role=kind)
+    return out
