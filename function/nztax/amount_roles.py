@@ -23,8 +23,12 @@ from nztax.literal_screen import screen_patterns
 _SCHEME = r"(?:(?:" + alternatives("scheme_determiners") + r")\s+)?(?:" + alternatives("saving_schemes") + r")\b"
 # A figure put to or into a scheme is a contribution ("$800 to KiwiSaver", "$1.2k into my super fund").
 SCHEME_AFTER = r"(?:in)?to\s+" + _SCHEME
-# A figure put into a savings account or a term deposit: money saved, not income (nor a scheme's contribution).
-ACCOUNT_AFTER = r"(?:in)?to\s+(?:(?:" + alternatives("scheme_determiners") + r")\s+)?(?:" + alternatives("saving_accounts") + r")"
+# A figure put into a savings account or a term deposit: money saved, not income (nor a scheme's contribution),
+# unless being paid or earning is said right before it ("I get paid $900 into my savings account").
+ACCOUNT_AFTER = re.compile(r"(?:in)?to\s+(?:(?:" + alternatives("scheme_determiners") + r")\s+)?(?:" + alternatives("saving_accounts")
+                           + r")\b", re.I)
+# Being paid, said right before an amount.
+PAID_BEFORE = re.compile(alternatives("paid_before"), re.I)
 ROLE_WORDS = [
     # (role, the words near an amount that give it that role: data/amount_words.yaml). The nearest
     # match wins, before the amount first.
@@ -46,7 +50,7 @@ ROLE_WORDS = [
     ("takings", alternatives("takings_words")),
     ("rent_received", alternatives("rent_received_words")),
     ("other_income", alternatives("other_income_words")),
-    ("other", alternatives("other_words") + "|" + ACCOUNT_AFTER),
+    ("other", alternatives("other_words")),
     ("value", alternatives("value_words")),
 ]
 # Taxable income besides pay from work: a side business's profit, a bonus, interest, rent.
@@ -145,6 +149,8 @@ def _role_of(text: str, start: int, end: int, skip: str | None = None, default: 
         return "other"  # an organisation's own figure ("the firm's $400,000 of fees"), whatever follows it
     if ASSET_AFTER.match(directly_after) and not EARNED_RIGHT_BEFORE.search(before):
         return "other"  # an asset named right after: a price, not an income (unless a pay is named right before)
+    if ACCOUNT_AFTER.match(directly_after) and not (EARNED_RIGHT_BEFORE.search(before) or PAID_BEFORE.search(before)):
+        return "other"  # money put into a savings account, not a pay paid into one
     if TAX_FIGURE_AFTER.match(text[end:]) and not TAX_ON_BEFORE.search(before):
         return "other"  # tax named right after: a tax figure, not the income (tax on an amount names the income)
     if RULE_FIGURE_BEFORE.search(before) and RULE_LINE_AFTER.match(directly_after):

@@ -24,9 +24,10 @@ from nztax.amount_grammar import (AGE, AMOUNT, ANY_PERIOD_WORD, DATE_AROUND, EVE
                                   PAY_FREQUENCY_WORD, _CODES, _clause_around, _period_and_end,
                                   _questioned_for_period, _value, asked_period)
 from nztax.amount_roles import (ASKED_ABOUT_AGAIN, BARE_NUMBER_QUESTIONED, COUPLE_TOGETHER,
-                                HOUSEHOLD_QUESTIONED, LISTED_ROLES, LIST_JOIN, LOOKBACK, NOT_EARNED_ROLES, RESTATED_IN_BRACKETS,
-                                TWO_OF_THEM, _a_year_asked_per_pay, _alternatives_share_a_role, _balances, _claimed_figures, _role_of,
-                                _roles_from_the_sentence, _thresholds_named, _worked_under_a_label)
+                                HOUSEHOLD_QUESTIONED, LISTED_ROLES, LIST_JOIN, LOOKBACK, NOT_EARNED_ROLES, PAID_BEFORE,
+                                RESTATED_IN_BRACKETS, TWO_OF_THEM, _a_year_asked_per_pay, _alternatives_share_a_role,
+                                _balances, _claimed_figures, _role_of, _roles_from_the_sentence, _thresholds_named,
+                                _worked_under_a_label)
 from nztax.amount_owners import _of_the_person_asked_about
 from nztax.ages import age_spans
 from nztax.literal_screen import screen_patterns
@@ -270,7 +271,6 @@ EACH_PAY_AFTER = re.compile(r"\s*(?:" + EVERY_PAY_WORDS + r"|a\s+pay\b(?!\s*(?:r
 # One pay, said without its period.
 GETS_BEFORE = re.compile(alternatives("gets_before"), re.I)
 PAY_AFTER = re.compile(r"\s*(?:(?:gross|net|take[- ]home)\s+)?pay\b(?!\s*(?:rise|raise|increase|out|back))", re.I)
-PAID_BEFORE = re.compile(alternatives("paid_before"), re.I)
 
 
 screen_patterns(globals())  # (literal_screen.py: each pattern above tried only on a text with a literal it needs)
