@@ -15,14 +15,15 @@ from decimal import Decimal
 from nztax.rules import PAY_FREQUENCIES
 from nztax.settings import get_settings
 from nztax.cue_words import alternatives
-from nztax.amount_grammar import (FIGURE_JUST_BEFORE, LABELS_NEXT_AMOUNT, LEADS_ANOTHER_AMOUNT, MONEY_FIGURE,
+from nztax.amount_grammar import (_FREQ_AFTER, FIGURE_JUST_BEFORE, LABELS_NEXT_AMOUNT, LEADS_ANOTHER_AMOUNT, MONEY_FIGURE,
                                   Money, NOUN_AFTER, _clause_start)
 from nztax.literal_screen import screen_patterns
 
 # A saving scheme or account, with the word before it ("my KiwiSaver", "the super fund").
 _SCHEME = r"(?:(?:" + alternatives("scheme_determiners") + r")\s+)?(?:" + alternatives("saving_schemes") + r")\b"
-# A figure put to or into a scheme is a contribution ("$800 to KiwiSaver", "$1.2k into my super fund").
-SCHEME_AFTER = r"(?:in)?to\s+" + _SCHEME
+# A figure put to or into a scheme is a contribution, a period between ("$800 to KiwiSaver", "$50 a week into
+# KiwiSaver", "$1.2k into my super fund").
+SCHEME_AFTER = r"(?:(?:" + "|".join(p for _, p in _FREQ_AFTER) + r")\s+)?(?:in)?to\s+" + _SCHEME
 # A figure put into a savings account or a term deposit: money saved, not income (nor a scheme's contribution),
 # unless being paid or earning is said right before it ("I get paid $900 into my savings account").
 ACCOUNT_AFTER = re.compile(r"(?:in)?to\s+(?:(?:" + alternatives("scheme_determiners") + r")\s+)?(?:" + alternatives("saving_accounts")

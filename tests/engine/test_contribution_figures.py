@@ -42,6 +42,8 @@ def test_family_money_put_in_is_never_income(verb, scheme):
     ("I contributed $800 or my whole $60,000 salary? Do I get the government contribution?", ["contribution", "income"]),
     # Money put in where no KiwiSaver is named is no contribution of the person's own, nor income.
     ("I put in $800 to my savings account. How much tax do I pay?", ["other"]),
+    # Put in each period, the period between the figure and the scheme.
+    ("I earn $900 a week and put $50 a week into kiwisaver.", ["income", "contribution"]),
     # A pay paid into an account is still a pay.
     ("I get paid $900 into my savings account each fortnight. How much PAYE?", ["income"]),
     ("I earn $900 a week into my savings account. How much tax?", ["income"]),
