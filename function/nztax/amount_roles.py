@@ -434,14 +434,19 @@ ALTERNATIVES_RATIO = 2
 def _alternatives_share_a_role(text: str, found: list[Money]) -> list[Money]:
     """Two figures given as alternatives of one amount are one kind of money: when the words beside one make
     it money that is not earned (a contribution, a gift, a cost) and the other is read as income only for
-    want of words of its own, both are the unearned kind ("contributed $800 or $900 to KiwiSaver")."""
+    want of words of its own (or both are that kind), both are the unearned kind ("contributed $800 or $900 to
+    KiwiSaver"), and the second is set aside (questioned): two guesses at one amount are never added up."""
     out = list(found)
     for i in range(len(out) - 1):
         a, b = out[i], out[i + 1]
-        if (a.role == "income") == (b.role == "income") or not ALTERNATIVE_JOIN.fullmatch(text, a.end, b.start):
+        kind = b.role if a.role == "income" else a.role
+        if kind not in NOT_EARNED_ROLES or b.role not in ("income", kind) or not ALTERNATIVE_JOIN.fullmatch(text, a.end, b.start):
             continue
         low, high = sorted((a.value, b.value))
-        kind = b.role if a.role == "income" else a.role
-        if low > 0 and high <= low * ALTERNATIVES_RATIO and kind in NOT_EARNED_ROLES:
-            out[i], out[i + 1] = replace(a, role=kind), replace(b, role=kind)
+        if low > 0 and high <= low * ALTERNATIVES_RATIO:
+            # (One amount, said two ways: the first is worked on, the other is never added to it.)
+            out[i], out[i + 1] = replace(a, role=kind), replace(b, role=kind, questioned=b.questioned or ALTERNATIVE_QUESTIONED)
     return out
+
+
+ALTERNATIVE_QUESTIONED = "the second of two figures given for one amount"

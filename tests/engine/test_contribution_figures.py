@@ -52,6 +52,16 @@ def test_alternatives_and_accounts(text, roles):
     assert [a.role for a in find_money(text)] == roles
 
 
+@pytest.mark.parametrize("question,field,worked", [
+    ("I may have contributed $800 or $900 to kiwisaver this year, do I get the government contribution?",
+     "member_contributions", 800.0),
+    ("I donated $100 or $150 to the Red Cross, how much do I get back?", "donations", 100.0),
+])
+def test_engine_never_adds_two_figures_given_for_one_amount(engine, question, field, worked):
+    decision, _ = engine.understand(question, None, None)
+    assert [a[field] for _, a in decision.calls if field in a] == [worked], decision.trace.to_json()
+
+
 @pytest.mark.parametrize("question", [
     "I may have contributed $800 or $900 to kiwisaver this year, do I get the government contribution?",
     "I think I put in about $500 to kiwisaver. How much will the government put in?",
