@@ -13,7 +13,7 @@ from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, replace
 from decimal import Decimal, InvalidOperation
 
-from nztax.cue_words import alternatives
+from nztax.cue_words import alternatives, with_plurals
 from nztax.rules import PAY_FREQUENCIES
 from nztax.sentences import question_spans, sentence_spans
 from nztax.rules import PERIODS_PER_YEAR as PAY_PERIODS_PER_YEAR
@@ -96,7 +96,7 @@ ASKED_PERIOD_PATTERNS = {name: re.compile(pattern, re.I) for name, pattern in AS
 PAY_FREQUENCY_WORD = re.compile("|".join(p for name, p in ASKED_PERIOD if name in PAY_FREQUENCIES), re.I)
 ANY_PERIOD_WORD = re.compile("|".join(p for _, p in ASKED_PERIOD) + r"|\bin a week\b|\b(?:one|1|a single) (?:week|fortnight|month)\b", re.I)
 # People someone may ask about besides themselves (whose money an amount is, below).
-KIN = alternatives("kin_words")
+KIN = with_plurals("kin_words")  # (each word beside its plural: "wives", "children")
 NOT_MONEY_BEFORE = re.compile(
     r"(?:\b(?:divided|divide|multiplied|multiply) (?:it |that )?by\s|[a-z)]\s?[/÷×]\s?|\bir\s?-?|\bform\s|\bus\s|\bsection\s|(?<!')\bs\s|\bLC\s|\bCB\s|\bCW\s|\bYA\s|\bMK\s|\bcode\s|\bnumber\s|#|\bno\.?\s|"
     r"\bage[ds]?\s|\baged\s|\bi'?m\s|\bi am\s|\bturning\s|\bturned\s|\bover\s(?=\d{2}\b)|\bunder\s(?=\d{2}\b)|"

@@ -15,16 +15,27 @@ from decimal import Decimal
 from nztax.rules import PAY_FREQUENCIES
 from nztax.settings import get_settings
 from nztax.cue_words import alternatives
-from nztax.amount_grammar import (FIGURE_JUST_BEFORE, LABELS_NEXT_AMOUNT, LEADS_ANOTHER_AMOUNT, MONEY_FIGURE,
+from nztax.amount_grammar import (_FREQ_AFTER, FIGURE_JUST_BEFORE, LABELS_NEXT_AMOUNT, LEADS_ANOTHER_AMOUNT, MONEY_FIGURE,
                                   Money, NOUN_AFTER, _clause_start)
 from nztax.literal_screen import screen_patterns
 
+# A saving scheme or account, with the word before it ("my KiwiSaver", "the super fund").
+_SCHEME = r"(?:(?:" + alternatives("scheme_determiners") + r")\s+)?(?:" + alternatives("saving_schemes") + r")\b"
+# A figure put to or into a scheme is a contribution, a period between ("$800 to KiwiSaver", "$50 a week into
+# KiwiSaver", "$1.2k into my super fund").
+SCHEME_AFTER = r"(?:(?:" + "|".join(p for _, p in _FREQ_AFTER) + r")\s+)?(?:in)?to\s+" + _SCHEME
+# A figure put into a savings account or a term deposit: money saved, not income (nor a scheme's contribution),
+# unless being paid or earning is said right before it ("I get paid $900 into my savings account").
+ACCOUNT_AFTER = re.compile(r"(?:in)?to\s+(?:(?:" + alternatives("scheme_determiners") + r")\s+)?(?:" + alternatives("saving_accounts")
+                           + r")\b", re.I)
+# Being paid, said right before an amount.
+PAID_BEFORE = re.compile(alternatives("paid_before"), re.I)
 ROLE_WORDS = [
     # (role, the words near an amount that give it that role: data/amount_words.yaml). The nearest
     # match wins, before the amount first.
     ("income", alternatives("income_words")),
     ("donation", alternatives("donation_words")),
-    ("contribution", alternatives("contribution_words")),
+    ("contribution", alternatives("contribution_words") + "|" + SCHEME_AFTER),
     ("pie_income", alternatives("pie_income_words")),
     ("partner", alternatives("partner_words")),
     ("second_job", alternatives("second_job_words")),
@@ -84,6 +95,11 @@ RENT_PAID = re.compile(r"\b(?:" + alternatives("rent_paid_words") + r")\b", re.I
 # Contribution words right next to an amount make it a contribution; a rate contributed on a pay does not.
 ADJACENT_ONLY_ROLES = frozenset({"contribution"})
 ADJACENT = 3  # characters between the words and the amount
+# What may stand between a contribution word and its figure and still leave it right before it: the scheme,
+# a joining word, a hedge ("contributed about $800", "my contributions to KiwiSaver were $800", "topped up
+# my super fund with $1.2k").
+CONTRIBUTION_LEAD = re.compile(r"\s*(?:(?:(?:in)?to\s+)?" + _SCHEME + r"\s*)?(?:(?:" + alternatives("contribution_joiners")
+                               + r")\b\s*)?(?:(?:" + alternatives("spoken_figure_hedges") + r")\b\s*)?(?:nz)?\$?\s*", re.I)
 # "Worth" before an amount says what something is worth; after it, it asks whether something is worthwhile.
 BEFORE_ONLY_ROLES = frozenset({"value", "deduction_label", "expense_label", "other_label"})
 # Labels read only before their figure, and the role each gives it.
@@ -134,6 +150,8 @@ def _role_of(text: str, start: int, end: int, skip: str | None = None, default: 
         return "other"  # an organisation's own figure ("the firm's $400,000 of fees"), whatever follows it
     if ASSET_AFTER.match(directly_after) and not EARNED_RIGHT_BEFORE.search(before):
         return "other"  # an asset named right after: a price, not an income (unless a pay is named right before)
+    if ACCOUNT_AFTER.match(directly_after) and not (EARNED_RIGHT_BEFORE.search(before) or PAID_BEFORE.search(before)):
+        return "other"  # money put into a savings account, not a pay paid into one
     if TAX_FIGURE_AFTER.match(text[end:]) and not TAX_ON_BEFORE.search(before):
         return "other"  # tax named right after: a tax figure, not the income (tax on an amount names the income)
     if RULE_FIGURE_BEFORE.search(before) and RULE_LINE_AFTER.match(directly_after):
@@ -172,7 +190,9 @@ def _role_of(text: str, start: int, end: int, skip: str | None = None, default: 
                                                                       or CODE_RIGHT_AFTER.match(text[end:])):
                     continue  # only a label right before it counts (a label before a pay and its code asks)
                 if role in ADJACENT_ONLY_ROLES and distance > ADJACENT:
-                    continue
+                    if window is not before or not CONTRIBUTION_LEAD.fullmatch(window, m.end()):
+                        continue
+                    distance = 0  # only its scheme, a joining word or a hedge between: right before it
                 if role in AFTER_ONLY_ROLES and window is not before and ASKING_WORD.search(window[:m.start()]):
                     continue  # the question's own words about what it asks
                 if role in ("second_job", "main_job") and names_no_second_job(window, m):
@@ -403,3 +423,30 @@ TAX_ON_BEFORE = re.compile(r"\b(?:" + alternatives("tax_on_before") + r")\s*(?:"
 
 
 screen_patterns(globals())  # (literal_screen.py: each pattern above tried only on a text with a literal it needs)
+
+
+# Two figures given as alternatives of one ("$800 or $900", "$800-$900"): nothing else between them.
+ALTERNATIVE_JOIN = re.compile(r"\s*(?:" + alternatives("alternative_figure_joiners") + r")\s*(?:nz)?\$?\s*", re.I)
+# Alternatives of one figure are of one size: the larger at most this many times the smaller.
+ALTERNATIVES_RATIO = 2
+
+
+def _alternatives_share_a_role(text: str, found: list[Money]) -> list[Money]:
+    """Two figures given as alternatives of one amount are one kind of money: when the words beside one make
+    it money that is not earned (a contribution, a gift, a cost) and the other is read as income only for
+    want of words of its own (or both are that kind), both are the unearned kind ("contributed $800 or $900 to
+    KiwiSaver"), and the second is set aside (questioned): two guesses at one amount are never added up."""
+    out = list(found)
+    for i in range(len(out) - 1):
+        a, b = out[i], out[i + 1]
+        kind = b.role if a.role == "income" else a.role
+        if kind not in NOT_EARNED_ROLES or b.role not in ("income", kind) or not ALTERNATIVE_JOIN.fullmatch(text, a.end, b.start):
+            continue
+        low, high = sorted((a.value, b.value))
+        if low > 0 and high <= low * ALTERNATIVES_RATIO:
+            # (One amount, said two ways: the first is worked on, the other is never added to it.)
+            out[i], out[i + 1] = replace(a, role=kind), replace(b, role=kind, questioned=b.questioned or ALTERNATIVE_QUESTIONED)
+    return out
+
+
+ALTERNATIVE_QUESTIONED = "the second of two figures given for one amount"

@@ -326,7 +326,9 @@ def _plan(d: Decision, intent: IntentSpec, slots: Slots) -> None:
         # Only donations stated: the sum their figures can answer is the donation tax credit.
         tool = "calculate_donation_tax_credit"
     if tool == "calculate_donation_tax_credit":
-        donations = [a for a in slots.amounts if a.role == "donation"] or [a for a in slots.amounts if not a.is_income][:1]
+        # (A gift set aside as the second of two figures for one amount is not added to the first.)
+        donations = ([a for a in slots.amounts if a.role == "donation" and not a.questioned]
+                     or [a for a in slots.amounts if not a.is_income][:1])
         if not donations and len(slots.amounts) == 1 and not INCOME_SAID_BEFORE.search(d.asked[:slots.amounts[0].start]):
             donations = slots.amounts  # (an amount the credit is asked on; an income named as such is the income, and the gifts are not said)
         if not donations:

@@ -24,9 +24,10 @@ from nztax.amount_grammar import (AGE, AMOUNT, ANY_PERIOD_WORD, DATE_AROUND, EVE
                                   PAY_FREQUENCY_WORD, _CODES, _clause_around, _period_and_end,
                                   _questioned_for_period, _value, asked_period)
 from nztax.amount_roles import (ASKED_ABOUT_AGAIN, BARE_NUMBER_QUESTIONED, COUPLE_TOGETHER,
-                                HOUSEHOLD_QUESTIONED, LISTED_ROLES, LIST_JOIN, LOOKBACK, RESTATED_IN_BRACKETS,
-                                TWO_OF_THEM, _a_year_asked_per_pay, _balances, _claimed_figures, _role_of,
-                                _roles_from_the_sentence, _thresholds_named, _worked_under_a_label)
+                                HOUSEHOLD_QUESTIONED, LISTED_ROLES, LIST_JOIN, LOOKBACK, NOT_EARNED_ROLES, PAID_BEFORE,
+                                RESTATED_IN_BRACKETS, TWO_OF_THEM, _a_year_asked_per_pay, _alternatives_share_a_role,
+                                _balances, _claimed_figures, _role_of, _roles_from_the_sentence, _thresholds_named,
+                                _worked_under_a_label)
 from nztax.amount_owners import _of_the_person_asked_about
 from nztax.ages import age_spans
 from nztax.literal_screen import screen_patterns
@@ -225,13 +226,19 @@ def find_money(text: str) -> list[Money]:
         b = kept[twin]
         kept[twin] = replace(a, role=b.role if a.role == "income" else a.role, questioned=a.questioned or b.questioned,
                              one_pay=a.one_pay or b.one_pay, says_salary=a.says_salary or b.says_salary)
-    found = kept
+    found = _alternatives_share_a_role(text, kept)
     if not KIWISAVER.search(text):
-        # Only KiwiSaver has contributions of the person's own here; other money put in is not one.
-        found = [replace(a, role=_role_of(text, a.start, a.end, skip="contribution")) if a.role == "contribution" else a
-                 for a in found]
+        # Only KiwiSaver has contributions of the person's own here; other money put in is not one, nor
+        # is it income.
+        found = [replace(a, role=_not_earned(_role_of(text, a.start, a.end, skip="contribution"))) if a.role == "contribution"
+                 else a for a in found]
     return [_questioned_for_period(_a_year_asked_per_pay(text, a)) for a in _of_the_person_asked_about(
         text, _claimed_figures(text, _thresholds_named(text, _balances(text, _worked_under_a_label(text, _roles_from_the_sentence(text, found))))))]
+
+
+def _not_earned(role: str) -> str:
+    """A role for money put in: its own unearned one, else "other" (never an income)."""
+    return role if role in NOT_EARNED_ROLES else "other"
 
 
 HOURS = re.compile(r"(?<![\d,.])(?P<h>\d+(?:\.\d+)?)\s?(?:hours|hrs|hr|h)\b(?:\s?(?:a|per|each|/|p)\s?(?:week|wk|w)\b|\s?pw\b|/wk)?", re.I)
@@ -264,7 +271,6 @@ EACH_PAY_AFTER = re.compile(r"\s*(?:" + EVERY_PAY_WORDS + r"|a\s+pay\b(?!\s*(?:r
 # One pay, said without its period.
 GETS_BEFORE = re.compile(alternatives("gets_before"), re.I)
 PAY_AFTER = re.compile(r"\s*(?:(?:gross|net|take[- ]home)\s+)?pay\b(?!\s*(?:rise|raise|increase|out|back))", re.I)
-PAID_BEFORE = re.compile(alternatives("paid_before"), re.I)
 
 
 screen_patterns(globals())  # (literal_screen.py: each pattern above tried only on a text with a literal it needs)

@@ -18,7 +18,7 @@ import re
 from functools import lru_cache
 from typing import Callable, Iterable
 
-from nztax.cue_words import alternatives
+from nztax.cue_words import with_plurals
 
 WORD = re.compile(r"[A-Za-z]+")
 ENDINGS = ("s", "es", "d", "ed", "ing", "ly", "er", "ers")
@@ -26,7 +26,7 @@ ENDINGS = ("s", "es", "d", "ed", "ing", "ly", "er", "ers")
 LEAST_PREFIX = 2
 # The people a figure may belong to, one or several: the owner reading's words, never made into another
 # asking word whatever their letters (before the prefix rule, "coworker" was read as "worker").
-PEOPLE = re.compile(rf"(?:{alternatives('kin_words')})s?", re.I)
+PEOPLE = re.compile(rf"(?:{with_plurals('kin_words')})", re.I)
 
 
 def _no_dictionary(word: str) -> bool:

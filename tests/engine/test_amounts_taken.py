@@ -34,6 +34,7 @@ def _frame(role: str, kinds: dict) -> QuestionFrame:
 DONATION = ("calculate_donation_tax_credit", {"donations": 40.0, "taxable_income": 40.0, "tax_year": "2026-27"})
 INCOME_TAX = ("calculate_income_tax", {"annual_income": 40.0, "tax_year": "2026-27"})
 KIWISAVER = ("calculate_kiwisaver", {"gross_pay": 40.0, "tax_year": "2026-27"})
+KIWISAVER_GC = ("calculate_kiwisaver", {"gross_pay": 0.0, "member_contributions": 40.0, "tax_year": "2026-27"})
 
 
 @pytest.mark.parametrize("call, role, kinds, taken", [
@@ -49,8 +50,12 @@ KIWISAVER = ("calculate_kiwisaver", {"gross_pay": 40.0, "tax_year": "2026-27"})
     (INCOME_TAX, "other", {"balance": 0.6, "income": 0.4}, False),
     (INCOME_TAX, "other", {"balance": 0.4, "income": 0.6}, True),
     (INCOME_TAX, "balance", {"balance": 0.4, "income": 0.6}, False),
-    # A KiwiSaver sum takes a pay or a contribution: together they count.
-    (KIWISAVER, "other", {"contribution": 0.35, "income": 0.3, "price": 0.35}, True),
+    # A KiwiSaver sum's pay takes a pay, its member contributions a contribution: a figure leaning to a
+    # contribution fills no pay ("contributed $800 or $900" was worked as a $900 pay).
+    (KIWISAVER, "other", {"contribution": 0.35, "income": 0.3, "price": 0.35}, False),
+    (KIWISAVER, "other", {"contribution": 0.3, "income": 0.55, "price": 0.15}, True),
+    (KIWISAVER_GC, "other", {"contribution": 0.55, "income": 0.3, "price": 0.15}, True),
+    (KIWISAVER_GC, "other", {"contribution": 0.3, "income": 0.55, "price": 0.15}, False),
 ])
 def test_an_amount_is_worked_on_only_as_a_kind_its_input_takes(call, role, kinds, taken):
     decision = _decision(*call, role=role, value=Decimal(40))

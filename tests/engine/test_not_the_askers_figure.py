@@ -22,7 +22,9 @@ OTHERS = ["My brother makes {x}.", "My partner's friend earns {x}.", "My flatmat
           # (a prefixed word is not spelt into the bare one: "coworker" was read as "worker", the asker)
           "A coworker of mine earns {x}.", "My coworker earns {x}.", "My coworker makes {x}.",
           # (the words name another person; the learned reading leaning to the partner or the asker fills no link)
-          "My colleague is on {x} a year.", "My wife earns {x}."]
+          "My colleague is on {x} a year.", "My wife earns {x}.",
+          # (people words in the plural, made when kin_words is read: "children", "coworkers")
+          "Two coworkers of mine earn {x}.", "My children earn {x}."]
 
 
 def _decided(engine, question):
