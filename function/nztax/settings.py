@@ -42,6 +42,8 @@ Tax figures never live here: they are in `nztax/rules/*.yaml`.
 | NZTAX_FRAME_CERTAIN_BAR | 0.5 | question frame: in a story (three or more sentences, or over 400 characters), least probability that an amount is the income of the one asked about (learned kind and owner) before a calculation uses it; otherwise its figures are handed to the calculator link |
 | NZTAX_FRAME_SCOPE_BAR | 0.8 | question frame: least probability of the learned scope before a question the intent reading was unsure of is declined as not New Zealand personal income tax, or a decline is lifted |
 | NZTAX_FRAME_SCOPE_FIRM_BAR | 0.95 | question frame: the same, to overrule a sure intent reading |
+| NZTAX_FRAME_SCOPE_IN_BAR | 0.4 | question frame: a story read at least this likely to be New Zealand personal tax is answered even when the intent reading proposes declining it as another subject |
+| NZTAX_FRAME_KIND_BAR | 0.5 | question frame: least probability that each amount a calculation feeds is of a kind its calculator takes (`amounts_taken` in data/decisions.yaml) |
 | NZTAX_ASK_TRACE | 0 | 1 = POST /ask responses carry the `trace` field (the frame and the decision rows that fired); `nztax ask --explain` always shows it |
 | NZTAX_FAQ_MATCH_THRESHOLD | 0.8 | FAQ fast path: least word-set similarity (0-1) between a question and a FAQ question |
 | NZTAX_QUERY_MEMO_SIZE | 512 | query vectors kept by the text the model reads (least recently used dropped): a repeated question, or one differing only in case or spacing, is not embedded again (about 6 ms each); 384 floats, 1.5 KB a vector, so under 1 MB |
@@ -53,10 +55,16 @@ Tax figures never live here: they are in `nztax/rules/*.yaml`.
 | NZTAX_UNIT_ALONE_MARGIN | 0.3 | Ask box: the lead over the next unit at which `NZTAX_UNIT_ALONE_SCORE` is enough |
 | NZTAX_UNIT_NEAR_SCORE | 0.8 | Ask box: least score for a unit against the engine's stock lead or retrieved sentence (a fact or topic answer), leading every other unit by `NZTAX_UNIT_NEAR_MARGIN` |
 | NZTAX_UNIT_NEAR_MARGIN | 0.15 | Ask box: the lead over every other unit at which `NZTAX_UNIT_NEAR_SCORE` is enough against the engine's stock answer |
+| NZTAX_UNIT_SEARCH_MARGIN | 0.2 | Ask box: the same lead, for a search typed as a few words (it asks its topic's central question as often as the unit's) |
 | NZTAX_ASKED_UNIT_MIN_SCORE | 0.85 | Ask box, a post of several sentences: least score of its asking sentence for a unit |
 | NZTAX_ASKED_UNIT_POST_WEIGHT | 1.0 | Ask box: weight of the whole post's cosine to a unit, added to its asking sentence's score |
 | NZTAX_ASKED_UNIT_MARGIN | 0.1 | Ask box: lead of that sum over the next unit's for a unit to be served |
 | NZTAX_ASKED_UNIT_AGREE_SCORE | 0.75 | Ask box: least score of the asking sentence when its nearest unit is also the whole post's nearest |
+| NZTAX_ASKED_UNIT_UNSURE_BAR | 0.5 | Ask box: an asking sentence read less than NZTAX_FRAME_BAR but at least this sure serves only the unit it and the whole post are both nearest |
+| NZTAX_ASKED_SITUATION_AGREED_MARGIN | 0 | Ask box: the lead a situation's unit needs when it is nearest both the asking sentences and the whole post |
+| NZTAX_UNIT_TOPIC_LEXICAL_WEIGHT / NZTAX_UNIT_TOPIC_MARGIN | 0.15 / 0 | Ask box, a story no sentence matched: weight of the scaled BM25 beside the cosine to the whole post, and the lead over the next unit |
+| NZTAX_BELIEF_UNIT_LEAST / NZTAX_BELIEF_UNIT_MARGIN | 0.6 / 0.05 | Ask box: a belief the post sets out, its least cosine to a verdict unit, and that unit's lead over the next (docs/units.md) |
+| NZTAX_ASKED_PART_BAR | 0.5 | Ask box: least sureness for another asking sentence of a post to be matched to a unit of its own (a paragraph of its own) |
 | NZTAX_ASKED_UNIT_POST_LEAST | 0.6 | Ask box: least cosine of the whole post to the unit its asking sentence is served (a story about another subject) |
 | NZTAX_ASKED_UNIT_AGREE_POST | 0.7 | Ask box: least cosine of the whole post to that unit for the two readings to agree |
 | NZTAX_UNREAD_KNOWN_SHARE | 1.0 | Ask box: share of a question's content words the corpus and units must know before a unit answers a question nothing else read (docs/units.md) |
@@ -297,8 +305,6 @@ class Settings:
     faq_match_threshold: float = 0.8
     query_memo_size: int = 512
     frame_bar: float = 0.7
-    # In a story (frame.STORY_SENTENCES), how sure the learned reading must be that a figure is the
-    # income of the one asked about before a calculation uses it.
     frame_certain_bar: float = 0.5
     # How likely, at least, each amount a calculation feeds must be read as a kind its calculator takes
     # (`amounts_taken` in data/decisions.yaml: a donation credit takes a gift, not a ticket's price).
@@ -318,18 +324,11 @@ class Settings:
     unit_over_decline: float = 1.1
     unit_alone_score: float = 0.8
     unit_alone_margin: float = 0.3
-    # Against an engine answer that is a topic's stock lead or a retrieved sentence (not a sum, an
-    # ask-back or a decline): the unit's score and its lead over the next (docs/units.md).
     unit_near_score: float = 0.8
     unit_near_margin: float = 0.15
     # ... and for a search typed as a few words (short_query.typed_as_search), which asks its topic's
     # central question as often as the unit's: a wider lead over every other unit.
     unit_search_margin: float = 0.2
-    # The learned ranking score (unit_rank.py; docs/units.md), for a question of one sentence: its
-    # first unit is served when it leads the next by `unit_rank_margin` in logit at a current score of
-    # at least `unit_rank_min_score`; `unit_rank_veto`: a unit the current bars serve is not served when
-    # the learned first is another; `unit_rank_one_sentence`: only questions of one sentence (the model
-    # was fitted on one-line wordings; a post's cosines and words are of another kind).
     unit_rank_margin: float = 2.0
     unit_rank_min_score: float = 0.7
     unit_rank_veto: bool = True
