@@ -94,19 +94,19 @@ def cue(name: str) -> re.Pattern:
 
 
 @lru_cache(maxsize=None)
-def with_plurals(name: str) -> str:
-    """The list's alternatives, each beside its plural ("wives|wife|children|child|…"): the plural is made
-    from the word's ending by the first of `plural_endings` that fits it, else with an "s". A pattern that
-    ends in a quantifier or a class takes an "s" after it; one that already ends in an optional "s" is its
-    own plural."""
+def plural(word: str) -> str:
+    """A word's plural, made from its ending by the first of `plural_endings` that fits it, else with an "s"."""
     endings = [tuple(part.strip() for part in rule.split("=>")) for rule in _lists()["plural_endings"]]
+    return next((re.sub(rf"(?:{ending})$", made, word) for ending, made in endings
+                 if re.search(rf"(?:{ending})$", word)), word + "s")
+
+
+def with_plurals(name: str) -> str:
+    """The list's alternatives, each beside its plural ("wives|wife|children|child|…"), made by `plural`.
+    A pattern that ends in a quantifier or a class takes an "s" after it; one that already ends in an
+    optional "s" is its own plural."""
     out = []
     for word in _lists()[name]:
-        plural = None
-        if word[-1].isalpha():
-            plural = next((re.sub(rf"(?:{ending})$", made, word) for ending, made in endings
-                           if re.search(rf"(?:{ending})$", word)), word + "s")
-        elif not word.endswith("s?"):
-            plural = word + "s"
-        out += [plural, word] if plural else [word]
+        made = plural(word) if word[-1].isalpha() else (None if word.endswith("s?") else word + "s")
+        out += [made, word] if made else [word]
     return "|".join(out)

@@ -30,6 +30,7 @@ from nztax.rules import tax_year_for
 from nztax.understand import mentions, phrase_text
 from nztax.yaml_data import load_yaml
 from nztax.units import opening_verdict
+from nztax.cue_words import plural
 
 HISTORY_FILE = Path(__file__).parent / "data" / "rule_history.yaml"
 # A citation mark or a page's address in an answer: not what the answer says.
@@ -68,7 +69,14 @@ class History:
 
 
 def _group(phrases: list) -> tuple[str, ...]:
-    return tuple(phrase_text(p) for p in phrases)
+    """A cue group's phrases as matched, each also with its last word in the plural ("KiwiSavers")."""
+    out = []
+    for text in (phrase_text(p) for p in phrases):
+        words = text.split()
+        out.append(text)
+        if words and words[-1].isalpha():
+            out.append(" ".join(words[:-1] + [plural(words[-1])]))
+    return tuple(dict.fromkeys(out))
 
 
 def _words(text: str) -> str:
@@ -101,6 +109,16 @@ def stated_in(rule: Rule, answer: str) -> bool:
     """Whether an answer states the rule: every group of its answer cues is there."""
     words = _words(CITED_ADDRESS.sub(" ", answer))
     return all(mentions(words, group) for group in rule.answer_cues)
+
+
+def gives_todays_figure(rule: Rule, answer: str) -> bool:
+    """Whether an answer gives a figure only the rule's latest form has (its $260.72, not the $1,042.86
+    an earlier form had too): it states today's rule, whatever words it names it by."""
+    if not rule.changes or not rule.answer_cues:
+        return False
+    *earlier, last = rule.changes
+    had = _figures(" ".join([c.before for c in rule.changes] + [c.since for c in earlier]))
+    return bool((_figures(last.since) - had) & _figures(CITED_ADDRESS.sub(" ", answer)))
 
 
 def era_time(rules: tuple[Rule, ...], text: str, words: str | None = None) -> PostTime | None:
@@ -200,7 +218,7 @@ def _notes(text: str, today: dt.date, answer: str) -> list[tuple[Rule, str, list
                 continue
         if found is not None:
             out.append((rule, found[0], found[1], found[1][0].on > time.end))
-        elif rule.ended or (time is None and stated_in(rule, answer)):
+        elif rule.ended or (time is None and (stated_in(rule, answer) or gives_todays_figure(rule, answer))):
             found = _undated(rule, today, h.recent_years)
             if found is None:
                 continue

@@ -128,6 +128,21 @@ def test_an_answer_with_todays_figures_gets_only_their_start_date():
                                       "From 1 July to 30 June: your contributions in that year earn the government contribution.")
 
 
+def test_an_answer_giving_only_todays_figure_states_the_rule_whatever_it_calls_it():
+    # $260.72 is the contribution since 1 July 2025 (nz_tax_facts.md section 5); $1,042.86 both forms share.
+    post = "I believe the government still tops up my KiwiSaver. How do I check I put in enough this year?"
+    todays = "You need $1,042.86 of your own contributions for the full $260.72."
+    assert [n for n, _, _ in rule_history.notes_for(post, TODAY, todays)] == ["These are the figures since 1 July 2025."]
+    # The figure both forms share says nothing of which form the answer gives.
+    assert not rule_history.notes_for(post, TODAY, "You need $1,042.86 of your own contributions in the year.")
+
+
+def test_a_cue_word_in_the_plural_names_the_rule():
+    post = "Is the government still giving KiwiSavers a top-up? How do I check I put in enough this year?"
+    assert rule_history.about(_rule("kiwisaver_government_contribution"), post)
+    assert rule_history.notes_for(post, TODAY, "You need $1,042.86 of your own contributions for the full $260.72.")
+
+
 def _answered(text: str) -> AskResult:
     return AskResult(status="answered", tax_year="2026-27", disclaimer="", answer=text + " [[1]](https://example.org/a)\n\nMore.",
                      citations=[{"title": "A", "url": "https://example.org/a"}])
