@@ -44,7 +44,7 @@ from functools import lru_cache
 from nztax import applies, belief, opening_fit, payment_frame, unit_agree, unit_rank
 from nztax.amount_conditions import first_contradicted
 from nztax.lead_choice import lead_sentences
-from nztax.units import fill, unit_values
+from nztax.units import fill, placeholders, unit_values
 from nztax.decision_table import decline_backed
 from nztax.opening_fit import lead_on_subject
 from nztax.sentences import asks_in_words, sentences
@@ -261,10 +261,14 @@ def choose(engine, decision, frame, vector, unread: bool):
     if found is None and asking and against_stock_answer(decision, asks):
         # Still none: the unit the asking sentences rank first below the bars, when retrieval over the
         # corpus alone ranks its page first too (unit_agree.py: two readings from different data agree);
-        # only against the engine's stock lead or retrieved sentence, never its sums or a decline.
+        # only against the engine's stock lead or retrieved sentence, never its sums or a decline. Below
+        # the bars, a lead stating figures is not served: they would be told as the poster's, whose year
+        # or situation the post may set apart from the figures' dates.
         year = decision.tax_year if decision.tax_year in engine.rules.years else None
         found, note = unit_agree.retrieval_agrees(matcher, engine.retriever, decision.question, vector, asking,
                                                   engine.settings, year, _fits_sentence(engine, decision))
+        if found is not None and placeholders(found.unit.lead):
+            found, note = None, f"{note}; held back: its lead states figures"
         if note and decision.trace is not None:
             decision.trace.notes.append(note)
     if found is not None and (not on_subject(found.unit, found.sentence or decision.question)

@@ -105,3 +105,20 @@ def test_a_figure_the_engine_works_out_is_not_given_up_for_a_unit(engine):
     the unit on what provisional tax is."""
     answer = engine.answer("Standard option, last year's RIT $12,000 (filed). Total provisional tax for this year?").answer
     assert "$12,600" in answer
+
+
+def test_below_the_bars_a_lead_stating_figures_is_never_served(engine, monkeypatch):
+    """The route serves a unit below the bars, so a unit whose lead states figures (told as the poster's,
+    though the post may be set in another year) is held back; the margins are kept as they were."""
+    from nztax.unit_match import UnitMatch
+
+    def agreeing_with_a_figure_lead(matcher, *args, **kwargs):
+        unit = next(u for u in matcher.units if "{" in (u.lead or ""))
+        return UnitMatch(unit, 0.6, 0.3, "How much?"), "served: retrieval agrees"
+
+    monkeypatch.setattr(unit_agree, "retrieval_agrees", agreeing_with_a_figure_lead)
+    result = engine.answer("I joined KiwiSaver a few years ago and put in 3% from my wages. My employer adds 3% too. "
+                           "How do I check I have put in enough to get the full government top-up this year?")
+    trace = result.trace if isinstance(result.trace, dict) else result.trace.to_json()
+    notes = trace["notes"]
+    assert any("held back: its lead states figures" in n for n in notes), notes
