@@ -19,15 +19,17 @@ from nztax.amount_grammar import (_FREQ_AFTER, FIGURE_JUST_BEFORE, LABELS_NEXT_A
                                   Money, NOUN_AFTER, _clause_start)
 from nztax.literal_screen import screen_patterns
 
-# A saving scheme or account, with the word before it ("my KiwiSaver", "the super fund").
-_SCHEME = r"(?:(?:" + alternatives("scheme_determiners") + r")\s+)?(?:" + alternatives("saving_schemes") + r")\b"
+# A saving scheme or account, with the word before it ("my KiwiSaver", "the super fund"), and the word
+# that puts money in it ("into", "to").
+_DETERMINER = r"(?:(?:" + alternatives("scheme_determiners") + r")\s+)?"
+_SCHEME = _DETERMINER + r"(?:" + alternatives("saving_schemes") + r")\b"
+_PUT_INTO = r"(?:" + alternatives("put_into_words") + r")\s+"
 # A figure put to or into a scheme is a contribution, a period between ("$800 to KiwiSaver", "$50 a week into
 # KiwiSaver", "$1.2k into my super fund").
-SCHEME_AFTER = r"(?:(?:" + "|".join(p for _, p in _FREQ_AFTER) + r")\s+)?(?:in)?to\s+" + _SCHEME
+SCHEME_AFTER = r"(?:(?:" + "|".join(p for _, p in _FREQ_AFTER) + r")\s+)?" + _PUT_INTO + _SCHEME
 # A figure put into a savings account or a term deposit: money saved, not income (nor a scheme's contribution),
 # unless being paid or earning is said right before it ("I get paid $900 into my savings account").
-ACCOUNT_AFTER = re.compile(r"(?:in)?to\s+(?:(?:" + alternatives("scheme_determiners") + r")\s+)?(?:" + alternatives("saving_accounts")
-                           + r")\b", re.I)
+ACCOUNT_AFTER = re.compile(_PUT_INTO + _DETERMINER + r"(?:" + alternatives("saving_accounts") + r")\b", re.I)
 # Being paid, said right before an amount.
 PAID_BEFORE = re.compile(alternatives("paid_before"), re.I)
 ROLE_WORDS = [
@@ -98,7 +100,7 @@ ADJACENT = 3  # characters between the words and the amount
 # What may stand between a contribution word and its figure and still leave it right before it: the scheme,
 # a joining word, a hedge ("contributed about $800", "my contributions to KiwiSaver were $800", "topped up
 # my super fund with $1.2k").
-CONTRIBUTION_LEAD = re.compile(r"\s*(?:(?:(?:in)?to\s+)?" + _SCHEME + r"\s*)?(?:(?:" + alternatives("contribution_joiners")
+CONTRIBUTION_LEAD = re.compile(r"\s*(?:(?:" + _PUT_INTO + r")?" + _SCHEME + r"\s*)?(?:(?:" + alternatives("contribution_joiners")
                                + r")\b\s*)?(?:(?:" + alternatives("spoken_figure_hedges") + r")\b\s*)?(?:nz)?\$?\s*", re.I)
 # "Worth" before an amount says what something is worth; after it, it asks whether something is worthwhile.
 BEFORE_ONLY_ROLES = frozenset({"value", "deduction_label", "expense_label", "other_label"})
@@ -429,6 +431,8 @@ screen_patterns(globals())  # (literal_screen.py: each pattern above tried only 
 ALTERNATIVE_JOIN = re.compile(r"\s*(?:" + alternatives("alternative_figure_joiners") + r")\s*(?:nz)?\$?\s*", re.I)
 # Alternatives of one figure are of one size: the larger at most this many times the smaller.
 ALTERNATIVES_RATIO = 2
+# Why the second of them is set aside (Money.questioned).
+ALTERNATIVE_QUESTIONED = "the second of two figures given for one amount"
 
 
 def _alternatives_share_a_role(text: str, found: list[Money]) -> list[Money]:
@@ -448,5 +452,3 @@ def _alternatives_share_a_role(text: str, found: list[Money]) -> list[Money]:
             out[i], out[i + 1] = replace(a, role=kind), replace(b, role=kind, questioned=b.questioned or ALTERNATIVE_QUESTIONED)
     return out
 
-
-ALTERNATIVE_QUESTIONED = "the second of two figures given for one amount"

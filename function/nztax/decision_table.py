@@ -243,10 +243,10 @@ def link_arguments(decision, frame: QuestionFrame, tool: str, arguments: dict, b
     slots = decision.slots
     written = [a for a in slots.amounts if not a.questioned]
     inputs = frame.inputs_of(input_amounts(slots))
-    owners = _asked_about(inputs, bar, frame)
     # (Every input someone else's beside a rule asked for everyone or the asker's own sum: none fills a
     # field, whoever the learned reading leans to: "my coworker makes $85,000" read as the partner's.)
     theirs = others_figures(inputs, frame, bar)
+    owners = _asked_about(inputs, bar, theirs)
     out = {}
     for argument, value in arguments.items():
         figure = figure_value(value)
@@ -269,11 +269,12 @@ def _fills(a: FrameAmount, kinds: tuple[str, ...], kind_bar: float, sure_bar: fl
     return a.taken_as(kinds) >= (sure_bar if named is not None and named not in kinds else kind_bar)
 
 
-def _asked_about(inputs: list[FrameAmount], bar: float, frame: QuestionFrame) -> tuple[str, ...]:
+def _asked_about(inputs: list[FrameAmount], bar: float, theirs: list[FrameAmount]) -> tuple[str, ...]:
     """Whose figures a calculation is about: the asker's or their partner's, or the other person's when
     every income is someone else's ("my employee earns ...") and the question does not ask a rate or a
-    rule beside them (`others_figures`): "My brother makes $85,000. ACC levy rate?" links no figure."""
-    if not inputs or not all(_someone_elses(a, bar) for a in inputs) or others_figures(inputs, frame, bar):
+    rule beside them (`theirs`, from `others_figures`): "My brother makes $85,000. ACC levy rate?" links
+    no figure."""
+    if not inputs or not all(_someone_elses(a, bar) for a in inputs) or theirs:
         return INCOME_OWNERS
     return ("someone_else",)
 
