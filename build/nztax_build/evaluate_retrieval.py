@@ -304,9 +304,11 @@ def long_query_variants(retriever: Retriever, golden: GoldenSet) -> str:
             lines.append(f"| {name} | " + " | ".join(split_cells(result, golden, splits)) + " |")
     finally:
         retriever.settings = base
+    from nztax_build.page_bm25_variants import page_bm25_rows
     from nztax_build.rerank_variants import rerank_rows
 
     lines += rerank_rows(retriever, golden, splits, evaluate)
+    lines += page_bm25_rows(retriever, golden, splits, evaluate)
     return "\n".join(lines) + "\n"
 
 

@@ -112,10 +112,15 @@ class UnitPages:
 
     def ranked_rows(self, query_vectors: Sequence[np.ndarray], pool: int, depth: int, child_page: np.ndarray,
                     dense: np.ndarray, allowed: np.ndarray) -> list[int]:
-        """The ranking's pages, each as its allowed chunk of highest `dense` score (a page with none
-        allowed is left out): the page fusion counts a ranking's chunks as their pages."""
-        order = np.lexsort((-np.where(allowed, dense, -np.inf), child_page))
-        firsts = order[np.r_[True, child_page[order][1:] != child_page[order][:-1]]]
-        best = np.full(self.pages, -1, dtype=np.int64)
-        best[child_page[firsts]] = np.where(allowed[firsts], firsts, -1)
-        return [int(best[page]) for page in self.ranking(query_vectors, pool, depth) if best[page] >= 0]
+        """The ranking's pages, each as its allowed chunk of highest `dense` score (`pages_as_chunks`)."""
+        return pages_as_chunks(self.ranking(query_vectors, pool, depth), child_page, dense, allowed)
+
+
+def pages_as_chunks(pages: Sequence[int], child_page: np.ndarray, dense: np.ndarray, allowed: np.ndarray) -> list[int]:
+    """Ranked page numbers as their allowed chunks of highest `dense` score, in the same order (a page
+    with no chunk allowed is left out): the page fusion counts a ranking's chunks as their pages."""
+    order = np.lexsort((-np.where(allowed, dense, -np.inf), child_page))
+    firsts = order[np.r_[True, child_page[order][1:] != child_page[order][:-1]]]
+    best = np.full(int(child_page.max()) + 1 if len(child_page) else 0, -1, dtype=np.int64)
+    best[child_page[firsts]] = np.where(allowed[firsts], firsts, -1)
+    return [int(best[page]) for page in pages if best[page] >= 0]

@@ -351,10 +351,11 @@ def test_long_query_variants_table_reports_each_split_and_restores_settings(retr
     table = long_query_variants(retriever, golden)
     assert retriever.settings is before
     rows = [line for line in table.splitlines() if line.startswith("| ") and not line.startswith("| variant")]
-    from nztax_build.rerank_variants import VARIANTS
+    from nztax_build import page_bm25_variants, rerank_variants
 
     assert [row.split(" | ")[0][2:] for row in rows] == ([name for name, _ in LONG_QUERY_VARIANTS]
-                                                         + [f"{v[0]} (not kept)" for v in VARIANTS])
+                                                         + [f"{v[0]} (not kept)" for v in rerank_variants.VARIANTS]
+                                                         + [f"{v[0]} (not kept)" for v in page_bm25_variants.VARIANTS])
     assert "| dev (1) | test (1) |" in table
     assert rows[0].split(" | ")[1].startswith("1.000") and rows[0].split(" | ")[2].startswith("0.000")
 
@@ -397,3 +398,37 @@ def test_pages_the_annotators_never_read_are_set_aside(retriever):
     golden = GoldenSet([GoldenQuery("p1", LONG_RATES_QUESTION, "real_post", (_page_key(first),), (), None, "dev")])
     table = read_pages_rows(retriever, golden, read)
     assert "(1 pages;" in table and "| hybrid | 0.000 / 0.000 / 0.000 |" in table
+
+
+def test_page_texts_hold_every_section_of_their_page(retriever):
+    from nztax_build.page_bm25_variants import page_texts
+
+    texts = page_texts(retriever.index, title_repeat=2)
+    for parent in retriever.index.parents.values():
+        page = int(retriever.index.child_page[next(i for i, c in enumerate(retriever.index.children)
+                                                   if c.get("url") == parent["url"])])
+        assert parent["text"] in texts[page]
+        assert texts[page].startswith(f"{parent['title']} " * 3)
+
+
+def test_page_bm25_vote_moves_only_a_long_querys_pages(retriever):
+    from nztax_build.page_bm25_variants import PageBM25, PageVoteRetriever
+
+    pages = PageBM25.build(retriever.index)
+    ids = lambda r, q: [h.parent_id for h in r.search(q, k=5)]
+    # No weight: the plain search; a short query is never fused per page.
+    assert ids(PageVoteRetriever(retriever, pages, 0.0), LONG_RATES_QUESTION) == ids(retriever, LONG_RATES_QUESTION)
+    short = "tax rates for individuals"
+    assert ids(PageVoteRetriever(retriever, pages, 100.0), short) == ids(retriever, short)
+    # An overwhelming weight puts the page the page ranking names first on top (one plain search does not).
+    page_of = {c.get("id"): int(p) for c, p in zip(retriever.index.children, retriever.index.child_page)}
+    plain_first = page_of[retriever.search(LONG_RATES_QUESTION, k=1)[0].child_id]
+    target = next(int(p) for p in retriever.index.child_page if int(p) != plain_first)
+
+    class OnePage(PageBM25):
+        def ranking(self, tokens, depth):
+            return [target]
+
+    hits = PageVoteRetriever(retriever, OnePage(None, {}), 100.0).search(LONG_RATES_QUESTION, k=5)
+    assert page_of[hits[0].child_id] == target
+    assert pages.ranking(retriever.query_tokens("salary wages income tax"), 5)  # the real ranking finds pages
