@@ -172,6 +172,49 @@ def _value(num: str, suffix: str | None, is_money: bool) -> Decimal | None:
 RANGE_TO_BEFORE = re.compile(r"\bfrom\s*(?:nz\$|\$)?\s?\d[\d,.]*\s?k?\s+to\s*(?:nz\$|\$)?\s*$", re.I)
 
 
+# Two figures given for one amount: a range or alternatives ("$800-$900", "$50-60k", "$800 to $900",
+# "$800 or $900", "between $800 and $900"); the joining words are data (data/amount_words.yaml).
+_SCALE = r"(?:k|m|mil|million|thousand|grand)\b"
+_SECOND_FIGURE = r"(?:nz)?\$?\s?(?P<num>\d[\d,.]*)(?:\s?(?P<suf>" + _SCALE + r"))?(?:\s?(?:dollars|nzd|bucks)\b)?"
+ALTERNATIVE_JOIN = re.compile(r"\s*(?:" + alternatives("alternative_figure_joiners") + r")\s*(?:nz)?\$?\s*", re.I)
+SECOND_FIGURE_AFTER = re.compile(r"\s*(?:" + alternatives("alternative_figure_joiners") + r")\s*" + _SECOND_FIGURE, re.I)
+# A range opened before its first figure is closed by its own word ("between $800 and $900").
+RANGE_OPENED_BEFORE = re.compile(r"\b(?:" + alternatives("figure_range_openers") + r")\s*(?:nz)?\$?\s?$", re.I)
+RANGE_CLOSER = r"\s*(?:" + alternatives("figure_range_closers") + r")\s*"
+RANGE_CLOSED = re.compile(RANGE_CLOSER + r"(?:nz)?\$?\s*", re.I)
+RANGE_CLOSED_AFTER = re.compile(RANGE_CLOSER + _SECOND_FIGURE, re.I)
+# A figure right before a dash: the dash joins a range's two figures, it is no minus sign ("$800-$900").
+FIGURE_BEFORE_DASH = re.compile(r"(?P<num>\d[\d,.]*)(?:\s?(?P<suf>" + _SCALE + r"))?(?:\s?(?:dollars|nzd|bucks))?\s?$", re.I)
+# Two figures for one amount are of one size: the larger at most this many times the smaller.
+ALTERNATIVES_RATIO = 2
+
+
+def of_one_size(low: Decimal | None, high: Decimal | None) -> bool:
+    """Whether two figures could be two guesses at one amount (neither over ALTERNATIVES_RATIO times the other)."""
+    if low is None or high is None:
+        return False
+    low, high = sorted((low, high))
+    return low > 0 and high <= low * ALTERNATIVES_RATIO
+
+
+def second_figure_after(text: str, start: int, end: int) -> re.Match | None:
+    """The joiner and the second of two figures given for one amount, right after the first
+    (text[start:end]): "-$900", " to $900", " or 900 dollars"; " and $900" after "between"."""
+    m = SECOND_FIGURE_AFTER.match(text, end)
+    if m is None and RANGE_OPENED_BEFORE.search(text, max(0, start - 20), start):
+        m = RANGE_CLOSED_AFTER.match(text, end)
+    return m
+
+
+def given_for_one_amount(text: str, a: "Money", b: "Money") -> bool:
+    """Whether amount b follows amount a as the second of two figures for one amount (joined by nothing
+    else than a joiner), of one size."""
+    joined = (ALTERNATIVE_JOIN.fullmatch(text, a.end, b.start) is not None
+              or RANGE_OPENED_BEFORE.search(text, max(0, a.start - 20), a.start) is not None
+              and RANGE_CLOSED.fullmatch(text, a.end, b.start) is not None)
+    return joined and of_one_size(a.value, b.value)
+
+
 def _period_named(m: re.Match) -> str:
     """The pay period a FREQ_BEFORE match names."""
     return next(n for n in ("weekly", "fortnightly", "four_weekly", "monthly", "annual", "hourly") if m.group(n))
@@ -191,6 +234,13 @@ def _period_and_end(text: str, start: int, end: int) -> tuple[str, bool, int]:
                 return "weekly", True, end
         else:
             return _period_named(m), True, end
+    # The first of two figures for one amount has the second one's period ("$800-$900 a month").
+    second = second_figure_after(text, start, end)
+    if second is not None:
+        m = FREQ_AFTER.match(text[second.end():])
+        first = re.search(r"\d[\d,.]*", text[start:end])
+        if m and first and of_one_size(_value(first.group(0), None, True), _value(second.group("num"), None, True)):
+            return next(n for n, _ in _FREQ_AFTER if m.group(n)), True, end
     # A range's second amount has its first one's period.
     m = RANGE_TO_BEFORE.search(before)
     if m:

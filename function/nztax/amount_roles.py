@@ -16,7 +16,7 @@ from nztax.rules import PAY_FREQUENCIES
 from nztax.settings import get_settings
 from nztax.cue_words import alternatives
 from nztax.amount_grammar import (_FREQ_AFTER, FIGURE_JUST_BEFORE, LABELS_NEXT_AMOUNT, LEADS_ANOTHER_AMOUNT, MONEY_FIGURE,
-                                  Money, NOUN_AFTER, _clause_start)
+                                  Money, NOUN_AFTER, _clause_start, given_for_one_amount)
 from nztax.literal_screen import screen_patterns
 
 # A saving scheme or account, with the word before it ("my KiwiSaver", "the super fund"), and the word
@@ -427,10 +427,6 @@ TAX_ON_BEFORE = re.compile(r"\b(?:" + alternatives("tax_on_before") + r")\s*(?:"
 screen_patterns(globals())  # (literal_screen.py: each pattern above tried only on a text with a literal it needs)
 
 
-# Two figures given as alternatives of one ("$800 or $900", "$800-$900"): nothing else between them.
-ALTERNATIVE_JOIN = re.compile(r"\s*(?:" + alternatives("alternative_figure_joiners") + r")\s*(?:nz)?\$?\s*", re.I)
-# Alternatives of one figure are of one size: the larger at most this many times the smaller.
-ALTERNATIVES_RATIO = 2
 # Why the second of them is set aside (Money.questioned).
 ALTERNATIVE_QUESTIONED = "the second of two figures given for one amount"
 
@@ -444,10 +440,7 @@ def _alternatives_share_a_role(text: str, found: list[Money]) -> list[Money]:
     for i in range(len(out) - 1):
         a, b = out[i], out[i + 1]
         kind = b.role if a.role == "income" else a.role
-        if kind not in NOT_EARNED_ROLES or b.role not in ("income", kind) or not ALTERNATIVE_JOIN.fullmatch(text, a.end, b.start):
-            continue
-        low, high = sorted((a.value, b.value))
-        if low > 0 and high <= low * ALTERNATIVES_RATIO:
+        if kind in NOT_EARNED_ROLES and b.role in ("income", kind) and given_for_one_amount(text, a, b):
             # (One amount, said two ways: the first is worked on, the other is never added to it.)
             out[i], out[i + 1] = replace(a, role=kind), replace(b, role=kind, questioned=b.questioned or ALTERNATIVE_QUESTIONED)
     return out

@@ -18,11 +18,11 @@ from nztax.cue_words import alternatives
 from nztax.rules import PAY_FREQUENCIES
 from nztax.settings import get_settings
 from nztax.text_cleaning import WORD_NUMBER, clean_text, words_to_number
-from nztax.amount_grammar import (AGE, AMOUNT, ANY_PERIOD_WORD, DATE_AROUND, EVERY_PAY_WORDS, FOREIGN_AFTER,
-                                  FOREIGN_BEFORE, FOREIGN_QUESTIONED, FREQ_AFTER, KIN, LONGEST_COUNT,
+from nztax.amount_grammar import (AGE, AMOUNT, ANY_PERIOD_WORD, DATE_AROUND, EVERY_PAY_WORDS, FIGURE_BEFORE_DASH,
+                                  FOREIGN_AFTER, FOREIGN_BEFORE, FOREIGN_QUESTIONED, FREQ_AFTER, KIN, LONGEST_COUNT,
                                   MONEY_AFTER_AGE, MONEY_WORDS, Money, NAME_BEFORE, NOT_MONEY_AFTER, NOT_MONEY_BEFORE,
                                   PAY_FREQUENCY_WORD, _CODES, _clause_around, _period_and_end,
-                                  _questioned_for_period, _value, asked_period)
+                                  _questioned_for_period, _value, asked_period, of_one_size, second_figure_after)
 from nztax.amount_roles import (ASKED_ABOUT_AGAIN, BARE_NUMBER_QUESTIONED, COUPLE_TOGETHER,
                                 HOUSEHOLD_QUESTIONED, LISTED_ROLES, LIST_JOIN, LOOKBACK, NOT_EARNED_ROLES, PAID_BEFORE,
                                 RESTATED_IN_BRACKETS, TWO_OF_THEM, _a_year_asked_per_pay, _alternatives_share_a_role,
@@ -56,7 +56,11 @@ def find_money(text: str) -> list[Money]:
     for m in AMOUNT.finditer(text):
         budget.check()
         num, cur, suf, dollars = m.group("num"), m.group("cur"), m.group("suf"), m.group("dollars")
+        # A dash right after a figure of the same size joins a range ("$800-$900"): it is no minus sign.
+        ranged = m.group("neg") and FIGURE_BEFORE_DASH.search(text, max(0, m.start() - LOOKBACK), m.start())
+        range_dash = bool(ranged) and of_one_size(_value(ranged.group("num"), None, True), _value(num, None, True))
         start, end = m.start("num") if not (m.group("neg") or cur) else m.start(), m.end()
+        at = (m.start("cur") if cur else m.start("num")) if range_dash else m.start()  # (the range's dash is not the figure's)
         # The words just before an amount: every pattern tried on them is anchored at their end and far
         # shorter than LOOKBACK (whitespace is collapsed), so the window reads as the whole prefix would.
         before, after = text[max(0, m.start("num") - LOOKBACK):m.start("num")], text[end:]
@@ -71,13 +75,17 @@ def find_money(text: str) -> list[Money]:
         if cm and cm.group(0).strip().upper() == cm.group(0).strip() and not cur:
             code_after = True  # the period comes after the code
             end += cm.end()
+        second = None if suf else second_figure_after(text, m.start(), m.end())
+        if second is not None and second.group("suf") and of_one_size(_value(num, None, True), _value(second.group("num"), None, True)):
+            suf = second.group("suf")  # "$50-60k": a range's scale is written once, after its second figure
         counted = NOT_MONEY_AFTER.match(text[m.end("num"):])
         if counted and not cur and not suf and not (re.fullmatch(r"\s?(?:wk|week|yr|year|month)", counted.group(0), re.I)
                                                     and _value(num, None, is_money=False) is not None
                                                     and _value(num, None, is_money=False) > LONGEST_COUNT):
             continue  # (a small number before a period word is a count of periods; a large one is a pay for it)
-        if re.match(r"\s?[-–/]\s?\d{1,2}\b", text[m.end("num"):]) or re.search(r"\d\s?[-–/]\s?$", before):
-            continue  # part of a tax year or a date
+        if re.match(r"\s?[-–/]\s?\d{1,2}\b", text[m.end("num"):]) or (
+                re.search(r"\d\s?[-–/]\s?$", before) and not (cur or suf or dollars or MONEY_BEFORE_DASH.search(before))):
+            continue  # part of a tax year or a date (a range of money has money on one side: "$800-900", "800-900 dollars")
         if NOT_MONEY_BEFORE.search(before) and not cur and not (suf and re.search(r"\bcode\s$", before, re.I)):
             continue  # (a form or section number; but a k amount after a code's name is money)
         if not (cur or suf or dollars) and ((m.start("num"), m.end("num")) in ages
@@ -138,13 +146,14 @@ def find_money(text: str) -> list[Money]:
         foreign = bool(currency_before or currency_after)
         # A minus sign right before an amount is a loss; a dash after a date only separates.
         separator = bool(m.group("neg")) and m.group("neg") != "-" and text[max(0, m.start() - 1):m.start()].isspace()
-        negative = (bool(m.group("neg") or m.group("neg2")) and not separator
-                    and bool(cur or "$" in text[max(0, m.start() - 2):m.start("num")]))
-        role = _role_of(text, m.start(), end, default=None)
+        negative = (bool(m.group("neg") and not range_dash or m.group("neg2")) and not separator
+                    and bool(cur or "$" in text[max(0, m.start() - 2):m.start("num")])
+                    or bool(MINUS_SAID.search(before)) and not SUBTRACTED.search(before))
+        role = _role_of(text, at, end, default=None)
         if role is None:
             # A list's later amounts share its first amount's role.
             listed = found[-1] if found and found[-1].role in LISTED_ROLES else None
-            role = listed.role if listed and LIST_JOIN.fullmatch(text[listed.end:m.start()]) else "income"
+            role = listed.role if listed and LIST_JOIN.fullmatch(text[listed.end:at]) else "income"
         if negative:
             questioned = "a negative amount (a loss) is not an income to work tax out on"
             role = "other"
@@ -176,7 +185,7 @@ def find_money(text: str) -> list[Money]:
                 one_pay = True
         says_salary = bool(re.search(r"salary|annual|a year|per year|yearly|per annum", near, re.I))
         found.append(Money(value=value, period=period, period_stated=period_stated, role=role,
-                           text=m.group(0).strip(), start=m.start(), questioned=questioned, end=period_end, one_pay=one_pay,
+                           text=text[at:m.end()].strip(), start=at, questioned=questioned, end=period_end, one_pay=one_pay,
                            says_salary=says_salary))
     for m in WORD_NUMBER.finditer(text):
         value = words_to_number(m.group(0))
@@ -250,6 +259,11 @@ REFERENCE_BEFORE = re.compile(r"\b(?:" + alternatives("reference_labels") + r")\
 # A payslip's own period named anywhere in it: "Week 47", "w/e 15/11/26", "Payslip fortnight 21", "Weekly payslip".
 PAYSLIP_PERIOD = [("weekly", re.compile(r"\b(?:week|wk)\s*\d{1,2}\b|\bw/e\b|\bweek\s+ending\b|\bweekly\s+payslip\b|\bpayslip\s+weekly\b", re.I)),
                   ("fortnightly", re.compile(r"\bfortnight\s*\d{1,2}\b|\bfortnightly\s+payslip\b|\bpayslip\s+fortnight", re.I))]
+# A sign said in words right before a figure ("minus $500"); after another figure it subtracts ("$60,000 minus $5,000").
+MINUS_SAID = re.compile(r"\b(?:" + alternatives("minus_words") + r")\s*(?:nz)?\$?\s*$", re.I)
+SUBTRACTED = re.compile(r"\d\s?k?\s*(?:" + alternatives("minus_words") + r")\s*(?:nz)?\$?\s*$", re.I)
+# A figure in dollars right before a dash: the number after it is the range's second figure, not a date's part.
+MONEY_BEFORE_DASH = re.compile(r"\$\s?\d[\d,.]*\s?k?\s?[-–—]\s?$", re.I)
 GROSS_LABEL = re.compile(r"\bgross(?:\s+pay)?\s*[:|=]?\s*\$?$", re.I)
 HOURS_THEN_RATE = re.compile(r"\b\d+(?:\.\d+)?\s?(?:hours|hrs|hr|h)(?:\s+(?:a|per|each)\s+(?:week|wk))?\s*(?:at|@|x)\s*\$?$", re.I)
 RATE_LABEL = re.compile(r"\b(?:hourly\s+)?rate\s*[:|=]?\s*\$?$", re.I)

@@ -35,7 +35,7 @@ from nztax import rules as nztax_rules
 from nztax.rules import PAY_FREQUENCIES, RuleBook, current_tax_year, tax_year_for
 from nztax.text_cleaning import UNIT_WORDS, clean_text, words_to_number
 from nztax.amount_grammar import (AMOUNT, EVERY_PAY_WORDS, MONTH_NAMES, Money, PERIODS_PER_YEAR, _value, asked_and_paid,
-                                  asked_period, money_value)
+                                  asked_period, given_for_one_amount, money_value)
 from nztax.amount_roles import (ALSO_WORK, ASKS_IF_RIGHT, BARE_NUMBER_QUESTIONED, EMPLOYER_PUTS_IN,
                                 HOUSEHOLD_QUESTIONED, ONE_OF_THEM_PICKED, OTHER_INCOME_ROLES, PAYSLIP_SAYS,
                                 SECOND_JOB_WORDS, TAX_FIGURE_AFTER, _sentence_before, names_no_second_job)
@@ -333,6 +333,7 @@ def read_slots(text: str, rules: RuleBook | None = None, current: str | None = N
     slots.between = bool(re.search(r"\bbetween\s+\$?\d[\d,.]*\s?k?\s+and\s+\$?\d", text, re.I))
     slots.comparison = any(
         COMPARISON.search(text[max(0, b.start - 30):b.start]) or RANGE_BEFORE.search(text[max(0, a.start - 10):a.start])
+        or given_for_one_amount(text, a, b)  # (two figures for one income, "$800-$900 a week": both ends worked, never added)
         for a, b in zip(slots.amounts, slots.amounts[1:]) if a.is_income and b.is_income) or (
         len(slots.incomes) == 2 and bool(OFFERS_WEIGHED.search(text)))
     if slots.comparison:
