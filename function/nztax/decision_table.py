@@ -41,7 +41,7 @@ CONDITIONS = ("proposed", "proposed_not", "declined_as", "intent_sure", "scope",
               "scope_out_sure", "scope_out_firm", "scope_in_high",
               "inputs_sure", "inputs_certain", "inputs_owned", "inputs_taken", "recoverable", "stated", "asks", "answers_ask", "asks_figure", "story",
               "lead_fits", "rule_worked", "several_figures", "read_by", "asks_income", "rate_given", "decline_unread",
-              "incomes_left_out", "foreign_withholding", "foreign_rate", "foreign_place", "pays_employee", "payment_as_income", "asked_unread",
+              "incomes_left_out", "foreign_withholding", "foreign_rate", "foreign_place", "asked_in_new_zealand", "pays_employee", "payment_as_income", "asked_unread",
               "questioned_not_theirs", "asks_employment_obligation", "scope_major", "intent_not")
 
 
@@ -326,6 +326,7 @@ class Facts:
     foreign_withholding: bool = False  # the question names a tax withheld under a name the sources never use
     foreign_rate: bool = False   # the poster states as their own a tax rate New Zealand's rules have in no year
     foreign_place: bool = False  # an asking sentence names another place's tax, nothing of New Zealand's (tax_place.py)
+    asked_in_new_zealand: bool = False  # the asking sentences place it in New Zealand's system and read, alone, as a question answered
     pays_employee: bool = False  # what is asked is about a payment an employer makes (payment_frame.py)
     payment_as_income: bool = False  # a proposed sum takes such a payment as income, not as an extra pay
     inputs_taken: bool = True    # every amount a proposed calculation works on reads as a kind its calculator takes
@@ -357,6 +358,7 @@ class Facts:
             "foreign_withholding": lambda v: self.foreign_withholding == bool(v),
             "foreign_rate": lambda v: self.foreign_rate == bool(v),
             "foreign_place": lambda v: self.foreign_place == bool(v),
+            "asked_in_new_zealand": lambda v: self.asked_in_new_zealand == bool(v),
             "pays_employee": lambda v: self.pays_employee == bool(v),
             "payment_as_income": lambda v: self.payment_as_income == bool(v),
             "asked_unread": lambda v: self.asked_unread == bool(v),
@@ -396,6 +398,22 @@ def asked_unread(decision, frame: QuestionFrame, settings, asked_alone: Callable
                                   or getattr(alone.intent, "does", None) == "clarify" and not frame.asks_figure)
 
 
+def asked_answered(decision, frame: QuestionFrame, settings, asked_alone: Callable[[], object] | None) -> bool:
+    """Whether a post declined or read as another country's tax asks, in its asking sentences read on their
+    own as written, a question the intent reading surely answers (no decline nor refusal): two readings
+    agree with the asking sentences' own placing in New Zealand's system (tax_place.asks_in_new_zealand)."""
+    overseas = decision.action == "decline" and getattr(decision.intent, "copy", None) == "overseas" or frame.scope == "foreign_tax"
+    if not overseas or asked_alone is None:
+        return False
+    alone = asked_alone(as_written=True)
+    # (Surely: at the intent bar, and the reading next to it, when that is near, answers too.)
+    return (alone is not None and alone.score >= settings.intent_min_score and alone.intent.does not in TURNED_AWAY
+            and (alone.confident or alone.runner_up is None or alone.runner_up.does not in TURNED_AWAY))
+
+
+TURNED_AWAY = ("decline", "refuse")
+
+
 def facts_of(decision, frame: QuestionFrame, settings, asked_alone: Callable[[], object] | None = None,
              pays_employee: Callable[[], bool] | None = None) -> Facts:
     pays_employee = pays_employee or (lambda: _pays_employee(decision, frame))
@@ -429,6 +447,7 @@ def facts_of(decision, frame: QuestionFrame, settings, asked_alone: Callable[[],
                  decline_unread=_decline_unread(decision, frame),
                  incomes_left_out=bool(left_out(decision, frame, settings.frame_bar)),
                  foreign_withholding=frame.foreign_withholding, foreign_rate=frame.foreign_rate, foreign_place=frame.foreign_place,
+                 asked_in_new_zealand=frame.asked_in_new_zealand and asked_answered(decision, frame, settings, asked_alone),
                  pays_employee=decision.action == "decline" and pays_employee(),
                  payment_as_income=decision.action == "calculate" and any(name != EXTRA_PAY_TOOL for name, _ in decision.calls)
                  and pays_employee(),

@@ -29,7 +29,7 @@ from nztax.example_figures import example_figure_starts
 from nztax.payment_frame import kinds_named
 from nztax.sentences import asking_sentences, asks_in_words, sentences  # noqa: F401  (sentences: the frame's own readers)
 from nztax.slots import Slots
-from nztax.tax_place import CAPITALS_NAME, asks_another_places_tax, states_a_new_zealand_condition
+from nztax.tax_place import CAPITALS_NAME, asks_another_places_tax, asks_in_new_zealand, states_a_new_zealand_condition
 from nztax.literal_screen import screen_patterns
 
 ASK_KINDS = ("figure", "yes_no", "why", "which", "how", "worth_it", "check")
@@ -126,6 +126,8 @@ class QuestionFrame:
     # An asking sentence names the tax of a place the post names as where people belong or live, not
     # New Zealand, and nothing places the post in New Zealand's system (tax_place.py).
     foreign_place: bool = False
+    # The asking sentences, read on their own, place the question in New Zealand's system (tax_place.py).
+    asked_in_new_zealand: bool = False
     # Each asking sentence as read against units and intents: the post's opening joined to one that
     # leans on the story ("Is that right?"; leaning.py); empty when every sentence is read as written.
     asking_read: tuple[str, ...] = ()
@@ -247,7 +249,8 @@ def read_frame(text: str, slots: Slots, model, bar: float = 0.7, knows: Callable
                          rate_given=tax_rate_given(text), person_asked=person_asked_about(text),
                          foreign_withholding=knows is not None and withheld_under_unknown_name(text, knows),
                          foreign_rate=tax_rates is not None and rate_of_another_system(text, amounts, stated, tax_rates, bar),
-                         foreign_place=knows is not None and asks_another_places_tax(text, asking, stated, knows))
+                         foreign_place=knows is not None and asks_another_places_tax(text, asking, stated, knows),
+                         asked_in_new_zealand=knows is not None and asks_in_new_zealand(text, asking, knows))
 
 
 def _clause(text: str, start: int, end: int, reach: int) -> tuple[str, str]:

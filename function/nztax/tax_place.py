@@ -41,6 +41,8 @@ CAPITALS_NAME = re.compile(r"(?<![\w$])(?<!\d\s)([A-Z]{2,6})s?(?!\w)(?!\s\d)")
 # Conditions that place a post in New Zealand's system (its tax codes, KiwiSaver, student loan, WFF,
 # NZ Super or a benefit).
 NZ_CONDITIONS = ("kiwisaver", "student_loan", "wff", "benefit_or_super", "nz_super", "nd")
+# The same conditions' words, for sentences read without their slots (the data lists that name them).
+NEW_ZEALAND_CONDITION = re.compile("|".join(f"(?:{alternatives(n)})" for n in ("kiwisaver_words", "student_loan_words", "wff_words")), re.I)
 
 
 def _named(list_name: str) -> re.Pattern:
@@ -89,6 +91,20 @@ def placed_in_new_zealand(text: str, conditions: tuple[str, ...], knows: Callabl
     if states_a_new_zealand_condition(conditions):
         return True
     return any(knows(m.group(1).lower()) and not _same(_key(m.group(1)), place) for m in CAPITALS_NAME.finditer(text))
+
+
+def asks_in_new_zealand(text: str, asking: Iterable[str], knows: Callable[[str], bool]) -> bool:
+    """Whether the asking sentences, read on their own, place the question in New Zealand's system: they
+    name New Zealand, Inland Revenue or one of its forms, say "here", name a scheme or condition only it
+    has (KiwiSaver, a student loan, Working for Families: `NZ_CONDITION_WORDS`) or a tax term in capitals
+    the sources use that the post does not use as a place's name. Another person's foreign tax told
+    in the story is context, as another person's figure is."""
+    asked = " ".join(asking)
+    if HOME.search(asked) or HERE.search(PRESENTING.sub(" ", asked)) or NEW_ZEALAND_CONDITION.search(asked):
+        return True
+    places = places_named(text) | _names(TAX_OF_A_PLACE, text)
+    return any(knows(m.group(1).lower()) and not any(_same(_key(m.group(1)), p) for p in places)
+               for m in CAPITALS_NAME.finditer(asked))
 
 
 def states_a_new_zealand_condition(conditions: tuple[str, ...]) -> bool:
