@@ -180,6 +180,7 @@ ALTERNATIVE_JOIN = re.compile(r"\s*(?:" + alternatives("alternative_figure_joine
 SECOND_FIGURE_AFTER = re.compile(r"\s*(?:" + alternatives("alternative_figure_joiners") + r")\s*" + _SECOND_FIGURE, re.I)
 # A range opened before its first figure is closed by its own word ("between $800 and $900").
 RANGE_OPENED_BEFORE = re.compile(r"\b(?:" + alternatives("figure_range_openers") + r")\s*(?:nz)?\$?\s?$", re.I)
+OPENER_REACH = 16  # (how far before a figure its opener is looked for: the opener and a currency fit)
 RANGE_CLOSER = r"\s*(?:" + alternatives("figure_range_closers") + r")\s*"
 RANGE_CLOSED = re.compile(RANGE_CLOSER + r"(?:nz)?\$?\s*", re.I)
 RANGE_CLOSED_AFTER = re.compile(RANGE_CLOSER + _SECOND_FIGURE, re.I)
@@ -201,8 +202,9 @@ def second_figure_after(text: str, start: int, end: int) -> re.Match | None:
     """The joiner and the second of two figures given for one amount, right after the first
     (text[start:end]): "-$900", " to $900", " or 900 dollars"; " and $900" after "between"."""
     m = SECOND_FIGURE_AFTER.match(text, end)
-    if m is None and RANGE_OPENED_BEFORE.search(text, max(0, start - 20), start):
-        m = RANGE_CLOSED_AFTER.match(text, end)
+    if m is None and (closed := RANGE_CLOSED_AFTER.match(text, end)) and RANGE_OPENED_BEFORE.search(
+            text, max(0, start - OPENER_REACH), start):
+        m = closed  # (the closer first: it is rarely there, so the opener is rarely looked for)
     return m
 
 
@@ -210,8 +212,8 @@ def given_for_one_amount(text: str, a: "Money", b: "Money") -> bool:
     """Whether amount b follows amount a as the second of two figures for one amount (joined by nothing
     else than a joiner), of one size."""
     joined = (ALTERNATIVE_JOIN.fullmatch(text, a.end, b.start) is not None
-              or RANGE_OPENED_BEFORE.search(text, max(0, a.start - 20), a.start) is not None
-              and RANGE_CLOSED.fullmatch(text, a.end, b.start) is not None)
+              or RANGE_CLOSED.fullmatch(text, a.end, b.start) is not None
+              and RANGE_OPENED_BEFORE.search(text, max(0, a.start - OPENER_REACH), a.start) is not None)
     return joined and of_one_size(a.value, b.value)
 
 

@@ -148,7 +148,8 @@ def find_money(text: str) -> list[Money]:
         separator = bool(m.group("neg")) and m.group("neg") != "-" and text[max(0, m.start() - 1):m.start()].isspace()
         negative = (bool(m.group("neg") and not range_dash or m.group("neg2")) and not separator
                     and bool(cur or "$" in text[max(0, m.start() - 2):m.start("num")])
-                    or bool(MINUS_SAID.search(before)) and not SUBTRACTED.search(before))
+                    or bool(MINUS_SAID.search(before, max(0, len(before) - SIGN_WORDS_REACH)))
+                    and not SUBTRACTED.search(before, max(0, len(before) - 2 * SIGN_WORDS_REACH)))
         role = _role_of(text, at, end, default=None)
         if role is None:
             # A list's later amounts share its first amount's role.
@@ -261,6 +262,7 @@ PAYSLIP_PERIOD = [("weekly", re.compile(r"\b(?:week|wk)\s*\d{1,2}\b|\bw/e\b|\bwe
                   ("fortnightly", re.compile(r"\bfortnight\s*\d{1,2}\b|\bfortnightly\s+payslip\b|\bpayslip\s+fortnight", re.I))]
 # A sign said in words right before a figure ("minus $500"); after another figure it subtracts ("$60,000 minus $5,000").
 MINUS_SAID = re.compile(r"\b(?:" + alternatives("minus_words") + r")\s*(?:nz)?\$?\s*$", re.I)
+SIGN_WORDS_REACH = 13  # (the longest sign word with its currency fits: each amount's lookup stays short)
 SUBTRACTED = re.compile(r"\d\s?k?\s*(?:" + alternatives("minus_words") + r")\s*(?:nz)?\$?\s*$", re.I)
 # A figure in dollars right before a dash: the number after it is the range's second figure, not a date's part.
 MONEY_BEFORE_DASH = re.compile(r"\$\s?\d[\d,.]*\s?k?\s?[-–—]\s?$", re.I)
