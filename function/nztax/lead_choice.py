@@ -36,10 +36,17 @@ The subjects it asks about are read on the question without its intent's keyword
 may not open. A whether- or which-question naming another intent's topic beyond its own ("What PIR
 can a transitional resident use?") is opened by a passage sentence naming that topic when the lead
 never does (`topics_named`, `topics_asked`). A passage sentence ahead of the lead by the margin
-opens a question asking an aspect only when it says it.
+opens a question asking an aspect only when it says it. A figure question naming another topic
+("What RWT rate comes off NZ dividends?") asks that topic's figure: a lead that never names it opens
+as no answer (`figure_of`).
 
-When the lead opens only because nothing better was found (no sentence of it may, or it does not
-say the aspect asked), or a passage sentence opens in its place without saying the aspect asked,
+The lead is about its topic throughout: a topic keyword the question names and the lead never uses
+a word of ("ietc" asked of a lead saying "independent earner tax credit") counts as named by each of
+the lead's sentences, or a passage sentence sharing only that keyword with the question opens over
+a lead that answers.
+
+When the lead opens only because nothing better was found (no sentence of it may, it does not
+say the aspect asked, or it never names the topic whose figure is asked), or a passage sentence opens in its place without saying the aspect asked,
 `Opening.unanswered` says so, and the answer says it has not found the point before giving the
 opening as the topic's (say.fact, composer.NOT_SAID_DIRECTLY): it is no answer to the question, and
 must not read as one.
@@ -60,6 +67,7 @@ from nztax.understand import words
 YES_NO = re.compile(r"^(?:Yes|No)\.$")
 # What a question asks (the frame's `asks`) when another topic it names is what it asks a rule about.
 WHETHER_OR_WHICH = frozenset({"yes_no", "check", "which"})
+FIGURE = frozenset({"figure"})
 
 
 @dataclass(frozen=True)
@@ -115,15 +123,18 @@ def topics_named(question: str, topic: tuple[str, ...], others: tuple[str, ...])
     return tuple(k for k in others if k.strip() and without_topic(asked_of, (k,)) != asked_of)
 
 
-def topics_asked(decision, intent, asked: str) -> tuple[str, ...]:
-    """Other fact or topic intents' keywords that a whether- or which-question (the frame's `asks`)
-    names beyond its own intent's (topics_named). A question asking a figure or how names other
-    topics as its setting more than as what it asks about (on the bank's development part, asked of
-    every question, the two figure questions it changed were answered no better)."""
+def topics_asked(decision, intent, asked: str, asks: frozenset[str] = WHETHER_OR_WHICH) -> tuple[str, ...]:
+    """Other fact or topic intents' keywords that a question asking one of `asks` (the frame's
+    `asks`: by default whether or which) names beyond its own intent's (topics_named). A question
+    asking how names other topics as its setting more than as what it asks about; one asking a
+    figure names the topic whose figure it asks ("What RWT rate comes off dividends?"), but a
+    passage sentence naming that topic answers it no better than the lead (on the bank's
+    development part, asked of every question, the two figure questions it changed were answered
+    no better): `figure_of` in `choose` only says the lead does not give it."""
     from nztax.understand import default_catalogue
 
     frame = decision.trace.frame if decision.trace is not None else {}
-    if frame.get("asks") not in WHETHER_OR_WHICH:
+    if frame.get("asks") not in asks:
         return ()
     others = tuple(k for spec in default_catalogue().intents if spec.does in ("fact", "topic") and spec.name != intent.name
                    for k in spec.keywords)
@@ -132,14 +143,16 @@ def topics_asked(decision, intent, asked: str) -> tuple[str, ...]:
 
 def choose(question: str, lead: str, hits: list, tax_year: str | None, past_year: bool, margin: float,
            question_hits: Callable[[], list] | None = None, situations: frozenset[str] = frozenset(),
-           topic: tuple[str, ...] = (), asked_topics: tuple[str, ...] = ()) -> Opening:
+           topic: tuple[str, ...] = (), asked_topics: tuple[str, ...] = (), figure_of: tuple[str, ...] = ()) -> Opening:
     """How the fact answer to `question` opens (see the module docstring). `hits` were retrieved
     with the intent's search words; `question_hits()` retrieves for the question's words alone,
     asked only when the lead covers too little of the question (the intent's words pull towards
     the intent's own pages, which its lead already speaks for). `situations`: those the question is
     about (opening_fit.situations_asked); only a sentence naming one may open, so a lead that names
     none gives way to a passage sentence that does, or stays when none does. `topic`: the intent's
-    keywords, the words its lead speaks for whatever the question asks of them."""
+    keywords, the words its lead speaks for whatever the question asks of them. `figure_of`: another
+    topic whose figure the question asks (topics_asked with FIGURE); a lead that never names it
+    gives none of its figures, so opening, it is said not to answer (`unanswered`)."""
     own = lead_sentences(lead)
     if not own:
         return Opening(lead=lead, sentence=None)
@@ -150,9 +163,16 @@ def choose(question: str, lead: str, hits: list, tax_year: str | None, past_year
     # never names: the lead is about its own topic alone.
     unnamed = tuple(t for t in asked_topics if not words(t) <= words(lead))
 
+    # The lead is about its topic throughout: a topic keyword the question names and the lead never
+    # uses a word of ("ietc" asked, "independent earner tax credit" written) counts as named by each
+    # of its sentences. (A keyword the lead uses in part is left to the words it shares.)
+    named = " ".join(t for t in topic if t.strip() and without_topic(question, (t,)) != question
+                     and not words(t) & words(lead))
+
     def ranked(passages: list) -> list:
         # (The lead's sentences are told from passages by their source: their index in the lead.)
-        return scored_sentences(question, [(s, k, 0) for k, s in enumerate(own)] + passage_candidates(passages, tax_year, past_year))
+        return scored_sentences(question, [(f"{s} {named}", k, 0) for k, s in enumerate(own)]
+                                + passage_candidates(passages, tax_year, past_year))
 
     def fits(sentence: str, source) -> bool:
         # (A sentence of the lead that names no subject is read by the whole lead's.)
@@ -216,6 +236,7 @@ def choose(question: str, lead: str, hits: list, tax_year: str | None, past_year
     if first != own[0] and not YES_NO.match(own[0].split(" ", 1)[0]):
         lead = " ".join([first] + [s for s in own if s != first])
     unanswered = ("off_question" if best_own[2] is None else
-                  "aspect" if unsaid and not any(says_aspect(question, s, unsaid) for s in own) else "")
+                  "aspect" if unsaid and not any(says_aspect(question, s, unsaid) for s in own) else
+                  "topic" if any(not words(t) <= words(lead) for t in figure_of) else "")
     return Opening(lead=lead, sentence=None, score=round(best_own[0], 4), lead_score=round(best_own[0], 4),
                    coverage=round(best_own[1], 4), lead_coverage=round(best_own[1], 4), unanswered=unanswered)

@@ -366,13 +366,14 @@ def fact(decision: Decision, rules: RuleBook, hits: list, current_year: str, too
     if not band and not own_sum and not named and not values.get("rule_sum") and not values.get("code_main"):
         # (A sum on the question's own figures, its own code, or the table rows it names answer it:
         # only the rule's general lead is weighed against what was retrieved.)
-        from nztax.lead_choice import choose, topics_asked
+        from nztax.lead_choice import FIGURE, choose, topics_asked
         from nztax.opening_fit import situations_named
         from nztax.settings import get_settings
 
         lead_yield, asked = get_settings().lead_yield if lead_yield is None else lead_yield, weighed_against(decision)
         opening = choose(asked, lead, hits, decision.tax_year, decision.tax_year < current_year, lead_yield, question_hits,
-                         situations=situations_named(asked), topic=intent.keywords, asked_topics=topics_asked(decision, intent, asked))
+                         situations=situations_named(asked), topic=intent.keywords, asked_topics=topics_asked(decision, intent, asked),
+                         figure_of=topics_asked(decision, intent, asked, FIGURE))
         body[0] = opening.lead
     support = best_sentences(decision.asked, hits, SUPPORT_SENTENCES, words(intent.search or "") if intent else None,
                              tax_year=decision.tax_year, past_year=decision.tax_year < current_year)

@@ -358,3 +358,39 @@ def test_a_lead_stating_the_figure_without_its_condition_does_not_answer_why():
     # The condition is said of another figure than the one asked.
     assert choose("Why is 12.5% taken off my interest?", WITHHOLDING_LEAD, [], "2026-27", False, 0.5,
                   topic=WITHHOLDING_TOPIC).unanswered == "aspect"
+
+
+IETC_LEAD = ("The independent earner tax credit is worth at most $520 a year, for incomes from $24,000 to $70,000. "
+             "You can't get it with Working for Families.")
+IETC_TOPIC = ("ietc", "independent earner tax credit")
+
+
+def test_a_lead_naming_its_topic_in_other_words_than_the_question_still_speaks_for_it():
+    # The question names the credit by its initials, the lead by its name: a passage sentence sharing
+    # only the initials must not open over the lead on them.
+    hit = _hit("The IETC is worked out on whole months.")
+    asked = "someone told me the ietc = $20 a week, is that right"
+    opening = choose(asked, IETC_LEAD, [hit], "2026-27", False, 0.5, topic=IETC_TOPIC)
+    assert opening.sentence is None and opening.lead.startswith("The independent earner tax credit is worth")
+    # Family: with no topic given, the passage sentence opens (the lead shares no word with the question).
+    assert choose(asked, IETC_LEAD, [hit], "2026-27", False, 0.5).sentence == hit.text
+
+
+def test_a_topic_keyword_the_lead_uses_in_part_does_not_reorder_it():
+    lead = ("New Zealand has no general capital gains tax, so there is no capital gains tax rate. "
+            "Some gains are taxed as income: property sold within the bright-line period.")
+    opening = choose("made some profit on sharesies, do i pay capital gains tax?", lead, [], "2026-27", False, 0.5,
+                     topic=("capital gains tax", "cgt", "some gains"))
+    assert opening.lead == lead
+
+
+DIVIDEND_LEAD = "New Zealand dividends are taxable income, and their imputation credits count as tax already paid."
+
+
+def test_a_lead_never_naming_the_topic_whose_figure_is_asked_opens_as_no_answer():
+    asked = "What RWT rate comes off NZ dividends?"
+    opening = choose(asked, DIVIDEND_LEAD, [], "2026-27", False, 0.5, topic=("dividends",), figure_of=("rwt",))
+    assert opening.sentence is None and opening.unanswered == "topic"
+    # Family: a lead naming that topic may give its figure, and opens as the answer.
+    lead = DIVIDEND_LEAD + " RWT is deducted from them at 33%, less the imputation credits."
+    assert choose(asked, lead, [], "2026-27", False, 0.5, topic=("dividends",), figure_of=("rwt",)).unanswered == ""
