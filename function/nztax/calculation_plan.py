@@ -357,7 +357,10 @@ def _plan(d: Decision, intent: IntentSpec, slots: Slots) -> None:
         return
     if tool == "find_prescribed_investor_rate":
         if _pir_limits_unstated(d) and _answered_by_the_rule(d, "pir"):
-            return  # (another year's limits would be a wrong figure: the rule and IRD's finder answer)
+            # (Another year's limits would be a wrong figure: the rule and IRD's finder answer, opening
+            # with why no rate is worked out for their figures.)
+            d.rule_results["pir_limits_unstated"] = {"tax_year": d.tax_year}
+            return
         pie = [a for a in slots.amounts if a.role == "pie_income"]
         incomes = [a for a in slots.incomes if a not in pie]
         if not pie and len(incomes) >= 2:

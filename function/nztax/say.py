@@ -35,7 +35,7 @@ from nztax.opening_fit import (covers, definition_denied, may_open, off_question
                                with_what_it_leans_on)
 # Calculation answers live in say_calc; their names stay importable from here.
 from nztax.say_calc import (_difference, _per, calculation, lead_for, result_citations,  # noqa: F401
-                            take_home_together, together_total)
+                            take_home_together, together_total, pir_not_worked_out)
 from nztax.understand import words
 from nztax.units import without_verdict
 from nztax.rule_changes import change_before
@@ -371,9 +371,11 @@ def fact(decision: Decision, rules: RuleBook, hits: list, current_year: str, too
         from nztax.settings import get_settings
 
         lead_yield, asked = get_settings().lead_yield if lead_yield is None else lead_yield, weighed_against(decision)
+        # (The rules table shown below the lead gives the figures a question names its topic's: "ESCT thresholds".)
+        figure_of = () if len(body) > 1 else topics_asked(decision, intent, asked, FIGURE)
         opening = choose(asked, lead, hits, decision.tax_year, decision.tax_year < current_year, lead_yield, question_hits,
                          situations=situations_named(asked), topic=intent.keywords, asked_topics=topics_asked(decision, intent, asked),
-                         figure_of=topics_asked(decision, intent, asked, FIGURE))
+                         figure_of=figure_of)
         body[0] = opening.lead
     support = best_sentences(decision.asked, hits, SUPPORT_SENTENCES, words(intent.search or "") if intent else None,
                              tax_year=decision.tax_year, past_year=decision.tax_year < current_year)
@@ -487,7 +489,7 @@ def decision_values(decision: Decision, tool_results: list | None, values: dict[
     """Placeholders that depend on the question itself (the main-job code for a stated income);
     `values` are the year's own placeholders."""
     sentence = (_provisional_sum(decision) or _fif_sum(decision) or wff_sum(decision.rule_results) or _second_job_loan_sum(decision)
-                or _outside_bright_line(decision, values))
+                or _outside_bright_line(decision, values) or pir_not_worked_out(decision.rule_results, values))
     if sentence:
         return {"rule_sum": sentence + "\n\n"}
     if decision.slots.no_ird_number and "nd_rate" in values:

@@ -27,6 +27,19 @@ PER_PERIOD = {"weekly": "a week", "fortnightly": "a fortnight", "four_weekly": "
               "annual": "a year"}
 
 
+def pir_not_worked_out(rule_results: dict, values: dict[str, str]) -> str | None:
+    """Why the rate asked for is not worked out from the question's figures, when the year's rules
+    lack the income limits the PIR finder needs and the rule answers instead (calculation_plan,
+    `pir_limits_unstated`): said first, or the rule's general lead would read as the answer to the
+    figures given. `values`: the year's placeholders (the rates, `pir_rates`)."""
+    r = rule_results.get("pir_limits_unstated")
+    if r is None or "pir_rates" not in values:
+        return None
+    return (f"I can't work out which prescribed investor rate ({values['pir_rates']}) your figures give: the income limits "
+            f"that set each rate in {r['tax_year']} are not on an Inland Revenue page I hold, and IRD's Find my PIR tool "
+            f"works it out (linked below).")
+
+
 def _per(period: str | None) -> str:
     return PER_PERIOD.get(period or "annual", "a year")
 

@@ -337,6 +337,15 @@ def test_pir_where_the_years_limits_are_not_stated_gives_the_rule_and_irds_finde
         assert not any(limit in out["answer"] for limit in ("$14,000", "$48,000", "$70,000", "**28%**")), out["answer"]
 
 
+def test_pir_asked_of_figures_where_the_limits_are_not_stated_opens_by_saying_no_rate_is_worked_out(engine):
+    # The rule's general lead ("Your PIR is 10.5%, 17.5% or 28%, set by ...") opening would read as the
+    # answer to the figures given; the first paragraph says why none is worked out for them.
+    out = ask(engine, "Retired: NZ Super is my only taxable income (~$28,000) and I get about $15,000 from PIE funds. PIR?")
+    first = out["answer"].split("\n\n")[0]
+    assert first.startswith("I can't work out which prescribed investor rate") and "2026-27" in first, first
+    assert "Your prescribed investor rate (PIR) is" in out["answer"]  # the rule follows
+
+
 def test_asking_whether_to_tell_ird_is_not_refused(engine):
     assert ask(engine, "Do I need to tell IRD I'm non-resident if I move to Sydney?")["status"] != "refused"
 
