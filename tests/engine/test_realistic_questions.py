@@ -346,6 +346,15 @@ def test_pir_asked_of_figures_where_the_limits_are_not_stated_opens_by_saying_no
     assert "Your prescribed investor rate (PIR) is" in out["answer"]  # the rule follows
 
 
+def test_a_figure_asked_of_another_topic_the_lead_never_names_is_said_unanswered_unless_a_table_gives_it(engine):
+    # "RWT" is another fact topic's: the dividends lead gives none of its figures, so it opens as no answer.
+    first = ask(engine, "What RWT rate comes off NZ dividends?")["answer"].split("\n\n")[0]
+    assert first.startswith("I haven't found"), first
+    # "Thresholds" is another topic's keyword too, but the ESCT fact shows the ESCT thresholds table.
+    out = ask(engine, "What are the ESCT rate thresholds this year?")
+    assert not out["answer"].startswith("I haven't found") and "$64,200" in out["answer"], out["answer"]
+
+
 def test_asking_whether_to_tell_ird_is_not_refused(engine):
     assert ask(engine, "Do I need to tell IRD I'm non-resident if I move to Sydney?")["status"] != "refused"
 
