@@ -24,7 +24,7 @@ from nztax.frame import EXAMPLE_OWNER, FrameAmount, QuestionFrame, Trace
 from nztax.left_out import left_out
 from nztax.slots import INCOME_LIKE_ROLES, Money, Slots
 from nztax.yaml_data import load_yaml
-from nztax.payment_frame import asked_in_post
+from nztax.payment_frame import asked_in_post, only_regular
 
 TABLE_FILE = Path(__file__).parent / "data" / "decisions.yaml"
 INCOME_OWNERS = ("me", "partner")
@@ -498,8 +498,10 @@ def _questioned_not_theirs(decision, frame: QuestionFrame, bar: float) -> bool:
 
 
 def _pays_employee(decision, frame: QuestionFrame) -> bool:
-    """Whether the question's asking sentences (or its opening) name a payment an employer makes."""
-    return asked_in_post(frame.asking, getattr(decision, "question", None) or "") is not None
+    """Whether the question's asking sentences (or its opening) name a payment an employer makes (not
+    ordinary pay alone: a second job's pay is a year's income)."""
+    asked = asked_in_post(frame.asking, getattr(decision, "question", None) or "")
+    return asked is not None and not only_regular(asked)
 
 
 def _decline_unread(decision, frame: QuestionFrame) -> bool:

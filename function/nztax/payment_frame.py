@@ -34,6 +34,7 @@ from nztax.sentences import sentences
 DATA = Path(__file__).resolve().parent / "data" / "employer_payments.yaml"
 TAX = "tax"  # what is asked when no deduction and no year-end result is named: whether and how it is taxed
 YEAR_END = "year end"
+TAXED_MORE = "taxed more"  # asked beside TAX: the belief that the payment bears more tax than other pay
 
 
 @dataclass(frozen=True)
@@ -53,12 +54,15 @@ def _data() -> dict:
     return {
         "kinds": {name: joined(spec["words"]) for name, spec in kinds.items()},
         "needs_employer": frozenset(name for name, spec in kinds.items() if spec.get("needs_employer")),
+        "regular": frozenset(name for name, spec in kinds.items() if spec.get("regular")),
         "employer": joined(raw["employer"]),
         "parent": {name: spec.get("is_a") for name, spec in kinds.items()},
         "deductions": {name: joined(words) for name, words in raw["deductions"].items()},
         "year_end": joined(raw["year_end"]),
         "taxed_as": joined(raw["taxed_as"]),
         "taxed": joined(raw["taxed"]),
+        "taxed_more": joined(raw["taxed_more"]),
+        "taxed_more_judged": joined(raw["taxed_more_judged"]),
     }
 
 
@@ -70,31 +74,47 @@ def wider(kind: str) -> frozenset[str]:
     return frozenset(found)
 
 
-def kinds_named(text: str, context: str | None = None) -> frozenset[str]:
+def kinds_named(text: str, context: str | None = None, regular: bool = False) -> frozenset[str]:
     """The kinds of payment a text names (not how it says one is taxed: "taxed as an extra pay"); a kind
     whose words are not an employer's alone ("a lump sum") only where `context` (the text itself by
-    default: for a post's sentence, the whole post) names an employer."""
+    default: for a post's sentence, the whole post) names an employer; a kind of ordinary pay (a
+    second job's, overtime: `regular` in the data) only when `regular` (the text holds the belief
+    that it is taxed more)."""
     data = _data()
     text = data["taxed_as"].sub(" ", text)
-    named = frozenset(name for name, pattern in data["kinds"].items() if pattern.search(text))
+    named = frozenset(name for name, pattern in data["kinds"].items()
+                      if (regular or name not in data["regular"]) and pattern.search(text))
     employer = data["employer"].search(text if context is None else context)
     return named if not named & data["needs_employer"] or employer else named - data["needs_employer"]
 
 
 def asked_about(text: str) -> frozenset[str]:
-    """What a sentence asks about a payment: the deductions it names, else the year's result, else tax."""
+    """What a sentence asks about a payment: the deductions it names, else the year's result, else tax
+    (and, when it holds the belief, whether the payment is taxed more than other pay)."""
     data = _data()
     named = frozenset(name for name, pattern in data["deductions"].items() if pattern.search(text))
     if named:
         return named
-    return frozenset({YEAR_END}) if data["year_end"].search(text) else frozenset({TAX})
+    if data["year_end"].search(text):
+        return frozenset({YEAR_END})
+    return frozenset({TAX, TAXED_MORE}) if holds_taxed_more(text) else frozenset({TAX})
+
+
+def holds_taxed_more(text: str) -> bool:
+    """Whether a text says (or asks, or complains) that a payment bears more tax than other pay."""
+    return says_taxed_more(text) or bool(_data()["taxed_more_judged"].search(text))
+
+
+def says_taxed_more(text: str) -> bool:
+    """Whether a text says or asks that a payment bears more tax (not only judges it: "unfair")."""
+    return bool(_data()["taxed_more"].search(text))
 
 
 def names_asked(text: str) -> bool:
     """Whether a sentence names a kind of payment or what a unit on one decides: a deduction, the
     year's result or the tax itself (a sentence referring back, "Is it taxable?", names the tax)."""
     data = _data()
-    return bool(kinds_named(text) or data["taxed"].search(text) or data["year_end"].search(text)
+    return bool(kinds_named(text) or data["taxed"].search(text) or data["year_end"].search(text) or holds_taxed_more(text)
                 or any(pattern.search(text) for pattern in data["deductions"].values()))
 
 
@@ -113,11 +133,22 @@ def asked_payment(asking: list[str] | tuple[str, ...], opening: str, whole: str)
     lump sums" after five bonuses); where the asking sentences name none, those of its `opening`
     (a title and first sentence say what the post is about: "Is this taxable?" refers back to them)."""
     said = " ".join(asking)
-    kinds = kinds_named(said, whole) or kinds_named(opening, whole)
+    asked = asked_about(said)
+    if asked == {TAX} and holds_taxed_more(whole):
+        # The belief set out in the story ("Secondary tax is unfair ...") is what its question is about.
+        asked = asked | {TAXED_MORE}
+    regular = TAXED_MORE in asked
+    kinds = kinds_named(said, whole, regular) or kinds_named(opening, whole, regular)
     if not kinds:
         return None
-    under = {k for k in kinds_named(whole) if any(a in wider(k) and a != k for a in kinds)}
-    return PaymentReading(narrowest(frozenset(kinds | under)), asked_about(said))
+    under = {k for k in kinds_named(whole, regular=regular) if any(a in wider(k) and a != k for a in kinds)}
+    return PaymentReading(narrowest(frozenset(kinds | under)), asked)
+
+
+def only_regular(reading: PaymentReading) -> bool:
+    """Whether every kind read is ordinary pay (a second job's, overtime): income for the year, not a
+    payment whose tax is worked out apart from it."""
+    return reading.kinds <= _data()["regular"]
 
 
 def asked_in_post(asking, question: str) -> PaymentReading | None:
@@ -127,9 +158,9 @@ def asked_in_post(asking, question: str) -> PaymentReading | None:
 
 def answers(wording: PaymentReading, asked: PaymentReading) -> int | None:
     """How many asked kinds a unit's wording names exactly, when it answers what is asked (the same
-    thing asked, every kind it names one the post asks about or wider, and every asked kind
-    covered); None when it does not."""
-    if not wording.kinds or wording.asked != asked.asked:
+    thing asked, the belief that it is taxed more aside, every kind it names one the post asks about
+    or wider, and every asked kind covered); None when it does not."""
+    if not wording.kinds or wording.asked - {TAXED_MORE} != asked.asked - {TAXED_MORE}:
         return None
     allowed = frozenset().union(*(wider(k) for k in asked.kinds))
     if not wording.kinds <= allowed or not all(wider(k) & wording.kinds for k in asked.kinds):
@@ -137,9 +168,17 @@ def answers(wording: PaymentReading, asked: PaymentReading) -> int | None:
     return len(wording.kinds & asked.kinds)
 
 
+def _fit(wording: PaymentReading, asked: PaymentReading) -> tuple[bool, int] | None:
+    """How well a wording answers: whether it holds the belief a post holds (taxed more), then the
+    asked kinds it names exactly (`answers`); None when it does not answer."""
+    exact = answers(wording, asked)
+    return None if exact is None else (TAXED_MORE in asked.asked and TAXED_MORE in wording.asked, exact)
+
+
 @functools.lru_cache(maxsize=4096)
 def _wording(text: str, context: str) -> PaymentReading:
-    return PaymentReading(kinds_named(text, context), asked_about(text))
+    asked = asked_about(text)
+    return PaymentReading(kinds_named(text, context, TAXED_MORE in asked), asked)
 
 
 def _wordings(unit) -> list[PaymentReading]:
@@ -148,21 +187,29 @@ def _wordings(unit) -> list[PaymentReading]:
     return [_wording(w, context) for w in unit.paraphrases]
 
 
-def states_rule(unit, asked: PaymentReading) -> bool:
-    """Whether a unit's question or a paraphrase asks what is asked about the kinds asked about."""
-    return any(answers(w, asked) is not None for w in _wordings(unit))
+def states_rule(unit, asked: PaymentReading, belief: bool = True) -> bool:
+    """Whether a unit's question or a paraphrase asks what is asked about the kinds asked about (with
+    `belief`, holding the belief that it is taxed more when the post does)."""
+    fits = [_fit(w, asked) for w in _wordings(unit)]
+    return any(f is not None and (f[0] or not belief or TAXED_MORE not in asked.asked) for f in fits)
+
+
+def holds_the_belief(unit, asked: PaymentReading) -> bool:
+    """Whether the unit answers the post's belief that the payment is taxed more (a wording holding it)."""
+    return TAXED_MORE in asked.asked and states_rule(unit, asked)
 
 
 def payment_unit(units, asked: PaymentReading, nearness: dict[int, float], allowed=None):
-    """The unit (index into `units`) that states the rule for what is asked, or None: the most asked
-    kinds named exactly by its question or a paraphrase, then the one `nearness` (the whole post's
-    cosine to each unit) puts nearest. `allowed(unit)`: whether it may answer at all."""
+    """The unit (index into `units`) that states the rule for what is asked, or None: one whose
+    question or a paraphrase holds the belief the post holds (taxed more) first, then the most asked
+    kinds named exactly by it, then the one `nearness` (the whole post's cosine to each unit) puts
+    nearest. `allowed(unit)`: whether it may answer at all."""
     best, best_key = None, None
     for i, unit in enumerate(units):
-        exact = [n for n in (answers(w, asked) for w in _wordings(unit)) if n is not None]
-        if not exact:
+        fits = [f for f in (_fit(w, asked) for w in _wordings(unit)) if f is not None]
+        if not fits:
             continue
-        key = (max(exact), nearness.get(i, 0.0))
+        key = (*max(fits), nearness.get(i, 0.0))
         if (best_key is None or key > best_key) and (allowed is None or allowed(unit)):
             best, best_key = i, key
     return best

@@ -44,7 +44,7 @@ from functools import lru_cache
 from nztax import applies, belief, opening_fit, payment_frame, unit_agree, unit_rank
 from nztax.amount_conditions import first_contradicted
 from nztax.lead_choice import lead_sentences
-from nztax.units import fill, placeholders, unit_values
+from nztax.units import asks_yes_or_no, fill, placeholders, unit_values
 from nztax.decision_table import decline_backed
 from nztax.opening_fit import lead_on_subject
 from nztax.sentences import asks_in_words, sentences
@@ -300,6 +300,11 @@ def choose(engine, decision, frame, vector, unread: bool):
         if said is not None and belief.answers_the_belief(found.sentence if found is not None else None, said):
             # Whatever route served it, its verdict answers its own question, not the poster's claim.
             unit = belief.without_verdict(unit)
+    if unit is not None and frame is not None and not _answers_taxed_more(unit, frame, decision):
+        # The post holds the belief that a payment is taxed more: a "Yes."/"No." answers that only from
+        # a unit holding it too, to a sentence asking it ("Is commission taxed more?" is not answered
+        # "Yes." by the unit on whether commission goes through PAYE; "Is it worth it?" not "No.").
+        unit = belief.without_verdict(unit)
     return unit, decision
 
 
@@ -353,9 +358,11 @@ def _payment_unit(engine, decision, frame, vector, fits, found=None):
     if asked is None or not asked.kinds or (found is not None and payment_frame.states_rule(found.unit, asked)):
         return None
     matcher = engine.unit_matcher
-    found = payment_frame.payment_unit(matcher.units, asked, matcher.post_cosines(vector), allowed=lambda u: fits(u)
-                                       and not opening_fit.other_subject(decision.question, u.question, None))
-    if found is None:
+    best = payment_frame.payment_unit(matcher.units, asked, matcher.post_cosines(vector), allowed=lambda u: fits(u)
+                                      and not opening_fit.other_subject(decision.question, u.question, None))
+    if best is None or (found is not None and payment_frame.states_rule(found.unit, asked, belief=False)
+                        and not payment_frame.holds_the_belief(matcher.units[best], asked)):
+        # (No unit answers the belief that it is taxed more: the sentence's own unit on its tax stands.)
         return None
     naming = [s for s in asking if payment_frame.kinds_named(s)] or [s for s in asking if payment_frame.names_asked(s)]
     if asking and not naming:
@@ -364,5 +371,18 @@ def _payment_unit(engine, decision, frame, vector, fits, found=None):
         sentence = " ".join(sentences(decision.question)[:2])
     else:
         sentence = (naming or asking or [None])[0]
-    return UnitMatch(matcher.units[found], 0.0, 0.0, sentence=sentence if sentence != decision.question else None)
+    return UnitMatch(matcher.units[best], 0.0, 0.0, sentence=sentence if sentence != decision.question else None)
+
+
+def _answers_taxed_more(unit, frame, decision) -> bool:
+    """Whether the unit's verdict may stand for a post holding the belief that a payment is taxed more
+    (payment_frame.TAXED_MORE; true for any other post): the unit holds that belief too and the
+    sentence it answers asks it, yes or no. To a complaint, a "why" or "is it worth it?" its "No."
+    would read as answering them ("No, not worth it"); the rule stands without it."""
+    asked = payment_frame.asked_in_post(frame.asking, decision.question)
+    if asked is None or payment_frame.TAXED_MORE not in asked.asked:
+        return True
+    sentence = decision.asked or decision.question
+    return (payment_frame.holds_the_belief(unit, asked) and payment_frame.says_taxed_more(sentence)
+            and (asks_yes_or_no(sentence) or frame.reads_yes_or_no(sentence)))
 

@@ -5,9 +5,13 @@ names, never one for a kind it does not ask about or a kind no unit states a rul
 
 from __future__ import annotations
 
+import re
+from types import SimpleNamespace
+
 import pytest
 
-from nztax.payment_frame import PaymentReading, answers, asked_about, asked_payment, kinds_named, names_asked, narrowest, wider
+from nztax.payment_frame import (TAX, TAXED_MORE, PaymentReading, answers, asked_about, asked_payment, holds_taxed_more,
+                                 kinds_named, names_asked, narrowest, only_regular, payment_unit, says_taxed_more, wider)
 from nztax.units import asks_yes_or_no
 from unit_leads import opens_with_lead
 
@@ -127,3 +131,95 @@ def test_a_payment_s_figure_is_not_handed_to_the_income_tax_calculator_as_a_year
     text = ("Our client settled with a dismissed employee for $30,000. Is it all non-taxable as hurt and "
             "humiliation, or could part of it be an exit inducement we should tax?")
     assert "taxable_income=30000" not in opening(engine, text)
+
+
+# -- the belief that extra pay is taxed more ---------------------------------------------------------
+
+SECOND_JOB, OVERTIME = "pay from a second job", "overtime"
+
+
+@pytest.mark.parametrize("sentence", [
+    "Is a bonus taxed at a higher rate than my salary?",            # asked
+    "Back pay gets taxed more than my wages",                         # said
+    "Secondary tax is unfair to part-time workers",                   # complained of
+    "Why do we penalise people for doing overtime?",                  # rhetorical
+    "Is the leave payout even worth it after tax?",                   # weighed
+])
+def test_each_way_of_writing_the_belief_reads_it(sentence):
+    assert asked_about(sentence) == {TAX, TAXED_MORE}
+
+
+@pytest.mark.parametrize("sentence", [
+    "Is my bonus taxable?",
+    "The unfair dismissal settlement included a lump sum from my employer. Is it taxed?",
+])
+def test_asking_how_a_payment_is_taxed_is_not_the_belief(sentence):
+    assert asked_about(sentence) == {TAX}
+
+
+def test_judging_the_belief_is_not_asking_it():
+    assert holds_taxed_more("Will this unfair system ever change?")
+    assert not says_taxed_more("Will this unfair system ever change?")
+    assert says_taxed_more("Is overtime taxed more?")
+
+
+def test_ordinary_pay_is_a_kind_only_with_the_belief():
+    assert SECOND_JOB not in kinds_named("I started a second job in May")
+    assert asked_payment(["Which tax code do I use for my second job?"], "", "Which tax code for my second job?") is None
+    asked = asked_payment(["Why do we penalise people for working a second job?"], "", "Why penalise a second job?")
+    assert asked.kinds == {SECOND_JOB} and TAXED_MORE in asked.asked
+    assert only_regular(asked)
+
+
+def test_a_belief_set_out_in_the_story_is_what_its_question_is_about():
+    story = "My overtime gets taxed at a higher rate than my normal hours. Can someone explain?"
+    asked = asked_payment(["Can someone explain?"], story, story)
+    assert asked == PaymentReading(frozenset({OVERTIME}), frozenset({TAX, TAXED_MORE}))
+
+
+def _unit(*wordings):
+    return SimpleNamespace(paraphrases=list(wordings), lead="")
+
+
+def test_a_unit_holding_the_belief_answers_it_before_one_stating_only_how_it_is_taxed():
+    how = _unit("How is back pay taxed?")
+    why_more = _unit("Why is more tax withheld from an extra pay than I expected?", "back pay tax too high")
+    units = [how, why_more]
+    assert payment_unit(units, PaymentReading(frozenset({"back pay"}), frozenset({TAX, TAXED_MORE})), {}) == 1
+    assert payment_unit(units, PaymentReading(frozenset({"back pay"}), frozenset({TAX})), {}) == 0
+
+
+# -- the belief served through the engine (posts written for this test) ----------------------------
+
+RULE = re.compile(r"withh|squared? up|square-up|refund|year-end assessment|same rates|ordinary rates", re.I)
+
+
+def first_paragraph(engine, text: str) -> str:
+    return opening(engine, text).split("\n\n")[0]
+
+
+@pytest.mark.parametrize("text", [
+    "Why do we penalise people for working a second job? The tax on it is so much higher than on normal pay.",
+    "Is the overtime even worth it after tax? It feels like most of it goes to IRD.",
+    "Back pay gets taxed at a higher rate than normal pay. It's so unfair, the government takes a huge chunk.",
+    "Why do we penalise people for cashing up leave? They took $1,700 tax off my $4,000 of annual leave paid out.",
+    "Is a second job even worth it after tax? It feels like most of it goes to IRD.",
+])
+def test_the_belief_in_any_form_is_answered_with_the_rule_without_a_verdict(engine, text):
+    opening = first_paragraph(engine, text)
+    assert RULE.search(opening), opening
+    assert not opening.startswith(("No.", "Yes.")), opening
+
+
+def test_asking_whether_it_is_taxed_more_keeps_the_no(engine):
+    assert first_paragraph(engine, "Is overtime taxed at a higher rate than my normal pay?").startswith("No.")
+
+
+def test_a_unit_not_holding_the_belief_gives_no_verdict_on_it(engine):
+    assert not first_paragraph(engine, "Is it true that commission is taxed at a higher rate than salary?").startswith("Yes.")
+
+
+def test_a_sum_asked_beside_the_complaint_is_still_worked_out(engine):
+    out = engine.answer("I earn $300 a week from my second job and $50,000 from my main job. Secondary tax is "
+                        "unfair! How much tax will come off the second job each week?", use_faq=False, mode="offline")
+    assert out.to_json()["tools"]
