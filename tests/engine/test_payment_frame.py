@@ -157,6 +157,12 @@ def test_asking_how_a_payment_is_taxed_is_not_the_belief(sentence):
     assert asked_about(sentence) == {TAX}
 
 
+def test_a_share_of_the_pay_is_a_belief_only_when_the_tax_takes_it():
+    assert holds_taxed_more("Honestly, the PAYE grabs nearly a third of it")
+    assert holds_taxed_more("Most of it went to IRD")
+    assert not holds_taxed_more("I took most of my leave in May")
+
+
 def test_judging_the_belief_is_not_asking_it():
     assert holds_taxed_more("Will this unfair system ever change?")
     assert not says_taxed_more("Will this unfair system ever change?")
