@@ -142,7 +142,9 @@ def asked_payment(asking: list[str] | tuple[str, ...], opening: str, whole: str)
     if not kinds:
         return None
     under = {k for k in kinds_named(whole, regular=regular) if any(a in wider(k) and a != k for a in kinds)}
-    return PaymentReading(narrowest(frozenset(kinds | under)), asked)
+    kinds = narrowest(frozenset(kinds | under))
+    # (A payment named with ordinary pay, "the bonus from my second job", is what the belief is about.)
+    return PaymentReading(kinds - _data()["regular"] or kinds, asked)
 
 
 def only_regular(reading: PaymentReading) -> bool:

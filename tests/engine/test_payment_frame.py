@@ -177,6 +177,11 @@ def test_ordinary_pay_is_a_kind_only_with_the_belief():
     assert only_regular(asked)
 
 
+def test_a_payment_named_with_ordinary_pay_is_what_the_belief_is_about():
+    asked = asked_payment(["Is the bonus from my second job taxed at a higher rate?"], "", "")
+    assert asked.kinds == {"bonus"}
+
+
 def test_a_belief_set_out_in_the_story_is_what_its_question_is_about():
     story = "My overtime gets taxed at a higher rate than my normal hours. Can someone explain?"
     asked = asked_payment(["Can someone explain?"], story, story)
