@@ -258,7 +258,28 @@ def _period_and_end(text: str, start: int, end: int) -> tuple[str, bool, int]:
         name = ("weekly" if "week" in word else "fortnightly" if "fortnight" in word else "monthly" if "month" in word
                 else "annual")
         return name, True, end + m.end()
+    # A tax figure's period after the words that say it came off ("$420 PAYE a fortnight", "$185 of tax
+    # is taken off every week"): the period the tax was taken in.
+    m = TAKEN_THEN_PERIOD.match(after)
+    if m:
+        period = FREQ_AFTER.match(after[m.end():])
+        if period and not period.group("hourly"):
+            return next(n for n, _ in _FREQ_AFTER if period.group(n)), True, end + m.end() + period.end()
     return "annual", False, end
+
+
+def period_opening_its_sentence(text: str, start: int) -> str | None:
+    """The period a sentence opens with when no other figure comes before the amount at `start` ("Over
+    the year my employer deducted $17,000", "Each week $185 comes off"): the period it was taken in."""
+    head = text[max(text.rfind(c, 0, start) for c in ".?!") + 1:start]
+    m = FREQ_AFTER.match(head)
+    if m is None or m.group("hourly") or re.search(r"[$\d]", head):
+        return None
+    return next(n for n, _ in _FREQ_AFTER if m.group(n))
+
+
+# The words after a figure that say it was taken off a pay, with any auxiliary between them.
+TAKEN_THEN_PERIOD = re.compile(r"^(?:\s*(?:" + alternatives("deduction_words") + r")(?:\s+(?:is|was|are|were|gets?|got|being|been)\b)?){1,2}", re.I)
 
 
 # "$60k salary", "$20k profit", "$5,000 of interest": the noun right after an amount says what it is.

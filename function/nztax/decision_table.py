@@ -20,6 +20,7 @@ from typing import Callable
 
 
 from nztax.cue_words import cue, exact_capitals
+from nztax.figure_check import check_agreed
 from nztax.frame import EXAMPLE_OWNER, FrameAmount, QuestionFrame, Trace
 from nztax.left_out import left_out
 from nztax.slots import INCOME_LIKE_ROLES, Money, Slots
@@ -438,7 +439,7 @@ def facts_of(decision, frame: QuestionFrame, settings, asked_alone: Callable[[],
                  inputs_certain=not uncertain_inputs(inputs, settings.frame_certain_bar), recoverable=recoverable,
                  inputs_owned=not others_figures(inputs, frame, settings.frame_certain_bar),
                  inputs_taken=not not_taken(decision, frame, settings.frame_kind_bar, bar),
-                 stated=bool(frame.stated()), asks=frame.asks_each, answers_ask=bool(kinds & set(frame.asks_surely(bar))),
+                 stated=bool(frame.stated()), asks=frame.asks_each, answers_ask=bool(kinds & set(frame.asks_surely(bar))) or "check" in kinds and check_agreed(decision, frame.to_json()),
                  asks_figure=frame.asks_figure, story=frame.story, lead_fits=lead_fits(decision, frame, asked_alone),
                  rule_worked=decision.action == "fact" and bool(decision.rule_results or decision.calls),
                  several_figures=len({a.value for a in frame.amounts if a.period is not None}) > 1,

@@ -7,17 +7,14 @@ in the period the question asked about. `say.py` re-exports these names.
 
 from __future__ import annotations
 
-import re
 from decimal import Decimal
 
-from nztax import composer
+from nztax import composer, figure_check
 from nztax.calculators.paye import PRIMARY_CODES
 from nztax.composer import money, pct, section_or_none
 from nztax.contract import AskResult, Citation, ToolCall
-from nztax.cue_words import alternatives
 from nztax.decide import LOAN_DEDUCTION_ASKED, Decision, base_code
 from nztax.rules import PAY_FREQUENCIES, RuleBook
-from nztax.slots import ASKS_IF_RIGHT
 from nztax.tool_working import describe_tool_result
 
 PERIOD_WORDS = {"weekly": "week", "fortnightly": "fortnight", "four_weekly": "four weeks", "monthly": "month",
@@ -267,38 +264,6 @@ def _difference(results: list[tuple[str, dict, dict]], decision: Decision | None
     return " ".join(sentences) or None
 
 
-LEAD_FIGURE = re.compile(r"\*\*\$(?P<v>[\d,]+(?:\.\d+)?)")
-
-
-# The words just before a lead figure that name it a tax ("PAYE is **$1,203.75**").
-TAX_BEFORE = re.compile(r"\b(?:" + alternatives("tax_named") + r")\b[^*]{0,45}$", re.I)
-
-
-def _stated_as_tax(decision: Decision, claimed) -> bool:
-    """The frame reads the quoted figure as tax taken, a bill or a refund: it is checked against a tax
-    figure, never a take-home pay that happens to lie near it."""
-    frame = (decision.trace.frame if getattr(decision, "trace", None) is not None else None) or {}
-    return any(a.get("start") == claimed.start and a.get("kind") in ("tax_withheld", "bill", "refund")
-               for a in frame.get("amounts", []))
-
-
-def _verdict(decision: Decision, lead: str) -> str | None:
-    """A figure they ask us to check ("I worked out my levy as $742.05. Correct?") answered first:
-    yes when the calculation's own figure is the same, to the cent; otherwise what it comes to."""
-    checks = ASKS_IF_RIGHT.search(decision.asked or "")
-    claimed = next((a for a in decision.slots.amounts if a.role == "claimed" or checks and a.role == "deduction"), None)
-    figures = [Decimal(m.group("v").replace(",", "")) for m in LEAD_FIGURE.finditer(lead)
-               if claimed is None or not _stated_as_tax(decision, claimed) or TAX_BEFORE.search(lead[max(0, m.start() - 60):m.start()])]
-    if claimed is None or not figures:
-        return None
-    ours = min(figures, key=lambda f: abs(f - claimed.value))  # the lead's figure of the same kind
-    if not (claimed.value / 2 <= ours <= claimed.value * 2):
-        return None  # the sum worked out is not the figure they quoted (a credit against a take-home)
-    if abs(ours - claimed.value) < Decimal("0.01"):
-        return f"Yes, {money(claimed.value)} is right."
-    return f"Not quite: it comes to {money(ours)}, not {money(claimed.value)}."
-
-
 def together_total(results: list[tuple[str, dict, dict]]) -> Decimal | None:
     """Income tax and the ACC earners' levy on the same income ("and the levy on top of that?"):
     what the two come to together, or None."""
@@ -350,7 +315,7 @@ def calculation(decision: Decision, results: list[tuple[str, dict, dict]], rules
     if both is not None:
         # Two jobs' pay asked together: what reaches them from both.
         leads.append(f"From the jobs together you take home **{money(both[0])}** {_per(both[1])}.")
-    verdict = _verdict(decision, leads[0] if leads else "")
+    verdict = figure_check.verdict(decision, leads[0] if leads else "", results, together)
     body = [" ".join(([verdict] if verdict else []) + leads)] if leads else []
     year_rules = rules.years.get(decision.tax_year)
     if year_rules is not None and decision.intent is not None and decision.intent.tool == "calculate_student_loan_repayment" \

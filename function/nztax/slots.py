@@ -35,6 +35,7 @@ from nztax import rules as nztax_rules
 from nztax.rules import PAY_FREQUENCIES, RuleBook, current_tax_year, tax_year_for
 from nztax.text_cleaning import UNIT_WORDS, clean_text, words_to_number
 from nztax.amount_grammar import (AMOUNT, EVERY_PAY_WORDS, MONTH_NAMES, Money, PERIODS_PER_YEAR, _value, asked_and_paid,
+                                  period_opening_its_sentence,
                                   asked_period, given_for_one_amount, money_value)
 from nztax.amount_roles import (ALSO_WORK, ASKS_IF_RIGHT, BARE_NUMBER_QUESTIONED, EMPLOYER_PUTS_IN,
                                 HOUSEHOLD_QUESTIONED, ONE_OF_THEM_PICKED, OTHER_INCOME_ROLES, PAYSLIP_SAYS,
@@ -192,6 +193,9 @@ def read_slots(text: str, rules: RuleBook | None = None, current: str | None = N
     # A bare number that is a stated amount in thousands says that amount again.
     thousands = {a.value for a in amounts if not a.questioned}
     amounts = [a for a in amounts if not (a.questioned and a.questioned.endswith(BARE_NUMBER_QUESTIONED) and a.value * 1000 in thousands)]
+    # Tax taken off in a period its sentence opens with was taken in that period.
+    amounts = [replace(a, period=opening, period_stated=True) if a.role == "deduction" and not a.period_stated
+               and (opening := period_opening_its_sentence(text, a.start)) else a for a in amounts]
     slots = Slots(amounts=amounts)
     ym = HOURS_A_YEAR.search(text)
     hm = HOURS.search(text) or HOURS_LABELLED.search(text)
@@ -207,9 +211,10 @@ def read_slots(text: str, rules: RuleBook | None = None, current: str | None = N
         # "40.00 hrs @ 29.80 … Gross 1,192.00": the rate and the week's gross it makes are one pay.
         slots.amounts = amounts = [a for a in amounts if not (a.period == "hourly" and a.value * slots.hours_per_week in weekly)]
     slots.asked_period, slots.paid_every = asked_and_paid(text, amounts)
-    claimed = next((a for a in amounts if a.role == "claimed" and a.period_stated), None)
+    # The period of a figure to check (a claimed one, or tax said to come off in a stated period) is the one checked.
+    claimed = next((a for a in amounts if a.role in ("claimed", "deduction") and a.period_stated), None)
     if slots.asked_period is None and claimed is not None:
-        slots.asked_period = claimed.period  # the period of the figure to check is the one checked
+        slots.asked_period = claimed.period
     slots.tax_code = find_tax_code(text)
     if NO_STUDENT_LOAN.search(text):
         slots.student_loan = False
