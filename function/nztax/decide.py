@@ -33,6 +33,7 @@ from nztax.calculation_plan import LOAN_DEDUCTION_ASKED
 from nztax.calculator_calls import base_code
 from nztax.clarify_checks import after_retrieval
 from nztax.cue_words import alternatives
+from nztax.figure_check import add_the_levy
 from nztax.question_turns import (ASKS, final_question, is_follow_up, merge_follow_up, question_parts, question_slots,
                                   understood_text)
 from nztax.reading_switches import Reading
@@ -112,6 +113,18 @@ class Decision:
 def decide(question: str, classification: Classification | None, rules: RuleBook, *,
            history: list[dict] | None = None, tax_year: str | None = None, slots: Slots | None = None,
            also: list[IntentSpec] | None = None, components: list[IntentSpec] | None = None) -> Decision:
+    """The one action for a question (`_decided`); a sum beside a year's tax taken off a salary works
+    out what that tax holds (figure_check.add_the_levy), however the sum was planned."""
+    d = _decided(question, classification, rules, history=history, tax_year=tax_year, slots=slots, also=also,
+                 components=components)
+    if d.action == "calculate":
+        add_the_levy(d)
+    return d
+
+
+def _decided(question: str, classification: Classification | None, rules: RuleBook, *,
+             history: list[dict] | None = None, tax_year: str | None = None, slots: Slots | None = None,
+             also: list[IntentSpec] | None = None, components: list[IntentSpec] | None = None) -> Decision:
     """The one action for a question, as a pipeline: the year and slots; a pay question's own plan;
     the reading weighed (WEIGHING_STEPS); a rule, topic or way out answered as the reading does; a
     calculation's steps (SUM_STEPS); the two readings weighed when unsure; else the sum planned."""

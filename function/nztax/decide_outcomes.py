@@ -19,7 +19,6 @@ from nztax.calculator_calls import _clarify
 from nztax.clarify_checks import (OWN_AMOUNT, PER_PAY_ASKED, THRESHOLD_ASKED, _asks_own_figure, _asks_own_rate,
                                   _own_figure_with_nothing, _states_own_figures)
 from nztax.cue_words import alternatives
-from nztax.figure_check import add_the_levy
 from nztax.settings import get_settings
 from nztax.slots import HELD_PAST_BRIGHT_LINE, PROPERTY_HELD_UNKNOWN
 from nztax.sum_inputs import me_code_open
@@ -175,8 +174,6 @@ def calculation(d: Decision, r: Reading, components: list[IntentSpec], also: lis
         return d
     _second_question(d, r, also)
     _loan_deduction_first(d, intent, slots)
-    if d.action == "calculate":
-        add_the_levy(d)
     return d
 
 

@@ -66,17 +66,17 @@ def add_the_levy(decision) -> None:
     together), not one pay's PAYE the question did not ask for nor income tax alone."""
     taken = [a for a in decision.slots.amounts if a.role == "deduction" and a.period not in PAY_FREQUENCIES]
     names = [name for name, _ in decision.calls]
-    if not taken or names not in (["calculate_income_tax"], ["calculate_paye"]):
+    if not taken or set(names) - {"calculate_income_tax", "calculate_paye"} or len(set(names)) != len(names):
         return
-    args = decision.calls[0][1]
-    if names == ["calculate_paye"]:
-        income = decision.slots.income_amount()
-        if (not (taken[0].period_stated and income is not None and income.period == "annual" and args.get("tax_code") == "M")
-                or decision.slots.kiwisaver or decision.slots.student_loan):
-            return  # (a year's tax beside a salary on the main code only; a pay's other deductions are not tax)
+    if "calculate_paye" in names:
+        income, code = decision.slots.income_amount(), decision.calls[names.index("calculate_paye")][1].get("tax_code")
+        if (not (taken[0].period_stated and income is not None and income.period == "annual" and code == "M")
+                or decision.slots.asked_period is not None or decision.slots.kiwisaver or decision.slots.student_loan):
+            return  # (a year's tax beside a salary on the main code only, no pay asked; a pay's other deductions are not tax)
+        # One pay's PAYE at a period nobody named answers nothing asked: the year's income tax instead.
         decision.assumptions[:] = [a for a in decision.assumptions if not a.endswith("equal pays a year")]
-        args = {"taxable_income": float(income.value), "tax_year": args.get("tax_year")}
-        decision.calls[:] = [("calculate_income_tax", args)]
+        decision.calls[:] = [("calculate_income_tax", {"taxable_income": float(income.value), "tax_year": decision.calls[0][1].get("tax_year")})]
+    args = decision.calls[0][1]
     if args.get("other_income"):
         return  # (other income is no liable earnings for the levy)
     decision.calls.append(("calculate_acc_levy", {"annual_income": args["taxable_income"], "tax_year": args.get("tax_year")}))
@@ -103,6 +103,9 @@ def verdict(decision, lead: str, results: list[tuple[str, dict, dict]], together
     income = decision.slots.income_amount()
     if figure.period_stated and income is not None and income.period in PAY_FREQUENCIES and income.period != figure.period:
         return None  # paid in one period and taxed in another: which pay the tax came off is not certain
+    # (A figure of the same stated period is like ours however far apart; otherwise, one far from ours
+    # may be another sum altogether.)
+    alike = figure.period_stated
     if taxed and together is not None:
         ours, holds = together, " (income tax and the ACC earners' levy for the year)"
     elif figure.role == "deduction" and period == "annual":
@@ -115,9 +118,9 @@ def verdict(decision, lead: str, results: list[tuple[str, dict, dict]], together
         ours = min(figures, key=lambda f: abs(f - figure.value))  # the lead's figure of the same kind
         paye = taxed and period in PAY_FREQUENCIES
         holds = " (PAYE holds income tax and the ACC earners' levy)" if paye else ""
-        # (Without the same stated period, a figure far from ours may be another sum altogether.)
-        if not (figure.value / 2 <= ours <= figure.value * 2) and not (paye and figure.period_stated):
-            return None
+        alike = alike and paye
+    if not alike and not (figure.value / 2 <= ours <= figure.value * 2):
+        return None
     if abs(ours - figure.value) < Decimal("0.01"):
         return f"Yes, {money(figure.value)} is right."
     said = f"Not quite: it comes to {money(ours)}{holds}, not {money(figure.value)}."

@@ -212,7 +212,9 @@ def read_slots(text: str, rules: RuleBook | None = None, current: str | None = N
         slots.amounts = amounts = [a for a in amounts if not (a.period == "hourly" and a.value * slots.hours_per_week in weekly)]
     slots.asked_period, slots.paid_every = asked_and_paid(text, amounts)
     # The period of a figure to check (a claimed one, or tax said to come off in a stated period) is the one checked.
-    claimed = next((a for a in amounts if a.role in ("claimed", "deduction") and a.period_stated), None)
+    # (A year's tax taken asks no year: a year's sum and one pay's both answer it, figure_check.add_the_levy.)
+    claimed = next((a for a in amounts if (a.role == "claimed" or a.role == "deduction" and a.period in PAY_FREQUENCIES)
+                    and a.period_stated), None)
     if slots.asked_period is None and claimed is not None:
         slots.asked_period = claimed.period
     slots.tax_code = find_tax_code(text)

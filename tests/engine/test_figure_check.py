@@ -51,6 +51,17 @@ def test_a_weeks_pay_and_a_weeks_tax_match_irds_table(engine):
     assert out["answer"].startswith("Yes, $171.50 is right.")
 
 
+def test_a_salarys_weekly_tax_matches_irds_table(engine):
+    # $52,000 a year is $1,000 a week: IR340's $171.50 on M.
+    out = _answer(engine, "I'm on $52,000 a year and $171.50 tax comes out each week. Is that correct?")
+    assert out["answer"].startswith("Yes, $171.50 is right.")
+
+
+def test_a_figure_of_no_stated_period_far_from_the_years_tax_gets_no_verdict(engine):
+    # $171.50 with no period beside $52,000: not the year's $8,918 (8,008 + 910) told "Not quite".
+    assert _verdict(_answer(engine, "I'm on $52,000 a year and $171.50 tax came out. Is that correct?")) is None
+
+
 def test_a_payslip_figure_far_above_paye_names_what_else_it_may_hold(engine):
     out = _answer(engine, "I earn $65,000 a year on tax code M. My payslip shows $1,020 PAYE a fortnight. Is that right?")
     first = out["answer"].split("\n\n")[0]
@@ -71,6 +82,7 @@ def test_no_verdict_on_a_figure_not_like_the_engines(engine, question):
 @pytest.mark.parametrize("text,period", [("My payslip shows $1,020 PAYE a fortnight.", "fortnightly"),
                                          ("$185 of tax is taken off every week.", "weekly"),
                                          ("$733 PAYE comes off each month.", "monthly"),
+                                         ("$171.50 tax comes out each week.", "weekly"),
                                          ("Over the year my employer deducted $17,000 in PAYE.", "annual")])
 def test_the_period_tax_was_taken_in_is_read_after_its_words_or_from_its_sentences_opening(text, period):
     taken = read_slots(text).amounts[0]
