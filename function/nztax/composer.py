@@ -413,7 +413,7 @@ def describe_tool_result(name: str, args: dict, result: dict) -> tuple[list[str]
 
 
 # ---------------------------------------------------------------------------------------------
-# Rules summaries per topic, and passages as quotable units (say.py picks from them)
+# Rules summaries per topic
 
 
 def section_or_none(rules: TaxYearRules, name: str):
@@ -543,58 +543,3 @@ def topic_lines(topic: str, rules: TaxYearRules) -> list[str]:
                 f"earners' levy ({pct(acc.rate)} in {y}). To see the figures for a pay, ask with your pay and how "
                 "often you're paid, or use the PAYE calculator."]
     return []
-
-
-def _plain(line: str) -> str:
-    """A markdown line as plain text: no list marker, emphasis, inline code or link syntax."""
-    line = re.sub(r"\[([^\]]+)\]\([^)]*\)", r"\1", line)
-    line = re.sub(r"(\*\*|__|`)", "", line)
-    return re.sub(r"^\s*(?:[-*+]|\d+\.)\s+", "", line).strip()
-
-
-LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+\.)\s+")
-
-
-def units(passage_text: str) -> list[str]:
-    """A passage as quotable units: prose sentences, and each list with the sentence introducing it.
-
-    Lines of one paragraph are joined first (PDF text is hard-wrapped mid-sentence). A list is
-    never quoted item by item: "These count:" + one item of a list would say something the page
-    does not ("employer contributions" count when the page lists them under "do not count").
-    """
-    lines = passage_text.split("\n")
-    if lines and " > " in lines[0] and len(lines[0]) < 200:
-        lines = lines[1:]  # "Page title > Section" header of a chunk
-    blocks: list[tuple[str, list[str]]] = []  # ("prose" | "list", lines)
-    for line in lines:
-        if not line.strip() or line.lstrip().startswith(("|", "#")):
-            blocks.append(("break", []))
-            continue
-        kind = "list" if LIST_ITEM.match(line) else "prose"
-        if blocks and blocks[-1][0] == kind:
-            blocks[-1][1].append(line)
-        else:
-            blocks.append((kind, [line]))
-    units: list[str] = []
-    pending_intro: str | None = None  # a prose sentence ending in ":" waits for its list
-    for kind, block in blocks:
-        if kind == "break":
-            continue
-        if kind == "list":
-            items = [_plain(ln).rstrip(".;,") for ln in block if _plain(ln)]
-            if items:
-                joined = "; ".join(items) + "."
-                units.append(f"{pending_intro} {joined}" if pending_intro else joined)
-            pending_intro = None
-            continue
-        if pending_intro:
-            units.append(pending_intro)  # an intro whose list never came: keep it as a sentence
-            pending_intro = None
-        paragraph = " ".join(_plain(ln) for ln in block)
-        sentences = [s.strip() for s in re.split(r"(?<=[.!?])\s+", paragraph) if s.strip()]
-        if sentences and sentences[-1].endswith(":"):
-            pending_intro = sentences.pop()
-        units += sentences
-    if pending_intro:
-        units.append(pending_intro)
-    return [u for u in units if len(u) > 20 and not u.endswith(":")]

@@ -8,7 +8,7 @@ sentence that answers it better, with its passage (the lead then follows in a pa
 An intent's lead answers the intent's central question ("What are the tax rates?"); a question the
 classifier puts under the same intent can ask something else ("At what income does the 30% rate
 start?", "When is tax to pay due with a tax agent?"). So the lead's sentences and the passages'
-sentences are scored together against the question by the same scorer (`say.scored_sentences`:
+sentences are scored together against the question by the same scorer (`passage_sentences.scored_sentences`:
 word overlap weighted by rarity, a bonus for the better-ranked passages and for a figure when one is
 asked for); the lead's sentences score as the first passage does. The lead opens unless a passage
 sentence beats its best sentence by more than `settings.lead_yield` and covers at least
@@ -61,7 +61,7 @@ from typing import Any, Callable
 from nztax.opening_fit import aspects_asked, covers, may_open, other_subject, says_aspect
 from nztax.sentences import sentences
 from nztax.query_expansion import canonical_terms
-from nztax.say import GENERIC_WORDS, MIN_SENTENCE_COVERAGE, QUESTION_AMOUNT, passage_candidates, scored_sentences
+from nztax.passage_sentences import GENERIC_WORDS, MIN_SENTENCE_COVERAGE, QUESTION_AMOUNT, passage_candidates, scored_sentences
 from nztax.understand import words
 
 YES_NO = re.compile(r"^(?:Yes|No)\.$")

@@ -7,16 +7,13 @@ In: a `Decision` (decide.py), calculator results, retrieved passages, the rule b
   about; then the calculator's working (say_calc.py, tool_working.py).
 - fact: the catalogue's lead sentence with its {placeholders} filled from the year's rules data;
   then the rules summary, then the passage sentences that best support it.
-- topic: the retrieved sentences that best answer the question (sentence-level scoring against the
+- topic: the retrieved sentences that best answer the question (passage_sentences.py scores them against the
   question), each cited; "not in my sources" when none does.
 - clarify, decline, refuse: fixed copy (composer).
 """
 
 from __future__ import annotations
 
-import math
-import re
-from collections import Counter
 from typing import Any
 
 from nztax import composer
@@ -25,12 +22,11 @@ from nztax.composer import money, pct, section_or_none
 from nztax.contract import AskResult, Citation, ToolCall, cite_mark
 from nztax.decide import Decision
 from nztax.rules import RuleBook, TaxYearRules
-from nztax.years import names_a_later_year
-from nztax.query_expansion import canonical_terms
 from nztax.say_rows import band_named, rows_named
 from nztax.sentences import sentences
 from nztax.topic_lead import reconsidered, story_lead
 from nztax.topic_aspect import CANDIDATES, answers_none, saying_first
+from nztax.passage_sentences import best_scored, best_sentences
 from nztax.opening_fit import (covers, definition_denied, may_open, off_question, other_subject, situations_named,
                                with_what_it_leans_on)
 # Calculation answers live in say_calc; their names stay importable from here.
@@ -44,16 +40,6 @@ from nztax.say_family import family_values, wff_sum
 # Sentences quoted under a fact or topic answer.
 LEAD_SENTENCES = 4
 SUPPORT_SENTENCES = 2
-# A sentence must share at least this share of the question's words to answer it on its own.
-MIN_SENTENCE_COVERAGE = 0.2
-# Words every tax passage shares with every tax question (as `words` stems them: "taxes" is "taxe").
-GENERIC_WORDS = frozenset({"tax", "taxe", "taxed", "taxable", "ird", "inland", "revenue", "income", "pay", "paid", "nz"})
-QUESTION_AMOUNT = re.compile(r"\$\s?\d[\d,.]*\s?k?\b|\b\d{1,3}(?:,\d{3})+(?:\.\d+)?\b|\b\d+(?:\.\d+)?\s?k\b", re.I)
-# Added to a sentence's score by the rank of its passage (first, second, third …).
-RANK_BONUS = (0.2, 0.1, 0.05)
-# Added to a sentence holding a figure when the question asks for one ("how long", "threshold").
-FIGURE_BONUS = 0.1
-FIGURE_MIN_COVERAGE = 0.3
 
 
 # ---------------------------------------------------------------------------------------------
@@ -153,138 +139,7 @@ def fill(template: str, values: dict[str, str]) -> str | None:
 
 
 # ---------------------------------------------------------------------------------------------
-# Sentences from passages
-
-
-LEGAL_NUMBERING = re.compile(r"^\(\w{1,4}\)\s+")  # "(1) The family tax credit …" from legislation
-
-
-def _sentences(hit) -> list[str]:
-    return [LEGAL_NUMBERING.sub("", s) for s in composer.units(hit.text) if 25 <= len(s) <= 600]
-
-
-YEAR_RANGE = re.compile(r"\b(20\d{2})\s?[-–/]\s?(\d{2})\b")
-ASKS_FOR_A_FIGURE = re.compile(r"\bhow (much|long|many)\b|\bthreshold|\blimit|\brate\b|\bwhat'?s the\b|\bwhen\b|\bdue\b", re.I)
-
-
-def _other_year(sentence: str, tax_year: str | None) -> bool:
-    """True when the sentence is about tax years and none of them is the one asked about."""
-    years = {f"{a}-{b}" for a, b in YEAR_RANGE.findall(sentence)}
-    return bool(years) and tax_year is not None and tax_year not in years
-
-
-FIGURE = re.compile(r"\$\d|\d%")  # a dollar amount or a rate in a sentence
-
-
-def _several_years(sentence: str) -> bool:
-    """Figures for several tax years in one sentence ("1.6% in 2024-25, 1.67% in 2025-26"): for a
-    question about one earlier year, the others' figures read as its answer."""
-    return len(set(YEAR_RANGE.findall(sentence))) > 1 and bool(FIGURE.search(sentence))
-
-
-def _undated_figure(sentence: str, tax_year: str | None) -> bool:
-    """A figure in a sentence that does not say its year: the sources describe today's rules, so for
-    an earlier year such a figure may be another year's."""
-    return bool(FIGURE.search(sentence)) and (tax_year is None or tax_year not in sentence)
-
-
-def best_sentences(question: str, hits: list, limit: int, extra_words: set[str] | None = None, tax_year: str | None = None,
-                   past_year: bool = False, subject_of: str | None = None) -> list[tuple[str, Any]]:
-    """The passage sentences that best answer the question: word overlap weighted by how rare each
-    word is among the candidates, a bonus for the better-ranked passages (retrieval already read the
-    whole question) and for a figure when one is asked for; sentences about another tax year are
-    left out (given a question `subject_of`, so are those about another subject), and at most two per passage."""
-    return [(s, hit) for _, s, hit in best_scored(question, hits, limit, extra_words, tax_year, past_year, subject_of)]
-
-
-def best_scored(question: str, hits: list, limit: int, extra_words: set[str] | None = None, tax_year: str | None = None,
-                past_year: bool = False, subject_of: str | None = None) -> list[tuple[float, str, Any]]:
-    """best_sentences as (score, sentence, passage)."""
-    candidates = [c for c in passage_candidates(hits, tax_year, past_year) if not (subject_of and other_subject(subject_of, *c[:2]))]
-    chosen, per_hit = [], Counter()
-    for score, coverage, s, hit in scored_sentences(question, candidates, extra_words):
-        if coverage < MIN_SENTENCE_COVERAGE or per_hit[hit.parent_id] >= 2 or past_year and names_a_later_year(s, tax_year):
-            continue  # (a sentence dated after an earlier year asked states a later year's rule or date)
-        chosen.append((score, s, hit))
-        per_hit[hit.parent_id] += 1
-        if len(chosen) >= limit:
-            break
-    return chosen
-
-
-def passage_candidates(hits: list, tax_year: str | None, past_year: bool) -> list[tuple[str, Any, int]]:
-    """(sentence, passage, rank) for every sentence of the passages that may be quoted for the year asked."""
-    return [(s, hit, rank) for rank, hit in enumerate(hits) for s in _sentences(hit)
-            if not _other_year(s, tax_year) and not (past_year and (_undated_figure(s, tax_year) or _several_years(s)))]
-
-
-def scored_sentences(question: str, candidates: list[tuple[str, Any, int]], extra_words: set[str] | None = None,
-                     shared_only: bool = False) -> list[tuple[float, float, str, Any]]:
-    """Candidates (sentence, source, rank) scored against the question, best first, as (score,
-    coverage, sentence, source); a sentence sharing only the words every tax text has is left out."""
-    # (The question's own amounts are not words a passage shares with it: "$40,000 profit" is no "40";
-    # a year or a rate still is.)
-    plain = QUESTION_AMOUNT.sub(" ", question)
-    # IRD's own term for a word the question uses ("bitcoin" -> "crypto-asset") is a word to share too.
-    wanted = words(plain) | words(" ".join(canonical_terms(plain))) | (extra_words or set())
-    wanted &= set().union(*(words(s) for s, _, _ in candidates)) if shared_only else wanted  # (a story's others: its background)
-    if not wanted or not candidates:
-        return []
-    shared_of = [words(s) & wanted for s, _, _ in candidates]  # (read once: counted here, weighed below)
-    frequency = Counter(w for shared in shared_of for w in shared)
-    n = len(candidates)
-    wants_figure = bool(ASKS_FOR_A_FIGURE.search(question))
-    scored = []
-    # A word no candidate has counts as if every one had it: it tells the sentences apart no more
-    # than a common word does ("bought", "later" beside "crypto-asset"). (Summed in word order: a
-    # set's order follows the process's hash seed, and float sums in another order can break a tie
-    # between two sentences differently from run to run.)
-    total = sum(math.log(1 + n / (frequency[w] or n)) for w in sorted(wanted))
-
-    def covered(shared: set[str]) -> float:
-        if not shared - GENERIC_WORDS:
-            return 0.0  # ("taxed" alone is no answer to how staking rewards are taxed)
-        return sum(math.log(1 + n / frequency[w]) for w in sorted(shared)) / total if total else 0.0
-
-    for i, (s, source, rank) in enumerate(candidates):
-        # A list counts by its item that answers best, not by the words of all its items together;
-        # that item is put first (a list's items are alike under its intro).
-        parts = list_items(s)
-        if parts:
-            covers = [covered(words(head + item) & wanted) for head, item in parts]
-            k = max(range(len(parts)), key=lambda k: (covers[k], -k))
-            coverage = covers[k]
-            if k:
-                items = [item for _, item in parts]
-                s = parts[0][0] + "; ".join([items[k]] + items[:k] + items[k + 1:]) + "."
-        else:
-            coverage = covered(shared_of[i])
-        if coverage <= 0.0:
-            continue
-        bonus = RANK_BONUS[rank] if rank < len(RANK_BONUS) else 0.0
-        if wants_figure and re.search(r"\d", s) and coverage >= FIGURE_MIN_COVERAGE:
-            bonus += FIGURE_BONUS
-        scored.append((coverage + bonus, coverage, i, s, source))
-    scored.sort(key=lambda x: (-x[0], x[2]))
-    return [(score, coverage, s, source) for score, coverage, _, s, source in scored]
-
-
-LIST_ITEM_START = re.compile(r"^[A-Z0-9$]")
-
-
-def list_items(sentence: str) -> list[tuple[str, str]]:
-    """A quoted list (composer.units: "Intro: item; Item; Item.") as (intro, item) pairs, the intro
-    with its ": " and every item without its end; [] for a sentence that is not a list (one whose
-    parts after "; " do not each start as an item does, with a capital or a figure)."""
-    head, colon, rest = sentence.partition(": ")
-    if not colon or "; " in head:
-        head, rest = "", sentence
-    else:
-        head += ": "
-    items = rest.rstrip(".").split("; ")
-    if len(items) < 2 or not all(LIST_ITEM_START.match(item) for item in items[1:]):
-        return []
-    return [(head, item) for item in items]
+# Passage sentences as quoted evidence (passage_sentences.py picks them)
 
 
 def _evidence(chosen: list[tuple[str, Any]], numbers: dict[str, int]) -> tuple[list[str], list[Citation]]:

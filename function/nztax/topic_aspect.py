@@ -2,7 +2,7 @@
 happens, how long, when (`aspects` in data/opening_fit.yaml, as the fact answer's lead choice reads them).
 
 In: the asking text (a story's asking sentences, or the question as asked), candidates as (word
-score, sentence, passage) best first (say.best_scored). Out: `saying_first`: the candidates with the
+score, sentence, passage) best first (passage_sentences.best_scored). Out: `saying_first`: the candidates with the
 best that says the aspect asked first; `answers_none`: whether an opening leaves every asking sentence
 unanswered (each asks an aspect it does not say).
 

@@ -3,7 +3,7 @@
 In: the post, its asking sentences, the retrieved passages (best first), the year asked and, for
 `reconsidered`, the opening say.topic chose. Out: (sentence, passage) pairs.
 
-- `story_lead`: a sentence must cover `say.MIN_SENTENCE_COVERAGE` of the question's words to answer
+- `story_lead`: a sentence must cover `passage_sentences.MIN_SENTENCE_COVERAGE` of the question's words to answer
   it. A long post's words are mostly its story (the amounts' context, the poster's plans), words no
   passage uses, and a short asking sentence that refers back ("Is my understanding correct?") shares
   too few with any; so a post whose passages plainly hold its topic was answered "I couldn't find
@@ -24,14 +24,13 @@ In: the post, its asking sentences, the retrieved passages (best first), the yea
 from __future__ import annotations
 
 from nztax.amount_conditions import contradicted, met
+from nztax.passage_sentences import MIN_SENTENCE_COVERAGE, RANK_BONUS, passage_candidates, scored_sentences
 from nztax.opening_fit import (definition_denied, may_open, only_by_heading, other_subject, situations_asked,
                                situations_named, worked_example)
 
 
 def story_lead(post: str, hits: list, tax_year: str | None, past_year: bool,
                notes: list | None = None) -> list[tuple[str, object]]:
-    from nztax.say import MIN_SENTENCE_COVERAGE, passage_candidates, scored_sentences  # (say calls this: no cycle at import)
-
     scored = scored_sentences(post, passage_candidates(hits[:1], tax_year, past_year), shared_only=True)
     best = next((s for _, coverage, s, _ in scored if coverage >= MIN_SENTENCE_COVERAGE), "")
     if notes is not None and (why := contradicted(post, best)):
@@ -43,8 +42,6 @@ def story_lead(post: str, hits: list, tax_year: str | None, past_year: bool,
 
 def reconsidered(post: str, asking: list[str], opening: tuple[str, object], hits: list, tax_year: str | None,
                  past_year: bool) -> tuple[str, object]:
-    from nztax.say import RANK_BONUS, passage_candidates, scored_sentences
-
     headed = only_by_heading(situations_asked(asking, post), *opening)
     if not headed and not definition_denied(post, opening[0]) and not contradicted(post, opening[0]):
         return opening

@@ -63,7 +63,7 @@ def test_passages_for_the_question_alone_are_fetched_only_when_the_lead_covers_t
 
 
 def test_a_list_counts_by_its_item_that_answers_and_puts_it_first():
-    from nztax.say import best_sentences, list_items
+    from nztax.passage_sentences import best_sentences, list_items
 
     listed = ("You can: apply for a special deduction rate for your second job; Ask your employer for a tax code change; "
               "Apply for an exemption if you are a full-time student earning under the threshold.")
@@ -207,7 +207,7 @@ def test_a_topic_answer_on_crypto_never_opens_with_the_share_rule_its_words_fit_
 def test_a_sentence_dated_after_an_earlier_year_is_not_its_answer():
     """Tax for 2007-08 was due in 2009; a sentence giving 2027's due date is a later year's, while
     the date the rule started (2007) and the year after the year's end (2009) are that year's own."""
-    from nztax.say import best_sentences
+    from nztax.passage_sentences import best_sentences
     from nztax.years import names_a_later_year
 
     assert names_a_later_year("Tax to pay is due on 7 February 2027.", "2007-08")

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from nztax.composer import units
+from nztax.passage_sentences import units
 
 
 def ask(engine, question, history=None):
@@ -431,7 +431,7 @@ def test_a_month_and_year_sets_the_tax_year(engine):
 
 
 def test_an_earlier_years_answer_leaves_out_other_years_figures():
-    from nztax.say import _several_years
+    from nztax.passage_sentences import _several_years
     assert _several_years("The rate rose from 1.6% in 2024-25 to 1.67% in 2025-26.")
     assert not _several_years("The rate for 2024-25 is 1.6%.")
 

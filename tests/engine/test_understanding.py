@@ -245,7 +245,7 @@ def test_a_dated_pay_is_worked_out_with_that_days_rates():
 def test_an_earlier_years_answer_quotes_no_undated_figures():
     from types import SimpleNamespace
 
-    from nztax.say import best_sentences
+    from nztax.passage_sentences import best_sentences
 
     hit = SimpleNamespace(text="The repayment threshold is $24,128 a year. Repayments are deducted from each pay.",
                           parent_id="p", title="t", url="u", section="")
@@ -257,7 +257,7 @@ def test_an_earlier_years_answer_quotes_no_undated_figures():
 def test_a_long_question_still_finds_the_sentence_that_answers_it():
     from types import SimpleNamespace
 
-    from nztax.say import best_sentences
+    from nztax.passage_sentences import best_sentences
 
     crypto = SimpleNamespace(text="A gain when you sell or exchange a crypto-asset you bought to sell is income. "
                                   "Keep records of each acquisition and disposal.", parent_id="c", title="c", url="c", section="")
