@@ -25,6 +25,7 @@ from nztax.rules import RuleBook, TaxYearRules
 from nztax.say_rows import band_named, rows_named
 from nztax.sentences import sentences
 from nztax.topic_lead import reconsidered, story_lead
+from nztax.topic_summary import topic_lines
 from nztax.topic_aspect import CANDIDATES, answers_none, saying_first
 from nztax.passage_sentences import best_scored, best_sentences
 from nztax.opening_fit import (covers, definition_denied, may_open, off_question, other_subject, situations_named,
@@ -212,7 +213,7 @@ def fact(decision: Decision, rules: RuleBook, hits: list, current_year: str, too
         if year_rules is None:
             break
         # A question about one band is answered by that band; the whole table is for questions about all of them.
-        lines = composer.topic_lines(rules_topic, year_rules) if rules_topic in intent.show and not band else []
+        lines = topic_lines(rules_topic, year_rules) if rules_topic in intent.show and not band else []
         if lines:
             body += [""] + lines
             # The rows the question names (a code, a rate) belong in the first paragraph.

@@ -2,7 +2,7 @@
 the one income tax band a question names (`band_named`).
 
 In: the question's text and its yearly amounts (slots), and the Markdown lines of the rules summary
-an answer shows (composer.topic_lines: a header, a separator and rows). Out: one sentence stating
+an answer shows (topic_summary.topic_lines: a header, a separator and rows). Out: one sentence stating
 those rows ("In 2026-27, taxable income $78,100 – $180,000: rate 33%."), or None.
 
 A row is named when the question gives one of its rates ("taxed at 33%"), writes its code in
