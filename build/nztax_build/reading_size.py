@@ -38,7 +38,7 @@ import yaml
 READING_MODULES = (
     "slots", "decide", "understand", "text_cleaning", "amount_grammar", "amount_roles", "amount_owners",
     "money_reader", "worked_amounts", "question_conditions", "years", "ages", "question_turns", "clarify_checks",
-    "calculation_plan", "calculator_calls", "decision_table", "frame", "example_figures", "pay_questions",
+    "calculation_plan", "calculator_calls", "decision_table", "decision_rows", "input_figures", "frame", "example_figures", "pay_questions",
     "short_query", "follow_up", "stated", "left_out", "lead_choice", "ask_backs", "reading_switches", "sum_inputs",
     "decide_outcomes",
 )

@@ -16,7 +16,7 @@ least"); one after it ("or less") and a range take it in) that a
 word earlier in its sentence makes a condition of the rule (`condition_setters`: if, when, once,
 must …). The post's figures are read by the same grammar: a figure on its own is a point, one with a
 comparison ("over the $180k threshold", "I earn more than $70k") a range. The post's figure bounds the
-same amount as the condition when both are of one kind by the number grammar's role (decision_table
+same amount as the condition when both are of one kind by the number grammar's role (input_figures
 `grammar_kind`: "earn" an income, "cost" a price, "donated" a contribution; an investment's cost is
 not an income), or when the post sets its own comparison on the condition's very figure (a post
 "over the $5,000 threshold" against a rule for "$5,000 or less"): naming the threshold names the
@@ -85,7 +85,7 @@ class Bound:
 
 
 def _kind(role: str | None) -> str | None:
-    from nztax.decision_table import grammar_kind  # (the decision table reads the frame: no cycle at import)
+    from nztax.input_figures import grammar_kind  # (input_figures reads the frame: no cycle at import)
 
     return grammar_kind(role)
 

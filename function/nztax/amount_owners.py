@@ -29,7 +29,7 @@ KIN_NOUN = re.compile(rf"\b(?:{KIN_POSSESSIVES})\s+(?:\w+\s+)?(?:{KIN})s?\b(?:'s
 # A third-person pronoun: only where the text names someone it can be (else it is the boss or the accountant).
 OTHER_PRONOUN = re.compile(alternatives("third_person_pronouns"), re.I)
 # "They" may be anyone (the employer, Inland Revenue): it names the person asked about only beside a figure
-# the learned reading puts as someone else's (decision_table.others_figures).
+# the learned reading puts as someone else's (input_figures.others_figures).
 PLURAL_OTHER = re.compile(alternatives("plural_third_person_pronouns"), re.I)
 # The asker and a relative named together: one amount of two people. (Two relatives said to earn it
 # together or between them: two others' pay as one amount.)

@@ -26,7 +26,7 @@ from pathlib import Path
 
 import numpy as np
 
-from nztax.decision_table import table
+from nztax.decision_rows import table
 from nztax.tax_place import placed_in_new_zealand
 from nztax.yaml_data import load_yaml
 

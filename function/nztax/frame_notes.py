@@ -8,7 +8,7 @@ In: an `AskResult` and the `Decision` the decision table settled (its `handed_ov
 from __future__ import annotations
 
 from nztax.calculator_links import CALCULATOR_PAGES, MAX_NEXT_ACTIONS, calculator_link
-from nztax.decision_table import figure_value
+from nztax.input_figures import figure_value
 
 KIND_WORDS = {"tax_withheld": "tax already taken off", "bill": "a bill or assessment", "refund": "a refund",
               "other_figure": "a figure from elsewhere (a payslip or another calculator)"}

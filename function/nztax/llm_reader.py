@@ -34,7 +34,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from nztax.frame import AMOUNT_KINDS, ASK_KINDS, OWNERS, PERCENT, FrameAmount, QuestionFrame, asking_sentences
 from nztax.llm import LlmError, _add_usage, _litellm
 from nztax.slots import AMOUNT, PERIODS_PER_YEAR, Slots, money_value, words_to_number
-from nztax.decision_table import table
+from nztax.decision_rows import table
 from nztax.prompts import FRAME_PROMPT
 
 log = logging.getLogger("nztax.llm_reader")

@@ -11,7 +11,9 @@ from types import SimpleNamespace
 
 import pytest
 
-from nztax.decision_table import facts_of, not_taken, table
+from nztax.decision_rows import table
+from nztax.decision_table import facts_of
+from nztax.input_figures import not_taken
 from nztax.frame import FrameAmount, QuestionFrame
 from nztax.settings import get_settings
 

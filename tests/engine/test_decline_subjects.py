@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from nztax.decision_table import Facts, asks_employment_obligation, named_subject, table
+from nztax.decision_rows import table
+from nztax.decision_table import Facts, asks_employment_obligation, named_subject
 
 
 @pytest.mark.parametrize("asking, obligation", [

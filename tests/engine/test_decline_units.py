@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from nztax.decision_table import table
+from nztax.decision_rows import table
 from nztax.decline_units import ROW, DeclineUnits
 
 

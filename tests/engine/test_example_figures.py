@@ -121,7 +121,8 @@ def test_family_an_example_beside_the_askers_own_income_leaves_only_their_own(en
 def test_a_story_declined_as_a_subject_the_scope_reading_does_not_read_is_lifted(copy, scope, other, lifted):
     from types import SimpleNamespace
 
-    from nztax.decision_table import Facts, facts_of, table
+    from nztax.decision_rows import table
+    from nztax.decision_table import Facts, facts_of
     from nztax.frame import QuestionFrame
     from nztax.settings import get_settings
 
@@ -214,7 +215,8 @@ def test_a_question_back_about_a_figure_is_asked_only_of_the_askers_income(owner
     from decimal import Decimal
     from types import SimpleNamespace
 
-    from nztax.decision_table import facts_of, table
+    from nztax.decision_rows import table
+    from nztax.decision_table import facts_of
     from nztax.frame import FrameAmount, QuestionFrame
     from nztax.settings import get_settings
 
@@ -249,7 +251,7 @@ def test_a_figure_read_surely_as_someone_elses_is_not_handed_over_as_the_posters
     from decimal import Decimal
     from types import SimpleNamespace
 
-    from nztax.decision_table import _handed_over
+    from nztax.input_figures import _handed_over
     from nztax.frame import FrameAmount, QuestionFrame
     from nztax.slots import Money
 

@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from nztax.decision_table import table
+from nztax.decision_rows import table
 from nztax.frame import asking_sentences, sentences
 from nztax.frame_model import labelled_amounts
 from nztax.years import read_year

@@ -13,7 +13,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from nztax.decision_table import _handed_over
+from nztax.input_figures import _handed_over
 from nztax.frame import FrameAmount, QuestionFrame
 from nztax.slots import Money
 
@@ -153,7 +153,7 @@ def test_family_the_same_figure_written_another_way_gives_the_same_link(engine, 
 
 
 def test_a_stated_figure_the_calculation_runs_on_is_not_set_beside_it_as_not_income():
-    from nztax.decision_table import set_beside
+    from nztax.input_figures import set_beside
 
     pay = _amount("$500.99", 8, Decimal("500.99"), {"tax_withheld": 0.58, "income": 0.42})
     taken = _amount("$90", 30, 90, {"tax_withheld": 0.9, "income": 0.1}, role="other")

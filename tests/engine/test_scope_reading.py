@@ -8,7 +8,7 @@ from decimal import Decimal
 
 import pytest
 
-from nztax.decision_table import table
+from nztax.decision_rows import table
 from nztax.frame import LONG_POST_CHARS, read_frame
 from nztax.sentences import asks_in_words
 from nztax.slots import Slots

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from nztax.decision_table import table
+from nztax.decision_rows import table
 from nztax.sentences import asking_sentences
 from nztax.tax_place import asks_another_places_tax, placed_in_new_zealand
 

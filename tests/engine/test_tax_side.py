@@ -43,7 +43,7 @@ def test_the_declined_story_gets_the_tax_of_the_payment_it_speaks_of(engine):
 def test_a_decline_to_another_countrys_tax_gets_no_new_zealand_payment_rule():
     from types import SimpleNamespace
 
-    from nztax.decision_table import table
+    from nztax.decision_rows import table
     from nztax.tax_side import add
 
     class Looked(Exception):
