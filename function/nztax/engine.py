@@ -6,8 +6,8 @@ In: a question, an optional tax year and the latest turns of history. Out: `AskR
     engine.answer("How much tax on $85k?").to_json()
 
 Steps: (1) understand (understand.py: the intent, by nearest catalogue examples; slots.py: amounts,
-periods, codes, years, conditions): decide.py proposes an action, the question frame (frame.py) and
-the decision table settle it; (2) LLM mode (a model is configured; llm_answer.py): the model reads the
+periods, codes, years, conditions): decide.py proposes an action (on intent_proposal.py's reading), the
+question frame (frame.py) and the decision table settle it; (2) LLM mode (a model is configured; llm_answer.py): the model reads the
 question into the same frame, the table settles the proposal on it, the engine computes and the model
 writes around the engine's figures; only a refusal, and an answer unit matched far ahead of any other,
 come before the model; (3) offline mode, and whenever the model fails: the FAQ fast path when the
@@ -34,9 +34,8 @@ from nztax import (answer_evidence, applies, asked_parts, calculator_links, comp
                    leaning, llm_answer, nothing_found, rule_history, say, tax_side, unit_choice, units)
 from nztax.embedders import get_embedder
 from nztax.frame_notes import frame_notes, rule_without_year_figures
-from nztax.short_query import search_box_question
 from nztax.contract import AskResult
-from nztax.decide import Decision, after_retrieval, decide, final_question, question_parts, question_slots
+from nztax.decide import Decision, after_retrieval, decide
 from nztax.faq_index import FaqIndex
 from nztax.index import IndexMissingError
 from nztax.known_words import Vocabulary, as_unread, unknown_words
@@ -50,6 +49,7 @@ from nztax.citation_sections import CitationSections
 from nztax.decision_table import apply_table
 from nztax.frame import read_frame
 from nztax.frame_model import FrameModel
+from nztax.intent_proposal import propose
 from nztax.retrieval import Retriever
 from nztax.unit_choice import asks_back_only_for_figures, on_subject
 from nztax.unit_kind import UnitKinds
@@ -267,77 +267,12 @@ class Engine:
         return apply_table(decision, frame, self.settings, redecide=redecide, in_scope=in_scope, asked_alone=asked_alone)
 
     def _propose(self, question: str, history: list[dict] | None, tax_year: str | None) -> tuple[Decision, Any]:
-        """The action the intent reading proposes, and the question's embedding."""
-        question = search_box_question(self.speller.correct(question), self.rules)
-        text, used_history, slots = question_slots(question, history, self.rules)
-        # The question's own vector is the one retrieval uses too (the query with its synonyms).
-        asked = without_denied(text)
-        if isinstance(self.retriever, MissingIndex):
-            vector = self._embed(asked)
-        else:
-            vector = self.retriever.embed_query(asked)
-        classification = self.classifier.classify(asked, vector, slots)
-        if used_history:
-            # A question that stands on its own as something to turn away (an unrelated request after
-            # tax questions) is not read as a follow-up.
-            alone_slots = read_slots(question, self.rules)
-            alone_vector = self._embed(question)
-            alone = self.classifier.classify(question, alone_vector, alone_slots)
-            if alone.confident and alone.intent.does in ("decline", "refuse"):
-                return decide(question, alone, self.rules, history=None, tax_year=tax_year, slots=alone_slots), alone_vector
-        settled = classification.intent.does == "refuse" or classification.confident and classification.intent.does == "decline"
-        final = final_question(asked) if slots.amounts and not used_history and not settled else None
-        if final is not None:
-            # A post whose background is full of figures ("We earn $104,000 and $57,000 … How much will
-            # a bank lend us?"): what it asks is in its last question, read on its own.
-            final_slots = read_slots(final, self.rules)
-            reading = self.classifier.classify(final, self._embed(final), final_slots)
-            if reading.confident and reading.intent.final_question_decides:
-                return decide(question, reading, self.rules, history=None, tax_year=tax_year, slots=slots), vector
-        also = []
-        parts = question_parts(question) if classification.intent.does == "calculate" and not used_history else []
-        if len(parts) > 1:
-            # Each part of a two-part question read on its own, answered in the order asked: when the
-            # whole reads as its second part, the first part's sum leads ("Tax on $100k, and then the
-            # ACC levy on top of that?"). Each part is embedded once.
-            vectors = [self._embed(p) for p in parts]
-            first, *later = [self.classifier.classify(p, v, slots) for p, v in zip(parts, vectors)]
-            later = [(p, v, c) for p, v, c in zip(parts[1:], vectors[1:], later)]
-            whole = classification.intent
-            if (first.confident and first.intent.does == "calculate" and first.intent.name != whole.name
-                    and any(c.confident and c.intent.name == whole.name for _, _, c in later)
-                    and (whole.name not in first.intent.covers or any(
-                        self._rule_question(p, v) for p, v, c in later if c.intent.name == whole.name))):
-                also.append(whole)
-                classification = first
-            elif first.confident and first.intent.name == whole.name:
-                classification = first  # the first part on its own settles what the whole left in doubt
-            readings = [self._part_reading(p, v, c, classification.intent) for p, v, c in later]
-            also += [c.intent for c in readings if c.confident]
-            also = [i for i in dict.fromkeys(also) if i.name != classification.intent.name]
-        # Intents the question names by their keywords, scored above the floor: decide() keeps the
-        # ones that are parts of its sum.
-        named = list(classification.named)
-        if slots.names_income_tax:  # "income tax" in its own words names the income tax calculation
-            named += [spec.name for spec in self.classifier.catalogue.intents
-                      if spec.does == "calculate" and spec.tool == "calculate_income_tax"]
-        components = [self.classifier.catalogue.get(name) for name in dict.fromkeys(named)
-                      if name in classification.leading and classification.scores[name] >= self.settings.intent_min_score]
-        return decide(question, classification, self.rules, history=history, tax_year=tax_year, slots=slots,
-                      also=also, components=components), vector
+        """The action the intent reading proposes, and the question's embedding (intent_proposal.py)."""
+        return propose(self, question, history, tax_year)
 
-    def _part_reading(self, part: str, vector, reading, main):
-        """A later part of a two-part question, read with the whole question's figures ("…, and then
-        the ACC levy on top of that?" is a sum on them). A sum the main answer already shows is read
-        without them: "Also, does the ACC levy stop at some point?" asks about the rule."""
-        if reading.intent.does == "calculate" and (reading.intent.name == main.name or reading.intent.name in main.covers):
-            return self._rule_question(part, vector) or reading
-        return reading
-
-    def _rule_question(self, part: str, vector):
-        """How a part reads without the whole question's figures, when that is confidently a fact."""
-        alone = self.classifier.classify(part, vector, read_slots(part, self.rules))
-        return alone if alone.confident and alone.intent.does == "fact" else None
+    def embed_question(self, text: str):
+        """A question's vector as retrieval embeds it (with its synonyms); without an index, the query embedder's."""
+        return self._embed(text) if isinstance(self.retriever, MissingIndex) else self.retriever.embed_query(text)
 
     # -- answering -----------------------------------------------------------------------------
 
