@@ -6,7 +6,7 @@ In: a `Decision` (decide.py), calculator results, retrieved passages, the rule b
 - calculate: one to three sentences with the figure the question asked for, in the period it asked
   about; then the calculator's working (say_calc.py, tool_working.py).
 - fact: the catalogue's lead sentence with its {placeholders} filled from the year's rules data;
-  then the rules summary, then the passage sentences that best support it.
+  then the rules summary (topic_summary.py), then the passage sentences that best support it.
 - topic: the retrieved sentences that best answer the question (passage_sentences.py scores them against the
   question), each cited; "not in my sources" when none does.
 - clarify, decline, refuse: fixed copy (composer).
