@@ -510,7 +510,7 @@ def test_a_sum_that_uses_every_figure_still_runs(engine):
 def test_the_family_fails_without_the_guard(engine, monkeypatch):
     # Without the row, a year's income beside another year's is dropped from the PIR sum: the family
     # above can fail. (Asked of 2024-25: a year whose PIR limits the rules data states, so a sum can run.)
-    import nztax.decision_rows as dt
+    import nztax.decision_table as dt
 
     monkeypatch.setattr(dt, "left_out", lambda decision, frame, bar: [])
     question = LEFT_OUT_FAMILY[0].format(a=60000, b=30000, c=3000).replace("What PIR", "For 2024-25, what PIR")
