@@ -61,12 +61,14 @@ def is_tax_taken(decision, figure: Money) -> bool:
 
 
 def add_the_levy(decision) -> None:
-    """A year's tax taken off a salary stated beside a sum on the salary: the year's income tax and the
-    ACC earners' levy on it are worked out, since that tax holds both (a check of it is against both
+    """A year's tax taken off a salary, stated to be checked beside a sum on the salary: the year's
+    income tax and the ACC earners' levy on it are worked out, since that tax holds both (a check of it is against both
     together), not one pay's PAYE the question did not ask for nor income tax alone."""
     taken = [a for a in decision.slots.amounts if a.role == "deduction" and a.period not in PAY_FREQUENCIES]
     names = [name for name, _ in decision.calls]
-    if not taken or set(names) - {"calculate_income_tax", "calculate_paye"} or len(set(names)) != len(names):
+    # (Only a tax taken that is to be checked: beside "How much tax will I pay?" it is set aside, not answered.)
+    if (not taken or figure_to_check(decision) is None or set(names) - {"calculate_income_tax", "calculate_paye"}
+            or len(set(names)) != len(names)):
         return
     if "calculate_paye" in names:
         income, code = decision.slots.income_amount(), decision.calls[names.index("calculate_paye")][1].get("tax_code")
