@@ -279,7 +279,7 @@ def period_opening_its_sentence(text: str, start: int) -> str | None:
 
 
 # The words after a figure that say it was taken off a pay, with any auxiliary between them.
-TAKEN_THEN_PERIOD = re.compile(r"^(?:\s*(?:" + alternatives("tax_named") + r")\b)?(?:\s*(?:" + alternatives("deduction_words") + r")(?:\s+(?:is|was|are|were|gets?|got|being|been)\b)?){1,2}", re.I)
+TAKEN_THEN_PERIOD = re.compile(r"^(?:\s*(?:" + alternatives("tax_named") + r")\b)?(?:\s*(?:" + alternatives("deduction_words") + r")(?:\s+(?:" + alternatives("passive_auxiliaries") + r")\b)?){1,2}", re.I)
 
 
 # "$60k salary", "$20k profit", "$5,000 of interest": the noun right after an amount says what it is.
