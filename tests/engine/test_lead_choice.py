@@ -360,20 +360,15 @@ def test_a_lead_stating_the_figure_without_its_condition_does_not_answer_why():
                   topic=WITHHOLDING_TOPIC).unanswered == "aspect"
 
 
-IETC_LEAD = ("The independent earner tax credit is worth at most $520 a year, for incomes from $24,000 to $70,000. "
-             "You can't get it with Working for Families.")
-IETC_TOPIC = ("ietc", "independent earner tax credit")
-
-
 def test_a_lead_naming_its_topic_in_other_words_than_the_question_still_speaks_for_it():
     # The question names the credit by its initials, the lead by its name: a passage sentence sharing
     # only the initials must not open over the lead on them.
     hit = _hit("The IETC is worked out on whole months.")
     asked = "someone told me the ietc = $20 a week, is that right"
-    opening = choose(asked, IETC_LEAD, [hit], "2026-27", False, 0.5, topic=IETC_TOPIC)
+    opening = choose(asked, AMOUNT_LEAD, [hit], "2026-27", False, 0.5, topic=TOPIC)
     assert opening.sentence is None and opening.lead.startswith("The independent earner tax credit is worth")
     # Family: with no topic given, the passage sentence opens (the lead shares no word with the question).
-    assert choose(asked, IETC_LEAD, [hit], "2026-27", False, 0.5).sentence == hit.text
+    assert choose(asked, AMOUNT_LEAD, [hit], "2026-27", False, 0.5).sentence == hit.text
 
 
 def test_a_topic_keyword_the_lead_uses_in_part_does_not_reorder_it():
