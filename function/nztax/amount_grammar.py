@@ -261,10 +261,11 @@ def _period_and_end(text: str, start: int, end: int) -> tuple[str, bool, int]:
     # A tax figure's period after the words that say it came off ("$420 PAYE a fortnight", "$185 of tax
     # is taken off every week"): the period the tax was taken in.
     m = TAKEN_THEN_PERIOD.match(after)
-    if m:
-        period = FREQ_AFTER.match(after[m.end():])
+    taken_end = m.end() if m else tax_taken_after(after)
+    if taken_end is not None:
+        period = FREQ_AFTER.match(after[taken_end:])
         if period and not period.group("hourly"):
-            return next(n for n, _ in _FREQ_AFTER if period.group(n)), True, end + m.end() + period.end()
+            return next(n for n, _ in _FREQ_AFTER if period.group(n)), True, end + taken_end + period.end()
     return "annual", False, end
 
 
@@ -276,6 +277,30 @@ def period_opening_its_sentence(text: str, start: int) -> str | None:
     if m is None or m.group("hourly") or re.search(r"[$\d]", head):
         return None
     return next(n for n, _ in _FREQ_AFTER if m.group(n))
+
+
+# A tax named right after a figure, alone or after "in"/"of" ("$534 tax", "$190 of tax", "$420 PAYE").
+TAX_NOUN_AFTER = re.compile(r"^\s*(?P<link>(?:" + alternatives("tax_taken_links") + r")\s+)?(?:" + alternatives("tax_taken_nouns")
+                            + r")\b", re.I)
+# What may follow it for the figure to be tax taken: a pay period, the words for being taken, or a stop
+# after "in"/"of" tax. (A bare "80k tax?" or "$80k tax for a single person" asks the tax on it: no tax taken.)
+TAKEN_AFTER_TAX = re.compile(r"\s*(?:" + alternatives("tax_taken_followers") + "|" + alternatives("deduction_words")
+                             + "|" + alternatives("passive_auxiliaries") + r")\b", re.I)
+STOP_AFTER = re.compile(r"\s*(?:[.,;:?!)]|$)")
+
+
+def tax_taken_after(after: str) -> int | None:
+    """Where the tax named right after a figure ends when it says the figure is tax taken ("$534 tax for
+    the fortnight", "$190 of tax comes off", "$534 in tax."), else None."""
+    m = TAX_NOUN_AFTER.match(after)
+    if m is None:
+        return None
+    rest = after[m.end():]
+    period = FREQ_AFTER.match(rest)
+    # (A pay period, not a year: "$80k tax a year" may ask the year's tax on $80k.)
+    taken = (period and not period.group("hourly") and not period.group("annual") or TAKEN_AFTER_TAX.match(rest)
+             or m.group("link") and STOP_AFTER.match(rest))
+    return m.end() if taken else None
 
 
 # The words after a figure that say it was taken off a pay, with any auxiliary between them.

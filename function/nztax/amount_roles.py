@@ -16,7 +16,7 @@ from nztax.rules import PAY_FREQUENCIES
 from nztax.settings import get_settings
 from nztax.cue_words import alternatives
 from nztax.amount_grammar import (_FREQ_AFTER, FIGURE_JUST_BEFORE, LABELS_NEXT_AMOUNT, LEADS_ANOTHER_AMOUNT, MONEY_FIGURE,
-                                  Money, NOUN_AFTER, _clause_start, given_for_one_amount)
+                                  Money, NOUN_AFTER, _clause_start, given_for_one_amount, tax_taken_after)
 from nztax.literal_screen import screen_patterns
 
 # A saving scheme or account, with the word before it ("my KiwiSaver", "the super fund"), and the word
@@ -156,6 +156,8 @@ def _role_of(text: str, start: int, end: int, skip: str | None = None, default: 
         return "other"  # money put into a savings account, not a pay paid into one
     if TAX_FIGURE_AFTER.match(text[end:]) and not TAX_ON_BEFORE.search(before):
         return "other"  # tax named right after: a tax figure, not the income (tax on an amount names the income)
+    if tax_taken_after(text[end:]) is not None and not TAX_ON_BEFORE.search(before):
+        return "deduction"  # "$534 tax for the fortnight", "$190 of tax comes off": tax taken, never a pay
     if RULE_FIGURE_BEFORE.search(before) and RULE_LINE_AFTER.match(directly_after):
         return RULE_LINE_ROLE  # a threshold, a limit or a cap named after "the <figure>"
     if RULE_FIGURE_AFTER.match(directly_after) and RULE_FIGURE_BEFORE.search(before):

@@ -93,3 +93,49 @@ def test_control_a_period_elsewhere_in_the_sentence_is_not_the_taxs():
     # (a period word after another figure, or a figure before the tax's, leaves the tax's period unsaid)
     taken = [a for a in read_slots("Each month I earn $4,000 and $700 PAYE comes off.").amounts if a.role == "deduction"]
     assert taken and not taken[0].period_stated
+
+
+# A tax noun right after a figure ("$534 tax", "$534 in tax", "$534 of tax", "$534 PAYE", "$534 income
+# tax") says the figure is tax taken: it is checked against that pay's PAYE, never worked as a pay.
+TAX_RIGHT_AFTER = ["Payslip says ${x} tax for the {p} on my $65k salary.",
+                   "I'm on $65,000 a year and my payslip shows ${x} in tax each {p}.",
+                   "On my $65k salary ${x} of tax comes off every {p}.",
+                   "My salary is $65,000 and I get ${x} PAYE taken out per {p}.",
+                   "$65k salary, ${x} income tax a {p}."]
+
+
+@pytest.mark.parametrize("wording", TAX_RIGHT_AFTER)
+@pytest.mark.parametrize("period,ours", [("fortnight", "494.52"), ("week", "247.26")])
+def test_family_a_tax_noun_right_after_a_figure_makes_it_tax_taken(engine, wording, period, ours):
+    claimed = f"{float(ours) * 1.08:,.0f}"
+    out = _answer(engine, wording.format(x=claimed, p=period) + " Is that right?")
+    assert _verdict(out) == ours, out["answer"][:300]
+
+
+@pytest.mark.parametrize("text", ["I earn $60k tax free.", "I paid $500 tax agent fees.", "I got a $3,000 tax refund.",
+                                  "I earn $60,000 taxable income.", "What is $80k tax?", "$80k tax for a single person",
+                                  "$80k tax a year?"])
+def test_control_tax_as_part_of_another_noun_or_asked_on_the_figure_is_not_tax_taken(text):
+    assert all(a.role != "deduction" for a in read_slots(text).amounts)
+
+
+# Another person's pay and the tax taken off it: the pay may be worked (PAYE on $1,000 a week is IR340's
+# $171.50; on $2,000 a fortnight 2 x 171.50 = $343), but the poster is not told they take it home, and
+# the tax taken off is theirs to check, not the poster's (no verdict).
+# (Each wording names another relative: five people across the family, kept to ten answers.)
+OTHERS_TAX = [("My {kin} earns ${pay} a {p} and ${x} of tax comes off. Is that right?", "son"),
+              ("My {kin} gets paid ${pay} a {p} and ${x} in tax comes off each {p}. Is that right?", "daughter"),
+              ("My {kin} is on ${pay} a {p}. ${x} PAYE is taken out every {p}. Is that right?", "wife"),
+              ("My {kin}'s pay is ${pay} a {p} with ${x} tax deducted. Is that right?", "brother"),
+              ("My {kin} makes ${pay} per {p}, and ${x} tax is taken off. Is that right?", "mum")]
+
+
+@pytest.mark.parametrize("wording,kin", OTHERS_TAX)
+@pytest.mark.parametrize("pay,period,x,paye", [("1,000", "week", "190", "$171.50"), ("2,000", "fortnight", "380", "$343")])
+def test_family_another_persons_pay_is_not_said_to_be_the_posters(engine, wording, kin, pay, period, x, paye):
+    out = _answer(engine, wording.format(kin=kin, pay=pay, p=period, x=x))
+    first = out["answer"].split("\n\n")[0]
+    assert _verdict(out) is None, first
+    assert not re.search(r"\byou take home\b|\byour take-home\b|\byou keep\b", first), first
+    figures = re.findall(r"PAYE is \*\*(\$[\d,.]+)\*\*", first)
+    assert all(f == paye for f in figures), first
