@@ -32,6 +32,15 @@ def _read(frame: dict, amount: Money) -> dict:
     return next((a for a in frame.get("amounts", []) if a.get("start") == amount.start), {})
 
 
+def someone_elses(decision, amount: Money | None, frame: dict | None = None) -> bool:
+    """Whether the words or the learned reading give a figure to someone other than the poster ("My son
+    earns $1,000 a week"): a sum on it may be worked, but not said to the poster as theirs."""
+    if amount is None:
+        return False
+    read = _read(_frame(decision) if frame is None else frame, amount)
+    return read.get("named") == "other" or read.get("owner") in OTHERS
+
+
 def figure_to_check(decision, frame: dict | None = None) -> Money | None:
     """The figure the question asks to have checked: one claimed (a payslip's, a calculator's), or tax
     said to come off when the question asks whether it is right (its words, or the learned reading's
@@ -42,9 +51,8 @@ def figure_to_check(decision, frame: dict | None = None) -> Money | None:
     figure = next((a for a in decision.slots.amounts if a.role == "claimed" or checks and a.role == "deduction"), None)
     if figure is None:
         return None
-    read = _read(frame, figure)
     # (A claim is checked whoever makes it; tax taken off someone else's pay is theirs, not the poster's.)
-    return None if figure.role == "deduction" and (read.get("named") == "other" or read.get("owner") in OTHERS) else figure
+    return None if figure.role == "deduction" and someone_elses(decision, figure, frame) else figure
 
 
 def check_agreed(decision, frame: dict) -> bool:

@@ -112,8 +112,11 @@ def lead_for(name: str, args: dict, result: dict, decision: Decision) -> str:
         year_rules = decision.rules.years.get(y) if decision.rules else None
         flat = _flat_code_rate(year_rules, result["tax_code"])
         rate = f" ({base_code(result['tax_code'])} is a flat {composer.with_acc_levy(flat, year_rules)})" if flat is not None else ""
+        # (Another person's pay is worked for them: the take-home is theirs, not the poster's.)
+        kept = ("the take-home pay is" if figure_check.someone_elses(decision, decision.slots.income_amount())
+                else "you take home")
         return (f"On a pay of {money(result['gross_pay'])} {_per(result['pay_frequency'])} on tax code {result['tax_code']} ({y}), "
-                f"PAYE is **{money(result['paye'])}**{extra}, so you take home **{money(result['net_pay'])}** each {freq}{rate}.")
+                f"PAYE is **{money(result['paye'])}**{extra}, so {kept} **{money(result['net_pay'])}** each {freq}{rate}.")
     if name == "calculate_acc_levy":
         if result.get("levy_per_pay") is not None:
             return (f"The ACC earners' levy is **{money(result['levy_per_pay'])} {_per(result['pay_frequency'])}**: "
