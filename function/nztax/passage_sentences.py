@@ -16,6 +16,7 @@ import re
 from collections import Counter
 from typing import Any
 
+from nztax.cue_words import cue
 from nztax.opening_fit import other_subject
 from nztax.query_expansion import canonical_terms
 from nztax.understand import words
@@ -41,7 +42,8 @@ def _sentences(hit) -> list[str]:
 
 
 YEAR_RANGE = re.compile(r"\b(20\d{2})\s?[-–/]\s?(\d{2})\b")
-ASKS_FOR_A_FIGURE = re.compile(r"\bhow (much|long|many)\b|\bthreshold|\blimit|\brate\b|\bwhat'?s the\b|\bwhen\b|\bdue\b", re.I)
+# A question asking for a figure or a date (words in data/cue_words.yaml): a sentence stating one scores higher.
+ASKS_FOR_A_FIGURE = cue("figure_asking_words")
 
 
 def _other_year(sentence: str, tax_year: str | None) -> bool:
