@@ -168,6 +168,9 @@ def choose(question: str, lead: str, hits: list, tax_year: str | None, past_year
     # of its sentences. (A keyword the lead uses in part is left to the words it shares.)
     named = " ".join(t for t in topic if t.strip() and without_topic(question, (t,)) != question
                      and not words(t) & words(lead))
+    # (The words of the topic keywords the question names, and IRD's terms for them: what it asks about.)
+    said = " ".join(t for t in topic if t.strip() and without_topic(question, (t,)) != question)
+    named_topic = (words(said) | words(" ".join(canonical_terms(said)))) - GENERIC_WORDS if said else frozenset()
 
     def ranked(passages: list) -> list:
         # (The lead's sentences are told from passages by their source: their index in the lead.)
@@ -196,6 +199,12 @@ def choose(question: str, lead: str, hits: list, tax_year: str | None, past_year
     best_passage = next(((score, coverage, s, source) for score, coverage, s, source in scored
                          if not isinstance(source, int) and fits(s, source)), None)
     lead_fits = best_own[2] is not None
+    if not lead_fits and named_topic:
+        # The lead states its rule for another subject than the question's (FIF rules, asked of a
+        # KiwiSaver fund): a passage sentence opens in its place only when it speaks of the topic the
+        # question asks about as well, not of the subject alone (a KiwiSaver sentence on gross pay).
+        best_passage = next(((score, coverage, s, source) for score, coverage, s, source in scored
+                             if not isinstance(source, int) and words(s) & named_topic and fits(s, source)), None)
     aspects = aspects_asked(question)
     if aspects and lead_fits:
         # (The lead's sentences that share a word with the question, best first.)

@@ -389,3 +389,26 @@ def test_a_lead_never_naming_the_topic_whose_figure_is_asked_opens_as_no_answer(
     # Family: a lead naming that topic may give its figure, and opens as the answer.
     lead = DIVIDEND_LEAD + " RWT is deducted from them at 33%, less the imputation credits."
     assert choose(asked, lead, [], "2026-27", False, 0.5, topic=("dividends",), figure_of=("rwt",)).unanswered == ""
+
+
+# A lead that may not open for another subject (the share rules, asked of a KiwiSaver fund) gives way
+# only to a passage sentence on the topic asked about as well: one on the subject alone answers another
+# question of it (a KiwiSaver sentence on gross pay).
+FIF_LEAD = ("Overseas shares come under the foreign investment fund (FIF) rules when their total cost is more than "
+            "$50,000. Gains on selling shares are taxed only if you bought them to sell.")
+FIF_TOPIC = ("shares", "fif", "foreign investment fund")
+
+
+def test_a_passage_on_the_subject_alone_does_not_open_in_place_of_a_lead_on_another_subject():
+    asked = "Do I need to pay FIF tax on my KiwiSaver?"
+    pay = _hit("Gross pay for a KiwiSaver scheme is the employee's total salary or wages before tax.")
+    opening = choose(asked, FIF_LEAD, [pay], "2026-27", False, 0.5, topic=FIF_TOPIC)
+    assert opening.sentence is None and opening.unanswered == "off_question"
+    # Family: a passage sentence naming the topic asked about as well opens; without the topic named
+    # in the question (no keywords given), the subject's sentence opens as before.
+    pie = _hit("A KiwiSaver fund is a PIE, so its FIF income is taxed in the fund at your PIR, not in your return.")
+    assert choose(asked, FIF_LEAD, [pay, pie], "2026-27", False, 0.5, topic=FIF_TOPIC).sentence == pie.text
+    assert choose(asked, FIF_LEAD, [pay], "2026-27", False, 0.5).sentence == pay.text
+    # A question on the lead's own subject keeps the lead.
+    assert choose("Do I need to pay FIF tax on my US shares?", FIF_LEAD, [pay], "2026-27", False, 0.5,
+                  topic=FIF_TOPIC).unanswered == ""

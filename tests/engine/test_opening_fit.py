@@ -258,3 +258,16 @@ def test_a_passage_sentence_opens_in_place_of_a_pointer_whatever_the_margin():
     bond = _hit("A scholarship bond is repaid when you leave early.")
     opening = choose("What is the rule on scholarship bonds?", lead, [bond], "2026-27", False, 0.5)
     assert opening.sentence == "A scholarship bond is repaid when you leave early."
+
+
+def test_a_kiwisaver_fund_held_is_a_pie_fund_but_its_contributions_are_not():
+    # A KiwiSaver fund is a PIE: its investment income is taxed at the member's PIR, so the rule for
+    # shares (FIF) is another subject's. Its contributions are pay, not a holding.
+    for text in ("Do I need to pay FIF tax on my KiwiSaver?", "Is my KiwiSaver fund taxed on its returns?",
+                 "How are KiwiSaver investments taxed?", "Does our KiwiSaver scheme pay tax on overseas shares?"):
+        assert "pie_fund" in subjects_named(text).get("asset", frozenset()), text
+    for text in ("Is the employer KiwiSaver contribution 4% now?", "my KiwiSaver contributions are 3%",
+                 "Do I pay tax on my KiwiSaver employer contributions?", "kiwisaver rates"):
+        assert "pie_fund" not in subjects_named(text).get("asset", frozenset()), text
+    assert other_subject("Do I need to pay FIF tax on my KiwiSaver?",
+                         "Overseas shares come under the FIF rules when their total cost is more than $50,000.", None)
