@@ -18,7 +18,9 @@ the premise). The margin was measured on the development part of the question ba
 Only a sentence that may open (opening_fit.py: not a worked example, not about another subject
 than the question names, and naming the situation the question is about when it names one: a casual
 worker, unpaid leave ...) is weighed for first place; when no sentence of the lead may, the best
-passage sentence that may and covers enough of the question opens, whatever the margin.
+passage sentence that may and covers enough of the question opens, whatever the margin (one naming the
+topic asked too, when the question names a keyword of its intent's: a sentence sharing only the subject
+asked of it answers another question of that subject).
 
 A question can ask something of the topic that the lead, written for the topic's central question,
 does not say: how the credit is got, what happens after a wrong rate, what a term means
