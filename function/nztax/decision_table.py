@@ -182,15 +182,20 @@ def asked_in_nz_tax(decision, frame: QuestionFrame, settings, asked_alone: Calla
 
 def asked_outside_nz_tax(decision, frame: QuestionFrame, settings, asked_alone: Callable[[], object] | None) -> bool:
     """Whether a post's asking sentences, read alone, are surely another subject's question by both readings:
-    the scope reading's other subjects together at NZTAX_FRAME_SCOPE_BAR, and the intent reading confidently
-    a decline as not tax. A tax word in a sentence of context (the tax code, the RWT already paid) does not
-    make a question about a bank's rates or an employer's duties a tax question."""
+    the scope reading's other subjects together at NZTAX_FRAME_SCOPE_BAR and the intent reading confidently
+    a decline as not tax; or the scope reading firm (NZTAX_FRAME_SCOPE_FIRM_BAR) and the intent reading
+    matching none of the questions the engine answers (below NZTAX_INTENT_MIN_SCORE). A tax word in a
+    sentence of context (the tax code, the RWT already paid) does not make a question about a bank's rates
+    or an employer's duties a tax question."""
     if (decision.action in TURNED_AWAY or frame.asked_scope_in is None or asked_alone is None
             or 1.0 - frame.asked_scope_in < settings.frame_scope_bar):
         return False
     alone = asked_alone(as_written=True)
-    return (alone is not None and alone.confident and alone.intent.does == "decline"
-            and getattr(alone.intent, "copy", None) == "not_tax")
+    if alone is None:
+        return False
+    declined = alone.confident and alone.intent.does == "decline" and getattr(alone.intent, "copy", None) == "not_tax"
+    unread = 1.0 - frame.asked_scope_in >= settings.frame_scope_firm_bar and alone.score < settings.intent_min_score
+    return declined or unread
 
 
 def facts_of(decision, frame: QuestionFrame, settings, asked_alone: Callable[[], object] | None = None,

@@ -26,7 +26,8 @@ ANOTHER_COUNTRY_SAID = ["I moved here from Ireland last year.",
                         "In Australia I never had to think about tax codes.",
                         "My partner still works for a company in Canada.",
                         "Back in South Africa my employer did all of this for me."]
-OTHER_SUBJECT_ASKED = ["Which bank gives the best interest rate on a six-month term deposit?",
+OTHER_SUBJECT_ASKED = ["Can my boss cut my rostered hours without asking me first?",
+                       "Which bank gives the best interest rate on a six-month term deposit?",
                        "Should we fix our home loan for two years or stay on the floating rate?",
                        "How much notice does my employer have to give before making me redundant?",
                        "Is my employer allowed to refuse my request for annual leave over Christmas?"]
