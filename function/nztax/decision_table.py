@@ -79,6 +79,8 @@ class Facts:
     scope_major: bool = False    # the likeliest subject reads more likely than all the others together (MAJORITY)
     intent: str | None = None    # the proposed intent's name
     inputs_owned: bool = True    # not every input is someone else's with nobody named in the asking (`others_figures`)
+    asked_in_nz_tax: bool = False  # a declined post's asking sentences, read alone, are surely a question answered here
+    asked_outside_nz_tax: bool = False  # a post's asking sentences, read alone, are surely another subject's question
 
     def holds(self, when: dict) -> bool:
         checks = {
@@ -109,6 +111,8 @@ class Facts:
             "asks_employment_obligation": lambda v: self.asks_employment_obligation == bool(v),
             "scope_major": lambda v: self.scope_major == bool(v),
             "intent_not": lambda v: self.intent not in v,
+            "asked_in_nz_tax": lambda v: self.asked_in_nz_tax == bool(v),
+            "asked_outside_nz_tax": lambda v: self.asked_outside_nz_tax == bool(v),
         }
         return all(checks[name](value) for name, value in when.items())
 
@@ -150,11 +154,48 @@ def asked_answered(decision, frame: QuestionFrame, settings, asked_alone: Callab
         return False
     alone = asked_alone(as_written=True)
     # (Surely: at the intent bar, and the reading next to it, when that is near, answers too.)
+    return _surely_answered(alone, settings)
+
+
+TURNED_AWAY = ("decline", "refuse")
+
+
+def _surely_answered(alone, settings) -> bool:
+    """Whether an intent reading is surely a question the engine answers: at the intent bar, no decline
+    nor refusal, and the reading next to it, when that is near, answers too."""
     return (alone is not None and alone.score >= settings.intent_min_score and alone.intent.does not in TURNED_AWAY
             and (alone.confident or alone.runner_up is None or alone.runner_up.does not in TURNED_AWAY))
 
 
-TURNED_AWAY = ("decline", "refuse")
+def asked_in_nz_tax(decision, frame: QuestionFrame, settings, asked_alone: Callable[[], object] | None) -> bool:
+    """Whether a post the intent reading declines holds, besides its asking sentences, words that carried
+    the decline, while the asking sentences read alone are New Zealand personal tax by both readings: the
+    scope reading surely (NZTAX_FRAME_SCOPE_BAR) and the intent reading as a question it surely answers.
+    What is asked decides; a sentence of context (another country, a partner's company) does not."""
+    if (decision.action != "decline" or frame.asked_scope_in is None or asked_alone is None
+            or frame.asked_scope_in < settings.frame_scope_bar):
+        return False
+    alone = asked_alone(as_written=True)
+    # (Not the vague question's ask-back, which names no question of its own.)
+    return _surely_answered(alone, settings) and alone.intent.does != "clarify"
+
+
+def asked_outside_nz_tax(decision, frame: QuestionFrame, settings, asked_alone: Callable[[], object] | None) -> bool:
+    """Whether a post's asking sentences, read alone, are surely another subject's question by both readings:
+    the scope reading's other subjects together at NZTAX_FRAME_SCOPE_BAR and the intent reading confidently
+    a decline as not tax; or the scope reading firm (NZTAX_FRAME_SCOPE_FIRM_BAR) and the intent reading
+    matching none of the questions the engine answers (below NZTAX_INTENT_MIN_SCORE). A tax word in a
+    sentence of context (the tax code, the RWT already paid) does not make a question about a bank's rates
+    or an employer's duties a tax question."""
+    if (decision.action in TURNED_AWAY or frame.asked_scope_in is None or asked_alone is None
+            or 1.0 - frame.asked_scope_in < settings.frame_scope_bar):
+        return False
+    alone = asked_alone(as_written=True)
+    if alone is None:
+        return False
+    declined = alone.confident and alone.intent.does == "decline" and getattr(alone.intent, "copy", None) == "not_tax"
+    unread = 1.0 - frame.asked_scope_in >= settings.frame_scope_firm_bar and alone.score < settings.intent_min_score
+    return declined or unread
 
 
 def facts_of(decision, frame: QuestionFrame, settings, asked_alone: Callable[[], object] | None = None,
@@ -201,7 +242,9 @@ def facts_of(decision, frame: QuestionFrame, settings, asked_alone: Callable[[],
                  and asked_unread(decision, frame, settings, asked_alone),
                  questioned_not_theirs=_questioned_not_theirs(decision, frame, bar),
                  asks_employment_obligation=asks_employment_obligation(frame.asking),
-                 scope_major=frame.scope_sure >= MAJORITY)
+                 scope_major=frame.scope_sure >= MAJORITY,
+                 asked_in_nz_tax=asked_in_nz_tax(decision, frame, settings, asked_alone),
+                 asked_outside_nz_tax=asked_outside_nz_tax(decision, frame, settings, asked_alone))
 
 
 def asks_employment_obligation(asking: tuple[str, ...]) -> bool:
@@ -288,7 +331,9 @@ def _apply_row(decision, frame: QuestionFrame, settings, trace: Trace, redecide,
     trace.rows.append(row.id)
     out = decision
     if row.then == "decline":
-        subject = row.to or named_subject(frame.asking, t.scopes) or (frame.scope if frame.scope != "nz_tax" else frame.scope_other)
+        # (`to: asked`: the likeliest other subject of the asking sentences read alone.)
+        subject = (frame.asked_scope_other if row.to == "asked" else row.to) or named_subject(frame.asking, t.scopes) \
+            or (frame.scope if frame.scope != "nz_tax" else frame.scope_other)
         out = replace(decision, action="decline", calls=[], decline_to=t.scopes.get(subject or "") or t.scopes["not_money"])
     elif row.then == "answer":
         lifted = in_scope()

@@ -116,6 +116,10 @@ class QuestionFrame:
     # model read the frame), and the likeliest subject other than that (where a decline points).
     scope_in: float | None = None
     scope_other: str | None = None
+    # The same reading of the asking sentence(s) alone, when the post has more than them (None otherwise,
+    # and when a model read the frame): what is asked, without the story's or the context's words.
+    asked_scope_in: float | None = None
+    asked_scope_other: str | None = None
     ages: tuple[Age, ...] = ()  # ages the question states (ages.py): a rule for some ages only is checked against them
     rate_given: bool = False    # the question names the tax rate its figure is worked at ("those paying 33% tax")
     # A tax withheld under a name the sources never use (another country's withholding tax).
@@ -187,6 +191,8 @@ class QuestionFrame:
                 "tax_year": self.tax_year, "year_text": self.year_text, "conditions": list(self.conditions),
                 "scope": self.scope, "scope_sure": round(self.scope_sure, 2),
                 **({} if self.scope_in is None else {"scope_in": round(self.scope_in, 2), "scope_other": self.scope_other}),
+                **({} if self.asked_scope_in is None else {"asked_scope_in": round(self.asked_scope_in, 2),
+                                                           "asked_scope_other": self.asked_scope_other}),
                 "story": self.story,
                 "read_by": self.read_by, "ages": [a.to_json() for a in self.ages], "rate_given": self.rate_given,
                 **({"foreign_withholding": True} if self.foreign_withholding else {}),
@@ -223,6 +229,10 @@ def read_frame(text: str, slots: Slots, model, bar: float = 0.7, knows: Callable
     # A post that asks nothing in words has no asking sentence to weigh: its last sentence, which stands
     # in for one, is a piece of the story and says less of what it is about than the whole.
     scope_texts = (" ".join(asking), text) if len(text) > LONG_POST_CHARS and asks_in_words(text) else (text,)
+    # What the asking sentences are about on their own, when the post holds more than them: a sentence
+    # of context (a tax word, another country named) moves the whole post's reading, not what is asked.
+    asked_alone = (model.scope_reading(" ".join(asking))
+                   if asks_in_words(text) and " ".join(asking).strip() != text.strip() else None)
     scope, scope_sure, scope_in, scope_other = model.scope_reading(*scope_texts)
     spans = [(a.start, a.end or a.start + len(a.text)) for a in slots.amounts]
     percents = [m for m in PERCENT.finditer(text) if not any(s <= m.start() < e for s, e in spans)]
@@ -245,6 +255,8 @@ def read_frame(text: str, slots: Slots, model, bar: float = 0.7, knows: Callable
                          amounts=tuple(amounts), tax_year=slots.tax_year, year_text=slots.year_text,
                          conditions=stated, scope=scope, scope_sure=scope_sure, bar=bar,
                          scope_in=scope_in, scope_other=scope_other,
+                         asked_scope_in=asked_alone[2] if asked_alone else None,
+                         asked_scope_other=asked_alone[3] if asked_alone else None,
                          story=len(text) > LONG_POST_CHARS or len(sentences(text)) >= STORY_SENTENCES, ages=read_ages(text),
                          rate_given=tax_rate_given(text), person_asked=person_asked_about(text),
                          foreign_withholding=knows is not None and withheld_under_unknown_name(text, knows),
