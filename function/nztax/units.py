@@ -336,6 +336,16 @@ def asks_alternatives(question: str) -> bool:
     return False
 
 
+def asks_to_explain(question: str) -> bool:
+    """Whether a question asks to have a rule explained (`asks_to_explain` in data/cue_words.yaml: "Can
+    someone explain how FIF tax works?"): it asks how, whatever verb opens it, and a unit's "Yes." or
+    "No." answers its own question, not this one; the rule after it is the explanation."""
+    return any(_EXPLAIN.search(clause) for clause in asked_clauses(question))
+
+
+_EXPLAIN = cue("asks_to_explain")
+
+
 def asked_clauses(question: str) -> list[str]:
     """The clause each question-marked sentence asks in: its words after the last lead-in ("I gave
     without keeping a receipt - is the rebate still due?": "is the rebate still due?").
@@ -361,7 +371,9 @@ def asks_yes_or_no_after_lead_in(question: str) -> bool:
 def opening_for(lead: str, question: str, read_yes_or_no: bool = False, written_for: str = "", claim: str = "") -> str:
     """The lead as it opens the answer to `question`: "Yes." answers only a yes-or-no question, so
     for any other ("How much tax do I pay on my rental?") the sentence starts after it. "No." stays:
-    to "What is the tax-free threshold?" it denies what the question takes for granted.
+    to "What is the tax-free threshold?" it denies what the question takes for granted. Neither stays
+    for a question asking which of two (`asks_alternatives`) or asking to have a rule explained
+    (`asks_to_explain`): the rule that follows is the answer.
     `read_yes_or_no`: the frame read the question surely as asking whether; then an auxiliary verb
     after a lead-in will do: its verdict is the answer asked for. (The frame's reading alone is not
     enough: a sentence checking whether an allowance is taxed as an extra pay reads as yes-or-no, and a
@@ -370,7 +382,7 @@ def opening_for(lead: str, question: str, read_yes_or_no: bool = False, written_
     untaxed, to a unit asking whether it is taxed). `claim`: the post an asking sentence leans on
     ("Is that true?" after "I read the ME code was scrapped."), read for the other way round too."""
     m = _YES.match(lead)
-    if asks_alternatives(question) or (written_for and (other_way_round(question, written_for)
+    if asks_alternatives(question) or asks_to_explain(question) or (written_for and (other_way_round(question, written_for)
                                                          or (claim and other_way_round(claim, written_for)))):
         m = _YES.match(lead) or _NO.match(lead)
     elif m is None or asks_yes_or_no(question) or (read_yes_or_no and asks_yes_or_no_after_lead_in(question)):

@@ -106,3 +106,31 @@ def test_a_sentence_pointing_to_a_guide_explains_nothing(sentence, pointer):
 def test_a_forms_filling_instruction_opens_only_a_question_about_the_form(question, asks_form, sentence):
     assert opening_fit.form_instruction_unasked(question, sentence) is (not asks_form)
     assert not opening_fit.form_instruction_unasked(question, "Tips from customers are taxable income.")
+
+
+EXPLAINED = ["FIF tax", "secondary tax", "the bright-line test", "provisional tax", "a PIE fund's tax"]
+REQUESTS = ["Can someone explain to me in simple terms how {t} works?", "How does {t} work for someone like me?",
+            "Could you explain {t}?"]
+
+
+@pytest.mark.parametrize("topic", EXPLAINED)
+@pytest.mark.parametrize("request_", REQUESTS)
+def test_a_request_to_explain_a_rule_gets_the_rule_without_a_verdict(topic, request_):
+    question = request_.format(t=topic)
+    assert units.asks_to_explain(question)
+    for lead in ("Yes: the rule is this.", "No. The rule is this."):
+        assert units.opening_for(lead, question, read_yes_or_no=True, written_for="Is it a separate tax?") == "The rule is this."
+
+
+@pytest.mark.parametrize("topic", EXPLAINED)
+def test_guard_asking_whether_a_rule_holds_keeps_the_verdict(topic):
+    question = f"Does {topic} apply to me?"
+    assert not units.asks_to_explain(question)
+    assert units.opening_for("Yes: the rule is this.", question).startswith("Yes")
+
+
+def test_a_request_to_explain_in_a_story_gets_the_explanation_not_a_verdict(engine):
+    post = ("I picked up a weekend job on top of my full-time role. "
+            "Can someone explain to me in simple terms how secondary tax works? Thanks in advance.")
+    answer = engine.answer(post).answer
+    assert not answer.startswith(("Yes", "No"))
