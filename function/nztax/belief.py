@@ -5,8 +5,9 @@ text where the poster states what they believe a rule to be (from the `states_be
 data/cue_words.yaml, "My understanding is ...", "I was told ...", "... is unfair", to the next asking
 sentence), or None; `unit_for(...)` -> the unit answering whether that rule holds, or None.
 
-A post that sets out its reasoning and asks "Is my understanding correct?", or a complaint whose point
-is a misreading of a rule, asks nothing a unit's wording is near: its asking sentence names nothing,
+A post that sets out its reasoning and asks "Is my understanding correct?" (or asks to be corrected,
+"I stand to be corrected", beside questions resting on the belief), or a complaint whose point is a
+misreading of a rule, asks nothing a unit's wording is near: its asking sentence names nothing,
 and the story's figures keep its sentences from any paraphrase. The stated belief names the rule. Only
 a unit whose lead gives a verdict (it answers whether a rule holds) can confirm or correct it; its
 verdict word is dropped, for whether "No." denies the poster's belief or the unit's own question is

@@ -71,8 +71,6 @@ def _data() -> dict:
         "situation_clause": re.compile(raw.get("situation_clause") or r"(?!)", re.I),
         "leans": joined(raw.get("leans_on_before") or [r"(?!)"]),
         "points": joined(raw.get("points_elsewhere") or [r"(?!)"]),
-        "form_instruction": joined(raw.get("form_instruction") or [r"(?!)"]),
-        "form_asked": joined(raw.get("form_asked") or [r"(?!)"]),
         "set_aside": re.compile(r"\b(?:" + "|".join(raw["set_aside"]) + r")\b[^,.;:()]*", re.I),
         "whole_lead": frozenset(raw["read_by_whole_lead"]),
         "subjects": {group: {name: joined(alts) for name, alts in members.items()}
@@ -311,21 +309,12 @@ def off_question(question: str, sentence: str, hit, context: str | None = None) 
     term's definition, another situation's rule, the situation turned the other way, a term whose
     defining condition the question denies, a condition on an amount the question's own figure lies
     outside (amount_conditions.py: "$50,000 or less" to a post over it), a pointer to a page (no rule
-    at all), a form's filling-in instruction to a question not about the form, or (a passage's sentence) leaning on the sentence before it. Unlike a worked example, the rule at work on the
+    at all), or (a passage's sentence) leaning on the sentence before it. Unlike a worked example, the rule at work on the
     question, a sentence from another passage may open instead of it (say.topic)."""
     return (other_subject(question, sentence, hit, context) or defines_another_term(question, sentence)
             or for_another_situation(question, sentence, hit) or turned_other_way(question, sentence)
             or definition_denied(question, sentence) or bool(contradicted(question, sentence))
-            or points_elsewhere(sentence) or form_instruction_unasked(question, sentence)
-            or (hit is not None and leans_on_before(sentence)))
-
-
-def form_instruction_unasked(question: str, sentence: str) -> bool:
-    """Whether the sentence is a return guide's instruction for a form ("Show any other income ...",
-    `form_instruction` in the data) and the question asks nothing about a form (`form_asked`): it
-    says where a figure goes, no rule, and a list under it is no answer to how the rule works."""
-    data = _data()
-    return bool(data["form_instruction"].search(sentence.strip())) and not data["form_asked"].search(question)
+            or points_elsewhere(sentence) or (hit is not None and leans_on_before(sentence)))
 
 
 def points_elsewhere(sentence: str) -> bool:

@@ -1,8 +1,7 @@
-"""Three shapes of a post about how a rule works, each answered by the rule rather than a verdict, a
-pointer or a list: a belief the poster asks to be corrected on, whatever else the post asks on top of
-it (belief.invites_correction); a question asking which of two (units.asks_alternatives), which no
-"Yes." or "No." answers; and an opening that only points to a guide or tells how to fill in a form
-(opening_fit.points_elsewhere, form_instruction_unasked), which explains nothing.
+"""Three shapes of a post about how a rule works, each answered by the rule rather than by a verdict
+on another question: a belief the poster asks to be corrected on, whatever else the post asks on top
+of it (belief.invites_correction); a question asking which of two (units.asks_alternatives); and a
+request to have a rule explained (units.asks_to_explain). No "Yes." or "No." answers the last two.
 
 All wording below is made up for the tests: each family crosses topics with the ways of saying it."""
 
@@ -10,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from nztax import belief, opening_fit, unit_choice, units
+from nztax import belief, unit_choice, units
 
 BELIEFS = {
     "overseas-shares-and-pie-funds/is-the-fair-dividend-rate-a-5-tax-on-my-overseas-shares":
@@ -78,34 +77,6 @@ def test_guard_a_yes_or_no_question_keeps_its_verdict(question):
     assert not units.asks_alternatives(question)
     if units.asks_yes_or_no(question):
         assert units.opening_for("Yes: the rule is this.", question).startswith("Yes")
-
-
-@pytest.mark.parametrize("sentence, pointer", [
-    ("Our Guide to foreign investment funds (IR461) explains the DRR and attributable FIF income methods.", True),
-    ("IRD's guide to rental income (IR264) covers the records to keep.", True),
-    ("The KiwiSaver employer guide sets out the deductions in detail.", True),
-    ("This page explains how to claim a donation tax credit.", True),
-    ("The fair dividend rate method treats 5% of the opening market value as income.", False),
-    ("The guideline rate is not a guide to your own tax.", False),
-    ("Repair and maintenance costs on the rental property can be deducted.", False),
-])
-def test_a_sentence_pointing_to_a_guide_explains_nothing(sentence, pointer):
-    assert opening_fit.points_elsewhere(sentence) is pointer
-
-
-@pytest.mark.parametrize("question, asks_form", [
-    ("How does the tax on my overseas shares work?", False),
-    ("Do I pay tax on tips from my café job?", False),
-    ("Where do I put my overseas dividends in my IR3?", True),
-    ("Which box of the return does my rent go in?", True),
-])
-@pytest.mark.parametrize("sentence", [
-    "Show any other income that had no tax deducted: profits from selling shares, tips and cash jobs.",
-    "Include the gross interest from every account in Box 17.",
-])
-def test_a_forms_filling_instruction_opens_only_a_question_about_the_form(question, asks_form, sentence):
-    assert opening_fit.form_instruction_unasked(question, sentence) is (not asks_form)
-    assert not opening_fit.form_instruction_unasked(question, "Tips from customers are taxable income.")
 
 
 EXPLAINED = ["FIF tax", "secondary tax", "the bright-line test", "provisional tax", "a PIE fund's tax"]
