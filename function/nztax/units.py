@@ -382,8 +382,8 @@ def opening_for(lead: str, question: str, read_yes_or_no: bool = False, written_
     untaxed, to a unit asking whether it is taxed). `claim`: the post an asking sentence leans on
     ("Is that true?" after "I read the ME code was scrapped."), read for the other way round too."""
     m = _YES.match(lead)
-    if asks_alternatives(question) or asks_to_explain(question) or (written_for and (other_way_round(question, written_for)
-                                                         or (claim and other_way_round(claim, written_for)))):
+    turned = written_for and (other_way_round(question, written_for) or (claim and other_way_round(claim, written_for)))
+    if turned or asks_alternatives(question) or asks_to_explain(question):
         m = _YES.match(lead) or _NO.match(lead)
     elif m is None or asks_yes_or_no(question) or (read_yes_or_no and asks_yes_or_no_after_lead_in(question)):
         return lead
