@@ -5,8 +5,9 @@ text where the poster states what they believe a rule to be (from the `states_be
 data/cue_words.yaml, "My understanding is ...", "I was told ...", "... is unfair", to the next asking
 sentence), or None; `unit_for(...)` -> the unit answering whether that rule holds, or None.
 
-A post that sets out its reasoning and asks "Is my understanding correct?", or a complaint whose point
-is a misreading of a rule, asks nothing a unit's wording is near: its asking sentence names nothing,
+A post that sets out its reasoning and asks "Is my understanding correct?" (or asks to be corrected,
+"I stand to be corrected", beside questions resting on the belief), or a complaint whose point is a
+misreading of a rule, asks nothing a unit's wording is near: its asking sentence names nothing,
 and the story's figures keep its sentences from any paraphrase. The stated belief names the rule. Only
 a unit whose lead gives a verdict (it answers whether a rule holds) can confirm or correct it; its
 verdict word is dropped, for whether "No." denies the poster's belief or the unit's own question is
@@ -22,7 +23,7 @@ from nztax.leaning import leans_back
 from nztax.sentences import sentences
 from nztax.understand import words
 from nztax.unit_kind import ANSWER_WORD
-from nztax.units import opening_verdict
+from nztax.units import asks_alternatives, opening_verdict
 
 # What a post's asking sentences may ask for its stated belief to be what it asks about: whether it
 # holds ("Is my understanding correct?", "Does that still hold?") or why it does.
@@ -56,10 +57,25 @@ def stated(post: str, asking) -> str | None:
 
 def checked(post: str, asking, asks_each) -> str | None:
     """The belief the post sets out (`stated`) when every asking sentence asks only whether (or why)
-    it holds (`ASKS_OF_A_BELIEF`), else None: a post asking "How do I ...?" asks something of its own."""
-    if not asking or any(asks not in ASKS_OF_A_BELIEF for asks in asks_each):
+    it holds (`ASKS_OF_A_BELIEF`) or which of two ways it holds ("Do I pay it every year or only when I
+    sell?", units.asks_alternatives), or when the post asks outright to be corrected (`invites_correction`
+    in data/cue_words.yaml: "I stand to be corrected", "correct me if I'm wrong"), whatever its questions
+    ask on top of the belief; else None: a post asking "How do I ...?" asks something of its own."""
+    if not asking:
+        return None
+    asks_of_it = all(asks in ASKS_OF_A_BELIEF or asks_alternatives(sentence) for sentence, asks in zip(asking, asks_each))
+    if not asks_of_it and not invites_correction(post, asking):
         return None
     return stated(post, asking)
+
+
+def invites_correction(post: str, asking) -> bool:
+    """Whether the post asks to be corrected in a sentence of its own, not one of its questions ("I
+    stand to be corrected", "please correct me if I'm wrong"): what it asks then rests on the belief it
+    set out ("Is it worth paying the 5%?"), and that belief is the first thing to confirm or correct."""
+    asked = {s.strip() for s in asking}
+    found = cue("invites_correction")
+    return any(found.search(s) for s in sentences(post) if s.strip() not in asked)
 
 
 def answers_the_belief(sentence: str | None, belief: str) -> bool:

@@ -317,6 +317,35 @@ def asks_yes_or_no(question: str) -> bool:
     return any(_POLAR.match(_LABEL.sub("", part.strip(" \"'("))) for part in _parts(question))
 
 
+# A question asking which of two: "or" opening a second choice ("... every year or only when I sell?"),
+# or a question of what something is ending on two words joined by "or" ("Is re-roofing capital or
+# repair?"); "or not" asks whether, and stays a yes-or-no question.
+_OR_CHOICE = re.compile(r"\bor (?:" + alternatives("alternative_question_openers") + r")\b", re.I)
+_COPULAR = re.compile(r"^(?:" + alternatives("copular_openers") + r")\b", re.I)
+_ENDS_ON_TWO = re.compile(r"\b[\w-]+ or (?!not\b|no\b)(?:an? )?[\w-]+\W*$", re.I)
+
+
+def asks_alternatives(question: str) -> bool:
+    """Whether a yes-or-no question asks which of two ("Do I pay the tax every year or only when I
+    sell?", "Is this capital or repair?"): a "Yes." or "No." answers neither choice, the rule that
+    tells them apart does."""
+    for clause in asked_clauses(question):
+        plain = _LABEL.sub("", clause.strip(" \"'("))
+        if _POLAR.match(plain) and (_OR_CHOICE.search(plain) or (_COPULAR.match(plain) and _ENDS_ON_TWO.search(plain))):
+            return True
+    return False
+
+
+def asks_to_explain(question: str) -> bool:
+    """Whether a question asks to have a rule explained (`asks_to_explain` in data/cue_words.yaml: "Can
+    someone explain how FIF tax works?"): it asks how, whatever verb opens it, and a unit's "Yes." or
+    "No." answers its own question, not this one; the rule after it is the explanation."""
+    return any(_EXPLAIN.search(clause) for clause in asked_clauses(question))
+
+
+_EXPLAIN = cue("asks_to_explain")
+
+
 def asked_clauses(question: str) -> list[str]:
     """The clause each question-marked sentence asks in: its words after the last lead-in ("I gave
     without keeping a receipt - is the rebate still due?": "is the rebate still due?").
@@ -342,7 +371,9 @@ def asks_yes_or_no_after_lead_in(question: str) -> bool:
 def opening_for(lead: str, question: str, read_yes_or_no: bool = False, written_for: str = "", claim: str = "") -> str:
     """The lead as it opens the answer to `question`: "Yes." answers only a yes-or-no question, so
     for any other ("How much tax do I pay on my rental?") the sentence starts after it. "No." stays:
-    to "What is the tax-free threshold?" it denies what the question takes for granted.
+    to "What is the tax-free threshold?" it denies what the question takes for granted. Neither stays
+    for a question asking which of two (`asks_alternatives`) or asking to have a rule explained
+    (`asks_to_explain`): the rule that follows is the answer.
     `read_yes_or_no`: the frame read the question surely as asking whether; then an auxiliary verb
     after a lead-in will do: its verdict is the answer asked for. (The frame's reading alone is not
     enough: a sentence checking whether an allowance is taxed as an extra pay reads as yes-or-no, and a
@@ -351,7 +382,8 @@ def opening_for(lead: str, question: str, read_yes_or_no: bool = False, written_
     untaxed, to a unit asking whether it is taxed). `claim`: the post an asking sentence leans on
     ("Is that true?" after "I read the ME code was scrapped."), read for the other way round too."""
     m = _YES.match(lead)
-    if written_for and (other_way_round(question, written_for) or (claim and other_way_round(claim, written_for))):
+    turned = written_for and (other_way_round(question, written_for) or (claim and other_way_round(claim, written_for)))
+    if turned or asks_alternatives(question) or asks_to_explain(question):
         m = _YES.match(lead) or _NO.match(lead)
     elif m is None or asks_yes_or_no(question) or (read_yes_or_no and asks_yes_or_no_after_lead_in(question)):
         return lead
