@@ -306,6 +306,9 @@ def calculation(decision: Decision, results: list[tuple[str, dict, dict]], rules
             continue  # the same pay's PAYE, student loan and KiwiSaver are already shown, to the cent
         lead = lead_for(name, args, result, decision)
         lines, approx = describe_tool_result(name, args, result)
+        if name == "calculate_year_end_square_up" and figure_check.someone_elses(decision, decision.slots.income_amount()):
+            # (The calculator's reasons speak to the earner: another person's are not said to be the poster's.)
+            lines = [("- The " + line[len("- Your "):]) if line.startswith("- Your ") else line for line in lines]
         approximate = approximate or approx
         if lead:
             leads.append(lead)

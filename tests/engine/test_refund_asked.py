@@ -46,9 +46,11 @@ def test_the_asking_sentence_at_the_end_of_a_long_post_is_squared_up_alike(engin
 
 @pytest.mark.parametrize("person,pronoun", [("My daughter", "she"), ("My husband", "he")])
 def test_someone_elses_refund_is_worked_for_them_not_said_to_be_the_posters(engine, person, pronoun):
-    first = _first(engine, f"{person} earned $20,000 this tax year and had $3,000 of PAYE taken off. "
-                           f"How much will {pronoun} get back?")
+    answer = engine.answer(f"{person} earned $20,000 this tax year and had $3,000 of PAYE taken off. "
+                           f"How much will {pronoun} get back?", use_faq=False, mode="offline").to_json()["answer"]
+    first = answer.split("\n\n")[0]
     assert "refund of $242**" in first and not first.startswith("You "), first[:300]
+    assert "Your main job" not in answer, answer
 
 
 @pytest.mark.parametrize("question", [
