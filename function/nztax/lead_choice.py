@@ -145,7 +145,8 @@ def topics_asked(decision, intent, asked: str, asks: frozenset[str] = WHETHER_OR
 
 def choose(question: str, lead: str, hits: list, tax_year: str | None, past_year: bool, margin: float,
            question_hits: Callable[[], list] | None = None, situations: frozenset[str] = frozenset(),
-           topic: tuple[str, ...] = (), asked_topics: tuple[str, ...] = (), figure_of: tuple[str, ...] = ()) -> Opening:
+           topic: tuple[str, ...] = (), asked_topics: tuple[str, ...] = (), figure_of: tuple[str, ...] = (),
+           credit: bool = True) -> Opening:
     """How the fact answer to `question` opens (see the module docstring). `hits` were retrieved
     with the intent's search words; `question_hits()` retrieves for the question's words alone,
     asked only when the lead covers too little of the question (the intent's words pull towards
@@ -169,7 +170,7 @@ def choose(question: str, lead: str, hits: list, tax_year: str | None, past_year
     # uses a word of ("ietc" asked, "independent earner tax credit" written) counts as named by each
     # of its sentences. (A keyword the lead uses in part is left to the words it shares.)
     named = " ".join(t for t in topic if t.strip() and without_topic(question, (t,)) != question
-                     and not words(t) & words(lead))
+                     and not words(t) & words(lead)) if credit else ""
     # (The words of the topic keywords the question names, and IRD's terms for them: what it asks about.)
     said = " ".join(t for t in topic if t.strip() and without_topic(question, (t,)) != question)
     named_topic = (words(said) | words(" ".join(canonical_terms(said)))) - GENERIC_WORDS if said else frozenset()
@@ -249,5 +250,14 @@ def choose(question: str, lead: str, hits: list, tax_year: str | None, past_year
     unanswered = ("off_question" if best_own[2] is None else
                   "aspect" if unsaid and not any(says_aspect(question, s, unsaid) for s in own) else
                   "topic" if any(not words(t) <= words(lead) for t in figure_of) else "")
+    if (named and not unanswered and asked_beyond_topic(question, topic)
+            and not (aspects and any(says_aspect(question, s, aspects) for s in own))):
+        # The credit says which sentence speaks for the topic, not that what the question asks of it
+        # beyond its name was found: when, without it, the best that opens would have been no answer
+        # (nothing of the lead sharing a word with the question, or a passage sentence not saying the
+        # aspect asked), the lead opens saying so. (A question naming only the topic is answered by it,
+        # and one asking an aspect the lead says: "How long is the bright line?")
+        unanswered = choose(question, lead, hits, tax_year, past_year, margin, question_hits, situations, topic,
+                            asked_topics, figure_of, credit=False).unanswered
     return Opening(lead=lead, sentence=None, score=round(best_own[0], 4), lead_score=round(best_own[0], 4),
                    coverage=round(best_own[1], 4), lead_coverage=round(best_own[1], 4), unanswered=unanswered)

@@ -5,7 +5,9 @@ In: the question as typed, its `Slots` and the tax year. Out: `PayPlan` (the cal
 assumed), or None when the question is not one of these or does not give the figures they need -
 then the usual decision goes on. An extra pay needs its amount (the amount named next to the extra
 pay's word) and the salary or pay it comes on top of; the year-end needs the main income and a
-second job, an extra pay or interest with its withholding rate.
+second job, an extra pay or interest with its withholding rate, or the year's income and the tax
+taken off it in the year ("I earned $20,000 and had $3,000 of PAYE taken off. How much will I get
+back?": the refund is that tax less the tax the year's income needs, so it is worked on both as stated).
 """
 
 from __future__ import annotations
@@ -14,11 +16,15 @@ import re
 from dataclasses import dataclass, field
 from decimal import ROUND_DOWN, Decimal
 
+from nztax.calculators import calculate_acc_levy, calculate_income_tax
 from nztax.cue_words import cue
+from nztax.leaning import leans_back
+from nztax.sentences import asking_sentences, sentences
 from nztax.rules import SECONDARY_CODES
 from nztax.slots import Money, Slots
 from nztax.rules import PERIODS_PER_YEAR
 from nztax.calculators import choose_secondary_tax_code
+from nztax.calculators.errors import ToolArgumentError
 
 # The words that name an extra pay, and how it is asked about (data/cue_words.yaml).
 EXTRA_PAY_WORDS = cue("extra_pay")
@@ -27,6 +33,8 @@ LEAVING_WORDS = cue("leaving")
 TAX_ON_IT_ASKED = cue("tax_on_it_asked")
 KEPT_ASKED = cue("kept_asked")
 YEAR_END_ASKED = cue("year_end_asked")
+# Money coming back asked for, by name or as money got back ("How much will I get back?").
+REFUND_ASKED = cue("refund_asked")
 YEARS_TAX_ASKED = cue("years_tax_asked")
 INTEREST_WORDS = cue("interest")
 RATE = re.compile(r"(\d{1,2}(?:\.\d{1,2})?)\s?%")
@@ -78,7 +86,11 @@ def _salary_terms(salary: Money, assumptions: list[str]) -> tuple[str, float, De
 def plan(asked: str, slots: Slots, tax_year: str) -> PayPlan | None:
     """The calls that answer an extra-pay or year-end question on its own figures, or None."""
     amounts = _usable(slots)
-    if len(amounts) < 2 or slots.comparison:
+    if slots.comparison:
+        return None
+    if len(amounts) == 1:
+        return _year_end_on_tax_taken(asked, slots, tax_year, amounts[0])
+    if len(amounts) < 2:
         return None
     extras = _named_by(asked, amounts, EXTRA_PAY_WORDS)
     if YEAR_END_ASKED.search(asked):
@@ -137,4 +149,46 @@ def _year_end(asked: str, slots: Slots, tax_year: str, amounts: list[Money], ext
         args.update(interest=float(interest[0].value), rwt=float((interest[0].value * Decimal(rate.group(1)) / 100).quantize(Decimal("0.01"))))
     if slots.student_loan:
         args["student_loan"] = True
+    return PayPlan([("calculate_year_end_square_up", args)], assumptions)
+
+
+def _asked_with_what_they_point_to(text: str) -> list[str]:
+    """Each asking sentence, one that points back ("Why is that?", leaning.leans_back) read with the
+    sentence before it, which says what "that" is ("My assessment says I get money back.")."""
+    told = sentences(text)
+    out = []
+    for asking in asking_sentences(text):
+        at = next((k for k, s in enumerate(told) if s.strip() == asking.strip()), None)
+        out.append(f"{told[at - 1]} {asking}" if at and leans_back(asking) else asking)
+    return out
+
+
+def _year_end_on_tax_taken(asked: str, slots: Slots, tax_year: str, income: Money) -> PayPlan | None:
+    """The year's income and the tax taken off it, each stated for the year, with the year's refund
+    or bill asked in an asking sentence: the square-up on the tax as taken. Not when anything else the
+    year's tax depends on is said (another income, a benefit or NZ Super, Working for Families, part of
+    a year, money earned abroad), nor on a tax figure of no stated period that cannot be the year's
+    (outside half to twice the year's income tax and levy: one pay's, or another sum)."""
+    taken = [a for a in slots.amounts if a.role == "deduction" and not a.questioned]
+    if (len(taken) != 1 or income.period != "annual" or taken[0].period != "annual" or taken[0].value >= income.value
+            or slots.wff or slots.benefit_or_super or slots.nz_super or slots.part_year or slots.earned_overseas
+            or slots.gst_inclusive or slots.flat_code or slots.no_ird_number):
+        return None
+    if not any(YEAR_END_ASKED.search(s) or REFUND_ASKED.search(s) for s in _asked_with_what_they_point_to(asked)):
+        return None
+    tax = taken[0]
+    if not tax.period_stated:
+        try:
+            year_tax = (calculate_income_tax(float(income.value), tax_year=tax_year)["total_tax"]
+                        + calculate_acc_levy(float(income.value), tax_year=tax_year)["annual_levy"])
+        except ToolArgumentError:
+            return None  # (a year the rules data does not hold: the usual decision says so)
+        if not year_tax / 2 <= float(tax.value) <= year_tax * 2:
+            return None
+    args: dict = {"tax_year": tax_year, "salary_wages": float(income.value), "salary_paye": float(tax.value),
+                  "tax_code": _main_code(slots)}
+    if slots.student_loan:
+        args["student_loan"] = True
+    assumptions = [f"the {tax.text} taken off is the year's PAYE as a payslip shows it, the ACC earners' levy included",
+                   "no other income in the year"]
     return PayPlan([("calculate_year_end_square_up", args)], assumptions)

@@ -169,7 +169,7 @@ def lead_for(name: str, args: dict, result: dict, decision: Decision) -> str:
     if name == "calculate_extra_pay_paye":
         return _extra_pay_lead(result)
     if name == "calculate_year_end_square_up":
-        return _square_up_lead(result)
+        return _square_up_lead(result, figure_check.someone_elses(decision, decision.slots.income_amount()))
     if name == "choose_secondary_tax_code":
         return (f"Use **{result['tax_code']}** for the second job: with a total income of {money(args.get('total_annual_income', 0))} "
                 f"a year, its pay is taxed at {pct(result['rate'])} ({pct(result['rate_with_acc_levy'])} with the ACC earners' levy)"
@@ -193,16 +193,19 @@ def _extra_pay_lead(result: dict) -> str:
     return lead
 
 
-def _square_up_lead(result: dict) -> str:
-    """Refund, bill or nothing for the year, and the first reason."""
+def _square_up_lead(result: dict, theirs: bool = False) -> str:
+    """Refund, bill or nothing for the year, and the first reason; `theirs`: the income is another
+    person's ("My daughter earned …"), so the outcome is not said to be the poster's."""
     if result["result"] == "refund":
-        head = f"You should get a **refund of {money(result['amount'])}** for {result['tax_year']}"
+        head = f"{'There' if theirs else 'You'} should {'be' if theirs else 'get'} a **refund of {money(result['amount'])}** for {result['tax_year']}"
     elif result["result"] == "bill":
-        head = f"You should have **{money(result['amount'])} of tax to pay** for {result['tax_year']}"
+        head = f"{'There' if theirs else 'You'} should {'be' if theirs else 'have'} **{money(result['amount'])} of tax to pay** for {result['tax_year']}"
         head += " (written off automatically, as IRD does for a small bill)" if result["written_off"] else f", due {result['tax_to_pay_due']}"
     else:
-        head = f"Your tax for {result['tax_year']} should square up to **nothing** to pay and no refund"
+        head = f"{'The' if theirs else 'Your'} tax for {result['tax_year']} should square up to **nothing** to pay and no refund"
     reason = f" {result['why'][0]}" if result.get("why") else ""
+    if theirs and reason.startswith(" Your "):
+        reason = " The " + reason[len(" Your "):]  # (the calculator speaks to the earner)
     return (f"{head}: tax of {money(result['tax_due'])} on {money(result['total_income'])} against {money(result['tax_paid'])} already taken "
             f"(without the ACC levy).{reason}")
 
@@ -303,6 +306,9 @@ def calculation(decision: Decision, results: list[tuple[str, dict, dict]], rules
             continue  # the same pay's PAYE, student loan and KiwiSaver are already shown, to the cent
         lead = lead_for(name, args, result, decision)
         lines, approx = describe_tool_result(name, args, result)
+        if name == "calculate_year_end_square_up" and figure_check.someone_elses(decision, decision.slots.income_amount()):
+            # (The calculator's reasons speak to the earner: another person's are not said to be the poster's.)
+            lines = [("- The " + line[len("- Your "):]) if line.startswith("- Your ") else line for line in lines]
         approximate = approximate or approx
         if lead:
             leads.append(lead)

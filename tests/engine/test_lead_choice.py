@@ -412,3 +412,22 @@ def test_a_passage_on_the_subject_alone_does_not_open_in_place_of_a_lead_on_anot
     # A question on the lead's own subject keeps the lead.
     assert choose("Do I need to pay FIF tax on my US shares?", FIF_LEAD, [pay], "2026-27", False, 0.5,
                   topic=FIF_TOPIC).unanswered == ""
+
+
+BRIGHT_LINE_LEAD = "Under the bright-line test, residential property sold within 2 years of acquiring it is taxed."
+BRIGHT_LINE_TOPIC = ("bright line", "bright-line")
+
+
+def test_a_lead_speaking_for_the_topic_only_by_its_name_says_it_has_not_found_the_rest():
+    # The lead shares no word with the question but the topic's name ("bright line" against
+    # "bright-line"): it speaks for the topic, and says it has not found what is asked of it.
+    asked = "Does the bright line apply to a bach I inherited from my mum?"
+    assert choose(asked, BRIGHT_LINE_LEAD, [], "2026-27", False, 0.5, topic=BRIGHT_LINE_TOPIC).unanswered == "off_question"
+    # Family: a question naming only the topic, or asking an aspect the lead says, is answered by it.
+    for answered in ("What is the bright line?", "How long is the bright line?"):
+        assert choose(answered, BRIGHT_LINE_LEAD, [], "2026-27", False, 0.5, topic=BRIGHT_LINE_TOPIC).unanswered == ""
+    # A lead the question's figure check is answered by keeps its place unhedged (no aspect asked, and
+    # without the credit a passage sentence answering no more would have opened unhedged too).
+    opening = choose("someone told me the ietc = $20 a week, is that right", AMOUNT_LEAD,
+                     [_hit("The IETC is worked out on whole months.")], "2026-27", False, 0.5, topic=TOPIC)
+    assert opening.sentence is None and opening.unanswered == ""
