@@ -270,6 +270,8 @@ LONG_QUERY_VARIANTS: tuple[tuple[str, dict[str, Any]], ...] = (
     ("defaults", {}),
     ("one vote per page per ranking, at its place among pages (before 29 November 2026)", {"long_query_page_votes": 1}),
     ("without the answer units' questions (the defaults until 29 November 2026)", {"long_query_unit_weight": 0.0}),
+    ("the post's topic as the units read it, weight 1 (won on development, lost on the frozen part)",
+     {"long_query_topic_weight": 1.0}),
     ("chunk-level fusion", {"long_query_page_fusion": False}),
     ("no BM25 passes under the floor", {"long_query_bm25_passes": 0}),
     ("BM25 counts each word once", {"long_query_bm25_distinct": True}),

@@ -61,7 +61,7 @@ from nztax.contract import SOURCE_TYPES  # noqa: F401 (re-exported for the CLI)
 from nztax.query_expansion import default_expander
 from nztax.sentences import asking_sentences
 from nztax.settings import Settings, get_settings
-from nztax.unit_pages import UnitPages
+from nztax.unit_pages import UnitPages, pages_as_chunks
 
 MODES = ("hybrid", "bm25", "dense")
 # The search tool hands passages to a model; more than this only costs tokens.
@@ -395,10 +395,11 @@ class Retriever:
             if long_query and s.long_query_page_fusion:
                 # A post asks about a page: fused per chunk, a page ranked first by both rankings
                 # through two different chunks lost to a page both ranked second through one chunk.
-                unit_rows = self._unit_page_rows(query, query_vector, dense, cosine, allowed, depth) if unit_vote else []
-                for row in unit_rows:
+                unit_votes = self._unit_page_rows(query, query_vector, dense, cosine, allowed, depth) if unit_vote else []
+                unit_rows = unit_votes[0][0] if unit_votes else []
+                for row in (row for rows, _ in unit_votes for row in rows):
                     scores.setdefault(row, 0.0)  # a page only the units name orders by its votes alone
-                scores = self._page_fused([*lists, (unit_rows, s.long_query_unit_weight)], rrf_k, scores)
+                scores = self._page_fused([*lists, *unit_votes], rrf_k, scores)
             # Equal fused scores (e.g. ranks 1+2 vs 2+1) are broken by the dense cosine.
             ranked = sorted(scores, key=lambda row: (-round(scores[row], 12), -float(cosine[row])))
             named = set(ident_ranked)
@@ -427,10 +428,12 @@ class Retriever:
         return self._unit_pages
 
     def _unit_page_rows(self, query: str, query_vector: np.ndarray, dense: np.ndarray, cosine: np.ndarray,
-                        allowed: np.ndarray, depth: int) -> list[int]:
-        """The unit ranking's pages as their best dense chunks ([] at weight 0 or without unit vectors)."""
+                        allowed: np.ndarray, depth: int) -> list[tuple[list[int], float]]:
+        """The units' votes as (rows, weight): the unit ranking's pages, then the topic ranking's
+        (`UnitPages.topic_ranking`), each page as its best dense chunk ([] without unit vectors; a
+        ranking at weight 0 votes with no rows)."""
         s = self.settings
-        if not s.long_query_unit_weight or self.unit_pages is None:
+        if not (s.long_query_unit_weight or s.long_query_topic_weight) or self.unit_pages is None:
             return []
         vectors = []
         if s.long_query_unit_query in ("asking", "both"):
@@ -438,9 +441,13 @@ class Retriever:
             vectors.append(self.embed_query(asked) if asked and asked != query else query_vector)
         if s.long_query_unit_query in ("post", "both"):
             vectors.append(query_vector)
-        rows = self.unit_pages.ranked_rows(vectors, s.long_query_unit_pool, depth, self.index.child_page, dense, allowed)
-        self._fill_cosine(cosine, rows, query_vector)
-        return rows
+        units = self.unit_pages
+        rows = (units.ranked_rows(vectors, s.long_query_unit_pool, depth, self.index.child_page, dense, allowed)
+                if s.long_query_unit_weight else [])
+        topic_rows = (pages_as_chunks(units.topic_ranking([query_vector], s.long_query_topic_temperature, depth),
+                                      self.index.child_page, dense, allowed) if s.long_query_topic_weight else [])
+        self._fill_cosine(cosine, rows + topic_rows, query_vector)
+        return [(rows, s.long_query_unit_weight), (topic_rows, s.long_query_topic_weight)]
 
     def _page_fused(self, lists: Sequence[tuple[Sequence[int], float]], rrf_k: int,
                     chunk_scores: dict[int, float]) -> dict[int, float]:

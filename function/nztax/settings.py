@@ -96,6 +96,7 @@ Tax figures never live here: they are in `nztax/rules/*.yaml`.
 | NZTAX_LONG_QUERY_RRF_K / NZTAX_LONG_QUERY_WEIGHT_BM25 / NZTAX_LONG_QUERY_WEIGHT_DENSE | 5 / 1.0 / 1.0 | fusion for a long query (NZTAX_RRF_K and NZTAX_RRF_WEIGHT_BM25/DENSE are then for short ones); learned on the real-post development part |
 | NZTAX_LONG_QUERY_PAGE_VECTOR_WEIGHT | 0.5 | NZTAX_PAGE_VECTOR_WEIGHT for a long query (1.0 won on the real-post development part and lost on the frozen part, docs/retrieval.md) |
 | NZTAX_LONG_QUERY_UNIT_WEIGHT / NZTAX_LONG_QUERY_UNIT_QUERY / NZTAX_LONG_QUERY_UNIT_POOL / NZTAX_LONG_QUERY_UNIT_PASSES | 0.5 / post / 2 / 1 | search, long query: RRF weight of a page ranking by the answer units' paraphrases nearest the post (0 = off); `asking`, `post` or `both` compared with them; a page's score is the mean of its best this-many units; that ranking's first this-many pages pass the cosine floor (docs/retrieval.md) |
+| NZTAX_LONG_QUERY_TOPIC_WEIGHT / NZTAX_LONG_QUERY_TOPIC_TEMPERATURE | 0 / 0.02 | search, long query: RRF weight of a page ranking by the post's topic as the units read it (0 = off; 1 won on the real-post development part and lost on the frozen part), and the softmax temperature over the topics (docs/retrieval.md) |
 | NZTAX_LONG_QUERY_BM25_DISTINCT | 0 | search, long query: 1 = BM25 counts each query word once, however often the post repeats it (won on development, lost on the frozen part, docs/retrieval.md) |
 | NZTAX_RETRIEVAL_CANDIDATES | 50 | candidates taken from each ranking before fusion |
 | NZTAX_RELEVANCE_FLOOR | unset | min. query-passage cosine for a hit; unset = the embedder's calibrated floor |
@@ -264,6 +265,10 @@ class Settings:
     long_query_unit_query: str = "post"
     long_query_unit_pool: int = 2
     long_query_unit_passes: int = 1
+    # A fifth vote: pages by the post's topic as the units read it (`UnitPages.topic_ranking`), weight
+    # and softmax temperature; won on development, lost on the frozen part: off (docs/retrieval.md).
+    long_query_topic_weight: float = 0.0
+    long_query_topic_temperature: float = 0.02
     embed_batch_size: int = 16
     gemini_timeout: float = 30.0
     gemini_max_retries: int = 5
@@ -484,6 +489,8 @@ def get_settings() -> Settings:
         long_query_unit_query=_env("NZTAX_LONG_QUERY_UNIT_QUERY", "post").strip().lower(),
         long_query_unit_pool=int(_env("NZTAX_LONG_QUERY_UNIT_POOL", "2")),
         long_query_unit_passes=int(_env("NZTAX_LONG_QUERY_UNIT_PASSES", "1")),
+        long_query_topic_weight=float(_env("NZTAX_LONG_QUERY_TOPIC_WEIGHT", "0")),
+        long_query_topic_temperature=float(_env("NZTAX_LONG_QUERY_TOPIC_TEMPERATURE", "0.02")),
         query_expansion=_env("NZTAX_QUERY_EXPANSION", "1").strip().lower() not in ("0", "false", "no", "off"),
         embed_batch_size=int(_env("NZTAX_EMBED_BATCH_SIZE", "16")),
         gemini_timeout=float(_env("NZTAX_GEMINI_TIMEOUT", "30")),

@@ -13,8 +13,8 @@ from nztax.units import Unit, UnitSource
 from tests.retrieval.test_retrieval import LONG_RATES_QUESTION
 
 
-def _unit(slug: str, url: str, *also: str) -> Unit:
-    return Unit(question=f"{slug}?", slug=slug, topic="t", topic_title="T", also=also, lead="Yes.",
+def _unit(slug: str, url: str, *also: str, topic: str = "t") -> Unit:
+    return Unit(question=f"{slug}?", slug=slug, topic=topic, topic_title="T", also=also, lead="Yes.",
                 source=UnitSource(url, "quote"))
 
 
@@ -60,6 +60,38 @@ def test_pool_averages_a_pages_best_units_and_query_vectors_add():
     assert summed.tolist() == pytest.approx([1 + 1 / np.sqrt(2), 1.0])  # page 0: u0 (1.0 + 0.707); page 1: u1 (0 + 1)
 
 
+def _topic_bank():
+    """Two topics over three pages: topic a's units cite page 0 three times and page 1 once; topic b's
+    one unit cites page 2. Every unit's paraphrase lies on its own axis, so a query picks its unit."""
+    urls = ["https://a.nz/p0"] * 3 + ["https://a.nz/p1", "https://a.nz/p2"]
+    units = [_unit(f"u{i}", url, topic="b" if i == 4 else "a") for i, url in enumerate(urls)]
+    return units, np.stack([_axis(i, 5) for i in range(5)])
+
+
+def test_a_topic_votes_for_the_page_most_of_its_units_cite():
+    units, vectors = _topic_bank()
+    pages = UnitPages.from_units(units, vectors, CHILD_URLS, CHILD_PAGE)
+    # The nearest unit cites page 1, but its topic's other units cite page 0: the unit ranking puts
+    # page 1 first, the topic ranking page 0.
+    assert pages.ranking([_axis(3, 5)])[0] == 1
+    assert pages.topic_ranking([_axis(3, 5)], temperature=0.02) == [0, 1, 2]
+    scores = pages.topic_scores([_axis(3, 5)], temperature=0.02)
+    assert scores[0] == pytest.approx(3 * scores[1])  # within the topic, by its share of the units
+    assert scores.sum() == pytest.approx(1.0)
+    # Nearer topic b's unit, the other topic's page leads.
+    assert pages.topic_ranking([_axis(4, 5)], temperature=0.02)[0] == 2
+
+
+def test_the_temperature_says_how_sure_the_topic_reading_is():
+    units, vectors = _topic_bank()
+    pages = UnitPages.from_units(units, vectors, CHILD_URLS, CHILD_PAGE)
+    between = (_axis(3, 5) + 0.9 * _axis(4, 5)) / np.linalg.norm(_axis(3, 5) + 0.9 * _axis(4, 5))
+    sharp = pages.topic_scores([between], temperature=0.001)
+    soft = pages.topic_scores([between], temperature=1.0)
+    assert sharp[2] < 0.01 and soft[2] > 0.3  # a near second topic keeps a share only when unsure
+    assert not pages.topic_scores([between], temperature=0.0).any()  # off
+
+
 def test_excluded_units_and_missing_vectors():
     units, vectors = _bank()
     pages = UnitPages.from_units(units, vectors, CHILD_URLS, CHILD_PAGE, exclude=frozenset({"t/u1"}))
@@ -99,17 +131,33 @@ def _page_order(retriever):
 
 def test_a_page_with_a_matching_unit_paraphrase_rises_and_others_stay(retriever, units_on):
     vector = retriever.embed_query(LONG_RATES_QUESTION)
-    units_on([], np.zeros((0, len(vector)), dtype=np.float32), long_query_unit_weight=0.0)
+    units_on([], np.zeros((0, len(vector)), dtype=np.float32), long_query_unit_weight=0.0, long_query_topic_weight=0.0)
     before = _page_order(retriever)  # no unit's vote
     assert len(before) >= 3
     raised = before[2]
     units = [_unit("near", raised, "the post itself")]
-    units_on(units, np.stack([-vector, vector]), long_query_unit_weight=0.0)
+    units_on(units, np.stack([-vector, vector]), long_query_unit_weight=0.0, long_query_topic_weight=0.0)
     assert _page_order(retriever) == before  # weight 0: the ranking is off
-    units_on(units, np.stack([-vector, vector]), long_query_unit_weight=2.0)
+    units_on(units, np.stack([-vector, vector]), long_query_unit_weight=2.0, long_query_topic_weight=0.0)
     after = _page_order(retriever)
     assert after[0] == raised
     assert set(before) <= set(after)  # pages no unit cites keep their places in the ranking
+
+
+def test_the_topic_ranking_raises_its_page_and_is_off_at_weight_0(retriever, units_on):
+    vector = retriever.embed_query(LONG_RATES_QUESTION)
+    units_on([], np.zeros((0, len(vector)), dtype=np.float32), long_query_unit_weight=0.0, long_query_topic_weight=0.0)
+    before = _page_order(retriever)
+    raised = before[2]
+    units = [_unit("near", raised, "the post itself", topic="x")]
+    units_on(units, np.stack([-vector, vector]), long_query_unit_weight=0.0, long_query_topic_weight=0.0)
+    assert _page_order(retriever) == before
+    units_on(units, np.stack([-vector, vector]), long_query_unit_weight=0.0, long_query_topic_weight=2.0)
+    after = _page_order(retriever)
+    assert after[0] == raised
+    assert set(before) <= set(after)
+    # Leaving the units out of a search (unit_vote=False) leaves their topic reading out too.
+    assert list(dict.fromkeys(h.url for h in retriever.search(LONG_RATES_QUESTION, k=25, unit_vote=False))) == before
 
 
 def test_the_unit_ranking_leaves_short_queries_alone(retriever, units_on):
@@ -117,5 +165,5 @@ def test_the_unit_ranking_leaves_short_queries_alone(retriever, units_on):
     before = [h.parent_id for h in retriever.search(query, k=10)]
     vector = retriever.embed_query(query)
     other = next(c["url"] for c in retriever.index.children if "tax-rates" not in c["url"])
-    units_on([_unit("near", other)], np.stack([vector]), long_query_unit_weight=5.0)
+    units_on([_unit("near", other)], np.stack([vector]), long_query_unit_weight=5.0, long_query_topic_weight=5.0)
     assert [h.parent_id for h in retriever.search(query, k=10)] == before
