@@ -256,7 +256,7 @@ def fact(decision: Decision, rules: RuleBook, hits: list, current_year: str, too
     if named:
         body[0] += " " + named
     if opening is not None and (opening.unanswered
-                                or kinds_unsaid(asking_of(decision) or [decision.asked], body[0], decision.question)):
+                                or kinds_unsaid(asking_of(decision) or [decision.asked], body[0], _post(decision))):
         # The opening answers the topic's central question, not this one (or another payment's rule
         # than the one whose tax is asked): say so before it.
         body[0] = f"{composer.NOT_SAID_DIRECTLY} {body[0]}"
@@ -365,6 +365,11 @@ def decision_values(decision: Decision, tool_results: list | None, values: dict[
     return {}
 
 
+def _post(decision) -> str:
+    """The whole post (where an employer is named), or what is asked of a decision built without one."""
+    return getattr(decision, "question", None) or decision.asked
+
+
 def asking_of(decision: Decision) -> list[str]:
     """A story's asking sentence(s), from its frame (none for a one-line question: it is its own), each
     as the frame reads it (a sentence leaning on the story with the post's opening: leaning.py)."""
@@ -449,7 +454,7 @@ def topic(decision: Decision, rules: RuleBook, hits: list, current_year: str) ->
     numbers = {lead_hit.url: 1}
     # (An opening that does not say the aspect asked is the topic's, not the answer: said so before it.)
     # (So is one naming no kind of the payment the asking sentences ask the tax of: another payment's rule.)
-    unsaid = kinds_unsaid(asking, lead_sentence, decision.question)
+    unsaid = kinds_unsaid(asking, lead_sentence, _post(decision))
     hedge = f"{composer.NOT_SAID_DIRECTLY} " if answers_none(asking or [decision.asked], lead_sentence) or unsaid else ""
     body = [f"{hedge}{lead_sentence}{cite_mark(1, lead_hit.url)}"]
     rest, cites = _evidence(chosen[1:], numbers)

@@ -27,8 +27,9 @@ the post names (shares against land, an employee against the self-employed). A q
 payment an employer makes (payment_frame.py) that matched nothing, or whose asking sentence matched
 a unit not stating the rule for that payment, gets the unit whose own question names the same kind
 and asks the same thing about it; none when its asking sentences ask something else of the payment in
-words of their own, and no unit stating the rule for only some of the payments asked about. A story still unmatched that sets out its own understanding of a
-rule and asks only whether it holds gets the verdict unit on that rule (belief.py). One still
+words of their own, and no unit stating the rule for only some of the payments asked about. A story
+still unmatched that sets out its own understanding of a rule and asks only whether it holds gets the
+verdict unit on that rule (belief.py). One still
 unmatched, whose asking sentences may name nothing ("Is that right?"), gets the unit its whole
 post is nearest both in meaning and in the words that name a topic (`UnitMatcher.match_topic`),
 when the two readings agree. One still unmatched gets the unit its asking sentences rank first below
