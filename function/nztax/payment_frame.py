@@ -118,6 +118,39 @@ def names_asked(text: str) -> bool:
                 or any(pattern.search(text) for pattern in data["deductions"].values()))
 
 
+def asks_of_its_own(sentence: str) -> bool:
+    """Whether an asking sentence that names nothing a payment's rule decides (`names_asked`) asks
+    something of its own: it names more than a sentence leaning on its story does (leaning.py: "Can
+    you help?", "Is that right?" carry the post's opening; "Will it reduce the parental leave
+    payments?" asks about the parental leave)."""
+    from nztax.leaning import POINTING_WORDS
+    from nztax.understand import words
+
+    return not names_asked(sentence) and len(words(sentence)) > POINTING_WORDS
+
+
+def kinds_unsaid(asking: list[str] | tuple[str, ...], sentence: str, whole: str) -> frozenset[str]:
+    """The kinds of payment an asking sentence names and asks the tax of that `sentence` (an answer's
+    opening) names neither itself nor by a wider kind: compensation for hurt and humiliation asked
+    about, a list of extra pays opening. Such an opening states another payment's rule."""
+    data = _data()
+    asked = frozenset().union(*(kinds_named(s, whole) for s in asking
+                                if TAX in asked_about(s) and (data["taxed"].search(s) or holds_taxed_more(s))))
+    if not asked:
+        return frozenset()
+    named = kinds_named(sentence, f"{sentence} {whole}", regular=True)
+    return frozenset(k for k in narrowest(asked) if not named & wider(k))
+
+
+def states_only_part(unit, asked: PaymentReading) -> bool:
+    """Whether a unit states the rule asked for some of the kinds asked about but not all of them (the
+    exit inducement's, to a post asking whether a settlement is that or compensation for hurt and
+    humiliation): its verdict and rule would read as the answer for every kind."""
+    if len(asked.kinds) < 2 or states_rule(unit, asked, belief=False):
+        return False
+    return any(states_rule(unit, PaymentReading(frozenset({k}), asked.asked), belief=False) for k in asked.kinds)
+
+
 def read_payment(text: str) -> PaymentReading:
     return PaymentReading(kinds_named(text), asked_about(text))
 
@@ -131,7 +164,8 @@ def asked_payment(asking: list[str] | tuple[str, ...], opening: str, whole: str)
     """What a post asks about an employer payment, or None when it asks about none. The kinds are the
     asking sentences' own, with the narrower kinds the post names under a wider one they name ("these
     lump sums" after five bonuses); where the asking sentences name none, those of its `opening`
-    (a title and first sentence say what the post is about: "Is this taxable?" refers back to them)."""
+    (a title and first sentence say what the post is about: "Is this taxable?" refers back to them),
+    else the one kind a payroll story names."""
     said = " ".join(asking)
     asked = asked_about(said)
     if asked == {TAX} and holds_taxed_more(whole):
@@ -139,6 +173,12 @@ def asked_payment(asking: list[str] | tuple[str, ...], opening: str, whole: str)
         asked = asked | {TAXED_MORE}
     regular = TAXED_MORE in asked
     kinds = kinds_named(said, whole, regular) or kinds_named(opening, whole, regular)
+    if (not kinds and len(story := narrowest(kinds_named(whole, regular=regular))) == 1
+            and _data()["employer"].search(whole)):
+        # A payroll story naming one payment, whose question refers back to it ("How should payroll tax
+        # it?") after the sentences setting the scene: that payment is what is asked about. (Not a
+        # story without an employer: "this bonus from the government" is KiwiSaver's.)
+        kinds = story
     if not kinds:
         return None
     under = {k for k in kinds_named(whole, regular=regular) if any(a in wider(k) and a != k for a in kinds)}

@@ -27,6 +27,7 @@ from nztax.sentences import sentences
 from nztax.topic_lead import reconsidered, story_lead
 from nztax.topic_summary import topic_lines
 from nztax.topic_aspect import CANDIDATES, answers_none, saying_first
+from nztax.payment_frame import kinds_unsaid
 from nztax.passage_sentences import best_scored, best_sentences
 from nztax.opening_fit import (covers, definition_denied, may_open, off_question, other_subject, situations_named,
                                with_what_it_leans_on)
@@ -254,8 +255,10 @@ def fact(decision: Decision, rules: RuleBook, hits: list, current_year: str, too
         support = [(s, h) for s, h in support if s != opener]
     if named:
         body[0] += " " + named
-    if opening is not None and opening.unanswered:
-        # The opening answers the topic's central question, not this one: say so before it.
+    if opening is not None and (opening.unanswered
+                                or kinds_unsaid(asking_of(decision) or [decision.asked], body[0], _post(decision))):
+        # The opening answers the topic's central question, not this one (or another payment's rule
+        # than the one whose tax is asked): say so before it.
         body[0] = f"{composer.NOT_SAID_DIRECTLY} {body[0]}"
     if support:
         lines, cites = _evidence(support, numbers)
@@ -362,6 +365,11 @@ def decision_values(decision: Decision, tool_results: list | None, values: dict[
     return {}
 
 
+def _post(decision) -> str:
+    """The whole post (where an employer is named), or what is asked of a decision built without one."""
+    return getattr(decision, "question", None) or decision.asked
+
+
 def asking_of(decision: Decision) -> list[str]:
     """A story's asking sentence(s), from its frame (none for a one-line question: it is its own), each
     as the frame reads it (a sentence leaning on the story with the post's opening: leaning.py)."""
@@ -445,7 +453,9 @@ def topic(decision: Decision, rules: RuleBook, hits: list, current_year: str) ->
     lead_sentence, lead_hit = with_what_it_leans_on(*chosen[0]), chosen[0][1]
     numbers = {lead_hit.url: 1}
     # (An opening that does not say the aspect asked is the topic's, not the answer: said so before it.)
-    hedge = f"{composer.NOT_SAID_DIRECTLY} " if answers_none(asking or [decision.asked], lead_sentence) else ""
+    # (So is one naming no kind of the payment the asking sentences ask the tax of: another payment's rule.)
+    unsaid = kinds_unsaid(asking, lead_sentence, _post(decision))
+    hedge = f"{composer.NOT_SAID_DIRECTLY} " if answers_none(asking or [decision.asked], lead_sentence) or unsaid else ""
     body = [f"{hedge}{lead_sentence}{cite_mark(1, lead_hit.url)}"]
     rest, cites = _evidence(chosen[1:], numbers)
     if rest:

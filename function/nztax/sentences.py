@@ -18,12 +18,15 @@ OPENS_ASKING = re.compile(r"^\s*(?:so\s+|and\s+|but\s+)?(?:what|how|why|which|wh
                           r"will|would|should|has|have|any|anyone)\b", re.I)
 SENTENCE = re.compile(r"[^.!?]+(?:[.!?]+|$)")
 DECIMAL_POINT = re.compile(r"(?<=\d)\.(?=\d)")
+# A full stop with a small letter or digit right after it and no space is inside a name, not at a
+# sentence's end: a web address ("paye.net.nz says?"), a file name, "e.g".
+INSIDE_A_NAME = re.compile(r"(?<=[A-Za-z0-9])\.(?=[a-z0-9])")
 
 
 def sentence_spans(text: str) -> list[tuple[int, int]]:
     """(start, end) of each sentence, surrounding space left out (a decimal point, "4.5%" or
-    "$1,234.56", does not end one)."""
-    protected = DECIMAL_POINT.sub("\x00", text)
+    "$1,234.56", and a full stop inside a name, "ird.govt.nz", do not end one)."""
+    protected = INSIDE_A_NAME.sub("\x00", DECIMAL_POINT.sub("\x00", text))
     out = []
     for m in SENTENCE.finditer(protected):
         piece = m.group(0)

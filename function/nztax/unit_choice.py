@@ -26,8 +26,10 @@ sentence and the whole post are nearest the same unit; never a unit about anothe
 the post names (shares against land, an employee against the self-employed). A question about a
 payment an employer makes (payment_frame.py) that matched nothing, or whose asking sentence matched
 a unit not stating the rule for that payment, gets the unit whose own question names the same kind
-and asks the same thing about it. A story still unmatched that sets out its own understanding of a
-rule and asks only whether it holds (or asks to be corrected on it) gets the verdict unit on that rule (belief.py). One still
+and asks the same thing about it; none when its asking sentences ask something else of the payment in
+words of their own, and no unit stating the rule for only some of the payments asked about. A story
+still unmatched that sets out its own understanding of a rule and asks only whether it holds (or asks
+to be corrected on it) gets the verdict unit on that rule (belief.py). One still
 unmatched, whose asking sentences may name nothing ("Is that right?"), gets the unit its whole
 post is nearest both in meaning and in the words that name a topic (`UnitMatcher.match_topic`),
 when the two readings agree. One still unmatched gets the unit its asking sentences rank first below
@@ -241,6 +243,11 @@ def choose(engine, decision, frame, vector, unread: bool):
             found = _in_named_situation(found, decision.question)
             if found is not None and declined and decision.trace is not None:
                 decision.trace.notes.append(f"decline lifted: the asking sentence reads as the unit {found.unit.id}")
+    if found is not None and frame is not None and (why := _states_only_part(found.unit, frame, decision)):
+        # A rule for one of the payments asked about is no answer for the others; the engine answers.
+        if decision.trace is not None:
+            decision.trace.notes.append(f"unit {found.unit.id} held back: {why}")
+        found = None
     if (found is None or found.sentence) and not decision.used_history and frame is not None and decision.action != "decline":
         # A payment from an employer, named but asked about in the story's own words: the unit whose
         # question names the same kind of payment and asks the same thing about it (payment_frame.py),
@@ -348,9 +355,10 @@ def _belief_unit(engine, decision, frame, vector) -> UnitMatch | None:
 
 def _payment_unit(engine, decision, frame, vector, fits, found=None):
     """The unit stating the rule for the employer payment a question asks about (payment_frame.py),
-    matched on the asking sentences (not those asking a figure of the poster's own money: that is a
-    sum), the whole post choosing among equals."""
-    own_money = any(a.owner == "me" and a.period is not None for a in frame.amounts)
+    matched on the asking sentences (not those asking a figure of the poster's own money when the
+    engine works one out: that is a sum; without one the payment's rule is the answer it has), the
+    whole post choosing among equals."""
+    own_money = bool(decision.calls) and any(a.owner == "me" and a.period is not None for a in frame.amounts)
     asking = [s for s, asks in zip(frame.asking, frame.asks_each) if not (own_money and asks in ("figure", "check"))]
     if frame.asking and not asking:
         return None
@@ -365,13 +373,25 @@ def _payment_unit(engine, decision, frame, vector, fits, found=None):
         # (No unit answers the belief that it is taxed more: the sentence's own unit on its tax stands.)
         return None
     naming = [s for s in asking if payment_frame.kinds_named(s)] or [s for s in asking if payment_frame.names_asked(s)]
+    if asking and not naming and any(payment_frame.asks_of_its_own(s) for s in asking):
+        # Its asking sentences ask something else of the payment the post's opening names, in words of
+        # their own (whether it changes an entitlement): the payment's tax rule answers none of them.
+        return None
     if asking and not naming:
-        # Its asking sentences ask something else of the payment the post's opening names (whether it
-        # changes an entitlement): the unit states that payment's rule, and its verdict answers none of them.
+        # They name nothing ("Can you help?"): the post's opening says what is asked, the payment's
+        # rule answers it, and its verdict answers none of the sentences.
         sentence = " ".join(sentences(decision.question)[:2])
     else:
         sentence = (naming or asking or [None])[0]
     return UnitMatch(matcher.units[best], 0.0, 0.0, sentence=sentence if sentence != decision.question else None)
+
+
+def _states_only_part(unit, frame, decision) -> str:
+    """Why the unit states the rule for only some of the payments the post asks about, or ""."""
+    asked = payment_frame.asked_in_post(frame.asking, decision.question)
+    if asked is None or not payment_frame.states_only_part(unit, asked):
+        return ""
+    return f"it states the rule for only some of the payments asked about ({', '.join(sorted(asked.kinds))})"
 
 
 def _answers_taxed_more(unit, frame, decision) -> bool:
