@@ -19,7 +19,7 @@ OPENS_ASKING = re.compile(r"^\s*(?:so\s+|and\s+|but\s+)?(?:what|how|why|which|wh
 SENTENCE = re.compile(r"[^.!?]+(?:[.!?]+|$)")
 DECIMAL_POINT = re.compile(r"(?<=\d)\.(?=\d)")
 # A full stop with a small letter or digit right after it and no space is inside a name, not at a
-# sentence's end: a web address ("paye.net.nz says?"), a file name, "e.g".
+# sentence's end: a web address ("example.co.nz says?"), a file name, "e.g".
 INSIDE_A_NAME = re.compile(r"(?<=[A-Za-z0-9])\.(?=[a-z0-9])")
 
 

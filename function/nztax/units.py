@@ -318,8 +318,8 @@ def asks_yes_or_no(question: str) -> bool:
 
 
 # A question asking which of two: "or" opening a second choice ("... every year or only when I sell?"),
-# or a question of what something is ending on two words joined by "or" ("Is re-roofing capital or
-# repair?"); "or not" asks whether, and stays a yes-or-no question.
+# or a question of what something is ending on two words joined by "or" ("Is a new fence capital
+# or revenue?"); "or not" asks whether, and stays a yes-or-no question.
 _OR_CHOICE = re.compile(r"\bor (?:" + alternatives("alternative_question_openers") + r")\b", re.I)
 _COPULAR = re.compile(r"^(?:" + alternatives("copular_openers") + r")\b", re.I)
 _ENDS_ON_TWO = re.compile(r"\b[\w-]+ or (?!not\b|no\b)(?:an? )?[\w-]+\W*$", re.I)
@@ -337,8 +337,8 @@ def asks_alternatives(question: str) -> bool:
 
 
 def asks_to_explain(question: str) -> bool:
-    """Whether a question asks to have a rule explained (`asks_to_explain` in data/cue_words.yaml: "Can
-    someone explain how FIF tax works?"): it asks how, whatever verb opens it, and a unit's "Yes." or
+    """Whether a question asks to have a rule explained (`asks_to_explain` in data/cue_words.yaml: "Could
+    you explain how provisional tax works?"): it asks how, whatever verb opens it, and a unit's "Yes." or
     "No." answers its own question, not this one; the rule after it is the explanation."""
     return any(_EXPLAIN.search(clause) for clause in asked_clauses(question))
 

@@ -56,7 +56,7 @@ def test_an_invitation_inside_a_question_is_the_question_itself():
     "Is the bonus taxed at 33% or at my normal rate?",
     "Is my student loan repaid from each pay or at the end of the year?",
     "Does the threshold apply to each share or to all of them?",
-    "Is re-roofing capital or repair?",
+    "Is a new fence capital or revenue?",
     "Is the board my son pays income or a gift?",
     "Are these costs a repair or an improvement?",
 ])

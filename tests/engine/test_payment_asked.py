@@ -135,5 +135,5 @@ def test_an_opening_naming_the_kind_or_a_wider_one_says_it():
 
 
 def test_a_web_address_does_not_end_a_sentence():
-    text = "I compared it with what paye.net.nz says. Is that right?"
-    assert sentences(text) == ["I compared it with what paye.net.nz says.", "Is that right?"]
+    text = "I compared it with what example.co.nz says. Is that right?"
+    assert sentences(text) == ["I compared it with what example.co.nz says.", "Is that right?"]
