@@ -167,7 +167,9 @@ def asked_payment(asking: list[str] | tuple[str, ...], opening: str, whole: str)
     (a title and first sentence say what the post is about: "Is this taxable?" refers back to them),
     else the one kind a payroll story names."""
     said = " ".join(asking)
-    asked = asked_about(said)
+    # Asking sentences that name nothing a payment's rule decides ("Could you confirm?") lean on the
+    # opening for what is asked about the payment, as they do for which payment.
+    asked = asked_about(said if names_asked(said) else opening)
     if asked == {TAX} and holds_taxed_more(whole):
         # The belief set out in the story ("Secondary tax is unfair ...") is what its question is about.
         asked = asked | {TAXED_MORE}

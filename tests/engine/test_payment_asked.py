@@ -137,3 +137,24 @@ def test_an_opening_naming_the_kind_or_a_wider_one_says_it():
 def test_a_web_address_does_not_end_a_sentence():
     text = "I compared it with what example.co.nz says. Is that right?"
     assert sentences(text) == ["I compared it with what example.co.nz says.", "Is that right?"]
+
+
+# What is asked, when the asking sentences lean on the story: the opening says it, as it says the
+# payment. A bill named in the opening asks the year's result; the same post without it asks the tax.
+BILL_OPENING = ("Staff member owes tax after several bonuses. IRD has sent one of our staff a tax bill for last year "
+                "after we paid her {payment} and two other bonuses.")
+PLAIN_OPENING = ("Staff member's bonuses. We paid one of our staff {payment} and two other bonuses last year.")
+
+
+@pytest.mark.parametrize("leaning", ["Could you please confirm?", "Can you help?", "Is that right?"])
+def test_a_question_leaning_on_the_story_asks_what_its_opening_asks(leaning):
+    from nztax.payment_frame import asked_in_post
+
+    for payment, _ in PAYMENTS[:1] + PAYMENTS[2:3]:
+        billed = f"{BILL_OPENING.format(payment=payment)} Every deduction followed her tax code. {leaning}"
+        plain = f"{PLAIN_OPENING.format(payment=payment)} Every deduction followed her tax code. {leaning}"
+        assert asked_in_post([leaning], billed).asked == {YEAR_END}, billed
+        assert asked_in_post([leaning], plain).asked == {TAX}, plain
+    # Asking sentences that name what they ask keep it, whatever the opening says.
+    asked = "How should payroll tax the next one?"
+    assert asked_in_post([asked], f"{BILL_OPENING.format(payment='a sign-on bonus')} {asked}").asked == {TAX}
