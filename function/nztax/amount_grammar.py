@@ -291,6 +291,12 @@ TAKEN_AFTER_TAX = re.compile(r"\s*(?:" + alternatives("tax_taken_followers") + "
 STOP_AFTER = re.compile(r"\s*(?:[.,;:?!)]|$)")
 
 
+# The tax named right after a figure, then a helper verb and the words for being taken ("$17,000 of tax was
+# taken off", "$900 tax is deducted"): tax taken, though a bare helper verb may start a tax figure ("was due").
+TAX_SAID_TAKEN = re.compile(TAX_NOUN_AFTER.pattern + r"(?:\s+(?:" + alternatives("passive_auxiliaries") + r")\b)+\s*(?:"
+                            + alternatives("tax_taken_followers") + "|" + alternatives("deduction_words") + r")\b", re.I)
+
+
 def tax_taken_after(after: str) -> int | None:
     """Where the tax named right after a figure ends when it says the figure is tax taken ("$534 tax for
     the fortnight", "$190 of tax comes off", "$534 in tax."), else None."""

@@ -16,7 +16,8 @@ from nztax.rules import PAY_FREQUENCIES
 from nztax.settings import get_settings
 from nztax.cue_words import alternatives
 from nztax.amount_grammar import (_FREQ_AFTER, FIGURE_JUST_BEFORE, LABELS_NEXT_AMOUNT, LEADS_ANOTHER_AMOUNT, MONEY_FIGURE,
-                                  Money, NOUN_AFTER, _clause_start, given_for_one_amount, tax_taken_after)
+                                  Money, NOUN_AFTER, TAX_SAID_TAKEN, _clause_start, given_for_one_amount,
+                                  tax_taken_after)
 from nztax.literal_screen import screen_patterns
 
 # A saving scheme or account, with the word before it ("my KiwiSaver", "the super fund"), and the word
@@ -154,6 +155,8 @@ def _role_of(text: str, start: int, end: int, skip: str | None = None, default: 
         return "other"  # an asset named right after: a price, not an income (unless a pay is named right before)
     if ACCOUNT_AFTER.match(directly_after) and not (EARNED_RIGHT_BEFORE.search(before) or PAID_BEFORE.search(before)):
         return "other"  # money put into a savings account, not a pay paid into one
+    if TAX_SAID_TAKEN.match(text[end:]) and not TAX_ON_BEFORE.search(before):
+        return "deduction"  # tax said to have been taken ("was taken off"), before "was" reads as a tax figure
     if TAX_FIGURE_AFTER.match(text[end:]) and not TAX_ON_BEFORE.search(before):
         return "other"  # tax named right after: a tax figure, not the income (tax on an amount names the income)
     if tax_taken_after(text[end:]) is not None and not TAX_ON_BEFORE.search(before):

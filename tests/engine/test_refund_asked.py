@@ -62,3 +62,21 @@ def test_someone_elses_refund_is_worked_for_them_not_said_to_be_the_posters(engi
 def test_no_refund_is_worked_without_the_years_tax_taken(engine, question):
     out = engine.answer(question, use_faq=False, mode="offline").to_json()
     assert "calculate_year_end_square_up" not in {t["name"] for t in out["tools"]}
+
+
+# The tax taken said with a helper verb ("was taken off", "were deducted") is tax taken, as "taken off"
+# alone is; "was due" or "was owing" after a tax still names a tax figure, not tax taken.
+@pytest.mark.parametrize("story,figure", [
+    ("I earned $20,000 this tax year and $3,000 of tax was taken off.", "refund of $242**"),
+    ("My salary this year was $80,000 and $18,500 of PAYE was deducted.", "refund of $822.50**"),
+    ("I earned $80,000 this tax year and $17,000 in tax was withheld by my employer.", "$677.50 of tax to pay**")])
+def test_tax_said_to_have_been_taken_is_tax_taken(engine, story, figure):
+    assert figure in _first(engine, f"{story} How much will I get back?")
+
+
+def test_a_tax_said_due_is_still_a_tax_figure():
+    from nztax.amount_grammar import TAX_SAID_TAKEN
+
+    assert TAX_SAID_TAKEN.match(" of tax was taken off") and TAX_SAID_TAKEN.match(" tax were deducted")
+    for figure in (" of tax was due", " tax was owing", " tax was", " of tax is on my bill"):
+        assert not TAX_SAID_TAKEN.match(figure), figure
