@@ -38,10 +38,19 @@ class YearReading:
 
 
 @lru_cache(maxsize=1)
+def _data() -> dict:
+    return load_yaml(GRAMMAR_FILE.read_text(encoding="utf-8"))
+
+
+@lru_cache(maxsize=1)
 def grammar() -> tuple[YearForm, ...]:
-    data = load_yaml(GRAMMAR_FILE.read_text(encoding="utf-8"))
     return tuple(YearForm(f["name"], f["maps"], Screened(re.compile(f["pattern"], re.I)), int(f.get("n", 0)))
-                 for f in data["forms"])
+                 for f in _data()["forms"])
+
+
+@lru_cache(maxsize=1)
+def _named_as_tax_year() -> re.Pattern:
+    return re.compile(_data()["named_as_tax_year"], re.I)
 
 
 def _full(year: str) -> int:
@@ -61,15 +70,21 @@ def _year_of(form: YearForm, m: re.Match, current: str) -> str | None:
 
 
 def read_year(text: str, current: str) -> YearReading | None:
-    """The tax year the text names in one of the grammar's forms, or None."""
+    """The tax year the text names in one of the grammar's forms, or None. The first form that matches
+    wins, except that among the relative forms one naming a tax year wins over one that does not."""
+    relative = None
     for form in grammar():
         for m in form.pattern.finditer(text):
             year = _year_of(form, m, current)
             if year is not None:
-                return YearReading(year, m.group(0), form.name)
+                reading = YearReading(year, m.group(0), form.name)
+                if form.maps != "offset" or _named_as_tax_year().search(m.group(0)):
+                    return reading
+                relative = relative or reading
+                break
             if form.maps != "span":
                 break
-    return None
+    return relative
 
 
 CALENDAR_YEAR = re.compile(r"\b(?:19|20)\d{2}\b(?!\s?[-–/]\s?\d)")  # "2027", not the start of "2026-27"

@@ -29,6 +29,17 @@ def test_the_year_grammar_reads_the_ways_people_write_a_tax_year(text, year):
     assert read_year(text, CURRENT).year == year
 
 
+# A relative year naming a tax year is the figures' year, wherever a bare relative year dates something
+# else in the text; with none naming one, the grammar's order holds.
+@pytest.mark.parametrize("told", ["I moved here last year.", "We bought the house last year.", "Next year we plan to travel."])
+@pytest.mark.parametrize("named,year", [("this tax year", "2026-27"), ("the current income year", "2026-27"),
+                                        ("last tax year", "2025-26"), ("next tax year", "2027-28")])
+def test_a_relative_year_named_as_a_tax_year_wins_over_one_that_is_not(told, named, year):
+    for text in (f"{told} I earned $50,000 {named}.", f"I earned $50,000 {named}. {told}"):
+        assert read_year(text, CURRENT).year == year, text
+    assert read_year(f"{told} I earned $50,000.", CURRENT).year == ("2027-28" if "Next" in told else "2025-26")
+
+
 @pytest.mark.parametrize("text", ["worked 24-25 hours a week", "from 20-30k", "bought it on 3 March 2023", "how much tax"])
 def test_numbers_that_are_not_tax_years_are_not_read_as_one(text):
     assert read_year(text, CURRENT) is None

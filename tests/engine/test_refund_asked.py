@@ -74,6 +74,12 @@ def test_tax_said_to_have_been_taken_is_tax_taken(engine, story, figure):
     assert figure in _first(engine, f"{story} How much will I get back?")
 
 
+def test_a_year_told_in_the_background_does_not_move_the_year_asked(engine):
+    # "last year" dates the move, "this tax year" the figures: 2026-27's refund, not 2025-26's.
+    story = "I moved here last year and work in a warehouse. " + STORIES[0][0]
+    assert STORIES[0][1] in _first(engine, f"{story} How much will I get back?")
+
+
 def test_a_tax_said_due_is_still_a_tax_figure():
     from nztax.amount_grammar import TAX_SAID_TAKEN
 
