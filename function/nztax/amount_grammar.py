@@ -284,17 +284,18 @@ def period_opening_its_sentence(text: str, start: int) -> str | None:
 # A tax named right after a figure, alone or after "in"/"of" ("$534 tax", "$190 of tax", "$420 PAYE").
 TAX_NOUN_AFTER = re.compile(r"^\s*(?P<link>(?:" + alternatives("tax_taken_links") + r")\s+)?(?:" + alternatives("tax_taken_nouns")
                             + r")\b", re.I)
+# The words for being taken, and the helper verbs that may come before them.
+_TAKEN_WORDS = alternatives("tax_taken_followers") + "|" + alternatives("deduction_words")
+_AUXILIARIES = alternatives("passive_auxiliaries")
 # What may follow it for the figure to be tax taken: a pay period, the words for being taken, or a stop
 # after "in"/"of" tax. (A bare "80k tax?" or "$80k tax for a single person" asks the tax on it: no tax taken.)
-TAKEN_AFTER_TAX = re.compile(r"\s*(?:" + alternatives("tax_taken_followers") + "|" + alternatives("deduction_words")
-                             + "|" + alternatives("passive_auxiliaries") + r")\b", re.I)
+TAKEN_AFTER_TAX = re.compile(r"\s*(?:" + _TAKEN_WORDS + "|" + _AUXILIARIES + r")\b", re.I)
 STOP_AFTER = re.compile(r"\s*(?:[.,;:?!)]|$)")
 
 
-# The tax named right after a figure, then a helper verb and the words for being taken ("$17,000 of tax was
+# The tax named right after a figure, then a helper verb and the words for being taken ("$3,000 of tax was
 # taken off", "$900 tax is deducted"): tax taken, though a bare helper verb may start a tax figure ("was due").
-TAX_SAID_TAKEN = re.compile(TAX_NOUN_AFTER.pattern + r"(?:\s+(?:" + alternatives("passive_auxiliaries") + r")\b)+\s*(?:"
-                            + alternatives("tax_taken_followers") + "|" + alternatives("deduction_words") + r")\b", re.I)
+TAX_SAID_TAKEN = re.compile(TAX_NOUN_AFTER.pattern + r"(?:\s+(?:" + _AUXILIARIES + r")\b)+\s*(?:" + _TAKEN_WORDS + r")\b", re.I)
 
 
 def tax_taken_after(after: str) -> int | None:
@@ -312,7 +313,7 @@ def tax_taken_after(after: str) -> int | None:
 
 
 # The words after a figure that say it was taken off a pay, with any auxiliary between them.
-TAKEN_THEN_PERIOD = re.compile(r"^(?:\s*(?:" + alternatives("tax_named") + r")\b)?(?:\s*(?:" + alternatives("deduction_words") + r")(?:\s+(?:" + alternatives("passive_auxiliaries") + r")\b)?){1,2}", re.I)
+TAKEN_THEN_PERIOD = re.compile(r"^(?:\s*(?:" + alternatives("tax_named") + r")\b)?(?:\s*(?:" + alternatives("deduction_words") + r")(?:\s+(?:" + _AUXILIARIES + r")\b)?){1,2}", re.I)
 
 
 # "$60k salary", "$20k profit", "$5,000 of interest": the noun right after an amount says what it is.
