@@ -178,6 +178,15 @@ def test_a_retrieved_sentence_leaning_on_the_one_before_does_not_open():
     assert may_open("What is the compulsory employer contribution?", "Your employer contributes too.", hit)
 
 
+def test_a_sentence_whose_subject_is_a_pronoun_for_someone_named_before_does_not_open():
+    # (Who "her" is, the sentence before says: read alone, its figures look like the asker's.)
+    hit = _hit("Aroha earns $4,100 a month on code M. Her monthly PAYE is $812.40. PAYE is taken from every pay.")
+    assert not may_open("Why is my monthly PAYE different from the table?", "Her monthly PAYE is $812.40.", hit)
+    assert may_open("Why is my monthly PAYE different from the table?", "PAYE is taken from every pay.", hit)
+    # (A word that only begins like a pronoun is not one.)
+    assert may_open("Is a heritage grant taxed?", "Heritage grants are taxed as income.", _hit("Heritage grants are taxed as income."))
+
+
 def test_a_definition_opens_only_for_a_question_naming_its_term():
     definition = "Income year means, for a person, the 12-month period for which they return income."
     assert not may_open("My dad's tax code was wrong. Isn't that means tested?", definition, _hit(definition))
