@@ -426,8 +426,9 @@ def opening_verdict(lead: str) -> str:
 
 
 # Questions that ask the other way round (data/cue_words.yaml): whether something is untaxed rather
-# than taxed, whether it has been done away with rather than is still there.
-POLAR_CUES = ("asks_untaxed", "asks_ended")
+# than taxed, whether it has been done away with rather than is still there, whether it is going to
+# change rather than what it is now.
+POLAR_CUES = ("asks_untaxed", "asks_ended", "asks_change_ahead")
 
 
 def other_way_round(question: str, written_for: str) -> bool:

@@ -215,6 +215,18 @@ def test_no_verdict_opens_a_question_asking_the_other_way_round():
     assert opening_for(ended, "Has the WX allowance been abolished?", written_for="Was the WX allowance abolished?") == ended
 
 
+def test_no_verdict_opens_a_question_about_now_for_a_unit_about_a_change_ahead():
+    """A unit asking whether a rate is going up answers "Yes."; a question asking what the rate is now
+    would read that "Yes." as saying it is that rate today (made-up wordings, not the bank's)."""
+    lead = "Yes: the WX levy rises to 2% from 1 April 2031."
+    unit_question = "Is the WX levy going up to 2%?"
+    for asked in ("Is 2% still the WX levy?", "Is the WX levy 2% at the moment?", "Do I pay the WX levy at 2%?"):
+        assert opening_for(lead, asked, written_for=unit_question).startswith("The WX levy rises"), asked
+    # Family: asked about the change, however it is worded, the verdict stays.
+    for asked in ("Will the WX levy go up to 2%?", "Is the WX levy rising to 2%?", "Is the WX levy going to increase to 2%?"):
+        assert opening_for(lead, asked, written_for=unit_question) == lead, asked
+
+
 def test_an_asking_sentence_leaning_on_its_post_is_read_the_way_the_post_claims():
     """"Is that true?" after a claim that something was scrapped asks whether it was scrapped."""
     lead = "Yes, the WX allowance is still paid: you get it each quarter."
