@@ -20,7 +20,7 @@ from nztax.cue_words import cue
 from nztax.opening_fit import other_subject
 from nztax.query_expansion import canonical_terms
 from nztax.understand import words
-from nztax.years import names_a_later_year
+from nztax.years import names_a_later_year, years_bounded
 
 # A sentence must share at least this share of the question's words to answer it on its own.
 MIN_SENTENCE_COVERAGE = 0.2
@@ -47,8 +47,9 @@ ASKS_FOR_A_FIGURE = cue("figure_asking_words")
 
 
 def _other_year(sentence: str, tax_year: str | None) -> bool:
-    """True when the sentence is about tax years and none of them is the one asked about."""
-    years = {f"{a}-{b}" for a, b in YEAR_RANGE.findall(sentence)}
+    """True when the sentence is about tax years and none of them is the one asked about (written as
+    "2024-25" or as a period that has ended: "For 1 April 2024 to 31 March 2025 you could claim …")."""
+    years = {f"{a}-{b}" for a, b in YEAR_RANGE.findall(sentence)} or years_bounded(sentence)
     return bool(years) and tax_year is not None and tax_year not in years
 
 

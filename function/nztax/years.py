@@ -87,6 +87,19 @@ def read_year(text: str, current: str) -> YearReading | None:
     return relative
 
 
+def years_bounded(text: str) -> frozenset[str]:
+    """The tax years a text names as periods that end ("1 April 2024 to 31 March 2025", "2024-25",
+    "before 1 April 2025"), or none when it also names a period that starts and runs on ("from 1 April
+    2025"): a rule said for ended periods only is that period's rule."""
+    years = set()
+    for form in grammar():
+        if form.maps == "starts" and form.pattern.search(text):
+            return frozenset()
+        if form.maps in ("span", "ends"):
+            years.update(y for m in form.pattern.finditer(text) if (y := _year_of(form, m, "")) is not None)
+    return frozenset(years)
+
+
 CALENDAR_YEAR = re.compile(r"\b(?:19|20)\d{2}\b(?!\s?[-–/]\s?\d)")  # "2027", not the start of "2026-27"
 
 
