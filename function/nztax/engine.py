@@ -106,6 +106,7 @@ class Engine:
         self._parts_tried = False
         if isinstance(retriever, Retriever):
             retriever.units_source = self._units_for_search
+            retriever.intents_source = lambda: self.classifier  # its intent reading votes in a post's search
 
     # -- loading -------------------------------------------------------------------------------
 

@@ -32,7 +32,8 @@ How a hybrid search works:
    alternatives won on the real-post development part and lost on the frozen part). A fourth
    ranking may vote in it (`long_query_unit_weight`, 0 = off): pages ranked by the answer units'
    paraphrases nearest the post (`unit_pages.py`), each as its best dense chunk; its first
-   `long_query_unit_passes` pages pass the cosine floor as BM25's first chunks do.
+   `long_query_unit_passes` pages pass the cosine floor as BM25's first chunks do. So may the post's
+   topic as the units read it and its intent reading's canonical query (`intent_query.py`).
 
 `Hit.tax_year` is the chunk's tax years joined with ", " ("2025-26, 2026-27"), or None when the
 chunk is not tied to a year; the list itself is `Hit.tax_years`.
@@ -49,6 +50,7 @@ from typing import Any, Iterable, Sequence
 import numpy as np
 
 from nztax.embedders import Embedder, embedder_problem, get_embedder
+from nztax.intent_query import IntentQuery, pages_in_order
 from nztax.index import (
     IndexMismatchError,
     IndexUnavailableError,
@@ -136,6 +138,8 @@ class Retriever:
         # engine hands over its unit matcher's, so the bank is not read twice; None: read it here.
         self.units_source = None
         self._unit_lock = threading.Lock()
+        self._intent_query: IntentQuery | None = None
+        self.intents_source = None  # () -> the engine's IntentClassifier; None: built here from the catalogue
 
     @classmethod
     def load(cls, index_dir: Path | str | None = None, settings: Settings | None = None,
@@ -326,8 +330,8 @@ class Retriever:
     def search(self, query: str, k: int = 5, mode: str = "hybrid", source_types: Sequence[str] | None = None,
                tax_year: str | None = None, query_vector: np.ndarray | None = None, unit_vote: bool = True) -> list[Hit]:
         """Top `k` parent sections for `query`; [] when nothing passes the relevance floor. `unit_vote`:
-        False leaves the answer units' page ranking out of a long query's fusion (a reading of the
-        corpus alone, to check a unit against: unit_agree.py)."""
+        False leaves the answer units' and the intents' page rankings out of a long query's fusion (a
+        reading of the corpus alone, to check a unit against: unit_agree.py)."""
         if mode not in MODES:
             raise ValueError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
         if k < 1:
@@ -397,6 +401,7 @@ class Retriever:
                 # through two different chunks lost to a page both ranked second through one chunk.
                 unit_votes = self._unit_page_rows(query, query_vector, dense, cosine, allowed, depth) if unit_vote else []
                 unit_rows = unit_votes[0][0] if unit_votes else []
+                unit_votes += self._intent_rows(query, query_vector, dense, cosine, allowed, depth, page_weight) if unit_vote else []
                 for row in (row for rows, _ in unit_votes for row in rows):
                     scores.setdefault(row, 0.0)  # a page only the units name orders by its votes alone
                 scores = self._page_fused([*lists, *unit_votes], rrf_k, scores)
@@ -448,6 +453,33 @@ class Retriever:
                                       self.index.child_page, dense, allowed) if s.long_query_topic_weight else [])
         self._fill_cosine(cosine, rows + topic_rows, query_vector)
         return [(rows, s.long_query_unit_weight), (topic_rows, s.long_query_topic_weight)]
+
+    @property
+    def intent_query(self) -> IntentQuery:
+        """The intents' canonical queries (`intent_query.py`), made on first use from the engine's
+        classifier (`intents_source`) or the catalogue's vectors stored beside the index."""
+        if self._intent_query is None:
+            with self._unit_lock:
+                if self._intent_query is None:
+                    self._intent_query = (IntentQuery(self.intents_source()) if self.intents_source is not None
+                                          else IntentQuery.load(self.index.directory, self.embedder, self.settings))
+        return self._intent_query
+
+    def _intent_rows(self, query: str, query_vector: np.ndarray, dense: np.ndarray, cosine: np.ndarray,
+                     allowed: np.ndarray, depth: int, page_weight: float) -> list[tuple[list[int], float]]:
+        """The intent reading's vote, [(rows, `long_query_intent_weight` x sureness)] ([] when off or unread):
+        pages by their best chunk for the canonical query (dense), each as its best chunk for the post."""
+        weight = self.settings.long_query_intent_weight
+        reading = self.intent_query.reading(query, query_vector, self.settings.intent_margin) if weight else None
+        if reading is None:
+            return []
+        canonical, sureness = reading
+        scores = (self.dense_ranking_scores(canonical, self.dense_scores(canonical), page_weight)
+                  if self.index.dense_graph is None else self._graph_dense(canonical, depth, page_weight)[1])
+        pages = pages_in_order(_top(self._rankable(scores, page_weight), allowed, depth), self.index.child_page)
+        rows = pages_as_chunks(pages, self.index.child_page, dense, allowed)
+        self._fill_cosine(cosine, rows, query_vector)
+        return [(rows, weight * sureness)]
 
     def _page_fused(self, lists: Sequence[tuple[Sequence[int], float]], rrf_k: int,
                     chunk_scores: dict[int, float]) -> dict[int, float]:

@@ -96,7 +96,7 @@ Tax figures never live here: they are in `nztax/rules/*.yaml`.
 | NZTAX_LONG_QUERY_RRF_K / NZTAX_LONG_QUERY_WEIGHT_BM25 / NZTAX_LONG_QUERY_WEIGHT_DENSE | 5 / 1.0 / 1.0 | fusion for a long query (NZTAX_RRF_K and NZTAX_RRF_WEIGHT_BM25/DENSE are then for short ones); learned on the real-post development part |
 | NZTAX_LONG_QUERY_PAGE_VECTOR_WEIGHT | 0.5 | NZTAX_PAGE_VECTOR_WEIGHT for a long query (1.0 won on the real-post development part and lost on the frozen part, docs/retrieval.md) |
 | NZTAX_LONG_QUERY_UNIT_WEIGHT / NZTAX_LONG_QUERY_UNIT_QUERY / NZTAX_LONG_QUERY_UNIT_POOL / NZTAX_LONG_QUERY_UNIT_PASSES | 0.5 / post / 2 / 1 | search, long query: RRF weight of a page ranking by the answer units' paraphrases nearest the post (0 = off); `asking`, `post` or `both` compared with them; a page's score is the mean of its best this-many units; that ranking's first this-many pages pass the cosine floor (docs/retrieval.md) |
-| NZTAX_LONG_QUERY_TOPIC_WEIGHT / NZTAX_LONG_QUERY_TOPIC_TEMPERATURE | 0 / 0.02 | search, long query: RRF weight of a page ranking by the post's topic as the units read it (0 = off; 1 won on the real-post development part and lost on the frozen part), and the softmax temperature over the topics (docs/retrieval.md) |
+| NZTAX_LONG_QUERY_TOPIC_WEIGHT / NZTAX_LONG_QUERY_TOPIC_TEMPERATURE / NZTAX_LONG_QUERY_INTENT_WEIGHT | 0 / 0.02 / 0 | search, long query: RRF weight of a page ranking by the post's topic as the units read it (0 = off; 1 won on the real-post development part and lost on the frozen part), the softmax temperature over the topics, and the RRF weight of a page ranking by the post's intent reading's canonical query (the mean of its examples' vectors; intent_query.py), times the reading's lead over the next intent as a share of NZTAX_INTENT_MARGIN, at most 1 (0 = off; 1.5 won on both real-post parts but made 3 development answers worse, docs/retrieval.md) |
 | NZTAX_LONG_QUERY_BM25_DISTINCT | 0 | search, long query: 1 = BM25 counts each query word once, however often the post repeats it (won on development, lost on the frozen part, docs/retrieval.md) |
 | NZTAX_RETRIEVAL_CANDIDATES | 50 | candidates taken from each ranking before fusion |
 | NZTAX_RELEVANCE_FLOOR | unset | min. query-passage cosine for a hit; unset = the embedder's calibrated floor |
@@ -236,18 +236,16 @@ class Settings:
     # Coverage scales BM25's vote only for queries of at most this many distinct terms (a long post
     # keeps BM25's full vote); measured on the real-post and short-query development parts.
     bm25_coverage_max_words: int = 8
-    # A long query (a whole post) asks about a page: each ranking votes per page, not per chunk
-    # (`long_query_page_votes` below), and BM25's first few chunks pass the cosine floor that a story's diluted query
-    # vector would otherwise hold them under (docs/retrieval.md, "Real posts").
+    # A long query (a whole post) asks about a page: each ranking votes per page (`long_query_page_votes`), and BM25's
+    # first few chunks pass the cosine floor a story's diluted vector would hold them under (docs/retrieval.md).
     long_query_page_fusion: bool = True
     # In that page fusion each ranking votes for a page at the ranks of its best this-many chunks: a
     # page that answers a post in two passages outranks one with a single look-alike passage (1 = one
     # vote at the page's place among pages; measured in docs/retrieval.md, "Real posts").
     long_query_page_votes: int = 2
     long_query_bm25_passes: int = 5
-    # Fusion per query length class: a long query's own RRF k and weights (learned on the real-post
-    # development part: k 5; with the page-vector weight 1.0 and distinct words below, k 10 and 20 tie and
-    # beat 5, but that trio lost on the frozen part, so it is not the default; the weights are flat around 1).
+    # Fusion per query length class: a long query's own RRF k and weights (k 5 chosen on the real-post development
+    # part; k 10 with the page-vector weight 1.0 and distinct words below lost on the frozen part; weights flat).
     long_query_rrf_k: int = 5
     long_query_weight_bm25: float = 1.0
     long_query_weight_dense: float = 1.0
@@ -259,16 +257,17 @@ class Settings:
     # nearest the post (`unit_pages.py`); its weight (0 = off), what is compared with the paraphrases
     # (the asking sentences, the whole post, or both summed), how many of a page's best units its
     # score averages, and how many of its first pages pass the cosine floor. Chosen on the real-post
-    # development part among weights 0.25 / 0.5 / 1, the three queries and 1 or 2 units
-    # (docs/retrieval.md, "The answer units' questions").
+    # development part (docs/retrieval.md, "The answer units' questions").
     long_query_unit_weight: float = 0.5
     long_query_unit_query: str = "post"
     long_query_unit_pool: int = 2
     long_query_unit_passes: int = 1
-    # A fifth vote: pages by the post's topic as the units read it (`UnitPages.topic_ranking`), weight
-    # and softmax temperature; won on development, lost on the frozen part: off (docs/retrieval.md).
+    # More votes: pages by the post's topic as the units read it (`UnitPages.topic_ranking`; won on
+    # development, lost on the frozen part) and by its intent's canonical query (intent_query.py; 1.5
+    # won on both parts, but 3 development answers got worse, none better): both off.
     long_query_topic_weight: float = 0.0
     long_query_topic_temperature: float = 0.02
+    long_query_intent_weight: float = 0.0
     embed_batch_size: int = 16
     gemini_timeout: float = 30.0
     gemini_max_retries: int = 5
@@ -491,6 +490,7 @@ def get_settings() -> Settings:
         long_query_unit_passes=int(_env("NZTAX_LONG_QUERY_UNIT_PASSES", "1")),
         long_query_topic_weight=float(_env("NZTAX_LONG_QUERY_TOPIC_WEIGHT", "0")),
         long_query_topic_temperature=float(_env("NZTAX_LONG_QUERY_TOPIC_TEMPERATURE", "0.02")),
+        long_query_intent_weight=float(_env("NZTAX_LONG_QUERY_INTENT_WEIGHT", "0")),
         query_expansion=_env("NZTAX_QUERY_EXPANSION", "1").strip().lower() not in ("0", "false", "no", "off"),
         embed_batch_size=int(_env("NZTAX_EMBED_BATCH_SIZE", "16")),
         gemini_timeout=float(_env("NZTAX_GEMINI_TIMEOUT", "30")),

@@ -422,12 +422,12 @@ class IntentClassifier:
                          for i, spec in enumerate(catalogue.intents) if spec.decisive or spec.decisive_sequences]
 
     def scores(self, question: str, vector: np.ndarray | None, features: frozenset[str] = frozenset()) -> np.ndarray:
-        return self._scores(question, vector, features)[0]
+        return self._scores(question, vector, features, settle=False)[0]
 
-    def _scores(self, question: str, vector: np.ndarray | None,
-                features: frozenset[str]) -> tuple[np.ndarray, np.ndarray, int | None, str]:
+    def _scores(self, question: str, vector: np.ndarray | None, features: frozenset[str],
+                settle: bool = True) -> tuple[np.ndarray, np.ndarray, int | None, str]:
         """(combined score, keyword hit) per intent, the intent whose decisive words are in the
-        question, and the question as phrase text."""
+        question (None unless `settle`: half the cost on a long post), and the question as phrase text."""
         n = len(self.catalogue.intents)
         dense = np.zeros(n, dtype=np.float32)
         if vector is not None and len(self.vectors):
@@ -450,6 +450,10 @@ class IntentClassifier:
         w = self.settings.intent_lexical_weight
         prefer = np.array([len(features & p) for p in self.prefer_sets], dtype=np.float32)
         avoid = np.array([len(features & a) for a in self.avoid_sets], dtype=np.float32)
+        combined = (dense + w * (0.5 * lexical + 0.5 * keyword) + self.settings.intent_slot_weight * prefer
+                    - self.settings.intent_avoid_weight * avoid)
+        if not settle:
+            return combined, keyword, None, lowered
         gap = self.settings.intent_sequence_gap
         qualified = DENIED_NZ_TIE.sub(" ", LENDING_RATIO.sub(" dti ", FIGURE_QUALIFIER.sub(lambda m: (m.group("per") or "") + " ", lowered)))
         settled = [i for i, phrases, sequences, unless in self.decisive
@@ -457,8 +461,7 @@ class IntentClassifier:
         settled += [i for i, phrases in self.always if i not in settled and mentions(lowered, phrases)]
         # A request to mislead settles it before another agency's words do.
         decisive = next((i for i in settled if self.catalogue.intents[i].does == "refuse"), settled[0] if settled else None)
-        return (dense + w * (0.5 * lexical + 0.5 * keyword) + self.settings.intent_slot_weight * prefer
-                - self.settings.intent_avoid_weight * avoid), keyword, decisive, lowered
+        return combined, keyword, decisive, lowered
 
     def _nearest_mean(self, cos: np.ndarray) -> np.ndarray:
         """Per intent, the mean cosine of its `intent_neighbours` nearest examples (of all, when

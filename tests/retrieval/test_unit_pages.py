@@ -119,7 +119,8 @@ def units_on(retriever):
     def use(units, vectors, **change):
         retriever.units_source = lambda: (units, vectors)
         retriever._unit_pages = False
-        retriever.settings = dataclasses.replace(settings, **change)
+        # (The intent reading's vote is left out: these tests read the units' votes alone.)
+        retriever.settings = dataclasses.replace(settings, **{"long_query_intent_weight": 0.0, **change})
 
     yield use
     retriever.settings, retriever.units_source, retriever._unit_pages = settings, source, False
