@@ -176,11 +176,10 @@ class QuestionFrame:
 
     def asks_figure_surely(self, bar: float) -> bool:
         """Whether an asking sentence read at least `bar` sure asks for a figure, or for a check of a
-        figure the post states. A reading under the bar may not ask what it seems to: "can anyone
-        explain it simply?" reads figure at 0.4 beside surely read whether-questions, and asking the
-        poster's income back for it delays the rule the post needs. A check with no figure stated has
-        nothing to check ("Could you clear this up?" about a contract): it asks to have a situation
-        judged, which the rule answers."""
+        figure the post states. A reading under the bar may not ask what it seems to (a request to
+        have a rule explained read figure at 0.4 beside surely read whether-questions), and asking the
+        poster's income back for it delays the rule the post needs. A check with no money figure stated
+        has nothing to check: it asks to have a situation judged, which the rule answers."""
         stated = any(a.period is not None for a in self.amounts)
         return any(asks == "figure" or asks == "check" and stated
                    for asks in self.asks_surely(bar))

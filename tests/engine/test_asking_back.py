@@ -41,9 +41,8 @@ def test_a_figure_is_asked_only_when_read_surely_and_a_check_only_of_a_stated_fi
     assert _frame(asks_each, sure, amounts).asks_figure_surely(0.7) is asked
 
 
-STORY = ("I've been thinking about picking up a second job to bring in more money. At the moment all my tax "
-         "gets paid through the job I have now. If I earn income outside that employment, what does that "
-         "mean for my tax?")
+STORY = ("My hours were cut last month, so I'm weighing up some weekend shifts at a cafe. My main employer "
+         "takes PAYE off my wages already. Would the cafe money change the tax I owe?")
 
 
 @pytest.mark.parametrize("asks, sure, asked_back", [
@@ -78,7 +77,7 @@ def test_family_a_label_naming_its_sum_after_the_tax_is_the_tax_taken(engine, la
 
 
 @pytest.mark.parametrize("text, one_of_the_pays", [
-    ("Mr A and Mr B would each pay the same income tax", False),
+    ("the twins would each pay the same tax", False),
     ("they each pay tax on their own income", False),
     ("we each pay no tax on it", False),
     ("you each pay an ACC levy", False),
