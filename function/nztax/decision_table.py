@@ -55,7 +55,7 @@ class Facts:
     stated: bool
     asks: tuple[str, ...]
     answers_ask: bool            # a proposed calculation's result answers what the asking sentence(s) ask
-    asks_figure: bool            # an asking sentence asks for a figure or a check of one
+    asks_figure: bool            # an asking sentence surely asks for a figure, or a check of one stated
     story: bool                  # a post that tells a story (several sentences or a long text), not one line
     lead_fits: bool              # a proposed fact's intent is what the asking sentence(s) read as on their own
     rule_worked: bool            # a proposed fact works its rule (or a calculator) on a figure of the question's
