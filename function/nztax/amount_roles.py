@@ -88,6 +88,9 @@ LIST_JOIN = re.compile(r"[^.?!\d$]{0,40}?(?:,|\band\b|&|\bplus\b)\s*", re.I)
 AFTER_ONLY_ROLES = frozenset({"deduction"})
 # What may stand between such a label and its amount: "PAYE 612.40", "PAYE: 612.40", "PAYE of $171.50".
 LABEL_JOINERS = frozenset({"", ":", "-", "=", "of", "was", "is", "of about", "of around"})
+# A statement's label may name its tax and then what the figure sums ("PAYE total: $55,038.24", "PAYE
+# YTD $4,210"): the same label as "Total PAYE:", so the words for a sum (`label_sum_words`) are skipped.
+LABEL_SUM = re.compile(r"\s*(?:" + alternatives("label_sum_words") + r")\b", re.I)
 # A tax code right after an amount ("$3,200 M code", "880 on ME"): the amount is the pay it applies to.
 CODE_RIGHT_AFTER = re.compile(r"\s?(?:on\s+)?(?:m|me|s|sb|sh|st|sa|nd)(?:\s?sl)?\s+(?:tax\s+)?code\b|\s?(?:on\s+)?(?:m|me)\s?sl\b", re.I)
 # An amount said to be taken out is a deduction; a pay followed by its code and a question is asked about.
@@ -108,6 +111,12 @@ BEFORE_ONLY_ROLES = frozenset({"value", "deduction_label", "expense_label", "oth
 # Labels read only before their figure, and the role each gives it.
 LABEL_ROLES = {"deduction_label": "deduction", "expense_label": "expense", "other_label": "other"}
 ROLE_PATTERNS = [(role, re.compile(rf"\b(?:{p})\b", re.I)) for role, p in ROLE_WORDS]
+
+
+def _after_label(window: str, end: int) -> str:
+    """What stands between a label ending at `end` and its figure, past a word for what it sums."""
+    summed = LABEL_SUM.match(window, end)
+    return window[summed.end() if summed else end:].strip()
 SECOND_JOB_WORDS = dict(ROLE_PATTERNS)["second_job"]
 NEGATED_JOB = re.compile(r"\b(?:" + alternatives("negated_job_words") + r")\s+$", re.I)
 # A job said to be the only one is the one job there is, not a second one (an only other job still
@@ -192,10 +201,12 @@ def _role_of(text: str, start: int, end: int, skip: str | None = None, default: 
                 continue
             for m in pattern.finditer(window):
                 distance = (len(window) - m.end()) if window is before else m.start()
-                if role in AFTER_ONLY_ROLES and window is before and (window[m.end():].strip() not in LABEL_JOINERS
+                if role in AFTER_ONLY_ROLES and window is before and (_after_label(window, m.end()) not in LABEL_JOINERS
                                                                       or ASKING_WORD.search(window[:m.start()])
                                                                       or CODE_RIGHT_AFTER.match(text[end:])):
                     continue  # only a label right before it counts (a label before a pay and its code asks)
+                if role in AFTER_ONLY_ROLES and window is before:
+                    distance = 0  # right before it, or only a word for what it sums between ("PAYE total")
                 if role in ADJACENT_ONLY_ROLES and distance > ADJACENT:
                     if window is not before or not CONTRIBUTION_LEAD.fullmatch(window, m.end()):
                         continue

@@ -55,7 +55,7 @@ class Facts:
     stated: bool
     asks: tuple[str, ...]
     answers_ask: bool            # a proposed calculation's result answers what the asking sentence(s) ask
-    asks_figure: bool            # an asking sentence asks for a figure or a check of one
+    asks_figure: bool            # an asking sentence surely asks for a figure, or a check of one stated
     story: bool                  # a post that tells a story (several sentences or a long text), not one line
     lead_fits: bool              # a proposed fact's intent is what the asking sentence(s) read as on their own
     rule_worked: bool            # a proposed fact works its rule (or a calculator) on a figure of the question's
@@ -223,7 +223,7 @@ def facts_of(decision, frame: QuestionFrame, settings, asked_alone: Callable[[],
                  inputs_owned=not others_figures(inputs, frame, settings.frame_certain_bar),
                  inputs_taken=not not_taken(decision, frame, settings.frame_kind_bar, bar),
                  stated=bool(frame.stated()), asks=frame.asks_each, answers_ask=bool(kinds & set(frame.asks_surely(bar))) or "check" in kinds and check_agreed(decision, frame.to_json()),
-                 asks_figure=frame.asks_figure, story=frame.story, lead_fits=lead_fits(decision, frame, asked_alone),
+                 asks_figure=frame.asks_figure_surely(bar), story=frame.story, lead_fits=lead_fits(decision, frame, asked_alone),
                  rule_worked=decision.action == "fact" and bool(decision.rule_results or decision.calls),
                  several_figures=len({a.value for a in frame.amounts if a.period is not None}) > 1,
                  kept=kept, read_by=frame.read_by, rate_given=frame.rate_given,

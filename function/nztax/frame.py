@@ -174,6 +174,16 @@ class QuestionFrame:
     def asks_figure(self) -> bool:
         return "figure" in self.asks_each or "check" in self.asks_each
 
+    def asks_figure_surely(self, bar: float) -> bool:
+        """Whether an asking sentence read at least `bar` sure asks for a figure, or for a check of a
+        figure the post states. A reading under the bar may not ask what it seems to (a request to
+        have a rule explained read figure at 0.4 beside surely read whether-questions), and asking the
+        poster's income back for it delays the rule the post needs. A check with no money figure stated
+        has nothing to check: it asks to have a situation judged, which the rule answers."""
+        stated = any(a.period is not None for a in self.amounts)
+        return any(asks == "figure" or asks == "check" and stated
+                   for asks in self.asks_surely(bar))
+
     def stated(self) -> list[FrameAmount]:
         """Figures the poster states that are not inputs: tax taken, a bill, a refund, another calculator's figure."""
         return [a for a in self.amounts if a.kind in STATED_KINDS and a.owner in ("me", "ird", "employer") and a.period is not None
