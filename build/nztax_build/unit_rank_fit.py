@@ -8,10 +8,9 @@ and candidate rows), with no date: the same inputs give byte-identical weights.
 
 What it is fitted on: the bank's held-in wordings only (every paraphrase `nztax eval units` does not
 hold out; evaluate_units.held_out), never a held-out one nor a real post, so that evaluation's
-development half measures wordings the fit has not seen (it was fitted on that half before: the same
-margin then served 121 own / 25 another's of 342 in sample, 120 / 22 now out of sample). The held-in
-wordings are dealt into `FOLDS` folds by hash; each fold's wordings are matched against the bank
-without the held-out wordings and without that fold, as a new question is. Each wording's
+development half measures wordings the fit has not seen. The held-in wordings are dealt into
+`FOLDS` folds by hash; each fold's wordings are matched against the bank without the held-out
+wordings and without that fold, as a new question is. Each wording's
 `CANDIDATES` best units by the current score are rows, its own unit the positive one. The model is a
 logistic regression on standardised features with an L2 penalty of `L2`, by full-batch gradient
 descent from zero (`STEPS` steps at rate `RATE`): numpy only and deterministic. The wordings' vectors
