@@ -12,7 +12,7 @@ import pytest
 
 from nztax.settings import get_settings
 from nztax.unit_match import UnitMatch, UnitMatcher
-from nztax.unit_rank import FEATURES, RANK_FILE, RankModel, rerank
+from nztax.unit_rank import FEATURES, RANK_FILE, RankModel, features, rerank
 from nztax_build.unit_rank_fit import fit
 
 from test_asked_parts import BACKGROUND, STAY
@@ -100,3 +100,39 @@ def test_a_one_sentence_question_goes_the_learned_route_and_a_post_of_several_do
     assert f"answered by the unit {STAY}" in one.trace["notes"]
     post = ranked_engine.answer(f"{BACKGROUND} Can I stay in KiwiSaver after I turn 65?", use_faq=False, mode="offline")
     assert not any("learned ranking" in n for n in post.trace["notes"]), post.trace["notes"]
+
+
+def test_the_fit_reads_held_in_wordings_only_each_matched_against_a_bank_without_it(monkeypatch):
+    """`nztax eval units` asks the held-out wordings as new questions: the fit must never see one, and
+    each wording it learns from must be scored as new, against a bank that does not hold it."""
+    from types import SimpleNamespace
+
+    from nztax.engine import _reading_of
+    from nztax.rules import default_rules
+    from nztax.unit_match import paraphrase_rows
+    from nztax_build import unit_rank_fit
+    from nztax_build.evaluate_units import held_out
+
+    topics = ("PIE fund", "RWT on interest", "tax code", "student loan", "KiwiSaver", "donation credit")
+    bank = SimpleNamespace(units=[unit(f"u{n}", f"How does {t} work?", *(f"{t} question {k}" for k in range(9)))
+                                  for n, t in enumerate(topics)])
+    rows = paraphrase_rows(bank.units)
+    rng = np.random.default_rng(3)
+    centres = rng.normal(size=(len(topics), 16))
+    vectors = np.stack([centres[i] + 0.3 * rng.normal(size=16) for i, _ in rows]).astype(np.float32)
+    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+    seen: list[str] = []
+
+    def spy(matcher, question, vector, ranked):
+        assert question not in {text for _, text in matcher.rows}, question  # scored as a new question
+        seen.append(question)
+        return features(matcher, question, vector, ranked)
+
+    monkeypatch.setattr(unit_rank_fit, "features", spy)
+    rules = default_rules()
+    X, y, used = unit_rank_fit.training_rows(bank, {}, vectors, None, vectors[:len(bank.units)], get_settings(),
+                                             lambda text: _reading_of(rules, text), frozenset())
+    out = {text for u in bank.units for text in u.also if held_out(u.id, text)}
+    held_in = {text for u in bank.units for text in u.also} - out
+    assert out and used == len(seen) > 0 and len(X) == len(y)
+    assert not set(seen) & out and set(seen) <= held_in
