@@ -291,5 +291,8 @@ def attach(result: AskResult, question: str, today: dt.date, rule_years=()) -> A
         paragraphs[lead] += f" {closing}"
     body = "\n\n".join(paragraphs)
     result.answer = f"{opening}\n\n{body}" if opening else body
+    if opening and result.trace is not None:  # (what opens the answer now: `nztax ask --explain`)
+        result.trace.setdefault("notes", []).append(
+            "opened by the history of the rule " + ", ".join(r.id for r, _, _, opens in found if opens))
     result.citations = citations
     return result
