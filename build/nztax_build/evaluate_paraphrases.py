@@ -42,6 +42,9 @@ UNIT_NOTE = re.compile(r"^answered by the unit (\S+)")
 FAQ_NOTE = re.compile(r"^the stored answer of the FAQ page (\S+)")
 DECLINE_UNIT_NOTE = re.compile(r"^read as the decline unit (.+?) \(\d")
 OPENED_NOTE = re.compile(r"^opened by (.+)")
+NOT_FOUND_LEFT_OUT = "opened by what followed the not-found sentence"
+HISTORY_AFTER_NOTE = re.compile(r"^noted after the opening (the history of the rule .+)")
+ASKED_PART_NOTE = re.compile(r"^another asked part answered by the (unit \S+)")
 # What the frame read, compared between a rewrite and its original to say what was read differently.
 FRAME_ASPECTS = ("asks", "scope", "tax_year", "story", "conditions", "amounts", "ages")
 
@@ -95,6 +98,11 @@ def opening_source(result: dict) -> str:
     history = [n for n in notes if n.startswith("opened by the history of the rule")]
     if status == "answered" and history:  # (a note for the post's time, set above whatever answered)
         return history[-1][len("opened by "):]
+    if status == "answered" and NOT_FOUND_LEFT_OUT in notes:
+        # The not-found sentence left out: what later stages added opens (a note on the rule's history
+        # appended to it, else another asked part's unit).
+        after = [m.group(1) for pattern in (HISTORY_AFTER_NOTE, ASKED_PART_NOTE) for n in notes if (m := pattern.match(n))]
+        return after[0] if after else "what followed the not-found sentence"
     if status != "answered":
         return f"{status}: {found['decline unit']}" if "decline unit" in found else status
     if "unit" in found:
@@ -142,6 +150,14 @@ def read_differently(original: dict, rewrite: dict) -> list[str]:
     if a.get("rows") != b.get("rows"):
         out.append("rows")
     return out
+
+
+def _read(result: dict, aspects: list[str]) -> dict:
+    """The trace's readings of the aspects read differently, and its notes (for the sheet)."""
+    trace = result.get("trace") or {}
+    frame = trace.get("frame") or {}
+    out = {a: frame[a] if a in frame else trace.get(a) for a in aspects}
+    return {**out, "asking": frame.get("asking"), "notes": trace.get("notes") or []}
 
 
 def summarise(rewrites: list[Rewrite], openings: dict[str, Opening], grade_of: dict[str, str | None]) -> dict:
@@ -216,6 +232,8 @@ def run(args) -> int:
                  "reference": posts[r.of].reference_answer, "question": r.question,
                  "original": {**asdict(openings[r.of]), "answer_key": answer_key(results[r.of])},
                  "rewrite": {**asdict(openings[r.id]), "answer_key": answer_key(results[r.id]), "answer": results[r.id]["answer"]}}
+        entry["traces"] = {"original": _read(results[r.of], entry["read_differently"]),
+                           "rewrite": _read(results[r.id], entry["read_differently"])}
         sheet.append(entry)
         if entry["differs"]:
             differing.append(entry)

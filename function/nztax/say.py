@@ -440,6 +440,7 @@ def topic(decision: Decision, rules: RuleBook, hits: list, current_year: str) ->
     if chosen and all(other_subject(decision.asked, *c) for c in chosen):  # (rescored: their words weigh against the rest)
         chosen = best_sentences(decision.asked, hits, LEAD_SENTENCES, tax_year=decision.tax_year, past_year=past, subject_of=decision.asked)
     if not chosen:
+        note_opening(decision, "nothing found")
         return AskResult(status="answered", answer=composer.NOTHING_FOUND, tax_year=decision.tax_year,
                          disclaimer=composer.BASE_DISCLAIMER,
                          next_actions=[composer.REPHRASE_ACTION])

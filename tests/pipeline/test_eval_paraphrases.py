@@ -39,6 +39,12 @@ def test_the_source_is_read_from_the_trace():
     # A note for the post's time set above the answer opens it, whatever answered below.
     history = _result("Before 2019 ...", notes=["answered by the unit pay/bonus", "opened by the history of the rule ks65"])
     assert opening_source(history) == "the history of the rule ks65"
+    # The not-found sentence left out: the note on the rule's history appended to it opens, else another part's unit.
+    left_out = ["opened by nothing found", "another asked part answered by the unit a/b"]
+    assert opening_source(_result("x", notes=left_out + ["opened by what followed the not-found sentence"])) == "unit a/b"
+    assert opening_source(_result("x", notes=left_out + ["noted after the opening the history of the rule fif",
+                                                         "opened by what followed the not-found sentence"])) == \
+        "the history of the rule fif"
     assert opening_source(_result("x", status="out_of_scope", notes=["read as the decline unit 'Is ACC taxed?' (0.91, the "
                                                                      "nearest answer unit 0.5)"])) == "out_of_scope: 'Is ACC taxed?'"
 
