@@ -242,6 +242,8 @@ def run(args) -> int:
     text = report(summary, differing, golden, seconds)
     out.write_text(text, encoding="utf-8")
     out.with_suffix(".json").write_text(json.dumps(summary, indent=2), encoding="utf-8")
+    # (Every answer with its trace, originals and rewrites, for reading what the frame made of each.)
+    out.with_name("paraphrases_answers.json").write_text(json.dumps(results, ensure_ascii=False), encoding="utf-8")
     sheet_path = out.with_name("paraphrases_sheet.yaml")
     sheet_path.write_text(yaml.safe_dump(sheet, sort_keys=False, allow_unicode=True, width=110), encoding="utf-8")
     print(text.split("\n## ")[0])
