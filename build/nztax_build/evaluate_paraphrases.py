@@ -140,8 +140,8 @@ def read_differently(original: dict, rewrite: dict) -> list[str]:
     out = []
     for aspect in FRAME_ASPECTS:
         va, vb = fa.get(aspect), fb.get(aspect)
-        if aspect == "amounts":  # (the figures are the same: what each was read as)
-            va, vb = ([(x.get("text"), x.get("kind"), x.get("owner")) for x in v or []] for v in (va, vb))
+        if aspect == "amounts":  # (the figures are the same, often written otherwise: what each was read as)
+            va, vb = ([(x.get("value"), x.get("period"), x.get("kind"), x.get("owner")) for x in v or []] for v in (va, vb))
         if va != vb:
             out.append(aspect)
     for key in ("proposed", "action"):

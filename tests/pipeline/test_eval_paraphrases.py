@@ -66,10 +66,13 @@ def test_openings_compared_aspect_by_aspect():
 
 
 def test_what_the_frame_read_differently():
-    a = _result("x", frame={"asks": "yes_no", "amounts": [{"text": "$5,000", "kind": "bonus", "owner": "asker"}]})
-    b = _result("x", frame={"asks": "how_much", "amounts": [{"text": "$5,000", "kind": "salary", "owner": "asker"}]},
+    a = _result("x", frame={"asks": "yes_no", "amounts": [{"text": "$5,000", "value": "5000", "kind": "bonus", "owner": "me"}]})
+    b = _result("x", frame={"asks": "how_much", "amounts": [{"text": "$5,000", "value": "5000", "kind": "income", "owner": "me"}]},
                 action="topic")
     assert read_differently(a, a) == []
+    # The same figure written another way is read alike.
+    assert read_differently(a, _result("x", frame={"asks": "yes_no", "amounts": [
+        {"text": "5k", "value": "5000", "kind": "bonus", "owner": "me"}]})) == []
     assert read_differently(a, b) == ["asks", "amounts", "proposed", "action"]
 
 
