@@ -172,7 +172,13 @@ class QuestionFrame:
 
     @property
     def asks_figure(self) -> bool:
-        return "figure" in self.asks_each or "check" in self.asks_each
+        """Whether an asking sentence asks for a figure or a check of one, read at least `bar` sure. A
+        reading below the bar is the reader's doubt, not the poster's request: a question asking how a
+        rule works, told in other words, can read as asking a figure at 0.4 where its first wording read
+        as asking how at 0.9, and acting on the doubtful reading asked the poster back for an income the
+        rule needs none of (`nztax eval paraphrases`, docs/realposts.md)."""
+        sure = self.asks_each_sure or (1.0,) * len(self.asks_each)
+        return any(asks in ("figure", "check") and p >= self.bar for asks, p in zip(self.asks_each, sure))
 
     def asks_figure_surely(self, bar: float) -> bool:
         """Whether an asking sentence read at least `bar` sure asks for a figure, or for a check of a

@@ -26,4 +26,6 @@ def only_alone(result: AskResult) -> AskResult:
         return result
     result.answer = re.sub(r"\n\s*\n(?:\s*\n)+", "\n\n", rest).strip()
     result.next_actions = [a for a in result.next_actions if a != REPHRASE_ACTION]
+    if result.trace is not None:  # (what opens now is what later stages added: `nztax ask --explain`)
+        result.trace.setdefault("notes", []).append("opened by what followed the not-found sentence")
     return result

@@ -289,7 +289,13 @@ def attach(result: AskResult, question: str, today: dt.date, rule_years=()) -> A
     closing = " ".join(n for n, opens in marked if not opens)
     if closing:
         paragraphs[lead] += f" {closing}"
+        if result.trace is not None:
+            result.trace.setdefault("notes", []).append(
+                "noted after the opening the history of the rule " + ", ".join(r.id for r, _, _, opens in found if not opens))
     body = "\n\n".join(paragraphs)
     result.answer = f"{opening}\n\n{body}" if opening else body
+    if opening and result.trace is not None:  # (what opens the answer now: `nztax ask --explain`)
+        result.trace.setdefault("notes", []).append(
+            "opened by the history of the rule " + ", ".join(r.id for r, _, _, opens in found if opens))
     result.citations = citations
     return result

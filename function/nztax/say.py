@@ -248,6 +248,8 @@ def fact(decision: Decision, rules: RuleBook, hits: list, current_year: str, too
         numbers.setdefault(url, len(numbers) + 1)
     if lead_sources and not body[0].endswith(")"):
         body[0] = body[0] + cite_mark(numbers[lead_sources[0]], lead_sources[0])
+    note_opening(decision, f"the passage {opening.hit.url} ({opening.hit.section or ''})" if opener
+                 else f"the lead of the intent {intent.name if intent else '-'}")
     if opener:
         # The intent's lead follows in its own paragraph: it is about the topic, not the question.
         body = [f"{opener}{cite_mark(1, opening.hit.url)}", ""] + body
@@ -403,6 +405,13 @@ def gc_change(rules: RuleBook, year: str) -> str:
             f"{cents_per_dollar(before.match_rate)}, up to {money(before.maximum)} a year.")
 
 
+def note_opening(decision: Decision, what: str) -> None:
+    """Names in the trace what opened the answer (`nztax ask --explain`; `nztax eval paraphrases` compares
+    a rewritten post's opening with its original's by it)."""
+    if decision.trace is not None:
+        decision.trace.notes.append(f"opened by {what}")
+
+
 def weighed_against(decision: Decision) -> str:
     """What an opening sentence is scored against: a story's asking sentences (its background's
     words would favour a sentence about the background), else the question as asked."""
@@ -431,6 +440,7 @@ def topic(decision: Decision, rules: RuleBook, hits: list, current_year: str) ->
     if chosen and all(other_subject(decision.asked, *c) for c in chosen):  # (rescored: their words weigh against the rest)
         chosen = best_sentences(decision.asked, hits, LEAD_SENTENCES, tax_year=decision.tax_year, past_year=past, subject_of=decision.asked)
     if not chosen:
+        note_opening(decision, "nothing found")
         return AskResult(status="answered", answer=composer.NOTHING_FOUND, tax_year=decision.tax_year,
                          disclaimer=composer.BASE_DISCLAIMER,
                          next_actions=[composer.REPHRASE_ACTION])
@@ -451,6 +461,7 @@ def topic(decision: Decision, rules: RuleBook, hits: list, current_year: str) ->
     note_held_back(decision, [s for _, s, _ in best[:2]] + [s for s, _ in chosen])
     chosen = [opening] + [c for c in chosen if c is not opening and not definition_denied(decision.asked, c[0])]
     lead_sentence, lead_hit = with_what_it_leans_on(*chosen[0]), chosen[0][1]
+    note_opening(decision, f"the passage {lead_hit.url} ({lead_hit.section or ''})")
     numbers = {lead_hit.url: 1}
     # (An opening that does not say the aspect asked is the topic's, not the answer: said so before it.)
     # (So is one naming no kind of the payment the asking sentences ask the tax of: another payment's rule.)

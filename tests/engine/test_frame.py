@@ -571,3 +571,4 @@ def _settled_story(engine, text: str, action: str, missing: list, scope_in: floa
     frame = replace(engine.read_frame(proposal), scope="nz_tax", scope_sure=0.3, scope_in=scope_in,
                     scope_other=scope_other, story=True, read_by="offline")
     return engine.settle(proposal, frame, None)
+

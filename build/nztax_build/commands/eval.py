@@ -1,4 +1,4 @@
-"""`nztax eval retrieval|queries|answers|bank|units|units-in-posts|realposts|realpost-search|frame-readings|supplement…|all [--golden FILE] [--out FILE]`.
+"""`nztax eval retrieval|queries|answers|bank|units|units-in-posts|realposts|paraphrases|realpost-search|frame-readings|supplement…|all [--golden FILE] [--out FILE]`.
 
 Each target is a module `nztax_build.<module>` with `run(args) -> int`, imported only when it runs;
 a target whose module is not in this build is skipped with a note. `all` runs every target with its
@@ -24,6 +24,7 @@ TARGETS = {
     "units": ("nztax_build.evaluate_units", "question_bank.yaml", "units.md"),             # held-out paraphrases; frozen-part openings
     "units-in-posts": ("nztax_build.evaluate_units_in_posts", "question_bank.yaml", "units_in_posts.md"),  # the same, inside stories
     "realposts": ("nztax_build.evaluate_realposts", "realposts.yaml", "realposts.md"),        # real public posts, dev + frozen test
+    "paraphrases": ("nztax_build.evaluate_paraphrases", "realposts_paraphrases.yaml", "paraphrases.md"),  # dev posts reworded: invariance
     "realpost-search": ("nztax_build.evaluate_retrieval", "realposts.yaml", "realpost_search.md"),  # the same posts as queries
     "frame-readings": ("nztax_build.evaluate_frame", None, "frame_readings.md"),             # the frame model, out of fold
     "supplement": ("nztax_build.evaluate_answers", "question_bank_dev2.yaml", "supplement.md"),  # development only
