@@ -172,23 +172,20 @@ class QuestionFrame:
 
     @property
     def asks_figure(self) -> bool:
-        """Whether an asking sentence asks for a figure or a check of one, read at least `bar` sure. A
-        reading below the bar is the reader's doubt, not the poster's request: a question asking how a
-        rule works, told in other words, can read as asking a figure at 0.4 where its first wording read
-        as asking how at 0.9, and acting on the doubtful reading asked the poster back for an income the
-        rule needs none of (`nztax eval paraphrases`, docs/realposts.md)."""
-        sure = self.asks_each_sure or (1.0,) * len(self.asks_each)
-        return any(asks in ("figure", "check") and p >= self.bar for asks, p in zip(self.asks_each, sure))
+        """`asks_figure_surely` at the frame's own bar."""
+        return self.asks_figure_surely(self.bar)
 
     def asks_figure_surely(self, bar: float) -> bool:
         """Whether an asking sentence read at least `bar` sure asks for a figure, or for a check of a
-        figure the post states. A reading under the bar may not ask what it seems to (a request to
-        have a rule explained read figure at 0.4 beside surely read whether-questions), and asking the
-        poster's income back for it delays the rule the post needs. A check with no money figure stated
-        has nothing to check: it asks to have a situation judged, which the rule answers."""
+        figure the post states. A reading below the bar is the reader's doubt, not the poster's request:
+        a question asking how a rule works, told in other words, can read as asking a figure at 0.4
+        where its first wording read as asking how at 0.9, and acting on the doubtful reading asked the
+        poster back for an income the rule needs none of (`nztax eval paraphrases`, docs/realposts.md).
+        A check with no money figure stated has nothing to check: it asks to have a situation judged,
+        which the rule answers. (A frame read without sureness, by a model, counts every reading.)"""
         stated = any(a.period is not None for a in self.amounts)
-        return any(asks == "figure" or asks == "check" and stated
-                   for asks in self.asks_surely(bar))
+        sure = self.asks_each_sure or (1.0,) * len(self.asks_each)
+        return any((asks == "figure" or asks == "check" and stated) and p >= bar for asks, p in zip(self.asks_each, sure))
 
     def stated(self) -> list[FrameAmount]:
         """Figures the poster states that are not inputs: tax taken, a bill, a refund, another calculator's figure."""

@@ -18,9 +18,27 @@ def test_a_figure_is_asked_only_when_read_at_the_frames_bar(sure, asks_figure):
 
 
 def replace_check(frame, sure):
+    # (A check asks about a figure the post states: one is given here.)
+    from dataclasses import replace
+    from decimal import Decimal
+
+    from nztax.frame import FrameAmount
+
+    stated = FrameAmount(text="$1,200", start=0, end=6, value=Decimal("1200"), period="year", kind="tax_withheld",
+                         kind_sure=0.9, owner="me", owner_sure=0.9)
+    return replace(frame, asks_each=("how", "check"), asks_each_sure=(0.9, sure), amounts=(stated,))
+
+
+def test_a_check_with_no_figure_stated_is_not_a_figure_asked():
     from dataclasses import replace
 
-    return replace(frame, asks_each=("how", "check"), asks_each_sure=(0.9, sure))
+    from nztax.frame import QuestionFrame
+
+    frame = QuestionFrame(asks="check", asks_sure=0.9, asking=("Is that right?",), asks_each=("check",),
+                          asks_each_sure=(0.95,), amounts=(), tax_year=None, year_text=None, conditions=(),
+                          scope="nz_tax", scope_sure=0.9)
+    assert not frame.asks_figure
+    assert replace_check(replace(frame, asks_each_sure=(0.95,)), 0.95).asks_figure
 
 
 @pytest.mark.parametrize("sure, asked_back", [(0.4, False), (0.9, True)])
