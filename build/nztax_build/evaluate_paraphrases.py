@@ -176,6 +176,21 @@ def summarise(rewrites: list[Rewrite], openings: dict[str, Opening], grade_of: d
             "originals by grade": dict(sorted(by_grade.items()))}
 
 
+def graded(items: list[tuple[bool, str | None]]) -> dict:
+    """Hand grades as the real-post report counts them, from (in scope, grade or None if ungraded) pairs:
+    in scope correct or partly, out of scope declined (graded correct or partly), wrong figures."""
+    def share(good: int, n: int) -> str:
+        return f"{good}/{n}"
+
+    inside = [g for in_scope, g in items if in_scope and g]
+    outside = [g for in_scope, g in items if not in_scope and g]
+    return {"in scope correct or partly": share(sum(g in GOOD for g in inside), len(inside)),
+            "in scope correct": sum(g == "correct" for g in inside),
+            "out of scope declined": share(sum(g in GOOD for g in outside), len(outside)),
+            "wrong figures": sum(g == "wrong_figure" for g in inside + outside),
+            "ungraded": sum(g is None for _, g in items)}
+
+
 def _quote(text: str) -> str:
     return "\n".join("> " + line if line.strip() else ">" for line in text.strip().splitlines()) or "> (empty)"
 
@@ -189,6 +204,14 @@ def report(summary: dict, differing: list[dict], golden: Path, seconds: float) -
         s = summary[name]
         lines.append(f"| {name} | {s['rewrites']} | {s['invariant']} | {s['status']} | {s['source']} | {s['first_sentence']} |")
     lines += ["", "Originals' grades: " + ", ".join(f"{g} {n}" for g, n in summary["originals by grade"].items()), "",
+              "Graded by hand (a grade counts only for the answer it graded):", "",
+              "| answers to | in scope correct or partly | of them correct | out of scope declined | wrong figures | ungraded |",
+              "|---|---|---|---|---|---|"]
+    for name in ("originals", "rewrites"):
+        g = summary["graded"][name]
+        lines.append(f"| {name} | {g['in scope correct or partly']} | {g['in scope correct']} | {g['out of scope declined']} "
+                     f"| {g['wrong figures']} | {g['ungraded']} |")
+    lines += ["",
               f"## Rewrites whose opening differs ({len(differing)})", ""]
     for d in differing:
         lines += [f"### {d['id']} (of {d['of']}, graded {d['grade'] or 'ungraded'})", "",
@@ -223,10 +246,15 @@ def run(args) -> int:
     grade_of = {pid: (grades[pid]["grade"] if pid in grades and grades[pid].get("answer_key") == answer_key(results[pid])
                       else None) for pid in originals}
     summary = summarise(rewrites, openings, grade_of)
+    rewrite_grades = load_grades(golden.with_name("realposts_paraphrases_grades.yaml"))
+    rewrite_grade = {r.id: (rewrite_grades[r.id]["grade"] if r.id in rewrite_grades
+                            and rewrite_grades[r.id].get("answer_key") == answer_key(results[r.id]) else None) for r in rewrites}
+    summary["graded"] = {"originals": graded([(posts[r.of].in_scope, grade_of[r.of]) for r in rewrites]),
+                         "rewrites": graded([(posts[r.of].in_scope, rewrite_grade[r.id]) for r in rewrites])}
     sheet, differing = [], []
     for r in rewrites:
         same = compared(openings[r.of], openings[r.id])
-        entry = {"id": r.id, "of": r.of, "writer": r.writer, "grade": grade_of[r.of],
+        entry = {"id": r.id, "of": r.of, "writer": r.writer, "grade": grade_of[r.of], "rewrite_grade": rewrite_grade[r.id],
                  "differs": [a for a in ASPECTS if not same[a]],
                  "read_differently": read_differently(results[r.of], results[r.id]),
                  "reference": posts[r.of].reference_answer, "question": r.question,
