@@ -72,6 +72,7 @@ class Facts:
     asked_in_new_zealand: bool = False  # the asking sentences place it in New Zealand's system and read, alone, as a question answered
     pays_employee: bool = False  # what is asked is about a payment an employer makes (payment_frame.py)
     payment_as_income: bool = False  # a proposed sum takes such a payment as income, not as an extra pay
+    payment_tax_asked: bool = False  # a story's asking sentences name a payment an employer makes and ask its tax
     inputs_taken: bool = True    # every amount a proposed calculation works on reads as a kind its calculator takes
     asked_unread: bool = False   # a story's asking sentence(s), read on their own, match no intent (`asked_unread`)
     questioned_not_theirs: bool = False  # a proposed question back asks about figures none of which is the asker's income
@@ -106,6 +107,7 @@ class Facts:
             "asked_in_new_zealand": lambda v: self.asked_in_new_zealand == bool(v),
             "pays_employee": lambda v: self.pays_employee == bool(v),
             "payment_as_income": lambda v: self.payment_as_income == bool(v),
+            "payment_tax_asked": lambda v: self.payment_tax_asked == bool(v),
             "asked_unread": lambda v: self.asked_unread == bool(v),
             "questioned_not_theirs": lambda v: self.questioned_not_theirs == bool(v),
             "asks_employment_obligation": lambda v: self.asks_employment_obligation == bool(v),
@@ -240,6 +242,7 @@ def facts_of(decision, frame: QuestionFrame, settings, asked_alone: Callable[[],
                  asked_unread=(out_of_scope >= settings.frame_scope_bar or frame.scope_in is not None
                                and frame.scope_in < settings.frame_scope_in_bar)
                  and asked_unread(decision, frame, settings, asked_alone),
+                 payment_tax_asked=frame.story and any(TAX_TREATMENT_ASKED.search(s) for s in frame.asking) and pays_employee(),
                  questioned_not_theirs=_questioned_not_theirs(decision, frame, bar),
                  asks_employment_obligation=asks_employment_obligation(frame.asking),
                  scope_major=frame.scope_sure >= MAJORITY,

@@ -270,3 +270,24 @@ def test_a_one_line_question_surely_about_another_countrys_tax_is_not_given_new_
 def test_another_countrys_filing_date_is_declined_and_new_zealands_rule_for_shares_there_is_not(engine):
     assert_declined_to_foreign_tax(engine, "When is the tax return due in Australia?", True)
     assert decided_for(engine, "Are my ASX-listed Australian shares caught by the FIF rules?").action != "decline"
+
+
+def _story_facts(proposed: str, scope_in: float, payment_tax_asked: bool):
+    """The facts of a story the scope reading puts with other subjects, whose proposal answers nothing it asks."""
+    from nztax.decision_table import Facts
+
+    return Facts(proposed=proposed, declined_as=None, intent_sure=False, scope="other_nz_tax", scope_sure=False,
+                 scope_firm=False, scope_out_sure=1 - scope_in >= 0.8, scope_out_firm=1 - scope_in >= 0.95,
+                 scope_in_high=scope_in >= 0.4, inputs_sure=True, inputs_certain=False, recoverable=False,
+                 stated=False, asks=("yes_no",), answers_ask=False, asks_figure=True, story=True, lead_fits=True,
+                 rule_worked=False, several_figures=False, kept=(), asked_unread=True, payment_tax_asked=payment_tax_asked)
+
+
+@pytest.mark.parametrize("proposed", ["calculate", "clarify", "fact", "topic"])
+@pytest.mark.parametrize("scope_in", [0.13, 0.03])
+@pytest.mark.parametrize("payment_tax_asked", [True, False])
+def test_a_story_asking_the_tax_on_an_employers_payment_is_not_declined_for_its_employers_words(proposed, scope_in, payment_tax_asked):
+    facts = _story_facts(proposed, scope_in, payment_tax_asked)
+    row = next(r for r in table().rows if facts.holds(r.when))
+    assert (row.then == "decline") is (not payment_tax_asked), row.id
+
