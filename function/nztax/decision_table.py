@@ -155,8 +155,12 @@ def asked_answered(decision, frame: QuestionFrame, settings, asked_alone: Callab
     if not overseas or asked_alone is None:
         return False
     alone = asked_alone(as_written=True)
-    # (Surely: at the intent bar, and the reading next to it, when that is near, answers too.)
-    return _surely_answered(alone, settings)
+    # (Surely: at the intent bar, and the reading next to it, when that is near, answers too.) A post
+    # asking a New Zealand question beside another country's tax ("Can I take my KiwiSaver with me? Is
+    # it taxed over there?") is read by each of its New Zealand asking sentences alone too: the decline
+    # caught the other one's words, and the question of ours is answered.
+    return _surely_answered(alone, settings) or any(_surely_answered(asked_alone(as_written=True, only=s), settings)
+                                                    for s in frame.asked_in_new_zealand_each)
 
 
 TURNED_AWAY = ("decline", "refuse")

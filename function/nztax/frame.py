@@ -132,6 +132,9 @@ class QuestionFrame:
     foreign_place: bool = False
     # The asking sentences, read on their own, place the question in New Zealand's system (tax_place.py).
     asked_in_new_zealand: bool = False
+    # Of a post asking several things, the asking sentences that each place themselves in New Zealand's
+    # system (tax_place.py): a question about KiwiSaver beside one about another country's tax.
+    asked_in_new_zealand_each: tuple[str, ...] = ()
     # Each asking sentence as read against units and intents: the post's opening joined to one that
     # leans on the story ("Is that right?"; leaning.py); empty when every sentence is read as written.
     asking_read: tuple[str, ...] = ()
@@ -262,7 +265,9 @@ def read_frame(text: str, slots: Slots, model, bar: float = 0.7, knows: Callable
                          foreign_withholding=knows is not None and withheld_under_unknown_name(text, knows),
                          foreign_rate=tax_rates is not None and rate_of_another_system(text, amounts, stated, tax_rates, bar),
                          foreign_place=knows is not None and asks_another_places_tax(text, asking, stated, knows),
-                         asked_in_new_zealand=knows is not None and asks_in_new_zealand(text, asking, knows))
+                         asked_in_new_zealand=knows is not None and asks_in_new_zealand(text, asking, knows),
+                         asked_in_new_zealand_each=tuple(s for s in asking if len(asking) > 1 and knows is not None
+                                                         and asks_in_new_zealand(text, [s], knows)))
 
 
 def _clause(text: str, start: int, end: int, reach: int) -> tuple[str, str]:
