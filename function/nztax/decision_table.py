@@ -205,7 +205,7 @@ def asked_outside_nz_tax(decision, frame: QuestionFrame, settings, asked_alone: 
 
 
 def facts_of(decision, frame: QuestionFrame, settings, asked_alone: Callable[[], object] | None = None,
-             pays_employee: Callable[[], bool] | None = None) -> Facts:
+             pays_employee: Callable[[], bool] | None = None, lifted: bool = False) -> Facts:
     pays_employee = pays_employee or (lambda: _pays_employee(decision, frame))
     bar = settings.frame_bar
     inputs = frame.inputs_of(input_amounts(decision.slots)) if decision.action == "calculate" else []
@@ -246,7 +246,10 @@ def facts_of(decision, frame: QuestionFrame, settings, asked_alone: Callable[[],
                  asked_unread=(out_of_scope >= settings.frame_scope_bar or frame.scope_in is not None
                                and frame.scope_in < settings.frame_scope_in_bar)
                  and asked_unread(decision, frame, settings, asked_alone),
-                 payment_tax_asked=frame.story and any(TAX_TREATMENT_ASKED.search(s) for s in frame.asking) and pays_employee(),
+                 # (Not for a decline the intent reading made and a row lifted, `lifted`: when the scope reading
+                 # agrees with that decline that it is not tax, the story rows weigh the lift.)
+                 payment_tax_asked=not lifted and frame.story and any(TAX_TREATMENT_ASKED.search(s) for s in frame.asking)
+                 and pays_employee(),
                  questioned_not_theirs=_questioned_not_theirs(decision, frame, bar),
                  asks_employment_obligation=asks_employment_obligation(frame.asking),
                  scope_major=frame.scope_sure >= MAJORITY,
@@ -327,13 +330,13 @@ def apply_table(decision, frame: QuestionFrame, settings, *, redecide: Callable[
     return out
 
 
-def _apply_row(decision, frame: QuestionFrame, settings, trace: Trace, redecide, in_scope, asked_alone):
+def _apply_row(decision, frame: QuestionFrame, settings, trace: Trace, redecide, in_scope, asked_alone, lifted: bool = False):
     """The decision the first row that holds leads to; a lifted decline's answer goes through the table
     again (it may ask back for an income the question does not need, or calculate on unsure inputs)."""
     t = table()
     # Whether the post names an employer's payment: read once for the facts and the calls handed over.
     pays_employee = lru_cache(maxsize=None)(lambda: _pays_employee(decision, frame))
-    facts = facts_of(decision, frame, settings, asked_alone, pays_employee)
+    facts = facts_of(decision, frame, settings, asked_alone, pays_employee, lifted)
     row = next(r for r in t.rows if facts.holds(r.when))
     trace.rows.append(row.id)
     out = decision
@@ -347,7 +350,7 @@ def _apply_row(decision, frame: QuestionFrame, settings, trace: Trace, redecide,
         if lifted is not None:
             trace.notes.append(f"decline lifted: answered as {getattr(lifted.intent, 'name', None)}")
             out = lifted if lifted.action in ("decline", "refuse") else _apply_row(lifted, frame, settings, trace, redecide,
-                                                                                   in_scope, asked_alone)
+                                                                                   in_scope, asked_alone, True)
     elif row.then == "recalculate":
         amounts = [a for a in decision.slots.amounts if a.role not in INCOME_LIKE_ROLES or a.questioned or a.start in facts.kept]
         out = redecide(replace(decision.slots, amounts=amounts))
