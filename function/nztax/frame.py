@@ -29,7 +29,7 @@ from nztax.example_figures import example_figure_starts
 from nztax.payment_frame import kinds_named
 from nztax.sentences import asking_sentences, asks_in_words, sentences  # noqa: F401  (sentences: the frame's own readers)
 from nztax.slots import Slots
-from nztax.tax_place import CAPITALS_NAME, asks_another_places_tax, asks_in_new_zealand, states_a_new_zealand_condition
+from nztax.tax_place import CAPITALS_NAME, NEW_ZEALAND_CONDITION, asks_another_places_tax, asks_in_new_zealand, states_a_new_zealand_condition
 from nztax.literal_screen import screen_patterns
 
 ASK_KINDS = ("figure", "yes_no", "why", "which", "how", "worth_it", "check")
@@ -293,8 +293,10 @@ def withheld_under_unknown_name(text: str, knows: Callable[[str], bool]) -> bool
     Every New Zealand tax withheld from pay, interest or dividends is named in the sources (PAYE, RWT,
     ESCT); a withholding tax they never name is another country's, whatever the rest of the post's
     words (which may all be New Zealand's too: interest, income, a notice of assessment). A name
-    right before a tax word says whose tax it is, not what the tax is called."""
-    return any(not knows(m.group(1).lower()) and not TAX_RATE_WORDS.match(text[m.end():].lstrip())
+    right before a tax word says whose tax it is, not what the tax is called; a name for one of New
+    Zealand's own schemes ("KS", "SL": `kiwisaver_words`, `student_loan_words`) is no foreign tax."""
+    return any(not knows(m.group(1).lower()) and not NEW_ZEALAND_CONDITION.fullmatch(m.group(1))
+               and not TAX_RATE_WORDS.match(text[m.end():].lstrip())
                and _in_clause(text, m.start(), m.end(), WITHHOLDING_WORDS, 60) for m in CAPITALS_NAME.finditer(text))
 
 

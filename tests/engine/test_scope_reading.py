@@ -134,6 +134,13 @@ def test_family_a_tax_said_taken_in_any_words_under_a_name_the_sources_never_use
     assert withheld_under_unknown_name(text, lambda w: w in {"rwt"}) is foreign
 
 
+@pytest.mark.parametrize("name", ["KS", "SL"])
+def test_a_short_name_for_new_zealands_own_scheme_taken_off_pay_is_no_foreign_tax(name):
+    from nztax.frame import withheld_under_unknown_name
+
+    assert not withheld_under_unknown_name(f"Upped my {name} contributions - how much comes out of my pay now?", lambda w: False)
+
+
 def decided_for(engine, question):
     decision, _ = engine.understand(question, None, None)
     return decision
