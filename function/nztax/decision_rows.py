@@ -20,7 +20,7 @@ CONDITIONS = ("proposed", "proposed_not", "declined_as", "intent_sure", "scope",
               "scope_out_sure", "scope_out_firm", "scope_in_high",
               "inputs_sure", "inputs_certain", "inputs_owned", "inputs_taken", "recoverable", "stated", "asks", "answers_ask", "asks_figure", "story",
               "lead_fits", "rule_worked", "several_figures", "read_by", "asks_income", "rate_given", "decline_unread",
-              "incomes_left_out", "foreign_withholding", "foreign_rate", "foreign_place", "asked_in_new_zealand", "pays_employee", "payment_as_income", "asked_unread",
+              "incomes_left_out", "foreign_withholding", "foreign_rate", "foreign_place", "asked_in_new_zealand", "pays_employee", "payment_as_income", "payment_tax_asked", "asked_unread",
               "questioned_not_theirs", "asks_employment_obligation", "scope_major", "intent_not",
               "asked_in_nz_tax", "asked_outside_nz_tax")
 

@@ -72,6 +72,7 @@ class Facts:
     asked_in_new_zealand: bool = False  # the asking sentences place it in New Zealand's system and read, alone, as a question answered
     pays_employee: bool = False  # what is asked is about a payment an employer makes (payment_frame.py)
     payment_as_income: bool = False  # a proposed sum takes such a payment as income, not as an extra pay
+    payment_tax_asked: bool = False  # a story's asking sentences name a payment an employer makes and ask its tax
     inputs_taken: bool = True    # every amount a proposed calculation works on reads as a kind its calculator takes
     asked_unread: bool = False   # a story's asking sentence(s), read on their own, match no intent (`asked_unread`)
     questioned_not_theirs: bool = False  # a proposed question back asks about figures none of which is the asker's income
@@ -106,6 +107,7 @@ class Facts:
             "asked_in_new_zealand": lambda v: self.asked_in_new_zealand == bool(v),
             "pays_employee": lambda v: self.pays_employee == bool(v),
             "payment_as_income": lambda v: self.payment_as_income == bool(v),
+            "payment_tax_asked": lambda v: self.payment_tax_asked == bool(v),
             "asked_unread": lambda v: self.asked_unread == bool(v),
             "questioned_not_theirs": lambda v: self.questioned_not_theirs == bool(v),
             "asks_employment_obligation": lambda v: self.asks_employment_obligation == bool(v),
@@ -153,8 +155,12 @@ def asked_answered(decision, frame: QuestionFrame, settings, asked_alone: Callab
     if not overseas or asked_alone is None:
         return False
     alone = asked_alone(as_written=True)
-    # (Surely: at the intent bar, and the reading next to it, when that is near, answers too.)
-    return _surely_answered(alone, settings)
+    # (Surely: at the intent bar, and the reading next to it, when that is near, answers too.) A post
+    # asking a New Zealand question beside another country's tax ("Can I take my KiwiSaver with me? Is
+    # it taxed over there?") is read by each of its New Zealand asking sentences alone too: the decline
+    # caught the other one's words, and the question of ours is answered.
+    return _surely_answered(alone, settings) or any(_surely_answered(asked_alone(as_written=True, only=s), settings)
+                                                    for s in frame.asked_in_new_zealand_each)
 
 
 TURNED_AWAY = ("decline", "refuse")
@@ -199,7 +205,7 @@ def asked_outside_nz_tax(decision, frame: QuestionFrame, settings, asked_alone: 
 
 
 def facts_of(decision, frame: QuestionFrame, settings, asked_alone: Callable[[], object] | None = None,
-             pays_employee: Callable[[], bool] | None = None) -> Facts:
+             pays_employee: Callable[[], bool] | None = None, lifted: bool = False) -> Facts:
     pays_employee = pays_employee or (lambda: _pays_employee(decision, frame))
     bar = settings.frame_bar
     inputs = frame.inputs_of(input_amounts(decision.slots)) if decision.action == "calculate" else []
@@ -240,6 +246,10 @@ def facts_of(decision, frame: QuestionFrame, settings, asked_alone: Callable[[],
                  asked_unread=(out_of_scope >= settings.frame_scope_bar or frame.scope_in is not None
                                and frame.scope_in < settings.frame_scope_in_bar)
                  and asked_unread(decision, frame, settings, asked_alone),
+                 # (Not for a decline the intent reading made and a row lifted, `lifted`: when the scope reading
+                 # agrees with that decline that it is not tax, the story rows weigh the lift.)
+                 payment_tax_asked=not lifted and frame.story and any(TAX_TREATMENT_ASKED.search(s) for s in frame.asking)
+                 and pays_employee(),
                  questioned_not_theirs=_questioned_not_theirs(decision, frame, bar),
                  asks_employment_obligation=asks_employment_obligation(frame.asking),
                  scope_major=frame.scope_sure >= MAJORITY,
@@ -320,13 +330,13 @@ def apply_table(decision, frame: QuestionFrame, settings, *, redecide: Callable[
     return out
 
 
-def _apply_row(decision, frame: QuestionFrame, settings, trace: Trace, redecide, in_scope, asked_alone):
+def _apply_row(decision, frame: QuestionFrame, settings, trace: Trace, redecide, in_scope, asked_alone, lifted: bool = False):
     """The decision the first row that holds leads to; a lifted decline's answer goes through the table
     again (it may ask back for an income the question does not need, or calculate on unsure inputs)."""
     t = table()
     # Whether the post names an employer's payment: read once for the facts and the calls handed over.
     pays_employee = lru_cache(maxsize=None)(lambda: _pays_employee(decision, frame))
-    facts = facts_of(decision, frame, settings, asked_alone, pays_employee)
+    facts = facts_of(decision, frame, settings, asked_alone, pays_employee, lifted)
     row = next(r for r in t.rows if facts.holds(r.when))
     trace.rows.append(row.id)
     out = decision
@@ -340,7 +350,7 @@ def _apply_row(decision, frame: QuestionFrame, settings, trace: Trace, redecide,
         if lifted is not None:
             trace.notes.append(f"decline lifted: answered as {getattr(lifted.intent, 'name', None)}")
             out = lifted if lifted.action in ("decline", "refuse") else _apply_row(lifted, frame, settings, trace, redecide,
-                                                                                   in_scope, asked_alone)
+                                                                                   in_scope, asked_alone, True)
     elif row.then == "recalculate":
         amounts = [a for a in decision.slots.amounts if a.role not in INCOME_LIKE_ROLES or a.questioned or a.start in facts.kept]
         out = redecide(replace(decision.slots, amounts=amounts))

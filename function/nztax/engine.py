@@ -260,9 +260,9 @@ class Engine:
                              runner_up_score=c.scores.get(runner.name, 0.0) if runner else 0.0, confident=False)
             return decide(decision.asked, lifted, self.rules, history=history, tax_year=tax_year, slots=decision.slots)
 
-        def asked_alone(as_written: bool = False):  # how the post's asking sentence(s) read on their own
-            # (one leaning on the story is read with its opening, unless asked as written)
-            asking = " ".join(s if as_written else frame.read_as(s) for s in frame.asking)
+        def asked_alone(as_written: bool = False, only: str | None = None):  # how the post's asking sentence(s) read on their own
+            # (one leaning on the story is read with its opening, unless asked as written; `only`: that one alone)
+            asking = " ".join(s if as_written else frame.read_as(s) for s in ((only,) if only else frame.asking))
             return self.classifier.classify(asking, self._embed(asking), read_slots(asking, self.rules))
 
         return apply_table(decision, frame, self.settings, redecide=redecide, in_scope=in_scope, asked_alone=asked_alone)

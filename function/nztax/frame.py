@@ -29,7 +29,7 @@ from nztax.example_figures import example_figure_starts
 from nztax.payment_frame import kinds_named
 from nztax.sentences import asking_sentences, asks_in_words, sentences  # noqa: F401  (sentences: the frame's own readers)
 from nztax.slots import Slots
-from nztax.tax_place import CAPITALS_NAME, asks_another_places_tax, asks_in_new_zealand, states_a_new_zealand_condition
+from nztax.tax_place import CAPITALS_NAME, NEW_ZEALAND_CONDITION, asks_another_places_tax, asks_in_new_zealand, states_a_new_zealand_condition
 from nztax.literal_screen import screen_patterns
 
 ASK_KINDS = ("figure", "yes_no", "why", "which", "how", "worth_it", "check")
@@ -132,6 +132,9 @@ class QuestionFrame:
     foreign_place: bool = False
     # The asking sentences, read on their own, place the question in New Zealand's system (tax_place.py).
     asked_in_new_zealand: bool = False
+    # Of a post asking several things, the asking sentences that each place themselves in New Zealand's
+    # system (tax_place.py): a question about KiwiSaver beside one about another country's tax.
+    asked_in_new_zealand_each: tuple[str, ...] = ()
     # Each asking sentence as read against units and intents: the post's opening joined to one that
     # leans on the story ("Is that right?"; leaning.py); empty when every sentence is read as written.
     asking_read: tuple[str, ...] = ()
@@ -275,7 +278,9 @@ def read_frame(text: str, slots: Slots, model, bar: float = 0.7, knows: Callable
                          foreign_withholding=knows is not None and withheld_under_unknown_name(text, knows),
                          foreign_rate=tax_rates is not None and rate_of_another_system(text, amounts, stated, tax_rates, bar),
                          foreign_place=knows is not None and asks_another_places_tax(text, asking, stated, knows),
-                         asked_in_new_zealand=knows is not None and asks_in_new_zealand(text, asking, knows))
+                         asked_in_new_zealand=knows is not None and asks_in_new_zealand(text, asking, knows),
+                         asked_in_new_zealand_each=tuple(s for s in asking if len(asking) > 1 and knows is not None
+                                                         and asks_in_new_zealand(text, [s], knows)))
 
 
 def _clause(text: str, start: int, end: int, reach: int) -> tuple[str, str]:
@@ -301,8 +306,10 @@ def withheld_under_unknown_name(text: str, knows: Callable[[str], bool]) -> bool
     Every New Zealand tax withheld from pay, interest or dividends is named in the sources (PAYE, RWT,
     ESCT); a withholding tax they never name is another country's, whatever the rest of the post's
     words (which may all be New Zealand's too: interest, income, a notice of assessment). A name
-    right before a tax word says whose tax it is, not what the tax is called."""
-    return any(not knows(m.group(1).lower()) and not TAX_RATE_WORDS.match(text[m.end():].lstrip())
+    right before a tax word says whose tax it is, not what the tax is called; a name for one of New
+    Zealand's own schemes ("KS", "SL": `kiwisaver_words`, `student_loan_words`) is no foreign tax."""
+    return any(not knows(m.group(1).lower()) and not NEW_ZEALAND_CONDITION.fullmatch(m.group(1))
+               and not TAX_RATE_WORDS.match(text[m.end():].lstrip())
                and _in_clause(text, m.start(), m.end(), WITHHOLDING_WORDS, 60) for m in CAPITALS_NAME.finditer(text))
 
 

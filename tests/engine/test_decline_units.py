@@ -99,6 +99,10 @@ def test_every_subject_in_the_data_has_somewhere_to_go():
     ("My employer paid out my annual leave when I left. Why was so much tax taken off?", None),
     ("Is ACC weekly compensation taxable?", None),
     ("Do I pay tax on my main home when I sell it?", None),
+    # Another system's filing status: declined; whether a couple files together in New Zealand: answered.
+    ("Which filing status should I use this year, single or head of household?", "foreign_tax"),
+    ("Can a widow with two kids use head of household status on her return?", "foreign_tax"),
+    ("Can my husband and I file one joint tax return so my low income balances his?", None),
 ])
 def test_family_another_bodys_subject_declined_there_its_tax_answered(engine, question, subject):
     result = engine.answer(question)

@@ -52,3 +52,17 @@ def test_family_foreign_context_does_not_decline_a_new_zealand_question(engine, 
 def test_reverse_family_another_countrys_tax_asked_stays_declined(engine, context, asked):
     decision, _ = engine.understand(f"{context} {asked}", None, None)
     assert decision.action == "decline", (context, asked, decision.trace.to_json())
+
+
+SECOND_ASKED = ["And would it be taxed over there as well?", "Do I pay tax on it in Australia too?"]
+WITH_A_SECOND = ["Can I take my KiwiSaver savings with me if I retire overseas?",
+                 "Will my student loan repayments stop if I move overseas?",
+                 "Do I still need to file an IR3 with IRD once I move abroad?"]
+
+
+@pytest.mark.parametrize("asked,second", list(itertools.product(WITH_A_SECOND, SECOND_ASKED)))
+def test_family_a_new_zealand_question_beside_another_countrys_is_answered(engine, asked, second):
+    """A post asking a question of New Zealand's system and, besides, whether another country taxes it:
+    the question of ours, read alone, is answered; the decline caught only the other one's words."""
+    decision, _ = engine.understand(f"{asked} {second}", None, None)
+    assert decision.action != "decline", (asked, second, decision.trace.to_json())

@@ -27,6 +27,18 @@ def test_a_post_asks_in_words_only_when_a_sentence_asks(text, asks):
     assert asks_in_words(text) is asks
 
 
+@pytest.mark.parametrize("word", ["What", "How", "When", "Where", "Why", "Which", "Who"])
+@pytest.mark.parametrize("subject, asks", [
+    # The question word with its subject right after it opens a clause that tells ("What I found was …").
+    ("I", False), ("we", False), ("they", False), ("my employer", False), ("it", False),
+    # With the verb first it asks ("What did I …"), in any person.
+    ("did I", True), ("do we", True), ("does my employer", True), ("would it", True),
+])
+def test_family_a_question_word_asks_only_with_the_verb_before_its_subject(word, subject, asks):
+    text = f"I have an illness. {word} {subject} decide on the savings is the committee's call"
+    assert asks_in_words(text) is asks
+
+
 class _RecordingModel:
     """A frame model that records the texts the scope reading is given."""
 
@@ -46,6 +58,7 @@ class _RecordingModel:
 
 @pytest.mark.parametrize("ending, read", [
     ("The conclusion I came to was that it depends on the day.", 1),   # nothing asked: the whole post alone
+    ("What I concluded was that it depends on the day.", 1),          # the same, told in a clause opening "What I"
     ("Is there a list of the illnesses that qualify?", 2),            # its question beside the whole post
 ])
 def test_a_long_posts_scope_weighs_an_asking_sentence_only_when_one_asks(ending, read):
@@ -110,6 +123,22 @@ INTEREST_POST = ("My notice of assessment includes my bank interest as income, t
 @pytest.mark.parametrize("name, declined", [("QRXT", True), ("RWT", False)])
 def test_family_a_post_naming_another_countrys_withholding_tax_is_declined_there(engine, name, declined):
     assert_declined_to_foreign_tax(engine, INTEREST_POST.format(name=name), declined)
+
+
+@pytest.mark.parametrize("taken", ["deducted", "withheld", "taken off", "taken out", "that came off", "coming off"])
+@pytest.mark.parametrize("name, foreign", [("QRXT", True), ("RWT", False)])
+def test_family_a_tax_said_taken_in_any_words_under_a_name_the_sources_never_use_is_foreign(taken, name, foreign):
+    from nztax.frame import withheld_under_unknown_name
+
+    text = f"I thought the 20% {name} {taken} my deposit interest settled the tax on it."
+    assert withheld_under_unknown_name(text, lambda w: w in {"rwt"}) is foreign
+
+
+@pytest.mark.parametrize("name", ["KS", "SL"])
+def test_a_short_name_for_new_zealands_own_scheme_taken_off_pay_is_no_foreign_tax(name):
+    from nztax.frame import withheld_under_unknown_name
+
+    assert not withheld_under_unknown_name(f"Upped my {name} contributions - how much comes out of my pay now?", lambda w: False)
 
 
 def decided_for(engine, question):
@@ -206,6 +235,16 @@ def test_a_new_zealand_rental_propertys_income_tax_is_answered(engine, question)
     assert decided_for(engine, question).action != "decline"
 
 
+@pytest.mark.parametrize("recovering", ["recouping the money from", "recovering the money from", "clawing the money back from",
+                                        "getting the money back from", "taking the overpayment back from"])
+@pytest.mark.parametrize("tax_asked, obligation", [("", True), (" and how is the repayment taxed", False)])
+def test_family_recovering_money_from_a_party_to_a_job_is_an_employment_obligation(recovering, tax_asked, obligation):
+    from nztax.decision_table import asks_employment_obligation
+
+    asking = (f"How do we go about {recovering} the employee{tax_asked}?",)
+    assert asks_employment_obligation(asking) is obligation
+
+
 def test_an_employers_way_to_recover_overpaid_wages_is_declined_to_employment_law(engine):
     d = decided_for(engine, "I'm an employer and overpaid a part-time worker for six months by mistake. We want the "
                             "money back. What is the correct process for recovering it from her wages?")
@@ -238,3 +277,24 @@ def test_a_one_line_question_surely_about_another_countrys_tax_is_not_given_new_
 def test_another_countrys_filing_date_is_declined_and_new_zealands_rule_for_shares_there_is_not(engine):
     assert_declined_to_foreign_tax(engine, "When is the tax return due in Australia?", True)
     assert decided_for(engine, "Are my ASX-listed Australian shares caught by the FIF rules?").action != "decline"
+
+
+def _story_facts(proposed: str, scope_in: float, payment_tax_asked: bool):
+    """The facts of a story the scope reading puts with other subjects, whose proposal answers nothing it asks."""
+    from nztax.decision_table import Facts
+
+    return Facts(proposed=proposed, declined_as=None, intent_sure=False, scope="other_nz_tax", scope_sure=False,
+                 scope_firm=False, scope_out_sure=1 - scope_in >= 0.8, scope_out_firm=1 - scope_in >= 0.95,
+                 scope_in_high=scope_in >= 0.4, inputs_sure=True, inputs_certain=False, recoverable=False,
+                 stated=False, asks=("yes_no",), answers_ask=False, asks_figure=True, story=True, lead_fits=True,
+                 rule_worked=False, several_figures=False, kept=(), asked_unread=True, payment_tax_asked=payment_tax_asked)
+
+
+@pytest.mark.parametrize("proposed", ["calculate", "clarify", "fact", "topic"])
+@pytest.mark.parametrize("scope_in", [0.13, 0.03])
+@pytest.mark.parametrize("payment_tax_asked", [True, False])
+def test_a_story_asking_the_tax_on_an_employers_payment_is_not_declined_for_its_employers_words(proposed, scope_in, payment_tax_asked):
+    facts = _story_facts(proposed, scope_in, payment_tax_asked)
+    row = next(r for r in table().rows if facts.holds(r.when))
+    assert (row.then == "decline") is (not payment_tax_asked), row.id
+
