@@ -364,7 +364,7 @@ def _questioned_for_period(amount: Money) -> Money:
 
 
 # One of the pays, whichever they are, named as such (data/cue_words.yaml). Not "pay" as a verb with
-# its object after it: "the two of them each pay the same tax" asks no pay period.
+# its object after it: "the two of them each pay the rates bill" asks no pay period.
 EVERY_PAY_WORDS = r"(?:" + alternatives("every_pay") + r")(?!\s+(?:" + alternatives("pay_verb_objects") + r")\b)"
 EVERY_PAY = re.compile(EVERY_PAY_WORDS, re.I)
 COUNT_PER_PERIOD = re.compile(r"\b\d+(?:\.\d+)?\s*(?:hours?|hrs?|h|days?|shifts?|weeks?|wks?)\s+"

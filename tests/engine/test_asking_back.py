@@ -77,7 +77,7 @@ def test_family_a_label_naming_its_sum_after_the_tax_is_the_tax_taken(engine, la
 
 
 @pytest.mark.parametrize("text, one_of_the_pays", [
-    ("the twins would each pay the same tax", False),
+    ("the partners would each pay the rates bill", False),
     ("they each pay tax on their own income", False),
     ("we each pay no tax on it", False),
     ("you each pay an ACC levy", False),
@@ -91,7 +91,7 @@ def test_each_pay_as_a_verb_is_not_one_of_the_pays(text, one_of_the_pays):
 
 
 @pytest.mark.parametrize("people", ["Ana and Ben", "My brother and his wife", "The two flatmates"])
-@pytest.mark.parametrize("paying", ["each pay the same income tax", "each pay tax of about $28k", "each pay more tax than me"])
+@pytest.mark.parametrize("paying", ["each pay the full levy", "each pay tax of about $28k", "each pay more tax than me"])
 def test_family_people_who_each_pay_tax_are_not_asked_how_often_they_are_paid(engine, people, paying):
     # The verb "pay" after "each" says who pays, not which pay: no pay period is asked about.
     d, _ = engine.understand(f"{people} earn $100k a year each. So they {paying}? How much is that?", None, None)

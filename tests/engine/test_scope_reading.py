@@ -35,7 +35,7 @@ def test_a_post_asks_in_words_only_when_a_sentence_asks(text, asks):
     ("did I", True), ("do we", True), ("does my employer", True), ("would it", True),
 ])
 def test_family_a_question_word_asks_only_with_the_verb_before_its_subject(word, subject, asks):
-    text = f"I have an illness. {word} {subject} decide on the savings is the committee's call"
+    text = f"I have a side job. {word} {subject} earn from it goes in the return"
     assert asks_in_words(text) is asks
 
 
@@ -58,7 +58,7 @@ class _RecordingModel:
 
 @pytest.mark.parametrize("ending, read", [
     ("The conclusion I came to was that it depends on the day.", 1),   # nothing asked: the whole post alone
-    ("What I concluded was that it depends on the day.", 1),          # the same, told in a clause opening "What I"
+    ("What I found was that nobody could say.", 1),                    # the same, told in a clause opening "What I"
     ("Is there a list of the illnesses that qualify?", 2),            # its question beside the whole post
 ])
 def test_a_long_posts_scope_weighs_an_asking_sentence_only_when_one_asks(ending, read):
