@@ -24,10 +24,8 @@ def _tax_rates(it, rules: TaxYearRules) -> list[str]:
     return lines
 
 
-def _acc(_, rules: TaxYearRules) -> list[str]:
-    y = rules.year
-    acc = rules.data.acc_levy
-    return [f"The ACC earners' levy for {y} is {pct(acc.rate)} of liable earnings, up to maximum liable earnings "
+def _acc(acc, rules: TaxYearRules) -> list[str]:
+    return [f"The ACC earners' levy for {rules.year} is {pct(acc.rate)} of liable earnings, up to maximum liable earnings "
             f"of {money(acc.max_liable_earnings)} (a maximum levy of {money(acc.max_levy)}). For employees it is "
             "deducted as part of PAYE."]
 
@@ -126,11 +124,9 @@ def _rwt(rwt, rules: TaxYearRules) -> list[str]:
             f"choose no rate, {pct(rwt.default_rate)} is used; without an IRD number it is {pct(rwt.non_declaration_rate)}."]
 
 
-def _paye(_, rules: TaxYearRules) -> list[str]:
-    y = rules.year
-    acc = rules.data.acc_levy
+def _paye(acc, rules: TaxYearRules) -> list[str]:
     return [f"PAYE is the tax your employer deducts from each pay, based on your tax code. It includes the ACC "
-            f"earners' levy ({pct(acc.rate)} in {y}). To see the figures for a pay, ask with your pay and how "
+            f"earners' levy ({pct(acc.rate)} in {rules.year}). To see the figures for a pay, ask with your pay and how "
             "often you're paid, or use the PAYE calculator."]
 
 
@@ -138,7 +134,7 @@ def _paye(_, rules: TaxYearRules) -> list[str]:
 # and what is said when the year has not published that section (nothing, unless given).
 _TOPICS = {
     "tax_rates": ("income_tax", _tax_rates, "Income tax rates for {y} have not been published yet."),
-    "acc": (None, _acc, None),
+    "acc": ("acc_levy", _acc, None),
     "student_loan": ("student_loan", _student_loan, None),
     "ietc": ("ietc", _ietc, None),
     "kiwisaver": ("kiwisaver", _kiwisaver, None),
@@ -149,7 +145,7 @@ _TOPICS = {
     "donations": ("donation_credit", _donations, None),
     "pir": ("pir", _pir, None),
     "rwt": ("rwt", _rwt, None),
-    "paye": (None, _paye, None),
+    "paye": ("acc_levy", _paye, None),
 }
 
 
