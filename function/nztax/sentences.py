@@ -11,14 +11,14 @@ from __future__ import annotations
 
 import re
 
+from nztax.cue_words import alternatives
 from nztax.literal_screen import screen_patterns
 
-# A sentence that asks: it ends in a question mark, or opens with a word that asks. A question word
-# with its subject right after it opens a clause, not a question, which puts the verb first ("What I
-# concluded was …", "When I got my final pay, …" against "What did I …", "When do I …").
-OPENS_ASKING = re.compile(r"^\s*(?:so\s+|and\s+|but\s+)?(?:(?:what|how|why|which|when|where|who)\b"
-                          r"(?!\s+(?:i|we|you|he|she|they|it|my|our|your|his|her|their)\s)|"
-                          r"(?:is|are|am|do|does|did|can|could|will|would|should|has|have|any|anyone)\b)", re.I)
+# A sentence that asks: it ends in a question mark, or opens with a word that asks; a question word
+# followed by its subject opens a clause that tells, not a question (the words: data/cue_words.yaml).
+OPENS_ASKING = re.compile(r"^\s*(?:(?:" + alternatives("asking_joiners") + r")\s+)?(?:(?:" + alternatives("asking_question_words")
+                          + r")\b(?!\s+(?:" + alternatives("clause_subjects") + r")\s)|(?:" + alternatives("asking_auxiliaries")
+                          + r")\b)", re.I)
 SENTENCE = re.compile(r"[^.!?]+(?:[.!?]+|$)")
 DECIMAL_POINT = re.compile(r"(?<=\d)\.(?=\d)")
 # A full stop with a small letter or digit right after it and no space is inside a name, not at a
