@@ -87,10 +87,18 @@ def read_year(text: str, current: str) -> YearReading | None:
     return relative
 
 
+# Every form naming a year by its number holds two digits together: a sentence without them names none.
+TWO_DIGITS = re.compile(r"\d\d")
+
+
+@lru_cache(maxsize=8192)
 def years_bounded(text: str) -> frozenset[str]:
     """The tax years a text names as periods that end ("1 April 2024 to 31 March 2025", "2024-25",
     "before 1 April 2025"), or none when it also names a period that starts and runs on ("from 1 April
     2025"): a rule said for ended periods only is that period's rule."""
+    # (Read for every candidate sentence of every answer: the corpus's sentences recur, and most name no year.)
+    if not TWO_DIGITS.search(text):
+        return frozenset()
     years = set()
     for form in grammar():
         if form.maps == "starts" and form.pattern.search(text):
