@@ -104,8 +104,16 @@ def test_only_development_posts_may_be_rewritten(tmp_path):
             load_rewrites(path, posts)
 
 
-def test_the_golden_rewrites_are_of_development_posts():
+@pytest.mark.parametrize("golden", ["realposts_paraphrases.yaml", "realposts_paraphrases_2.yaml"])
+def test_the_golden_rewrites_are_of_development_posts(golden):
     posts = {p.id: p for p in load_posts(HOME / "tests" / "golden" / "realposts.yaml")}
-    rewrites = load_rewrites(HOME / "tests" / "golden" / "realposts_paraphrases.yaml", posts)
+    rewrites = load_rewrites(HOME / "tests" / "golden" / golden, posts)
     assert len(rewrites) >= 100 and all(split_of(r.of) == "dev" for r in rewrites)
     assert all(r.question.strip() != posts[r.of].question.strip() for r in rewrites)
+
+
+def test_the_two_rewrite_sets_share_no_id():
+    posts = {p.id: p for p in load_posts(HOME / "tests" / "golden" / "realposts.yaml")}
+    first, second = (load_rewrites(HOME / "tests" / "golden" / name, posts)
+                     for name in ("realposts_paraphrases.yaml", "realposts_paraphrases_2.yaml"))
+    assert not {r.id for r in first} & {r.id for r in second}

@@ -25,6 +25,7 @@ TARGETS = {
     "units-in-posts": ("nztax_build.evaluate_units_in_posts", "question_bank.yaml", "units_in_posts.md"),  # the same, inside stories
     "realposts": ("nztax_build.evaluate_realposts", "realposts.yaml", "realposts.md"),        # real public posts, dev + frozen test
     "paraphrases": ("nztax_build.evaluate_paraphrases", "realposts_paraphrases.yaml", "paraphrases.md"),  # dev posts reworded: invariance
+    "paraphrases2": ("nztax_build.evaluate_paraphrases", "realposts_paraphrases_2.yaml", "paraphrases_2.md"),  # reworded again by other writers
     "realpost-search": ("nztax_build.evaluate_retrieval", "realposts.yaml", "realpost_search.md"),  # the same posts as queries
     "frame-readings": ("nztax_build.evaluate_frame", None, "frame_readings.md"),             # the frame model, out of fold
     "supplement": ("nztax_build.evaluate_answers", "question_bank_dev2.yaml", "supplement.md"),  # development only
