@@ -37,14 +37,6 @@ from nztax_build.splits import split_of
 ASPECTS = ("status", "source", "first_sentence")
 GOOD = ("correct", "partly")
 CITE_MARK = re.compile(r"\s*\[\[\d+\]\]\([^)]*\)")
-# Notes the engine leaves in the trace, each naming what opened an answer (engine.py, say.py, decline_units.py).
-UNIT_NOTE = re.compile(r"^answered by the unit (\S+)")
-FAQ_NOTE = re.compile(r"^the stored answer of the FAQ page (\S+)")
-DECLINE_UNIT_NOTE = re.compile(r"^read as the decline unit (.+?) \(\d")
-OPENED_NOTE = re.compile(r"^opened by (.+)")
-NOT_FOUND_LEFT_OUT = "opened by what followed the not-found sentence"
-HISTORY_AFTER_NOTE = re.compile(r"^noted after the opening (the history of the rule .+)")
-ASKED_PART_NOTE = re.compile(r"^another asked part answered by the (unit \S+)")
 # What the frame read, compared between a rewrite and its original to say what was read differently.
 FRAME_ASPECTS = ("asks", "scope", "tax_year", "story", "conditions", "amounts", "ages")
 
@@ -84,36 +76,28 @@ def load_rewrites(path: Path, posts: dict[str, Post]) -> list[Rewrite]:
 
 
 def opening_source(result: dict) -> str:
-    """The source of the opening, as the trace names it; a declined or asked-back answer's is its status
-    (and the decline unit, when one declined it), a calculation's its calculators."""
-    notes = (result.get("trace") or {}).get("notes") or []
-    found = {}
-    for note in notes:
-        for kind, pattern in (("unit", UNIT_NOTE), ("faq", FAQ_NOTE), ("decline unit", DECLINE_UNIT_NOTE),
-                              ("opened", OPENED_NOTE)):
-            m = pattern.match(note)
-            if m and kind not in found:
-                found[kind] = m.group(1)
+    """The source of the opening, as the trace's `opened` names it (frame.note_opened); a declined or
+    asked-back answer's is its status (and the decline unit, when one declined it), a calculation's its
+    calculators."""
+    trace = result.get("trace") or {}
+    opened = trace.get("opened") or {}
     status = result["status"]
-    history = [n for n in notes if n.startswith("opened by the history of the rule")]
-    if status == "answered" and history:  # (a note for the post's time, set above whatever answered)
-        return history[-1][len("opened by "):]
-    if status == "answered" and NOT_FOUND_LEFT_OUT in notes:
+    if status == "answered" and "history" in opened:  # (a note for the post's time, set above whatever answered)
+        return opened["history"]
+    if status == "answered" and "not_found_left_out" in opened:
         # The not-found sentence left out: what later stages added opens (a note on the rule's history
         # appended to it, else another asked part's unit).
-        after = [m.group(1) for pattern in (HISTORY_AFTER_NOTE, ASKED_PART_NOTE) for n in notes if (m := pattern.match(n))]
-        return after[0] if after else "what followed the not-found sentence"
+        return opened.get("history_after") or opened.get("asked_part") or opened["not_found_left_out"]
     if status != "answered":
-        return f"{status}: {found['decline unit']}" if "decline unit" in found else status
-    if "unit" in found:
-        return f"unit {found['unit']}"
-    if "faq" in found:
-        return f"faq {found['faq']}"
-    if result.get("tools") and (result.get("trace") or {}).get("action") == "calculate":
+        return f"{status}: {opened['decline_unit']}" if "decline_unit" in opened else status
+    for kind in ("unit", "faq"):
+        if kind in opened:
+            return opened[kind]
+    if result.get("tools") and trace.get("action") == "calculate":
         return "calculator " + ", ".join(sorted({t["name"] for t in result["tools"]}))
-    if "opened" in found:
-        return found["opened"]
-    return f"{(result.get('trace') or {}).get('action') or 'answer'} (no opening named)"
+    if "said" in opened:
+        return opened["said"]
+    return f"{trace.get('action') or 'answer'} (no opening named)"
 
 
 def first_sentence(paragraph: str) -> str:

@@ -25,6 +25,7 @@ from dataclasses import replace
 from nztax import answer_evidence, guard, opening_fit, units
 from nztax.composer import dedupe
 from nztax.contract import CITE_MARK, Citation, cite_mark
+from nztax.frame import note_opened
 from nztax.unit_choice import asking_sentences, on_subject
 
 # At most this many parts are added: the answer stays short.
@@ -91,8 +92,7 @@ def append(engine, result, decision, current: str, parts, told):
             continue
         number = numbers.setdefault(unit.source.url, max(numbers.values(), default=0) + 1)
         paragraphs.append(text + cite_mark(number, unit.source.url))
-        if decision.trace is not None:
-            decision.trace.notes.append(f"another asked part answered by the unit {unit.id}")
+        note_opened(decision.trace, "asked_part", f"unit {unit.id}", f"another asked part answered by the unit {unit.id}")
         citations.append(Citation(title=engine.unit_titles().get(unit.source.url) or "Inland Revenue", url=unit.source.url,
                                   section=engine.citation_sections().section_quoting(unit.source.url, unit.source.quote) or None))
     if not paragraphs:

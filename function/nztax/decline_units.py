@@ -27,6 +27,7 @@ from pathlib import Path
 import numpy as np
 
 from nztax.decision_rows import table
+from nztax.frame import note_opened
 from nztax.tax_place import placed_in_new_zealand
 from nztax.yaml_data import load_yaml
 
@@ -129,6 +130,7 @@ def overrule(engine, decision, frame, vector, mode: str = "offline"):
     if decision.trace is not None:
         decision.trace.rows.append(ROW)
         decision.trace.action = "decline"
-        decision.trace.notes.append(f"read as the decline unit {found.wording!r} ({found.score:.2f}, the nearest answer "
-                                    f"unit {found.unit_score:.2f}): {found.text[:80]!r}")
+        note_opened(decision.trace, "decline_unit", repr(found.wording),
+                    f"read as the decline unit {found.wording!r} ({found.score:.2f}, the nearest answer "
+                    f"unit {found.unit_score:.2f}): {found.text[:80]!r}")
     return replace(decision, action="decline", calls=[], decline_to=table().scopes[found.subject])

@@ -47,7 +47,7 @@ from nztax.tools import call_tool
 from nztax.understand import IntentClassifier, adopt_catalogue, default_catalogue
 from nztax.citation_sections import CitationSections
 from nztax.decision_table import apply_table
-from nztax.frame import read_frame
+from nztax.frame import note_opened, read_frame
 from nztax.frame_model import FrameModel
 from nztax.intent_proposal import propose
 from nztax.retrieval import Retriever
@@ -315,8 +315,7 @@ class Engine:
             if entry is not None:
                 try:
                     result = AskResult.from_json({**entry.result, "source": "faq"})
-                    if decision.trace is not None:
-                        decision.trace.notes.append(f"the stored answer of the FAQ page {entry.slug}")
+                    note_opened(decision.trace, "faq", f"faq {entry.slug}", f"the stored answer of the FAQ page {entry.slug}")
                 except ValueError as exc:  # a malformed stored answer: answer afresh instead
                     log.warning(json.dumps({"event": "faq_entry_invalid", "slug": entry.slug, "detail": str(exc)[:200]}))
         # Otherwise a unit the question reads as answers it (a request to refuse never gets one); the
@@ -465,8 +464,8 @@ class Engine:
             return None
         quoted = [_Quote(unit.source.quote)] if unit.source is not None else []
         result = self._guarded(result, decision, passages=quoted)
-        if decision.trace is not None:  # (which unit answered: `nztax ask --explain` says why this lead)
-            decision.trace.notes.append(f"answered by the unit {unit.id}")
+        # (Which unit answered: `nztax ask --explain` says why this lead.)
+        note_opened(decision.trace, "unit", f"unit {unit.id}", f"answered by the unit {unit.id}")
         return result if decision.known_year else frame_notes(result, decision)
 
     # -- offline -------------------------------------------------------------------------------

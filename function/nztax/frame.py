@@ -358,9 +358,29 @@ class Trace:
     action: str | None = None
     notes: list[str] = field(default_factory=list)
     steps: list[str] = field(default_factory=list)  # decide()'s steps that fired for the proposal (decide.py)
+    # What may have opened the answer, by kind (`note_opened`): what a tool reads instead of the notes' prose.
+    opened: dict[str, str] = field(default_factory=dict)
 
     def to_json(self) -> dict:
         return {"frame": self.frame, "proposed": self.proposed, "rows": list(self.rows), "action": self.action,
-                "notes": list(self.notes), "steps": list(self.steps)}
+                "notes": list(self.notes), "steps": list(self.steps), "opened": dict(self.opened)}
+
+
+OPENING_KINDS = ("unit", "faq", "decline_unit", "said", "history", "history_after", "asked_part", "not_found_left_out")
+
+
+def note_opened(trace: "Trace | dict | None", kind: str, what: str, note: str, latest: bool = False) -> None:
+    """Leaves in a trace (the decision's `Trace`, or the answer's JSON trace after it) a note for people and,
+    under `opened[kind]`, what the note names; the first of a kind stays unless `latest`. `nztax eval
+    paraphrases` reads `opened` to name what opened an answer."""
+    if trace is None:
+        return
+    if kind not in OPENING_KINDS:
+        raise ValueError(f"unknown opening kind {kind!r}")
+    notes = trace.notes if isinstance(trace, Trace) else trace.setdefault("notes", [])
+    opened = trace.opened if isinstance(trace, Trace) else trace.setdefault("opened", {})
+    notes.append(note)
+    if latest or kind not in opened:
+        opened[kind] = what
 
 screen_patterns(globals())  # (literal_screen.py: each pattern above tried only on a text with a literal it needs)

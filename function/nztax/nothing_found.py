@@ -15,6 +15,7 @@ import re
 
 from nztax.composer import NOTHING_FOUND, REPHRASE_ACTION
 from nztax.contract import CITE_MARK, AskResult
+from nztax.frame import note_opened
 
 
 def only_alone(result: AskResult) -> AskResult:
@@ -26,6 +27,7 @@ def only_alone(result: AskResult) -> AskResult:
         return result
     result.answer = re.sub(r"\n\s*\n(?:\s*\n)+", "\n\n", rest).strip()
     result.next_actions = [a for a in result.next_actions if a != REPHRASE_ACTION]
-    if result.trace is not None:  # (what opens now is what later stages added: `nztax ask --explain`)
-        result.trace.setdefault("notes", []).append("opened by what followed the not-found sentence")
+    # (What opens now is what later stages added: `nztax ask --explain`.)
+    note_opened(result.trace, "not_found_left_out", "what followed the not-found sentence",
+                "opened by what followed the not-found sentence")
     return result

@@ -25,6 +25,7 @@ from pathlib import Path
 
 from nztax import dated_working
 from nztax.contract import CITE_MARK, AskResult, Citation, cite_mark
+from nztax.frame import note_opened
 from nztax.post_time import PostTime, read_post_time
 from nztax.rules import tax_year_for
 from nztax.understand import mentions, phrase_text
@@ -289,13 +290,12 @@ def attach(result: AskResult, question: str, today: dt.date, rule_years=()) -> A
     closing = " ".join(n for n, opens in marked if not opens)
     if closing:
         paragraphs[lead] += f" {closing}"
-        if result.trace is not None:
-            result.trace.setdefault("notes", []).append(
-                "noted after the opening the history of the rule " + ", ".join(r.id for r, _, _, opens in found if not opens))
+        after = "the history of the rule " + ", ".join(r.id for r, _, _, opens in found if not opens)
+        note_opened(result.trace, "history_after", after, f"noted after the opening {after}")
     body = "\n\n".join(paragraphs)
     result.answer = f"{opening}\n\n{body}" if opening else body
-    if opening and result.trace is not None:  # (what opens the answer now: `nztax ask --explain`)
-        result.trace.setdefault("notes", []).append(
-            "opened by the history of the rule " + ", ".join(r.id for r, _, _, opens in found if opens))
+    if opening:  # (what opens the answer now: `nztax ask --explain`)
+        history = "the history of the rule " + ", ".join(r.id for r, _, _, opens in found if opens)
+        note_opened(result.trace, "history", history, f"opened by {history}", latest=True)
     result.citations = citations
     return result

@@ -19,6 +19,7 @@ from typing import Any
 from nztax import composer
 from nztax.amount_conditions import note_held_back
 from nztax.composer import money, pct, section_or_none
+from nztax.frame import note_opened
 from nztax.contract import AskResult, Citation, ToolCall, cite_mark
 from nztax.decide import Decision
 from nztax.rules import RuleBook, TaxYearRules
@@ -408,8 +409,7 @@ def gc_change(rules: RuleBook, year: str) -> str:
 def note_opening(decision: Decision, what: str) -> None:
     """Names in the trace what opened the answer (`nztax ask --explain`; `nztax eval paraphrases` compares
     a rewritten post's opening with its original's by it)."""
-    if decision.trace is not None:
-        decision.trace.notes.append(f"opened by {what}")
+    note_opened(decision.trace, "said", what, f"opened by {what}")
 
 
 def weighed_against(decision: Decision) -> str:

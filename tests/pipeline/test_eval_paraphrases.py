@@ -10,6 +10,7 @@ import yaml
 
 from nztax_build.evaluate_paraphrases import (Rewrite, compared, first_sentence, load_rewrites, opening_of, opening_source,
                                               read_differently, summarise)
+from nztax.frame import note_opened
 from nztax_build.evaluate_realposts import Post, load_posts
 from nztax_build.splits import split_of
 
@@ -17,14 +18,18 @@ HOME = Path(__file__).resolve().parents[2]
 PASSAGE = "https://www.ird.govt.nz/example"
 
 
-def _result(answer: str, status: str = "answered", notes=(), tools=(), action="fact", frame=None) -> dict:
-    return {"status": status, "answer": answer, "tools": [{"name": t} for t in tools], "citations": [],
-            "trace": {"frame": frame or {"asks": "yes_no", "amounts": []}, "proposed": action, "rows": ["otherwise"],
-                      "action": action, "notes": list(notes)}}
+def _result(answer: str, status: str = "answered", opened=(), tools=(), action="fact", frame=None) -> dict:
+    """An answer's JSON whose trace names what opened it through `note_opened`, as the engine's stages do:
+    `opened` holds (kind, what) pairs in the order the stages would leave them."""
+    trace = {"frame": frame or {"asks": "yes_no", "amounts": []}, "proposed": action, "rows": ["otherwise"],
+             "action": action, "notes": []}
+    for kind, what in opened:
+        note_opened(trace, kind, what, f"{kind}: {what}", latest=kind == "history")
+    return {"status": status, "answer": answer, "tools": [{"name": t} for t in tools], "citations": [], "trace": trace}
 
 
-UNIT = _result("Yes. Bonuses are taxed as extra pays. [[1]](https://x)\n\nMore.", notes=["answered by the unit pay/bonus"])
-PASSAGE_ANSWER = _result(f"Bonuses are extra pays. [[1]]({PASSAGE})", notes=[f"opened by the passage {PASSAGE} (Extra pays)"])
+UNIT = _result("Yes. Bonuses are taxed as extra pays. [[1]](https://x)\n\nMore.", opened=[("unit", "unit pay/bonus")])
+PASSAGE_ANSWER = _result(f"Bonuses are extra pays. [[1]]({PASSAGE})", opened=[("said", f"the passage {PASSAGE} (Extra pays)")])
 DECLINED = _result("That's outside what I cover.", status="out_of_scope", action="decline")
 
 
@@ -34,19 +39,28 @@ def test_the_source_is_read_from_the_trace():
     assert opening_source(DECLINED) == "out_of_scope"
     assert opening_source(_result("You take home $1.", tools=["calculate_paye"], action="calculate")) == "calculator calculate_paye"
     # Another asked part's unit, below the opening, is not what opened it.
-    assert opening_source(_result("x", notes=["another asked part answered by the unit a/b",
-                                              "opened by the lead of the intent bonus"])) == "the lead of the intent bonus"
-    # A note for the post's time set above the answer opens it, whatever answered below.
-    history = _result("Before 2019 ...", notes=["answered by the unit pay/bonus", "opened by the history of the rule ks65"])
+    assert opening_source(_result("x", opened=[("asked_part", "unit a/b"),
+                                               ("said", "the lead of the intent bonus")])) == "the lead of the intent bonus"
+    # A note for the post's time set above the answer opens it, whatever answered below; the latest such note.
+    history = _result("Before 2019 ...", opened=[("unit", "unit pay/bonus"), ("history", "the history of the rule ks60"),
+                                                 ("history", "the history of the rule ks65")])
     assert opening_source(history) == "the history of the rule ks65"
     # The not-found sentence left out: the note on the rule's history appended to it opens, else another part's unit.
-    left_out = ["opened by nothing found", "another asked part answered by the unit a/b"]
-    assert opening_source(_result("x", notes=left_out + ["opened by what followed the not-found sentence"])) == "unit a/b"
-    assert opening_source(_result("x", notes=left_out + ["noted after the opening the history of the rule fif",
-                                                         "opened by what followed the not-found sentence"])) == \
+    left_out = [("said", "nothing found"), ("asked_part", "unit a/b")]
+    assert opening_source(_result("x", opened=left_out + [("not_found_left_out", "what followed")])) == "unit a/b"
+    assert opening_source(_result("x", opened=left_out + [("history_after", "the history of the rule fif"),
+                                                          ("not_found_left_out", "what followed")])) == \
         "the history of the rule fif"
-    assert opening_source(_result("x", status="out_of_scope", notes=["read as the decline unit 'Is ACC taxed?' (0.91, the "
-                                                                     "nearest answer unit 0.5)"])) == "out_of_scope: 'Is ACC taxed?'"
+    assert opening_source(_result("x", opened=[("not_found_left_out", "what followed")])) == "what followed"
+    assert opening_source(_result("x", status="out_of_scope", opened=[("decline_unit", "'Is ACC taxed?'")])) == \
+        "out_of_scope: 'Is ACC taxed?'"
+    # The first of a kind stays: a second passage named later does not replace what opened.
+    assert opening_source(_result("x", opened=[("said", "the passage a"), ("said", "the passage b")])) == "the passage a"
+
+
+def test_an_unknown_opening_kind_is_refused():
+    with pytest.raises(ValueError):
+        note_opened({}, "passage", "x", "x")
 
 
 def test_the_first_sentence_ignores_citation_marks_and_spacing():
@@ -61,7 +75,7 @@ def test_openings_compared_aspect_by_aspect():
     assert other == {"status": True, "source": False, "first_sentence": False}
     assert compared(opening_of(UNIT), opening_of(DECLINED))["status"] is False
     # The same unit with its verdict dropped: the source agrees, the first sentence does not.
-    no_verdict = _result("Bonuses are taxed as extra pays. [[1]](https://x)", notes=["answered by the unit pay/bonus"])
+    no_verdict = _result("Bonuses are taxed as extra pays. [[1]](https://x)", opened=[("unit", "unit pay/bonus")])
     assert compared(opening_of(UNIT), opening_of(no_verdict)) == {"status": True, "source": True, "first_sentence": False}
 
 
