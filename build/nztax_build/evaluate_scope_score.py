@@ -36,6 +36,10 @@ POST_WEIGHTS = (1.0, 3.0, 10.0)
 BARS = (0.5, 0.6, 0.7, 0.8, 0.9)
 BANK_IN_SCOPE_SHARE = 4  # one in-scope bank question in this many (every out-of-scope one)
 TURNED_AWAY = ("decline", "refuse")
+# The plain features by name, and the sign that makes each lean out of scope when higher.
+SINGLE = (("whole post's scope", -1), ("asking sentences' scope", -1), ("intent reading, whole", -1),
+          ("intent reading, asking sentences", -1), ("best intent a decline", 1), ("decline wording's lead, asking", 1),
+          ("decline wording's lead, whole", 1))
 
 
 def _logit(p: float | None) -> float:
@@ -159,7 +163,12 @@ def readings(engine, text: str) -> dict:
 
 def summarise(records: list[dict]) -> dict:
     """Per model (feature set × post weight) and per set: the table's declines, and the score's alone, OR, AND."""
-    out: dict = {"models": {}}
+    out: dict = {"models": {}, "single": {}}
+    for part in ("post", "rewrite"):
+        rs = [r for r in records if r["set"] == part]
+        # (Each reading alone, signed so that a higher value leans out of scope.)
+        out["single"][part] = {name: round(auc([sign * features(r)[i] for r in rs], [r["out"] for r in rs]), 3)
+                               for i, (name, sign) in enumerate(SINGLE)}
     for rich in (False, True):
         for weight in POST_WEIGHTS:
             scores = out_of_fold(records, rich, weight)
@@ -190,6 +199,9 @@ def report(summary: dict) -> str:
     lines = ["# One calibrated scope score against the decision table (out of fold)", "",
              "Counts are out-of-scope declined / in-scope declined. `or`: the table's decline, or the score at the bar; "
              "`and`: the table's decline kept only with the score at 1 − bar.", ""]
+    lines += ["Each reading alone (AUC, out of scope higher):", ""]
+    lines += [f"- {part}: " + "; ".join(f"{name} {value}" for name, value in single.items()) for part, single in summary["single"].items()]
+    lines.append("")
     for name, model in summary["models"].items():
         lines += [f"## {name}", "", "| set | table | AUC | " + " | ".join(f"≥ {b}: alone / or / and" for b in BARS) + " |",
                   "|---|---|---|" + "---|" * len(BARS)]

@@ -47,3 +47,9 @@ def test_auc_counts_ties_as_half():
     assert auc([0.9, 0.8, 0.1], [True, True, False]) == 1.0
     assert auc([0.5, 0.5], [True, False]) == 0.5
     assert FOLDS > 1
+
+
+def test_each_single_reading_is_named_once_per_plain_feature():
+    from nztax_build.evaluate_scope_score import SINGLE
+
+    assert len(SINGLE) == len(features(_record(1, True)))
