@@ -169,6 +169,7 @@ def summarise(records: list[dict]) -> dict:
         # (Each reading alone, signed so that a higher value leans out of scope.)
         out["single"][part] = {name: round(auc([sign * features(r)[i] for r in rs], [r["out"] for r in rs]), 3)
                                for i, (name, sign) in enumerate(SINGLE)}
+        out["single"][part]["the table's declines"] = round(auc([float(r["declined"]) for r in rs], [r["out"] for r in rs]), 3)
     for rich in (False, True):
         for weight in POST_WEIGHTS:
             scores = out_of_fold(records, rich, weight)
@@ -199,7 +200,7 @@ def report(summary: dict) -> str:
     lines = ["# One calibrated scope score against the decision table (out of fold)", "",
              "Counts are out-of-scope declined / in-scope declined. `or`: the table's decline, or the score at the bar; "
              "`and`: the table's decline kept only with the score at 1 − bar.", ""]
-    lines += ["Each reading alone (AUC, out of scope higher):", ""]
+    lines += ["Each reading alone, and the table (AUC, out of scope higher):", ""]
     lines += [f"- {part}: " + "; ".join(f"{name} {value}" for name, value in single.items()) for part, single in summary["single"].items()]
     lines.append("")
     for name, model in summary["models"].items():
