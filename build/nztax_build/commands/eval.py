@@ -1,4 +1,4 @@
-"""`nztax eval retrieval|queries|answers|bank|units|units-in-posts|realposts|paraphrases|realpost-search|frame-readings|supplement…|all [--golden FILE] [--out FILE]`.
+"""`nztax eval retrieval|queries|answers|bank|units|units-in-posts|realposts|paraphrases|realpost-search|frame-readings|scope-score|supplement…|all [--golden FILE] [--out FILE]`.
 
 Each target is a module `nztax_build.<module>` with `run(args) -> int`, imported only when it runs;
 a target whose module is not in this build is skipped with a note. `all` runs every target with its
@@ -28,6 +28,7 @@ TARGETS = {
     "paraphrases2": ("nztax_build.evaluate_paraphrases", "realposts_paraphrases_2.yaml", "paraphrases_2.md"),  # reworded again by other writers
     "realpost-search": ("nztax_build.evaluate_retrieval", "realposts.yaml", "realpost_search.md"),  # the same posts as queries
     "frame-readings": ("nztax_build.evaluate_frame", None, "frame_readings.md"),             # the frame model, out of fold
+    "scope-score": ("nztax_build.evaluate_scope_score", None, "scope_score.md"),  # one score over the scope readings, out of fold
     "supplement": ("nztax_build.evaluate_answers", "question_bank_dev2.yaml", "supplement.md"),  # development only
     "supplement2": ("nztax_build.evaluate_answers", "question_bank_dev3.yaml", "supplement2.md"),  # development only
     "supplement3": ("nztax_build.evaluate_answers", "question_bank_dev4.yaml", "supplement3.md"),  # development only
