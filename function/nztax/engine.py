@@ -33,6 +33,7 @@ import numpy as np
 from nztax import (answer_evidence, applies, asked_parts, calculator_links, composer, decline_units, engine_parts, guard,
                    leaning, llm_answer, nothing_found, rule_history, say, tax_side, unit_choice, units)
 from nztax.embedders import get_embedder
+from nztax.opening_rank import answering_with
 from nztax.frame_notes import frame_notes, rule_without_year_figures
 from nztax.contract import AskResult
 from nztax.decide import Decision, after_retrieval, decide
@@ -505,13 +506,15 @@ class Engine:
             asked_alone[:] = self.search(decision.question, decision.tax_year, query_vector=vector)
             return asked_alone
 
-        if decision.action == "fact":
-            tool_results = [(name, args, call_tool(name, args)) for name, args in decision.calls]
-            result = say.fact(decision, self.rules, hits, current, tool_results, self.titles,
-                               lead_yield=self.settings.lead_yield,
-                               question_hits=question_hits)
-        else:
-            result = say.topic(decision, self.rules, hits, current)
+        # (Candidate openings are compared with what is asked by the query embedder: opening_rank.py.)
+        with answering_with(self.embedder):
+            if decision.action == "fact":
+                tool_results = [(name, args, call_tool(name, args)) for name, args in decision.calls]
+                result = say.fact(decision, self.rules, hits, current, tool_results, self.titles,
+                                   lead_yield=self.settings.lead_yield,
+                                   question_hits=question_hits)
+            else:
+                result = say.topic(decision, self.rules, hits, current)
         cited = {(c.url, c.section or "") for c in result.citations}
         used = [h for h in hits + asked_alone if (h.url, h.section or "") in cited]
         return self._guarded(result, decision, passages=used)

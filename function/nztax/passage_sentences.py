@@ -18,7 +18,9 @@ from typing import Any
 
 from nztax.cue_words import cue
 from nztax.opening_fit import other_subject
+from nztax.opening_rank import rescored
 from nztax.query_expansion import canonical_terms
+from nztax.settings import get_settings
 from nztax.understand import words
 from nztax.years import names_a_later_year, years_bounded
 
@@ -141,12 +143,11 @@ def scored_sentences(question: str, candidates: list[tuple[str, Any, int]], extr
             coverage = covered(shared_of[i])
         if coverage <= 0.0:
             continue
-        bonus = RANK_BONUS[rank] if rank < len(RANK_BONUS) else 0.0
-        if wants_figure and re.search(r"\d", s) and coverage >= FIGURE_MIN_COVERAGE:
-            bonus += FIGURE_BONUS
-        scored.append((coverage + bonus, coverage, i, s, source))
-    scored.sort(key=lambda x: (-x[0], x[2]))
-    return [(score, coverage, s, source) for score, coverage, _, s, source in scored]
+        figure = FIGURE_BONUS if wants_figure and re.search(r"\d", s) and coverage >= FIGURE_MIN_COVERAGE else 0.0
+        scored.append((coverage + figure, RANK_BONUS[rank] if rank < len(RANK_BONUS) else 0.0, coverage, i, s, source))
+    # (The page's rank is one feature beside what the sentence says to the question: opening_rank.py.)
+    ranked = rescored(question, scored, get_settings().opening_weights, wants_figure)
+    return [(score, coverage, s, source) for score, coverage, _, s, source in ranked]
 
 
 LIST_ITEM_START = re.compile(r"^[A-Z0-9$]")

@@ -72,7 +72,7 @@ Tax figures never live here: they are in `nztax/rules/*.yaml`.
 | NZTAX_UNREAD_MIN_WORDS | 2 | Ask box: fewest content words such a question needs (a single stray word is asked about) |
 | NZTAX_UNREAD_UNIT_SCORE | 1.2 | Ask box: least unit score for such a question (no unit standing alone is trusted lower) |
 | NZTAX_UNREAD_UNIT_MARGIN | 0.2 | Ask box: its lead over the next unit |
-| NZTAX_LEAD_YIELD | 0.5 | a fact answer no unit matched: how much more a retrieved sentence must score against the question than the intent lead's best sentence to open the answer instead (lead_choice.py) |
+| NZTAX_LEAD_YIELD / NZTAX_OPENING_WEIGHTS | 0.5 / 0,1,0,0 | a fact answer no unit matched: how much more a retrieved sentence must score against the question than the intent lead's best sentence to open the answer instead (lead_choice.py); every candidate opening's score beside its shared words: the weights of its embedding similarity to the asking text, its page's rank bonus, its saying the aspect asked, and its not standing alone (a penalty), opening_rank.py |
 | NZTAX_UNIT_OVER_DECLINE | 1.1 | Ask box: least unit score (and twice the margin) for a unit to answer a question the engine would decline as another subject |
 | NZTAX_ASKED_UNIT_OVER_DECLINE | 0.95 | Ask box: least score of a post's asking sentence (and twice `NZTAX_ASKED_UNIT_MARGIN`) for its unit to answer a post the engine would decline, when the scope reading is sure it is New Zealand personal tax |
 | NZTAX_DECLINE_UNIT_SCORE | 0.55 | Ask box: least cosine of a question or an asking sentence to a decline unit's wording (decline_units.py) for it to be declined to that unit's subject |
@@ -390,6 +390,7 @@ class Settings:
     unread_unit_score: float = 1.2
     unread_unit_margin: float = 0.2
     lead_yield: float = 0.5
+    opening_weights: str = "0,1,0,0"  # (read by opening_rank.weights)
     # understanding (issue 11)
     intent_margin: float = 0.04
     intent_cover_margin: float = 0.15     # a named sum that shows the best intent's figure too wins by this much
@@ -566,7 +567,7 @@ def get_settings() -> Settings:
         unread_min_words=int(_env("NZTAX_UNREAD_MIN_WORDS", "2")),
         unread_unit_score=float(_env("NZTAX_UNREAD_UNIT_SCORE", "1.2")),
         unread_unit_margin=float(_env("NZTAX_UNREAD_UNIT_MARGIN", "0.2")),
-        lead_yield=float(_env("NZTAX_LEAD_YIELD", "0.5")),
+        lead_yield=float(_env("NZTAX_LEAD_YIELD", "0.5")), opening_weights=_env("NZTAX_OPENING_WEIGHTS", "0,1,0,0"),
         intent_margin=float(_env("NZTAX_INTENT_MARGIN", "0.04")),
         intent_cover_margin=float(_env("NZTAX_INTENT_COVER_MARGIN", "0.15")),
         intent_min_score=float(_env("NZTAX_INTENT_MIN_SCORE", "0.45")),
@@ -586,8 +587,7 @@ def get_settings() -> Settings:
     )
 
 
-PLAUSIBLE_PAY_DEFAULT = {"hourly": 1000, "weekly": 15000, "fortnightly": 30000, "four_weekly": 50000, "monthly": 50000,
-                         "annual_minimum": 1000}
+PLAUSIBLE_PAY_DEFAULT = {"hourly": 1000, "weekly": 15000, "fortnightly": 30000, "four_weekly": 50000, "monthly": 50000, "annual_minimum": 1000}
 
 
 def _period_limits(value: str | None) -> dict:
