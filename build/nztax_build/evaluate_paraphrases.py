@@ -29,6 +29,7 @@ from pathlib import Path
 
 import yaml
 
+from nztax.contract import CITE_MARK
 from nztax.sentences import sentences
 from nztax.settings import get_settings
 from nztax_build.evaluate_realposts import Post, answer_key, first_paragraph, load_grades, load_posts
@@ -36,7 +37,8 @@ from nztax_build.splits import split_of
 
 ASPECTS = ("status", "source", "first_sentence")
 GOOD = ("correct", "partly")
-CITE_MARK = re.compile(r"\s*\[\[\d+\]\]\([^)]*\)")
+# The answer's citation mark as the contract writes it, with the space before it.
+CITE_MARK_AND_SPACE = re.compile(r"\s*" + CITE_MARK.pattern)
 # What the frame read, compared between a rewrite and its original to say what was read differently.
 FRAME_ASPECTS = ("asks", "scope", "tax_year", "story", "conditions", "amounts", "ages")
 
@@ -102,7 +104,7 @@ def opening_source(result: dict) -> str:
 
 def first_sentence(paragraph: str) -> str:
     """The paragraph's first sentence, without citation marks or spacing differences."""
-    text = " ".join(CITE_MARK.sub("", paragraph).split())
+    text = " ".join(CITE_MARK_AND_SPACE.sub("", paragraph).split())
     return (sentences(text) or [text])[0]
 
 
