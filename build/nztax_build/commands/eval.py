@@ -26,6 +26,7 @@ TARGETS = {
     "realposts": ("nztax_build.evaluate_realposts", "realposts.yaml", "realposts.md"),        # real public posts, dev + frozen test
     "paraphrases": ("nztax_build.evaluate_paraphrases", "realposts_paraphrases.yaml", "paraphrases.md"),  # dev posts reworded: invariance
     "paraphrases2": ("nztax_build.evaluate_paraphrases", "realposts_paraphrases_2.yaml", "paraphrases_2.md"),  # reworded again by other writers
+    "paraphrases3": ("nztax_build.evaluate_paraphrases", "realposts_paraphrases_3.yaml", "paraphrases_3.md"),  # and again, held out
     "realpost-search": ("nztax_build.evaluate_retrieval", "realposts.yaml", "realpost_search.md"),  # the same posts as queries
     "frame-readings": ("nztax_build.evaluate_frame", None, "frame_readings.md"),             # the frame model, out of fold
     "scope-score": ("nztax_build.evaluate_scope_score", None, "scope_score.md"),  # one score over the scope readings, out of fold
