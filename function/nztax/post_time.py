@@ -19,12 +19,19 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from nztax.amount_grammar import FOREIGN_AFTER, FOREIGN_BEFORE, FREQ_AFTER
+
 MONTHS = {name.lower(): i for i, name in enumerate(calendar.month_name) if name}
 MONTHS.update({name.lower(): i for i, name in enumerate(calendar.month_abbr) if name})
 _MONTH = "|".join(sorted(MONTHS, key=len, reverse=True))
 # A year as a calendar year: not part of an amount ("$2013", "2,013") or a longer number.
 YEAR = re.compile(r"(?<![\d$,.])(?:19[89]\d|20\d\d)(?!\d|[,.]\d)")
 # A date: "1 July 2019", "July 1, 2019", "July 2019".
+# What makes a year-shaped number money instead ("2000 AUD a month", "2015 dollars", "1995 per week"):
+# a currency or a pay period after it, another currency's mark before it; and a number in a web address.
+MONEY_AFTER = re.compile(r"^\s?(?:dollars|nzd|bucks|k)\b|^\s?(?:a|per) (?:year|annum)\b", re.I)
+PAY_PERIODS = ("hourly", "weekly", "fortnightly", "four_weekly", "monthly")
+WEB_ADDRESS = re.compile(r"(?:https?://|www\.)\S+", re.I)
 DATE = re.compile(rf"(?:(?P<d1>\d{{1,2}})(?:st|nd|rd|th)?\s+)?(?P<m>{_MONTH})\.?(?:\s+(?P<d2>\d{{1,2}})(?:st|nd|rd|th)?,?)?\s+(?P<y>(?:19|20)\d\d)\b", re.I)
 
 
@@ -63,10 +70,25 @@ def _before_date(text: str, before_words: tuple[str, ...]) -> dt.date | None:
     return min(found) if found else None
 
 
+def _is_money(text: str, m: re.Match) -> bool:
+    """Whether the year-shaped number at `m` is an amount: its currency or pay period written beside it."""
+    after = text[m.end():m.end() + 40]
+    period = FREQ_AFTER.match(after)
+    return bool(FOREIGN_BEFORE.search(text[max(0, m.start() - 6):m.start()]) or FOREIGN_AFTER.match(after)
+                or MONEY_AFTER.match(after) or (period and period.lastgroup in PAY_PERIODS))
+
+
+def calendar_years(text: str) -> list[int]:
+    """The calendar years the text writes, in order: not amounts, not parts of a web address."""
+    addresses = [a.span() for a in WEB_ADDRESS.finditer(text)]
+    return [int(m.group()) for m in YEAR.finditer(text)
+            if not _is_money(text, m) and not any(s <= m.start() < e for s, e in addresses)]
+
+
 def read_post_time(text: str, today: dt.date, before_words: tuple[str, ...] | list[str] = ()) -> PostTime | None:
     """The span of days the post is about: from 1 January of the first year it writes to 31
     December of the last (a date it says things were before ends it there), or None."""
-    years = sorted({int(y) for y in YEAR.findall(text) if int(y) <= today.year})
+    years = sorted({y for y in calendar_years(text) if y <= today.year})
     before = _before_date(text, tuple(before_words))
     if before is not None:
         end = before - dt.timedelta(days=1)

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import datetime as dt
 
+import pytest
+
 from nztax import rule_history
 from nztax.composer import money
 from nztax.contract import AskResult
@@ -36,6 +38,23 @@ def test_the_time_a_post_writes():
     assert t.end == dt.date(2019, 6, 30) and t.words == "before 1 July 2019"
     # An amount, a longer number or a plan is not the post's time.
     assert read_post_time("I paid $2013 and 2,015 more; I retire in 2031.", TODAY) is None
+
+
+@pytest.mark.parametrize("money", ["{y} AUD", "{y} USD a month", "{y} dollars", "{y} pounds", "A${y}", "£{y}",
+                                   "{y} a fortnight", "{y} per week", "{y}/month", "{y} p/m", "{y} per annum", "{y}k"])
+@pytest.mark.parametrize("year", [1995, 2000, 2015])
+def test_a_year_shaped_amount_is_no_time(money, year):
+    """An amount written beside its currency or pay period is money whatever its digits; the same
+    number as a year beside it is still read."""
+    figure = money.format(y=year)
+    assert read_post_time(f"I get {figure} from my overseas shares. Is it taxed here?", TODAY) is None
+    t = read_post_time(f"Back in {year} I started getting {figure} from my overseas shares.", TODAY)
+    assert (t.start, t.end) == (dt.date(year, 1, 1), dt.date(year, 12, 31))
+
+
+def test_a_number_in_a_web_address_is_no_time():
+    assert read_post_time("See https://www.legislation.govt.nz/act/public/2007/0097/latest/ for the Act.", TODAY) is None
+    assert read_post_time("The Act (www.legislation.govt.nz/act/public/2004/35) changed in 2019.", TODAY).start == dt.date(2019, 1, 1)
 
 
 def test_the_data_carries_the_sources_dates_and_figures():
