@@ -253,6 +253,11 @@ def _conditioned(lead: str, opening: list[tuple[Rule, list[Change]]]) -> tuple[s
     return lead, None
 
 
+def _dated_time(question: str, today: dt.date) -> bool:
+    time = read_post_time(question, today, history().before_words)
+    return time is not None and time.dated
+
+
 def _days_told(note: str, changes: list[Change]) -> list[str]:
     """The days a note tells: each change's, and the last day of the rule before them when the note
     gives it ("Until 31 March 2026, ..."): an answer naming them all says the note already."""
@@ -268,8 +273,10 @@ def attach(result: AskResult, question: str, today: dt.date, rule_years=()) -> A
     already states is left out: the answer says it)."""
     if result.status != "answered" or not result.answer:
         return result
-    if result.tax_year in rule_years and result.tax_year < tax_year_for(today):
-        return result  # an answer for an earlier year the rules data holds gives that year's figures
+    if result.tax_year in rule_years and result.tax_year < tax_year_for(today) and not _dated_time(question, today):
+        # An answer for an earlier year the rules data holds gives that year's figures. (One read from a
+        # calendar date, "in March last year", may ask about now: it is told the rule since, with its date.)
+        return result
     paragraphs = re.split(r"\n\s*\n", result.answer.strip())
     lead = next((i for i, p in enumerate(paragraphs) if p.strip() and not p.lstrip().startswith("#")), 0)
     found = [(r, n, cs, opens) for r, n, cs, opens in _notes(question, today, paragraphs[lead])

@@ -132,3 +132,18 @@ def test_an_answer_naming_only_the_new_rules_day_still_gets_the_rule_before_it()
     assert "Until 31 March 2026, the compulsory employer contribution was 3% of gross pay" in out.answer
     both = AskResult(status="answered", tax_year=CURRENT, disclaimer="", answer="3% until 31 March 2026, 3.5% from 1 April 2026.")
     assert rule_history.attach(both, asked, TODAY).answer == both.answer
+
+
+@pytest.mark.parametrize("phrase,said", [("in March last year", "In March 2025"), ("last March", None), ("in February this year", "In February 2026")])
+def test_an_earlier_years_answer_read_from_a_calendar_date_is_told_the_rule_since(phrase, said):
+    """A date read in an earlier tax year may ask about now: the answer for that year is told the rule
+    since the change, with its date; a tax year written as one keeps its own figures alone."""
+    from nztax.contract import AskResult
+
+    years = tuple(default_rules().years)
+    earlier = AskResult(status="answered", tax_year="2024-25", disclaimer="", answer="Your employer must contribute at least 3% of your gross pay.")
+    out = rule_history.attach(earlier.model_copy(), f"My employer contributions to KiwiSaver were 3% {phrase}. Is that the minimum?", TODAY, years)
+    assert "from 1 April 2026, the compulsory employer contribution is at least 3.5% of gross pay" in out.answer
+    assert said is None or out.answer.startswith(f"{said}, the time your post speaks of, the compulsory employer contribution was 3% of gross pay")
+    written = rule_history.attach(earlier.model_copy(), "My employer contributions to KiwiSaver were 3% in the 2025 tax year. Is that the minimum?", TODAY, years)
+    assert written.answer == earlier.answer
