@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from nztax.contract import tax_year_starting
 from nztax.rules import tax_year_for
 from nztax.yaml_data import load_yaml
 
@@ -176,3 +177,12 @@ def words(date: CalendarDate) -> str:
     if date.start.replace(day=1) == date.end.replace(day=1):
         return one(date.start, whole)
     return f"{one(date.start, whole)} to {one(date.end, whole)}"
+
+
+def kiwisaver_year_of(dates: list[CalendarDate]) -> str | None:
+    """The KiwiSaver year ("2025-26": 1 July 2025 to 30 June 2026) a stretch of dates is exactly
+    ("between July last year and June this year"), or None."""
+    for d in dates:
+        if (d.start.month, d.start.day, d.end) == (7, 1, dt.date(d.start.year + 1, 6, 30)):
+            return tax_year_starting(d.start.year)
+    return None

@@ -147,3 +147,21 @@ def test_an_earlier_years_answer_read_from_a_calendar_date_is_told_the_rule_sinc
     assert said is None or out.answer.startswith(f"{said}, the time your post speaks of, the compulsory employer contribution was 3% of gross pay")
     written = rule_history.attach(earlier.model_copy(), "My employer contributions to KiwiSaver were 3% in the 2025 tax year. Is that the minimum?", TODAY, years)
     assert written.answer == earlier.answer
+
+
+@pytest.mark.parametrize("stretch,year,worked", [
+    # 25c a dollar from 1 July 2025; 50c (up to $521.43) before: 1,042 x 0.25 = 260.50, x 0.5 = 521.00.
+    ("between July last year and June this year", "2025-26", "**$260.50**"),
+    ("from July 2024 to June 2025", "2024-25", "**$521**"),
+    ("between 1 July 2024 and 30 June 2025", "2024-25", "**$521**"),
+])
+def test_a_stretch_that_is_a_kiwisaver_year_is_worked_in_that_year(engine, clock, stretch, year, worked):
+    from nztax.calendar_dates import kiwisaver_year_of
+
+    clock(TODAY)
+    assert kiwisaver_year_of(read_dates(stretch, TODAY)) == year
+    out = engine.answer(f"How much government contribution do I get if I contributed $1,042 to KiwiSaver {stretch}?",
+                        use_faq=False, mode="offline")
+    assert worked in out.answer and f"KiwiSaver year {year}" in out.answer
+    # A stretch that is not one KiwiSaver year names none.
+    assert kiwisaver_year_of(read_dates("between May last year and August last year", TODAY)) is None
