@@ -13,6 +13,8 @@ import re
 
 from nztax.contract import tax_year_starting
 from nztax.cue_words import alternatives
+from nztax import rules as nztax_rules
+from nztax.calendar_dates import read_dates, relative, tax_year_of
 from nztax.rules import RuleBook
 from nztax.settings import get_settings
 from nztax.years import read_year
@@ -231,8 +233,15 @@ def resolve_tax_year(text: str, rules: RuleBook | None, current: str) -> tuple[s
     """(tax year "YYYY-YY", the words it was read from) or (None, None) when the text names none.
 
     The forms people write a year in are the grammar in data/years.yaml (years.py); a calendar year's
-    number counts only beside what was earned or taxed ("tax in 2024", not "bought it in 2019")."""
+    number counts only beside what was earned or taxed ("tax in 2024", not "bought it in 2019").
+    A calendar date whose year is named by words ("August last year"), or a stretch of dates ("since
+    May 2024", "between July and September 2025"), is a date (calendar_dates.py): the tax year
+    holding it, or the current one for a stretch running to today, and the grammar's reading of
+    the words inside it ("last year", "from 1 April 2025") gives way."""
     named = read_year(text, current)
+    dates = [d for d in read_dates(text, nztax_rules.today()) if relative(d) or d.to_today or d.start != d.end and d.start.month != d.end.month]
+    if dates and (named is None or any(named.text.lower() in d.text.lower() for d in dates)):
+        return tax_year_of(dates, current)
     if named is not None:
         return named.year, named.text
     m = YEAR_AFTER_TAX_WORD.search(text)

@@ -170,11 +170,14 @@ def _dated(rule: Rule, time: PostTime) -> tuple[str, list[Change]] | None:
         return None  # the post's time already had today's rule
     steps = [f"from {day(c.on)}, {c.since}" for c in later]
     if later[0].on > time.end:
-        when = time.words[0].upper() + time.words[1:] if time.words.startswith(("before", "until")) else f"In {time.words}"
+        when = time.words[0].upper() + time.words[1:] if time.words.startswith(("before", "until", "since")) else f"In {time.words}"
         lead = f"{when}, {later[0].before}"
         return f"{lead}; {'; '.join(steps)}.", later
     said = "; ".join(steps) + "."
-    return said[0].upper() + said[1:], later
+    if not time.dated:
+        return said[0].upper() + said[1:], later
+    # (A post's dated time runs across a change: the rule until it is the post's too, with its dates.)
+    return f"Until {day(later[0].on - dt.timedelta(days=1))}, {later[0].before}; {'; '.join(steps)}.", later
 
 
 def _undated(rule: Rule, today: dt.date, recent_years: int) -> tuple[str, list[Change]] | None:
@@ -250,17 +253,34 @@ def _conditioned(lead: str, opening: list[tuple[Rule, list[Change]]]) -> tuple[s
     return lead, None
 
 
+def _dated_time(question: str, today: dt.date) -> bool:
+    time = read_post_time(question, today, history().before_words)
+    return time is not None and time.dated
+
+
+def _days_told(note: str, changes: list[Change]) -> list[str]:
+    """The days a note tells: each change's, and the last day of the rule before them when the note
+    gives it ("Until 31 March 2026, ..."): an answer naming them all says the note already."""
+    until = UNTIL_DAY.match(note)
+    return [day(c.on) for c in changes] + ([until.group(1)] if until else [])
+
+
+UNTIL_DAY = re.compile(r"Until (\d{1,2} [A-Z][a-z]+ \d{4}),")
+
+
 def attach(result: AskResult, question: str, today: dt.date, rule_years=()) -> AskResult:
     """The answer with the notes its post's time needs, each cited (a change whose date the answer
     already states is left out: the answer says it)."""
     if result.status != "answered" or not result.answer:
         return result
-    if result.tax_year in rule_years and result.tax_year < tax_year_for(today):
-        return result  # an answer for an earlier year the rules data holds gives that year's figures
+    if result.tax_year in rule_years and result.tax_year < tax_year_for(today) and not _dated_time(question, today):
+        # An answer for an earlier year the rules data holds gives that year's figures. (One read from a
+        # calendar date, "in March last year", may ask about now: it is told the rule since, with its date.)
+        return result
     paragraphs = re.split(r"\n\s*\n", result.answer.strip())
     lead = next((i for i, p in enumerate(paragraphs) if p.strip() and not p.lstrip().startswith("#")), 0)
     found = [(r, n, cs, opens) for r, n, cs, opens in _notes(question, today, paragraphs[lead])
-             if not all(day(c.on) in result.answer for c in cs)]
+             if not all(d in result.answer for d in _days_told(n, cs))]
     if not found:
         return result
     notes = [(n, cs, opens) for _, n, cs, opens in found]

@@ -29,6 +29,7 @@ import re
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
 
+from nztax.calendar_dates import kiwisaver_year_of, read_dates
 from nztax.cue_words import alternatives
 from nztax.contract import tax_year_starting
 from nztax import rules as nztax_rules
@@ -263,6 +264,8 @@ def read_slots(text: str, rules: RuleBook | None = None, current: str | None = N
     if ky:
         end_year = int(ky.group("y") or ky.group("y2"))
         slots.kiwisaver_year = tax_year_starting(end_year - 1)
+    else:
+        slots.kiwisaver_year = kiwisaver_year_of(read_dates(text, nztax_rules.today()))
     slots.calendar_year = bool(CALENDAR_YEAR.search(text))
     slots.gst_inclusive = bool(GST_INCLUSIVE.search(text)) and not GST_EXCLUSIVE.search(text)
     # (Two incomes, each for its part of the year, are the year.)
