@@ -176,7 +176,10 @@ def outcomes(harvested: dict, labels: dict[str, list[str]], probabilities: dict[
         answer = labels.get(original_of(story))
         if answer is None or not stories_of(story):
             continue
-        choice = gate_choice({u: probabilities[(story, u)] for u in got["candidates"] if (story, u) in probabilities}, bar)
+        # (As `story_gate.gate` serves: a candidate of a kind no asking sentence asks for is never chosen.)
+        fits = FEATURES.index("fits_kind")
+        choice = gate_choice({u: probabilities[(story, u)] if row[fits] > 0 else 0.0
+                              for u, row in zip(got["candidates"], got["rows"]) if (story, u) in probabilities}, bar)
         if got["served"] is None:
             if got["action"] in ("decline", "refuse"):
                 continue
@@ -205,7 +208,6 @@ def table(harvested: dict, labels: dict[str, list[str]], probabilities: dict[tup
 
 
 LABELS = Path(__file__).resolve().parent / "data" / "story_gate_labels.yaml"
-DECIMALS = 6
 
 
 def load_labels(path: Path = LABELS) -> dict[str, list[str]]:
@@ -222,10 +224,10 @@ def fit_story_gate(settings, index_dir: Path) -> str:
     """Fit the gate on the labelled stories read by the engine over `index_dir`; write `story_gate.json`
     there (no date: the same inputs give the same bytes); a summary."""
     import dataclasses
-    import json
 
     from nztax.engine import Engine
     from nztax.story_gate import GATE_FILE
+    from nztax_build.unit_rank_fit import write_weights
 
     engine = Engine.create(dataclasses.replace(settings, story_gate="off"), index_dir=index_dir)
     labels = load_labels()
@@ -235,22 +237,12 @@ def fit_story_gate(settings, index_dir: Path) -> str:
     if not len(y) or y.min() == y.max():
         target.unlink(missing_ok=True)
         return "story gate not fitted: no labelled story has an answering unit among its candidates"
-    mean, scale, w, b = fit(X, y)
-    made = {
-        "features": list(FEATURES),
-        "mean": [round(float(v), DECIMALS) for v in mean],
-        "scale": [round(float(v), DECIMALS) for v in scale],
-        "weights": [round(float(v), DECIMALS) for v in w],
-        "bias": round(float(b), DECIMALS),
-        "embedder": engine.embedder.id,
-        "made_from": {"model": f"logistic regression, standardised features, L2 {L2}, Newton",
-                      "stories": len({s for s, _ in keys}), "rows": int(len(y)), "positive_rows": int(y.sum()),
-                      "labels": hashlib.sha256(LABELS.read_bytes()).hexdigest()[:16]},
-    }
-    text = json.dumps(made, indent=1, sort_keys=True) + "\n"
-    target.write_text(text, encoding="utf-8")
-    return f"story gate fitted on {made['made_from']['stories']} stories ({int(len(y))} rows), weights {hashlib.sha256(text.encode()).hexdigest()[:12]}"
-
+    stories_used = len({s for s, _ in keys})
+    digest = write_weights(target, FEATURES, fit(X, y), engine.embedder.id, {
+        "model": f"logistic regression, standardised features, L2 {L2}, Newton", "stories": stories_used,
+        "rows": int(len(y)), "positive_rows": int(y.sum()),
+        "labels": hashlib.sha256(LABELS.read_bytes()).hexdigest()[:16]})
+    return f"story gate fitted on {stories_used} stories ({int(len(y))} rows), weights {digest}"
 
 if __name__ == "__main__":  # python -m nztax_build.story_gate_fit <index dir>
     import sys

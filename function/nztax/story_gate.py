@@ -17,11 +17,12 @@ posts and two rewrites of each) labelled with the units that answer them (docs/u
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+
+from nztax.unit_rank import RankModel, read_weights
 
 GATE_FILE = "story_gate.json"
 # The units looked at for each post, best first (a fused ranking over the routes' readings).
@@ -43,31 +44,18 @@ FEATURES = (
 
 
 @dataclass(frozen=True)
-class GateModel:
-    mean: tuple[float, ...]
-    scale: tuple[float, ...]
-    weights: tuple[float, ...]
-    bias: float
-    embedder: str
+class GateModel(RankModel):
+    """A standardised logistic model as the learned unit ranking's (unit_rank.py), read as probabilities."""
 
     def probabilities(self, rows: np.ndarray) -> np.ndarray:
-        z = ((rows - np.asarray(self.mean)) / np.asarray(self.scale)) @ np.asarray(self.weights) + self.bias
-        return 1.0 / (1.0 + np.exp(-z))
+        return 1.0 / (1.0 + np.exp(-self.logits(rows)))
 
     @classmethod
     def load(cls, index_dir: Path | None, embedder_id: str | None) -> "GateModel | None":
         """The fitted gate beside the index, or None when missing, unreadable, of other features, or
         fitted on another embedder's vectors."""
-        if index_dir is None or embedder_id is None:
-            return None
-        try:
-            data = json.loads((Path(index_dir) / GATE_FILE).read_text(encoding="utf-8"))
-            if tuple(data["features"]) != FEATURES or data["embedder"] != embedder_id:
-                return None
-            return cls(tuple(data["mean"]), tuple(data["scale"]), tuple(data["weights"]), float(data["bias"]),
-                       data["embedder"])
-        except (OSError, KeyError, TypeError, ValueError):
-            return None
+        fitted = read_weights(index_dir, GATE_FILE, FEATURES, embedder_id)
+        return cls(*fitted) if fitted is not None else None
 
 
 def _ranks(order: list[int]) -> dict[int, int]:

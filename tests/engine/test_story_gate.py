@@ -39,9 +39,11 @@ def test_a_post_and_its_rewrites_share_a_fold(post):
     assert fit_module.original_of(f"{post}~2") == post
 
 
-def _harvested(served=None, action="topic"):
-    return {"candidates": ["a/right", "b/other"], "rows": [[0.0] * len(FEATURES)] * 2, "served": served,
-            "action": action, "story": True}
+def _harvested(served=None, action="topic", fits=(1.0, 1.0)):
+    rows = [[0.0] * len(FEATURES) for _ in fits]
+    for row, fit in zip(rows, fits):
+        row[FEATURES.index("fits_kind")] = fit
+    return {"candidates": ["a/right", "b/other"], "rows": rows, "served": served, "action": action, "story": True}
 
 
 @pytest.mark.parametrize("likelier,counted", [("a/right", "own"), ("b/other", "other")])
@@ -55,6 +57,12 @@ def test_out_of_fold_counts_tell_an_answering_unit_from_another(likelier, counte
     assert at["same" if likelier == "a/right" else "wrong"] == 1
     under = fit_module.outcomes(harvested, labels, probabilities, 0.95)
     assert under["none"] == 1 and under["nothing"] == 1
+
+
+def test_a_candidate_of_a_kind_no_asking_sentence_asks_for_is_never_counted_as_served():
+    harvested = {"p-3": _harvested(fits=(1.0, 0.0))}
+    probabilities = {("p-3", "a/right"): 0.6, ("p-3", "b/other"): 0.99}
+    assert fit_module.outcomes(harvested, {"p-3": ["a/right"]}, probabilities, 0.5)["own"] == 1
 
 
 def test_a_declined_story_is_not_counted_among_those_the_routes_leave():
