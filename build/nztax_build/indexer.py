@@ -420,6 +420,14 @@ def compile_for_cold_start(settings: Settings, index_dir: Path) -> None:
     fit_unit_ranking(settings, index_dir)  # the unit matcher reads its weights: before the parts
     # The engine's parts first: the regular expressions are then recorded from a start that reads them.
     store_engine_parts(settings, index_dir)
+    if settings.story_gate != "off":
+        # The story gate reads the engine (its parts stored above) over the labelled stories
+        # (story_gate_fit.py, about two minutes): fitted only for a build that turns the gate on.
+        _in_fresh_process("nztax_build.story_gate_fit", settings, index_dir, "story gate not fitted (it serves nothing)")
+    else:  # (no weights left from an earlier fit: turned on later, the gate says it has none)
+        from nztax.story_gate import GATE_FILE
+
+        (Path(index_dir) / GATE_FILE).unlink(missing_ok=True)
     _in_fresh_process("nztax.compiled_re", settings, index_dir,
                       "regular expressions not precompiled (start-up compiles them)")
 

@@ -115,20 +115,28 @@ def fit_unit_rank(settings, index_dir: Path, embedder=None) -> str:
     if not used or y.min() == y.max():  # nothing to learn from (a bank of a few units): the current score
         target.unlink(missing_ok=True)
         return "unit ranking not fitted: no held-in wording has its own unit among the candidates"
-    mean, scale, w, b = fit(X, y)
+    digest = write_weights(target, FEATURES, fit(X, y), embedder.id, {
+        "model": f"logistic regression, standardised features, L2 {L2}, {STEPS} steps at {RATE}",
+        "wordings": f"the held-in unit wordings (not held out by nztax eval units), in {FOLDS} folds",
+        "unit_bank": bank.digest, "wordings_used": used, "candidates_each": CANDIDATES,
+        "rows": int(len(y)), "positive_rows": int(y.sum())})
+    return f"unit ranking fitted on {used} wordings ({int(len(y))} rows), weights {digest}"
+
+
+def write_weights(target: Path, features: tuple[str, ...], fitted, embedder_id: str, made_from: dict) -> str:
+    """Write a standardised logistic model's (mean, scale, weights, bias) as JSON at `target`, rounded and
+    without a date, so the same inputs give the same bytes (the story gate's are written the same way);
+    the first 12 hex digits of the text's SHA-256."""
+    mean, scale, w, b = fitted
     made = {
-        "features": list(FEATURES),
+        "features": list(features),
         "mean": [round(float(v), DECIMALS) for v in mean],
         "scale": [round(float(v), DECIMALS) for v in scale],
         "weights": [round(float(v), DECIMALS) for v in w],
         "bias": round(float(b), DECIMALS),
-        "embedder": embedder.id,
-        "made_from": {"model": f"logistic regression, standardised features, L2 {L2}, {STEPS} steps at {RATE}",
-                      "wordings": f"the held-in unit wordings (not held out by nztax eval units), in {FOLDS} folds",
-                      "unit_bank": bank.digest, "wordings_used": used, "candidates_each": CANDIDATES,
-                      "rows": int(len(y)), "positive_rows": int(y.sum())},
+        "embedder": embedder_id,
+        "made_from": made_from,
     }
     text = json.dumps(made, indent=1, sort_keys=True) + "\n"
     target.write_text(text, encoding="utf-8")
-    digest = hashlib.sha256(text.encode()).hexdigest()[:12]
-    return f"unit ranking fitted on {used} wordings ({int(len(y))} rows), weights {digest}"
+    return hashlib.sha256(text.encode()).hexdigest()[:12]

@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 
 from nztax import (answer_evidence, applies, asked_parts, calculator_links, composer, decline_units, engine_parts, guard,
-                   leaning, llm_answer, nothing_found, rule_history, say, tax_side, unit_choice, units)
+                   leaning, llm_answer, nothing_found, rule_history, say, story_gate, tax_side, unit_choice, units)
 from nztax.embedders import get_embedder
 from nztax.opening_rank import answering_with
 from nztax.frame_notes import frame_notes, rule_without_year_figures
@@ -101,6 +101,7 @@ class Engine:
         self._speller: Speller | None = None
         self._fallback_embedder = None
         self._unit_matcher = None
+        self._story_gate_model = None
         self._vocabulary = None
         self._unit_kinds = None
         self._page_titles: dict[str, str] | None = None
@@ -387,6 +388,15 @@ class Engine:
                                      partial(_reading_of, self.rules), code_names(self.rules))
 
         return self._once("_unit_matcher", build)
+
+    @property
+    def story_gate_model(self):
+        """The story gate's fitted weights beside the index (story_gate.py), or None; read on first use."""
+        def build():
+            index_dir = None if isinstance(self.retriever, MissingIndex) else self.retriever.index.directory
+            return story_gate.GateModel.load(index_dir, getattr(self.embedder, "id", None)) or False
+
+        return self._once("_story_gate_model", build) or None
 
     def _units_for_search(self):
         """The unit matcher's units and paraphrase vectors, for search's page ranking by units."""

@@ -81,6 +81,7 @@ Tax figures never live here: they are in `nztax/rules/*.yaml`.
 | NZTAX_UNIT_RANK_MIN_SCORE | 0.7 | Ask box: least current unit score for the learned first unit to be served |
 | NZTAX_UNIT_RANK_VETO | 1 | Ask box: 1 holds back a unit the current bars serve when the learned score ranks another first; 0 keeps it |
 | NZTAX_UNIT_RETRIEVAL_PAGES / NZTAX_UNIT_RETRIEVAL_SCORE / NZTAX_UNIT_RETRIEVAL_MARGIN | 1 / 0.35 / 0.03 | Ask box, a story no other route served: the unit its asking sentences rank first (sentence score plus the whole post's cosine) is served when its sentence scores at least the score, it leads the next unit by the margin, and hybrid retrieval over the corpus alone ranks its cited page among this many first pages (0 = off; unit_agree.py) |
+| NZTAX_STORY_GATE / NZTAX_STORY_GATE_BAR | off / 0.8 | Ask box, a story: the learned gate (story_gate.py, weights fitted at build) serves the likeliest of the units the routes consider when at least this likely; `extra` when no route served, `replace` in place of `match_asked`'s bars, `off` never |
 | NZTAX_UNIT_RANK_ONE_SENTENCE | 1 | Ask box: 1 uses the learned score only for one-sentence questions (it was fitted on one-line wordings); 0 for every question |
 | NZTAX_RRF_K | 10 | reciprocal rank fusion constant (10: best on the development part of the held-out queries, docs/retrieval.md) |
 | NZTAX_RRF_WEIGHT_BM25 | 1.0 | weight of the BM25 ranking in fusion |
@@ -354,6 +355,9 @@ class Settings:
     unit_retrieval_pages: int = 1
     unit_retrieval_score: float = 0.35
     unit_retrieval_margin: float = 0.03
+    # A story's unit by the learned gate (story_gate.py): `story_gate` off, extra (when no route served) or replace (in place of match_asked's bars), at `story_gate_bar`.
+    story_gate: str = "off"
+    story_gate_bar: float = 0.8
     # A post's asking sentence read less than `frame_bar` sure but at least this sure serves only the
     # unit it and the whole post are both nearest (the agreement above): its words may not ask what
     # they suggest, but the story pointing at the same unit settles it.
@@ -548,25 +552,22 @@ def get_settings() -> Settings:
         asked_unit_margin=float(_env("NZTAX_ASKED_UNIT_MARGIN", "0.1")),
         asked_unit_agree_score=float(_env("NZTAX_ASKED_UNIT_AGREE_SCORE", "0.75")),
         asked_unit_agree_post=float(_env("NZTAX_ASKED_UNIT_AGREE_POST", "0.7")),
-        unit_retrieval_pages=int(_env("NZTAX_UNIT_RETRIEVAL_PAGES", "1")),
-        unit_retrieval_score=float(_env("NZTAX_UNIT_RETRIEVAL_SCORE", "0.35")),
+        unit_retrieval_pages=int(_env("NZTAX_UNIT_RETRIEVAL_PAGES", "1")), unit_retrieval_score=float(_env("NZTAX_UNIT_RETRIEVAL_SCORE", "0.35")),
         unit_retrieval_margin=float(_env("NZTAX_UNIT_RETRIEVAL_MARGIN", "0.03")),
+        story_gate=_env("NZTAX_STORY_GATE", "off"), story_gate_bar=float(_env("NZTAX_STORY_GATE_BAR", "0.8")),
         asked_unit_post_least=float(_env("NZTAX_ASKED_UNIT_POST_LEAST", "0.6")),
         asked_unit_unsure_bar=float(_env("NZTAX_ASKED_UNIT_UNSURE_BAR", "0.5")),
         asked_unit_over_decline=float(_env("NZTAX_ASKED_UNIT_OVER_DECLINE", "0.95")),
-        decline_unit_score=float(_env("NZTAX_DECLINE_UNIT_SCORE", "0.55")),
-        decline_unit_margin=float(_env("NZTAX_DECLINE_UNIT_MARGIN", "0.05")),
+        decline_unit_score=float(_env("NZTAX_DECLINE_UNIT_SCORE", "0.55")), decline_unit_margin=float(_env("NZTAX_DECLINE_UNIT_MARGIN", "0.05")),
         asked_situation_agreed_margin=float(_env("NZTAX_ASKED_SITUATION_AGREED_MARGIN", "0.0")),
         unit_topic_lexical_weight=float(_env("NZTAX_UNIT_TOPIC_LEXICAL_WEIGHT", "0.15")),
         unit_topic_margin=float(_env("NZTAX_UNIT_TOPIC_MARGIN", "0.0")),
-        belief_unit_least=float(_env("NZTAX_BELIEF_UNIT_LEAST", "0.6")),
-        belief_unit_margin=float(_env("NZTAX_BELIEF_UNIT_MARGIN", "0.05")),
+        belief_unit_least=float(_env("NZTAX_BELIEF_UNIT_LEAST", "0.6")), belief_unit_margin=float(_env("NZTAX_BELIEF_UNIT_MARGIN", "0.05")),
         asked_part_bar=float(_env("NZTAX_ASKED_PART_BAR", "0.5")),
         unread_known_share=float(_env("NZTAX_UNREAD_KNOWN_SHARE", "1.0")),
         unknown_words_share=float(_env("NZTAX_UNKNOWN_WORDS_SHARE", "0.5")),
         unread_min_words=int(_env("NZTAX_UNREAD_MIN_WORDS", "2")),
-        unread_unit_score=float(_env("NZTAX_UNREAD_UNIT_SCORE", "1.2")),
-        unread_unit_margin=float(_env("NZTAX_UNREAD_UNIT_MARGIN", "0.2")),
+        unread_unit_score=float(_env("NZTAX_UNREAD_UNIT_SCORE", "1.2")), unread_unit_margin=float(_env("NZTAX_UNREAD_UNIT_MARGIN", "0.2")),
         lead_yield=float(_env("NZTAX_LEAD_YIELD", "0.5")), opening_weights=_env("NZTAX_OPENING_WEIGHTS", "0,1,0,0"),
         intent_margin=float(_env("NZTAX_INTENT_MARGIN", "0.04")),
         intent_cover_margin=float(_env("NZTAX_INTENT_COVER_MARGIN", "0.15")),
@@ -581,8 +582,7 @@ def get_settings() -> Settings:
         refuse_min_score_unworded=float(_env("NZTAX_REFUSE_MIN_SCORE_UNWORDED", "0.6")),
         bare_amount_minimum=float(_env("NZTAX_BARE_AMOUNT_MINIMUM", "10000")),
         negation_window_words=int(_env("NZTAX_NEGATION_WINDOW_WORDS", "5")),
-        spelling_cutoff=float(_env("NZTAX_SPELLING_CUTOFF", "0.85")),
-        spelling_min_length=int(_env("NZTAX_SPELLING_MIN_LENGTH", "5")),
+        spelling_cutoff=float(_env("NZTAX_SPELLING_CUTOFF", "0.85")), spelling_min_length=int(_env("NZTAX_SPELLING_MIN_LENGTH", "5")),
         plausible_pay_per_period=_period_limits(os.environ.get("NZTAX_PLAUSIBLE_PAY")),
     )
 

@@ -43,7 +43,7 @@ from __future__ import annotations
 from dataclasses import replace
 from functools import lru_cache
 
-from nztax import applies, belief, opening_fit, payment_frame, unit_agree, unit_rank
+from nztax import applies, belief, opening_fit, payment_frame, story_gate, unit_agree, unit_rank
 from nztax.amount_conditions import first_contradicted
 from nztax.lead_choice import lead_sentences
 from nztax.units import asks_yes_or_no, fill, placeholders, unit_values
@@ -237,7 +237,12 @@ def choose(engine, decision, frame, vector, unread: bool):
         # its asking sentence serves a unit only when the whole post is nearest the same unit.)
         alone, agreeing = _sentences_for_units(frame, engine.settings, calculates=bool(decision.calls))
         asking = asking_sentences(engine, frame, alone + agreeing)
-        if asking:
+        if asking and engine.settings.story_gate == "replace" and not declined:
+            # The learned gate in place of the hand bars (story_gate.py), over every asking sentence.
+            found, note = story_gate.gate(engine, decision, frame, vector, engine.settings.story_gate_bar)
+            if note and decision.trace is not None:
+                decision.trace.notes.append(note)
+        elif asking:
             found = matcher.match_asked(asking, vector, story=frame.story, allowed=_fits_sentence(engine, decision),
                                         agreeing_only=frozenset(() if declined else agreeing), declined=declined)
             found = _in_named_situation(found, decision.question)
@@ -276,6 +281,16 @@ def choose(engine, decision, frame, vector, unread: bool):
                                                   engine.settings, year, _fits_sentence(engine, decision))
         if found is not None and placeholders(found.unit.lead):
             found, note = None, f"{note}; held back: its lead states figures"
+        if note and decision.trace is not None:
+            decision.trace.notes.append(note)
+    if found is None and asking and engine.settings.story_gate == "extra" and against_stock_answer(decision, asks):
+        # Still none: the learned gate over the units the routes considered (story_gate.py), below the
+        # bars, so a lead stating figures is held back as retrieval's agreement holds it.
+        found, note = story_gate.gate(engine, decision, frame, vector, engine.settings.story_gate_bar)
+        if found is not None and placeholders(found.unit.lead):
+            found, note = None, f"{note}; held back: its lead states figures"
+        elif found is not None and (why := _states_only_part(found.unit, frame, decision)):
+            found, note = None, f"{note}; held back: {why}"
         if note and decision.trace is not None:
             decision.trace.notes.append(note)
     if found is not None and (not on_subject(found.unit, found.sentence or decision.question)

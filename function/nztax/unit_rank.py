@@ -47,16 +47,24 @@ class RankModel:
     def load(cls, index_dir: Path | None, embedder_id: str | None) -> "RankModel | None":
         """The fitted model beside the index, or None when missing, unreadable, of other features, or
         fitted on another embedder's vectors (its cosines would mean something else)."""
-        if index_dir is None or embedder_id is None:
+        fitted = read_weights(index_dir, RANK_FILE, FEATURES, embedder_id)
+        return cls(*fitted) if fitted is not None else None
+
+
+def read_weights(index_dir: Path | None, name: str, features: tuple[str, ...], embedder_id: str | None):
+    """(mean, scale, weights, bias, embedder) of a standardised logistic model stored as `name` beside
+    the index, or None when missing, unreadable, of other features, or fitted on another embedder's
+    vectors (its cosines would mean something else). The story gate's weights are read the same way."""
+    if index_dir is None or embedder_id is None:
+        return None
+    try:
+        data = json.loads((Path(index_dir) / name).read_text(encoding="utf-8"))
+        if tuple(data["features"]) != features or data["embedder"] != embedder_id:
             return None
-        try:
-            data = json.loads((Path(index_dir) / RANK_FILE).read_text(encoding="utf-8"))
-            if tuple(data["features"]) != FEATURES or data["embedder"] != embedder_id:
-                return None
-            return cls(tuple(data["mean"]), tuple(data["scale"]), tuple(data["weights"]), float(data["bias"]),
-                       data["embedder"])
-        except (OSError, KeyError, TypeError, ValueError):
-            return None
+        return (tuple(data["mean"]), tuple(data["scale"]), tuple(data["weights"]), float(data["bias"]),
+                data["embedder"])
+    except (OSError, KeyError, TypeError, ValueError):
+        return None
 
 
 def candidates(scores: dict[int, float], allowed=None, matcher=None) -> list[tuple[int, float]]:
