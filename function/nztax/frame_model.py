@@ -33,6 +33,12 @@ from nztax.literal_screen import screen_patterns
 log = logging.getLogger("nztax.frame_model")
 
 EXAMPLES_FILE = Path(__file__).parent / "data" / "frame_examples.yaml"
+# The same examples told again in the registers real posts are written in (a quick forum reply, a letter
+# to a money column, a question after a sentence or two of situation), each under the example it rewords
+# and with its label: `of` names the example, so a fold keeps an example and its variants together.
+REGISTERS_FILE = Path(__file__).parent / "data" / "frame_examples_registers.yaml"
+# How much a register variant weighs beside an example, per reading (0: the reading does not train on them).
+REGISTER_WEIGHT = {"asks": 0.0, "scope": 0.0, "kind": 0.0, "owner": 0.0}
 MODEL_FILE = "frame_model.npz"
 HASH_DIMS = 256            # hashed word features per reading
 WINDOW_WORDS = 6           # words either side of an amount that describe it
@@ -115,7 +121,8 @@ class Softmax:
     bias: np.ndarray
 
     @classmethod
-    def fit(cls, x: np.ndarray, labels: list[str], steps: int = STEPS) -> "Softmax":
+    def fit(cls, x: np.ndarray, labels: list[str], steps: int = STEPS, weights: list[float] | None = None) -> "Softmax":
+        """`weights`: each example's own weight (a register variant may weigh less than an example)."""
         classes = tuple(sorted(set(labels)))
         y = np.zeros((len(labels), len(classes)), dtype=np.float32)
         for i, label in enumerate(labels):
@@ -123,10 +130,11 @@ class Softmax:
         x = x.astype(np.float32)
         w = np.zeros((x.shape[1], len(classes)), dtype=np.float32)
         b = np.zeros(len(classes), dtype=np.float32)
-        # Classes weighted by the inverse square root of their size: a small class is not drowned out,
-        # nor read everywhere.
-        per_class = 1.0 / np.sqrt(y.sum(axis=0, keepdims=True))
-        weight = (y * per_class).sum(axis=1, keepdims=True)
+        own = np.ones((len(labels), 1), dtype=np.float32) if weights is None else np.asarray(weights, np.float32)[:, None]
+        # Classes weighted by the inverse square root of their (weighted) size: a small class is not
+        # drowned out, nor read everywhere.
+        per_class = 1.0 / np.sqrt((y * own).sum(axis=0, keepdims=True))
+        weight = (y * per_class).sum(axis=1, keepdims=True) * own
         weight = (weight * len(labels) / weight.sum()).astype(np.float32)
         for _ in range(steps):
             p = _softmax(x @ w + b)
@@ -155,8 +163,56 @@ def examples_text() -> str:
     return EXAMPLES_FILE.read_text(encoding="utf-8")
 
 
+@lru_cache(maxsize=1)
+def registers_text() -> str:
+    return REGISTERS_FILE.read_text(encoding="utf-8") if REGISTERS_FILE.exists() else ""
+
+
 def examples_digest() -> str:
-    return hashlib.sha256(examples_text().encode("utf-8")).hexdigest()[:16]
+    """What a trained model was made from: both example files and how much the variants weigh."""
+    made_of = [examples_text(), registers_text(), json.dumps(REGISTER_WEIGHT, sort_keys=True)]
+    return hashlib.sha256("\0".join(made_of).encode("utf-8")).hexdigest()[:16]
+
+
+@dataclass(frozen=True)
+class Example:
+    """One training text: its label, the example it is (or rewords: `group`), and whether it is a variant."""
+
+    text: str
+    label: str
+    group: int
+    variant: bool = False
+
+
+def sentence_examples(name: str) -> list[Example]:
+    """The examples of a sentence reading ("asks", "scope"), then their register variants under each
+    one's example (an `of` naming no example of that label is an error: the variant's label is its example's)."""
+    data, registers = load_yaml(examples_text()), load_yaml(registers_text()) if registers_text() else {}
+    out = [Example(text, label, i) for i, (label, text) in
+           enumerate((label, text) for label, texts in data[name].items() for text in texts)]
+    group = {(e.label, e.text): e.group for e in out}
+    for label, entries in (registers.get(name) or {}).items():
+        for entry in entries:
+            out += [Example(text, label, group[(label, entry["of"])], True) for text in entry["variants"]]
+    return out
+
+
+def amount_examples() -> list[tuple[str, int, int, str, str, int, bool]]:
+    """Every labelled amount of the examples, then of their variants: (text, start, end, kind, owner,
+    group: the example line, variant). A variant line must mark the same kinds and owners as its example."""
+    data, registers = load_yaml(examples_text()), load_yaml(registers_text()) if registers_text() else {}
+    lines = [(line, i, False) for i, line in enumerate(data["amounts"])]
+    group = {line: i for line, i, _ in lines}
+    lines += [(text, group[entry["of"]], True) for entry in registers.get("amounts") or [] for text in entry["variants"]]
+    out = []
+    for line, g, variant in lines:
+        plain, found = labelled_amounts(line)
+        out += [(plain, start, end, kind, owner, g, variant) for start, end, kind, owner in found]
+    return out
+
+
+def weight_of(example_is_variant: bool, reading: str) -> float:
+    return REGISTER_WEIGHT[reading] if example_is_variant else 1.0
 
 
 def labelled_amounts(line: str) -> tuple[str, list[tuple[int, int, str, str]]]:
@@ -252,23 +308,16 @@ class FrameModel:
         key = (getattr(embedder, "id", None), examples_digest())
         if key in _TRAINED:
             return cls(embedder, _TRAINED[key], key[1])
-        data = load_yaml(examples_text())
         model = cls(embedder, {}, examples_digest())
         for name in ("asks", "scope"):
-            rows = [(text, label) for label, texts in data[name].items() for text in texts]
-            model.readings[name] = Softmax.fit(model.sentence_features([t for t, _ in rows], name), [label for _, label in rows],
-                                               READING_STEPS.get(name, STEPS))
-        texts, spans, kinds, owners = [], [], [], []
-        for line in data["amounts"]:
-            plain, found = labelled_amounts(line)
-            for start, end, kind, owner in found:
-                texts.append(plain)
-                spans.append((start, end))
-                kinds.append(kind)
-                owners.append(owner)
-        x = model._window_features([amount_window(t, a, b) for t, (a, b) in zip(texts, spans)])
-        model.readings["kind"] = Softmax.fit(x, kinds)
-        model.readings["owner"] = Softmax.fit(x, owners)
+            rows = [e for e in sentence_examples(name) if weight_of(e.variant, name) > 0]
+            model.readings[name] = Softmax.fit(model.sentence_features([e.text for e in rows], name), [e.label for e in rows],
+                                               READING_STEPS.get(name, STEPS), [weight_of(e.variant, name) for e in rows])
+        amounts = amount_examples()
+        for name, column in (("kind", 3), ("owner", 4)):
+            rows = [a for a in amounts if weight_of(a[6], name) > 0]
+            x = model._window_features([amount_window(a[0], a[1], a[2]) for a in rows])
+            model.readings[name] = Softmax.fit(x, [a[column] for a in rows], STEPS, [weight_of(a[6], name) for a in rows])
         _TRAINED[key] = model.readings
         return model
 
