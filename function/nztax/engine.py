@@ -226,7 +226,8 @@ class Engine:
         frame = read_frame(decision.asked, slots, self.frame_model, self.settings.frame_bar, self.speller.knows, self.rules.tax_rates())
         # (A short asking sentence that leans on the story is read with the post's opening: leaning.py.)
         reads_alone = None if isinstance(self.retriever, MissingIndex) else self._reads_alone
-        return leaning.with_readings(frame, decision.asked, reads_alone)
+        # (So is what the asking sentences are about, when every one of them names almost nothing.)
+        return leaning.with_readings(frame, decision.asked, reads_alone, self.frame_model.scope_reading)
 
     def _reads_alone(self, sentence: str) -> bool:
         """Whether a post's sentence, on its own, is near an answer unit (`asked_unit_agree_score`)."""

@@ -61,7 +61,32 @@ def read_as(post: str, sentence: str, reads_alone=None) -> str:
     return f"{opening} {sentence}" if opening and leans_back(sentence, reads_alone) else sentence
 
 
-def with_readings(frame, post: str, reads_alone=None):
-    """The frame with `asking_read` (each asking sentence as read, `read_as`) when one leans on the story."""
+def with_readings(frame, post: str, reads_alone=None, scope_reading=None):
+    """The frame with `asking_read` (each asking sentence as read, `read_as`) when one leans on the story,
+    and its asked scope read with the opening when every asking sentence names almost nothing (`asked_scope`)."""
     read = tuple(read_as(post, s, reads_alone) for s in frame.asking)
-    return replace(frame, asking_read=read) if read != tuple(frame.asking) else frame
+    frame = replace(frame, asking_read=read) if read != tuple(frame.asking) else frame
+    return asked_scope(frame, post, reads_alone, scope_reading)
+
+
+def names_almost_nothing(sentence: str, reads_alone=None) -> bool:
+    """Whether an asking sentence says nothing of what it asks about: it leans on the story (`leans_back`),
+    or it carries at most `POINTING_WORDS` content words and no unit is near it on its own ("Would you
+    kindly advise?", "UK or France?"). Only what the question is about is read with it; a unit is chosen
+    on a sentence that leans back only (a short request may still name its subject to a unit)."""
+    return leans_back(sentence, reads_alone) or (
+        reads_alone is not None and len(words(sentence)) <= POINTING_WORDS and not reads_alone(sentence))
+
+
+def asked_scope(frame, post: str, reads_alone=None, scope_reading=None):
+    """The frame with its asked scope (`asked_scope_in`, `asked_scope_other`) read on the post's opening
+    joined to its asking sentences, when every one of them names almost nothing (`names_almost_nothing`).
+    Read alone, such sentences are no subject in particular, often advice of another kind; what is asked
+    still decides the post's scope, but with what it refers to. One asking sentence that names its own
+    subject keeps the reading of the sentences as written."""
+    opening = opening_of(post, frame.asking[0]) if frame.asking else None
+    if (scope_reading is None or frame.asked_scope_in is None or not opening
+            or not all(names_almost_nothing(s, reads_alone) for s in frame.asking)):
+        return frame
+    _, _, scope_in, other = scope_reading(" ".join((opening, *frame.asking)))
+    return replace(frame, asked_scope_in=scope_in, asked_scope_other=other)
