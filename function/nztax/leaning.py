@@ -83,10 +83,13 @@ def asked_scope(frame, post: str, reads_alone=None, scope_reading=None):
     joined to its asking sentences, when every one of them names almost nothing (`names_almost_nothing`).
     Read alone, such sentences are no subject in particular, often advice of another kind; what is asked
     still decides the post's scope, but with what it refers to. One asking sentence that names its own
-    subject keeps the reading of the sentences as written."""
+    subject keeps the reading of the sentences as written, and so does a joined reading less sure of
+    New Zealand tax than the sentences alone."""
     opening = opening_of(post, frame.asking[0]) if frame.asking else None
     if (scope_reading is None or frame.asked_scope_in is None or not opening
             or not all(names_almost_nothing(s, reads_alone) for s in frame.asking)):
         return frame
     _, _, scope_in, other = scope_reading(" ".join((opening, *frame.asking)))
-    return replace(frame, asked_scope_in=scope_in, asked_scope_other=other)
+    # Only to keep a request from turning a tax story away: an opening read as another subject (a
+    # belief about a scheme stated first) does not make the request that subject's.
+    return replace(frame, asked_scope_in=scope_in, asked_scope_other=other) if scope_in > frame.asked_scope_in else frame
