@@ -40,10 +40,10 @@ _NUMBER = (r"(?P<num>\d{1,3},\d{1,2}(?=\s?k\b)"            # 1,5k (a decimal com
            r"|\d+(?:\.\d+)?)")
 # A figure's scale written after it ("85k", "1.2 million") and its currency said after it ("500 dollars").
 _SCALE = r"(?:k|m|mil|million|thousand|grand)\b"
-_CURRENCY_AFTER = r"(?:dollars|nzd|bucks)\b"
+CURRENCY_AFTER = r"(?:dollars|nzd|bucks)\b"
 AMOUNT = re.compile(
     r"(?P<neg>-\s?)?(?P<cur>nz\$|\$|nzd\s?)?\s?(?P<neg2>-)?" + r"(?<![\w.,])" + _NUMBER +
-    r"(?:\s?(?P<suf>" + _SCALE + r"))?(?P<dollars>\s?" + _CURRENCY_AFTER + r")?",
+    r"(?:\s?(?P<suf>" + _SCALE + r"))?(?P<dollars>\s?" + CURRENCY_AFTER + r")?",
     re.I,
 )
 # Money in another currency: "120k AUD", "A$95,000", "£40,000", "60000 pounds".
@@ -177,7 +177,7 @@ RANGE_TO_BEFORE = re.compile(r"\bfrom\s*(?:nz\$|\$)?\s?\d[\d,.]*\s?k?\s+to\s*(?:
 
 # Two figures given for one amount: a range or alternatives ("$800-$900", "$50-60k", "$800 to $900",
 # "$800 or $900", "between $800 and $900"); the joining words are data (data/amount_words.yaml).
-_SECOND_FIGURE = r"(?:nz)?\$?\s?(?P<num>\d[\d,.]*)(?:\s?(?P<suf>" + _SCALE + r"))?(?:\s?" + _CURRENCY_AFTER + r")?"
+_SECOND_FIGURE = r"(?:nz)?\$?\s?(?P<num>\d[\d,.]*)(?:\s?(?P<suf>" + _SCALE + r"))?(?:\s?" + CURRENCY_AFTER + r")?"
 ALTERNATIVE_JOIN = re.compile(r"\s*(?:" + alternatives("alternative_figure_joiners") + r")\s*(?:nz)?\$?\s*", re.I)
 SECOND_FIGURE_AFTER = re.compile(r"\s*(?:" + alternatives("alternative_figure_joiners") + r")\s*" + _SECOND_FIGURE, re.I)
 # A range opened before its first figure is closed by its own word ("between $800 and $900").
@@ -187,7 +187,7 @@ RANGE_CLOSER = r"\s*(?:" + alternatives("figure_range_closers") + r")\s*"
 RANGE_CLOSED = re.compile(RANGE_CLOSER + r"(?:nz)?\$?\s*", re.I)
 RANGE_CLOSED_AFTER = re.compile(RANGE_CLOSER + _SECOND_FIGURE, re.I)
 # A figure right before a dash: the dash joins a range's two figures, it is no minus sign ("$800-$900").
-FIGURE_BEFORE_DASH = re.compile(r"(?P<num>\d[\d,.]*)(?:\s?(?P<suf>" + _SCALE + r"))?(?:\s?" + _CURRENCY_AFTER + r")?\s?$", re.I)
+FIGURE_BEFORE_DASH = re.compile(r"(?P<num>\d[\d,.]*)(?:\s?(?P<suf>" + _SCALE + r"))?(?:\s?" + CURRENCY_AFTER + r")?\s?$", re.I)
 # Two figures for one amount are of one size: the larger at most this many times the smaller.
 ALTERNATIVES_RATIO = 2
 

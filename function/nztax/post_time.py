@@ -19,7 +19,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from nztax.amount_grammar import FOREIGN_AFTER, FOREIGN_BEFORE, FREQ_AFTER
+from nztax.amount_grammar import CURRENCY_AFTER, FOREIGN_AFTER, FOREIGN_BEFORE, FREQ_AFTER
 from nztax.calendar_dates import read_dates, relative, words
 
 MONTHS = {name.lower(): i for i, name in enumerate(calendar.month_name) if name}
@@ -29,7 +29,7 @@ _MONTH = "|".join(sorted(MONTHS, key=len, reverse=True))
 YEAR = re.compile(r"(?<![\d$,.])(?:19[89]\d|20\d\d)(?!\d|[,.]\d)")
 # What makes a year-shaped number money instead ("2000 AUD a month", "2015 dollars", "1995 per week"):
 # a currency or a pay period after it, another currency's mark before it; and a number in a web address.
-MONEY_AFTER = re.compile(r"^\s?(?:dollars|nzd|bucks|k)\b|^\s?(?:a|per) (?:year|annum)\b", re.I)
+MONEY_AFTER = re.compile(r"^\s?(?:" + CURRENCY_AFTER + r"|k\b)|^\s?(?:a|per) (?:year|annum)\b", re.I)
 PAY_PERIODS = ("hourly", "weekly", "fortnightly", "four_weekly", "monthly")
 WEB_ADDRESS = re.compile(r"(?:https?://|www\.)\S+", re.I)
 # A date: "1 July 2019", "July 1, 2019", "July 2019".
