@@ -64,6 +64,8 @@ def read_as(post: str, sentence: str, reads_alone=None) -> str:
 def with_readings(frame, post: str, reads_alone=None, scope_reading=None):
     """The frame with `asking_read` (each asking sentence as read, `read_as`) when one leans on the story,
     and its asked scope read with the opening when every asking sentence names almost nothing (`asked_scope`)."""
+    # (Both readings may ask the units of one sentence up to three times: each is an embedding and a match.)
+    reads_alone = lru_cache(maxsize=None)(reads_alone) if reads_alone is not None else None
     read = tuple(read_as(post, s, reads_alone) for s in frame.asking)
     frame = replace(frame, asking_read=read) if read != tuple(frame.asking) else frame
     return asked_scope(frame, post, reads_alone, scope_reading)
