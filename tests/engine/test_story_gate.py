@@ -12,7 +12,6 @@ import numpy as np
 import pytest
 
 from nztax import story_gate
-from nztax.settings import get_settings
 from nztax.story_gate import FEATURES, GATE_FILE, GateModel
 from nztax_build import story_gate_fit as fit_module
 
@@ -92,7 +91,7 @@ STORY = ("I moved into a flat last year and my partner and I now rent the spare 
 
 
 @pytest.mark.parametrize("mode", ["off", "extra", "replace"])
-def test_the_gate_is_asked_only_when_its_setting_turns_it_on(monkeypatch, mode):
+def test_the_gate_is_asked_only_when_its_setting_turns_it_on(monkeypatch, mode, engine_settings):
     from nztax.engine import Engine
 
     asked = []
@@ -102,7 +101,7 @@ def test_the_gate_is_asked_only_when_its_setting_turns_it_on(monkeypatch, mode):
         return None, ""
 
     monkeypatch.setattr(story_gate, "gate", gate)
-    engine = Engine.create(dataclasses.replace(get_settings(), story_gate=mode, story_gate_bar=0.7))
+    engine = Engine.create(dataclasses.replace(engine_settings, story_gate=mode, story_gate_bar=0.7))
     engine.answer(STORY)
     assert (asked != []) == (mode != "off")
     assert all(bar == 0.7 for bar in asked)
