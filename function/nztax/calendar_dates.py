@@ -51,12 +51,22 @@ def _data() -> dict:
     return load_yaml(DATA_FILE.read_text(encoding="utf-8"))
 
 
+def months() -> dict[str, int]:
+    """A month's names and abbreviations (lower case) to its number: the one month table, read from the data."""
+    return {str(name).lower(): int(number) for name, number in _data()["months"].items()}
+
+
+def month_alternatives() -> str:
+    """The months as one regex alternation, longest name first."""
+    return _alt(months())
+
+
 def _date_format(tag: str) -> str:
     """One date's format, its groups suffixed by `tag` (a stretch holds two)."""
     d = _data()
     day = r"\d{1,2}(?:st|nd|rd|th)?"
     return (rf"(?:(?P<near{tag}>{_alt(d['nearest'])})\s+)?(?:(?P<d{tag}>{day})\s+(?:of\s+)?)?"
-            rf"(?P<m{tag}>{_alt(d['months'])})\b\.?(?:\s+(?P<e{tag}>{day})\b,?)?"
+            rf"(?P<m{tag}>{month_alternatives()})\b\.?(?:\s+(?P<e{tag}>{day})\b,?)?"
             rf"(?:\s*,?\s+(?:of\s+|in\s+)?(?:(?P<y{tag}>(?:19|20)\d\d)\b(?![-–/]\d)|(?P<yw{tag}>{_alt(d['year_words'])})\b))?")
 
 

@@ -13,18 +13,16 @@ after today is a plan, not the post's time, and is left out.
 
 from __future__ import annotations
 
-import calendar
 import datetime as dt
 import re
 from dataclasses import dataclass
 from functools import lru_cache
 
 from nztax.amount_grammar import CURRENCY_AFTER, FOREIGN_AFTER, FOREIGN_BEFORE, FREQ_AFTER
-from nztax.calendar_dates import read_dates, relative, words
+from nztax.calendar_dates import month_alternatives, months, read_dates, relative, words
 
-MONTHS = {name.lower(): i for i, name in enumerate(calendar.month_name) if name}
-MONTHS.update({name.lower(): i for i, name in enumerate(calendar.month_abbr) if name})
-_MONTH = "|".join(sorted(MONTHS, key=len, reverse=True))
+MONTHS = months()
+_MONTH = month_alternatives()
 # A year as a calendar year: not part of an amount ("$2013", "2,013") or a longer number.
 YEAR = re.compile(r"(?<![\d$,.])(?:19[89]\d|20\d\d)(?!\d|[,.]\d)")
 # What makes a year-shaped number money instead ("2000 AUD a month", "2015 dollars", "1995 per week"):

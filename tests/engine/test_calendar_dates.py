@@ -13,7 +13,7 @@ import datetime as dt
 import pytest
 
 from nztax import rule_history
-from nztax.calendar_dates import read_dates
+from nztax.calendar_dates import months, read_dates
 from nztax.post_time import read_post_time
 from nztax.question_conditions import resolve_tax_year
 from nztax.rules import default_rules
@@ -119,6 +119,12 @@ def test_the_post_time_of_a_dated_stretch():
     assert (t.start, t.end, t.words, t.dated) == (D(2025, 8, 1), TODAY, "since August 2025", True)
     t = read_post_time("I joined back in 2013.", TODAY)
     assert (t.start, t.dated) == (D(2013, 1, 1), False)
+
+
+@pytest.mark.parametrize("name,number", sorted(months().items()))
+def test_a_date_things_were_before_reads_every_month_of_the_one_month_table(name, number):
+    t = read_post_time(f"That was the rule before 1 {name.title()} 2019.", TODAY, ["before"])
+    assert t.end == D(2019, number, 1) - dt.timedelta(days=1)
 
 
 def test_an_answer_naming_only_the_new_rules_day_still_gets_the_rule_before_it():
