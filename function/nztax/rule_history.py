@@ -158,8 +158,9 @@ def day(d: dt.date) -> str:
     return f"{d.day} {d:%B} {d.year}"
 
 
-def _dated(rule: Rule, time: PostTime) -> tuple[str, list[Change]] | None:
-    """The rule at the post's time and each change since: for a time before (or during) the changes."""
+def _dated(rule: Rule, time: PostTime) -> tuple[str, list[Change], tuple[str, ...]] | None:
+    """The rule at the post's time and each change since, and the days the note tells beyond the
+    changes' own: for a time before (or during) the changes."""
     if time.end < rule.began:
         return None  # no such rule then
     if time.start < rule.began:  # (a post's earliest year may be a birth year)
@@ -172,15 +173,16 @@ def _dated(rule: Rule, time: PostTime) -> tuple[str, list[Change]] | None:
     if later[0].on > time.end:
         when = time.words[0].upper() + time.words[1:] if time.words.startswith(("before", "until", "since")) else f"In {time.words}"
         lead = f"{when}, {later[0].before}"
-        return f"{lead}; {'; '.join(steps)}.", later
+        return f"{lead}; {'; '.join(steps)}.", later, ()
     said = "; ".join(steps) + "."
     if not time.dated:
-        return said[0].upper() + said[1:], later
+        return said[0].upper() + said[1:], later, ()
     # (A post's dated time runs across a change: the rule until it is the post's too, with its dates.)
-    return f"Until {day(later[0].on - dt.timedelta(days=1))}, {later[0].before}; {'; '.join(steps)}.", later
+    until = day(later[0].on - dt.timedelta(days=1))
+    return f"Until {until}, {later[0].before}; {'; '.join(steps)}.", later, (until,)
 
 
-def _undated(rule: Rule, today: dt.date, recent_years: int) -> tuple[str, list[Change]] | None:
+def _undated(rule: Rule, today: dt.date, recent_years: int) -> tuple[str, list[Change], tuple[str, ...]] | None:
     """Today's rule with its start date, when its change is recent or the scheme named has ended
     (then what it was too, as for a rule whose old form still holds for some)."""
     last = rule.changes[-1]
@@ -189,7 +191,7 @@ def _undated(rule: Rule, today: dt.date, recent_years: int) -> tuple[str, list[C
     note = f"Since {day(last.on)}, {last.since}."
     if rule.earlier_still_applies or rule.ended:
         note += f" Before then, {last.before}."
-    return note, [last]
+    return note, [last], ()
 
 
 def _figures(text: str) -> set[str]:
@@ -200,11 +202,11 @@ def notes_for(text: str, today: dt.date, answer: str = "") -> list[tuple[str, li
     """(note, the changes it states, whether it opens the answer) for each rule the
     text is about whose change its time needs told; `answer` is the answer's first paragraph (a
     post of unknown time is told a rule's start date only when its answer states the rule)."""
-    return [(note, changes, opens) for _, note, changes, opens in _notes(text, today, answer)]
+    return [(note, changes, opens) for _, note, changes, opens, _ in _notes(text, today, answer)]
 
 
-def _notes(text: str, today: dt.date, answer: str) -> list[tuple[Rule, str, list[Change], bool]]:
-    """notes_for's notes, each with its rule."""
+def _notes(text: str, today: dt.date, answer: str) -> list[tuple[Rule, str, list[Change], bool, tuple[str, ...]]]:
+    """notes_for's notes, each with its rule and the days it tells beyond its changes' own."""
     h = history()
     words = _words(text)  # (read once: every rule asks of the same text)
     time = read_post_time(text, today, h.before_words) or era_time(h.rules, text, words)
@@ -218,10 +220,10 @@ def _notes(text: str, today: dt.date, answer: str) -> list[tuple[Rule, str, list
             first = rule.changes[0].on
             found = _dated(rule, PostTime(dt.date.min, first - dt.timedelta(days=1), f"until {day(first)}"))
             if found is not None:
-                out.append((rule, found[0], found[1], True))
+                out.append((rule, *found[:2], True, found[2]))
                 continue
         if found is not None:
-            out.append((rule, found[0], found[1], found[1][0].on > time.end))
+            out.append((rule, *found[:2], found[1][0].on > time.end, found[2]))
         elif rule.ended or (time is None and (stated_in(rule, answer) or gives_todays_figure(rule, answer))):
             found = _undated(rule, today, h.recent_years)
             if found is None:
@@ -229,8 +231,8 @@ def _notes(text: str, today: dt.date, answer: str) -> list[tuple[Rule, str, list
             since = _figures(found[1][-1].since)
             if since & _figures(answer):
                 # The answer gives today's figures already: only when they started is new.
-                found = (f"These are the figures since {day(found[1][-1].on)}.", found[1])
-            out.append((rule, found[0], found[1], rule.earlier_still_applies or rule.ended))
+                found = (f"These are the figures since {day(found[1][-1].on)}.", found[1], ())
+            out.append((rule, *found[:2], rule.earlier_still_applies or rule.ended, found[2]))
     return out[: h.max_notes]
 
 
@@ -258,14 +260,10 @@ def _dated_time(question: str, today: dt.date) -> bool:
     return time is not None and time.dated
 
 
-def _days_told(note: str, changes: list[Change]) -> list[str]:
-    """The days a note tells: each change's, and the last day of the rule before them when the note
-    gives it ("Until 31 March 2026, ..."): an answer naming them all says the note already."""
-    until = UNTIL_DAY.match(note)
-    return [day(c.on) for c in changes] + ([until.group(1)] if until else [])
-
-
-UNTIL_DAY = re.compile(r"Until (\d{1,2} [A-Z][a-z]+ \d{4}),")
+def _days_told(changes: list[Change], beyond: tuple[str, ...]) -> list[str]:
+    """The days a note tells: each change's, and those it gives beyond them (the last day of the rule
+    before them, "Until 31 March 2026, ..."): an answer naming them all says the note already."""
+    return [day(c.on) for c in changes] + list(beyond)
 
 
 def attach(result: AskResult, question: str, today: dt.date, rule_years=()) -> AskResult:
@@ -279,8 +277,8 @@ def attach(result: AskResult, question: str, today: dt.date, rule_years=()) -> A
         return result
     paragraphs = re.split(r"\n\s*\n", result.answer.strip())
     lead = next((i for i, p in enumerate(paragraphs) if p.strip() and not p.lstrip().startswith("#")), 0)
-    found = [(r, n, cs, opens) for r, n, cs, opens in _notes(question, today, paragraphs[lead])
-             if not all(d in result.answer for d in _days_told(n, cs))]
+    found = [(r, n, cs, opens) for r, n, cs, opens, beyond in _notes(question, today, paragraphs[lead])
+             if not all(d in result.answer for d in _days_told(cs, beyond))]
     if not found:
         return result
     notes = [(n, cs, opens) for _, n, cs, opens in found]
