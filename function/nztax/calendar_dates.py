@@ -36,6 +36,8 @@ class CalendarDate:
     text: str
     to_today: bool = False      # a stretch from the date to the asking date ("since August last year")
     span: tuple[int, int] = (0, 0)
+    year_in_digits: bool = False  # a year written as a number, not in words ("August last year")
+    day_written: bool = False     # the first day written ("from 1 April"), not a whole month
 
     def tax_years(self) -> tuple[str, str]:
         """The tax years of its first and last day (the same one for most dates)."""
@@ -116,6 +118,11 @@ def _certain_without_since(m: re.Match, tag: str) -> bool:
     return bool(m.group(f"y{tag}") or m.group(f"yw{tag}") or m.group(f"near{tag}"))
 
 
+def _written(m: re.Match, tags: str) -> dict:
+    """What the match wrote in digits: a year (of any of its dates), the first date's day."""
+    return {"year_in_digits": any(m.group(f"y{t}") for t in tags), "day_written": bool(m.group("d1") or m.group("e1"))}
+
+
 def read_dates(text: str, today: dt.date) -> list[CalendarDate]:
     """The calendar dates and stretches the text writes whose year is certain, in text order."""
     stretch, since, started, point = _patterns()
@@ -137,7 +144,7 @@ def read_dates(text: str, today: dt.date) -> list[CalendarDate]:
         first = _resolve(m, "1", today, False, hint)
         if first is None or second is None or second[1] < first[0]:
             continue
-        found.append(CalendarDate(first[0], second[1], m.group(0), span=m.span()))
+        found.append(CalendarDate(first[0], second[1], m.group(0), span=m.span(), **_written(m, "12")))
         taken.append(m.span())
     bare = {" ".join(w.lower().split()) for w in _data()["bare_since_words"]}
     for pattern in (since, started):
@@ -146,21 +153,22 @@ def read_dates(text: str, today: dt.date) -> list[CalendarDate]:
             if days is None or not free(m):
                 continue
             runs = days[0] <= today
-            found.append(CalendarDate(days[0], today if runs else days[1], m.group(0), to_today=runs, span=m.span()))
+            found.append(CalendarDate(days[0], today if runs else days[1], m.group(0), to_today=runs, span=m.span(),
+                                      **_written(m, "1")))
             taken.append(m.span())
     for m in point.finditer(text):
         if not _certain_without_since(m, "1") or not free(m):
             continue
         days = _resolve(m, "1", today, False)
         if days is not None:
-            found.append(CalendarDate(days[0], days[1], m.group(0), span=m.span()))
+            found.append(CalendarDate(days[0], days[1], m.group(0), span=m.span(), **_written(m, "1")))
             taken.append(m.span())
     return sorted(found, key=lambda c: c.span)
 
 
 def relative(date: CalendarDate) -> bool:
     """Whether the date's year is named by words, not digits ("August last year", "last May")."""
-    return not re.search(r"(?:19|20)\d\d", date.text)
+    return not date.year_in_digits
 
 
 def tax_year_of(dates: list[CalendarDate], current: str) -> tuple[str, str] | None:
@@ -183,7 +191,7 @@ def words(date: CalendarDate) -> str:
         return f"{d:%B} {d.year}" if whole_month else f"{d.day} {d:%B} {d.year}"
     whole = date.start.day == 1 and (date.to_today or date.end.day == calendar.monthrange(date.end.year, date.end.month)[1])
     if date.to_today:
-        return "since " + one(date.start, whole and not re.search(r"\b1(?:st)?\s", date.text))
+        return "since " + one(date.start, whole and not date.day_written)
     if date.start.replace(day=1) == date.end.replace(day=1):
         return one(date.start, whole)
     return f"{one(date.start, whole)} to {one(date.end, whole)}"
