@@ -29,6 +29,7 @@ from nztax.example_figures import example_figure_starts
 from nztax.payment_frame import kinds_named
 from nztax.sentences import asking_sentences, asks_in_words, sentences  # noqa: F401  (sentences: the frame's own readers)
 from nztax.slots import Slots
+from nztax.text_cleaning import SMALL_NUMBER, small_number_in_words
 from nztax.tax_place import CAPITALS_NAME, NEW_ZEALAND_CONDITION, asks_another_places_tax, asks_in_new_zealand, states_a_new_zealand_condition
 from nztax.literal_screen import screen_patterns
 
@@ -47,9 +48,12 @@ WORKED_ROLES = ("expense", "deduction", "donation")
 LONG_POST_CHARS = 400
 # A post of this many sentences (or over LONG_POST_CHARS) tells a story: its figures need a sure reading.
 STORY_SENTENCES = 3
-PERCENT = re.compile(r"(?<![\w.])(\d{1,2}(?:\.\d+)?)\s?%")
-# A rate written with its sign or in words; a clause ends at a stop, a comma or a joining word.
-RATE_WRITTEN = re.compile(r"(?<![\w.])\d{1,2}(?:\.\d+)?\s?(?:%|percent\b|per cent\b)", re.I)
+# A percentage by its form: a figure before the sign or the word ("40%", "40 per cent", "40 percent"), or a
+# number in words before the word ("forty per cent", "thirty-three percent"). Each is a rate the frame
+# reads the owner of, however it is written: a rate told in words is still whose tax the post is about.
+PERCENT = re.compile(r"(?<![\w.])(\d{1,2}(?:\.\d+)?)\s?(?:%|percent\b|per cent\b)", re.I)
+PERCENT_IN_WORDS = re.compile(rf"\b({SMALL_NUMBER})\s(?:percent|per cent)\b", re.I)
+# A clause ends at a stop, a comma or a joining word.
 CLAUSE_EDGE = re.compile(r"[.,;:!?()]|\b(?:and|but|or|while|plus)\b", re.I)
 TAX_RATE_WORDS = cue("tax_rate_words")
 WITHHOLDING_WORDS = cue("withholding_words")
@@ -251,14 +255,14 @@ def read_frame(text: str, slots: Slots, model, bar: float = 0.7, knows: Callable
                    if asks_in_words(text) and " ".join(asking).strip() != text.strip() else None)
     scope, scope_sure, scope_in, scope_other = model.scope_reading(*scope_texts)
     spans = [(a.start, a.end or a.start + len(a.text)) for a in slots.amounts]
-    percents = [m for m in PERCENT.finditer(text) if not any(s <= m.start() < e for s, e in spans)]
+    percents = [m for m in percentages(text) if not any(s <= m.start() < e for s, e in spans)]
     all_spans = spans + [(m.start(), m.end()) for m in percents]
     read = model.amount_readings(text, all_spans)
     named = named_owners(text, [s for s, _ in spans])
     amounts = [FrameAmount(a.text, s, e, a.value, a.period, kind, ks, owner, os_, a.role, tuple(shares.items()), who)
                for a, (s, e), ((kind, ks), (owner, os_), shares), who in zip(slots.amounts, spans, read, named)]
     # A percentage is a rate by its form; whose rate it is is read.
-    amounts += [FrameAmount(m.group(0), m.start(), m.end(), Decimal(m.group(1)), None, "rate", 1.0, owner, os_)
+    amounts += [FrameAmount(m.group(0), m.start(), m.end(), percent_value(m), None, "rate", 1.0, owner, os_)
                 for m, (_, (owner, os_), _) in zip(percents, read[len(spans):])]
     # A figure inside an example (IRD's, an employer's, a calculator's, one set up for someone else)
     # is the example's, whatever its words say of it, unless the asking sentence holds the example.
@@ -283,6 +287,16 @@ def read_frame(text: str, slots: Slots, model, bar: float = 0.7, knows: Callable
                                                          and asks_in_new_zealand(text, [s], knows)))
 
 
+def percentages(text: str) -> list[re.Match]:
+    """Every percentage of the text, in figures or in words, in the order they stand."""
+    return sorted([*PERCENT.finditer(text), *PERCENT_IN_WORDS.finditer(text)], key=lambda m: m.start())
+
+
+def percent_value(m: re.Match) -> Decimal:
+    """The value of a `percentages` match: its figure, or its number in words."""
+    return Decimal(m.group(1)) if m.group(1)[0].isdigit() else small_number_in_words(m.group(1))
+
+
 def _clause(text: str, start: int, end: int, reach: int) -> tuple[str, str]:
     """The clause around text[start:end] (up to `reach` characters either side), before and after it."""
     return CLAUSE_EDGE.split(text[max(0, start - reach):start])[-1], CLAUSE_EDGE.split(text[end:end + reach])[0]
@@ -297,7 +311,7 @@ def tax_rate_given(text: str) -> bool:
     """Whether the question names a tax rate itself: a percentage with a tax word in its own clause
     (`tax_rate_words` in data/cue_words.yaml). A figure worked at a rate the poster gives does not
     depend on which band their income reaches, so their income need not be asked for."""
-    return any(_in_clause(text, m.start(), m.end(), TAX_RATE_WORDS, 40) for m in RATE_WRITTEN.finditer(text))
+    return any(_in_clause(text, m.start(), m.end(), TAX_RATE_WORDS, 40) for m in PERCENT.finditer(text))
 
 
 def withheld_under_unknown_name(text: str, knows: Callable[[str], bool]) -> bool:

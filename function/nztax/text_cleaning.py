@@ -64,6 +64,19 @@ WORD_NUMBER = re.compile(
     r"\b(?:(?:" + "|".join([*UNIT_WORDS, *_TENS, *_SCALES, "a", "and"]) + r")(?:[\s-]+|\b)){2,}", re.I)
 
 
+# A whole number under a hundred in words, as a rate is written ("forty", "thirty-three", "eight").
+SMALL_NUMBER = (r"(?:(?:" + "|".join(_TENS) + r")(?:[\s-](?:" + "|".join(list(UNIT_WORDS)[1:10]) + r"))?\b|(?:"
+                + "|".join(sorted(UNIT_WORDS, key=len, reverse=True)) + r")\b)")
+
+
+def small_number_in_words(text: str) -> Decimal | None:
+    """'thirty-three' -> 33, 'eight' -> 8: a number `SMALL_NUMBER` matches; None for anything else."""
+    words = [w for w in re.split(r"[\s-]+", text.lower().strip()) if w]
+    if not words or any(w not in UNIT_WORDS and w not in _TENS for w in words):
+        return None
+    return Decimal(sum(_TENS.get(w, UNIT_WORDS.get(w, 0)) for w in words))
+
+
 def words_to_number(text: str) -> Decimal | None:
     """'eighty-five thousand' -> 85000; None unless the words name a number with a scale word."""
     words = [w for w in re.split(r"[\s-]+", text.lower().strip()) if w and w != "and"]

@@ -159,10 +159,31 @@ NZ_RATES = frozenset(Decimal(r) for r in ("10.5", "17.5", "30", "33", "39", "45"
 
 def _own_rates(text, owner="me", sure=0.95):
     """The percentages of `text` as the frame holds them, each read as `owner`'s."""
-    from nztax.frame import PERCENT, FrameAmount
+    from nztax.frame import FrameAmount, percent_value, percentages
 
-    return [FrameAmount(m.group(0), m.start(), m.end(), Decimal(m.group(1)), None, "rate", 1.0, owner, sure)
-            for m in PERCENT.finditer(text)]
+    return [FrameAmount(m.group(0), m.start(), m.end(), percent_value(m), None, "rate", 1.0, owner, sure)
+            for m in percentages(text)]
+
+
+# One rate in each form a post writes it: the sign, the word, the words apart, and the number in words.
+RATE_FORMS = {"40": ("40%", "40 percent", "40 per cent", "forty per cent", "forty percent"),
+              "33": ("33%", "33 percent", "33 per cent", "thirty-three per cent", "thirty three percent"),
+              "25": ("25%", "25 per cent", "twenty-five per cent")}
+
+
+@pytest.mark.parametrize("value, written", [(v, w) for v, forms in RATE_FORMS.items() for w in forms])
+def test_family_a_percentage_is_read_with_its_value_however_it_is_written(value, written):
+    from nztax.frame import percent_value, percentages
+
+    found = percentages(f"Last year I paid {written} of it, or so I was told.")
+    assert [(m.group(0), percent_value(m)) for m in found] == [(written, Decimal(value))]
+
+
+@pytest.mark.parametrize("text", ["I had forty people over.", "Per cent is two words.", "It took eight years."])
+def test_a_number_in_words_is_a_percentage_only_before_the_word(text):
+    from nztax.frame import percentages
+
+    assert percentages(text) == []
 
 
 @pytest.mark.parametrize("text, conditions, owner, foreign", [
@@ -198,9 +219,25 @@ RATE_POST = ("I work full time and pay {rate} tax. Last year I also did some wee
              "What expenses can I claim on my tax return to reduce the bill?")
 
 
-@pytest.mark.parametrize("rate, declined", [("40%", True), ("33%", False)])
+@pytest.mark.parametrize("value, foreign", [("40", True), ("33", False), ("25", True)])
+def test_family_the_posters_own_rate_in_any_form_says_whose_system_it_is(value, foreign):
+    from nztax.frame import rate_of_another_system
+
+    for written in RATE_FORMS[value]:
+        text = f"I work full time and pay {written} tax. What can I claim?"
+        assert rate_of_another_system(text, _own_rates(text), (), NZ_RATES, 0.7) is foreign, written
+
+
+@pytest.mark.parametrize("rate, declined", [(w, v != "33") for v in ("40", "33") for w in RATE_FORMS[v]])
 def test_family_the_same_post_with_a_rate_new_zealand_has_or_not(engine, rate, declined):
     assert_declined_to_foreign_tax(engine, RATE_POST.format(rate=rate), declined)
+
+
+@pytest.mark.parametrize("written", ["4%", "4 per cent", "four per cent"])
+def test_a_kiwisaver_contribution_rate_in_any_form_keeps_the_post_in(engine, written):
+    question = (f"I contribute {written} of my pay to KiwiSaver and pay tax on a salary of $60,000. "
+                "How much tax do I pay on my salary?")
+    assert decided_for(engine, question).action != "decline"
 
 
 def _calculation_facts(scope_in: float, inputs_certain: bool):
