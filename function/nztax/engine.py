@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 
 from nztax import (answer_evidence, applies, asked_parts, calculator_links, composer, decline_units, engine_parts, guard,
-                   leaning, llm_answer, nothing_found, rule_history, say, story_gate, tax_side, unit_choice, units)
+                   leaning, llm_answer, nothing_found, opening_doubt, rule_history, say, story_gate, tax_side, unit_choice, units)
 from nztax.embedders import get_embedder
 from nztax.opening_rank import answering_with
 from nztax.frame_notes import frame_notes, rule_without_year_figures
@@ -525,10 +525,20 @@ class Engine:
                                    lead_yield=self.settings.lead_yield,
                                    question_hits=question_hits)
             else:
-                result = say.topic(decision, self.rules, hits, current)
+                result = opening_doubt.hedged(say.topic(decision, self.rules, hits, current), hits,
+                                              lambda: self._pages_near(decision, vector),
+                                              self.settings.opening_doubt_pages, decision.trace)
         cited = {(c.url, c.section or "") for c in result.citations}
         used = [h for h in hits + asked_alone if (h.url, h.section or "") in cited]
         return self._guarded(result, decision, passages=used)
+
+    def _pages_near(self, decision: Decision, vector) -> frozenset[str]:
+        """The pages the answer units nearest the question, and nearest its asking sentences, cite
+        (opening_doubt.py: a reading of the question by the bank of questions people ask)."""
+        asking = " ".join(say.asking_of(decision))
+        vectors = [vector if vector is not None else self.retriever.embed_query(decision.question)]
+        vectors += [self.retriever.embed_query(asking)] if asking else []
+        return opening_doubt.nearest_pages(self.unit_matcher, vectors, self.settings.opening_doubt_units)
 
     def search(self, query: str, tax_year: str | None, k: int | None = None, source_type: str | None = None,
                query_vector=None) -> list:

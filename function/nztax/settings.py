@@ -73,6 +73,7 @@ Tax figures never live here: they are in `nztax/rules/*.yaml`.
 | NZTAX_UNREAD_UNIT_SCORE | 1.2 | Ask box: least unit score for such a question (no unit standing alone is trusted lower) |
 | NZTAX_UNREAD_UNIT_MARGIN | 0.2 | Ask box: its lead over the next unit |
 | NZTAX_LEAD_YIELD / NZTAX_OPENING_WEIGHTS | 0.5 / 0,1,0,0 | a fact answer no unit matched: how much more a retrieved sentence must score against the question than the intent lead's best sentence to open the answer instead (lead_choice.py); every candidate opening's score beside its shared words: the weights of its embedding similarity to the asking text, its page's rank bonus, its saying the aspect asked, and its not standing alone (a penalty), opening_rank.py |
+| NZTAX_OPENING_DOUBT_PAGES / NZTAX_OPENING_DOUBT_UNITS | 2 / 5 | a topic answer's retrieved opening is said not to answer when its page is neither among retrieval's first this many pages nor cited by one of this many answer units nearest the question or its asking sentences (0 pages: off; opening_doubt.py) |
 | NZTAX_UNIT_OVER_DECLINE | 1.1 | Ask box: least unit score (and twice the margin) for a unit to answer a question the engine would decline as another subject |
 | NZTAX_ASKED_UNIT_OVER_DECLINE | 0.95 | Ask box: least score of a post's asking sentence (and twice `NZTAX_ASKED_UNIT_MARGIN`) for its unit to answer a post the engine would decline, when the scope reading is sure it is New Zealand personal tax |
 | NZTAX_DECLINE_UNIT_SCORE | 0.55 | Ask box: least cosine of a question or an asking sentence to a decline unit's wording (decline_units.py) for it to be declined to that unit's subject |
@@ -395,6 +396,8 @@ class Settings:
     unread_unit_margin: float = 0.2
     lead_yield: float = 0.5
     opening_weights: str = "0,1,0,0"  # (read by opening_rank.weights)
+    opening_doubt_pages: int = 2
+    opening_doubt_units: int = 5
     # understanding (issue 11)
     intent_margin: float = 0.04
     intent_cover_margin: float = 0.15     # a named sum that shows the best intent's figure too wins by this much
@@ -432,12 +435,10 @@ def get_settings() -> Settings:
         gemini_base_url=os.environ.get("NZTAX_GEMINI_BASE_URL") or None,
         llm_model=os.environ.get("NZTAX_LLM_MODEL") or None,
         llm_api_base=os.environ.get("NZTAX_LLM_API_BASE") or None,
-        llm_timeout=float(_env("NZTAX_LLM_TIMEOUT", "20")),
-        llm_max_retries=int(_env("NZTAX_LLM_MAX_RETRIES", "1")),
+        llm_timeout=float(_env("NZTAX_LLM_TIMEOUT", "20")), llm_max_retries=int(_env("NZTAX_LLM_MAX_RETRIES", "1")),
         llm_max_hops=int(_env("NZTAX_LLM_MAX_HOPS", "3")),
         rrf_k=int(_env("NZTAX_RRF_K", "10")),
-        rrf_weight_bm25=float(_env("NZTAX_RRF_WEIGHT_BM25", "1.0")),
-        rrf_weight_dense=float(_env("NZTAX_RRF_WEIGHT_DENSE", "1.0")),
+        rrf_weight_bm25=float(_env("NZTAX_RRF_WEIGHT_BM25", "1.0")), rrf_weight_dense=float(_env("NZTAX_RRF_WEIGHT_DENSE", "1.0")),
         allowed_origins=tuple(
             o.strip()
             for o in _env("NZTAX_ALLOWED_ORIGINS", "http://127.0.0.1:8000,http://localhost:8000").split(",")
@@ -498,8 +499,7 @@ def get_settings() -> Settings:
         long_query_intent_weight=float(_env("NZTAX_LONG_QUERY_INTENT_WEIGHT", "0")),
         query_expansion=_env("NZTAX_QUERY_EXPANSION", "1").strip().lower() not in ("0", "false", "no", "off"),
         embed_batch_size=int(_env("NZTAX_EMBED_BATCH_SIZE", "16")),
-        gemini_timeout=float(_env("NZTAX_GEMINI_TIMEOUT", "30")),
-        gemini_max_retries=int(_env("NZTAX_GEMINI_MAX_RETRIES", "5")),
+        gemini_timeout=float(_env("NZTAX_GEMINI_TIMEOUT", "30")), gemini_max_retries=int(_env("NZTAX_GEMINI_MAX_RETRIES", "5")),
         gemini_backoff=float(_env("NZTAX_GEMINI_BACKOFF", "2.0")),
         gate_max_shrink=float(_env("NZTAX_GATE_MAX_SHRINK", "0.10")),
         gate_max_parse_failures=int(_env("NZTAX_GATE_MAX_PARSE_FAILURES", "0")),
@@ -564,11 +564,11 @@ def get_settings() -> Settings:
         unit_topic_margin=float(_env("NZTAX_UNIT_TOPIC_MARGIN", "0.0")),
         belief_unit_least=float(_env("NZTAX_BELIEF_UNIT_LEAST", "0.6")), belief_unit_margin=float(_env("NZTAX_BELIEF_UNIT_MARGIN", "0.05")),
         asked_part_bar=float(_env("NZTAX_ASKED_PART_BAR", "0.5")),
-        unread_known_share=float(_env("NZTAX_UNREAD_KNOWN_SHARE", "1.0")),
-        unknown_words_share=float(_env("NZTAX_UNKNOWN_WORDS_SHARE", "0.5")),
+        unread_known_share=float(_env("NZTAX_UNREAD_KNOWN_SHARE", "1.0")), unknown_words_share=float(_env("NZTAX_UNKNOWN_WORDS_SHARE", "0.5")),
         unread_min_words=int(_env("NZTAX_UNREAD_MIN_WORDS", "2")),
         unread_unit_score=float(_env("NZTAX_UNREAD_UNIT_SCORE", "1.2")), unread_unit_margin=float(_env("NZTAX_UNREAD_UNIT_MARGIN", "0.2")),
         lead_yield=float(_env("NZTAX_LEAD_YIELD", "0.5")), opening_weights=_env("NZTAX_OPENING_WEIGHTS", "0,1,0,0"),
+        opening_doubt_pages=int(_env("NZTAX_OPENING_DOUBT_PAGES", "2")), opening_doubt_units=int(_env("NZTAX_OPENING_DOUBT_UNITS", "5")),
         intent_margin=float(_env("NZTAX_INTENT_MARGIN", "0.04")),
         intent_cover_margin=float(_env("NZTAX_INTENT_COVER_MARGIN", "0.15")),
         intent_min_score=float(_env("NZTAX_INTENT_MIN_SCORE", "0.45")),
