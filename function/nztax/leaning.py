@@ -73,8 +73,8 @@ def with_readings(frame, post: str, reads_alone=None, scope_reading=None):
 
 def names_almost_nothing(sentence: str, reads_alone=None) -> bool:
     """Whether an asking sentence says nothing of what it asks about: it leans on the story (`leans_back`),
-    or it carries at most `POINTING_WORDS` content words and no unit is near it on its own ("Would you
-    kindly advise?", "UK or France?"). Only what the question is about is read with it; a unit is chosen
+    or it carries at most `POINTING_WORDS` content words and no unit is near it on its own (a bare request
+    for advice, a choice between two names). Only what the question is about is read with it; a unit is chosen
     on a sentence that leans back only (a short request may still name its subject to a unit)."""
     return leans_back(sentence, reads_alone) or (
         reads_alone is not None and len(words(sentence)) <= POINTING_WORDS and not reads_alone(sentence))

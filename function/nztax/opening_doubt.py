@@ -7,9 +7,9 @@ sentence comes from a page neither reading puts near the question (`doubted`).
 
 Why (issue 37): a topic answer opens with the retrieved sentence sharing most words with the asking
 sentences; nothing checks that it answers them, and in a story the words it shares are often the
-subject, not what is asked of it (a part-year rule to "is it too late to join?", a return guide's
-line to "do I pay every year or only when I gain?"). A wrong opening costs more than a hedged one,
-and the engine already has the hedge. Word overlap and the embedder's cosine do not tell these
+subject, not what is asked of it (a scheme's part-year rule to a question of whether one may still
+join; a return guide's filling-in line to a question of when a tax falls due). A wrong opening costs
+more than a hedged one, and the engine already has the hedge. Word overlap and the embedder's cosine do not tell these
 openings from the ones that answer (docs/units.md, "Tried and not kept"); two readings from other
 data do: retrieval, over the whole question, ranked the sentence's page below its first
 `pages` pages (it won on words from a page retrieval thought less of), and none of the answer
@@ -35,11 +35,15 @@ def nearest_pages(matcher, vectors: list, units: int) -> frozenset[str]:
     return frozenset(pages)
 
 
+def ranked_first(url: str, hits: list, pages: int) -> bool:
+    """Whether retrieval ranks page `url` among its first `pages` pages."""
+    return url in list(dict.fromkeys(h.url for h in hits))[:pages]
+
+
 def doubted(url: str, hits: list, near_pages: frozenset[str], pages: int) -> bool:
     """Whether an opening from page `url` is in doubt: retrieval ranks it below its first `pages`
     pages and no unit near the question cites it."""
-    first = list(dict.fromkeys(h.url for h in hits))[:pages]
-    return url not in first and url not in near_pages
+    return not ranked_first(url, hits, pages) and url not in near_pages
 
 
 def hedged(result: AskResult, hits: list, near_pages, pages: int, trace=None) -> AskResult:
@@ -50,10 +54,10 @@ def hedged(result: AskResult, hits: list, near_pages, pages: int, trace=None) ->
             or answer.startswith(composer.NOTHING_FOUND)):
         return result
     url = result.citations[0].url
-    if not doubted(url, hits, frozenset(), pages):
+    if ranked_first(url, hits, pages):
         return result
     near = near_pages()
-    if not near or not doubted(url, hits, near, pages):
+    if not near or url in near:
         return result  # (without the units' reading, as on an index without their vectors, one reading is no doubt)
     result.answer = f"{composer.NOT_SAID_DIRECTLY} {answer}"
     if trace is not None:  # (what opened stays the passage: `nztax eval paraphrases` compares openings by it)
