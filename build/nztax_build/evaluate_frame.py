@@ -56,11 +56,11 @@ def measure(embedder) -> dict:
                                 [e.group for e in rows], [fm.weight_of(e.variant, name) for e in rows])
         out[name] = (labels, predicted, [e.variant for e in rows])
     amounts = fm.amount_examples()
-    x = model._window_features([fm.amount_window(a[0], a[1], a[2]) for a in amounts])
-    for name, column in (("kind", 3), ("owner", 4)):
-        labels = [a[column] for a in amounts]
-        predicted = out_of_fold(x, labels, name, [a[5] for a in amounts], [fm.weight_of(a[6], name) for a in amounts])
-        out[name] = (labels, predicted, [a[6] for a in amounts])
+    x = model._window_features([fm.amount_window(a.text, a.start, a.end) for a in amounts])
+    for name in ("kind", "owner"):
+        labels = [getattr(a, name) for a in amounts]
+        predicted = out_of_fold(x, labels, name, [a.group for a in amounts], [fm.weight_of(a.variant, name) for a in amounts])
+        out[name] = (labels, predicted, [a.variant for a in amounts])
     summary = {}
     for name, (labels, predicted, variant) in out.items():
         pairs = [(a, b) for a, b, v in zip(labels, predicted, variant) if not v]

@@ -24,6 +24,7 @@ import zlib
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 
@@ -184,10 +185,28 @@ class Example:
     variant: bool = False
 
 
+class AmountExample(NamedTuple):
+    """One labelled amount of an example line (or of a variant of one: `group` is the example line)."""
+
+    text: str
+    start: int
+    end: int
+    kind: str
+    owner: str
+    group: int
+    variant: bool
+
+
+@lru_cache(maxsize=1)
+def _example_files() -> tuple[dict, dict]:
+    """The examples and their register variants, parsed once (every reading is trained from them)."""
+    return load_yaml(examples_text()), (load_yaml(registers_text()) if registers_text() else {})
+
+
 def sentence_examples(name: str) -> list[Example]:
     """The examples of a sentence reading ("asks", "scope"), then their register variants under each
     one's example (an `of` naming no example of that label is an error: the variant's label is its example's)."""
-    data, registers = load_yaml(examples_text()), load_yaml(registers_text()) if registers_text() else {}
+    data, registers = _example_files()
     out = [Example(text, label, i) for i, (label, text) in
            enumerate((label, text) for label, texts in data[name].items() for text in texts)]
     group = {(e.label, e.text): e.group for e in out}
@@ -197,17 +216,17 @@ def sentence_examples(name: str) -> list[Example]:
     return out
 
 
-def amount_examples() -> list[tuple[str, int, int, str, str, int, bool]]:
-    """Every labelled amount of the examples, then of their variants: (text, start, end, kind, owner,
-    group: the example line, variant). A variant line must mark the same kinds and owners as its example."""
-    data, registers = load_yaml(examples_text()), load_yaml(registers_text()) if registers_text() else {}
+def amount_examples() -> list[AmountExample]:
+    """Every labelled amount of the examples, then of their variants. A variant line must mark the same
+    kinds and owners as its example."""
+    data, registers = _example_files()
     lines = [(line, i, False) for i, line in enumerate(data["amounts"])]
     group = {line: i for line, i, _ in lines}
     lines += [(text, group[entry["of"]], True) for entry in registers.get("amounts") or [] for text in entry["variants"]]
     out = []
     for line, g, variant in lines:
         plain, found = labelled_amounts(line)
-        out += [(plain, start, end, kind, owner, g, variant) for start, end, kind, owner in found]
+        out += [AmountExample(plain, start, end, kind, owner, g, variant) for start, end, kind, owner in found]
     return out
 
 
@@ -314,10 +333,10 @@ class FrameModel:
             model.readings[name] = Softmax.fit(model.sentence_features([e.text for e in rows], name), [e.label for e in rows],
                                                READING_STEPS.get(name, STEPS), [weight_of(e.variant, name) for e in rows])
         amounts = amount_examples()
-        for name, column in (("kind", 3), ("owner", 4)):
-            rows = [a for a in amounts if weight_of(a[6], name) > 0]
-            x = model._window_features([amount_window(a[0], a[1], a[2]) for a in rows])
-            model.readings[name] = Softmax.fit(x, [a[column] for a in rows], STEPS, [weight_of(a[6], name) for a in rows])
+        for name in ("kind", "owner"):
+            rows = [a for a in amounts if weight_of(a.variant, name) > 0]
+            x = model._window_features([amount_window(a.text, a.start, a.end) for a in rows])
+            model.readings[name] = Softmax.fit(x, [getattr(a, name) for a in rows], STEPS, [weight_of(a.variant, name) for a in rows])
         _TRAINED[key] = model.readings
         return model
 

@@ -62,7 +62,7 @@ def test_variants_share_their_examples_group():
     for e in rows:
         assert e.group in originals and originals[e.group].label == e.label
     amounts = fm.amount_examples()
-    assert {a[5] for a in amounts if a[6]} <= {a[5] for a in amounts if not a[6]}
+    assert {a.group for a in amounts if a.variant} <= {a.group for a in amounts if not a.variant}
 
 
 def test_the_model_key_follows_the_variants_weight(monkeypatch):
