@@ -74,7 +74,7 @@ def small_number_in_words(text: str) -> Decimal | None:
     words = [w for w in re.split(r"[\s-]+", text.lower().strip()) if w]
     if not words or any(w not in UNIT_WORDS and w not in _TENS for w in words):
         return None
-    return Decimal(sum(_TENS.get(w, UNIT_WORDS.get(w, 0)) for w in words))
+    return Decimal(_words_value(words))
 
 
 def words_to_number(text: str) -> Decimal | None:
@@ -84,6 +84,12 @@ def words_to_number(text: str) -> Decimal | None:
         words.pop()  # a trailing "a" belongs to the period that follows
     if not any(w in _SCALES for w in words) or not any(w in UNIT_WORDS or w in _TENS or w == "a" for w in words):
         return None
+    value = _words_value(words)
+    return Decimal(value) if value else None
+
+
+def _words_value(words: list[str]) -> int:
+    """The number that lower-case number words name, in order ("a" is one, a scale multiplies)."""
     total, current = 0, 0
     for w in words:
         if w == "a":
@@ -97,7 +103,7 @@ def words_to_number(text: str) -> Decimal | None:
         elif w in _SCALES:
             total += (current or 1) * _SCALES[w]
             current = 0
-    return Decimal(total + current) if total + current else None
+    return total + current
 
 
 screen_patterns(globals())  # (literal_screen.py: each pattern above tried only on a text with a literal it needs)
