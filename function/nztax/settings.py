@@ -1,159 +1,9 @@
 """Every tuning knob and path in one place, read from environment variables.
 
 In: the process environment. Out: a frozen `Settings` value (`get_settings()`).
-Tax figures never live here: they are in `nztax/rules/*.yaml`.
-
-| variable | default | meaning |
-|---|---|---|
-| NZTAX_HOME | the repository root | base for the relative paths below |
-| NZTAX_CORPUS_DIR | corpus | crawl store: sources.yaml, raw/, manifest.json |
-| NZTAX_INDEX_DIR | index | built index (dense + BM25 + chunks + manifest) |
-| NZTAX_WORK_DIR | .work | build intermediates (documents, chunks, embedding cache) |
-| NZTAX_SITE_SRC | site_src | mkdocs docs_dir |
-| NZTAX_RULES_DIR | nztax/rules | per-year rules YAML |
-| NZTAX_EMBEDDER | auto | `auto` (gemini when GEMINI_API_KEY is set, else local), `local`, `gemini` |
-| GEMINI_API_KEY | unset | enables Gemini embeddings (and is read by litellm for gemini/ models) |
-| NZTAX_GEMINI_BASE_URL | unset | override the Gemini endpoint (tests use a local fake) |
-| NZTAX_LLM_MODEL | unset | litellm model string, e.g. gemini/gemini-2.5-flash; unset = offline answers |
-| NZTAX_LLM_API_BASE | unset | litellm api_base (tests point it at a fake server on 127.0.0.1) |
-| NZTAX_LLM_TIMEOUT | 20 | seconds per LLM call |
-| NZTAX_LLM_MAX_RETRIES | 1 | litellm retries per call |
-| NZTAX_LLM_MAX_HOPS | 3 | tool-calling hops before a forced final answer |
-| NZTAX_LLM_MAX_TOKENS | 1200 | most output tokens per LLM call (caps cost and latency) |
-| NZTAX_LLM_FRAME_RETRIES | 1 | LLM mode: more asks when the model's reading of the question does not fit the frame's schema (docs/llm.md) |
-| NZTAX_LLM_UNIT_MARGIN | 0.3 | LLM mode: the lead over the next unit at which a matched answer unit is served ahead of the model |
-| NZTAX_ANSWER_PASSAGES | 5 | retrieved passages given to the composer / the model as context |
-| NZTAX_INTENT_MARGIN | 0.04 | understanding: least lead of the best intent over the next (combined score) before the engine calculates; below it, it answers from retrieval or asks (docs/understanding.md) |
-| NZTAX_INTENT_MIN_SCORE | 0.45 | understanding: least combined score of the best intent; below it the question is answered from retrieval |
-| NZTAX_INTENT_LEXICAL_WEIGHT | 0.35 | understanding: weight of word overlap with an intent's examples and keywords beside the embedding similarity |
-| NZTAX_INTENT_SLOT_WEIGHT | 0.1 | understanding: score added for each stated slot an intent prefers |
-| NZTAX_INTENT_AVOID_WEIGHT | 0.2 | understanding: score taken for each stated slot an intent avoids (a stated student loan is strong evidence against plain income tax) |
-| NZTAX_INTENT_NEIGHBOURS | 3 | understanding: an intent's score is the mean of its this-many nearest examples |
-| NZTAX_PLAUSIBLE_PAY | hourly=1000,weekly=15000,fortnightly=30000,four_weekly=50000,monthly=50000,annual_minimum=1000 | largest pay per period read as it stands; a larger one ("$70,000 a fortnight") is questioned, not computed; so is a year's income under `annual_minimum` written without a period ("my salary is $55") |
-| NZTAX_REFUSE_MARGIN | 0.15 | understanding: a refuse intent this close behind the best intent wins (a request to evade tax often reads like a sum) |
-| NZTAX_REFUSE_MIN_SCORE_UNWORDED | 0.6 | understanding: a refusal by nearness alone, without the refusal's own words, needs at least this score |
-| NZTAX_INTENT_SEQUENCE_GAP | 3 | understanding: most words between the steps of a catalogue word sequence (the shape of a request to mislead) |
-| NZTAX_INTENT_COVER_MARGIN | 0.15 | understanding: a sum the question names that shows the best intent's figure too ("KiwiSaver at 4%, what's the PAYE?") wins when this close |
-| NZTAX_NEGATION_WINDOW_WORDS | 5 | understanding: words before a stated condition searched for a negation ("not on any benefit or super") |
-| NZTAX_BARE_AMOUNT_MINIMUM | 10000 | understanding: an income written as a bare number (no $, k, comma or period) under this is asked about ("I earn 4000": a week, a month or a year?) |
-| NZTAX_SPELLING_CUTOFF / NZTAX_SPELLING_MIN_LENGTH | 0.85 / 5 | understanding: a word neither the catalogue nor the sources use, of at least this many letters, is read as the closest catalogue word this similar (difflib ratio; "weekley" -> "weekly") |
-| NZTAX_PER_PAY_CEILING | 12000 | a PAYE question's amount with no period of its own, at or under this, is one pay ("$9,200 gross each time"); over it, a year's pay |
-| NZTAX_FRAME_BAR | 0.7 | question frame: least probability of an amount's learned kind or owner before it overrules the number grammar's reading of it as the asker's income (then no calculation runs on it; docs/understanding.md) |
-| NZTAX_FRAME_CERTAIN_BAR | 0.5 | question frame: in a story (three or more sentences, or over 400 characters), least probability that an amount is the income of the one asked about (learned kind and owner) before a calculation uses it; otherwise its figures are handed to the calculator link |
-| NZTAX_FRAME_SCOPE_BAR | 0.8 | question frame: least probability of the learned scope before a question the intent reading was unsure of is declined as not New Zealand personal income tax, or a decline is lifted |
-| NZTAX_FRAME_SCOPE_FIRM_BAR | 0.95 | question frame: the same, to overrule a sure intent reading |
-| NZTAX_FRAME_SCOPE_IN_BAR | 0.4 | question frame: a story read at least this likely to be New Zealand personal tax is answered even when the intent reading proposes declining it as another subject |
-| NZTAX_FRAME_KIND_BAR | 0.5 | question frame: least probability that each amount a calculation feeds is of a kind its calculator takes (`amounts_taken` in data/decisions.yaml) |
-| NZTAX_ASK_TRACE | 0 | 1 = POST /ask responses carry the `trace` field (the frame and the decision rows that fired); `nztax ask --explain` always shows it |
-| NZTAX_FAQ_MATCH_THRESHOLD | 0.8 | FAQ fast path: least word-set similarity (0-1) between a question and a FAQ question |
-| NZTAX_QUERY_MEMO_SIZE | 512 | query vectors kept by the text the model reads (least recently used dropped): a repeated question, or one differing only in case or spacing, is not embedded again (about 6 ms each); 384 floats, 1.5 KB a vector, so under 1 MB |
-| NZTAX_UNITS_DIR | nztax/data/units | the answer units: one YAML file or a folder of them (topics -> questions, each with its lead and source; docs/units.md) |
-| NZTAX_UNITS_SERVE | 1 | 0 = no answer unit is served (nor a stored FAQ answer, itself a unit's): every answer is the engine's own, to measure the answer given when no unit matches (docs/units.md) |
-| NZTAX_UNIT_MIN_SCORE | 1.0 | Ask box: least score (best paraphrase cosine plus word overlap) for a question to be served an answer unit |
-| NZTAX_UNIT_MARGIN | 0.1 | Ask box: least lead of the best unit over the next one before it is served |
-| NZTAX_UNIT_ALONE_SCORE | 0.8 | Ask box: least score for a unit that leads every other unit by `NZTAX_UNIT_ALONE_MARGIN` |
-| NZTAX_UNIT_ALONE_MARGIN | 0.3 | Ask box: the lead over the next unit at which `NZTAX_UNIT_ALONE_SCORE` is enough |
-| NZTAX_UNIT_NEAR_SCORE | 0.8 | Ask box: least score for a unit against the engine's stock lead or retrieved sentence (a fact or topic answer), leading every other unit by `NZTAX_UNIT_NEAR_MARGIN` |
-| NZTAX_UNIT_NEAR_MARGIN | 0.15 | Ask box: the lead over every other unit at which `NZTAX_UNIT_NEAR_SCORE` is enough against the engine's stock answer |
-| NZTAX_UNIT_SEARCH_MARGIN | 0.2 | Ask box: the same lead, for a search typed as a few words (it asks its topic's central question as often as the unit's) |
-| NZTAX_ASKED_UNIT_MIN_SCORE | 0.85 | Ask box, a post of several sentences: least score of its asking sentence for a unit |
-| NZTAX_ASKED_UNIT_POST_WEIGHT | 1.0 | Ask box: weight of the whole post's cosine to a unit, added to its asking sentence's score |
-| NZTAX_ASKED_UNIT_MARGIN | 0.1 | Ask box: lead of that sum over the next unit's for a unit to be served |
-| NZTAX_ASKED_UNIT_AGREE_SCORE | 0.75 | Ask box: least score of the asking sentence when its nearest unit is also the whole post's nearest |
-| NZTAX_ASKED_UNIT_UNSURE_BAR | 0.5 | Ask box: an asking sentence read less than NZTAX_FRAME_BAR but at least this sure serves only the unit it and the whole post are both nearest |
-| NZTAX_ASKED_SITUATION_AGREED_MARGIN | 0 | Ask box: the lead a situation's unit needs when it is nearest both the asking sentences and the whole post |
-| NZTAX_UNIT_TOPIC_LEXICAL_WEIGHT / NZTAX_UNIT_TOPIC_MARGIN | 0.15 / 0 | Ask box, a story no sentence matched: weight of the scaled BM25 beside the cosine to the whole post, and the lead over the next unit |
-| NZTAX_BELIEF_UNIT_LEAST / NZTAX_BELIEF_UNIT_MARGIN | 0.6 / 0.05 | Ask box: a belief the post sets out, its least cosine to a verdict unit, and that unit's lead over the next (docs/units.md) |
-| NZTAX_ASKED_PART_BAR | 0.5 | Ask box: least sureness for another asking sentence of a post to be matched to a unit of its own (a paragraph of its own) |
-| NZTAX_ASKED_UNIT_POST_LEAST | 0.6 | Ask box: least cosine of the whole post to the unit its asking sentence is served (a story about another subject) |
-| NZTAX_ASKED_UNIT_AGREE_POST | 0.7 | Ask box: least cosine of the whole post to that unit for the two readings to agree |
-| NZTAX_UNREAD_KNOWN_SHARE | 1.0 | Ask box: share of a question's content words the corpus and units must know before a unit answers a question nothing else read (docs/units.md) |
-| NZTAX_UNKNOWN_WORDS_SHARE | 0.5 | a question with no amount whose content words the sources and units use less than this share of is asked what it is about |
-| NZTAX_UNREAD_MIN_WORDS | 2 | Ask box: fewest content words such a question needs (a single stray word is asked about) |
-| NZTAX_UNREAD_UNIT_SCORE | 1.2 | Ask box: least unit score for such a question (no unit standing alone is trusted lower) |
-| NZTAX_UNREAD_UNIT_MARGIN | 0.2 | Ask box: its lead over the next unit |
-| NZTAX_LEAD_YIELD / NZTAX_OPENING_WEIGHTS | 0.5 / 0,1,0,0 | a fact answer no unit matched: how much more a retrieved sentence must score against the question than the intent lead's best sentence to open the answer instead (lead_choice.py); every candidate opening's score beside its shared words: the weights of its embedding similarity to the asking text, its page's rank bonus, its saying the aspect asked, and its not standing alone (a penalty), opening_rank.py |
-| NZTAX_OPENING_DOUBT_PAGES / NZTAX_OPENING_DOUBT_UNITS | 2 / 5 | a topic answer's retrieved opening is said not to answer when its page is neither among retrieval's first this many pages nor cited by one of this many answer units nearest the question or its asking sentences (0 pages: off; opening_doubt.py) |
-| NZTAX_UNIT_OVER_DECLINE | 1.1 | Ask box: least unit score (and twice the margin) for a unit to answer a question the engine would decline as another subject |
-| NZTAX_ASKED_UNIT_OVER_DECLINE | 0.95 | Ask box: least score of a post's asking sentence (and twice `NZTAX_ASKED_UNIT_MARGIN`) for its unit to answer a post the engine would decline, when the scope reading is sure it is New Zealand personal tax |
-| NZTAX_DECLINE_UNIT_SCORE | 0.55 | Ask box: least cosine of a question or an asking sentence to a decline unit's wording (decline_units.py) for it to be declined to that unit's subject |
-| NZTAX_DECLINE_UNIT_MARGIN | 0.05 | Ask box: how much nearer a decline unit's wording than any answer unit's it must be (twice for a story read whole) |
-| NZTAX_UNIT_RANK_MARGIN | 2.0 | Ask box: how far (in logit) the learned unit-ranking score's first unit must lead the next to be served (unit_rank.py; weights fitted at build, `unit_rank.json`) |
-| NZTAX_UNIT_RANK_MIN_SCORE | 0.7 | Ask box: least current unit score for the learned first unit to be served |
-| NZTAX_UNIT_RANK_VETO | 1 | Ask box: 1 holds back a unit the current bars serve when the learned score ranks another first; 0 keeps it |
-| NZTAX_UNIT_RETRIEVAL_PAGES / NZTAX_UNIT_RETRIEVAL_SCORE / NZTAX_UNIT_RETRIEVAL_MARGIN | 1 / 0.35 / 0.03 | Ask box, a story no other route served: the unit its asking sentences rank first (sentence score plus the whole post's cosine) is served when its sentence scores at least the score, it leads the next unit by the margin, and hybrid retrieval over the corpus alone ranks its cited page among this many first pages (0 = off; unit_agree.py) |
-| NZTAX_STORY_GATE / NZTAX_STORY_GATE_BAR | off / 0.8 | Ask box, a story: the learned gate (story_gate.py, weights fitted at build) serves the likeliest of the units the routes consider when at least this likely; `extra` when no route served, `replace` in place of `match_asked`'s bars, `off` never |
-| NZTAX_UNIT_RANK_ONE_SENTENCE | 1 | Ask box: 1 uses the learned score only for one-sentence questions (it was fitted on one-line wordings); 0 for every question |
-| NZTAX_RRF_K | 10 | reciprocal rank fusion constant (10: best on the development part of the held-out queries, docs/retrieval.md) |
-| NZTAX_RRF_WEIGHT_BM25 | 1.0 | weight of the BM25 ranking in fusion |
-| NZTAX_RRF_WEIGHT_DENSE | 1.0 | weight of the dense ranking in fusion |
-| NZTAX_RRF_WEIGHT_IDENTIFIER | 1.0 | weight of the exact-identifier ranking (LC 15, IR3, M SL) in fusion |
-| NZTAX_DENSE_GRAPH_MIN_CHUNKS | 20000 | build: from this many chunks an HNSW graph is written and search takes its dense candidates from it (0 = always the exact product; docs/retrieval.md) |
-| NZTAX_BM25_COVERAGE_MAX_WORDS | 8 | search: a query of at most this many distinct terms is short (BM25 weighted by coverage, two sections a page); longer queries, such as a whole post, take the long-query path (docs/retrieval.md) |
-| NZTAX_MAX_SECTIONS_PER_PAGE | 2 | search: most sections of one page among the results while other pages pass (0 = no cap; docs/retrieval.md) |
-| NZTAX_LONG_QUERY_SECTIONS_PER_PAGE | 1 | search: the same for a query of more distinct terms than NZTAX_BM25_COVERAGE_MAX_WORDS, such as a whole post (docs/realposts.md) |
-| NZTAX_LONG_QUERY_PAGE_FUSION | 1 | search, long query: each ranking votes per page (NZTAX_LONG_QUERY_PAGE_VOTES) instead of once per chunk; 0 = chunk-level fusion (docs/retrieval.md) |
-| NZTAX_LONG_QUERY_PAGE_VOTES | 2 | search, long query with page fusion: each ranking votes for a page at the ranks of its best this-many chunks; 1 = once, at the page's place among pages (docs/retrieval.md) |
-| NZTAX_LONG_QUERY_BM25_PASSES | 5 | search, long query: BM25's first this many chunks pass the relevance floor's cosine test (0 = none) |
-| NZTAX_LONG_QUERY_RRF_K / NZTAX_LONG_QUERY_WEIGHT_BM25 / NZTAX_LONG_QUERY_WEIGHT_DENSE | 5 / 1.0 / 1.0 | fusion for a long query (NZTAX_RRF_K and NZTAX_RRF_WEIGHT_BM25/DENSE are then for short ones); learned on the real-post development part |
-| NZTAX_LONG_QUERY_PAGE_VECTOR_WEIGHT | 0.5 | NZTAX_PAGE_VECTOR_WEIGHT for a long query (1.0 won on the real-post development part and lost on the frozen part, docs/retrieval.md) |
-| NZTAX_LONG_QUERY_UNIT_WEIGHT / NZTAX_LONG_QUERY_UNIT_QUERY / NZTAX_LONG_QUERY_UNIT_POOL / NZTAX_LONG_QUERY_UNIT_PASSES | 0.5 / post / 2 / 1 | search, long query: RRF weight of a page ranking by the answer units' paraphrases nearest the post (0 = off); `asking`, `post` or `both` compared with them; a page's score is the mean of its best this-many units; that ranking's first this-many pages pass the cosine floor (docs/retrieval.md) |
-| NZTAX_LONG_QUERY_TOPIC_WEIGHT / NZTAX_LONG_QUERY_TOPIC_TEMPERATURE / NZTAX_LONG_QUERY_INTENT_WEIGHT | 0 / 0.02 / 0 | search, long query: RRF weight of a page ranking by the post's topic as the units read it (0 = off; 1 won on the real-post development part and lost on the frozen part), the softmax temperature over the topics, and the RRF weight of a page ranking by the post's intent reading's canonical query (the mean of its examples' vectors; intent_query.py), times the reading's lead over the next intent as a share of NZTAX_INTENT_MARGIN, at most 1 (0 = off; 1.5 won on both real-post parts but made 3 development answers worse, docs/retrieval.md) |
-| NZTAX_LONG_QUERY_BM25_DISTINCT | 0 | search, long query: 1 = BM25 counts each query word once, however often the post repeats it (won on development, lost on the frozen part, docs/retrieval.md) |
-| NZTAX_RETRIEVAL_CANDIDATES | 50 | candidates taken from each ranking before fusion |
-| NZTAX_RELEVANCE_FLOOR | unset | min. query-passage cosine for a hit; unset = the embedder's calibrated floor |
-| NZTAX_BM25_K1 / NZTAX_BM25_B | 1.5 / 0.75 | BM25 parameters used when the index is built |
-| NZTAX_BM25_HEADING_REPEAT | 3 | extra copies of "page title section heading" in each chunk's BM25 text (field boost) |
-| NZTAX_PAGE_VECTOR_WEIGHT | 0.5 | dense score = chunk cosine + this x cosine to the chunk's page (mean of its chunks) |
-| NZTAX_BM25_COVERAGE_POWER | 2 | BM25's fusion weight x (share of the query's words its best hit contains) ^ this; 0 = fixed weight |
-| NZTAX_QUERY_EXPANSION | 1 | add canonical terms for abbreviations / everyday wordings (nztax/data/query_synonyms.yaml); 0 = off |
-| NZTAX_EMBED_BATCH_SIZE | 16 | texts per local-model batch at build time |
-| NZTAX_GEMINI_TIMEOUT | 30 | seconds per Gemini embedding request |
-| NZTAX_GEMINI_MAX_RETRIES | 5 | retries on 429 / 5xx with exponential backoff |
-| NZTAX_GEMINI_BACKOFF | 2.0 | first backoff delay in seconds (doubles each retry) |
-| NZTAX_ALLOWED_ORIGINS | http://127.0.0.1:8000,http://localhost:8000 | CORS allow-list for /ask |
-| NZTAX_RATE_LIMIT_PER_MINUTE | 30 | per-instance, per-client requests per minute for /ask |
-| NZTAX_TRUSTED_PROXY_DEPTH | 0 | how many proxies in front of the function append to X-Forwarded-For; the client is that many entries from the end (0 = the socket peer, never the header) |
-| NZTAX_SERVER_THREADS | 32 | threads serving /ask per instance (a stalled client holds one until its read times out) |
-| NZTAX_BLAS_THREADS | 1 | threads numpy's BLAS may use in the function (set before numpy loads): its products are a few hundred microseconds, and a second thread waiting for a busy core cost milliseconds |
-| NZTAX_QUERY_MODEL_THREADS | 1 | onnxruntime threads for the function's query model, without spinning: a one-question run gains nothing from a second, and spinning threads take the core the engine loads on at start |
-| NZTAX_REQUEST_READ_TIMEOUT | 10 | seconds a request may go without sending a byte before it is answered 408 / dropped |
-| NZTAX_REQUEST_DEADLINE | 10 | seconds a whole request (headers and body) may take to arrive, however it trickles in; then 408 |
-| NZTAX_SERVER_MAX_CONNECTIONS | 200 | open connections per worker; one more is answered 503 `server_busy` at once and closed |
-| NZTAX_QUESTION_CPU_BUDGET | 1.0 | seconds of CPU one answer may use (about 70x a normal one's); more is answered 422 `question_too_costly`; 0 = no limit |
-| NZTAX_MAX_QUESTION_FIGURES | 30 | figures (runs of digits) one question may hold, about three times the most in any of the 6,600 bank questions (11); more is answered 400 `too_many_figures` |
-| NZTAX_ASK_URL | http://127.0.0.1:8080/ | where the site's Ask box posts |
-| NZTAX_CRAWL_DELAY | 1.0 | minimum seconds between requests to one host |
-| NZTAX_CRAWL_TIMEOUT | 20 | seconds per HTTP request |
-| NZTAX_USER_AGENT | nztax-crawler/0.1 (+https://github.com/nztax/nztax) | crawler User-Agent |
-| NZTAX_CRAWL_MAX_BYTES | 20000000 | crawler: largest body accepted (bytes); bigger is a failure |
-| NZTAX_CRAWL_RETRIES | 3 | crawler: retries after the first attempt (timeouts, 429, 5xx) |
-| NZTAX_CRAWL_BACKOFF / NZTAX_CRAWL_BACKOFF_CAP | 1.0 / 30 | crawler: full-jitter exponential backoff base and cap (s) |
-| NZTAX_CRAWL_RETRY_AFTER_CAP | 120 | crawler: longest Retry-After honoured (s); longer gives up on the URL |
-| NZTAX_CRAWL_GONE_THRESHOLD | 3 | crawler: consecutive 404/410 crawls before a page is marked inactive |
-| NZTAX_CRAWL_MAX_REDIRECTS | 5 | crawler: redirects followed per URL (only within allowed hosts) |
-| NZTAX_CRAWL_MIN_CONTENT_RATIO | 0.8 | crawler: a 200 whose main content is below this share of the stored copy's is damaged and not saved (`nztax crawl --allow-shrink` accepts it). The real edits in the stored pages' history changed main content by 0.5-0.7%; the damaged copies seen were cut to 55% and 70% |
-| NZTAX_CHUNK_SIZE / NZTAX_CHUNK_OVERLAP | 1000 / 150 | chunker: child chunk size and overlap (characters) |
-| NZTAX_CHUNK_PARENT_MAX | 6000 | chunker: longest parent section (characters) before it is split in parts |
-| NZTAX_GATE_MAX_SHRINK | 0.10 | publish gate: largest allowed fall in active corpus pages vs the last published build (fraction) |
-| NZTAX_PUBLISH_MAX_SHRINK | 0.2 | publish: largest allowed fall (fraction) in a new site's or index's files, chunks or FAQ answers vs the live one; more needs `--allow-shrink` |
-| NZTAX_GATE_MAX_PARSE_FAILURES | 0 | publish gate: pages allowed to fail parsing |
-| NZTAX_GATE_SCORE_TOLERANCE | 0.01 | publish gate: largest allowed drop in any eval score vs the last published build |
-| NZTAX_GCP_PROJECT | unset | deploy: Google Cloud / Firebase project id (required unless dry run) |
-| NZTAX_GCP_REGION | australia-southeast1 | deploy: Cloud Functions region (Sydney, nearest to NZ) |
-| NZTAX_FUNCTION_NAME | nztax-ask | deploy: function name |
-| NZTAX_BENCH_LIGHTHOUSE_RUNS | 3 | `make bench`: Lighthouse runs per page and form factor; the table shows each score's median (performance moves several points between runs on a shared machine) |
-| NZTAX_BENCH_BASELINE_INDEX | unset | `make bench`: an index the baseline's own build would make alike (no change to the parse, chunk, index and FAQ stages since it); copied, with only its start-up files written again by the baseline's code, instead of a whole build of the baseline (unset) |
-| NZTAX_BENCH_BASELINE | 0c9586f | `make bench`: git ref whose function/ is measured beside today's (cold start, the adversarial questions' cost); 0c9586f is the function before issue 42 (empty = skip) |
-| NZTAX_FUNCTION_EMBEDDER | auto | deploy: NZTAX_EMBEDDER given to the function (`auto` follows the published index's manifest); the deploy refuses one that cannot read the index |
-| NZTAX_FUNCTION_MAX_INSTANCES | 3 | deploy: cost ceiling on concurrent instances |
-| NZTAX_FUNCTION_CONCURRENCY | 8 | deploy: requests served at once by one instance |
-| NZTAX_FUNCTION_CPU / NZTAX_FUNCTION_MEMORY | 1 / 1Gi | deploy: instance size (concurrency above 1 needs a whole CPU) |
-| NZTAX_FUNCTION_TIMEOUT | 60 | deploy: request timeout in seconds |
-| NZTAX_FUNCTION_LLM_MODEL | gemini/gemini-2.5-flash | deploy: NZTAX_LLM_MODEL of the deployed function; `offline` = none |
-| NZTAX_GEMINI_SECRET | gemini-api-key | deploy: Secret Manager secret mounted as GEMINI_API_KEY |
-| NZTAX_SITE_URL | unset | deploy: public site URL; its origin is the function's CORS allow-list (required unless dry run) |
-| NZTAX_FIREBASE_SITE | unset | deploy: Firebase Hosting site id; unset = the project's default site |
+Tax figures never live here: they are in `nztax/rules/*.yaml`. Each variable, its default and what it
+does is in the settings table of `docs/operations.md` ("Settings"; tests/engine/test_settings_table.py
+checks that every variable read here has a row there, with the default the code uses).
 """
 
 from __future__ import annotations
@@ -435,10 +285,12 @@ def get_settings() -> Settings:
         gemini_base_url=os.environ.get("NZTAX_GEMINI_BASE_URL") or None,
         llm_model=os.environ.get("NZTAX_LLM_MODEL") or None,
         llm_api_base=os.environ.get("NZTAX_LLM_API_BASE") or None,
-        llm_timeout=float(_env("NZTAX_LLM_TIMEOUT", "20")), llm_max_retries=int(_env("NZTAX_LLM_MAX_RETRIES", "1")),
+        llm_timeout=float(_env("NZTAX_LLM_TIMEOUT", "20")),
+        llm_max_retries=int(_env("NZTAX_LLM_MAX_RETRIES", "1")),
         llm_max_hops=int(_env("NZTAX_LLM_MAX_HOPS", "3")),
         rrf_k=int(_env("NZTAX_RRF_K", "10")),
-        rrf_weight_bm25=float(_env("NZTAX_RRF_WEIGHT_BM25", "1.0")), rrf_weight_dense=float(_env("NZTAX_RRF_WEIGHT_DENSE", "1.0")),
+        rrf_weight_bm25=float(_env("NZTAX_RRF_WEIGHT_BM25", "1.0")),
+        rrf_weight_dense=float(_env("NZTAX_RRF_WEIGHT_DENSE", "1.0")),
         allowed_origins=tuple(
             o.strip()
             for o in _env("NZTAX_ALLOWED_ORIGINS", "http://127.0.0.1:8000,http://localhost:8000").split(",")
@@ -499,7 +351,8 @@ def get_settings() -> Settings:
         long_query_intent_weight=float(_env("NZTAX_LONG_QUERY_INTENT_WEIGHT", "0")),
         query_expansion=_env("NZTAX_QUERY_EXPANSION", "1").strip().lower() not in ("0", "false", "no", "off"),
         embed_batch_size=int(_env("NZTAX_EMBED_BATCH_SIZE", "16")),
-        gemini_timeout=float(_env("NZTAX_GEMINI_TIMEOUT", "30")), gemini_max_retries=int(_env("NZTAX_GEMINI_MAX_RETRIES", "5")),
+        gemini_timeout=float(_env("NZTAX_GEMINI_TIMEOUT", "30")),
+        gemini_max_retries=int(_env("NZTAX_GEMINI_MAX_RETRIES", "5")),
         gemini_backoff=float(_env("NZTAX_GEMINI_BACKOFF", "2.0")),
         gate_max_shrink=float(_env("NZTAX_GATE_MAX_SHRINK", "0.10")),
         gate_max_parse_failures=int(_env("NZTAX_GATE_MAX_PARSE_FAILURES", "0")),
@@ -552,23 +405,31 @@ def get_settings() -> Settings:
         asked_unit_margin=float(_env("NZTAX_ASKED_UNIT_MARGIN", "0.1")),
         asked_unit_agree_score=float(_env("NZTAX_ASKED_UNIT_AGREE_SCORE", "0.75")),
         asked_unit_agree_post=float(_env("NZTAX_ASKED_UNIT_AGREE_POST", "0.7")),
-        unit_retrieval_pages=int(_env("NZTAX_UNIT_RETRIEVAL_PAGES", "1")), unit_retrieval_score=float(_env("NZTAX_UNIT_RETRIEVAL_SCORE", "0.35")),
+        unit_retrieval_pages=int(_env("NZTAX_UNIT_RETRIEVAL_PAGES", "1")),
+        unit_retrieval_score=float(_env("NZTAX_UNIT_RETRIEVAL_SCORE", "0.35")),
         unit_retrieval_margin=float(_env("NZTAX_UNIT_RETRIEVAL_MARGIN", "0.03")),
-        story_gate=_env("NZTAX_STORY_GATE", "off"), story_gate_bar=float(_env("NZTAX_STORY_GATE_BAR", "0.8")),
+        story_gate=_env("NZTAX_STORY_GATE", "off"),
+        story_gate_bar=float(_env("NZTAX_STORY_GATE_BAR", "0.8")),
         asked_unit_post_least=float(_env("NZTAX_ASKED_UNIT_POST_LEAST", "0.6")),
         asked_unit_unsure_bar=float(_env("NZTAX_ASKED_UNIT_UNSURE_BAR", "0.5")),
         asked_unit_over_decline=float(_env("NZTAX_ASKED_UNIT_OVER_DECLINE", "0.95")),
-        decline_unit_score=float(_env("NZTAX_DECLINE_UNIT_SCORE", "0.55")), decline_unit_margin=float(_env("NZTAX_DECLINE_UNIT_MARGIN", "0.05")),
+        decline_unit_score=float(_env("NZTAX_DECLINE_UNIT_SCORE", "0.55")),
+        decline_unit_margin=float(_env("NZTAX_DECLINE_UNIT_MARGIN", "0.05")),
         asked_situation_agreed_margin=float(_env("NZTAX_ASKED_SITUATION_AGREED_MARGIN", "0.0")),
         unit_topic_lexical_weight=float(_env("NZTAX_UNIT_TOPIC_LEXICAL_WEIGHT", "0.15")),
         unit_topic_margin=float(_env("NZTAX_UNIT_TOPIC_MARGIN", "0.0")),
-        belief_unit_least=float(_env("NZTAX_BELIEF_UNIT_LEAST", "0.6")), belief_unit_margin=float(_env("NZTAX_BELIEF_UNIT_MARGIN", "0.05")),
+        belief_unit_least=float(_env("NZTAX_BELIEF_UNIT_LEAST", "0.6")),
+        belief_unit_margin=float(_env("NZTAX_BELIEF_UNIT_MARGIN", "0.05")),
         asked_part_bar=float(_env("NZTAX_ASKED_PART_BAR", "0.5")),
-        unread_known_share=float(_env("NZTAX_UNREAD_KNOWN_SHARE", "1.0")), unknown_words_share=float(_env("NZTAX_UNKNOWN_WORDS_SHARE", "0.5")),
+        unread_known_share=float(_env("NZTAX_UNREAD_KNOWN_SHARE", "1.0")),
+        unknown_words_share=float(_env("NZTAX_UNKNOWN_WORDS_SHARE", "0.5")),
         unread_min_words=int(_env("NZTAX_UNREAD_MIN_WORDS", "2")),
-        unread_unit_score=float(_env("NZTAX_UNREAD_UNIT_SCORE", "1.2")), unread_unit_margin=float(_env("NZTAX_UNREAD_UNIT_MARGIN", "0.2")),
-        lead_yield=float(_env("NZTAX_LEAD_YIELD", "0.5")), opening_weights=_env("NZTAX_OPENING_WEIGHTS", "0,1,0,0"),
-        opening_doubt_pages=int(_env("NZTAX_OPENING_DOUBT_PAGES", "2")), opening_doubt_units=int(_env("NZTAX_OPENING_DOUBT_UNITS", "5")),
+        unread_unit_score=float(_env("NZTAX_UNREAD_UNIT_SCORE", "1.2")),
+        unread_unit_margin=float(_env("NZTAX_UNREAD_UNIT_MARGIN", "0.2")),
+        lead_yield=float(_env("NZTAX_LEAD_YIELD", "0.5")),
+        opening_weights=_env("NZTAX_OPENING_WEIGHTS", "0,1,0,0"),
+        opening_doubt_pages=int(_env("NZTAX_OPENING_DOUBT_PAGES", "2")),
+        opening_doubt_units=int(_env("NZTAX_OPENING_DOUBT_UNITS", "5")),
         intent_margin=float(_env("NZTAX_INTENT_MARGIN", "0.04")),
         intent_cover_margin=float(_env("NZTAX_INTENT_COVER_MARGIN", "0.15")),
         intent_min_score=float(_env("NZTAX_INTENT_MIN_SCORE", "0.45")),
@@ -582,7 +443,8 @@ def get_settings() -> Settings:
         refuse_min_score_unworded=float(_env("NZTAX_REFUSE_MIN_SCORE_UNWORDED", "0.6")),
         bare_amount_minimum=float(_env("NZTAX_BARE_AMOUNT_MINIMUM", "10000")),
         negation_window_words=int(_env("NZTAX_NEGATION_WINDOW_WORDS", "5")),
-        spelling_cutoff=float(_env("NZTAX_SPELLING_CUTOFF", "0.85")), spelling_min_length=int(_env("NZTAX_SPELLING_MIN_LENGTH", "5")),
+        spelling_cutoff=float(_env("NZTAX_SPELLING_CUTOFF", "0.85")),
+        spelling_min_length=int(_env("NZTAX_SPELLING_MIN_LENGTH", "5")),
         plausible_pay_per_period=_period_limits(os.environ.get("NZTAX_PLAUSIBLE_PAY")),
     )
 

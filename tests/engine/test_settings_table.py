@@ -1,5 +1,5 @@
-"""Every environment variable the settings module reads has a row in its table, with the default the
-code uses: the table in the module's docstring is where a newcomer looks a setting up."""
+"""Every environment variable the settings module reads has a row in the settings table of
+docs/operations.md, with the default the code uses: that table is where a newcomer looks a setting up."""
 
 import re
 from pathlib import Path
@@ -7,8 +7,9 @@ from pathlib import Path
 import nztax.settings as settings_module
 
 SOURCE = Path(settings_module.__file__).read_text(encoding="utf-8")
+GUIDE = Path(__file__).resolve().parents[2] / "docs" / "operations.md"
 READ = dict(re.findall(r'_(?:env|path)\("(NZTAX_[A-Z0-9_]+)",\s*"([^"]*)"', SOURCE))
-ROWS = [line.split("|") for line in settings_module.__doc__.splitlines() if line.startswith("| NZTAX_")]
+ROWS = [line.split("|") for line in GUIDE.read_text(encoding="utf-8").splitlines() if line.startswith("| NZTAX_")]
 
 
 def _documented() -> dict[str, str]:
