@@ -23,17 +23,13 @@ How a hybrid search works:
    most `max_sections_per_page` sections of one page while other pages pass; a long query (more
    distinct terms than `bm25_coverage_max_words`, such as a whole post) keeps only its best section
    per page (`long_query_sections_per_page`), since it asks about a page rather than a passage.
-5. A long query is also fused per page (`long_query_page_fusion`: each ranking votes for a page at
-   the ranks of that page's best `long_query_page_votes` children, two by default, so a page that
-   answers the post in two passages beats one look-alike passage) with its own RRF k and weights,
-   and BM25's first `long_query_bm25_passes` children pass the floor's cosine test. Its dense score's page-vector
-   weight (`long_query_page_vector_weight`) and whether its BM25 query counts each word once
+5. A long query is also fused per page, each ranking voting for a page at the ranks of that page's
+   best children, with its own RRF k and weights, and BM25's first `long_query_bm25_passes` children
+   pass the floor's cosine test. Its dense score's page-vector weight
+   (`long_query_page_vector_weight`) and whether its BM25 query counts each word once
    (`long_query_bm25_distinct`) are settings of their own; the defaults are the short query's (the
-   alternatives won on the real-post development part and lost on the frozen part). A fourth
-   ranking may vote in it (`long_query_unit_weight`, 0 = off): pages ranked by the answer units'
-   paraphrases nearest the post (`unit_pages.py`), each as its best dense chunk; its first
-   `long_query_unit_passes` pages pass the cosine floor as BM25's first chunks do. So may the post's
-   topic as the units read it and its intent reading's canonical query (`intent_query.py`).
+   alternatives won on the real-post development part and lost on the frozen part). The answer units
+   and the intent reading may vote on the pages too: `page_fusion.py`.
 
 `Hit.tax_year` is the chunk's tax years joined with ", " ("2025-26, 2026-27"), or None when the
 chunk is not tied to a year; the list itself is `Hit.tax_years`.
@@ -50,7 +46,6 @@ from typing import Any, Iterable, Sequence
 import numpy as np
 
 from nztax.embedders import Embedder, embedder_problem, get_embedder
-from nztax.intent_query import IntentQuery, pages_in_order
 from nztax.index import (
     IndexMismatchError,
     IndexUnavailableError,
@@ -60,10 +55,9 @@ from nztax.index import (
     load_index,
 )
 from nztax.contract import SOURCE_TYPES  # noqa: F401 (re-exported for the CLI)
+from nztax.page_fusion import LongQueryVotes, rrf_fuse, top_rows
 from nztax.query_expansion import default_expander
-from nztax.sentences import asking_sentences
 from nztax.settings import Settings, get_settings
-from nztax.unit_pages import UnitPages, pages_as_chunks
 
 MODES = ("hybrid", "bm25", "dense")
 # The search tool hands passages to a model; more than this only costs tokens.
@@ -100,26 +94,7 @@ class Hit:
         }
 
 
-def rrf_fuse(rankings: Sequence[tuple[Sequence[int], float]], rrf_k: int) -> dict[int, float]:
-    """Reciprocal rank fusion of ranked id lists: {id: sum of weight / (rrf_k + rank)}, ranks from 1."""
-    fused: dict[int, float] = {}
-    for ranked_ids, weight in rankings:
-        if weight == 0:
-            continue
-        for rank, doc in enumerate(ranked_ids, start=1):
-            fused[doc] = fused.get(doc, 0.0) + weight / (rrf_k + rank)
-    return fused
-
-
-def _top(scores: np.ndarray, allowed: np.ndarray, limit: int) -> list[int]:
-    """Indices of the `limit` highest positive scores among allowed rows, best first."""
-    candidates = np.flatnonzero(allowed & (scores > 0))
-    if len(candidates) > limit:
-        candidates = candidates[np.argpartition(-scores[candidates], limit - 1)[:limit]]
-    return [int(i) for i in candidates[np.argsort(-scores[candidates], kind="stable")]]
-
-
-class Retriever:
+class Retriever(LongQueryVotes):
     """Load once per process (`Retriever.load()`), then `search` many times."""
 
     def __init__(self, index: LoadedIndex, settings: Settings, embedder: Embedder | None = None,
@@ -133,13 +108,7 @@ class Retriever:
         self._years = [frozenset(c.get("tax_years") or ()) for c in index.children]
         self._all_rows = np.ones(n, dtype=bool)
         self._identifier_arrays: dict[str, tuple[np.ndarray, np.ndarray]] = {}
-        self._unit_pages: UnitPages | None | bool = False  # False: not loaded yet
-        # () -> (servable units, their paraphrase vectors in `unit_match.paraphrase_rows` order): the
-        # engine hands over its unit matcher's, so the bank is not read twice; None: read it here.
-        self.units_source = None
-        self._unit_lock = threading.Lock()
-        self._intent_query: IntentQuery | None = None
-        self.intents_source = None  # () -> the engine's IntentClassifier; None: built here from the catalogue
+        self._init_votes()
 
     @classmethod
     def load(cls, index_dir: Path | str | None = None, settings: Settings | None = None,
@@ -294,7 +263,7 @@ class Retriever:
             cosine[missing] = self.index.vectors[missing] @ query_vector
 
     def _rankable(self, dense: np.ndarray, weight: float) -> np.ndarray:
-        """Dense scores shifted above zero (`_top` keeps positive scores only); order unchanged."""
+        """Dense scores shifted above zero (`top_rows` keeps positive scores only); order unchanged."""
         return dense + (1.0 + abs(weight) + 1.0)
 
     def identifier_ranking(self, identifiers: set[str], allowed: np.ndarray, bm25: np.ndarray) -> list[int]:
@@ -368,19 +337,19 @@ class Retriever:
 
         identifiers: set[str] = set()
         if mode == "bm25":
-            ranked = _top(bm25, allowed, depth)
+            ranked = top_rows(bm25, allowed, depth)
             scores = {row: float(bm25[row]) for row in ranked}
             passes = set(ranked)  # zero scores are already gone
         elif mode == "dense":
             floor = self.relevance_floor
-            ranked = _top(self._rankable(dense, page_weight), dense_allowed, depth)
+            ranked = top_rows(self._rankable(dense, page_weight), dense_allowed, depth)
             scores = {row: float(dense[row]) for row in ranked}
             passes = {row for row in ranked if cosine[row] >= floor}
         else:
             floor = self.relevance_floor
             identifiers = extract_identifiers(query)
-            bm25_ranked = _top(bm25, allowed, depth)
-            dense_ranked = _top(self._rankable(dense, page_weight), dense_allowed, depth)
+            bm25_ranked = top_rows(bm25, allowed, depth)
+            dense_ranked = top_rows(self._rankable(dense, page_weight), dense_allowed, depth)
             ident_ranked = self.identifier_ranking(identifiers, allowed, bm25)[:depth] if identifiers else []
             self._fill_cosine(cosine, bm25_ranked + ident_ranked, query_vector)
             s = self.settings
@@ -419,93 +388,6 @@ class Retriever:
             passes = {row for row in ranked if row in kept or cosine[row] >= floor} if relevant else set()
         cap = self.settings.long_query_sections_per_page if long_query else self.settings.max_sections_per_page
         return self._parents([row for row in ranked if row in passes], scores, k, cap)
-
-    @property
-    def unit_pages(self) -> UnitPages | None:
-        """The answer units' questions as a page ranking (`unit_pages.py`), made on first use."""
-        if self._unit_pages is False:
-            with self._unit_lock:
-                if self._unit_pages is False:
-                    urls = [c.get("url", "") for c in self.index.children]
-                    self._unit_pages = (UnitPages.load(self.index, self.settings.units_dir, self.embedder)
-                                        if self.units_source is None
-                                        else UnitPages.from_units(*self.units_source(), urls, self.index.child_page))
-        return self._unit_pages
-
-    def _unit_page_rows(self, query: str, query_vector: np.ndarray, dense: np.ndarray, cosine: np.ndarray,
-                        allowed: np.ndarray, depth: int) -> list[tuple[list[int], float]]:
-        """The units' votes as (rows, weight): the unit ranking's pages, then the topic ranking's
-        (`UnitPages.topic_ranking`), each page as its best dense chunk ([] without unit vectors; a
-        ranking at weight 0 votes with no rows)."""
-        s = self.settings
-        if not (s.long_query_unit_weight or s.long_query_topic_weight) or self.unit_pages is None:
-            return []
-        vectors = []
-        if s.long_query_unit_query in ("asking", "both"):
-            asked = " ".join(asking_sentences(query))
-            vectors.append(self.embed_query(asked) if asked and asked != query else query_vector)
-        if s.long_query_unit_query in ("post", "both"):
-            vectors.append(query_vector)
-        units = self.unit_pages
-        rows = (units.ranked_rows(vectors, s.long_query_unit_pool, depth, self.index.child_page, dense, allowed)
-                if s.long_query_unit_weight else [])
-        topic_rows = (pages_as_chunks(units.topic_ranking([query_vector], s.long_query_topic_temperature, depth),
-                                      self.index.child_page, dense, allowed) if s.long_query_topic_weight else [])
-        self._fill_cosine(cosine, rows + topic_rows, query_vector)
-        return [(rows, s.long_query_unit_weight), (topic_rows, s.long_query_topic_weight)]
-
-    @property
-    def intent_query(self) -> IntentQuery:
-        """The intents' canonical queries (`intent_query.py`), made on first use from the engine's
-        classifier (`intents_source`) or the catalogue's vectors stored beside the index."""
-        if self._intent_query is None:
-            with self._unit_lock:
-                if self._intent_query is None:
-                    self._intent_query = (IntentQuery(self.intents_source()) if self.intents_source is not None
-                                          else IntentQuery.load(self.index.directory, self.embedder, self.settings))
-        return self._intent_query
-
-    def _intent_rows(self, query: str, query_vector: np.ndarray, dense: np.ndarray, cosine: np.ndarray,
-                     allowed: np.ndarray, depth: int, page_weight: float) -> list[tuple[list[int], float]]:
-        """The intent reading's vote, [(rows, `long_query_intent_weight` x sureness)] ([] when off or unread):
-        pages by their best chunk for the canonical query (dense), each as its best chunk for the post."""
-        weight = self.settings.long_query_intent_weight
-        reading = self.intent_query.reading(query, query_vector, self.settings.intent_margin) if weight else None
-        if reading is None:
-            return []
-        canonical, sureness = reading
-        scores = (self.dense_ranking_scores(canonical, self.dense_scores(canonical), page_weight)
-                  if self.index.dense_graph is None else self._graph_dense(canonical, depth, page_weight)[1])
-        pages = pages_in_order(_top(self._rankable(scores, page_weight), allowed, depth), self.index.child_page)
-        rows = pages_as_chunks(pages, self.index.child_page, dense, allowed)
-        self._fill_cosine(cosine, rows, query_vector)
-        return [(rows, weight * sureness)]
-
-    def _page_fused(self, lists: Sequence[tuple[Sequence[int], float]], rrf_k: int,
-                    chunk_scores: dict[int, float]) -> dict[int, float]:
-        """Each child scored by its page's fused score: every ranking votes for a page at the ranks
-        of that page's best `long_query_page_votes` children (with 1, once, at the page's place among
-        the pages); the child's own fused score only orders a page's children."""
-        pages = self.index.child_page
-        votes = self.settings.long_query_page_votes
-        if votes <= 1:
-            # Each ranking as a ranking of pages, each page at its best child's place.
-            page_lists = [(list(dict.fromkeys(int(pages[row]) for row in ranked_rows)), weight)
-                          for ranked_rows, weight in lists]
-        else:
-            # Each ranking's children as their pages, at their own ranks; a page's children past its
-            # best `votes` become a place holder (-1), so a long page's look-alike chunks add nothing.
-            page_lists = []
-            for ranked_rows, weight in lists:
-                cast: dict[int, int] = {}
-                voters = []
-                for page in (int(pages[row]) for row in ranked_rows):
-                    cast[page] = cast.get(page, 0) + 1
-                    voters.append(page if cast[page] <= votes else -1)
-                page_lists.append((voters, weight))
-        page_score = rrf_fuse(page_lists, rrf_k)
-        top = max(chunk_scores.values(), default=0.0) + 1.0
-        return {row: page_score[int(pages[row])] + chunk_scores[row] / (top * 1000) for row in chunk_scores}
 
     def _parents(self, ranked_rows: list[int], scores: dict[int, float], k: int, cap: int) -> list[Hit]:
         """The first `k` distinct parent sections, at most `cap` from one page while other pages
