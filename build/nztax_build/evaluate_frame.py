@@ -1,13 +1,12 @@
 """`nztax eval frame-readings`: out-of-fold accuracy of the question frame's learned readings.
 
-In: the labelled examples the frame model is trained on (`nztax/data/frame_examples.yaml`), their
-register variants (`frame_examples_registers.yaml`) and the shipped query embedder. Out: a report
-(`.work/eval/frame_readings.md` and `.json`) with, for each reading (what a sentence asks, what a question
-is about, an amount's kind and owner), the share of examples read right by a model trained without them
-(5 folds, examples dealt to folds in order, an amount by its example line, a variant in its example's
-fold), the same share on the variants, the scope reading also as in / out of New Zealand personal tax,
-and the commonest confusions. A measure
-of the readings' mechanism, not of real posts: the examples are the project's own.
+In: the labelled examples the frame model is trained on (`nztax/data/frame_examples.yaml`) and the
+shipped query embedder. Out: a report (`.work/eval/frame_readings.md` and `.json`) with, for each
+reading (what a sentence asks, what a question is about, an amount's kind and owner), the share of
+examples read right by a model trained without them (5 folds, examples dealt to folds in order, an
+amount by its example line), the scope reading also as in / out of New Zealand personal tax, and the
+commonest confusions. A measure of the readings' mechanism, not of real posts: the examples are the
+project's own.
 """
 
 from __future__ import annotations
@@ -22,29 +21,25 @@ import numpy as np
 FOLDS = 5
 
 
-def out_of_fold(x: np.ndarray, labels: list[str], reading: str = "", groups: list[int] | None = None,
-                weights: list[float] | None = None) -> list[str]:
+def out_of_fold(x: np.ndarray, labels: list[str], reading: str = "", groups: list[int] | None = None) -> list[str]:
     """Each example's reading by a model trained on the other folds (as long as the engine trains that
-    reading). An example's fold is its group's (the example a variant rewords), so no variant of a held-out
-    example is trained on; an example of weight 0 is read, never trained on."""
+    reading). An example's fold is its group's (an amount's example line), so no amount of a held-out
+    line is trained on."""
     from nztax.frame_model import READING_STEPS, STEPS, Softmax
 
     groups = list(range(len(labels))) if groups is None else groups
-    weights = [1.0] * len(labels) if weights is None else weights
     predicted = [""] * len(labels)
     for fold in range(FOLDS):
         test = [i for i in range(len(labels)) if groups[i] % FOLDS == fold]
-        train = [i for i in range(len(labels)) if groups[i] % FOLDS != fold and weights[i] > 0]
-        model = Softmax.fit(x[train], [labels[i] for i in train], READING_STEPS.get(reading, STEPS), [weights[i] for i in train])
+        train = [i for i in range(len(labels)) if groups[i] % FOLDS != fold]
+        model = Softmax.fit(x[train], [labels[i] for i in train], READING_STEPS.get(reading, STEPS))
         for i in test:
             predicted[i] = model.predict(x[i])[0]
     return predicted
 
 
 def measure(embedder) -> dict:
-    """Per reading: accuracy out of fold on the examples and, apart, on their register variants (read
-    whether or not the model trains on variants: with `REGISTER_WEIGHT` 0 it is how the examples alone
-    read the other registers)."""
+    """Per reading: accuracy out of fold on the examples, and the commonest confusions."""
     from nztax import frame_model as fm
 
     model = fm.FrameModel(embedder, {}, "out-of-fold")
@@ -52,30 +47,20 @@ def measure(embedder) -> dict:
     for name in ("asks", "scope"):
         rows = fm.sentence_examples(name)
         labels = [e.label for e in rows]
-        predicted = out_of_fold(model.sentence_features([e.text for e in rows], name), labels, name,
-                                [e.group for e in rows], [fm.weight_of(e.variant, name) for e in rows])
-        out[name] = (labels, predicted, [e.variant for e in rows])
+        out[name] = (labels, out_of_fold(model.sentence_features([e.text for e in rows], name), labels, name))
     amounts = fm.amount_examples()
     x = model._window_features([fm.amount_window(a.text, a.start, a.end) for a in amounts])
     for name in ("kind", "owner"):
         labels = [getattr(a, name) for a in amounts]
-        predicted = out_of_fold(x, labels, name, [a.group for a in amounts], [fm.weight_of(a.variant, name) for a in amounts])
-        out[name] = (labels, predicted, [a.variant for a in amounts])
+        out[name] = (labels, out_of_fold(x, labels, name, [a.group for a in amounts]))
     summary = {}
-    for name, (labels, predicted, variant) in out.items():
-        pairs = [(a, b) for a, b, v in zip(labels, predicted, variant) if not v]
+    for name, (labels, predicted) in out.items():
+        pairs = list(zip(labels, predicted))
         confusions = Counter((a, b) for a, b in pairs if a != b).most_common(5)
         summary[name] = {"examples": len(pairs), "accuracy": round(sum(a == b for a, b in pairs) / len(pairs), 3),
-                         "confusions": [f"{a} read as {b}: {n}" for (a, b), n in confusions],
-                         "register_weight": fm.REGISTER_WEIGHT[name]}
-        varied = [(a, b) for a, b, v in zip(labels, predicted, variant) if v]
-        if varied:
-            summary[name] |= {"variants": len(varied), "variants_accuracy": round(sum(a == b for a, b in varied) / len(varied), 3)}
+                         "confusions": [f"{a} read as {b}: {n}" for (a, b), n in confusions]}
         if name == "scope":
             summary[name]["in_or_out_accuracy"] = round(sum((a == fm.IN_SCOPE) == (b == fm.IN_SCOPE) for a, b in pairs) / len(pairs), 3)
-            if varied:
-                summary[name]["variants_in_or_out_accuracy"] = round(
-                    sum((a == fm.IN_SCOPE) == (b == fm.IN_SCOPE) for a, b in varied) / len(varied), 3)
     return summary
 
 
@@ -86,15 +71,12 @@ def run(args) -> int:
     settings = get_settings()
     summary = measure(get_embedder(settings))
     lines = ["# The frame's learned readings, out of fold", "",
-             f"{FOLDS} folds over `frame_examples.yaml`, each example's register variants "
-             f"(`frame_examples_registers.yaml`) in its fold; embedder `{settings.embedder}`.", "",
-             "| reading | examples | accuracy | variants (weight) | variants' accuracy | commonest confusions (examples) |",
-             "|---|---|---|---|---|---|"]
+             f"{FOLDS} folds over `frame_examples.yaml`; embedder `{settings.embedder}`.", "",
+             "| reading | examples | accuracy | commonest confusions (examples) |",
+             "|---|---|---|---|"]
     for name, s in summary.items():
         extra = f" (in / out of scope {s['in_or_out_accuracy']})" if "in_or_out_accuracy" in s else ""
-        varied = f" (in / out {s['variants_in_or_out_accuracy']})" if "variants_in_or_out_accuracy" in s else ""
-        lines.append(f"| {name} | {s['examples']} | {s['accuracy']}{extra} | {s.get('variants', 0)} ({s['register_weight']}) "
-                     f"| {s.get('variants_accuracy', '-')}{varied} | {'; '.join(s['confusions'])} |")
+        lines.append(f"| {name} | {s['examples']} | {s['accuracy']}{extra} | {'; '.join(s['confusions'])} |")
     report = "\n".join(lines) + "\n"
     print(report)
     out = Path(getattr(args, "out", None) or settings.work_dir / "eval" / "frame_readings.md")

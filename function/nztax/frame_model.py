@@ -34,12 +34,6 @@ from nztax.literal_screen import screen_patterns
 log = logging.getLogger("nztax.frame_model")
 
 EXAMPLES_FILE = Path(__file__).parent / "data" / "frame_examples.yaml"
-# The same examples told again in the registers real posts are written in (a quick forum reply, a letter
-# to a money column, a question after a sentence or two of situation), each under the example it rewords
-# and with its label: `of` names the example, so a fold keeps an example and its variants together.
-REGISTERS_FILE = Path(__file__).parent / "data" / "frame_examples_registers.yaml"
-# How much a register variant weighs beside an example, per reading (0: the reading does not train on them).
-REGISTER_WEIGHT = {"asks": 0.0, "scope": 0.0, "kind": 0.0, "owner": 0.0}
 MODEL_FILE = "frame_model.npz"
 HASH_DIMS = 256            # hashed word features per reading
 WINDOW_WORDS = 6           # words either side of an amount that describe it
@@ -122,8 +116,7 @@ class Softmax:
     bias: np.ndarray
 
     @classmethod
-    def fit(cls, x: np.ndarray, labels: list[str], steps: int = STEPS, weights: list[float] | None = None) -> "Softmax":
-        """`weights`: each example's own weight (a register variant may weigh less than an example)."""
+    def fit(cls, x: np.ndarray, labels: list[str], steps: int = STEPS) -> "Softmax":
         classes = tuple(sorted(set(labels)))
         y = np.zeros((len(labels), len(classes)), dtype=np.float32)
         for i, label in enumerate(labels):
@@ -131,11 +124,10 @@ class Softmax:
         x = x.astype(np.float32)
         w = np.zeros((x.shape[1], len(classes)), dtype=np.float32)
         b = np.zeros(len(classes), dtype=np.float32)
-        own = np.ones((len(labels), 1), dtype=np.float32) if weights is None else np.asarray(weights, np.float32)[:, None]
-        # Classes weighted by the inverse square root of their (weighted) size: a small class is not
-        # drowned out, nor read everywhere.
-        per_class = 1.0 / np.sqrt((y * own).sum(axis=0, keepdims=True))
-        weight = (y * per_class).sum(axis=1, keepdims=True) * own
+        # Classes weighted by the inverse square root of their size: a small class is not drowned out,
+        # nor read everywhere.
+        per_class = 1.0 / np.sqrt(y.sum(axis=0, keepdims=True))
+        weight = (y * per_class).sum(axis=1, keepdims=True)
         weight = (weight * len(labels) / weight.sum()).astype(np.float32)
         for _ in range(steps):
             p = _softmax(x @ w + b)
@@ -164,29 +156,21 @@ def examples_text() -> str:
     return EXAMPLES_FILE.read_text(encoding="utf-8")
 
 
-@lru_cache(maxsize=1)
-def registers_text() -> str:
-    return REGISTERS_FILE.read_text(encoding="utf-8") if REGISTERS_FILE.exists() else ""
-
-
 def examples_digest() -> str:
-    """What a trained model was made from: both example files and how much the variants weigh."""
-    made_of = [examples_text(), registers_text(), json.dumps(REGISTER_WEIGHT, sort_keys=True)]
-    return hashlib.sha256("\0".join(made_of).encode("utf-8")).hexdigest()[:16]
+    """What a trained model was made from: the example file."""
+    return hashlib.sha256(examples_text().encode("utf-8")).hexdigest()[:16]
 
 
 @dataclass(frozen=True)
 class Example:
-    """One training text: its label, the example it is (or rewords: `group`), and whether it is a variant."""
+    """One training text and its label."""
 
     text: str
     label: str
-    group: int
-    variant: bool = False
 
 
 class AmountExample(NamedTuple):
-    """One labelled amount of an example line (or of a variant of one: `group` is the example line)."""
+    """One labelled amount of an example line (`group`: the line, so a fold keeps a line's amounts together)."""
 
     text: str
     start: int
@@ -194,44 +178,26 @@ class AmountExample(NamedTuple):
     kind: str
     owner: str
     group: int
-    variant: bool
 
 
 @lru_cache(maxsize=1)
-def _example_files() -> tuple[dict, dict]:
-    """The examples and their register variants, parsed once (every reading is trained from them)."""
-    return load_yaml(examples_text()), (load_yaml(registers_text()) if registers_text() else {})
+def _example_file() -> dict:
+    """The examples, parsed once (every reading is trained from them)."""
+    return load_yaml(examples_text())
 
 
 def sentence_examples(name: str) -> list[Example]:
-    """The examples of a sentence reading ("asks", "scope"), then their register variants under each
-    one's example (an `of` naming no example of that label is an error: the variant's label is its example's)."""
-    data, registers = _example_files()
-    out = [Example(text, label, i) for i, (label, text) in
-           enumerate((label, text) for label, texts in data[name].items() for text in texts)]
-    group = {(e.label, e.text): e.group for e in out}
-    for label, entries in (registers.get(name) or {}).items():
-        for entry in entries:
-            out += [Example(text, label, group[(label, entry["of"])], True) for text in entry["variants"]]
-    return out
+    """The examples of a sentence reading ("asks", "scope")."""
+    return [Example(text, label) for label, texts in _example_file()[name].items() for text in texts]
 
 
 def amount_examples() -> list[AmountExample]:
-    """Every labelled amount of the examples, then of their variants. A variant line must mark the same
-    kinds and owners as its example."""
-    data, registers = _example_files()
-    lines = [(line, i, False) for i, line in enumerate(data["amounts"])]
-    group = {line: i for line, i, _ in lines}
-    lines += [(text, group[entry["of"]], True) for entry in registers.get("amounts") or [] for text in entry["variants"]]
+    """Every labelled amount of the examples."""
     out = []
-    for line, g, variant in lines:
+    for g, line in enumerate(_example_file()["amounts"]):
         plain, found = labelled_amounts(line)
-        out += [AmountExample(plain, start, end, kind, owner, g, variant) for start, end, kind, owner in found]
+        out += [AmountExample(plain, start, end, kind, owner, g) for start, end, kind, owner in found]
     return out
-
-
-def weight_of(example_is_variant: bool, reading: str) -> float:
-    return REGISTER_WEIGHT[reading] if example_is_variant else 1.0
 
 
 def labelled_amounts(line: str) -> tuple[str, list[tuple[int, int, str, str]]]:
@@ -329,14 +295,13 @@ class FrameModel:
             return cls(embedder, _TRAINED[key], key[1])
         model = cls(embedder, {}, examples_digest())
         for name in ("asks", "scope"):
-            rows = [e for e in sentence_examples(name) if weight_of(e.variant, name) > 0]
+            rows = sentence_examples(name)
             model.readings[name] = Softmax.fit(model.sentence_features([e.text for e in rows], name), [e.label for e in rows],
-                                               READING_STEPS.get(name, STEPS), [weight_of(e.variant, name) for e in rows])
+                                               READING_STEPS.get(name, STEPS))
         amounts = amount_examples()
+        x = model._window_features([amount_window(a.text, a.start, a.end) for a in amounts])
         for name in ("kind", "owner"):
-            rows = [a for a in amounts if weight_of(a.variant, name) > 0]
-            x = model._window_features([amount_window(a.text, a.start, a.end) for a in rows])
-            model.readings[name] = Softmax.fit(x, [getattr(a, name) for a in rows], STEPS, [weight_of(a.variant, name) for a in rows])
+            model.readings[name] = Softmax.fit(x, [getattr(a, name) for a in amounts], STEPS)
         _TRAINED[key] = model.readings
         return model
 

@@ -21,19 +21,13 @@ def test_an_example_unlike_its_class_is_not_remembered():
     assert out_of_fold(x, labels)[0] == "a"
 
 
-def test_a_variant_is_held_out_with_its_example():
-    # An example unlike its class has variants just like it, with its label: were they in another fold,
-    # the example would be read from them. In its example's fold, they teach nothing.
+def test_an_example_is_held_out_with_its_group():
+    # An example unlike its class has others of its group (the amounts of one example line) just like it,
+    # with its label: were they in another fold, the example would be read from them. In its fold, they
+    # teach nothing.
     n = FOLDS * 4
     x = np.array([[3.0, 0.0]] * n + [[-3.0, 0.0]] * n + [[-3.0, 0.1]] * (2 * n), dtype=np.float32)
     labels = ["a"] * n + ["b"] * n + ["a"] * (2 * n)
     labels[n] = "a"  # the odd example (group n), among the b's
     assert out_of_fold(x, labels, groups=[*range(2 * n), *[n] * (2 * n)])[n] == "b"
     assert out_of_fold(x, labels, groups=[*range(2 * n), *[n + 1] * (2 * n)])[n] == "a"
-
-
-def test_an_example_of_weight_zero_is_read_but_never_learned_from():
-    x = np.array([[3.0, 0.0]] * (FOLDS * 4) + [[-3.0, 0.0]] * (FOLDS * 4) + [[-3.0, 0.0]] * FOLDS, dtype=np.float32)
-    labels = ["a"] * (FOLDS * 4) + ["b"] * (FOLDS * 4) + ["a"] * FOLDS
-    weights = [1.0] * (FOLDS * 8) + [0.0] * FOLDS
-    assert out_of_fold(x, labels, weights=weights)[-FOLDS:] == ["b"] * FOLDS
