@@ -13,6 +13,7 @@ from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, replace
 from decimal import Decimal, InvalidOperation
 
+from nztax.calendar_dates import month_alternatives
 from nztax.cue_words import alternatives, with_plurals
 from nztax.rules import PAY_FREQUENCIES
 from nztax.sentences import question_spans, sentence_spans
@@ -117,7 +118,9 @@ NAME_BEFORE = re.compile(r"(?<![\w$&])(?!(?:" + alternatives("labels_before_a_fi
 LONGEST_COUNT = 53
 AGE = re.compile(r"1[5-9]|[2-9]\d")
 MONEY_AFTER_AGE = re.compile(r"\s*(?:an?\b|per\b|/|grand|dollars|bucks|hours?\b|hrs?\b|%|percent|p/?h\b|ph\b|nzd)", re.I)
-MONTH_NAMES = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*"
+# A month's name or abbreviation as a whole word, from the one month table (data/calendar_dates.yaml):
+# "march" or "mar", never "market" or "decent".
+MONTH_NAMES = r"(?:" + month_alternatives() + r")\b"
 DATE_AROUND = re.compile(r"\b(?:" + MONTH_NAMES + r")\s+\d{0,2}\s?$|^\s?(?:" + MONTH_NAMES + r")\b", re.I)  # ("turnover" is no "nov")
 
 
