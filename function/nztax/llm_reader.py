@@ -31,7 +31,8 @@ from typing import Literal, Optional
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from nztax.frame import AMOUNT_KINDS, ASK_KINDS, OWNERS, PERCENT, FrameAmount, QuestionFrame, asking_sentences
+from nztax.frame import (AMOUNT_KINDS, ASK_KINDS, OWNERS, FrameAmount, QuestionFrame, asking_sentences, percent_value,
+                         percentages)
 from nztax.llm import LlmError, _add_usage, _litellm
 from nztax.slots import AMOUNT, PERIODS_PER_YEAR, Slots, money_value, words_to_number
 from nztax.decision_rows import table
@@ -91,10 +92,13 @@ class ModelReading:
 # -- validation ----------------------------------------------------------------------------------
 
 def parse_span(span: str) -> Decimal | None:
-    """The value the number grammar reads in an amount's text: a percentage, money or number words."""
+    """The value the number grammar reads in an amount's text: a percentage (by the frame's own rate
+    grammar: "40%", "40 per cent", "forty percent"), money or number words."""
+    rates = percentages(span)
+    if rates:
+        return percent_value(rates[0])
     if "%" in span:
-        m = PERCENT.search(span)
-        return Decimal(m.group(1)) if m else None
+        return None  # a sign the rate grammar does not read ("100%"): no value to check the model's against
     m = AMOUNT.search(span)
     if m and m.group("num"):
         try:
@@ -133,7 +137,7 @@ def validate(reading: FrameReading, text: str, slots: Slots, years) -> tuple[Que
         end = at + len(span)
         # The slot amount at the same place: the decision table matches inputs by where they start.
         slot = next((s for s, s0, s1 in spans if s0 < end and at < s1), None)
-        percent = "%" in span
+        percent = "%" in span or bool(percentages(span))  # a rate has no period, in figures or in words
         period = None if percent else (a.period or (slot.period if slot else "annual"))
         amounts.append(FrameAmount(span, slot.start if slot else at, slot_end(slot) if slot else end, parsed, period,
                                    a.kind, 1.0, a.owner, 1.0, slot.role if slot else None))

@@ -12,7 +12,9 @@ import pytest
 
 from fake_openai import final, frame, llm_engine_on
 from nztax.engine import Engine
+from nztax.frame import percent_value, percentages
 from nztax.llm_reader import FrameReading, parse_span, scripted_question, validate
+from nztax.text_cleaning import _TENS, UNIT_WORDS
 
 
 # Reading replies wait on the model's structured output: a little more time than the loop's steps.
@@ -31,6 +33,35 @@ def reading(*amounts, **kw) -> FrameReading:
                                          ("4.5%", 4.5), ("eighty thousand dollars", 80000)])
 def test_an_amounts_text_parses_with_the_number_grammar(text, value):
     assert parse_span(text) == pytest.approx(value)
+
+
+def _in_words(n: int) -> str:
+    units = {v: w for w, v in UNIT_WORDS.items()}
+    tens = {v: w for w, v in _TENS.items()}
+    return units[n] if n < 20 else tens[n - n % 10] + (f"-{units[n % 10]}" if n % 10 else "")
+
+
+@pytest.mark.parametrize("rate", [3, 10, 17, 21, 30, 33, 39, 40, 45, 64, 99])
+def test_a_rate_in_any_form_parses_as_the_frame_reads_it(rate):
+    # One rate grammar (frame.percentages): the sign, "per cent", "percent", and the number in words,
+    # each read as the rate the offline frame reads in the same words of a question.
+    forms = [f"{rate}%", f"{rate} %", f"{rate} per cent", f"{rate} percent", f"{_in_words(rate)} per cent",
+             f"{_in_words(rate).title()} percent"]
+    for form in forms:
+        offline = percentages(f"The employer takes {form} of my pay, is that right?")
+        assert len(offline) == 1 and percent_value(offline[0]) == rate, form
+        assert parse_span(form) == rate, form
+
+
+def test_a_rate_in_words_is_kept_as_a_rate_without_a_period(engine):
+    question = "My secondary job takes thirty-three per cent of a $2,000 payment. Is that the right rate?"
+    proposal, _ = engine._propose(question, [], None)
+    got, dropped = validate(reading(("thirty-three per cent", 33, "annual", "rate", "me")),
+                            proposal.asked, proposal.slots, engine.rules.years)
+    assert not dropped and [(a.text, a.value, a.period) for a in got.amounts] == [("thirty-three per cent", 33, None)]
+    got, dropped = validate(reading(("thirty-three per cent", 30, None, "rate", "me")),
+                            proposal.asked, proposal.slots, engine.rules.years)
+    assert not got.amounts and dropped  # the model's value is not the words'
 
 
 def test_only_amounts_the_question_bears_out_are_kept(engine):
