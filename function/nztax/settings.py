@@ -73,7 +73,7 @@ Tax figures never live here: they are in `nztax/rules/*.yaml`.
 | NZTAX_UNREAD_UNIT_SCORE | 1.2 | Ask box: least unit score for such a question (no unit standing alone is trusted lower) |
 | NZTAX_UNREAD_UNIT_MARGIN | 0.2 | Ask box: its lead over the next unit |
 | NZTAX_LEAD_YIELD / NZTAX_OPENING_WEIGHTS | 0.5 / 0,1,0,0 | a fact answer no unit matched: how much more a retrieved sentence must score against the question than the intent lead's best sentence to open the answer instead (lead_choice.py); every candidate opening's score beside its shared words: the weights of its embedding similarity to the asking text, its page's rank bonus, its saying the aspect asked, and its not standing alone (a penalty), opening_rank.py |
-| NZTAX_OPENING_DOUBT_PAGES / NZTAX_OPENING_DOUBT_UNITS | 2 / 5 | a topic answer's retrieved opening is said not to answer when its page is neither among retrieval's first this many pages nor cited by one of this many answer units nearest the question or its asking sentences (0 pages: off; opening_doubt.py) |
+| NZTAX_OPENING_DOUBT_PAGES / NZTAX_OPENING_DOUBT_UNITS / NZTAX_LEAD_DOUBT_COSINE | 2 / 5 / 0.55 | a topic answer's retrieved opening is said not to answer when its page is neither among retrieval's first this many pages nor cited by one of this many answer units nearest the question or its asking sentences (0 pages: off; opening_doubt.py); an intent's lead opening a fact answer, when both readings doubt its rules page and what is asked is under this cosine to the lead (0: off; opening_doubt.lead_doubted) |
 | NZTAX_UNIT_OVER_DECLINE | 1.1 | Ask box: least unit score (and twice the margin) for a unit to answer a question the engine would decline as another subject |
 | NZTAX_ASKED_UNIT_OVER_DECLINE | 0.95 | Ask box: least score of a post's asking sentence (and twice `NZTAX_ASKED_UNIT_MARGIN`) for its unit to answer a post the engine would decline, when the scope reading is sure it is New Zealand personal tax |
 | NZTAX_DECLINE_UNIT_SCORE | 0.55 | Ask box: least cosine of a question or an asking sentence to a decline unit's wording (decline_units.py) for it to be declined to that unit's subject |
@@ -398,6 +398,7 @@ class Settings:
     opening_weights: str = "0,1,0,0"  # (read by opening_rank.weights)
     opening_doubt_pages: int = 2
     opening_doubt_units: int = 5
+    lead_doubt_cosine: float = 0.55  # (0: off)
     # understanding (issue 11)
     intent_margin: float = 0.04
     intent_cover_margin: float = 0.15     # a named sum that shows the best intent's figure too wins by this much
@@ -424,8 +425,7 @@ def get_settings() -> Settings:
     home = Path(_env("NZTAX_HOME", str(_DEFAULT_HOME))).resolve()
     rules_default = str(_PACKAGE_DIR / "rules")
     return Settings(
-        home=home,
-        corpus_dir=_path("NZTAX_CORPUS_DIR", "corpus", home),
+        home=home, corpus_dir=_path("NZTAX_CORPUS_DIR", "corpus", home),
         index_dir=_path("NZTAX_INDEX_DIR", "index", home),
         work_dir=_path("NZTAX_WORK_DIR", ".work", home),
         site_src=_path("NZTAX_SITE_SRC", "site_src", home),
@@ -569,7 +569,7 @@ def get_settings() -> Settings:
         unread_unit_score=float(_env("NZTAX_UNREAD_UNIT_SCORE", "1.2")), unread_unit_margin=float(_env("NZTAX_UNREAD_UNIT_MARGIN", "0.2")),
         lead_yield=float(_env("NZTAX_LEAD_YIELD", "0.5")), opening_weights=_env("NZTAX_OPENING_WEIGHTS", "0,1,0,0"),
         opening_doubt_pages=int(_env("NZTAX_OPENING_DOUBT_PAGES", "2")), opening_doubt_units=int(_env("NZTAX_OPENING_DOUBT_UNITS", "5")),
-        intent_margin=float(_env("NZTAX_INTENT_MARGIN", "0.04")),
+        lead_doubt_cosine=float(_env("NZTAX_LEAD_DOUBT_COSINE", "0.55")), intent_margin=float(_env("NZTAX_INTENT_MARGIN", "0.04")),
         intent_cover_margin=float(_env("NZTAX_INTENT_COVER_MARGIN", "0.15")),
         intent_min_score=float(_env("NZTAX_INTENT_MIN_SCORE", "0.45")),
         intent_lexical_weight=float(_env("NZTAX_INTENT_LEXICAL_WEIGHT", "0.35")),
