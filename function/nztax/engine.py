@@ -522,8 +522,11 @@ class Engine:
             if decision.action == "fact":
                 tool_results = [(name, args, call_tool(name, args)) for name, args in decision.calls]
                 result = say.fact(decision, self.rules, hits, current, tool_results, self.titles,
-                                   lead_yield=self.settings.lead_yield,
-                                   question_hits=question_hits)
+                                   lead_yield=self.settings.lead_yield, question_hits=question_hits,
+                                   lead_doubt=lambda url, lead: opening_doubt.lead_doubted(
+                                       url, hits, lambda: self._pages_near(decision, vector),
+                                       self.settings.opening_doubt_pages, lambda: self._asked_cosine(decision, vector, lead),
+                                       self.settings.lead_doubt_cosine, decision.trace))
             else:
                 result = opening_doubt.hedged(say.topic(decision, self.rules, hits, current), hits,
                                               lambda: self._pages_near(decision, vector),
@@ -539,6 +542,13 @@ class Engine:
         vectors = [vector if vector is not None else self.retriever.embed_query(decision.question)]
         vectors += [self.retriever.embed_query(asking)] if asking else []
         return opening_doubt.nearest_pages(self.unit_matcher, vectors, self.settings.opening_doubt_units)
+
+    def _asked_cosine(self, decision: Decision, vector, text: str) -> float:
+        """The cosine of what is asked (a story's asking sentences, else the question) to `text`."""
+        asking = " ".join(say.asking_of(decision))
+        asked = self.retriever.embed_query(asking) if asking else (
+            vector if vector is not None else self.retriever.embed_query(decision.question))
+        return float(np.dot(asked, self.retriever.embed_query(text)))
 
     def search(self, query: str, tax_year: str | None, k: int | None = None, source_type: str | None = None,
                query_vector=None) -> list:

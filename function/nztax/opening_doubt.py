@@ -1,9 +1,11 @@
-"""A topic answer's retrieved opening in doubt: said not to answer, rather than told as the answer.
+"""An opening in doubt: said not to answer, rather than told as the answer.
 
 In: the topic answer (`say.topic`), the passages retrieved for it in retrieval's order, and the pages
 the answer units nearest the question cite. Out: `hedged(result, hits, near_pages, pages)` -> the
 answer, opening "I haven't found Inland Revenue's guidance saying that directly …" when its opening
-sentence comes from a page neither reading puts near the question (`doubted`).
+sentence comes from a page neither reading puts near the question (`doubted`). `lead_doubted`: the
+same two readings of an intent's stock lead opening a fact answer (say.fact says the hedge), with a
+third, the lead's meaning far from what is asked.
 
 Why (issue 37): a topic answer opens with the retrieved sentence sharing most words with the asking
 sentences; nothing checks that it answers them, and in a story the words it shares are often the
@@ -46,6 +48,34 @@ def doubted(url: str, hits: list, near_pages: frozenset[str], pages: int) -> boo
     return not ranked_first(url, hits, pages) and url not in near_pages
 
 
+def _units_doubt(url: str, near_pages) -> bool:
+    """Whether none of the units near the question cites page `url` (`near_pages()` embeds). Without
+    the units' reading, as on an index without their vectors, there is no doubt: one reading is none."""
+    near = near_pages()
+    return bool(near) and url not in near
+
+
+def lead_doubted(url: str, hits: list, near_pages, pages: int, cosine, floor: float, trace=None) -> bool:
+    """Whether an intent's stock lead, citing rules page `url`, is in doubt as the opening: retrieval
+    ranks its page below its first `pages` pages, the asking sentences' cosine to the lead (`cosine()`)
+    is under `floor`, and no unit near the question cites the page (`pages` or `floor` 0: off).
+
+    Why (issue 37): a question the classifier puts under an intent can ask something else of the same
+    subject (which income counts, a rate another table gives, where an amount goes in a return); the
+    lead, written for the intent's central question, then opens as if it answered. Retrieval and the bank of questions people ask alone doubt many leads that
+    answer (a rules page retrieval ranks below the guidance pages that explain it, cited by units of
+    other wordings); a lead whose meaning is also far from what is asked is the one that answers
+    another question (docs/units.md, "Openings that belong to another question")."""
+    if pages <= 0 or floor <= 0 or ranked_first(url, hits, pages) or cosine() >= floor:
+        return False
+    if not _units_doubt(url, near_pages):
+        return False
+    if trace is not None:
+        trace.notes.append(f"lead in doubt: {url} is neither among retrieval's first {pages} pages nor cited by a "
+                           f"unit near the question, and what is asked is under {floor} in cosine to the lead")
+    return True
+
+
 def hedged(result: AskResult, hits: list, near_pages, pages: int, trace=None) -> AskResult:
     """The topic answer, said not to answer when its opening is in doubt (`doubted`); `near_pages`
     is called only then (it embeds)."""
@@ -56,9 +86,8 @@ def hedged(result: AskResult, hits: list, near_pages, pages: int, trace=None) ->
     url = result.citations[0].url
     if ranked_first(url, hits, pages):
         return result
-    near = near_pages()
-    if not near or url in near:
-        return result  # (without the units' reading, as on an index without their vectors, one reading is no doubt)
+    if not _units_doubt(url, near_pages):
+        return result
     result.answer = f"{composer.NOT_SAID_DIRECTLY} {answer}"
     if trace is not None:  # (what opened stays the passage: `nztax eval paraphrases` compares openings by it)
         trace.notes.append(f"opening in doubt: {url} is neither among retrieval's first {pages} pages nor cited "

@@ -163,10 +163,13 @@ def _spaced(quotes: list[str]) -> list[str]:
 
 
 def fact(decision: Decision, rules: RuleBook, hits: list, current_year: str, tool_results: list | None = None,
-         titles: dict[str, str] | None = None, lead_yield: float | None = None, question_hits=None) -> AskResult:
+         titles: dict[str, str] | None = None, lead_yield: float | None = None, question_hits=None,
+         lead_doubt=None) -> AskResult:
     """The catalogue lead, filled for the year, answers first where it answers the question asked;
     otherwise the retrieved sentence that does (lead_choice.py), with the lead after it.
-    `question_hits()`: passages retrieved for the question's own words (without the intent's)."""
+    `question_hits()`: passages retrieved for the question's own words (without the intent's).
+    `lead_doubt(url, lead)`: whether the lead, citing rules page `url`, is in doubt as the opening
+    (opening_doubt.lead_doubted; asked only of a lead the choice let open)."""
     intent = decision.intent
     year_rules = rules.years.get(decision.tax_year) or rules.years.get(current_year)
     values = fact_values(year_rules) if year_rules else {}
@@ -259,7 +262,9 @@ def fact(decision: Decision, rules: RuleBook, hits: list, current_year: str, too
     if named:
         body[0] += " " + named
     if opening is not None and (opening.unanswered
-                                or kinds_unsaid(asking_of(decision) or [decision.asked], body[0], _post(decision))):
+                                or kinds_unsaid(asking_of(decision) or [decision.asked], body[0], _post(decision))
+                                or (not opener and lead_sources and lead_doubt is not None
+                                    and lead_doubt(lead_sources[0], opening.lead))):
         # The opening answers the topic's central question, not this one (or another payment's rule
         # than the one whose tax is asked): say so before it.
         body[0] = f"{composer.NOT_SAID_DIRECTLY} {body[0]}"

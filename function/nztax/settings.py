@@ -248,6 +248,7 @@ class Settings:
     opening_weights: str = "0,1,0,0"  # (read by opening_rank.weights)
     opening_doubt_pages: int = 2
     opening_doubt_units: int = 5
+    lead_doubt_cosine: float = 0.55  # (0: off)
     # understanding (issue 11)
     intent_margin: float = 0.04
     intent_cover_margin: float = 0.15     # a named sum that shows the best intent's figure too wins by this much
@@ -274,8 +275,7 @@ def get_settings() -> Settings:
     home = Path(_env("NZTAX_HOME", str(_DEFAULT_HOME))).resolve()
     rules_default = str(_PACKAGE_DIR / "rules")
     return Settings(
-        home=home,
-        corpus_dir=_path("NZTAX_CORPUS_DIR", "corpus", home),
+        home=home, corpus_dir=_path("NZTAX_CORPUS_DIR", "corpus", home),
         index_dir=_path("NZTAX_INDEX_DIR", "index", home),
         work_dir=_path("NZTAX_WORK_DIR", ".work", home),
         site_src=_path("NZTAX_SITE_SRC", "site_src", home),
@@ -430,6 +430,7 @@ def get_settings() -> Settings:
         opening_weights=_env("NZTAX_OPENING_WEIGHTS", "0,1,0,0"),
         opening_doubt_pages=int(_env("NZTAX_OPENING_DOUBT_PAGES", "2")),
         opening_doubt_units=int(_env("NZTAX_OPENING_DOUBT_UNITS", "5")),
+        lead_doubt_cosine=float(_env("NZTAX_LEAD_DOUBT_COSINE", "0.55")),
         intent_margin=float(_env("NZTAX_INTENT_MARGIN", "0.04")),
         intent_cover_margin=float(_env("NZTAX_INTENT_COVER_MARGIN", "0.15")),
         intent_min_score=float(_env("NZTAX_INTENT_MIN_SCORE", "0.45")),
