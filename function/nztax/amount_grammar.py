@@ -118,7 +118,7 @@ NAME_BEFORE = re.compile(r"(?<![\w$&])(?!(?:" + alternatives("labels_before_a_fi
 LONGEST_COUNT = 53
 AGE = re.compile(r"1[5-9]|[2-9]\d")
 MONEY_AFTER_AGE = re.compile(r"\s*(?:an?\b|per\b|/|grand|dollars|bucks|hours?\b|hrs?\b|%|percent|p/?h\b|ph\b|nzd)", re.I)
-# A month's name or abbreviation as a whole word, from the one month table (data/calendar_dates.yaml):
+# A month's name or abbreviation as a whole word, from the month table of data/calendar_dates.yaml:
 # "march" or "mar", never "market" or "decent".
 MONTH_NAMES = r"(?:" + month_alternatives() + r")\b"
 DATE_AROUND = re.compile(r"\b(?:" + MONTH_NAMES + r")\s+\d{0,2}\s?$|^\s?(?:" + MONTH_NAMES + r")\b", re.I)  # ("turnover" is no "nov")

@@ -54,7 +54,7 @@ def _data() -> dict:
 
 
 def months() -> dict[str, int]:
-    """A month's names and abbreviations (lower case) to its number: the one month table, read from the data."""
+    """A month's names and abbreviations (lower case) to its number, read from the month table of the data."""
     return {str(name).lower(): int(number) for name, number in _data()["months"].items()}
 
 

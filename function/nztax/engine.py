@@ -538,17 +538,20 @@ class Engine:
     def _pages_near(self, decision: Decision, vector) -> frozenset[str]:
         """The pages the answer units nearest the question, and nearest its asking sentences, cite
         (opening_doubt.py: a reading of the question by the bank of questions people ask)."""
-        asking = " ".join(say.asking_of(decision))
-        vectors = [vector if vector is not None else self.retriever.embed_query(decision.question)]
-        vectors += [self.retriever.embed_query(asking)] if asking else []
+        question, asked = self._question_and_asked(decision, vector)
+        vectors = [question] + ([asked] if asked is not None else [])
         return opening_doubt.nearest_pages(self.unit_matcher, vectors, self.settings.opening_doubt_units)
 
     def _asked_cosine(self, decision: Decision, vector, text: str) -> float:
         """The cosine of what is asked (a story's asking sentences, else the question) to `text`."""
+        question, asked = self._question_and_asked(decision, vector)
+        return float(np.dot(asked if asked is not None else question, self.retriever.embed_query(text)))
+
+    def _question_and_asked(self, decision: Decision, vector):
+        """The question's vector and its asking sentences' (joined; None when it has none)."""
         asking = " ".join(say.asking_of(decision))
-        asked = self.retriever.embed_query(asking) if asking else (
-            vector if vector is not None else self.retriever.embed_query(decision.question))
-        return float(np.dot(asked, self.retriever.embed_query(text)))
+        question = vector if vector is not None else self.retriever.embed_query(decision.question)
+        return question, (self.retriever.embed_query(asking) if asking else None)
 
     def search(self, query: str, tax_year: str | None, k: int | None = None, source_type: str | None = None,
                query_vector=None) -> list:

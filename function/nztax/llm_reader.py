@@ -91,14 +91,26 @@ class ModelReading:
 
 # -- validation ----------------------------------------------------------------------------------
 
+def _rate_of(span: str):
+    """The rate an amount's text is, when a rate is all it says (a money span that mentions a rate,
+    "$2,000 at thirty-three per cent", is money, not the rate)."""
+    rates = percentages(span)
+    if len(rates) != 1:
+        return None
+    rest = span[:rates[0].start()] + span[rates[0].end():]
+    return rates[0] if not any(ch.isalnum() for ch in rest) else None
+
+
 def parse_span(span: str) -> Decimal | None:
     """The value the number grammar reads in an amount's text: a percentage (by the frame's own rate
     grammar: "40%", "40 per cent", "forty percent"), money or number words."""
-    rates = percentages(span)
-    if rates:
-        return percent_value(rates[0])
-    if "%" in span:
+    rate = _rate_of(span)
+    if rate is not None:
+        return percent_value(rate)
+    if "%" in span and not percentages(span):
         return None  # a sign the rate grammar does not read ("100%"): no value to check the model's against
+    for rate in reversed(percentages(span)):  # money said beside a rate: the money, not the rate's figure
+        span = span[:rate.start()] + " " * (rate.end() - rate.start()) + span[rate.end():]
     m = AMOUNT.search(span)
     if m and m.group("num"):
         try:
@@ -137,7 +149,7 @@ def validate(reading: FrameReading, text: str, slots: Slots, years) -> tuple[Que
         end = at + len(span)
         # The slot amount at the same place: the decision table matches inputs by where they start.
         slot = next((s for s, s0, s1 in spans if s0 < end and at < s1), None)
-        percent = "%" in span or bool(percentages(span))  # a rate has no period, in figures or in words
+        percent = "%" in span or _rate_of(span) is not None  # a rate has no period, in figures or in words
         period = None if percent else (a.period or (slot.period if slot else "annual"))
         amounts.append(FrameAmount(span, slot.start if slot else at, slot_end(slot) if slot else end, parsed, period,
                                    a.kind, 1.0, a.owner, 1.0, slot.role if slot else None))

@@ -60,11 +60,14 @@ def lead_doubted(url: str, hits: list, near_pages, pages: int, cosine, floor: fl
     ranks its page below its first `pages` pages, the asking sentences' cosine to the lead (`cosine()`)
     is under `floor`, and no unit near the question cites the page (`pages` or `floor` 0: off).
 
+    `hits` is the answer's own search (the question with the intent's search words added), so a page it
+    still ranks low is doubted even with the intent's words behind it.
+
     Why (issue 37): a question the classifier puts under an intent can ask something else of the same
-    subject (which income counts, a rate another table gives, where an amount goes in a return); the
-    lead, written for the intent's central question, then opens as if it answered. Retrieval and the bank of questions people ask alone doubt many leads that
-    answer (a rules page retrieval ranks below the guidance pages that explain it, cited by units of
-    other wordings); a lead whose meaning is also far from what is asked is the one that answers
+    subject (which income counts, a code for one payment, what happens in a period without pay); the
+    lead, written for the intent's central question, then opens as if it answered. Retrieval and the bank
+    of questions people ask alone doubt many leads that answer (a rules page retrieval ranks below the
+    guidance pages that explain it, cited by units of other wordings); a lead whose meaning is also far from what is asked is the one that answers
     another question (docs/units.md, "Openings that belong to another question")."""
     if pages <= 0 or floor <= 0 or ranked_first(url, hits, pages) or cosine() >= floor:
         return False

@@ -53,6 +53,14 @@ def test_a_rate_in_any_form_parses_as_the_frame_reads_it(rate):
         assert parse_span(form) == rate, form
 
 
+@pytest.mark.parametrize("rate", ["33%", "33 per cent", "thirty-three percent"])
+@pytest.mark.parametrize("money", ["$2,000", "85k", "eighty thousand dollars"])
+def test_money_that_mentions_a_rate_parses_as_the_money(money, rate):
+    # A span is a rate only when the rate is all it says; money said beside a rate is the money.
+    assert parse_span(f"{money} at {rate}") == parse_span(money)
+    assert parse_span(f"{rate} of {money}") == parse_span(money)
+
+
 def test_a_rate_in_words_is_kept_as_a_rate_without_a_period(engine):
     question = "My secondary job takes thirty-three per cent of a $2,000 payment. Is that the right rate?"
     proposal, _ = engine._propose(question, [], None)
