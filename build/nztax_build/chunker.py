@@ -23,16 +23,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from nztax.calendar_dates import months
+
 from .records import Chunk, Document, Section, sha256_text
 
 ID_HASH_CHARS = 16
 MAX_RANGE_YEARS = 10  # a "from ... to ..." range longer than this is not expanded (likely a misread)
 
-_MONTHS = {
-    "january": 1, "jan": 1, "february": 2, "feb": 2, "march": 3, "mar": 3, "april": 4, "apr": 4,
-    "may": 5, "june": 6, "jun": 6, "july": 7, "jul": 7, "august": 8, "aug": 8, "september": 9,
-    "sept": 9, "sep": 9, "october": 10, "oct": 10, "november": 11, "nov": 11, "december": 12, "dec": 12,
-}
+_MONTHS = months()
 _MONTH = "(" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
 _YEAR = r"((?:19|20)\d{2})"
 _PATTERNS: list[tuple[str, re.Pattern[str]]] = [

@@ -58,9 +58,28 @@ def months() -> dict[str, int]:
     return {str(name).lower(): int(number) for name, number in _data()["months"].items()}
 
 
-def month_alternatives() -> str:
-    """The months as one regex alternation, longest name first."""
-    return _alt(months())
+def month_alternatives(leaving_out: frozenset[int] = frozenset()) -> str:
+    """The months (but those numbered in `leaving_out`) as one regex alternation, longest name first."""
+    return _alt(name for name, number in months().items() if number not in leaving_out)
+
+
+def full_month_names() -> str:
+    """The months' full names (each month's longest name) as one regex alternation."""
+    longest = {}
+    for name, number in months().items():
+        longest[number] = max(longest.get(number, ""), name, key=len)
+    return _alt(longest.values())
+
+
+def month_number(word: str) -> int:
+    """The number of a month named by any of its names, or by a longer word that starts with one's first
+    three letters (the month patterns read whole names; this also takes "Sept." and "Febuary")."""
+    return months()[word.strip(".").lower()[:3]]
+
+
+def months_to_march(word: str) -> int:
+    """The months of the tax year from the start of the month named to 31 March ("sept" 7, "march" 1)."""
+    return (3 - month_number(word)) % 12 + 1
 
 
 def _date_format(tag: str) -> str:

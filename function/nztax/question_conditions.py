@@ -14,7 +14,8 @@ import re
 from nztax.contract import tax_year_starting
 from nztax.cue_words import alternatives
 from nztax import rules as nztax_rules
-from nztax.calendar_dates import read_dates, relative, tax_year_of
+from nztax.calendar_dates import (full_month_names, month_alternatives, months_to_march, read_dates, relative,
+                                  tax_year_of)
 from nztax.rules import RuleBook
 from nztax.settings import get_settings
 from nztax.years import read_year
@@ -128,7 +129,7 @@ UNNAMED_BUSINESS_PROFIT = re.compile(r"\b(?:" + alternatives("determiners_of_a_b
 BUSINESS_OWNED_AS = re.compile(alternatives("business_owned_as"), re.I)
 # A salary earned for only part of the tax year (arrived or started partway).
 PART_YEAR = re.compile(r"\b(?:" + alternatives("started_verbs")
-                       + r")\b[^.?!]{0,40}?\b(?:(?:in|from|since|on)\s+(?:(?:the\s+)?(?P<day>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?)?|(?P<day2>\d{1,2})(?:st|nd|rd|th)?\s+)(?P<month>may|june?|july?|aug(?:ust)?|sep(?:t|tember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|jan(?:uary)?|feb(?:ruary)?|march|mar)\b", re.I)
+                       + r")\b[^.?!]{0,40}?\b(?:(?:in|from|since|on)\s+(?:(?:the\s+)?(?P<day>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?)?|(?P<day2>\d{1,2})(?:st|nd|rd|th)?\s+)(?P<month>" + month_alternatives(leaving_out=frozenset({4})) + r")\b", re.I)  # (from April: the whole year)
 # What started part-way through is a business whose own figures are stated ("started a side biz in sept.
 # turnover $18,000"): its figures are the year's already.
 BUSINESS_STARTED = re.compile(r"\b(?:" + alternatives("business_start_verbs") + r")\s+(?:"
@@ -138,13 +139,6 @@ BUSINESS_STARTED = re.compile(r"\b(?:" + alternatives("business_start_verbs") + 
 # Nothing earned in the tax year before the start, or the tax asked to 31 March: the year's pay is the
 # months from the start to March.
 NOTHING_BEFORE = re.compile(alternatives("nothing_before"), re.I)
-TAX_YEAR_MONTHS = ("apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec", "jan", "feb", "mar")
-
-
-def months_to_march(month: str) -> int:
-    """The months of the tax year from the start of `month` ("sept", "January") to 31 March."""
-    return 12 - TAX_YEAR_MONTHS.index(month[:3].lower())
-
 
 # The amount said to be for the rest of the tax year.
 PART_AMOUNT_STATED = re.compile(r"\b(?:" + alternatives("rest_of_year_words") + r")\b", re.I)
@@ -273,9 +267,7 @@ MONTHS_ON_IT = re.compile(r"\b(?:for|over|during)\s+(?:the\s+)?(?:first\s+|last\
                           + r"\s+months?\s+(?:on|of)\b", re.I)
 MONTH_BEGAN = re.compile(r"\b(?:" + alternatives("payment_began") + r")\b", re.I)
 MONTH_NAMED = re.compile(r"\b(?:in|from|on|since|at the (?:start|end) of)\s+(?:(?:the\s+)?\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?)?(?P<month>"
-                         r"apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t|tember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|"
-                         r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?)\b|\b(?P<month2>april|may|june|july|august|september|october|"
-                         r"november|december|january|february|march)\s+\d{1,2}(?:st|nd|rd|th)?\b", re.I)
+                         + month_alternatives() + r")\b|\b(?P<month2>" + full_month_names() + r")\s+\d{1,2}(?:st|nd|rd|th)?\b", re.I)
 SENTENCE = re.compile(r"[^.?!;\n]+")
 
 
@@ -299,7 +291,7 @@ def ietc_months(text: str) -> tuple[bool, int | None]:
         if len(counts) == 1 and not named and 0 < counts[0] < 12:
             readings.add(12 - counts[0])
         elif len(named) == 1 and not counts:
-            month = TAX_YEAR_MONTHS.index(named[0][:3].lower())
+            month = 12 - months_to_march(named[0])  # April is 0
             if ENDED.search(s) and not MONTH_BEGAN.search(s):
                 readings.add(11 - month)   # the month it ended had some of it: the months after it are free
             elif MONTH_BEGAN.search(s) and not ENDED.search(s):

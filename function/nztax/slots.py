@@ -29,7 +29,7 @@ import re
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
 
-from nztax.calendar_dates import kiwisaver_year_of, read_dates
+from nztax.calendar_dates import kiwisaver_year_of, month_number, read_dates
 from nztax.cue_words import alternatives
 from nztax.contract import tax_year_starting
 from nztax import rules as nztax_rules
@@ -43,7 +43,7 @@ from nztax.amount_roles import (ALSO_WORK, ASKS_IF_RIGHT, BARE_NUMBER_QUESTIONED
                                 SECOND_JOB_WORDS, TAX_FIGURE_AFTER, _sentence_before, names_no_second_job)
 from nztax.amount_owners import INCOME_LIKE_ROLES
 from nztax.money_reader import HOURS, HOURS_LABELLED, KIWISAVER, find_money
-from nztax.worked_amounts import (HELD_PAST_BRIGHT_LINE, MONTHS, PROPERTY_HELD_UNKNOWN, SALE_PRICE_ONLY,
+from nztax.worked_amounts import (HELD_PAST_BRIGHT_LINE, PROPERTY_HELD_UNKNOWN, SALE_PRICE_ONLY,
                                   _bright_line_years, _months_paid, _one_year_each, _restated_total,
                                   _sale_less_purchase, _takings_less_costs, _without_restated_gap, months_held)
 from nztax.question_conditions import (ACQUIRED_BEFORE, ADD_UP, BARE_YEAR, BENEFIT_OR_SUPER, BUSINESS_OWNED_AS,
@@ -298,7 +298,7 @@ def read_slots(text: str, rules: RuleBook | None = None, current: str | None = N
     if dm:
         month = dm.group("m")
         try:
-            day = dt.date(_full_year(dm.group("y")), int(month) if month.isdigit() else MONTHS.index(month[:3].lower()) + 1,
+            day = dt.date(_full_year(dm.group("y")), int(month) if month.isdigit() else month_number(month),
                           int(dm.group("d")))
         except ValueError:
             day = None
@@ -307,7 +307,7 @@ def read_slots(text: str, rules: RuleBook | None = None, current: str | None = N
             if slots.tax_year is None:
                 slots.tax_year, slots.year_text = tax_year_for(day), dm.group(0)
     if slots.tax_year is None:
-        dated = [(dt.date(int(mm.group("y")), MONTHS.index(mm.group("m")[:3].lower()) + 1, 1), mm.group(0))
+        dated = [(dt.date(int(mm.group("y")), month_number(mm.group("m")), 1), mm.group(0))
                  for mm in MONTH_YEAR.finditer(text) if not ACQUIRED_BEFORE.search(text[max(0, mm.start() - 40):mm.start()])]
         if dated:
             # A month named: the tax year that month falls in (1 April to 31 March). Of several (a

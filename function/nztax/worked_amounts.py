@@ -18,6 +18,7 @@ from nztax.cue_words import alternatives
 from nztax.rules import RuleBook
 from nztax.text_cleaning import UNIT_WORDS
 from nztax.amount_grammar import MONTH_NAMES, Money, PERIODS_PER_YEAR, _clause_start
+from nztax.calendar_dates import month_number, months_to_march
 from nztax.amount_roles import (BUSINESS_COSTS, DAYS_WORKED, DAY_RATE, GROSS_ROLES, OTHER_INCOME_ROLES,
                                 RENT_PAID, _a_list_of_costs_came_to)
 from nztax.amount_owners import INCOME_LIKE_ROLES
@@ -149,7 +150,7 @@ def months_held(text: str, today: dt.date) -> tuple[float, float] | None:
     if sale and int(sale.group("y")) < today.year - 1:
         return None
     # (Sold in a month named: held to then; sold in a year with no month: to as late as today.)
-    sold_at = (int(sale.group("y")) * 12 + MONTHS.index(sale.group("m")[:3].lower()) + 1 if sale and sale.group("m")
+    sold_at = (int(sale.group("y")) * 12 + month_number(sale.group("m")) if sale and sale.group("m")
                else today.year * 12 + today.month)
     m = HELD_FOR.search(text)
     if m:
@@ -161,7 +162,7 @@ def months_held(text: str, today: dt.date) -> tuple[float, float] | None:
     b = BOUGHT_IN_YEAR.search(text)
     if b:
         year = int(b.group("y"))
-        first, last = (1, 12) if not b.group("m") else (MONTHS.index(b.group("m")[:3].lower()) + 1,) * 2
+        first, last = (1, 12) if not b.group("m") else (month_number(b.group("m")),) * 2
         return float(sold_at - (year * 12 + last)), float(sold_at - (year * 12 + first))
     return None
 
@@ -239,7 +240,7 @@ def _months_paid(text: str, amounts: list[Money]) -> tuple[list[Money], int]:
     for a in amounts:
         m = MONTH_RANGE.match(text[a.end:]) if a.is_income and not a.questioned else None
         if m:
-            first, last = ((MONTHS.index(m.group(k)[:3].lower()) - 3) % 12 for k in ("a", "b"))  # April is 0
+            first, last = (12 - months_to_march(m.group(k)) for k in ("a", "b"))  # April is 0
             if last >= first and a.period in ("monthly", "annual"):
                 spans += 1
                 if a.period == "monthly":
@@ -248,7 +249,6 @@ def _months_paid(text: str, amounts: list[Money]) -> tuple[list[Money], int]:
     return out, spans
 
 
-MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
 
 
 def _bright_line_years(rules: RuleBook | None, year: str) -> int | None:

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from nztax.amount_grammar import DATE_AROUND, MONTH_NAMES
-from nztax.calendar_dates import months
+from nztax.calendar_dates import month_number, months, months_to_march
 from nztax.question_conditions import FULL_DATE, MONTH_YEAR
 
 SNAPSHOT = Path(__file__).resolve().parents[2] / "corpus" / "snapshot_src"
@@ -51,3 +51,13 @@ def test_a_word_that_starts_with_a_months_letters_is_no_month(word):
     assert not MONTH_YEAR.search(f"I moved here in {word} 2024")
     assert not FULL_DATE.search(f"it sold on 3 {word} 2025")
     assert not DATE_AROUND.search(f"paid on {word} 12")
+
+
+def test_every_month_counts_its_months_to_march_by_the_calendar():
+    # Counted by stepping a calendar month at a time from the month named to the tax year's end (31 March).
+    for name, number in months().items():
+        steps, month = 1, number
+        while month != 3:
+            steps, month = steps + 1, month % 12 + 1
+        assert months_to_march(name) == steps, name
+        assert month_number(name.title() + ".") == number, name
