@@ -61,6 +61,7 @@ Tax figures never live here: they are in `nztax/rules/*.yaml`.
 | NZTAX_ASKED_UNIT_MARGIN | 0.1 | Ask box: lead of that sum over the next unit's for a unit to be served |
 | NZTAX_ASKED_UNIT_AGREE_SCORE | 0.75 | Ask box: least score of the asking sentence when its nearest unit is also the whole post's nearest |
 | NZTAX_ASKED_UNIT_UNSURE_BAR | 0.5 | Ask box: an asking sentence read less than NZTAX_FRAME_BAR but at least this sure serves only the unit it and the whole post are both nearest |
+| NZTAX_ASKED_UNIT_UNSURE_AGREE | 1 | Ask box: an asking sentence read less sure than NZTAX_ASKED_UNIT_UNSURE_BAR whose words ask (a question mark, a question's opening) serves only the unit it and the whole post are both nearest, by no other route (0: not read) |
 | NZTAX_ASKED_SITUATION_AGREED_MARGIN | 0 | Ask box: the lead a situation's unit needs when it is nearest both the asking sentences and the whole post |
 | NZTAX_UNIT_TOPIC_LEXICAL_WEIGHT / NZTAX_UNIT_TOPIC_MARGIN | 0.15 / 0 | Ask box, a story no sentence matched: weight of the scaled BM25 beside the cosine to the whole post, and the lead over the next unit |
 | NZTAX_BELIEF_UNIT_LEAST / NZTAX_BELIEF_UNIT_MARGIN | 0.6 / 0.05 | Ask box: a belief the post sets out, its least cosine to a verdict unit, and that unit's lead over the next (docs/units.md) |
@@ -363,6 +364,9 @@ class Settings:
     # unit it and the whole post are both nearest (the agreement above): its words may not ask what
     # they suggest, but the story pointing at the same unit settles it.
     asked_unit_unsure_bar: float = 0.5
+    # ... and one read less sure than that, when its words ask (a question mark, a question's opening):
+    # the sureness says what kind of answer it wants, not whether it asks (only agreement serves it).
+    asked_unit_unsure_agree: bool = True
     # A post the intent reading declines, which the scope reading is sure (`frame_scope_bar`) is New
     # Zealand personal tax: its surely read asking sentence's unit answers at this score, twice the margin.
     asked_unit_over_decline: float = 0.95
@@ -557,6 +561,7 @@ def get_settings() -> Settings:
         story_gate=_env("NZTAX_STORY_GATE", "off"), story_gate_bar=float(_env("NZTAX_STORY_GATE_BAR", "0.8")),
         asked_unit_post_least=float(_env("NZTAX_ASKED_UNIT_POST_LEAST", "0.6")),
         asked_unit_unsure_bar=float(_env("NZTAX_ASKED_UNIT_UNSURE_BAR", "0.5")),
+        asked_unit_unsure_agree=_env("NZTAX_ASKED_UNIT_UNSURE_AGREE", "1") == "1",
         asked_unit_over_decline=float(_env("NZTAX_ASKED_UNIT_OVER_DECLINE", "0.95")),
         decline_unit_score=float(_env("NZTAX_DECLINE_UNIT_SCORE", "0.55")), decline_unit_margin=float(_env("NZTAX_DECLINE_UNIT_MARGIN", "0.05")),
         asked_situation_agreed_margin=float(_env("NZTAX_ASKED_SITUATION_AGREED_MARGIN", "0.0")),
