@@ -21,7 +21,8 @@ next: the question stood nearest a unit on another subject, and the engine answe
 rule does not hold at the age the question states (applies.py) gives way to the unit with the rule
 for that age, or to the best match among the units that hold for it, from the same scores. A post of
 several sentences that matched nothing whole is read by its asking sentences
-(`UnitMatcher.match_asked`), each held to what it asks; a post of two sentences only when its asking
+(`UnitMatcher.match_asked`), each held to what it asks (one whose words ask but which the frame reads
+under the unsure bar only for the unit it and the whole post agree on); a post of two sentences only when its asking
 sentence and the whole post are nearest the same unit; never a unit about another subject of a group
 the post names (shares against land, an employee against the self-employed). A question about a
 payment an employer makes (payment_frame.py) that matched nothing, or whose asking sentence matched
