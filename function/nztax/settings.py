@@ -213,6 +213,9 @@ class Settings:
     # unit it and the whole post are both nearest (the agreement above): its words may not ask what
     # they suggest, but the story pointing at the same unit settles it.
     asked_unit_unsure_bar: float = 0.5
+    # ... and one read less sure than that, when its words ask (a question mark, a question's opening):
+    # the sureness says what kind of answer it wants, not whether it asks (only agreement serves it).
+    asked_unit_unsure_agree: bool = True
     # A post the intent reading declines, which the scope reading is sure (`frame_scope_bar`) is New
     # Zealand personal tax: its surely read asking sentence's unit answers at this score, twice the margin.
     asked_unit_over_decline: float = 0.95
@@ -412,6 +415,7 @@ def get_settings() -> Settings:
         story_gate_bar=float(_env("NZTAX_STORY_GATE_BAR", "0.8")),
         asked_unit_post_least=float(_env("NZTAX_ASKED_UNIT_POST_LEAST", "0.6")),
         asked_unit_unsure_bar=float(_env("NZTAX_ASKED_UNIT_UNSURE_BAR", "0.5")),
+        asked_unit_unsure_agree=_env("NZTAX_ASKED_UNIT_UNSURE_AGREE", "1") == "1",
         asked_unit_over_decline=float(_env("NZTAX_ASKED_UNIT_OVER_DECLINE", "0.95")),
         decline_unit_score=float(_env("NZTAX_DECLINE_UNIT_SCORE", "0.55")),
         decline_unit_margin=float(_env("NZTAX_DECLINE_UNIT_MARGIN", "0.05")),

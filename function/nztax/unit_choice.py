@@ -21,7 +21,8 @@ next: the question stood nearest a unit on another subject, and the engine answe
 rule does not hold at the age the question states (applies.py) gives way to the unit with the rule
 for that age, or to the best match among the units that hold for it, from the same scores. A post of
 several sentences that matched nothing whole is read by its asking sentences
-(`UnitMatcher.match_asked`), each held to what it asks; a post of two sentences only when its asking
+(`UnitMatcher.match_asked`), each held to what it asks (one whose words ask but which the frame reads
+under the unsure bar only for the unit it and the whole post agree on); a post of two sentences only when its asking
 sentence and the whole post are nearest the same unit; never a unit about another subject of a group
 the post names (shares against land, an employee against the self-employed). A question about a
 payment an employer makes (payment_frame.py) that matched nothing, or whose asking sentence matched
@@ -92,6 +93,19 @@ def _sentences_for_units(frame, settings, calculates: bool = False) -> tuple[tup
     agreeing = tuple(s for s, p in zip(frame.asking, read)
                      if s not in sure and p >= min(settings.asked_unit_unsure_bar, settings.frame_bar))
     return sure, (() if calculates else agreeing)
+
+
+def asking_unsurely(frame, settings, calculates: bool = False) -> tuple[str, ...]:
+    """A post's sentences whose words ask (a question mark, a question's opening: sentences.asks_in_words)
+    that the frame reads less sure than `asked_unit_unsure_bar` (`asked_unit_unsure_agree`): that sureness
+    says which kind of answer a sentence wants, not whether it asks, and a reworded post often asks its
+    question in words the kind reading is unsure of. Such a sentence serves only the unit it and the
+    whole post are both nearest (`UnitMatcher.match_asked`'s agreement), and no other route reads it.
+    None when the engine works out the stated figures."""
+    if not settings.asked_unit_unsure_agree or calculates:
+        return ()
+    sure, agreeing = _sentences_for_units(frame, settings)
+    return tuple(s for s in frame.asking if s not in sure and s not in agreeing and asks_in_words(s))
 
 
 def only_question(frame) -> tuple[str, ...]:
@@ -198,6 +212,30 @@ def _asked_kind(frame) -> tuple[str | None, float]:
     return (frame.asks, frame.asks_sure) if frame is not None else (None, 0.0)
 
 
+def asked_unit(engine, decision, frame, vector, declined: bool) -> tuple[UnitMatch | None, list[AskingSentence]]:
+    """The unit a post's asking sentences read as (`UnitMatcher.match_asked`, or the learned gate in its
+    place), and the asking sentences the later routes read (not those read only for agreement because
+    the frame reads them under the unsure bar: `asking_unsurely`)."""
+    found, matcher = None, engine.unit_matcher
+    alone, agreeing = _sentences_for_units(frame, engine.settings, calculates=bool(decision.calls))
+    asking = asking_sentences(engine, frame, alone + agreeing)
+    # (Sentences that ask in words but read unsurely: agreement only, and declined posts never.)
+    unsure = () if declined else asking_unsurely(frame, engine.settings, calculates=bool(decision.calls))
+    if asking and engine.settings.story_gate == "replace" and not declined:
+        # The learned gate in place of the hand bars (story_gate.py), over every asking sentence.
+        found, note = story_gate.gate(engine, decision, frame, vector, engine.settings.story_gate_bar)
+        if note and decision.trace is not None:
+            decision.trace.notes.append(note)
+    elif asking or unsure:
+        found = matcher.match_asked(asking + asking_sentences(engine, frame, unsure), vector, story=frame.story,
+                                    allowed=_fits_sentence(engine, decision),
+                                    agreeing_only=frozenset(() if declined else agreeing + unsure), declined=declined)
+        found = _in_named_situation(found, decision.question)
+        if found is not None and declined and decision.trace is not None:
+            decision.trace.notes.append(f"decline lifted: the asking sentence reads as the unit {found.unit.id}")
+    return found, asking
+
+
 def choose(engine, decision, frame, vector, unread: bool):
     matcher, kinds = engine.unit_matcher, engine.unit_kinds
     asks, sure = _asked_kind(frame)
@@ -235,19 +273,7 @@ def choose(engine, decision, frame, vector, unread: bool):
         # its asking sentence may be a tax question's words while the post is about another subject.
         # (A post of two sentences is often a condition and a question whose answer it decides, so
         # its asking sentence serves a unit only when the whole post is nearest the same unit.)
-        alone, agreeing = _sentences_for_units(frame, engine.settings, calculates=bool(decision.calls))
-        asking = asking_sentences(engine, frame, alone + agreeing)
-        if asking and engine.settings.story_gate == "replace" and not declined:
-            # The learned gate in place of the hand bars (story_gate.py), over every asking sentence.
-            found, note = story_gate.gate(engine, decision, frame, vector, engine.settings.story_gate_bar)
-            if note and decision.trace is not None:
-                decision.trace.notes.append(note)
-        elif asking:
-            found = matcher.match_asked(asking, vector, story=frame.story, allowed=_fits_sentence(engine, decision),
-                                        agreeing_only=frozenset(() if declined else agreeing), declined=declined)
-            found = _in_named_situation(found, decision.question)
-            if found is not None and declined and decision.trace is not None:
-                decision.trace.notes.append(f"decline lifted: the asking sentence reads as the unit {found.unit.id}")
+        found, asking = asked_unit(engine, decision, frame, vector, declined)
     if found is not None and frame is not None and (why := _states_only_part(found.unit, frame, decision)):
         # A rule for one of the payments asked about is no answer for the others; the engine answers.
         if decision.trace is not None:

@@ -159,3 +159,83 @@ def test_a_post_declined_for_an_aside_is_answered_by_the_unit_its_asking_sentenc
 def test_a_declined_post_stays_declined_without_an_in_scope_asking_sentence_or_against_the_scope_reading(engine, post):
     out = engine.answer(post, use_faq=False, mode="offline")
     assert out.status == "out_of_scope"
+
+
+def test_sentences_that_ask_in_words_read_under_the_unsure_bar_are_held_to_agreement():
+    """unit_choice.asking_unsurely: a sentence read under the unsure bar still asks when its words do (a
+    question mark, a question's opening); it is read for the agreement of two readings only. Not a sentence
+    that only tells, not one already read for a unit, not when the engine works out the figures, not when off."""
+    import dataclasses
+
+    from nztax.settings import get_settings
+    from nztax.unit_choice import asking_unsurely
+
+    settings = get_settings()
+    low = settings.asked_unit_unsure_bar - 0.2
+    two = ("Is it taxed?", "Or is it exempt?")
+    assert asking_unsurely(frame("yes_no", "me", sure=low, asking=two), settings) == two
+    assert asking_unsurely(frame("yes_no", "me", sure=low, asking=("It is taxed.", "It is exempt."),), settings) == ()
+    assert asking_unsurely(frame("yes_no", "me", sure=settings.frame_bar, asking=two), settings) == ()
+    assert asking_unsurely(frame("yes_no", "me", sure=low, asking=two), settings, calculates=True) == ()
+    off = dataclasses.replace(settings, asked_unit_unsure_agree=False)
+    assert asking_unsurely(frame("yes_no", "me", sure=low, asking=two), off) == ()
+
+
+ALSO_ASKED = "Or does it simply stop until I am back?"
+GREETING = "Hi all, hoping someone here can help."
+UNSURE_FAMILY = {
+    "as told": BACKGROUND + [ASKED, ALSO_ASKED],
+    "asked first": [ASKED, ALSO_ASKED] + BACKGROUND,
+    "after a greeting": [GREETING] + BACKGROUND + [ASKED, ALSO_ASKED],
+    "split in two": BACKGROUND + ["Is KiwiSaver deducted?", "I mean while I'm on unpaid leave?", ALSO_ASKED],
+}
+
+
+def _read_unsurely(engine, monkeypatch):
+    """Every asking sentence read under the unsure bar: what is asked in words, in wording the kind
+    reading has not seen."""
+    import dataclasses
+
+    read = type(engine).read_frame
+    low = engine.settings.asked_unit_unsure_bar - 0.2
+
+    def unsure(self, decision):
+        got = read(self, decision)
+        return dataclasses.replace(got, asks_each_sure=(low,) * len(got.asking), asks_sure=low)
+
+    monkeypatch.setattr(type(engine), "read_frame", unsure)
+
+
+def _asked(engine, text: str):
+    """The unit the post's asking sentences read as (unit_choice.asked_unit), its id or None."""
+    from nztax.unit_choice import asked_unit
+    from nztax_build.story_gate_fit import reading_of
+
+    decision, frame, vector = reading_of(engine, text)
+    found, _ = asked_unit(engine, decision, frame, vector, declined=False)
+    return found.unit.id if found is not None else None
+
+
+@pytest.mark.parametrize("told", sorted(UNSURE_FAMILY))
+def test_family_a_story_asking_in_words_read_unsurely_keeps_its_unit(engine, monkeypatch, told):
+    """A story whose asking sentences the frame reads unsurely keeps the unit its asking sentence and the
+    whole post agree on, however the story is told (the question first, after a greeting, split in two)."""
+    _read_unsurely(engine, monkeypatch)
+    assert _asked(engine, " ".join(UNSURE_FAMILY[told])) == UNIT
+
+
+@pytest.mark.parametrize("told", sorted(UNSURE_FAMILY))
+def test_without_the_unsure_sentences_the_same_story_gets_no_unit_from_them(engine, monkeypatch, told):
+    """The family above rests on `asked_unit_unsure_agree`: off, sentences read unsurely are not read."""
+    import dataclasses
+
+    _read_unsurely(engine, monkeypatch)
+    monkeypatch.setattr(engine, "settings", dataclasses.replace(engine.settings, asked_unit_unsure_agree=False))
+    assert _asked(engine, " ".join(UNSURE_FAMILY[told])) is None
+
+
+def test_a_story_asking_in_words_about_something_else_read_unsurely_gets_no_unit(engine, monkeypatch):
+    """Agreement is the guard: a story about unpaid leave whose unsure question asks about another rule
+    is not given the story's unit, nor the question's when the story is not near it."""
+    _read_unsurely(engine, monkeypatch)
+    assert _asked(engine, " ".join(BACKGROUND + ["Can I claim my flights as a work expense?", ALSO_ASKED])) != UNIT
