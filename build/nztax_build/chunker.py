@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from nztax.calendar_dates import months
+from nztax.calendar_dates import month_alternatives, months
 
 from .records import Chunk, Document, Section, sha256_text
 
@@ -31,7 +31,7 @@ ID_HASH_CHARS = 16
 MAX_RANGE_YEARS = 10  # a "from ... to ..." range longer than this is not expanded (likely a misread)
 
 _MONTHS = months()
-_MONTH = "(" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
+_MONTH = "(" + month_alternatives() + r")\.?"
 _YEAR = r"((?:19|20)\d{2})"
 _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("iso", re.compile(r"\b" + _YEAR + r"-(\d{2})-(\d{2})\b")),

@@ -269,8 +269,10 @@ def _chunk_settings(ctx: BuildContext) -> tuple[int, int, int, int]:
 
 def _chunk_fingerprint(ctx: BuildContext) -> str:
     files = sorted(ctx.documents_dir.glob("*.json")) if ctx.documents_dir.exists() else []
+    from nztax.calendar_dates import months  # the chunker reads dates with the data's month names
+
     return fingerprint_of(
-        CHUNKER_VERSION, _chunk_settings(ctx),
+        CHUNKER_VERSION, _chunk_settings(ctx), sorted(months().items()),
         [(p.name, hashlib.sha256(p.read_bytes()).hexdigest()) for p in files],
     )
 

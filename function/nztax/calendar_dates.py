@@ -72,14 +72,18 @@ def full_month_names() -> str:
 
 
 def month_number(word: str) -> int:
-    """The number of a month named by any of its names, or by a longer word that starts with one's first
-    three letters (the month patterns read whole names; this also takes "Sept." and "Febuary")."""
+    """The number of a month named by any of its names ("Sept." too: a full stop after an abbreviation)."""
     return months()[word.strip(".").lower()[:3]]
 
 
 def months_to_march(word: str) -> int:
     """The months of the tax year from the start of the month named to 31 March ("sept" 7, "march" 1)."""
     return (3 - month_number(word)) % 12 + 1
+
+
+def place_in_tax_year(word: str) -> int:
+    """The month's place in the tax year, April 0 to March 11."""
+    return 12 - months_to_march(word)
 
 
 def _date_format(tag: str) -> str:

@@ -17,7 +17,8 @@ from nztax.cue_words import alternatives
 from nztax.contract import tax_year_starting
 from nztax.rules import RuleBook
 from nztax.settings import get_settings
-from nztax.slots import MONTH_NAMES, OTHER_INCOME_ROLES, Slots, months_to_march
+from nztax.calendar_dates import months_to_march
+from nztax.slots import MONTH_NAMES, OTHER_INCOME_ROLES, Slots
 from nztax.understand import IntentSpec, default_catalogue
 from nztax.calculator_calls import TWO_JOBS, _truncated
 from nztax.calculation_plan import INCOME_TOOLS, NEW_ONE_ASKED, _income_for

@@ -91,14 +91,21 @@ class ModelReading:
 
 # -- validation ----------------------------------------------------------------------------------
 
+def _without_rates(span: str, rates: list) -> str:
+    for rate in reversed(rates):
+        span = span[:rate.start()] + " " * (rate.end() - rate.start()) + span[rate.end():]
+    return span
+
+
 def _rate_of(span: str):
-    """The rate an amount's text is, when a rate is all it says (a money span that mentions a rate,
-    "$2,000 at thirty-three per cent", is money, not the rate)."""
+    """The (first) rate an amount's text names, when no money or other number is said beside it
+    ("33% tax", "17.5% PIR" are rates; "$2,000 at thirty-three per cent" is money that mentions one)."""
     rates = percentages(span)
-    if len(rates) != 1:
+    if not rates:
         return None
-    rest = span[:rates[0].start()] + span[rates[0].end():]
-    return rates[0] if not any(ch.isalnum() for ch in rest) else None
+    rest = _without_rates(span, rates)
+    amount = AMOUNT.search(rest)
+    return None if (amount and amount.group("num")) or words_to_number(rest) is not None else rates[0]
 
 
 def parse_span(span: str) -> Decimal | None:
@@ -109,8 +116,7 @@ def parse_span(span: str) -> Decimal | None:
         return percent_value(rate)
     if "%" in span and not percentages(span):
         return None  # a sign the rate grammar does not read ("100%"): no value to check the model's against
-    for rate in reversed(percentages(span)):  # money said beside a rate: the money, not the rate's figure
-        span = span[:rate.start()] + " " * (rate.end() - rate.start()) + span[rate.end():]
+    span = _without_rates(span, percentages(span))  # money said beside a rate: the money, not the rate's figure
     m = AMOUNT.search(span)
     if m and m.group("num"):
         try:
@@ -149,7 +155,8 @@ def validate(reading: FrameReading, text: str, slots: Slots, years) -> tuple[Que
         end = at + len(span)
         # The slot amount at the same place: the decision table matches inputs by where they start.
         slot = next((s for s, s0, s1 in spans if s0 < end and at < s1), None)
-        percent = "%" in span or _rate_of(span) is not None  # a rate has no period, in figures or in words
+        # A rate has no period, in figures or in words; money that mentions a rate keeps the model's period.
+        percent = _rate_of(span) is not None or ("%" in span and not percentages(span))
         period = None if percent else (a.period or (slot.period if slot else "annual"))
         amounts.append(FrameAmount(span, slot.start if slot else at, slot_end(slot) if slot else end, parsed, period,
                                    a.kind, 1.0, a.owner, 1.0, slot.role if slot else None))

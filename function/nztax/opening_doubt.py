@@ -67,8 +67,8 @@ def lead_doubted(url: str, hits: list, near_pages, pages: int, cosine, floor: fl
     subject (which income counts, a code for one payment, what happens in a period without pay); the
     lead, written for the intent's central question, then opens as if it answered. Retrieval and the bank
     of questions people ask alone doubt many leads that answer (a rules page retrieval ranks below the
-    guidance pages that explain it, cited by units of other wordings); a lead whose meaning is also far from what is asked is the one that answers
-    another question (docs/units.md, "Openings that belong to another question")."""
+    guidance pages that explain it, cited by units of other wordings); a lead whose meaning is also far
+    from what is asked is the one that answers another question (docs/units.md, "Openings that belong to another question")."""
     if pages <= 0 or floor <= 0 or ranked_first(url, hits, pages) or cosine() >= floor:
         return False
     if not _units_doubt(url, near_pages):

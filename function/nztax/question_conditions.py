@@ -14,7 +14,7 @@ import re
 from nztax.contract import tax_year_starting
 from nztax.cue_words import alternatives
 from nztax import rules as nztax_rules
-from nztax.calendar_dates import (full_month_names, month_alternatives, months_to_march, read_dates, relative,
+from nztax.calendar_dates import (full_month_names, month_alternatives, place_in_tax_year, read_dates, relative,
                                   tax_year_of)
 from nztax.rules import RuleBook
 from nztax.settings import get_settings
@@ -291,7 +291,7 @@ def ietc_months(text: str) -> tuple[bool, int | None]:
         if len(counts) == 1 and not named and 0 < counts[0] < 12:
             readings.add(12 - counts[0])
         elif len(named) == 1 and not counts:
-            month = 12 - months_to_march(named[0])  # April is 0
+            month = place_in_tax_year(named[0])
             if ENDED.search(s) and not MONTH_BEGAN.search(s):
                 readings.add(11 - month)   # the month it ended had some of it: the months after it are free
             elif MONTH_BEGAN.search(s) and not ENDED.search(s):

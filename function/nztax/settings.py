@@ -415,7 +415,7 @@ def get_settings() -> Settings:
         story_gate_bar=float(_env("NZTAX_STORY_GATE_BAR", "0.8")),
         asked_unit_post_least=float(_env("NZTAX_ASKED_UNIT_POST_LEAST", "0.6")),
         asked_unit_unsure_bar=float(_env("NZTAX_ASKED_UNIT_UNSURE_BAR", "0.5")),
-        asked_unit_unsure_agree=_env("NZTAX_ASKED_UNIT_UNSURE_AGREE", "1") == "1",
+        asked_unit_unsure_agree=_env("NZTAX_ASKED_UNIT_UNSURE_AGREE", "1") != "0",
         asked_unit_over_decline=float(_env("NZTAX_ASKED_UNIT_OVER_DECLINE", "0.95")),
         decline_unit_score=float(_env("NZTAX_DECLINE_UNIT_SCORE", "0.55")),
         decline_unit_margin=float(_env("NZTAX_DECLINE_UNIT_MARGIN", "0.05")),

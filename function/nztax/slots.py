@@ -29,7 +29,7 @@ import re
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
 
-from nztax.calendar_dates import kiwisaver_year_of, month_number, read_dates
+from nztax.calendar_dates import kiwisaver_year_of, month_number, months_to_march, read_dates
 from nztax.cue_words import alternatives
 from nztax.contract import tax_year_starting
 from nztax import rules as nztax_rules
@@ -56,7 +56,7 @@ from nztax.question_conditions import (ACQUIRED_BEFORE, ADD_UP, BARE_YEAR, BENEF
                                        PART_AMOUNT_STATED, PART_YEAR, PAY_DATED, PERCENT, RANGE_BEFORE,
                                        SOMEONE_ELSES, STUDENT_LOAN, UNNAMED_BUSINESS_PROFIT, WEEKS, WFF,
                                        YEAR_AFTER_TAX_WORD, _full_year, _stated, find_tax_code, find_tax_codes,
-                                       ietc_months, months_to_march, resolve_tax_year, without_denied)
+                                       ietc_months, resolve_tax_year, without_denied)
 from nztax.literal_screen import screen_patterns
 
 

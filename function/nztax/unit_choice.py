@@ -95,16 +95,16 @@ def _sentences_for_units(frame, settings, calculates: bool = False) -> tuple[tup
     return sure, (() if calculates else agreeing)
 
 
-def asking_unsurely(frame, settings, calculates: bool = False) -> tuple[str, ...]:
+def asking_unsurely(frame, settings, calculates: bool = False, read=None) -> tuple[str, ...]:
     """A post's sentences whose words ask (a question mark, a question's opening: sentences.asks_in_words)
     that the frame reads less sure than `asked_unit_unsure_bar` (`asked_unit_unsure_agree`): that sureness
     says which kind of answer a sentence wants, not whether it asks, and a reworded post often asks its
     question in words the kind reading is unsure of. Such a sentence serves only the unit it and the
     whole post are both nearest (`UnitMatcher.match_asked`'s agreement), and no other route reads it.
-    None when the engine works out the stated figures."""
+    None when the engine works out the stated figures. `read`: `_sentences_for_units`' answer, when known."""
     if not settings.asked_unit_unsure_agree or calculates:
         return ()
-    sure, agreeing = _sentences_for_units(frame, settings)
+    sure, agreeing = read if read is not None else _sentences_for_units(frame, settings)
     return tuple(s for s in frame.asking if s not in sure and s not in agreeing and asks_in_words(s))
 
 
@@ -220,13 +220,15 @@ def asked_unit(engine, decision, frame, vector, declined: bool) -> tuple[UnitMat
     alone, agreeing = _sentences_for_units(frame, engine.settings, calculates=bool(decision.calls))
     asking = asking_sentences(engine, frame, alone + agreeing)
     # (Sentences that ask in words but read unsurely: agreement only, and declined posts never.)
-    unsure = () if declined else asking_unsurely(frame, engine.settings, calculates=bool(decision.calls))
-    if asking and engine.settings.story_gate == "replace" and not declined:
+    unsure = () if declined else asking_unsurely(frame, engine.settings, calculates=bool(decision.calls),
+                                                 read=(alone, agreeing))
+    replaced = engine.settings.story_gate == "replace" and not declined
+    if asking and replaced:
         # The learned gate in place of the hand bars (story_gate.py), over every asking sentence.
         found, note = story_gate.gate(engine, decision, frame, vector, engine.settings.story_gate_bar)
         if note and decision.trace is not None:
             decision.trace.notes.append(note)
-    elif asking or unsure:
+    elif asking or (unsure and not replaced):  # (the learned gate reads only the sentences it always read)
         found = matcher.match_asked(asking + asking_sentences(engine, frame, unsure), vector, story=frame.story,
                                     allowed=_fits_sentence(engine, decision),
                                     agreeing_only=frozenset(() if declined else agreeing + unsure), declined=declined)

@@ -18,7 +18,7 @@ from nztax.cue_words import alternatives
 from nztax.rules import RuleBook
 from nztax.text_cleaning import UNIT_WORDS
 from nztax.amount_grammar import MONTH_NAMES, Money, PERIODS_PER_YEAR, _clause_start
-from nztax.calendar_dates import month_number, months_to_march
+from nztax.calendar_dates import month_number, place_in_tax_year
 from nztax.amount_roles import (BUSINESS_COSTS, DAYS_WORKED, DAY_RATE, GROSS_ROLES, OTHER_INCOME_ROLES,
                                 RENT_PAID, _a_list_of_costs_came_to)
 from nztax.amount_owners import INCOME_LIKE_ROLES
@@ -240,15 +240,13 @@ def _months_paid(text: str, amounts: list[Money]) -> tuple[list[Money], int]:
     for a in amounts:
         m = MONTH_RANGE.match(text[a.end:]) if a.is_income and not a.questioned else None
         if m:
-            first, last = (12 - months_to_march(m.group(k)) for k in ("a", "b"))  # April is 0
+            first, last = (place_in_tax_year(m.group(k)) for k in ("a", "b"))
             if last >= first and a.period in ("monthly", "annual"):
                 spans += 1
                 if a.period == "monthly":
                     a = replace(a, value=a.value * (last - first + 1), period="annual", period_stated=True)
         out.append(a)
     return out, spans
-
-
 
 
 def _bright_line_years(rules: RuleBook | None, year: str) -> int | None:

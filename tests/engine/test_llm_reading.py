@@ -61,6 +61,12 @@ def test_money_that_mentions_a_rate_parses_as_the_money(money, rate):
     assert parse_span(f"{rate} of {money}") == parse_span(money)
 
 
+@pytest.mark.parametrize("span, value", [("33% tax", 33), ("17.5% PIR", 17.5), ("a 3% raise", 3), ("40 per cent rate", 40),
+                                         ("10.5% to 17.5%", 10.5), ("thirty-three percent tax", 33)])
+def test_a_rate_with_words_beside_it_is_the_rate(span, value):
+    assert parse_span(span) == pytest.approx(value)
+
+
 def test_a_rate_in_words_is_kept_as_a_rate_without_a_period(engine):
     question = "My secondary job takes thirty-three per cent of a $2,000 payment. Is that the right rate?"
     proposal, _ = engine._propose(question, [], None)
