@@ -120,6 +120,11 @@ def test_every_subject_in_the_data_has_somewhere_to_go():
     ("Can my husband and I file one joint tax return so my low income balances his?", None),
 ])
 def test_family_another_bodys_subject_declined_there_its_tax_answered(engine, question, subject):
+    _declined_there_or_answered(engine, question, subject)
+
+
+def _declined_there_or_answered(engine, question, subject):
+    """`subject`: the decline unit's subject the question is declined to, with its where-to-go; None: answered."""
     result = engine.answer(question)
     rows = (result.trace or {}).get("rows", [])
     if subject is None:
@@ -156,10 +161,4 @@ STORIES = [
 
 @pytest.mark.parametrize("question, subject", STORIES)
 def test_family_another_systems_story_declined_the_same_story_in_new_zealand_answered(engine, question, subject):
-    result = engine.answer(question)
-    rows = (result.trace or {}).get("rows", [])
-    if subject is None:
-        assert ROW not in rows and result.status != "out_of_scope", result.answer
-    else:
-        assert ROW in rows and result.status == "out_of_scope", result.trace
-        assert table().scopes[subject]["where"] in result.answer
+    _declined_there_or_answered(engine, question, subject)
