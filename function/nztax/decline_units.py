@@ -14,6 +14,9 @@ asking sentence read as another tax system's concept (`another_system`) in a pos
 nowhere in New Zealand's system (tax_place.py) needs only to be nearer, the two readings agreeing. A
 post is read whole only when none of its asking sentences reads as an answer unit's question: "My
 employer never gave me payslips. How can I check the PAYE taken?" asks a tax question in a story about pay.
+Except a post placed nowhere in New Zealand's system whose whole telling reads as another system's concept:
+its asking sentence ("will I owe tax on it?") may be any tax question, the story says whose tax it is,
+and the two readings (the place and the concept) agree, so that whole reading need only lead.
 The answer units are the competition: a tax question about the same payment or home stands nearer
 its own unit, so only a question nearer the other body's subject than any New Zealand tax rule we
 answer is turned away. The trace's row is `decline_unit_nearer`, with the wording it read as.
@@ -83,12 +86,19 @@ class DeclineUnits:
         asking a tax question of its own is not declined for the story around it, while one whose
         asking sentence names nothing ("Do I have to let them in?") is read with the story naming it.
         `unplaced`: the post places itself nowhere in New Zealand's system, so an asking sentence read as
-        another system's concept need only lead (by more than nothing)."""
+        another system's concept need only lead (by more than nothing), and so does the whole post read so,
+        whatever its asking sentences read as."""
         readings = [(r, 0.0 if unplaced and r.subject in self.another_system else margin)
                     for r in (self.reading(t, v, unit_cosines) for t, v in asked) if r is not None]
-        if whole is not None and not any(r.unit_score >= max(score, r.score) for r, _ in readings):
+        read_whole = None if whole is None else self.reading(*whole, unit_cosines)
+        if read_whole is not None and unplaced and read_whole.subject in self.another_system:
+            # (A post placed nowhere in New Zealand's system whose whole telling is another system's concept:
+            # the two readings agree on the post as a whole, however its asking sentences read on their own;
+            # "will it be up to me to pay tax on it?" reads as a unit's question, the story says whose tax.)
+            readings.append((read_whole, 0.0))
+        elif read_whole is not None and not any(r.unit_score >= max(score, r.score) for r, _ in readings):
             # (A story read whole carries its telling too: twice the margin, as a unit over a decline needs.)
-            readings += [(r, 2 * margin) for r in (self.reading(*whole, unit_cosines),) if r is not None]
+            readings.append((read_whole, 2 * margin))
         kept = [r for r, lead in readings if r.score >= score and r.score - r.unit_score >= lead and r.score > r.unit_score]
         return max(kept, key=lambda r: r.score - r.unit_score, default=None)
 

@@ -71,6 +71,21 @@ def test_another_systems_concept_in_a_post_placed_nowhere_in_new_zealand_needs_o
     assert (found is not None) is declined
 
 
+@pytest.mark.parametrize("unplaced, whole_lead, declined", [
+    (True, 0.02, True),     # placed nowhere in New Zealand: the telling's concept decides, a lead is enough
+    (True, -0.02, False),   # ... but it must lead the nearest answer unit
+    (False, 0.12, False),   # placed in New Zealand's system: its asking sentence's unit keeps the post
+])
+def test_a_post_placed_nowhere_in_new_zealand_is_read_whole_as_another_systems_concept(unplaced, whole_lead, declined):
+    # The asking sentence reads as an answer unit's question (0.7, nearer than any decline wording), which
+    # keeps a story from being read whole; the whole post is 0.8 near another system's concept.
+    units = DeclineUnits([("foreign_tax", "x")], np.eye(1, dtype=np.float32), frozenset({"foreign_tax"}))
+    asked, whole = np.array((0.3,), dtype=np.float32), ("whole", np.array((0.8,), dtype=np.float32))
+    found = units.read([("asked", asked)], lambda v: np.array([0.7 if v is asked else 0.8 - whole_lead]),
+                       score=0.55, margin=0.05, whole=whole, unplaced=unplaced)
+    assert (found is not None and found.text == "whole") is declined
+
+
 def test_a_concept_no_nearer_than_a_unit_is_never_declined_however_placed():
     units = DeclineUnits([("foreign_tax", "x")], np.eye(1, dtype=np.float32), frozenset({"foreign_tax"}))
     found = units.read([("asked", np.array((0.7,), dtype=np.float32))], lambda v: np.array([0.7]),
@@ -105,6 +120,11 @@ def test_every_subject_in_the_data_has_somewhere_to_go():
     ("Can my husband and I file one joint tax return so my low income balances his?", None),
 ])
 def test_family_another_bodys_subject_declined_there_its_tax_answered(engine, question, subject):
+    _declined_there_or_answered(engine, question, subject)
+
+
+def _declined_there_or_answered(engine, question, subject):
+    """`subject`: the decline unit's subject the question is declined to, with its where-to-go; None: answered."""
     result = engine.answer(question)
     rows = (result.trace or {}).get("rows", [])
     if subject is None:
@@ -112,3 +132,33 @@ def test_family_another_bodys_subject_declined_there_its_tax_answered(engine, qu
     else:
         assert ROW in rows and result.status == "out_of_scope", result.trace
         assert table().scopes[subject]["where"] in result.answer
+
+
+# Another country's concept told in a story whose asking sentence is any tax question ("is it taxable?"):
+# placed nowhere in New Zealand's system, the whole telling decides; told in New Zealand, the same story is
+# answered. Each in a quick forum register and a letter's. (Written for the mechanism; at the branch's start
+# every "foreign_tax" line was answered from a New Zealand page.)
+STORIES = [
+    ("hurt my back on site and been on workers' compensation for six weeks. it pays two thirds of my wage, no tax "
+     "withheld. do i have to pay tax on it when i file?", "foreign_tax"),
+    ("Dear Sir or Madam, Since an injury at work in the spring I have been receiving workers' compensation of two "
+     "thirds of my usual wage, and no tax is being withheld from it. When I file my return, shall I have to pay tax on "
+     "these payments?", "foreign_tax"),
+    ("got transferred by my employer so we had to sell the house after only 18 months. heard there's a partial "
+     "exclusion of the gain when you move for work. do we pay tax on the profit?", "foreign_tax"),
+    ("My employer relocated me, so we sold our home after only eighteen months of ownership. I understand a partial "
+     "exclusion of the gain may apply to a move for work. Is the profit on the sale taxable?", "foreign_tax"),
+    ("hurt my back on site and been on ACC weekly compensation for six weeks. it pays 80% of my wage and i'm in New "
+     "Zealand. do i have to pay tax on it?", None),
+    ("Dear Sir or Madam, Since an injury at work I have been receiving ACC weekly compensation of eighty per cent of "
+     "my usual wage here in New Zealand. Is this compensation taxable income?", None),
+    ("got transferred by my employer from Auckland to Wellington so we had to sell the house after only 18 months. "
+     "do we pay tax on the profit under the bright-line test?", None),
+    ("My employer relocated me from Auckland to Wellington, so we sold our home after only eighteen months of "
+     "ownership. Is the profit on the sale taxable under New Zealand's bright-line test?", None),
+]
+
+
+@pytest.mark.parametrize("question, subject", STORIES)
+def test_family_another_systems_story_declined_the_same_story_in_new_zealand_answered(engine, question, subject):
+    _declined_there_or_answered(engine, question, subject)
