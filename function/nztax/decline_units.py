@@ -15,7 +15,7 @@ nowhere in New Zealand's system (tax_place.py) needs only to be nearer, the two 
 post is read whole only when none of its asking sentences reads as an answer unit's question: "My
 employer never gave me payslips. How can I check the PAYE taken?" asks a tax question in a story about pay.
 Except a post placed nowhere in New Zealand's system whose whole telling reads as another system's concept:
-its asking sentence ("will I owe tax on it?") may be any tax question, the story says whose tax it is,
+its asking sentence may be any tax question (whether tax is owed on a payment), the story says whose tax it is,
 and the two readings (the place and the concept) agree, so that whole reading need only lead.
 The answer units are the competition: a tax question about the same payment or home stands nearer
 its own unit, so only a question nearer the other body's subject than any New Zealand tax rule we
@@ -94,7 +94,7 @@ class DeclineUnits:
         if read_whole is not None and unplaced and read_whole.subject in self.another_system:
             # (A post placed nowhere in New Zealand's system whose whole telling is another system's concept:
             # the two readings agree on the post as a whole, however its asking sentences read on their own;
-            # "will it be up to me to pay tax on it?" reads as a unit's question, the story says whose tax.)
+            # a question whether tax is owed reads as a unit's question, and the story says whose tax.)
             readings.append((read_whole, 0.0))
         elif read_whole is not None and not any(r.unit_score >= max(score, r.score) for r, _ in readings):
             # (A story read whole carries its telling too: twice the margin, as a unit over a decline needs.)
