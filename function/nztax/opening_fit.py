@@ -215,10 +215,11 @@ def turns(text: str) -> dict[str, frozenset[str]]:
     return out
 
 
-def turned_other_way(question: str, text: str) -> bool:
+def turned_other_way(question: str, text: str, asked: dict | None = None) -> bool:
     """Whether `text` turns a situation the question turns only the other way (applying for a savings
-    suspension, to a question on ending one): it answers the opposite question."""
-    asked, said = turns(question), turns(text)
+    suspension, to a question on ending one): it answers the opposite question. `asked`: the question's
+    `turns`, when the caller already has them."""
+    asked, said = (turns(question) if asked is None else asked), turns(text)
     return any(said.get(situation) and not said[situation] & ways for situation, ways in asked.items())
 
 

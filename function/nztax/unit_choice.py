@@ -141,9 +141,15 @@ def _fits_sentence(engine, decision):
     """Whether a unit may answer a post's sentence: its kind of answer (unit_kind.py), and not a unit
     naming another subject of a group the post names (shares for a post about a house), however near
     the sentence's words (one asking about "the gain" alone)."""
-    return lambda u, s: (engine.unit_kinds.fits(u, s.asks, s.asks_sure, s.text)
-                         and not opening_fit.other_subject(decision.question, u.question, None)
-                         and not opening_fit.turned_other_way(s.text, u.question))
+    sentence_turns = {}  # (each sentence is checked against every candidate unit: its turns read once)
+
+    def fits(u, s) -> bool:
+        if s.text not in sentence_turns:
+            sentence_turns[s.text] = opening_fit.turns(s.text)
+        return (engine.unit_kinds.fits(u, s.asks, s.asks_sure, s.text)
+                and not opening_fit.other_subject(decision.question, u.question, None)
+                and not opening_fit.turned_other_way(s.text, u.question, sentence_turns[s.text]))
+    return fits
 
 
 def _situation_unit(engine, decision, frame, vector, found=None):
