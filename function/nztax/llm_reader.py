@@ -97,10 +97,11 @@ def _without_rates(span: str, rates: list) -> str:
     return span
 
 
-def _rate_of(span: str):
+def _rate_of(span: str, rates: list | None = None):
     """The (first) rate an amount's text names, when no money or other number is said beside it
-    ("33% tax", "17.5% PIR" are rates; "$2,000 at thirty-three per cent" is money that mentions one)."""
-    rates = percentages(span)
+    ("33% tax", "17.5% PIR" are rates; "$2,000 at thirty-three per cent" is money that mentions one).
+    `rates`: the span's `percentages`, when the caller has them."""
+    rates = percentages(span) if rates is None else rates
     if not rates:
         return None
     rest = _without_rates(span, rates)
@@ -111,12 +112,13 @@ def _rate_of(span: str):
 def parse_span(span: str) -> Decimal | None:
     """The value the number grammar reads in an amount's text: a percentage (by the frame's own rate
     grammar: "40%", "40 per cent", "forty percent"), money or number words."""
-    rate = _rate_of(span)
+    rates = percentages(span)
+    rate = _rate_of(span, rates)
     if rate is not None:
         return percent_value(rate)
-    if "%" in span and not percentages(span):
+    if "%" in span and not rates:
         return None  # a sign the rate grammar does not read ("100%"): no value to check the model's against
-    span = _without_rates(span, percentages(span))  # money said beside a rate: the money, not the rate's figure
+    span = _without_rates(span, rates)  # money said beside a rate: the money, not the rate's figure
     m = AMOUNT.search(span)
     if m and m.group("num"):
         try:
